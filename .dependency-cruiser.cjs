@@ -1,0 +1,45 @@
+/** Import boundaries of docs/architecture.md: arrows point one way. */
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'shared-is-a-leaf',
+      comment: 'shared/ is imported by everyone and imports nothing of ours',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^(web|server|cli|agent|e2e)/' },
+    },
+    { name: 'web-not-server', severity: 'error', from: { path: '^web/' }, to: { path: '^(server|cli|agent)/' } },
+    { name: 'server-not-web', severity: 'error', from: { path: '^server/' }, to: { path: '^(web|cli|agent|e2e)/' } },
+    { name: 'cli-only-shared', severity: 'error', from: { path: '^cli/' }, to: { path: '^(web|server|agent)/' } },
+    { name: 'agent-only-shared', severity: 'error', from: { path: '^agent/' }, to: { path: '^(web|server|cli)/' } },
+    {
+      name: 'features-not-features',
+      comment: 'a web feature never imports another feature; compose them in app/',
+      severity: 'error',
+      from: { path: '^web/features/([^/]+)/' },
+      to: { path: '^web/features/([^/]+)/', pathNot: '^web/features/$1/' },
+    },
+    {
+      name: 'lower-layers-not-app',
+      severity: 'error',
+      from: { path: '^web/(components|lib|features)/' },
+      to: { path: '^web/app/' },
+    },
+    {
+      name: 'modules-through-services',
+      comment: 'a server module reaches another module only through its service',
+      severity: 'error',
+      from: { path: '^server/modules/([^/]+)/' },
+      to: { path: '^server/modules/([^/]+)/(repo|routes|policy|presenter)', pathNot: '^server/modules/$1/' },
+    },
+    { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(node_modules|dist)' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

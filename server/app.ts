@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Database } from './db/client';
+import type { Env } from './env';
+import { type Clock, systemClock } from './lib/clock';
+import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
+import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
+import { WEB_DIST_DIR } from './lib/paths';
+import { authRoutes } from './modules/auth/routes';
+import { createAuthService } from './modules/auth/service';
+import { healthRoutes } from './modules/health/routes';
+import { usersRoutes } from './modules/users/routes';
+import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
+import { registerSession } from './plugins/session';
+import './types';
+
+export interface CreateAppOptions {
+  env: Env;
+  database: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  limiter?: RateLimiter;
+  logger?: FastifyServerOptions['logger'];
+  /** Folder of the built web app; defaults to dist/web when it exists. */
+  webDir?: string | null;
+}
+
+/** Builds the whole app without listening (STYLE.md habit 8). server/main.ts listens. */
+export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
+  const { env, database } = options;
+  const clock = options.clock ?? systemClock;
+  const mailer = options.mailer ?? (env.SMTP_URL ? new SmtpMailer(env.SMTP_URL, env.MAIL_FROM) : new ConsoleMailer());
+  const limiter = options.limiter ?? (env.REDIS_URL ? new RedisRateLimiter(env.REDIS_URL) : new MemoryRateLimiter(clock));
+
+  const app = Fastify({
+    logger: options.logger ?? { level: env.LOG_LEVEL ?? 'info' },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.decorate('deps', {
+    env,
+    database,
+    clock,
+    mailer,
+    limiter,
+    auth: createAuthService({ db: database.db, clock, mailer, limiter, log: app.log }),
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onClose', async () => {
+    mailer.close();
+    await limiter.close();
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: env.NODE_ENV === 'production' ? [] : null,
+      },
+    },
+    hsts: env.NODE_ENV === 'production',
+  });
+  await app.register(fastifyCookie);
+
+  registerErrorHandler(app);
+  registerSession(app);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(usersRoutes);
+
+  const webDir = options.webDir === undefined ? (existsSync(WEB_DIST_DIR) ? WEB_DIST_DIR : null) : options.webDir;
+  if (webDir) await registerWebApp(app, webDir);
+  registerNotFound(app, Boolean(webDir));
+
+  return app;
+}
+
+/** Serves the built single-page app's files; hashed assets are cached for a year. */
+async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: webDir,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}

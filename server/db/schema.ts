@@ -1,0 +1,200 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * The single source of entity types (STYLE.md, t3-turbo). Migrations are generated
+ * from this file by drizzle-kit into server/db/migrations and committed.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    profileImageUrl: text('profile_image_url'),
+    theme: text('theme').notNull().default('dark'),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    isDemo: boolean('is_demo').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    check('users_theme_check', sql`${t.theme} in ('dark', 'light', 'pastel')`),
+    check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    requestedIp: text('requested_ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('otp_codes_email_idx').on(t.email, t.createdAt),
+    check('otp_codes_attempts_check', sql`${t.attempts} >= 0`),
+  ],
+);
+
+export const providers = pgTable(
+  'providers',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id').references(() => users.id),
+    companyName: text('company_name').notNull(),
+    location: text('location').notNull(),
+    isVerified: boolean('is_verified').notNull().default(false),
+    reputation: numeric('reputation', { precision: 2, scale: 1 }).notNull().default('0.0'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('providers_user_key').on(t.userId),
+    uniqueIndex('providers_company_key').on(t.companyName),
+    check('providers_reputation_check', sql`${t.reputation} between 0 and 5`),
+  ],
+);
+
+export const gpuListings = pgTable(
+  'gpu_listings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    model: text('model').notNull(),
+    memory: text('memory').notNull(),
+    cudaCores: integer('cuda_cores'),
+    tensorCores: integer('tensor_cores'),
+    location: text('location').notNull(),
+    bandwidth: text('bandwidth').notNull(),
+    hourlyRateMicros: bigint('hourly_rate_micros', { mode: 'bigint' }).notNull(),
+    status: text('status').notNull().default('available'),
+    availableCount: integer('available_count').notNull(),
+    totalCount: integer('total_count').notNull(),
+    specifications: jsonb('specifications').$type<Record<string, unknown>>().notNull().default({}),
+    isDemoHost: boolean('is_demo_host').notNull().default(false),
+    createdAt: createdAt(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('gpu_listings_provider_idx').on(t.providerId),
+    check('gpu_listings_status_check', sql`${t.status} in ('available', 'rented', 'maintenance')`),
+    check(
+      'gpu_listings_counts_check',
+      sql`${t.availableCount} >= 0 and ${t.availableCount} <= ${t.totalCount}`,
+    ),
+    check('gpu_listings_rate_check', sql`${t.hourlyRateMicros} > 0`),
+  ],
+);
+
+/**
+ * The ledger (DESIGN.md section 3, docs/decisions/002). Wallets and provider earnings
+ * keep a cached balance; shared system accounts (escrow, platform revenue, promotions,
+ * payment clearing) do not, so no single row is updated by every charge.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id').references(() => users.id),
+    providerId: integer('provider_id').references(() => providers.id),
+    balanceMicros: bigint('balance_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    tracksBalance: boolean('tracks_balance').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_user_kind_key').on(t.kind, t.userId),
+    uniqueIndex('ledger_accounts_provider_kind_key').on(t.kind, t.providerId),
+    uniqueIndex('ledger_accounts_system_kind_key')
+      .on(t.kind)
+      .where(sql`${t.userId} is null and ${t.providerId} is null`),
+    check(
+      'ledger_accounts_kind_check',
+      sql`${t.kind} in ('wallet', 'provider_earnings', 'platform_revenue', 'payment_clearing', 'promotions', 'escrow')`,
+    ),
+    check('ledger_accounts_wallet_nonnegative', sql`${t.kind} <> 'wallet' or ${t.balanceMicros} >= 0`),
+    check(
+      'ledger_accounts_owner_check',
+      sql`(${t.kind} = 'wallet') = (${t.userId} is not null) and (${t.kind} = 'provider_earnings') = (${t.providerId} is not null)`,
+    ),
+  ],
+);
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    memo: text('memo').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('ledger_transactions_idempotency_key').on(t.idempotencyKey)],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    transactionId: bigint('transaction_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_account_idx').on(t.accountId),
+    index('ledger_entries_transaction_idx').on(t.transactionId),
+    check('ledger_entries_nonzero', sql`${t.amountMicros} <> 0`),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Provider = typeof providers.$inferSelect;
+export type GpuListing = typeof gpuListings.$inferSelect;
+export type LedgerAccount = typeof ledgerAccounts.$inferSelect;

@@ -1,0 +1,66 @@
+import type { ErrorBody, ErrorCode } from '../../shared/error-codes';
+import { microsToDollars } from '../../shared/rules/money';
+
+/** An error the client is meant to see: a status, a stable code, a message and details. */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
+    };
+  }
+}
+
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new AppError(400, 'BAD_REQUEST', message, details);
+
+export const validationFailed = (fields: Record<string, string[]>) =>
+  new AppError(400, 'VALIDATION_FAILED', describeFields(fields), { fields });
+
+export const unauthenticated = (message = 'Sign in to continue.') =>
+  new AppError(401, 'UNAUTHENTICATED', message);
+
+export const forbidden = (message = 'You do not have access to this resource.') =>
+  new AppError(403, 'FORBIDDEN', message);
+
+export const crossOriginRefused = () =>
+  new AppError(403, 'CROSS_ORIGIN_REFUSED', 'Requests that change data must come from this site.');
+
+export const notFound = (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found.`);
+
+export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests. Please try again later.') =>
+  new AppError(429, 'RATE_LIMITED', message, { retryAfterSeconds }, {
+    'retry-after': String(retryAfterSeconds),
+  });
+
+export const invalidOtp = (details?: Record<string, unknown>) =>
+  new AppError(400, 'INVALID_OTP', 'Invalid OTP', details);
+
+export const otpExpired = () =>
+  new AppError(400, 'OTP_EXPIRED', 'This code has expired or was already used. Request a new code.');
+
+function describeFields(fields: Record<string, string[]>): string {
+  const first = Object.entries(fields)[0];
+  if (!first) return 'The request is not valid.';
+  const [field, messages] = first;
+  return field ? `${field}: ${messages[0] ?? 'is not valid'}` : (messages[0] ?? 'The request is not valid.');
+}
+
+export const insufficientCredits = (requiredMicros: bigint, availableMicros: bigint) =>
+  new AppError(402, 'INSUFFICIENT_CREDITS', 'Your credit balance does not cover this charge.', {
+    required: microsToDollars(requiredMicros),
+    available: microsToDollars(availableMicros),
+    currency: 'USD',
+  });
+
+export const serviceUnavailable = (message: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message);

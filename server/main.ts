@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { createApp } from './app';
+import { type Database, openDatabase } from './db/client';
+import { ConfigError, parseEnv } from './env';
+import { seedDemoData } from './seed/seed';
+
+/** The only file that listens (STYLE.md habit 8). */
+async function main(): Promise<void> {
+  let env: ReturnType<typeof parseEnv>;
+  try {
+    env = parseEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const startedAt = performance.now();
+  const database: Database = env.DATABASE_URL
+    ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL })
+    : await openDatabase({ kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') });
+  await database.migrate();
+  const app = await createApp({ env, database });
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  if (env.SEED_DEMO_DATA === 'true') {
+    const report = await seedDemoData(database.db);
+    if (report.createdUsers + report.createdProviders + report.createdListings > 0) {
+      app.log.info(report, 'demo data seeded');
+    }
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took over 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`;
+  process.stdout.write(
+    `\n  RentGPU is running at http://localhost:${port}\n  database: ${where}\n  ready in ${Math.round(performance.now() - startedAt)} ms\n\n`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

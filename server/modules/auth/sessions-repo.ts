@@ -1,0 +1,23 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { Conn } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+
+export const sessionsRepo = {
+  async insert(conn: Conn, input: { tokenHash: string; userId: string; expiresAt: Date; userAgent: string | null; ip: string }) {
+    await conn.insert(sessions).values(input);
+  },
+
+  async deleteByTokenHash(conn: Conn, tokenHash: string) {
+    await conn.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  },
+
+  async findLive(conn: Conn, tokenHash: string, now: Date) {
+    const rows = await conn
+      .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, isAdmin: users.isAdmin })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+      .limit(1);
+    return rows[0] ?? null;
+  },
+};

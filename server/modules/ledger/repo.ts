@@ -1,0 +1,78 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Conn } from '../../db/client';
+import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
+
+export type SystemAccountKind = 'platform_revenue' | 'payment_clearing' | 'promotions' | 'escrow';
+
+export const ledgerRepo = {
+  async findWallet(conn: Conn, userId: string) {
+    const rows = await conn
+      .select()
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.kind, 'wallet'), eq(ledgerAccounts.userId, userId)))
+      .limit(1);
+    return rows[0] ?? null;
+  },
+
+  async insertWallet(conn: Conn, userId: string): Promise<number> {
+    const rows = await conn
+      .insert(ledgerAccounts)
+      .values({ kind: 'wallet', userId, tracksBalance: true })
+      .onConflictDoNothing()
+      .returning({ id: ledgerAccounts.id });
+    if (rows[0]) return rows[0].id;
+    const existing = await this.findWallet(conn, userId);
+    if (!existing) throw new Error(`wallet for ${userId} vanished`);
+    return existing.id;
+  },
+
+  async findOrCreateSystemAccount(conn: Conn, kind: SystemAccountKind): Promise<number> {
+    const where = and(eq(ledgerAccounts.kind, kind), isNull(ledgerAccounts.userId), isNull(ledgerAccounts.providerId));
+    const found = await conn.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1);
+    if (found[0]) return found[0].id;
+    await conn.insert(ledgerAccounts).values({ kind, tracksBalance: false }).onConflictDoNothing();
+    const again = await conn.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1);
+    if (!again[0]) throw new Error(`system account ${kind} could not be created`);
+    return again[0].id;
+  },
+
+  async insertTransaction(conn: Conn, kind: string, memo: string, idempotencyKey: string | null) {
+    const rows = await conn
+      .insert(ledgerTransactions)
+      .values({ kind, memo, idempotencyKey })
+      .onConflictDoNothing()
+      .returning({ id: ledgerTransactions.id });
+    return rows[0]?.id ?? null;
+  },
+
+  async insertEntries(conn: Conn, transactionId: bigint, lines: { accountId: number; amountMicros: bigint }[]) {
+    await conn.insert(ledgerEntries).values(lines.map((line) => ({ transactionId, ...line })));
+  },
+
+  /**
+   * Moves a cached balance; a wallet never goes below zero. Returns the new balance,
+   * or null when the wallet cannot cover the amount (nothing changed).
+   */
+  async applyToCachedBalance(conn: Conn, accountId: number, amountMicros: bigint): Promise<bigint | null> {
+    const rows = await conn
+      .update(ledgerAccounts)
+      .set({ balanceMicros: sql`${ledgerAccounts.balanceMicros} + ${amountMicros}` })
+      .where(
+        and(
+          eq(ledgerAccounts.id, accountId),
+          eq(ledgerAccounts.tracksBalance, true),
+          sql`(${ledgerAccounts.kind} <> 'wallet' or ${ledgerAccounts.balanceMicros} + ${amountMicros} >= 0)`,
+        ),
+      )
+      .returning({ balance: ledgerAccounts.balanceMicros });
+    return rows[0]?.balance ?? null;
+  },
+
+  async tracksBalance(conn: Conn, accountIds: number[]): Promise<Map<number, { tracks: boolean; balance: bigint }>> {
+    const rows = await conn
+      .select({ id: ledgerAccounts.id, tracks: ledgerAccounts.tracksBalance, balance: ledgerAccounts.balanceMicros })
+      .from(ledgerAccounts)
+      .where(sql`${ledgerAccounts.id} in ${accountIds}`);
+    return new Map(rows.map((row) => [row.id, { tracks: row.tracks, balance: row.balance }]));
+  },
+};

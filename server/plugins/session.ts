@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { crossOriginRefused, unauthenticated } from '../lib/errors';
+import type { RequestAuth } from '../types';
+
+export const SESSION_COOKIE = 'rentgpu_session';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Reads the session cookie of /api requests and refuses cross-origin writes that carry it. */
+export function registerSession(app: FastifyInstance): void {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('sessionToken', null);
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api')) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) throw crossOriginRefused();
+    request.sessionToken = token;
+    const live = await app.deps.auth.sessionFor(token);
+    if (live) request.auth = { userId: live.userId, sessionId: live.sessionId, isAdmin: live.isAdmin };
+  });
+}
+
+/**
+ * Browsers send Origin on every cross-origin request and on same-origin writes, and
+ * Sec-Fetch-Site on all of them; a client that sends neither is not a browser acting
+ * for a victim, so it is let through.
+ */
+function isSameOrigin(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return false;
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  if (origin === 'null') return false;
+  try {
+    return new URL(origin).host === request.host;
+  } catch {
+    return false;
+  }
+}
+
+export function requireUser(request: FastifyRequest): RequestAuth {
+  if (!request.auth) throw unauthenticated();
+  return request.auth;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date, secure: boolean) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+}

@@ -1,0 +1,130 @@
+import { eq } from 'drizzle-orm';
+import { dollarsToMicros } from '../../shared/rules/money';
+import type { Conn, Tx } from '../db/client';
+import { gpuListings, providers, users } from '../db/schema';
+import { ledgerService } from '../modules/ledger/service';
+
+/**
+ * Factories shared by the demo seed and the tests (STYLE.md habit 9): both describe
+ * the same world, so a test's data looks like the demo's.
+ */
+let sequence = 0;
+const next = () => {
+  sequence += 1;
+  return `${Date.now().toString(36)}${sequence}`;
+};
+
+export interface UserInput {
+  email?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  isAdmin?: boolean;
+  isDemo?: boolean;
+  theme?: 'dark' | 'light' | 'pastel';
+  /** Dollars granted through the ledger from the promotions account. */
+  credits?: string;
+}
+
+export async function createUser(tx: Tx, input: UserInput = {}) {
+  const [user] = await tx
+    .insert(users)
+    .values({
+      email: (input.email ?? `user-${next()}@example.test`).toLowerCase(),
+      firstName: input.firstName === undefined ? 'Test' : input.firstName,
+      lastName: input.lastName === undefined ? 'User' : input.lastName,
+      isAdmin: input.isAdmin ?? false,
+      isDemo: input.isDemo ?? false,
+      theme: input.theme ?? 'dark',
+    })
+    .returning();
+  if (!user) throw new Error('user insert returned nothing');
+  await ledgerService.openWallet(tx, user.id);
+  if (input.credits && input.credits !== '0') {
+    await ledgerService.grant(tx, {
+      userId: user.id,
+      amountMicros: dollarsToMicros(input.credits),
+      from: 'promotions',
+      memo: 'Starting credits',
+      idempotencyKey: `starting-credits:${user.id}`,
+    });
+  }
+  return user;
+}
+
+export interface ProviderInput {
+  userId?: string | null;
+  companyName?: string;
+  location?: string;
+  isVerified?: boolean;
+  reputation?: string;
+}
+
+export async function createProvider(conn: Conn, input: ProviderInput = {}) {
+  const [provider] = await conn
+    .insert(providers)
+    .values({
+      userId: input.userId ?? null,
+      companyName: input.companyName ?? `Provider ${next()}`,
+      location: input.location ?? 'Frankfurt, Germany',
+      isVerified: input.isVerified ?? true,
+      reputation: input.reputation ?? '4.5',
+    })
+    .returning();
+  if (!provider) throw new Error('provider insert returned nothing');
+  return provider;
+}
+
+export interface ListingInput {
+  providerId: number;
+  model?: string;
+  memory?: string;
+  cudaCores?: number | null;
+  tensorCores?: number | null;
+  location?: string;
+  bandwidth?: string;
+  hourlyRate?: string;
+  status?: 'available' | 'rented' | 'maintenance';
+  availableCount?: number;
+  totalCount?: number;
+  pcieLanes?: string;
+  powerConsumption?: string;
+  cooling?: string;
+  additionalSpecs?: string;
+  isDemoHost?: boolean;
+}
+
+export async function createListing(conn: Conn, input: ListingInput) {
+  const totalCount = input.totalCount ?? input.availableCount ?? 1;
+  const bandwidth = input.bandwidth ?? '10 Gbps';
+  const [listing] = await conn
+    .insert(gpuListings)
+    .values({
+      providerId: input.providerId,
+      model: input.model ?? 'RTX 4090',
+      memory: input.memory ?? '24GB',
+      cudaCores: input.cudaCores === undefined ? 16384 : input.cudaCores,
+      tensorCores: input.tensorCores === undefined ? 512 : input.tensorCores,
+      location: input.location ?? 'Frankfurt, Germany',
+      bandwidth,
+      hourlyRateMicros: dollarsToMicros(input.hourlyRate ?? '1.50'),
+      status: input.status ?? 'available',
+      availableCount: input.availableCount ?? totalCount,
+      totalCount,
+      specifications: {
+        bandwidth,
+        pcieLanes: input.pcieLanes ?? '16x',
+        powerConsumption: input.powerConsumption ?? '450W',
+        cooling: input.cooling ?? 'Air Cooled',
+        additionalSpecs: input.additionalSpecs ?? '',
+      },
+      isDemoHost: input.isDemoHost ?? true,
+    })
+    .returning();
+  if (!listing) throw new Error('listing insert returned nothing');
+  return listing;
+}
+
+export async function findProviderByCompany(conn: Conn, companyName: string) {
+  const rows = await conn.select().from(providers).where(eq(providers.companyName, companyName)).limit(1);
+  return rows[0] ?? null;
+}

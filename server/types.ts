@@ -1,0 +1,32 @@
+import type { Database } from './db/client';
+import type { Env } from './env';
+import type { Clock } from './lib/clock';
+import type { Mailer } from './lib/mailer';
+import type { RateLimiter } from './lib/rate-limit';
+import type { AuthService } from './modules/auth/service';
+
+/** Everything a route reaches: built once by createApp, never from process.env. */
+export interface AppDeps {
+  env: Env;
+  database: Database;
+  clock: Clock;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  auth: AuthService;
+}
+
+export interface RequestAuth {
+  userId: string;
+  sessionId: string;
+  isAdmin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+    sessionToken: string | null;
+  }
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { THEMES } from '../rules/theme';
+
+export const themeSchema = z.enum(THEMES);
+
+export const updateThemeBody = z.object({ theme: themeSchema });
+export type UpdateThemeBody = z.infer<typeof updateThemeBody>;
+
+/** The current user as GET /api/auth/user answers it. Money is a dollar string. */
+export const currentUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  theme: themeSchema,
+  credits: z.string(),
+  isProvider: z.boolean(),
+  isAdmin: z.boolean(),
+  createdAt: z.string(),
+});
+export type CurrentUser = z.infer<typeof currentUser>;
+
+export const signInResponse = z.object({ message: z.string(), user: currentUser });
+export type SignInResponse = z.infer<typeof signInResponse>;

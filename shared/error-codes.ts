@@ -1,0 +1,24 @@
+/** Every error code the API answers with, in one place (DESIGN.md section 5). */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'CROSS_ORIGIN_REFUSED',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'INVALID_OTP',
+  'OTP_EXPIRED',
+  'DEMO_UNAVAILABLE',
+  'INSUFFICIENT_CREDITS',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+}

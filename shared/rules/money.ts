@@ -1,0 +1,20 @@
+import { MICROS_PER_DOLLAR } from '../constants';
+
+/** Micro-dollars (bigint) to a dollar string with two decimals, rounding half away from zero. */
+export function microsToDollars(micros: bigint): string {
+  const negative = micros < 0n;
+  const abs = negative ? -micros : micros;
+  const cents = (abs + 5_000n) / 10_000n;
+  const whole = cents / 100n;
+  const frac = (cents % 100n).toString().padStart(2, '0');
+  return `${negative && cents > 0n ? '-' : ''}${whole}.${frac}`;
+}
+
+/** A decimal dollar string ("2.50", "100", "0.000001") to micro-dollars. Throws on anything else. */
+export function dollarsToMicros(dollars: string): bigint {
+  const match = /^(-)?(\d+)(?:\.(\d{1,6}))?$/.exec(dollars.trim());
+  if (!match) throw new Error(`Not a dollar amount: ${dollars}`);
+  const [, sign, whole = '0', frac = ''] = match;
+  const micros = BigInt(whole) * MICROS_PER_DOLLAR + BigInt(frac.padEnd(6, '0'));
+  return sign ? -micros : micros;
+}
