@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { E2E_SERVER_LOG } from '../playwright.config';
+
+/** A fresh address per test, so each test makes its own user. */
+export function uniqueEmail(prefix = 'e2e'): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+}
+
+/** Reads the newest sign-in code the server printed for an address. */
+export async function readCodeFromServerLog(email: string): Promise<string> {
+  const pattern = new RegExp(`To: ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nSubject: Your RentGPU sign-in code: (\\d{6})`, 'g');
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const matches = [...readFileSync(E2E_SERVER_LOG, 'utf8').matchAll(pattern)];
+    const last = matches.at(-1)?.[1];
+    if (last) return last;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no sign-in code for ${email} in ${E2E_SERVER_LOG}`);
+}
+
+/** Signs in through the real API (send code, read it from the server's output, verify). */
+export async function signInByApi(request: APIRequestContext, email: string): Promise<void> {
+  const sent = await request.post('/api/auth/send-otp', { data: { email } });
+  expect(sent.ok()).toBeTruthy();
+  const otp = await readCodeFromServerLog(email);
+  const verified = await request.post('/api/auth/verify-otp', { data: { email, otp } });
+  expect(verified.ok()).toBeTruthy();
+}
+
+export const test = base.extend<{ signedInPage: Page; email: string }>({
+  email: async ({}, use) => {
+    await use(uniqueEmail());
+  },
+  signedInPage: async ({ page, email }, use) => {
+    await signInByApi(page.request, email);
+    await use(page);
+  },
+});
+
+export { expect };

@@ -1,0 +1,50 @@
+import { expect, test } from './fixtures';
+
+test('a signed-in theme change is saved and survives a reload', async ({ signedInPage: page }) => {
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveClass(/(^| )dark( |$)/);
+  await page.getByRole('button', { name: /Change theme/ }).click();
+  await expect(page.getByRole('menuitemradio', { name: /Clean light theme/ })).toBeVisible();
+  await expect(page.getByRole('menuitemradio', { name: /Soft pastel colors/ })).toBeVisible();
+  const saved = page.waitForResponse((res) => res.url().endsWith('/api/user/theme') && res.ok());
+  await page.getByRole('menuitemradio', { name: /Pastel/ }).click();
+  await saved;
+  await expect(page.locator('html')).toHaveClass(/(^| )pastel( |$)/);
+
+  // The server's copy wins over local storage at start.
+  await page.evaluate(() => localStorage.setItem('theme', 'light'));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible();
+  await expect(page.locator('html')).toHaveClass(/(^| )pastel( |$)/);
+  expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('pastel');
+});
+
+test('a signed-out theme change is kept locally; an invalid stored value falls back to dark', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /Change theme/ }).click();
+  await page.getByRole('menuitemradio', { name: /Light/ }).click();
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/(^| )light( |$)/);
+  await page.evaluate(() => localStorage.setItem('theme', 'neon'));
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/(^| )dark( |$)/);
+});
+
+for (const signedIn of [false, true]) {
+  test(`layout at 390 px has no horizontal scrolling (${signedIn ? 'signed in' : 'signed out'})`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    if (signedIn) {
+      await page.getByRole('button', { name: 'Try Demo Account' }).click();
+      await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible();
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await expect(drawer.getByRole('navigation').getByRole('link')).toHaveText(['Marketplace', 'Dashboard', 'Provider']);
+    await expect(drawer.getByRole('link', { name: signedIn ? 'Log out' : 'Sign In' })).toBeVisible();
+    if (signedIn) await expect(drawer.getByTestId('drawer-balance')).toHaveText(/Credits: \$\d+\.\d{2}/);
+  });
+}

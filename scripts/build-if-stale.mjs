@@ -1,0 +1,44 @@
+// Builds the web app and the server bundle unless dist/ already matches the sources.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const SOURCES = ['web', 'shared', 'server', 'vite.config.ts', 'package-lock.json', 'scripts/build-server.mjs'];
+const STAMP = 'dist/.build-stamp';
+
+function walk(entry, out) {
+  if (!existsSync(entry)) return;
+  const stat = statSync(entry);
+  if (stat.isDirectory()) {
+    for (const name of readdirSync(entry).sort()) {
+      if (name === 'node_modules' || name === 'dist') continue;
+      walk(path.join(entry, name), out);
+    }
+  } else {
+    out.push(`${entry}:${stat.size}:${stat.mtimeMs}`);
+  }
+}
+
+export function sourceFingerprint() {
+  const files = [];
+  for (const source of SOURCES) walk(source, files);
+  return createHash('sha256').update(files.join('\n')).digest('hex');
+}
+
+export function buildIfStale({ log = console.log } = {}) {
+  const fingerprint = sourceFingerprint();
+  const fresh =
+    existsSync(STAMP) &&
+    existsSync('dist/web/index.html') &&
+    existsSync('dist/server/main.js') &&
+    readFileSync(STAMP, 'utf8') === fingerprint;
+  if (fresh) return false;
+  log('Building the web app and the server (first start or changed sources)...');
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
+  writeFileSync(STAMP, fingerprint);
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) buildIfStale();

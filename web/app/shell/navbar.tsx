@@ -1,0 +1,76 @@
+import { Wallet } from 'lucide-react';
+import { Link, useLocation } from 'wouter';
+import type { CurrentUser } from '../../../shared/contracts/user';
+import { displayName } from '../../../shared/rules/user-display';
+import { buttonClasses } from '../../components/ui/button';
+import { LazyTrigger } from '../../components/ui/lazy-trigger';
+import { DemoLoginButton } from '../../features/auth/components/demo-login-button';
+import { ThemeSwitcher } from '../../features/theme/theme-switcher';
+import { cn } from '../../lib/cn';
+import { Avatar } from './avatar';
+import { Brand } from './brand';
+import { MobileDrawer } from './mobile-drawer';
+import { isActive, NAV_ITEMS } from './nav-items';
+
+const loadAvatarMenu = () => import('./avatar-menu');
+
+export function Navbar({ user }: { user: CurrentUser | null }) {
+  const [location] = useLocation();
+  return (
+    <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:px-8">
+        <MobileDrawer user={user} />
+        <Brand />
+        <nav aria-label="Main" className="ml-6 hidden items-center gap-1 lg:flex">
+          {NAV_ITEMS.map((item) => (
+            <Link
+              key={item.href}
+              href={item.href}
+              aria-current={isActive(location, item.href) ? 'page' : undefined}
+              className={cn(
+                'rounded-md px-3 py-2 text-sm font-medium',
+                isActive(location, item.href) ? 'bg-primary text-primary-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground',
+              )}
+            >
+              {item.label}
+            </Link>
+          ))}
+          <Link href="/provider-signup" className={buttonClasses('provider', 'sm', 'ml-2')}>
+            Become a Provider
+          </Link>
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <ThemeSwitcher />
+          {user ? (
+            <>
+              <Link
+                href="/payments"
+                className="flex items-center gap-1.5 rounded-md bg-muted px-3 py-1.5 text-sm font-semibold"
+                aria-label={`Credit balance $${user.credits}. Add credits`}
+                data-testid="credit-balance"
+              >
+                <Wallet className="h-4 w-4" aria-hidden />${user.credits}
+              </Link>
+              <LazyTrigger
+                load={loadAvatarMenu}
+                props={{ user }}
+                placeholder={(handlers) => (
+                  <button type="button" className="rounded-full" aria-label={`Account menu for ${displayName(user)}`} aria-haspopup="menu" {...handlers}>
+                    <Avatar user={user} />
+                  </button>
+                )}
+              />
+            </>
+          ) : (
+            <>
+              <DemoLoginButton className="hidden sm:inline-flex" />
+              <a href="/api/login" className={buttonClasses('primary', 'sm')}>
+                Sign In
+              </a>
+            </>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,39 @@
+import { useSyncExternalStore } from 'react';
+import { TOAST_LIMIT } from '../../../shared/constants';
+
+export interface ToastMessage {
+  id: number;
+  title: string;
+  description?: string;
+  variant?: 'default' | 'destructive';
+}
+
+let toasts: ToastMessage[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+
+/** Shows a toast; at most TOAST_LIMIT (1) at a time, the newest wins. */
+export function toast(message: Omit<ToastMessage, 'id'>): number {
+  const id = nextId++;
+  toasts = [{ ...message, id }, ...toasts].slice(0, TOAST_LIMIT);
+  emit();
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  toasts = toasts.filter((t) => t.id !== id);
+  emit();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useToasts(): ToastMessage[] {
+  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+}

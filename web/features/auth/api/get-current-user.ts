@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { CURRENT_USER_STALE_MS } from '../../../../shared/constants';
+import type { CurrentUser } from '../../../../shared/contracts/user';
+import { getQueryFn } from '../../../lib/api-client';
+
+export const CURRENT_USER_KEY = ['/api/auth/user'] as const;
+
+/** Cached 5 minutes, no retry, no focus refetch, refetched on mount; 401 means signed out. */
+export const currentUserQueryOptions = () =>
+  queryOptions({
+    queryKey: CURRENT_USER_KEY,
+    queryFn: getQueryFn<CurrentUser>({ on401: 'returnNull' }),
+    staleTime: CURRENT_USER_STALE_MS,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnMount: true,
+  });
+
+export function useCurrentUser() {
+  const query = useQuery(currentUserQueryOptions());
+  const user = query.data ?? null;
+  return { user, isLoading: query.isLoading, isAuthenticated: Boolean(user) };
+}

@@ -1,0 +1,137 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { LOGIN_RELOAD_DELAY_MS } from '../../../../shared/constants';
+import {
+  filterOtpInput,
+  isPlausibleEmail,
+  isValidOtp,
+  LOGIN_TEXT,
+  loginMessageTone,
+} from '../../../../shared/rules/login-input';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { serverMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { reloadPage } from '../../../lib/navigation';
+import { useSendOtp } from '../api/send-otp';
+import { useVerifyOtp } from '../api/verify-otp';
+
+/** A failed fetch (no answer at all) reads as a network error; an answer reads its message. */
+function messageFor(error: unknown, fallback: string): string {
+  if (error instanceof TypeError) return LOGIN_TEXT.networkError;
+  return serverMessage(error, fallback);
+}
+
+export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
+  const [step, setStep] = useState<'email' | 'code'>('email');
+  const [email, setEmail] = useState('');
+  const [otp, setOtp] = useState('');
+  const [message, setMessage] = useState('');
+  const sendOtp = useSendOtp();
+  const verifyOtp = useVerifyOtp();
+  const emailRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (autoFocus) emailRef.current?.focus();
+  }, [autoFocus]);
+
+  useEffect(() => {
+    if (step === 'code') codeRef.current?.focus();
+  }, [step]);
+
+  async function onSend(event: FormEvent) {
+    event.preventDefault();
+    if (!isPlausibleEmail(email)) {
+      setMessage(LOGIN_TEXT.invalidEmail);
+      return;
+    }
+    setMessage('');
+    try {
+      const result = await sendOtp.mutateAsync({ email: email.trim() });
+      setMessage(result.message);
+      setStep('code');
+    } catch (error) {
+      setMessage(messageFor(error, LOGIN_TEXT.sendFailed));
+    }
+  }
+
+  async function onVerify(event: FormEvent) {
+    event.preventDefault();
+    if (!isValidOtp(otp)) {
+      setMessage(LOGIN_TEXT.invalidOtp);
+      return;
+    }
+    try {
+      await verifyOtp.mutateAsync({ email: email.trim(), otp });
+      setMessage(LOGIN_TEXT.success);
+      setTimeout(reloadPage, LOGIN_RELOAD_DELAY_MS);
+    } catch (error) {
+      setMessage(messageFor(error, LOGIN_TEXT.verifyFailed));
+    }
+  }
+
+  function onBack() {
+    setStep('email');
+    setOtp('');
+    setMessage('');
+  }
+
+  const tone = message ? loginMessageTone(message) : null;
+
+  return (
+    <div className="grid gap-4">
+      {step === 'email' ? (
+        <form onSubmit={onSend} className="grid gap-3" noValidate>
+          <label htmlFor="login-email" className="text-sm font-medium">
+            Email address
+          </label>
+          <Input
+            ref={emailRef}
+            id="login-email"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            placeholder="you@company.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <Button type="submit" disabled={sendOtp.isPending}>
+            {sendOtp.isPending ? 'Sending code...' : 'Send Login Code'}
+          </Button>
+        </form>
+      ) : (
+        <form onSubmit={onVerify} className="grid gap-3" noValidate>
+          <label htmlFor="login-otp" className="text-sm font-medium">
+            6-digit code sent to {email.trim()}
+          </label>
+          <Input
+            ref={codeRef}
+            id="login-otp"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            placeholder="123456"
+            className="text-center font-mono text-lg tracking-[0.5em]"
+            value={otp}
+            onChange={(e) => setOtp(filterOtpInput(e.target.value))}
+          />
+          <div className="grid grid-cols-[auto_1fr] gap-2">
+            <Button variant="outline" onClick={onBack}>
+              Back
+            </Button>
+            <Button type="submit" disabled={verifyOtp.isPending || verifyOtp.isSuccess}>
+              {verifyOtp.isPending ? 'Verifying...' : 'Verify & Sign In'}
+            </Button>
+          </div>
+        </form>
+      )}
+      {message ? (
+        <p
+          role={tone === 'error' ? 'alert' : 'status'}
+          className={cn('text-sm font-medium', tone === 'success' ? 'text-success-text' : 'text-danger-text')}
+        >
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { isTheme, resolveInitialTheme, THEMES, type Theme } from '../../../shared/rules/theme';
+import { saveTheme } from './api/save-theme';
+
+const STORAGE_KEY = 'theme';
+
+interface ThemeContextValue {
+  theme: Theme;
+  setTheme: (theme: Theme) => void;
+}
+
+const ThemeContext = createContext<ThemeContextValue | null>(null);
+
+function readStored(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function applyTheme(theme: Theme): void {
+  const root = document.documentElement;
+  root.classList.remove(...THEMES);
+  root.classList.add(theme);
+  root.style.colorScheme = theme === 'dark' ? 'dark' : 'light';
+  try {
+    localStorage.setItem(STORAGE_KEY, theme);
+  } catch {
+    // Private mode: the theme still applies for this visit.
+  }
+}
+
+interface ThemeProviderProps {
+  /** The signed-in user's id and saved theme; null when signed out. */
+  user: { id: string; theme: string } | null;
+  children: ReactNode;
+}
+
+/**
+ * Spec part 1 section 4: a signed-in user's saved theme wins at start; otherwise the
+ * valid locally stored choice; otherwise dark. A change applies at once, is stored
+ * locally and, for a signed-in user, saved to the server.
+ */
+export function ThemeProvider({ user, children }: ThemeProviderProps) {
+  const [theme, setThemeState] = useState<Theme>(() => resolveInitialTheme(user?.theme, readStored()));
+  const userId = user?.id ?? null;
+  const savedTheme = user?.theme;
+
+  useEffect(() => {
+    if (isTheme(savedTheme)) setThemeState(savedTheme);
+  }, [savedTheme]);
+
+  useEffect(() => applyTheme(theme), [theme]);
+
+  const setTheme = useCallback(
+    (next: Theme) => {
+      setThemeState(next);
+      applyTheme(next);
+      if (userId) void saveTheme(next);
+    },
+    [userId],
+  );
+
+  const value = useMemo(() => ({ theme, setTheme }), [theme, setTheme]);
+  return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
+}
+
+export function useTheme(): ThemeContextValue {
+  const value = useContext(ThemeContext);
+  if (!value) throw new Error('useTheme needs a ThemeProvider');
+  return value;
+}

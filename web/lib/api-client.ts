@@ -1,0 +1,51 @@
+import type { QueryFunction } from '@tanstack/react-query';
+
+/**
+ * The default fetch of spec part 1 section 7: cookies always, JSON bodies, and any
+ * non-success answer becomes an Error reading "{status}: {body text}".
+ */
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = (await res.text()) || res.statusText;
+  throw new Error(`${res.status}: ${text}`);
+}
+
+export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+  const res = await fetch(url, {
+    method,
+    headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: data === undefined ? undefined : JSON.stringify(data),
+    credentials: 'include',
+  });
+  await throwIfNotOk(res);
+  return res;
+}
+
+type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+/** A GET of the URL in the query key; with on401 'returnNull' a 401 means "no data", not an error. */
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey }) => {
+    const res = await fetch(queryKey.join('/'), { credentials: 'include' });
+    if (on401 === 'returnNull' && res.status === 401) return null;
+    await throwIfNotOk(res);
+    return (await res.json()) as T;
+  };
+}
+
+/**
+ * The message a person should read from an error raised above: the server's error
+ * message when the body is our error shape, else the fallback.
+ */
+export function serverMessage(error: unknown, fallback: string): string {
+  if (!(error instanceof Error)) return fallback;
+  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
+  if (!match) return fallback;
+  try {
+    const body = JSON.parse(match[1] ?? '') as { error?: { message?: unknown }; message?: unknown };
+    const message = body.error?.message ?? body.message;
+    return typeof message === 'string' && message ? message : fallback;
+  } catch {
+    return fallback;
+  }
+}
