@@ -9,7 +9,10 @@ export function uniqueEmail(prefix = 'e2e'): string {
 
 /** Reads the newest sign-in code the server printed for an address. */
 export async function readCodeFromServerLog(email: string): Promise<string> {
-  const pattern = new RegExp(`To: ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nSubject: Your RentGPU sign-in code: (\\d{6})`, 'g');
+  const pattern = new RegExp(
+    `To: ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nSubject: Your RentGPU sign-in code: (\\d{6})`,
+    'g',
+  );
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const matches = [...readFileSync(E2E_SERVER_LOG, 'utf8').matchAll(pattern)];
     const last = matches.at(-1)?.[1];
@@ -29,6 +32,7 @@ export async function signInByApi(request: APIRequestContext, email: string): Pr
 }
 
 export const test = base.extend<{ signedInPage: Page; email: string }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from the pattern.
   email: async ({}, use) => {
     await use(uniqueEmail());
   },

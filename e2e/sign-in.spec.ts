@@ -1,6 +1,8 @@
 import { expect, readCodeFromServerLog, test, uniqueEmail } from './fixtures';
 
-test('demo sign-in from the landing page opens the signed-in shell with balance and avatar', async ({ page }) => {
+test('demo sign-in from the landing page opens the signed-in shell with balance and avatar', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Rent powerful GPUs by the hour' })).toBeVisible();
   await page.getByRole('button', { name: 'Demo Login' }).click();
@@ -57,7 +59,12 @@ test('a signed-out visit to /marketplace shows the landing page', async ({ page 
   await page.goto('/marketplace');
   await expect(page.getByRole('heading', { name: 'Rent powerful GPUs by the hour' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/api/login');
-  for (const name of ['Instant Access', 'Verified Providers', 'Competitive Pricing', 'Global Network']) {
+  for (const name of [
+    'Instant Access',
+    'Verified Providers',
+    'Competitive Pricing',
+    'Global Network',
+  ]) {
     await expect(page.getByRole('heading', { name })).toBeVisible();
   }
   for (const name of ['Consumer GPUs', 'Professional GPUs', 'Multi-GPU Setups']) {

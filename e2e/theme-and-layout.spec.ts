@@ -19,7 +19,9 @@ test('a signed-in theme change is saved and survives a reload', async ({ signedI
   expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('pastel');
 });
 
-test('a signed-out theme change is kept locally; an invalid stored value falls back to dark', async ({ page }) => {
+test('a signed-out theme change is kept locally; an invalid stored value falls back to dark', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByRole('button', { name: /Change theme/ }).click();
   await page.getByRole('menuitemradio', { name: /Light/ }).click();
@@ -31,20 +33,31 @@ test('a signed-out theme change is kept locally; an invalid stored value falls b
 });
 
 for (const signedIn of [false, true]) {
-  test(`layout at 390 px has no horizontal scrolling (${signedIn ? 'signed in' : 'signed out'})`, async ({ page }) => {
+  test(`layout at 390 px has no horizontal scrolling (${signedIn ? 'signed in' : 'signed out'})`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');
     if (signedIn) {
       await page.getByRole('button', { name: 'Try Demo Account' }).click();
       await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible();
     }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Menu' });
-    await expect(drawer.getByRole('navigation').getByRole('link')).toHaveText(['Marketplace', 'Dashboard', 'Provider']);
-    await expect(drawer.getByRole('link', { name: signedIn ? 'Log out' : 'Sign In' })).toBeVisible();
-    if (signedIn) await expect(drawer.getByTestId('drawer-balance')).toHaveText(/Credits: \$\d+\.\d{2}/);
+    await expect(drawer.getByRole('navigation').getByRole('link')).toHaveText([
+      'Marketplace',
+      'Dashboard',
+      'Provider',
+    ]);
+    await expect(
+      drawer.getByRole('link', { name: signedIn ? 'Log out' : 'Sign In' }),
+    ).toBeVisible();
+    if (signedIn)
+      await expect(drawer.getByTestId('drawer-balance')).toHaveText(/Credits: \$\d+\.\d{2}/);
   });
 }

@@ -4,7 +4,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['web', 'shared', 'server', 'vite.config.ts', 'package-lock.json', 'scripts/build-server.mjs'];
+const SOURCES = [
+  'web',
+  'shared',
+  'server',
+  'vite.config.ts',
+  'package-lock.json',
+  'scripts/build-server.mjs',
+];
 const STAMP = 'dist/.build-stamp';
 
 function walk(entry, out) {
@@ -35,7 +42,9 @@ export function buildIfStale({ log = console.log } = {}) {
     readFileSync(STAMP, 'utf8') === fingerprint;
   if (fresh) return false;
   log('Building the web app and the server (first start or changed sources)...');
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
   writeFileSync(STAMP, fingerprint);
   return true;

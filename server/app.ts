@@ -9,8 +9,8 @@ import type { Database } from './db/client';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
-import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
 import { WEB_DIST_DIR } from './lib/paths';
+import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { healthRoutes } from './modules/health/routes';
@@ -34,8 +34,12 @@ export interface CreateAppOptions {
 export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
   const clock = options.clock ?? systemClock;
-  const mailer = options.mailer ?? (env.SMTP_URL ? new SmtpMailer(env.SMTP_URL, env.MAIL_FROM) : new ConsoleMailer());
-  const limiter = options.limiter ?? (env.REDIS_URL ? new RedisRateLimiter(env.REDIS_URL) : new MemoryRateLimiter(clock));
+  const mailer =
+    options.mailer ??
+    (env.SMTP_URL ? new SmtpMailer(env.SMTP_URL, env.MAIL_FROM) : new ConsoleMailer());
+  const limiter =
+    options.limiter ??
+    (env.REDIS_URL ? new RedisRateLimiter(env.REDIS_URL) : new MemoryRateLimiter(clock));
 
   const app = Fastify({
     logger: options.logger ?? { level: env.LOG_LEVEL ?? 'info' },
@@ -86,7 +90,12 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(authRoutes);
   await app.register(usersRoutes);
 
-  const webDir = options.webDir === undefined ? (existsSync(WEB_DIST_DIR) ? WEB_DIST_DIR : null) : options.webDir;
+  const webDir =
+    options.webDir === undefined
+      ? existsSync(WEB_DIST_DIR)
+        ? WEB_DIST_DIR
+        : null
+      : options.webDir;
   if (webDir) await registerWebApp(app, webDir);
   registerNotFound(app, Boolean(webDir));
 

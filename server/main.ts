@@ -52,7 +52,9 @@ async function main(): Promise<void> {
   await app.listen({ port: env.PORT, host: env.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${env.DATA_DIR}`;
+  const where = env.DATABASE_URL
+    ? 'PostgreSQL (DATABASE_URL)'
+    : `embedded PGlite in ${env.DATA_DIR}`;
   process.stdout.write(
     `\n  RentGPU is running at http://localhost:${port}\n  database: ${where}\n  ready in ${Math.round(performance.now() - startedAt)} ms\n\n`,
   );

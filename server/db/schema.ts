@@ -56,7 +56,10 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     ip: text('ip'),
   },
-  (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+  ],
 );
 
 export const otpCodes = pgTable(
@@ -154,7 +157,10 @@ export const ledgerAccounts = pgTable(
       'ledger_accounts_kind_check',
       sql`${t.kind} in ('wallet', 'provider_earnings', 'platform_revenue', 'payment_clearing', 'promotions', 'escrow')`,
     ),
-    check('ledger_accounts_wallet_nonnegative', sql`${t.kind} <> 'wallet' or ${t.balanceMicros} >= 0`),
+    check(
+      'ledger_accounts_wallet_nonnegative',
+      sql`${t.kind} <> 'wallet' or ${t.balanceMicros} >= 0`,
+    ),
     check(
       'ledger_accounts_owner_check',
       sql`(${t.kind} = 'wallet') = (${t.userId} is not null) and (${t.kind} = 'provider_earnings') = (${t.providerId} is not null)`,

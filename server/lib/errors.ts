@@ -16,7 +16,11 @@ export class AppError extends Error {
 
   toBody(): ErrorBody {
     return {
-      error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details ? { details: this.details } : {}),
+      },
     };
   }
 }
@@ -38,22 +42,37 @@ export const crossOriginRefused = () =>
 
 export const notFound = (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found.`);
 
-export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests. Please try again later.') =>
-  new AppError(429, 'RATE_LIMITED', message, { retryAfterSeconds }, {
-    'retry-after': String(retryAfterSeconds),
-  });
+export const rateLimited = (
+  retryAfterSeconds: number,
+  message = 'Too many requests. Please try again later.',
+) =>
+  new AppError(
+    429,
+    'RATE_LIMITED',
+    message,
+    { retryAfterSeconds },
+    {
+      'retry-after': String(retryAfterSeconds),
+    },
+  );
 
 export const invalidOtp = (details?: Record<string, unknown>) =>
   new AppError(400, 'INVALID_OTP', 'Invalid OTP', details);
 
 export const otpExpired = () =>
-  new AppError(400, 'OTP_EXPIRED', 'This code has expired or was already used. Request a new code.');
+  new AppError(
+    400,
+    'OTP_EXPIRED',
+    'This code has expired or was already used. Request a new code.',
+  );
 
 function describeFields(fields: Record<string, string[]>): string {
   const first = Object.entries(fields)[0];
   if (!first) return 'The request is not valid.';
   const [field, messages] = first;
-  return field ? `${field}: ${messages[0] ?? 'is not valid'}` : (messages[0] ?? 'The request is not valid.');
+  return field
+    ? `${field}: ${messages[0] ?? 'is not valid'}`
+    : (messages[0] ?? 'The request is not valid.');
 }
 
 export const insufficientCredits = (requiredMicros: bigint, availableMicros: bigint) =>
@@ -63,4 +82,5 @@ export const insufficientCredits = (requiredMicros: bigint, availableMicros: big
     currency: 'USD',
   });
 
-export const serviceUnavailable = (message: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message);
+export const serviceUnavailable = (message: string) =>
+  new AppError(503, 'SERVICE_UNAVAILABLE', message);

@@ -13,7 +13,9 @@ export interface Mailer {
 
 /** Without SMTP_URL, mail is printed on the server console (DESIGN.md section 2). */
 export class ConsoleMailer implements Mailer {
-  constructor(private readonly write: (line: string) => void = (line) => process.stdout.write(line)) {}
+  constructor(
+    private readonly write: (line: string) => void = (line) => process.stdout.write(line),
+  ) {}
 
   async send(mail: Mail): Promise<void> {
     this.write(
@@ -27,7 +29,10 @@ export class ConsoleMailer implements Mailer {
 export class SmtpMailer implements Mailer {
   private readonly transport: Transporter;
 
-  constructor(url: string, private readonly from: string) {
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
     this.transport = nodemailer.createTransport(url);
   }
 

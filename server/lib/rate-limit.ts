@@ -45,7 +45,10 @@ export class MemoryRateLimiter implements RateLimiter {
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = 'rentgpu:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'rentgpu:rl:',
+  ) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
   }
 

@@ -25,17 +25,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = FASTIFY_CODES[status] ?? 'BAD_REQUEST';
-      const message = status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
-        ? 'The request body is not valid JSON.'
-        : error.message;
+      const message =
+        status === 400 && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+          ? 'The request body is not valid JSON.'
+          : error.message;
       return reply.status(status).send({ error: { code, message } });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+    return reply.status(500).send({
+      error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+    });
   });
-
 }
 
 /**
@@ -46,7 +46,8 @@ export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isApi = pathname === '/api' || pathname.startsWith('/api/');
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.extname(pathname);
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !path.extname(pathname);
     if (serveSpa && !isApi && isPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

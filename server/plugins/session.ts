@@ -17,7 +17,8 @@ export function registerSession(app: FastifyInstance): void {
     if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) throw crossOriginRefused();
     request.sessionToken = token;
     const live = await app.deps.auth.sessionFor(token);
-    if (live) request.auth = { userId: live.userId, sessionId: live.sessionId, isAdmin: live.isAdmin };
+    if (live)
+      request.auth = { userId: live.userId, sessionId: live.sessionId, isAdmin: live.isAdmin };
   });
 }
 
@@ -44,7 +45,12 @@ export function requireUser(request: FastifyRequest): RequestAuth {
   return request.auth;
 }
 
-export function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date, secure: boolean) {
+export function setSessionCookie(
+  reply: FastifyReply,
+  token: string,
+  expiresAt: Date,
+  secure: boolean,
+) {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,

@@ -9,30 +9,48 @@ export interface DemoProvider extends Omit<ProviderInput, 'userId'> {
   listings: Omit<ListingInput, 'providerId'>[];
 }
 
-type Row = [model: string, rate: string, total: number, available: number, status?: ListingInput['status'], bandwidth?: string, cooling?: string];
+type Row = [
+  model: string,
+  rate: string,
+  total: number,
+  available: number,
+  status?: ListingInput['status'],
+  bandwidth?: string,
+  cooling?: string,
+];
 
 function rows(location: string, items: Row[]): Omit<ListingInput, 'providerId'>[] {
-  return items.map(([model, hourlyRate, totalCount, availableCount, status = 'available', bandwidth = '10 Gbps', cooling = 'Air Cooled']) => {
-    const { count, info } = parseMultiGpu(model);
-    const single = info ?? gpuModelInfo('RTX 4090');
-    const memoryGb = Number.parseInt(single?.memory ?? '24', 10) * count;
-    return {
+  return items.map(
+    ([
       model,
-      memory: `${memoryGb}GB`,
-      cudaCores: single ? single.cudaCores * count : null,
-      tensorCores: single ? single.tensorCores * count : null,
-      location,
-      bandwidth,
       hourlyRate,
-      status,
       totalCount,
       availableCount,
-      cooling,
-      powerConsumption: `${(single?.powerWatts ?? 300) * count}W`,
-      pcieLanes: '16x',
-      additionalSpecs: count > 1 ? 'NVLink, 2x AMD EPYC, 1 TB RAM, 8 TB NVMe' : '',
-    };
-  });
+      status = 'available',
+      bandwidth = '10 Gbps',
+      cooling = 'Air Cooled',
+    ]) => {
+      const { count, info } = parseMultiGpu(model);
+      const single = info ?? gpuModelInfo('RTX 4090');
+      const memoryGb = Number.parseInt(single?.memory ?? '24', 10) * count;
+      return {
+        model,
+        memory: `${memoryGb}GB`,
+        cudaCores: single ? single.cudaCores * count : null,
+        tensorCores: single ? single.tensorCores * count : null,
+        location,
+        bandwidth,
+        hourlyRate,
+        status,
+        totalCount,
+        availableCount,
+        cooling,
+        powerConsumption: `${(single?.powerWatts ?? 300) * count}W`,
+        pcieLanes: '16x',
+        additionalSpecs: count > 1 ? 'NVLink, 2x AMD EPYC, 1 TB RAM, 8 TB NVMe' : '',
+      };
+    },
+  );
 }
 
 export const DEMO_USER = {

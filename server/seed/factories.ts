@@ -125,6 +125,10 @@ export async function createListing(conn: Conn, input: ListingInput) {
 }
 
 export async function findProviderByCompany(conn: Conn, companyName: string) {
-  const rows = await conn.select().from(providers).where(eq(providers.companyName, companyName)).limit(1);
+  const rows = await conn
+    .select()
+    .from(providers)
+    .where(eq(providers.companyName, companyName))
+    .limit(1);
   return rows[0] ?? null;
 }

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { createListing, createProvider, createUser, findProviderByCompany } from './factories';
 import { DEMO_ADMIN, DEMO_PROVIDERS, DEMO_USER } from './demo-data';
+import { createListing, createProvider, createUser, findProviderByCompany } from './factories';
 
 export interface SeedReport {
   createdUsers: number;
@@ -29,7 +29,10 @@ export async function seedDemoData(db: Db): Promise<SeedReport> {
 
     for (const { listings, ownedByDemoUser, ...provider } of DEMO_PROVIDERS) {
       if (await findProviderByCompany(tx, provider.companyName)) continue;
-      const created = await createProvider(tx, { ...provider, userId: ownedByDemoUser ? demo.id : null });
+      const created = await createProvider(tx, {
+        ...provider,
+        userId: ownedByDemoUser ? demo.id : null,
+      });
       report.createdProviders += 1;
       for (const listing of listings) {
         await createListing(tx, { ...listing, providerId: created.id, isDemoHost: true });

@@ -26,7 +26,10 @@ function Shell() {
   const { user, isLoading } = useCurrentUser();
   if (isLoading) {
     return (
-      <div className="flex min-h-screen items-center justify-center text-lg text-muted-foreground" role="status">
+      <div
+        className="flex min-h-screen items-center justify-center text-lg text-muted-foreground"
+        role="status"
+      >
         Loading...
       </div>
     );
@@ -34,7 +37,10 @@ function Shell() {
   return (
     <ThemeProvider user={user}>
       <div className="flex min-h-screen flex-col">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-card focus:p-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-card focus:p-2"
+        >
           Skip to content
         </a>
         <Navbar user={user} />

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type LazyExoticComponent, Suspense } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import LandingPage from './routes/landing';
 

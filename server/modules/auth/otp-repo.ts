@@ -4,7 +4,10 @@ import { otpCodes } from '../../db/schema';
 
 export const otpRepo = {
   /** Retires every outstanding code for the address, then stores the new one. */
-  async replace(conn: Conn, input: { email: string; codeHash: string; expiresAt: Date; ip: string; now: Date }) {
+  async replace(
+    conn: Conn,
+    input: { email: string; codeHash: string; expiresAt: Date; ip: string; now: Date },
+  ) {
     await conn
       .update(otpCodes)
       .set({ consumedAt: input.now })

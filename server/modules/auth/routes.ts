@@ -25,7 +25,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api/auth/verify-otp', async (request, reply) => {
     const { email, otp } = parse(verifyOtpBody, request.body);
-    const session = await auth.verifyCode(email, otp, client(request), request.sessionToken ?? undefined);
+    const session = await auth.verifyCode(
+      email,
+      otp,
+      client(request),
+      request.sessionToken ?? undefined,
+    );
     setSessionCookie(reply, session.token, session.expiresAt, secure);
     const user = presentCurrentUser(await usersService.getProfile(database.db, session.userId));
     return { message: 'Login successful', user };

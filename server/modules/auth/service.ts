@@ -1,9 +1,20 @@
-import { DEMO_USER_EMAIL, OTP_LENGTH, OTP_MAX_ATTEMPTS, OTP_TTL_MS } from '../../../shared/constants';
+import {
+  DEMO_USER_EMAIL,
+  OTP_LENGTH,
+  OTP_MAX_ATTEMPTS,
+  OTP_TTL_MS,
+} from '../../../shared/constants';
 import { LOGIN_TEXT } from '../../../shared/rules/login-input';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomDigits, randomToken, safeEqualHex, sha256 } from '../../lib/crypto';
-import { AppError, invalidOtp, otpExpired, rateLimited, serviceUnavailable } from '../../lib/errors';
+import {
+  AppError,
+  invalidOtp,
+  otpExpired,
+  rateLimited,
+  serviceUnavailable,
+} from '../../lib/errors';
 import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { usersService } from '../users/service';
@@ -46,7 +57,11 @@ export function hashSessionToken(token: string): string {
   return sha256(`session:${token}`);
 }
 
-async function enforce(limiter: RateLimiter, key: string, rule: { limit: number; windowMs: number }) {
+async function enforce(
+  limiter: RateLimiter,
+  key: string,
+  rule: { limit: number; windowMs: number },
+) {
   const decision = await limiter.hit(key, rule.limit, rule.windowMs);
   if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
 }
@@ -54,12 +69,17 @@ async function enforce(limiter: RateLimiter, key: string, rule: { limit: number;
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, mailer, limiter } = deps;
 
-  async function issueSession(userId: string, client: ClientInfo, replacingToken?: string): Promise<IssuedSession> {
+  async function issueSession(
+    userId: string,
+    client: ClientInfo,
+    replacingToken?: string,
+  ): Promise<IssuedSession> {
     const token = randomToken();
     const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS);
     await db.transaction(async (tx) => {
       // A new sign-in replaces the session the browser held (no session fixation).
-      if (replacingToken) await sessionsRepo.deleteByTokenHash(tx, hashSessionToken(replacingToken));
+      if (replacingToken)
+        await sessionsRepo.deleteByTokenHash(tx, hashSessionToken(replacingToken));
       await sessionsRepo.insert(tx, {
         tokenHash: hashSessionToken(token),
         userId,
@@ -98,7 +118,12 @@ export function createAuthService(deps: AuthDeps) {
       return LOGIN_TEXT.otpSent(email);
     },
 
-    async verifyCode(email: string, otp: string, client: ClientInfo, replacingToken?: string): Promise<IssuedSession> {
+    async verifyCode(
+      email: string,
+      otp: string,
+      client: ClientInfo,
+      replacingToken?: string,
+    ): Promise<IssuedSession> {
       await enforce(limiter, `otp-verify:ip:${client.ip}`, AUTH_LIMITS.verifyPerIp);
       const now = clock.now();
       const open = await otpRepo.findLatestOpen(db, email);
@@ -107,7 +132,9 @@ export function createAuthService(deps: AuthDeps) {
         const attempts = await otpRepo.recordFailure(db, open.id, OTP_MAX_ATTEMPTS, now);
         const left = Math.max(0, OTP_MAX_ATTEMPTS - attempts);
         if (left === 0) {
-          throw new AppError(400, 'OTP_EXPIRED', 'Too many wrong codes. Request a new code.', { attemptsLeft: 0 });
+          throw new AppError(400, 'OTP_EXPIRED', 'Too many wrong codes. Request a new code.', {
+            attemptsLeft: 0,
+          });
         }
         throw invalidOtp({ attemptsLeft: left });
       }
@@ -118,7 +145,12 @@ export function createAuthService(deps: AuthDeps) {
 
     async demoSignIn(client: ClientInfo, replacingToken?: string): Promise<IssuedSession> {
       const userId = await usersService.findIdByEmail(db, DEMO_USER_EMAIL);
-      if (!userId) throw new AppError(503, 'DEMO_UNAVAILABLE', 'The demo account is not available on this server.');
+      if (!userId)
+        throw new AppError(
+          503,
+          'DEMO_UNAVAILABLE',
+          'The demo account is not available on this server.',
+        );
       return issueSession(userId, client, replacingToken);
     },
 

@@ -3,7 +3,16 @@ import type { Conn } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 
 export const sessionsRepo = {
-  async insert(conn: Conn, input: { tokenHash: string; userId: string; expiresAt: Date; userAgent: string | null; ip: string }) {
+  async insert(
+    conn: Conn,
+    input: {
+      tokenHash: string;
+      userId: string;
+      expiresAt: Date;
+      userAgent: string | null;
+      ip: string;
+    },
+  ) {
     await conn.insert(sessions).values(input);
   },
 
@@ -13,7 +22,12 @@ export const sessionsRepo = {
 
   async findLive(conn: Conn, tokenHash: string, now: Date) {
     const rows = await conn
-      .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, isAdmin: users.isAdmin })
+      .select({
+        sessionId: sessions.id,
+        userId: sessions.userId,
+        expiresAt: sessions.expiresAt,
+        isAdmin: users.isAdmin,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))

@@ -15,7 +15,11 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     }
     const body: HealthResponse = {
       status: ok ? 'ok' : 'degraded',
-      database: { ok, driver: database.driver, latencyMs: Math.round((performance.now() - begin) * 100) / 100 },
+      database: {
+        ok,
+        driver: database.driver,
+        latencyMs: Math.round((performance.now() - begin) * 100) / 100,
+      },
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     };
     return reply.status(ok ? 200 : 503).send(body);

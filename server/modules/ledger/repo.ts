@@ -27,11 +27,23 @@ export const ledgerRepo = {
   },
 
   async findOrCreateSystemAccount(conn: Conn, kind: SystemAccountKind): Promise<number> {
-    const where = and(eq(ledgerAccounts.kind, kind), isNull(ledgerAccounts.userId), isNull(ledgerAccounts.providerId));
-    const found = await conn.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1);
+    const where = and(
+      eq(ledgerAccounts.kind, kind),
+      isNull(ledgerAccounts.userId),
+      isNull(ledgerAccounts.providerId),
+    );
+    const found = await conn
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(where)
+      .limit(1);
     if (found[0]) return found[0].id;
     await conn.insert(ledgerAccounts).values({ kind, tracksBalance: false }).onConflictDoNothing();
-    const again = await conn.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1);
+    const again = await conn
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(where)
+      .limit(1);
     if (!again[0]) throw new Error(`system account ${kind} could not be created`);
     return again[0].id;
   },
@@ -45,7 +57,11 @@ export const ledgerRepo = {
     return rows[0]?.id ?? null;
   },
 
-  async insertEntries(conn: Conn, transactionId: bigint, lines: { accountId: number; amountMicros: bigint }[]) {
+  async insertEntries(
+    conn: Conn,
+    transactionId: bigint,
+    lines: { accountId: number; amountMicros: bigint }[],
+  ) {
     await conn.insert(ledgerEntries).values(lines.map((line) => ({ transactionId, ...line })));
   },
 
@@ -53,7 +69,11 @@ export const ledgerRepo = {
    * Moves a cached balance; a wallet never goes below zero. Returns the new balance,
    * or null when the wallet cannot cover the amount (nothing changed).
    */
-  async applyToCachedBalance(conn: Conn, accountId: number, amountMicros: bigint): Promise<bigint | null> {
+  async applyToCachedBalance(
+    conn: Conn,
+    accountId: number,
+    amountMicros: bigint,
+  ): Promise<bigint | null> {
     const rows = await conn
       .update(ledgerAccounts)
       .set({ balanceMicros: sql`${ledgerAccounts.balanceMicros} + ${amountMicros}` })
@@ -68,9 +88,16 @@ export const ledgerRepo = {
     return rows[0]?.balance ?? null;
   },
 
-  async tracksBalance(conn: Conn, accountIds: number[]): Promise<Map<number, { tracks: boolean; balance: bigint }>> {
+  async tracksBalance(
+    conn: Conn,
+    accountIds: number[],
+  ): Promise<Map<number, { tracks: boolean; balance: bigint }>> {
     const rows = await conn
-      .select({ id: ledgerAccounts.id, tracks: ledgerAccounts.tracksBalance, balance: ledgerAccounts.balanceMicros })
+      .select({
+        id: ledgerAccounts.id,
+        tracks: ledgerAccounts.tracksBalance,
+        balance: ledgerAccounts.balanceMicros,
+      })
       .from(ledgerAccounts)
       .where(sql`${ledgerAccounts.id} in ${accountIds}`);
     return new Map(rows.map((row) => [row.id, { tracks: row.tracks, balance: row.balance }]));

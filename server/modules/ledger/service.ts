@@ -32,7 +32,11 @@ export const ledgerService = {
    */
   async post(tx: Tx, posting: Posting): Promise<bigint | null> {
     const sum = posting.lines.reduce((total, line) => total + line.amountMicros, 0n);
-    if (posting.lines.length < 2 || sum !== 0n || posting.lines.some((l) => l.amountMicros === 0n)) {
+    if (
+      posting.lines.length < 2 ||
+      sum !== 0n ||
+      posting.lines.some((l) => l.amountMicros === 0n)
+    ) {
       throw new Error(`unbalanced ledger posting ${posting.kind}: ${sum}`);
     }
     const transactionId = await ledgerRepo.insertTransaction(
@@ -59,7 +63,16 @@ export const ledgerService = {
   },
 
   /** Credits a user's wallet from a system account (seed credits, bonuses, refunds by support). */
-  async grant(tx: Tx, input: { userId: string; amountMicros: bigint; from: SystemAccountKind; memo: string; idempotencyKey?: string }) {
+  async grant(
+    tx: Tx,
+    input: {
+      userId: string;
+      amountMicros: bigint;
+      from: SystemAccountKind;
+      memo: string;
+      idempotencyKey?: string;
+    },
+  ) {
     const wallet = await ledgerRepo.insertWallet(tx, input.userId);
     const source = await ledgerRepo.findOrCreateSystemAccount(tx, input.from);
     return this.post(tx, {

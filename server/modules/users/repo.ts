@@ -24,7 +24,9 @@ const profileColumns = {
   theme: users.theme,
   isAdmin: users.isAdmin,
   createdAt: users.createdAt,
-  balanceMicros: sql<bigint>`coalesce(${ledgerAccounts.balanceMicros}, 0)`.mapWith((v) => BigInt(v)),
+  balanceMicros: sql<bigint>`coalesce(${ledgerAccounts.balanceMicros}, 0)`.mapWith((v) =>
+    BigInt(v),
+  ),
   isProvider: sql<boolean>`exists (select 1 from ${providers} where ${providers.userId} = ${users.id})`,
 };
 
@@ -33,14 +35,21 @@ export const usersRepo = {
     const rows = await conn
       .select(profileColumns)
       .from(users)
-      .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.kind, 'wallet')))
+      .leftJoin(
+        ledgerAccounts,
+        and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.kind, 'wallet')),
+      )
       .where(eq(users.id, id))
       .limit(1);
     return rows[0] ?? null;
   },
 
   async findIdByEmail(conn: Conn, email: string): Promise<string | null> {
-    const rows = await conn.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+    const rows = await conn
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, email))
+      .limit(1);
     return rows[0]?.id ?? null;
   },
 

@@ -30,9 +30,24 @@ const FEATURES = [
 ];
 
 const TIERS = [
-  { name: 'Consumer GPUs', models: 'RTX 4090, 4080, 3090', price: '$0.50/hr', use: 'Fine-tuning, inference, rendering and experiments.' },
-  { name: 'Professional GPUs', models: 'A100, H100, V100', price: '$2.00/hr', use: 'Training large models with data-centre memory and bandwidth.' },
-  { name: 'Multi-GPU Setups', models: '8x A100, 4x H100', price: '$15.00/hr', use: 'Distributed training on NVLink-connected nodes.' },
+  {
+    name: 'Consumer GPUs',
+    models: 'RTX 4090, 4080, 3090',
+    price: '$0.50/hr',
+    use: 'Fine-tuning, inference, rendering and experiments.',
+  },
+  {
+    name: 'Professional GPUs',
+    models: 'A100, H100, V100',
+    price: '$2.00/hr',
+    use: 'Training large models with data-centre memory and bandwidth.',
+  },
+  {
+    name: 'Multi-GPU Setups',
+    models: '8x A100, 4x H100',
+    price: '$15.00/hr',
+    use: 'Distributed training on NVLink-connected nodes.',
+  },
 ];
 
 function useSignInHash(): boolean {
@@ -67,8 +82,9 @@ export default function LandingPage() {
               Rent powerful GPUs by the hour
             </h1>
             <p className="max-w-xl text-lg text-muted-foreground">
-              From an RTX 4090 for a weekend experiment to an 8x A100 node for a training run: pick a GPU, pay
-              from prepaid credits, and connect over SSH. Stop any time and unused hours are refunded.
+              From an RTX 4090 for a weekend experiment to an 8x A100 node for a training run: pick
+              a GPU, pay from prepaid credits, and connect over SSH. Stop any time and unused hours
+              are refunded.
             </p>
             <div className="flex flex-wrap gap-3">
               <Button size="lg" onClick={startComputing}>
@@ -91,8 +107,13 @@ export default function LandingPage() {
         </div>
       </section>
 
-      <section aria-labelledby="features-heading" className="mx-auto max-w-7xl px-4 py-14 sm:px-6 lg:px-8">
-        <h2 id="features-heading" className="text-2xl font-bold">Why RentGPU</h2>
+      <section
+        aria-labelledby="features-heading"
+        className="mx-auto max-w-7xl px-4 py-14 sm:px-6 lg:px-8"
+      >
+        <h2 id="features-heading" className="text-2xl font-bold">
+          Why RentGPU
+        </h2>
         <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {FEATURES.map(({ icon: Icon, title, text }) => (
             <Card key={title} className="p-5">
@@ -104,8 +125,13 @@ export default function LandingPage() {
         </div>
       </section>
 
-      <section aria-labelledby="tiers-heading" className="mx-auto max-w-7xl px-4 pb-6 sm:px-6 lg:px-8">
-        <h2 id="tiers-heading" className="text-2xl font-bold">GPUs for every workload</h2>
+      <section
+        aria-labelledby="tiers-heading"
+        className="mx-auto max-w-7xl px-4 pb-6 sm:px-6 lg:px-8"
+      >
+        <h2 id="tiers-heading" className="text-2xl font-bold">
+          GPUs for every workload
+        </h2>
         <div className="mt-6 grid gap-4 md:grid-cols-3">
           {TIERS.map((tier) => (
             <Card key={tier.name} className="grid gap-2 p-6">

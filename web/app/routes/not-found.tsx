@@ -8,7 +8,9 @@ export default function NotFoundPage() {
     <div className="mx-auto grid max-w-xl place-items-center gap-4 px-4 py-24 text-center">
       <p className="text-6xl font-extrabold text-primary">404</p>
       <h1 className="text-2xl font-bold">Page Not Found</h1>
-      <p className="text-muted-foreground">The page you are looking for does not exist or has moved.</p>
+      <p className="text-muted-foreground">
+        The page you are looking for does not exist or has moved.
+      </p>
       <Link href="/marketplace" className={buttonClasses('primary', 'md')}>
         Go to the Marketplace
       </Link>

@@ -1,5 +1,10 @@
 import { Page } from '../../components/ui/page';
 
 export default function SettingsPage() {
-  return <Page title="Settings" description="Preferences, notifications, security, API keys and billing." />;
+  return (
+    <Page
+      title="Settings"
+      description="Preferences, notifications, security, API keys and billing."
+    />
+  );
 }

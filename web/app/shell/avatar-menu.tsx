@@ -8,14 +8,27 @@ import { Avatar } from './avatar';
 const itemClass =
   'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[highlighted]:bg-muted';
 
-export default function AvatarMenu({ user, defaultOpen = false }: { user: CurrentUser; defaultOpen?: boolean }) {
+export default function AvatarMenu({
+  user,
+  defaultOpen = false,
+}: {
+  user: CurrentUser;
+  defaultOpen?: boolean;
+}) {
   return (
     <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
-      <DropdownMenu.Trigger className="rounded-full" aria-label={`Account menu for ${displayName(user)}`}>
+      <DropdownMenu.Trigger
+        className="rounded-full"
+        aria-label={`Account menu for ${displayName(user)}`}
+      >
         <Avatar user={user} />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-border bg-card p-1 text-card-foreground shadow-lg">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={6}
+          className="z-50 min-w-56 rounded-lg border border-border bg-card p-1 text-card-foreground shadow-lg"
+        >
           <div className="px-2 py-2">
             <p className="text-sm font-medium">{displayName(user)}</p>
             <p className="truncate text-xs text-muted-foreground">{user.email}</p>

@@ -5,7 +5,9 @@ export function Avatar({ user, size = 'h-9 w-9' }: { user: CurrentUser; size?: s
   return user.profileImageUrl ? (
     <img src={user.profileImageUrl} alt="" className={`${size} rounded-full object-cover`} />
   ) : (
-    <span className={`${size} flex items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground`}>
+    <span
+      className={`${size} flex items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground`}
+    >
       {initials(user)}
     </span>
   );

@@ -46,7 +46,10 @@ export function Footer() {
             <ul className="mt-3 grid gap-2">
               {column.links.map((link) => (
                 <li key={link.label}>
-                  <Link href={link.href} className="text-sm text-muted-foreground hover:text-foreground">
+                  <Link
+                    href={link.href}
+                    className="text-sm text-muted-foreground hover:text-foreground"
+                  >
                     {link.label}
                   </Link>
                 </li>

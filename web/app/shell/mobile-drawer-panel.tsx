@@ -9,12 +9,21 @@ import { Brand } from './brand';
 import { DRAWER_ITEMS, isActive } from './nav-items';
 
 /** Phone-width side drawer: Marketplace, Dashboard, Provider, the real balance, and sign in or out. */
-export default function MobileDrawerPanel({ user, defaultOpen = false }: { user: CurrentUser | null; defaultOpen?: boolean }) {
+export default function MobileDrawerPanel({
+  user,
+  defaultOpen = false,
+}: {
+  user: CurrentUser | null;
+  defaultOpen?: boolean;
+}) {
   const [open, setOpen] = useState(defaultOpen);
   const [location] = useLocation();
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className={buttonClasses('ghost', 'icon', 'lg:hidden')} aria-label="Open menu">
+      <Dialog.Trigger
+        className={buttonClasses('ghost', 'icon', 'xl:hidden')}
+        aria-label="Open menu"
+      >
         <Menu className="h-5 w-5" aria-hidden />
       </Dialog.Trigger>
       <Dialog.Portal>
@@ -34,10 +43,12 @@ export default function MobileDrawerPanel({ user, defaultOpen = false }: { user:
                 key={item.href}
                 href={item.href}
                 onClick={() => setOpen(false)}
-                aria-current={isActive(location, item.href) ? 'page' : undefined}
+                aria-current={isActive(location, item.href, Boolean(user)) ? 'page' : undefined}
                 className={cn(
                   'rounded-md px-3 py-2 text-sm font-medium',
-                  isActive(location, item.href) ? 'bg-primary text-primary-foreground' : 'hover:bg-muted',
+                  isActive(location, item.href, Boolean(user))
+                    ? 'bg-primary text-primary-foreground'
+                    : 'hover:bg-muted',
                 )}
               >
                 {item.label}
@@ -47,7 +58,10 @@ export default function MobileDrawerPanel({ user, defaultOpen = false }: { user:
           <div className="mt-auto grid gap-3">
             {user ? (
               <>
-                <p className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm" data-testid="drawer-balance">
+                <p
+                  className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm"
+                  data-testid="drawer-balance"
+                >
                   <Wallet className="h-4 w-4" aria-hidden /> Credits: ${user.credits}
                 </p>
                 <a href="/api/logout" className={buttonClasses('outline', 'md')}>

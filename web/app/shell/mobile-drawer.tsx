@@ -12,7 +12,12 @@ export function MobileDrawer({ user }: { user: CurrentUser | null }) {
       load={loadPanel}
       props={{ user }}
       placeholder={(handlers) => (
-        <button type="button" className={buttonClasses('ghost', 'icon', 'lg:hidden')} aria-label="Open menu" {...handlers}>
+        <button
+          type="button"
+          className={buttonClasses('ghost', 'icon', 'xl:hidden')}
+          aria-label="Open menu"
+          {...handlers}
+        >
           <Menu className="h-5 w-5" aria-hidden />
         </button>
       )}

@@ -21,7 +21,8 @@ export const DRAWER_ITEMS: NavItem[] = [
   { href: '/provider', label: 'Provider' },
 ];
 
-export function isActive(current: string, href: string): boolean {
-  if (href === '/marketplace') return current === '/' || current === '/marketplace';
+/** Signed in, / is the marketplace; signed out it is the landing page and nothing is current. */
+export function isActive(current: string, href: string, signedIn: boolean): boolean {
+  if (href === '/marketplace') return current === '/marketplace' || (signedIn && current === '/');
   return current === href || current.startsWith(`${href}/`);
 }

@@ -21,15 +21,17 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:px-8">
         <MobileDrawer user={user} />
         <Brand />
-        <nav aria-label="Main" className="ml-6 hidden items-center gap-1 lg:flex">
+        <nav aria-label="Main" className="ml-6 hidden items-center gap-1 xl:flex">
           {NAV_ITEMS.map((item) => (
             <Link
               key={item.href}
               href={item.href}
-              aria-current={isActive(location, item.href) ? 'page' : undefined}
+              aria-current={isActive(location, item.href, Boolean(user)) ? 'page' : undefined}
               className={cn(
-                'rounded-md px-3 py-2 text-sm font-medium',
-                isActive(location, item.href) ? 'bg-primary text-primary-foreground' : 'text-muted-foreground hover:bg-muted hover:text-foreground',
+                'rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap',
+                isActive(location, item.href, Boolean(user))
+                  ? 'bg-primary text-primary-foreground'
+                  : 'text-muted-foreground hover:bg-muted hover:text-foreground',
               )}
             >
               {item.label}
@@ -55,7 +57,13 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
                 load={loadAvatarMenu}
                 props={{ user }}
                 placeholder={(handlers) => (
-                  <button type="button" className="rounded-full" aria-label={`Account menu for ${displayName(user)}`} aria-haspopup="menu" {...handlers}>
+                  <button
+                    type="button"
+                    className="rounded-full"
+                    aria-label={`Account menu for ${displayName(user)}`}
+                    aria-haspopup="menu"
+                    {...handlers}
+                  >
                     <Avatar user={user} />
                   </button>
                 )}
@@ -63,7 +71,7 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
             </>
           ) : (
             <>
-              <DemoLoginButton className="hidden sm:inline-flex" />
+              <DemoLoginButton />
               <a href="/api/login" className={buttonClasses('primary', 'sm')}>
                 Sign In
               </a>

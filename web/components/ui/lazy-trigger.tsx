@@ -6,7 +6,11 @@ interface LazyTriggerProps<P> {
   /** Props for the loaded control; it receives defaultOpen when the user clicked. */
   props: P;
   /** What to show until then: a button that looks exactly like the real trigger. */
-  placeholder: (handlers: { onClick: () => void; onPointerEnter: () => void; onFocus: () => void }) => ReactNode;
+  placeholder: (handlers: {
+    onClick: () => void;
+    onPointerEnter: () => void;
+    onFocus: () => void;
+  }) => ReactNode;
 }
 
 /**
@@ -19,7 +23,11 @@ export function LazyTrigger<P extends object>({ load, props, placeholder }: Lazy
   const preload = () => {
     void load();
   };
-  const fallback = placeholder({ onClick: () => setState('open'), onPointerEnter: preload, onFocus: preload });
+  const fallback = placeholder({
+    onClick: () => setState('open'),
+    onPointerEnter: preload,
+    onFocus: preload,
+  });
   if (state === 'idle') return <>{fallback}</>;
   return (
     <Suspense fallback={fallback}>

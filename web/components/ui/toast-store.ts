@@ -35,5 +35,9 @@ function subscribe(listener: () => void) {
 }
 
 export function useToasts(): ToastMessage[] {
-  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  return useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
 }

@@ -1,6 +1,10 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
-import { TOAST_DURATION_MS, TOAST_HOTKEY, TOAST_SWIPE_THRESHOLD_PX } from '../../../shared/constants';
+import {
+  TOAST_DURATION_MS,
+  TOAST_HOTKEY,
+  TOAST_SWIPE_THRESHOLD_PX,
+} from '../../../shared/constants';
 import { cn } from '../../lib/cn';
 import { dismissToast, useToasts } from './toast-store';
 
@@ -21,16 +25,23 @@ export default function Toaster() {
           }}
           className={cn(
             'relative flex w-full items-start gap-3 rounded-lg border p-4 pr-10 shadow-lg',
-            t.variant === 'destructive' ? 'border-danger bg-danger text-white' : 'border-border bg-card text-card-foreground',
+            t.variant === 'destructive'
+              ? 'border-danger bg-danger text-white'
+              : 'border-border bg-card text-card-foreground',
           )}
         >
           <div className="grid gap-1">
             <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
             {t.description ? (
-              <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>
+              <ToastPrimitive.Description className="text-sm opacity-90">
+                {t.description}
+              </ToastPrimitive.Description>
             ) : null}
           </div>
-          <ToastPrimitive.Close aria-label="Close" className="absolute top-2 right-2 rounded p-1 opacity-70 hover:opacity-100">
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="absolute top-2 right-2 rounded p-1 opacity-70 hover:opacity-100"
+          >
             <X className="h-4 w-4" aria-hidden />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>

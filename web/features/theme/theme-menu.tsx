@@ -23,8 +23,13 @@ export default function ThemeMenu({ defaultOpen = false }: { defaultOpen?: boole
           sideOffset={6}
           className="z-50 min-w-56 rounded-lg border border-border bg-card p-1 text-card-foreground shadow-lg"
         >
-          <DropdownMenu.Label className="px-2 py-1.5 text-xs font-semibold text-muted-foreground">Theme</DropdownMenu.Label>
-          <DropdownMenu.RadioGroup value={theme} onValueChange={(value) => setTheme(value as Theme)}>
+          <DropdownMenu.Label className="px-2 py-1.5 text-xs font-semibold text-muted-foreground">
+            Theme
+          </DropdownMenu.Label>
+          <DropdownMenu.RadioGroup
+            value={theme}
+            onValueChange={(value) => setTheme(value as Theme)}
+          >
             {THEMES.map((option) => {
               const OptionIcon = THEME_ICONS[option];
               return (
@@ -36,7 +41,9 @@ export default function ThemeMenu({ defaultOpen = false }: { defaultOpen?: boole
                   <OptionIcon className="mt-0.5 h-4 w-4" aria-hidden />
                   <span className="grid flex-1">
                     <span className="font-medium">{THEME_LABELS[option]}</span>
-                    <span className="text-xs text-muted-foreground">{THEME_DESCRIPTIONS[option]}</span>
+                    <span className="text-xs text-muted-foreground">
+                      {THEME_DESCRIPTIONS[option]}
+                    </span>
                   </span>
                   <DropdownMenu.ItemIndicator>
                     <Check className="h-4 w-4" aria-hidden />

@@ -1,4 +1,12 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import { isTheme, resolveInitialTheme, THEMES, type Theme } from '../../../shared/rules/theme';
 import { saveTheme } from './api/save-theme';
 
@@ -43,7 +51,9 @@ interface ThemeProviderProps {
  * locally and, for a signed-in user, saved to the server.
  */
 export function ThemeProvider({ user, children }: ThemeProviderProps) {
-  const [theme, setThemeState] = useState<Theme>(() => resolveInitialTheme(user?.theme, readStored()));
+  const [theme, setThemeState] = useState<Theme>(() =>
+    resolveInitialTheme(user?.theme, readStored()),
+  );
   const userId = user?.id ?? null;
   const savedTheme = user?.theme;
 

@@ -10,10 +10,21 @@ interface DemoLoginButtonProps {
 }
 
 /** Signs into the shared demo account; success reloads the page. */
-export function DemoLoginButton({ children = 'Demo Login', variant = 'outline', size = 'sm', className }: DemoLoginButtonProps) {
+export function DemoLoginButton({
+  children = 'Demo Login',
+  variant = 'outline',
+  size = 'sm',
+  className,
+}: DemoLoginButtonProps) {
   const demo = useDemoLogin();
   return (
-    <Button variant={variant} size={size} className={className} disabled={demo.isPending} onClick={() => demo.mutate()}>
+    <Button
+      variant={variant}
+      size={size}
+      className={className}
+      disabled={demo.isPending}
+      onClick={() => demo.mutate()}
+    >
       {children}
     </Button>
   );

@@ -127,7 +127,10 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
       {message ? (
         <p
           role={tone === 'error' ? 'alert' : 'status'}
-          className={cn('text-sm font-medium', tone === 'success' ? 'text-success-text' : 'text-danger-text')}
+          className={cn(
+            'text-sm font-medium',
+            tone === 'success' ? 'text-success-text' : 'text-danger-text',
+          )}
         >
           {message}
         </p>

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from './env';
+import { createTestApp, type TestApp } from './test/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    extend: (app) =>
+      app.get('/api/test/boom', async () => {
+        throw new Error('secret connection string postgres://u:p@db');
+      }),
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the app', () => {
+  it('answers unknown /api paths with 404 in the error body', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/does-not-exist' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'API route not found.' } });
+  });
+
+  it('hides the cause of a 500', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/test/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toContain('postgres://');
+    expect(res.json()).toEqual({
+      error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+    });
+  });
+
+  it('reports the database in /api/health', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok', database: { ok: true } });
+  });
+
+  it('sends security headers and a request id', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/health' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps a request id the client sent', async () => {
+    const res = await t.request({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'abc-123' },
+    });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+  });
+});
+
+describe('configuration', () => {
+  it('applies defaults', () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      PORT: 5000,
+      NODE_ENV: 'development',
+      PAYPAL_API_BASE: 'https://api-m.sandbox.paypal.com',
+    });
+    expect(env.DATA_DIR).toMatch(/\/data$/);
+  });
+
+  it('uses the live PayPal API in production', () => {
+    expect(parseEnv({ NODE_ENV: 'production' }).PAYPAL_API_BASE).toBe('https://api-m.paypal.com');
+  });
+
+  it('stops with a message naming each bad variable', () => {
+    expect(() => parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    try {
+      parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'staging' });
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('PORT');
+      expect(message).toContain('DATABASE_URL');
+      expect(message).toContain('NODE_ENV');
+    }
+  });
+});
