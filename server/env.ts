@@ -62,3 +62,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 export function testDatabaseUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || undefined;
 }
+
+export function testRedisUrl(): string | undefined {
+  return process.env.TEST_REDIS_URL || undefined;
+}
