@@ -14,6 +14,10 @@ import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rat
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { healthRoutes } from './modules/health/routes';
+import { listingsRoutes } from './modules/listings/routes';
+import { providersRoutes } from './modules/providers/routes';
+import { rentalsRoutes } from './modules/rentals/routes';
+import { createRentalsService } from './modules/rentals/service';
 import { usersRoutes } from './modules/users/routes';
 import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
 import { registerSession } from './plugins/session';
@@ -56,6 +60,11 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     mailer,
     limiter,
     auth: createAuthService({ db: database.db, clock, mailer, limiter, log: app.log }),
+    rentals: createRentalsService(database.db, {
+      platformFeeBps: env.PLATFORM_FEE_BPS,
+      provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
+      demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
+    }),
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -89,6 +98,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(usersRoutes);
+  await app.register(providersRoutes);
+  await app.register(listingsRoutes);
+  await app.register(rentalsRoutes);
 
   const webDir =
     options.webDir === undefined

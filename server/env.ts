@@ -27,6 +27,14 @@ const envSchema = z.object({
   PAYPAL_API_BASE: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   SEED_DEMO_DATA: z.enum(['true', 'false']).default('true'),
+  /** Share of a rental's used cost kept by the platform, in basis points (1000 = 10%). */
+  PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(5000).default(1000),
+  /** A rental not ready within this time is cancelled with a full refund. */
+  PROVISIONING_TIMEOUT_MS: z.coerce.number().int().min(1000).default(600_000),
+  /** How long the demo host simulator takes to make an instance ready. */
+  DEMO_PROVISIONING_DELAY_MS: z.coerce.number().int().min(0).default(20_000),
+  /** How often the billing worker looks for due work. */
+  WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv } from './env';
+import { startWorker } from './modules/rentals/worker';
 import { seedDemoData } from './seed/seed';
 
 /** The only file that listens (STYLE.md habit 8). */
@@ -27,11 +28,13 @@ async function main(): Promise<void> {
     await database.close();
   });
   if (env.SEED_DEMO_DATA === 'true') {
-    const report = await seedDemoData(database.db);
-    if (report.createdUsers + report.createdProviders + report.createdListings > 0) {
+    const report = await seedDemoData(database.db, app.deps.rentals);
+    if (Object.values(report).some((n) => n > 0)) {
       app.log.info(report, 'demo data seeded');
     }
   }
+
+  const worker = startWorker(app.deps.rentals, app.deps.clock, env.WORKER_INTERVAL_MS, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     force.unref();
+    await worker.stop();
     await app.close();
     process.exit(0);
   };

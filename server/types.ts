@@ -4,6 +4,7 @@ import type { Clock } from './lib/clock';
 import type { Mailer } from './lib/mailer';
 import type { RateLimiter } from './lib/rate-limit';
 import type { AuthService } from './modules/auth/service';
+import type { RentalsService } from './modules/rentals/service';
 
 /** Everything a route reaches: built once by createApp, never from process.env. */
 export interface AppDeps {
@@ -13,6 +14,7 @@ export interface AppDeps {
   mailer: Mailer;
   limiter: RateLimiter;
   auth: AuthService;
+  rentals: RentalsService;
 }
 
 export interface RequestAuth {

@@ -84,3 +84,33 @@ export const insufficientCredits = (requiredMicros: bigint, availableMicros: big
 
 export const serviceUnavailable = (message: string) =>
   new AppError(503, 'SERVICE_UNAVAILABLE', message);
+
+export const quoteMismatch = (quote: Record<string, unknown>) =>
+  new AppError(
+    409,
+    'QUOTE_MISMATCH',
+    'The price has changed or the total does not match. Please review the current quote.',
+    { quote },
+  );
+
+export const listingUnavailable = () =>
+  new AppError(
+    409,
+    'LISTING_UNAVAILABLE',
+    'This GPU is no longer available to rent. Please choose another.',
+  );
+
+export const listingHasActiveRentals = (activeRentals: number) =>
+  new AppError(
+    409,
+    'LISTING_HAS_ACTIVE_RENTALS',
+    'This listing has active rentals. Wait for them to end (or stop them) before removing it.',
+    { activeRentals },
+  );
+
+export const notAProvider = () =>
+  new AppError(
+    403,
+    'NOT_A_PROVIDER',
+    'You need an approved provider profile to do this. Apply at /provider-signup.',
+  );

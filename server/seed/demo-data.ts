@@ -9,6 +9,10 @@ export interface DemoProvider extends Omit<ProviderInput, 'userId'> {
   listings: Omit<ListingInput, 'providerId'>[];
 }
 
+/**
+ * [model, $/h, total units, units left free, status, bandwidth, cooling]. Units not left free
+ * are rented by the seeded renters below, so counts and rentals agree from the first start.
+ */
 type Row = [
   model: string,
   rate: string,
@@ -60,6 +64,18 @@ export const DEMO_USER = {
   credits: '100.00',
 } as const;
 
+/** Other customers, whose running rentals make the marketplace look lived in. */
+export const DEMO_RENTERS = [
+  { email: 'priya.raman@example.com', firstName: 'Priya', lastName: 'Raman', credits: '25000.00' },
+  {
+    email: 'lukas.becker@example.com',
+    firstName: 'Lukas',
+    lastName: 'Becker',
+    credits: '25000.00',
+  },
+  { email: 'mei.tanaka@example.com', firstName: 'Mei', lastName: 'Tanaka', credits: '25000.00' },
+] as const;
+
 export const DEMO_ADMIN = {
   email: 'admin@rentgpu.dev',
   firstName: 'Asha',
@@ -76,7 +92,7 @@ export const DEMO_PROVIDERS: DemoProvider[] = [
     listings: rows('San Francisco, USA', [
       ['RTX 4090', '1.45', 4, 2],
       ['RTX 3090', '0.85', 2, 2],
-      ['A6000', '2.40', 2, 0, 'rented', '25 Gbps'],
+      ['A6000', '2.40', 2, 0, 'available', '25 Gbps'],
     ]),
   },
   {
@@ -101,7 +117,7 @@ export const DEMO_PROVIDERS: DemoProvider[] = [
       ['A100 40GB', '2.60', 4, 1, 'available', '25 Gbps'],
       ['V100', '2.00', 6, 6],
       ['RTX 4070', '0.70', 6, 6],
-      ['8x H100', '34.00', 1, 0, 'maintenance', '100 Gbps', 'Liquid Cooled'],
+      ['8x H100', '34.00', 1, 1, 'maintenance', '100 Gbps', 'Liquid Cooled'],
     ]),
   },
   {
@@ -124,7 +140,7 @@ export const DEMO_PROVIDERS: DemoProvider[] = [
     reputation: '4.5',
     listings: rows('Stockholm, Sweden', [
       ['RTX 4090', '1.50', 3, 3, 'available', '10 Gbps', 'Liquid Cooled'],
-      ['A100 80GB', '3.40', 2, 0, 'rented', '25 Gbps', 'Liquid Cooled'],
+      ['A100 80GB', '3.40', 2, 0, 'available', '25 Gbps', 'Liquid Cooled'],
       ['H100', '4.80', 2, 2, 'maintenance', '100 Gbps', 'Liquid Cooled'],
     ]),
   },

@@ -1,31 +1,52 @@
 import { eq } from 'drizzle-orm';
+import { dollarsToMicros, microsToDollars } from '../../shared/rules/money';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { DEMO_ADMIN, DEMO_PROVIDERS, DEMO_USER } from './demo-data';
+import type { RentalsService } from '../modules/rentals/service';
+import { DEMO_ADMIN, DEMO_PROVIDERS, DEMO_RENTERS, DEMO_USER } from './demo-data';
 import { createListing, createProvider, createUser, findProviderByCompany } from './factories';
 
 export interface SeedReport {
   createdUsers: number;
   createdProviders: number;
   createdListings: number;
+  createdRentals: number;
 }
 
-/** Adds the demo world where it is missing; running it again changes nothing. */
-export async function seedDemoData(db: Db): Promise<SeedReport> {
-  return db.transaction(async (tx) => {
-    const report: SeedReport = { createdUsers: 0, createdProviders: 0, createdListings: 0 };
+const HOURS = [48, 72, 96, 120, 168];
+
+/**
+ * Adds the demo world where it is missing; running it again changes nothing. Units that
+ * are not free are rented through the real rental service, so the ledger, the listings'
+ * counts and the rentals agree from the first start.
+ */
+export async function seedDemoData(
+  db: Db,
+  rentals: RentalsService | null,
+  now = new Date(),
+): Promise<SeedReport> {
+  const report: SeedReport = {
+    createdUsers: 0,
+    createdProviders: 0,
+    createdListings: 0,
+    createdRentals: 0,
+  };
+  const toRent: { listingId: number; providerId: number; rate: string; units: number }[] = [];
+  const renterIds: string[] = [];
+
+  await db.transaction(async (tx) => {
     const findUser = async (email: string) =>
       (await tx.select().from(users).where(eq(users.email, email)).limit(1))[0] ?? null;
+    const ensureUser = async (input: Parameters<typeof createUser>[1] & { email: string }) => {
+      const found = await findUser(input.email);
+      if (found) return found;
+      report.createdUsers += 1;
+      return createUser(tx, input);
+    };
 
-    let demo = await findUser(DEMO_USER.email);
-    if (!demo) {
-      demo = await createUser(tx, { ...DEMO_USER, isDemo: true });
-      report.createdUsers += 1;
-    }
-    if (!(await findUser(DEMO_ADMIN.email))) {
-      await createUser(tx, { ...DEMO_ADMIN, isAdmin: true });
-      report.createdUsers += 1;
-    }
+    const demo = await ensureUser({ ...DEMO_USER, isDemo: true });
+    await ensureUser({ ...DEMO_ADMIN, isAdmin: true });
+    for (const renter of DEMO_RENTERS) renterIds.push((await ensureUser(renter)).id);
 
     for (const { listings, ownedByDemoUser, ...provider } of DEMO_PROVIDERS) {
       if (await findProviderByCompany(tx, provider.companyName)) continue;
@@ -35,10 +56,50 @@ export async function seedDemoData(db: Db): Promise<SeedReport> {
       });
       report.createdProviders += 1;
       for (const listing of listings) {
-        await createListing(tx, { ...listing, providerId: created.id, isDemoHost: true });
+        const total = listing.totalCount ?? 1;
+        const free = listing.availableCount ?? total;
+        const row = await createListing(tx, {
+          ...listing,
+          providerId: created.id,
+          availableCount: total,
+          isDemoHost: true,
+        });
         report.createdListings += 1;
+        if (free < total) {
+          toRent.push({
+            listingId: row.id,
+            providerId: created.id,
+            rate: listing.hourlyRate ?? '1.00',
+            units: total - free,
+          });
+        }
       }
     }
-    return report;
   });
+
+  if (rentals) {
+    let n = 0;
+    for (const item of toRent) {
+      for (let unit = 0; unit < item.units; unit += 1, n += 1) {
+        const hours = HOURS[n % HOURS.length] ?? 72;
+        const renter = renterIds[n % renterIds.length];
+        if (!renter) break;
+        await rentals.rent(
+          renter,
+          {
+            gpuListingId: item.listingId,
+            providerId: item.providerId,
+            durationHours: hours,
+            hourlyRate: item.rate,
+            totalCost: microsToDollars(dollarsToMicros(item.rate) * BigInt(hours)),
+          },
+          now,
+        );
+        report.createdRentals += 1;
+      }
+    }
+    // The seeded instances are already up.
+    if (report.createdRentals > 0) await rentals.processDue(new Date(now.getTime() + 60 * 60_000));
+  }
+  return report;
 }

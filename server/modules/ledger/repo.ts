@@ -48,10 +48,41 @@ export const ledgerRepo = {
     return again[0].id;
   },
 
-  async insertTransaction(conn: Conn, kind: string, memo: string, idempotencyKey: string | null) {
+  async findOrCreateProviderAccount(conn: Conn, providerId: number): Promise<number> {
+    const where = and(
+      eq(ledgerAccounts.kind, 'provider_earnings'),
+      eq(ledgerAccounts.providerId, providerId),
+    );
+    const found = await conn
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(where)
+      .limit(1);
+    if (found[0]) return found[0].id;
+    await conn
+      .insert(ledgerAccounts)
+      .values({ kind: 'provider_earnings', providerId, tracksBalance: true })
+      .onConflictDoNothing();
+    const again = await conn
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(where)
+      .limit(1);
+    if (!again[0])
+      throw new Error(`earnings account of provider ${providerId} could not be created`);
+    return again[0].id;
+  },
+
+  async insertTransaction(
+    conn: Conn,
+    kind: string,
+    memo: string,
+    idempotencyKey: string | null,
+    reference: string | null,
+  ) {
     const rows = await conn
       .insert(ledgerTransactions)
-      .values({ kind, memo, idempotencyKey })
+      .values({ kind, memo, idempotencyKey, reference })
       .onConflictDoNothing()
       .returning({ id: ledgerTransactions.id });
     return rows[0]?.id ?? null;

@@ -13,15 +13,39 @@ export interface Posting {
   lines: LedgerLine[];
   /** A second posting with the same key is a no-op (retries, webhooks, double clicks). */
   idempotencyKey?: string;
+  /** What caused it, e.g. "rental:42". */
+  reference?: string;
 }
+
+// System account ids never change once created; remember them per database.
+const systemIds = new WeakMap<object, Map<SystemAccountKind, number>>();
 
 export const ledgerService = {
   openWallet(conn: Conn, userId: string) {
     return ledgerRepo.insertWallet(conn, userId);
   },
 
-  systemAccount(conn: Conn, kind: SystemAccountKind) {
-    return ledgerRepo.findOrCreateSystemAccount(conn, kind);
+  /** The id of a shared system account, created on first use. */
+  async systemAccount(conn: Conn, kind: SystemAccountKind, cacheKey?: object): Promise<number> {
+    const cache = cacheKey
+      ? (systemIds.get(cacheKey) ?? new Map<SystemAccountKind, number>())
+      : null;
+    const cached = cache?.get(kind);
+    if (cached !== undefined) return cached;
+    const id = await ledgerRepo.findOrCreateSystemAccount(conn, kind);
+    if (cache && cacheKey) {
+      cache.set(kind, id);
+      systemIds.set(cacheKey, cache);
+    }
+    return id;
+  },
+
+  providerAccount(conn: Conn, providerId: number) {
+    return ledgerRepo.findOrCreateProviderAccount(conn, providerId);
+  },
+
+  walletAccount(conn: Conn, userId: string) {
+    return ledgerRepo.insertWallet(conn, userId);
   },
 
   /**
@@ -30,20 +54,20 @@ export const ledgerService = {
    * idempotency key was used before. Throws INSUFFICIENT_CREDITS (and changes nothing
    * once the caller's transaction rolls back) when a wallet would go below zero.
    */
-  async post(tx: Tx, posting: Posting): Promise<bigint | null> {
+  async post(tx: Tx, input: Posting): Promise<bigint | null> {
+    const posting = { ...input, lines: mergeLines(input.lines) };
     const sum = posting.lines.reduce((total, line) => total + line.amountMicros, 0n);
-    if (
-      posting.lines.length < 2 ||
-      sum !== 0n ||
-      posting.lines.some((l) => l.amountMicros === 0n)
-    ) {
-      throw new Error(`unbalanced ledger posting ${posting.kind}: ${sum}`);
+    if (posting.lines.length < 2 || sum !== 0n) {
+      throw new Error(
+        `unbalanced ledger posting ${posting.kind}: sum ${sum} over ${posting.lines.length} lines`,
+      );
     }
     const transactionId = await ledgerRepo.insertTransaction(
       tx,
       posting.kind,
       posting.memo,
       posting.idempotencyKey ?? null,
+      posting.reference ?? null,
     );
     if (transactionId === null) return null;
     await ledgerRepo.insertEntries(tx, transactionId, posting.lines);
@@ -86,3 +110,13 @@ export const ledgerService = {
     });
   },
 };
+
+/** One line per account, zero lines dropped: a settlement may have nothing to refund. */
+function mergeLines(lines: LedgerLine[]): LedgerLine[] {
+  const byAccount = new Map<number, bigint>();
+  for (const line of lines)
+    byAccount.set(line.accountId, (byAccount.get(line.accountId) ?? 0n) + line.amountMicros);
+  return [...byAccount]
+    .filter(([, amount]) => amount !== 0n)
+    .map(([accountId, amountMicros]) => ({ accountId, amountMicros }));
+}

@@ -1,0 +1,208 @@
+import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { ListingSort } from '../../../shared/listing-options';
+import type { Conn } from '../../db/client';
+import { gpuListings, providers, rentals } from '../../db/schema';
+
+export const listingColumns = {
+  listing: gpuListings,
+  provider: {
+    id: providers.id,
+    companyName: providers.companyName,
+    location: providers.location,
+    isVerified: providers.isVerified,
+    reputation: providers.reputation,
+  },
+};
+
+export type ListingRow = {
+  listing: typeof gpuListings.$inferSelect;
+  provider: {
+    id: number;
+    companyName: string;
+    location: string;
+    isVerified: boolean;
+    reputation: string;
+  };
+};
+
+export interface ListingFilter {
+  search?: string;
+  gpuType?: string;
+  providerId?: number;
+  sort?: ListingSort;
+  limit: number;
+  after?: { value: string; id: number };
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The column a sort orders by, and whether it runs descending. */
+function sortKey(sort: ListingSort | undefined) {
+  switch (sort) {
+    case 'price-asc':
+      return { column: gpuListings.hourlyRateMicros, descending: false };
+    case 'price-desc':
+      return { column: gpuListings.hourlyRateMicros, descending: true };
+    case 'memory':
+      return { column: gpuListings.memoryGb, descending: true };
+    case 'performance':
+      return { column: gpuListings.performanceScore, descending: true };
+    default:
+      return { column: gpuListings.id, descending: false };
+  }
+}
+
+export const listingsRepo = {
+  /** One page in a stable order (sort key, then id), read after a keyset cursor. */
+  async list(
+    conn: Conn,
+    filter: ListingFilter,
+  ): Promise<{ rows: ListingRow[]; next: { value: string; id: number } | null }> {
+    const conditions: SQL[] = [isNull(gpuListings.removedAt)];
+    if (filter.providerId === undefined)
+      conditions.push(inArray(gpuListings.status, ['available', 'rented']));
+    else conditions.push(eq(gpuListings.providerId, filter.providerId));
+    if (filter.search) {
+      const pattern = likePattern(filter.search);
+      const any = or(
+        ilike(gpuListings.model, pattern),
+        ilike(gpuListings.location, pattern),
+        ilike(providers.companyName, pattern),
+      );
+      if (any) conditions.push(any);
+    }
+    if (filter.gpuType) conditions.push(ilike(gpuListings.model, likePattern(filter.gpuType)));
+    const key = sortKey(filter.sort);
+    if (filter.after) {
+      const { value, id } = filter.after;
+      if (key.column === gpuListings.id) conditions.push(sql`${gpuListings.id} > ${id}`);
+      else {
+        const cmp = key.descending ? sql`<` : sql`>`;
+        conditions.push(
+          sql`(${key.column} ${cmp} ${value} or (${key.column} = ${value} and ${gpuListings.id} > ${id}))`,
+        );
+      }
+    }
+    const rows = await conn
+      .select(listingColumns)
+      .from(gpuListings)
+      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
+      .where(and(...conditions))
+      .orderBy(key.descending ? desc(key.column) : asc(key.column), asc(gpuListings.id))
+      .limit(filter.limit + 1);
+    const page = rows.slice(0, filter.limit);
+    const last = page.at(-1);
+    const next =
+      rows.length > filter.limit && last
+        ? { value: String(last.listing[sortField(filter.sort)]), id: last.listing.id }
+        : null;
+    return { rows: page, next };
+  },
+
+  async findById(conn: Conn, id: number): Promise<ListingRow | null> {
+    const rows = await conn
+      .select(listingColumns)
+      .from(gpuListings)
+      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
+      .where(and(eq(gpuListings.id, id), isNull(gpuListings.removedAt)))
+      .limit(1);
+    return rows[0] ?? null;
+  },
+
+  async lockById(conn: Conn, id: number) {
+    const rows = await conn
+      .select()
+      .from(gpuListings)
+      .where(eq(gpuListings.id, id))
+      .for('update')
+      .limit(1);
+    return rows[0] ?? null;
+  },
+
+  async insert(conn: Conn, values: typeof gpuListings.$inferInsert) {
+    const [row] = await conn.insert(gpuListings).values(values).returning({ id: gpuListings.id });
+    if (!row) throw new Error('listing insert returned nothing');
+    return row.id;
+  },
+
+  async update(conn: Conn, id: number, values: Partial<typeof gpuListings.$inferInsert>) {
+    await conn.update(gpuListings).set(values).where(eq(gpuListings.id, id));
+  },
+
+  /**
+   * Takes one unit at the quoted rate; null when the listing is not rentable (or its price
+   * changed). The count can never go below zero: the WHERE and a CHECK both say so.
+   */
+  async reserveUnit(conn: Conn, id: number, hourlyRateMicros: bigint) {
+    const rows = await conn
+      .update(gpuListings)
+      .set({
+        availableCount: sql`${gpuListings.availableCount} - 1`,
+        status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
+      })
+      .where(
+        and(
+          eq(gpuListings.id, id),
+          eq(gpuListings.status, 'available'),
+          sql`${gpuListings.availableCount} > 0`,
+          isNull(gpuListings.removedAt),
+          eq(gpuListings.hourlyRateMicros, hourlyRateMicros),
+        ),
+      )
+      .returning({ id: gpuListings.id });
+    return rows.length === 1;
+  },
+
+  /** Gives a unit back; a fully rented listing becomes available again. */
+  async releaseUnit(conn: Conn, id: number) {
+    await conn
+      .update(gpuListings)
+      .set({
+        availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
+        status: sql`case when ${gpuListings.status} = 'rented' then 'available' else ${gpuListings.status} end`,
+      })
+      .where(eq(gpuListings.id, id));
+  },
+
+  async countActiveRentals(conn: Conn, listingId: number): Promise<number> {
+    const [row] = await conn
+      .select({ n: sql<number>`count(*)::int` })
+      .from(rentals)
+      .where(and(eq(rentals.gpuListingId, listingId), eq(rentals.status, 'active')));
+    return row?.n ?? 0;
+  },
+
+  async stats(conn: Conn) {
+    const [row] = await conn
+      .select({
+        availableGPUs: sql<number>`coalesce(sum(${gpuListings.availableCount}) filter (where ${gpuListings.status} = 'available'), 0)::int`,
+        avgRateMicros: sql<
+          string | null
+        >`round(avg(${gpuListings.hourlyRateMicros}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0))::text`,
+        providersOnline: sql<number>`(count(distinct ${gpuListings.providerId}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0))::int`,
+      })
+      .from(gpuListings)
+      .where(isNull(gpuListings.removedAt));
+    const [active] = await conn
+      .select({ n: sql<number>`count(*)::int` })
+      .from(rentals)
+      .where(eq(rentals.status, 'active'));
+    return {
+      availableGPUs: row?.availableGPUs ?? 0,
+      avgRateMicros: BigInt(row?.avgRateMicros ?? '0'),
+      providersOnline: row?.providersOnline ?? 0,
+      activeRentals: active?.n ?? 0,
+    };
+  },
+};
+
+function sortField(
+  sort: ListingSort | undefined,
+): 'hourlyRateMicros' | 'memoryGb' | 'performanceScore' | 'id' {
+  if (sort === 'price-asc' || sort === 'price-desc') return 'hourlyRateMicros';
+  if (sort === 'memory') return 'memoryGb';
+  if (sort === 'performance') return 'performanceScore';
+  return 'id';
+}

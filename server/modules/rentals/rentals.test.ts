@@ -1,0 +1,339 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { gpuListings, rentals } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../test/app';
+import { world } from '../../test/world';
+
+let t: TestApp;
+let w: ReturnType<typeof world>;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { DEMO_PROVISIONING_DELAY_MS: '15000', PROVISIONING_TIMEOUT_MS: '600000' },
+  });
+  w = world(t);
+});
+afterEach(async () => {
+  expect(await w.invariants()).toEqual([]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function rent(cookie: string, body: Record<string, unknown>) {
+  return t.request({ method: 'POST', url: '/api/rentals', payload: body, cookie });
+}
+
+async function listingRow(id: number) {
+  const [row] = await t.database.db.select().from(gpuListings).where(eq(gpuListings.id, id));
+  if (!row) throw new Error('listing gone');
+  return row;
+}
+
+describe('POST /api/rentals', () => {
+  it('holds the booked hours in escrow, charges the storage add-on and takes one unit', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    const listing = await w.listing({ hourlyRate: '1.45', totalCount: 3 });
+    const res = await rent(renter.cookie, w.rentBody(listing, 10));
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      status: 'active',
+      phase: 'provisioning',
+      durationHours: 10,
+      hourlyRate: '1.45',
+      totalCost: '14.50',
+      storageFee: '2.50',
+      sshHost: null,
+      gpuListing: { model: 'RTX 4090' },
+    });
+    expect(await w.balance(renter.cookie)).toBe('83.00');
+    expect((await listingRow(listing.id)).availableCount).toBe(2);
+  });
+
+  it('refuses a price or total that differs from the server quote, with the quote', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    const listing = await w.listing({ hourlyRate: '2.00' });
+    const res = await rent(renter.cookie, {
+      ...w.rentBody(listing, 3),
+      hourlyRate: '1.00',
+      totalCost: '3.00',
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatchObject({
+      code: 'QUOTE_MISMATCH',
+      details: {
+        quote: {
+          hourlyRate: '2.00',
+          durationHours: 3,
+          totalCost: '6.00',
+          storageFee: '2.50',
+          grandTotal: '8.50',
+        },
+      },
+    });
+    const total = await rent(renter.cookie, { ...w.rentBody(listing, 3), totalCost: '5.99' });
+    expect(total.statusCode).toBe(409);
+    expect(await w.balance(renter.cookie)).toBe('100.00');
+  });
+
+  it('accepts the quote however many decimals the client wrote', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    const listing = await w.listing({ hourlyRate: '1.50' });
+    const res = await rent(renter.cookie, {
+      ...w.rentBody(listing, 2),
+      hourlyRate: 1.5,
+      totalCost: 3,
+    });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it.each([
+    [0, 'Minimum 1 hour, maximum 30 days (720 hours)'],
+    [721, 'Minimum 1 hour, maximum 30 days (720 hours)'],
+    [1.5, 'Whole hours only'],
+  ])('refuses %s hours', async (hours, message) => {
+    const renter = await t.signIn({ credits: '10000.00' });
+    const listing = await w.listing();
+    const res = await rent(renter.cookie, { ...w.rentBody(listing, 1), durationHours: hours });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details.fields.durationHours).toEqual([message]);
+  });
+
+  it.each(['gpuListingId', 'providerId', 'durationHours', 'hourlyRate', 'totalCost'])(
+    'refuses a body without %s',
+    async (field) => {
+      const renter = await t.signIn({ credits: '100.00' });
+      const listing = await w.listing();
+      const body: Record<string, unknown> = w.rentBody(listing, 1);
+      delete body[field];
+      const res = await rent(renter.cookie, body);
+      expect(res.statusCode).toBe(400);
+      expect(Object.keys(res.json().error.details.fields)).toContain(field);
+    },
+  );
+
+  it('refuses a provider id that is not the listing’s', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    const listing = await w.listing();
+    const res = await rent(renter.cookie, {
+      ...w.rentBody(listing, 1),
+      providerId: listing.providerId + 999,
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('answers INSUFFICIENT_CREDITS with the required and available amounts, charging nothing', async () => {
+    const renter = await t.signIn({ credits: '5.00' });
+    const listing = await w.listing({ hourlyRate: '1.50', totalCount: 1 });
+    const res = await rent(renter.cookie, w.rentBody(listing, 2));
+    expect(res.statusCode).toBe(402);
+    expect(res.json().error).toMatchObject({
+      code: 'INSUFFICIENT_CREDITS',
+      details: { required: '5.50', available: '5.00', currency: 'USD' },
+    });
+    expect(await w.balance(renter.cookie)).toBe('5.00');
+    expect((await listingRow(listing.id)).availableCount).toBe(1);
+  });
+
+  it('refuses a rented-out or maintenance listing, and an unknown one', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    const last = await w.listing({ totalCount: 1 });
+    expect((await rent(renter.cookie, w.rentBody(last, 1))).statusCode).toBe(201);
+    expect((await listingRow(last.id)).status).toBe('rented');
+    const again = await rent(renter.cookie, w.rentBody(last, 1));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('LISTING_UNAVAILABLE');
+
+    const down = await w.listing({ status: 'maintenance' });
+    expect((await rent(renter.cookie, w.rentBody(down, 1))).statusCode).toBe(409);
+    expect(
+      (await rent(renter.cookie, { ...w.rentBody(down, 1), gpuListingId: 999999 })).statusCode,
+    ).toBe(404);
+  });
+
+  it('answers 401 signed out', async () => {
+    const listing = await w.listing();
+    expect((await rent('', w.rentBody(listing, 1))).statusCode).toBe(401);
+  });
+});
+
+describe('provisioning', () => {
+  it('makes a demo host ready after the delay on a port no other active rental uses', async () => {
+    const a = await t.signIn({ credits: '100.00' });
+    const listing = await w.listing({ totalCount: 3 });
+    const first = (await rent(a.cookie, w.rentBody(listing, 1))).json();
+    const second = (await rent(a.cookie, w.rentBody(listing, 1))).json();
+    await t.app.deps.rentals.processDue(t.clock.now());
+    const list = async () =>
+      (
+        await t.request({ method: 'GET', url: `/api/rentals/user/${a.userId}`, cookie: a.cookie })
+      ).json();
+    expect((await list()).every((r: { phase: string }) => r.phase === 'provisioning')).toBe(true);
+
+    t.clock.advance(15_000);
+    const done = await t.app.deps.rentals.processDue(t.clock.now());
+    expect(done.ready).toBeGreaterThanOrEqual(2);
+    const ready = (await list()).filter(
+      (r: { id: number }) => r.id === first.id || r.id === second.id,
+    );
+    expect(ready.map((r: { phase: string }) => r.phase)).toEqual(['ready', 'ready']);
+    expect(ready[0].sshHost).toBe(`gpu-${listing.id}.demo.rentgpu.dev`);
+    expect(ready[0].sshPort).not.toBe(ready[1].sshPort);
+  });
+
+  it('cancels with a full refund a rental not ready within the limit', async () => {
+    const renter = await t.signIn({ credits: '50.00' });
+    const listing = await w.listing({ hourlyRate: '3.00', isDemoHost: false });
+    const created = (await rent(renter.cookie, w.rentBody(listing, 4))).json();
+    expect(await w.balance(renter.cookie)).toBe('35.50');
+    t.clock.advance(10 * 60_000);
+    const done = await t.app.deps.rentals.processDue(t.clock.now());
+    expect(done.timedOut).toBeGreaterThanOrEqual(1);
+    const [row] = await t.database.db.select().from(rentals).where(eq(rentals.id, created.id));
+    expect(row).toMatchObject({ status: 'cancelled', settledBy: 'provisioning_timeout' });
+    expect(await w.balance(renter.cookie)).toBe('50.00');
+    expect((await listingRow(listing.id)).availableCount).toBe(4);
+  });
+});
+
+describe('PATCH /api/rentals/:id/stop', () => {
+  async function readyRental(hours: number, rate = '1.50', credits = '100.00') {
+    const renter = await t.signIn({ credits });
+    const owner = await w.provider();
+    const listing = await w.listing({ hourlyRate: rate, providerId: owner.providerId });
+    const created = (await rent(renter.cookie, w.rentBody(listing, hours))).json();
+    t.clock.advance(15_000);
+    await t.app.deps.rentals.processDue(t.clock.now());
+    return { renter, owner, listing, rental: created as { id: number } };
+  }
+
+  it('charges the used seconds rounded up to the cent, pays the provider less 10%, refunds the rest', async () => {
+    const { renter, owner, listing, rental } = await readyRental(10, '3.60');
+    t.clock.advance(30 * 60_000 - 15_000 + 1_000); // 30 min 1 s after the start
+    const res = await t.request({
+      method: 'PATCH',
+      url: `/api/rentals/${rental.id}/stop`,
+      cookie: renter.cookie,
+    });
+    expect(res.statusCode).toBe(200);
+    // 1801 s at $3.60/h = $1.801 → $1.81; booked $36.00 → refund $34.19.
+    expect(res.json()).toMatchObject({
+      status: 'completed',
+      phase: 'ended',
+      usedCost: '1.81',
+      refund: '34.19',
+      settledBy: 'user',
+    });
+    expect(await w.balance(renter.cookie)).toBe((100 - 36 - 2.5 + 34.19).toFixed(2));
+    expect((await listingRow(listing.id)).availableCount).toBe(4);
+    const earnings = await t.request({
+      method: 'GET',
+      url: `/api/rentals/provider/${owner.providerId}`,
+      cookie: owner.cookie,
+    });
+    expect(earnings.json()[0]).toMatchObject({ id: rental.id, usedCost: '1.81' });
+  });
+
+  it('is idempotent: a second stop changes nothing and charges nothing', async () => {
+    const { renter, rental } = await readyRental(2);
+    t.clock.advance(60_000);
+    const first = await t.request({
+      method: 'PATCH',
+      url: `/api/rentals/${rental.id}/stop`,
+      cookie: renter.cookie,
+    });
+    const balance = await w.balance(renter.cookie);
+    t.clock.advance(60 * 60_000);
+    const second = await t.request({
+      method: 'PATCH',
+      url: `/api/rentals/${rental.id}/stop`,
+      cookie: renter.cookie,
+    });
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    expect(await w.balance(renter.cookie)).toBe(balance);
+  });
+
+  it('cancels with a full refund when stopped before the instance is ready', async () => {
+    const renter = await t.signIn({ credits: '20.00' });
+    const listing = await w.listing({ hourlyRate: '1.00' });
+    const created = (await rent(renter.cookie, w.rentBody(listing, 5))).json();
+    const res = await t.request({
+      method: 'PATCH',
+      url: `/api/rentals/${created.id}/stop`,
+      cookie: renter.cookie,
+    });
+    expect(res.json()).toMatchObject({ status: 'cancelled', usedCost: '0.00', refund: '7.50' });
+    expect(await w.balance(renter.cookie)).toBe('20.00');
+  });
+
+  it('answers 404 for another user’s rental and for an unknown one', async () => {
+    const { rental } = await readyRental(1);
+    const other = await t.signIn();
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: `/api/rentals/${rental.id}/stop`,
+          cookie: other.cookie,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'PATCH', url: '/api/rentals/999999/stop', cookie: other.cookie }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'PATCH', url: '/api/rentals/abc/stop', cookie: other.cookie }))
+        .statusCode,
+    ).toBe(400);
+  });
+
+  it('completes a rental at the end of its hours, charging exactly the booking', async () => {
+    const { renter, rental } = await readyRental(2, '2.00', '10.00');
+    expect(await w.balance(renter.cookie)).toBe('3.50');
+    t.clock.advance(2 * 3_600_000);
+    const done = await t.app.deps.rentals.processDue(t.clock.now());
+    expect(done.expired).toBeGreaterThanOrEqual(1);
+    const [row] = await t.database.db.select().from(rentals).where(eq(rentals.id, rental.id));
+    expect(row).toMatchObject({
+      status: 'completed',
+      settledBy: 'expiry',
+      usedSeconds: 7200,
+      usedCostMicros: 4_000_000n,
+      refundMicros: 0n,
+    });
+    expect(await w.balance(renter.cookie)).toBe('3.50');
+  });
+});
+
+describe('who may read rentals', () => {
+  it('GET /api/rentals/user/:userId answers 403 unless it is the caller', async () => {
+    const a = await t.signIn();
+    const b = await t.signIn();
+    expect(
+      (await t.request({ method: 'GET', url: `/api/rentals/user/${a.userId}`, cookie: a.cookie }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/rentals/user/${a.userId}`, cookie: b.cookie }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await t.request({ method: 'GET', url: `/api/rentals/user/${a.userId}` })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.request({ method: 'GET', url: '/api/rentals/user/not-a-uuid', cookie: a.cookie }))
+        .statusCode,
+    ).toBe(400);
+  });
+
+  it('GET /api/rentals/provider/:id answers only for the caller’s own provider', async () => {
+    const owner = await w.provider();
+    const other = await w.provider();
+    const renter = await t.signIn();
+    const url = `/api/rentals/provider/${owner.providerId}`;
+    expect((await t.request({ method: 'GET', url, cookie: owner.cookie })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url, cookie: other.cookie })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url, cookie: renter.cookie })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,223 @@
+import type { CreateRentalBody } from '../../../shared/contracts/rentals';
+import {
+  bookedCostMicros,
+  isRentable,
+  quoteRental,
+  STORAGE_ADDON_MICROS,
+  sameDollars,
+  splitEarnings,
+  usedCostMicros,
+} from '../../../shared/rules/pricing';
+import type { Db, Tx } from '../../db/client';
+import type { Rental } from '../../db/schema';
+import { badRequest, listingUnavailable, notFound, quoteMismatch } from '../../lib/errors';
+import { ledgerService } from '../ledger/service';
+import { listingsService } from '../listings/service';
+import { rentalsRepo } from './repo';
+
+export interface RentalConfig {
+  platformFeeBps: number;
+  provisioningTimeoutMs: number;
+  demoProvisioningDelayMs: number;
+}
+
+export type SettledBy = 'user' | 'expiry' | 'provisioning_timeout' | 'api';
+
+/** A demo host's SSH address: it says what it is. */
+export function demoHostFor(listingId: number): string {
+  return `gpu-${listingId}.demo.rentgpu.dev`;
+}
+
+export function createRentalsService(db: Db, config: RentalConfig) {
+  const escrow = (tx: Tx) => ledgerService.systemAccount(tx, 'escrow', db);
+  const platform = (tx: Tx) => ledgerService.systemAccount(tx, 'platform_revenue', db);
+
+  /**
+   * Ends a rental inside the caller's transaction (the row must be locked). Completed:
+   * the used time's cost (by the second, rounded up to the cent) goes to the provider less
+   * the platform fee, the rest of the escrow back to the wallet. Cancelled: everything,
+   * storage included, goes back to the wallet.
+   */
+  async function settle(tx: Tx, rental: Rental, how: { at: Date; by: SettledBy; cancel: boolean }) {
+    if (rental.status !== 'active') return;
+    const wallet = await ledgerService.walletAccount(tx, rental.userId);
+    const escrowId = await escrow(tx);
+    const platformId = await platform(tx);
+    const booked = rental.bookedCostMicros;
+    const reference = `rental:${rental.id}`;
+    if (how.cancel) {
+      await listingsService.releaseUnit(tx, rental.gpuListingId);
+      await ledgerService.post(tx, {
+        kind: 'rental_cancel',
+        memo: `Full refund: rental ${rental.id} cancelled (${how.by})`,
+        reference,
+        lines: [
+          { accountId: escrowId, amountMicros: -booked },
+          { accountId: platformId, amountMicros: -rental.storageFeeMicros },
+          { accountId: wallet, amountMicros: booked + rental.storageFeeMicros },
+        ],
+      });
+      await rentalsRepo.markSettled(tx, rental.id, {
+        status: 'cancelled',
+        endTime: how.at,
+        usedSeconds: 0,
+        usedCostMicros: 0n,
+        refundMicros: booked + rental.storageFeeMicros,
+        platformFeeMicros: 0n,
+        settledBy: how.by,
+      });
+      return;
+    }
+    const end = how.at < rental.endsAt ? how.at : rental.endsAt;
+    const usedSeconds = Math.max(
+      0,
+      Math.floor((end.getTime() - rental.startTime.getTime()) / 1000),
+    );
+    const used = usedCostMicros(rental.hourlyRateMicros, usedSeconds, rental.durationHours);
+    const { providerMicros, feeMicros } = splitEarnings(used, config.platformFeeBps);
+    const providerId = await ledgerService.providerAccount(tx, rental.providerId);
+    await listingsService.releaseUnit(tx, rental.gpuListingId);
+    await ledgerService.post(tx, {
+      kind: 'rental_settle',
+      memo: `Rental ${rental.id}: ${usedSeconds} s used (${how.by})`,
+      reference,
+      lines: [
+        { accountId: escrowId, amountMicros: -booked },
+        { accountId: providerId, amountMicros: providerMicros },
+        { accountId: platformId, amountMicros: feeMicros },
+        { accountId: wallet, amountMicros: booked - used },
+      ],
+    });
+    await rentalsRepo.markSettled(tx, rental.id, {
+      status: 'completed',
+      endTime: end,
+      usedSeconds,
+      usedCostMicros: used,
+      refundMicros: booked - used,
+      platformFeeMicros: feeMicros,
+      settledBy: how.by,
+    });
+  }
+
+  async function view(id: number) {
+    const row = await rentalsRepo.findView(db, id);
+    if (!row) throw notFound('Rental');
+    return row;
+  }
+
+  return {
+    /**
+     * Rents one unit: the server's quote must match what the client showed; in one
+     * transaction a unit is taken, the booked cost moves from the wallet to escrow and the
+     * storage add-on is charged as its own line.
+     */
+    async rent(userId: string, body: CreateRentalBody, now: Date) {
+      const found = await listingsService.findById(db, body.gpuListingId);
+      if (!found) throw notFound('GPU listing');
+      const listing = found.listing;
+      if (body.providerId !== listing.providerId) {
+        throw badRequest('providerId does not match the listing.', {
+          fields: { providerId: ['Does not match the listing'] },
+        });
+      }
+      const quote = quoteRental(listing.hourlyRateMicros, body.durationHours);
+      if (
+        !sameDollars(body.hourlyRate, quote.hourlyRate) ||
+        !sameDollars(body.totalCost, quote.totalCost)
+      ) {
+        throw quoteMismatch({ ...quote });
+      }
+      if (!isRentable(listing)) throw listingUnavailable();
+      const booked = bookedCostMicros(listing.hourlyRateMicros, body.durationHours);
+      const id = await db.transaction(async (tx) => {
+        if (!(await listingsService.reserveUnit(tx, listing.id, listing.hourlyRateMicros)))
+          throw listingUnavailable();
+        const rental = await rentalsRepo.insert(tx, {
+          userId,
+          gpuListingId: listing.id,
+          providerId: listing.providerId,
+          durationHours: body.durationHours,
+          hourlyRateMicros: listing.hourlyRateMicros,
+          bookedCostMicros: booked,
+          storageFeeMicros: STORAGE_ADDON_MICROS,
+          status: 'active',
+          startTime: now,
+          endsAt: new Date(now.getTime() + body.durationHours * 3_600_000),
+          readyDueAt: listing.isDemoHost
+            ? new Date(now.getTime() + config.demoProvisioningDelayMs)
+            : null,
+          provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+        });
+        await ledgerService.post(tx, {
+          kind: 'rental_start',
+          memo: `Rental ${rental.id}: ${body.durationHours} h of ${listing.model} held in escrow, storage add-on charged`,
+          reference: `rental:${rental.id}`,
+          lines: [
+            {
+              accountId: await ledgerService.walletAccount(tx, userId),
+              amountMicros: -(booked + STORAGE_ADDON_MICROS),
+            },
+            { accountId: await escrow(tx), amountMicros: booked },
+            { accountId: await platform(tx), amountMicros: STORAGE_ADDON_MICROS },
+          ],
+        });
+        return rental.id;
+      });
+      return view(id);
+    },
+
+    /**
+     * Stops the caller's rental; stopping twice changes nothing. A rental stopped before
+     * its instance was ready is cancelled with a full refund.
+     */
+    async stop(userId: string, rentalId: number, now: Date, by: SettledBy = 'user') {
+      await db.transaction(async (tx) => {
+        const rental = await rentalsRepo.lockById(tx, rentalId);
+        if (!rental || rental.userId !== userId) throw notFound('Rental');
+        await settle(tx, rental, { at: now, by, cancel: rental.readyAt === null });
+      });
+      return view(rentalId);
+    },
+
+    listByUser: (userId: string) => rentalsRepo.listByUser(db, userId),
+    listByProvider: (providerId: number) => rentalsRepo.listByProvider(db, providerId),
+
+    /** One pass of the worker's duties; returns what it did. */
+    async processDue(now: Date, batch = 50) {
+      const done = { ready: 0, timedOut: 0, expired: 0 };
+      await db.transaction(async (tx) => {
+        for (const rental of await rentalsRepo.claimDue(tx, 'ready', now, batch)) {
+          // A savepoint: two workers picking the same free port lose one attempt, not the batch.
+          try {
+            const ok = await tx.transaction((sp) =>
+              rentalsRepo.markReady(
+                sp,
+                rental.id,
+                demoHostFor(rental.gpuListingId),
+                rental.readyDueAt ?? now,
+              ),
+            );
+            if (ok) done.ready += 1;
+          } catch {
+            // retried on the next tick
+          }
+        }
+      });
+      await db.transaction(async (tx) => {
+        for (const rental of await rentalsRepo.claimDue(tx, 'timeout', now, batch)) {
+          await settle(tx, rental, { at: now, by: 'provisioning_timeout', cancel: true });
+          done.timedOut += 1;
+        }
+      });
+      await db.transaction(async (tx) => {
+        for (const rental of await rentalsRepo.claimDue(tx, 'expiry', now, batch)) {
+          await settle(tx, rental, { at: rental.endsAt, by: 'expiry', cancel: false });
+          done.expired += 1;
+        }
+      });
+      return done;
+    },
+  };
+}
+
+export type RentalsService = ReturnType<typeof createRentalsService>;

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { LISTABLE_MODELS } from '../gpu-models';
+import {
+  BANDWIDTH_OPTIONS,
+  COOLING_OPTIONS,
+  type ListingSort,
+  MEMORY_OPTIONS,
+  PCIE_OPTIONS,
+} from '../listing-options';
+
+const dollars = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v).trim())
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,6}(\.\d{1,2})?$/, { message: 'Enter an amount in dollars, such as 1.50' }),
+  );
+
+const positiveDollars = dollars.refine((v) => Number(v) > 0, { message: 'Must be more than 0' });
+
+export const listingsQuery = z.object({
+  model: z.string().trim().max(100).optional(),
+  gpuType: z.string().trim().max(50).optional(),
+  sort: z
+    .enum(['price-asc', 'price-desc', 'memory', 'performance'] satisfies ListingSort[])
+    .optional(),
+  providerId: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional(),
+});
+export type ListingsQuery = z.infer<typeof listingsQuery>;
+
+export const listingSpecifications = z.object({
+  bandwidth: z.enum(BANDWIDTH_OPTIONS).optional(),
+  pcieLanes: z.enum(PCIE_OPTIONS).default('16x'),
+  powerConsumption: z.string().trim().max(40).default(''),
+  cooling: z.enum(COOLING_OPTIONS).default('Air Cooled'),
+  additionalSpecs: z.string().trim().max(500).default(''),
+});
+
+/** Specifications arrive as JSON text (as the spec's page sends them) or as an object. */
+const specificationsInput = z
+  .union([z.string(), z.record(z.string(), z.unknown())])
+  .transform((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Specifications must be JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(listingSpecifications);
+
+const cudaCores = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v) => (v === null || v === undefined || v === '' ? null : Number(v)))
+  .pipe(z.number().int().min(1).max(1_000_000).nullable());
+
+export const createListingBody = z.object({
+  providerId: z.coerce.number().int().positive(),
+  model: z.enum(LISTABLE_MODELS as [string, ...string[]], {
+    message: 'Choose a GPU model from the list',
+  }),
+  memory: z.enum(MEMORY_OPTIONS, { message: 'Choose a memory size from the list' }),
+  cudaCores,
+  location: z.string().trim().min(2, { message: 'Location is required' }).max(100),
+  bandwidth: z.enum(BANDWIDTH_OPTIONS).default('1 Gbps'),
+  hourlyRate: positiveDollars,
+  /** Ignored: the server derives it (hourly × 24). Accepted so the spec's payload validates. */
+  dailyRate: z.unknown().optional(),
+  status: z.literal('available').optional(),
+  availableCount: z.coerce.number().int().min(1, { message: 'At least 1' }).max(1000).default(1),
+  totalCount: z.unknown().optional(),
+  specifications: specificationsInput.optional(),
+});
+export type CreateListingBody = z.infer<typeof createListingBody>;
+
+export const updateListingBody = z
+  .object({
+    model: createListingBody.shape.model.optional(),
+    memory: createListingBody.shape.memory.optional(),
+    cudaCores,
+    location: createListingBody.shape.location.optional(),
+    bandwidth: z.enum(BANDWIDTH_OPTIONS).optional(),
+    hourlyRate: positiveDollars.optional(),
+    status: z.enum(['available', 'maintenance']).optional(),
+    totalCount: z.coerce.number().int().min(1).max(1000).optional(),
+    specifications: specificationsInput.optional(),
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), {
+    message: 'Nothing to change',
+  });
+export type UpdateListingBody = z.infer<typeof updateListingBody>;
+
+export interface GpuListingView {
+  id: number;
+  providerId: number;
+  model: string;
+  memory: string;
+  cudaCores: number | null;
+  tensorCores: number | null;
+  location: string;
+  bandwidth: string;
+  hourlyRate: string;
+  dailyRate: string;
+  status: 'available' | 'rented' | 'maintenance';
+  availableCount: number;
+  totalCount: number;
+  /** JSON text: bandwidth, pcieLanes, powerConsumption, cooling, additionalSpecs. */
+  specifications: string;
+  isDemoHost: boolean;
+  provider: {
+    id: number;
+    companyName: string;
+    location: string;
+    isVerified: boolean;
+    reputation: string;
+  };
+}
+
+export interface MarketplaceStats {
+  availableGPUs: number;
+  avgPrice: string;
+  activeRentals: number;
+  providersOnline: number;
+}
+
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';

@@ -1,0 +1,130 @@
+import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
+import { dollarsToMicros, microsToDollars } from './money';
+
+/** $2.50 for 50GB of storage, added to every rental (spec part 1 section 9). */
+export const STORAGE_ADDON_MICROS = 2_500_000n;
+const CENT = 10_000n;
+const SECONDS_PER_HOUR = 3_600n;
+
+export interface ListingAvailability {
+  status: string;
+  availableCount: number;
+}
+
+/** Rentable only when status is available and at least one unit is free. */
+export function isRentable(listing: ListingAvailability): boolean {
+  return listing.status === 'available' && listing.availableCount > 0;
+}
+
+/** 'Rented' at 0 or when rented; '1 Available'; '2 Available'; above 2 'Available'. */
+export function availabilityLabel(listing: ListingAvailability): string {
+  if (listing.status === 'rented' || listing.availableCount <= 0) return 'Rented';
+  if (listing.status === 'maintenance') return 'Maintenance';
+  if (listing.availableCount <= 2) return `${listing.availableCount} Available`;
+  return 'Available';
+}
+
+/** Amber applies at 2 or fewer. */
+export function isLowAvailability(listing: ListingAvailability): boolean {
+  return listing.availableCount <= 2;
+}
+
+export function isValidRentalHours(hours: number): boolean {
+  return Number.isInteger(hours) && hours >= MIN_RENTAL_HOURS && hours <= MAX_RENTAL_HOURS;
+}
+
+/** The booked cost: hours × rate (the totalCost a rent call sends, storage excluded). */
+export function bookedCostMicros(hourlyRateMicros: bigint, hours: number): bigint {
+  return hourlyRateMicros * BigInt(hours);
+}
+
+export function roundUpToCent(micros: bigint): bigint {
+  return ((micros + CENT - 1n) / CENT) * CENT;
+}
+
+/** Usage metered by the second, its cost rounded up to the cent, never above the booking. */
+export function usedCostMicros(
+  hourlyRateMicros: bigint,
+  usedSeconds: number,
+  bookedHours: number,
+): bigint {
+  const seconds = BigInt(Math.max(0, Math.min(usedSeconds, bookedHours * 3600)));
+  const exact = (hourlyRateMicros * seconds + SECONDS_PER_HOUR - 1n) / SECONDS_PER_HOUR;
+  const rounded = roundUpToCent(exact);
+  const booked = bookedCostMicros(hourlyRateMicros, bookedHours);
+  return rounded > booked ? booked : rounded;
+}
+
+/** Splits a used cost into the provider's earnings and the platform fee (basis points). */
+export function splitEarnings(
+  usedMicros: bigint,
+  platformFeeBps: number,
+): { providerMicros: bigint; feeMicros: bigint } {
+  const feeMicros = (usedMicros * BigInt(platformFeeBps)) / 10_000n;
+  return { providerMicros: usedMicros - feeMicros, feeMicros };
+}
+
+export interface RentalQuote {
+  hourlyRate: string;
+  durationHours: number;
+  totalCost: string;
+  storageFee: string;
+  grandTotal: string;
+}
+
+export function quoteRental(hourlyRateMicros: bigint, hours: number): RentalQuote {
+  const booked = bookedCostMicros(hourlyRateMicros, hours);
+  return {
+    hourlyRate: microsToDollars(hourlyRateMicros),
+    durationHours: hours,
+    totalCost: microsToDollars(booked),
+    storageFee: microsToDollars(STORAGE_ADDON_MICROS),
+    grandTotal: microsToDollars(booked + STORAGE_ADDON_MICROS),
+  };
+}
+
+/** Same amount of money, whatever the number of decimals ("1.5" equals "1.50"). */
+export function sameDollars(a: string | number, b: string | number): boolean {
+  try {
+    return dollarsToMicros(String(a)) === dollarsToMicros(String(b));
+  } catch {
+    return false;
+  }
+}
+
+/** Daily rate = hourly × 24. */
+export function dailyRate(hourly: number): number {
+  return hourly * 24;
+}
+
+/** The provider form's monthly figure = hourly × 24 × 30. */
+export function monthlyRate(hourly: number): number {
+  return hourly * 24 * 30;
+}
+
+/** Calculator total = (hours + days × 24) × hourly rate + 2.50. */
+export function calculatorTotal(hours: number, days: number, hourlyRate: number): number {
+  return (hours + days * 24) * hourlyRate + 2.5;
+}
+
+/** Rent dialog total: hours × rate plus the storage add-on. */
+export function rentDialogTotal(hours: number, hourlyRate: number): number {
+  return hours * hourlyRate + 2.5;
+}
+
+/** Live cost estimate = rate × hours elapsed, rounded up to the cent. */
+export function liveCostEstimate(hourlyRate: number, elapsedMs: number): number {
+  const hours = Math.max(0, elapsedMs) / 3_600_000;
+  return Math.ceil(hourlyRate * hours * 100 - 1e-9) / 100;
+}
+
+/** Runtime as 'Nh Nm'. */
+export function formatRuntime(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
+/** Total runtime is a sum of whole hours. */
+export function totalRuntimeHours(durationsMs: number[]): number {
+  return durationsMs.reduce((sum, ms) => sum + Math.floor(Math.max(0, ms) / 3_600_000), 0);
+}
