@@ -3,6 +3,7 @@ import { dollarsToMicros } from '../../shared/rules/money';
 import type { Conn, Tx } from '../db/client';
 import { gpuListings, providers, users } from '../db/schema';
 import { ledgerService } from '../modules/ledger/service';
+import { derivedListingColumns } from '../modules/listings/service';
 
 /**
  * Factories shared by the demo seed and the tests (STYLE.md habit 9): both describe
@@ -118,6 +119,7 @@ export async function createListing(conn: Conn, input: ListingInput) {
         additionalSpecs: input.additionalSpecs ?? '',
       },
       isDemoHost: input.isDemoHost ?? true,
+      ...derivedListingColumns(input.model ?? 'RTX 4090', input.memory ?? '24GB'),
     })
     .returning();
   if (!listing) throw new Error('listing insert returned nothing');

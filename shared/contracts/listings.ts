@@ -56,8 +56,8 @@ const specificationsInput = z
 const cudaCores = z
   .union([z.number(), z.string(), z.null()])
   .optional()
-  .transform((v) => (v === null || v === undefined || v === '' ? null : Number(v)))
-  .pipe(z.number().int().min(1).max(1_000_000).nullable());
+  .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : Number(v)))
+  .pipe(z.number().int().min(1).max(1_000_000).nullable().optional());
 
 export const createListingBody = z.object({
   providerId: z.coerce.number().int().positive(),

@@ -114,8 +114,8 @@ export function rentDialogTotal(hours: number, hourlyRate: number): number {
 
 /** Live cost estimate = rate × hours elapsed, rounded up to the cent. */
 export function liveCostEstimate(hourlyRate: number, elapsedMs: number): number {
-  const hours = Math.max(0, elapsedMs) / 3_600_000;
-  return Math.ceil(hourlyRate * hours * 100 - 1e-9) / 100;
+  const cents = (hourlyRate * Math.max(0, elapsedMs) * 100) / 3_600_000;
+  return cents <= 0 ? 0 : Math.ceil(cents - 1e-9) / 100;
 }
 
 /** Runtime as 'Nh Nm'. */

@@ -17,14 +17,11 @@ import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { listingsRepo } from './repo';
 
-function memoryGb(memory: string): number {
-  return Number.parseInt(memory, 10) || 0;
-}
-
 /** Columns derived from the model and memory, kept so sorting stays an index scan. */
-function derived(model: string, memory: string) {
-  return { memoryGb: memoryGb(memory), performanceScore: performanceScore(model) };
+export function derivedListingColumns(model: string, memory: string) {
+  return { memoryGb: Number.parseInt(memory, 10) || 0, performanceScore: performanceScore(model) };
 }
+const derived = derivedListingColumns;
 
 async function ownedListing(db: Db, userId: string, listingId: number) {
   const providerId = await providersService.providerIdOf(db, userId);
@@ -76,7 +73,7 @@ export const listingsService = {
       providerId,
       model: body.model,
       memory: body.memory,
-      cudaCores: body.cudaCores,
+      cudaCores: body.cudaCores ?? null,
       tensorCores: info?.tensorCores ?? null,
       location: body.location,
       bandwidth: body.bandwidth,

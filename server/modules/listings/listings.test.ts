@@ -1,0 +1,468 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProvider } from '../../seed/factories';
+import { createTestApp, type TestApp } from '../../test/app';
+import { world } from '../../test/world';
+
+let t: TestApp;
+let w: ReturnType<typeof world>;
+let viewer: { cookie: string };
+let marker: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = world(t);
+  viewer = await t.signIn();
+  marker = `zq${Date.now().toString(36)}`;
+  const acme = await createProvider(t.database.db, {
+    companyName: `Acme ${marker} Compute`,
+    location: 'Oslo, Norway',
+  });
+  const base = { providerId: acme.id, location: `Oslo ${marker}` };
+  await w.listing({ ...base, model: 'RTX 4090', memory: '24GB', hourlyRate: '1.40' });
+  await w.listing({ ...base, model: 'A100 80GB', memory: '80GB', hourlyRate: '3.10' });
+  await w.listing({ ...base, model: 'H100', memory: '80GB', hourlyRate: '4.50' });
+  await w.listing({ ...base, model: 'RTX 3070', memory: '8GB', hourlyRate: '0.50' });
+  await w.listing({ ...base, model: '8x A100 80GB', memory: '640GB', hourlyRate: '22.00' });
+  await w.listing({
+    ...base,
+    model: 'V100',
+    memory: '32GB',
+    hourlyRate: '2.00',
+    status: 'maintenance',
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function list(query: string) {
+  const res = await t.request({
+    method: 'GET',
+    url: `/api/gpu-listings?${query}`,
+    cookie: viewer.cookie,
+  });
+  return {
+    res,
+    body: res.json() as {
+      id: number;
+      model: string;
+      hourlyRate: string;
+      provider: { companyName: string };
+    }[],
+  };
+}
+
+describe('GET /api/gpu-listings', () => {
+  it('finds text in model, location and provider name, case-insensitively', async () => {
+    const byLocation = await list(`model=${marker.toUpperCase()}`);
+    expect(byLocation.body.map((l) => l.model).sort()).toEqual([
+      '8x A100 80GB',
+      'A100 80GB',
+      'H100',
+      'RTX 3070',
+      'RTX 4090',
+    ]);
+    expect(byLocation.body[0]?.provider.companyName).toBe(`Acme ${marker} Compute`);
+    const byModel = await list(`model=a100&providerId=${await listProviderId()}`);
+    expect(byModel.body.map((l) => l.model).sort()).toEqual(['8x A100 80GB', 'A100 80GB']);
+  });
+
+  it('filters by GPU type and ignores All GPU Types', async () => {
+    const h100 = await list(`model=${marker}&gpuType=H100`);
+    expect(h100.body.map((l) => l.model)).toEqual(['H100']);
+    const all = await list(`model=${marker}&gpuType=All%20GPU%20Types`);
+    expect(all.body).toHaveLength(5);
+  });
+
+  it('sorts by price both ways, memory and performance', async () => {
+    const models = async (sort: string) =>
+      (await list(`model=${marker}&sort=${sort}`)).body.map((l) => l.model);
+    expect(await models('price-asc')).toEqual([
+      'RTX 3070',
+      'RTX 4090',
+      'A100 80GB',
+      'H100',
+      '8x A100 80GB',
+    ]);
+    expect(await models('price-desc')).toEqual([
+      '8x A100 80GB',
+      'H100',
+      'A100 80GB',
+      'RTX 4090',
+      'RTX 3070',
+    ]);
+    expect(await models('memory')).toEqual([
+      '8x A100 80GB',
+      'A100 80GB',
+      'H100',
+      'RTX 4090',
+      'RTX 3070',
+    ]);
+    expect(await models('performance')).toEqual([
+      '8x A100 80GB',
+      'H100',
+      'A100 80GB',
+      'RTX 4090',
+      'RTX 3070',
+    ]);
+  });
+
+  it('hides maintenance listings from the marketplace but shows them to their provider filter', async () => {
+    expect((await list(`model=${marker}`)).body.some((l) => l.model === 'V100')).toBe(false);
+    expect(
+      (await list(`providerId=${await listProviderId()}`)).body.some((l) => l.model === 'V100'),
+    ).toBe(true);
+  });
+
+  it('pages with a limit and a cursor header, keeping the list shape', async () => {
+    for (const sort of ['', 'price-asc', 'price-desc', 'memory', 'performance']) {
+      const seen: number[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 10; page += 1) {
+        const { res, body } = await list(
+          `model=${marker}&limit=2${sort ? `&sort=${sort}` : ''}${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        expect(Array.isArray(body)).toBe(true);
+        seen.push(...body.map((l) => l.id));
+        cursor = res.headers['x-next-cursor'] as string | undefined;
+        if (!cursor) break;
+      }
+      expect(seen).toHaveLength(5);
+      expect(new Set(seen).size).toBe(5);
+    }
+  });
+
+  it('answers 400 for a bad sort, limit or cursor', async () => {
+    expect((await list('sort=cheapest')).res.statusCode).toBe(400);
+    expect((await list('limit=0')).res.statusCode).toBe(400);
+    expect((await list('limit=1000')).res.statusCode).toBe(400);
+    expect((await list('cursor=garbage')).res.statusCode).toBe(400);
+  });
+
+  it('is readable signed out', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/gpu-listings?limit=1' });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
+async function listProviderId(): Promise<number> {
+  const res = await t.request({ method: 'GET', url: `/api/gpu-listings?model=${marker}&limit=1` });
+  return res.json()[0].providerId;
+}
+
+describe('GET /api/marketplace/stats', () => {
+  it('counts free units, average price, active rentals and providers with free units', async () => {
+    const fresh = await createTestApp();
+    try {
+      const fw = world(fresh);
+      const p = await fw.provider();
+      await fw.listing({ providerId: p.providerId, hourlyRate: '1.00', totalCount: 3 });
+      const second = await fw.listing({
+        providerId: p.providerId,
+        hourlyRate: '3.00',
+        totalCount: 1,
+      });
+      await fw.listing({ hourlyRate: '9.00', totalCount: 2, status: 'maintenance' });
+      const renter = await fresh.signIn({ credits: '100.00' });
+      await fresh.request({
+        method: 'POST',
+        url: '/api/rentals',
+        payload: fw.rentBody(second, 1),
+        cookie: renter.cookie,
+      });
+      const res = await fresh.request({ method: 'GET', url: '/api/marketplace/stats' });
+      expect(res.json()).toEqual({
+        availableGPUs: 3,
+        avgPrice: '1.00',
+        activeRentals: 1,
+        providersOnline: 1,
+      });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('POST /api/gpu-listings', () => {
+  const valid = (providerId: number) => ({
+    providerId,
+    model: 'RTX 4090',
+    memory: '24GB',
+    cudaCores: '16384',
+    location: 'Pune, India',
+    bandwidth: '10 Gbps',
+    hourlyRate: '1.25',
+    dailyRate: '30.00',
+    status: 'available',
+    availableCount: 3,
+    totalCount: 3,
+    specifications: JSON.stringify({
+      bandwidth: '10 Gbps',
+      pcieLanes: '16x',
+      powerConsumption: '450W',
+      cooling: 'Liquid Cooled',
+      additionalSpecs: '',
+    }),
+  });
+
+  it('creates an available listing with total = available and daily = hourly × 24', async () => {
+    const owner = await w.provider();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/gpu-listings',
+      payload: valid(owner.providerId),
+      cookie: owner.cookie,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      status: 'available',
+      availableCount: 3,
+      totalCount: 3,
+      hourlyRate: '1.25',
+      dailyRate: '30.00',
+      cudaCores: 16384,
+      isDemoHost: false,
+    });
+    expect(JSON.parse(res.json().specifications)).toMatchObject({
+      cooling: 'Liquid Cooled',
+      bandwidth: '10 Gbps',
+    });
+  });
+
+  it('falls back to null CUDA cores and default specifications', async () => {
+    const owner = await w.provider();
+    const { cudaCores: _c, specifications: _s, bandwidth: _b, ...rest } = valid(owner.providerId);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/gpu-listings',
+      payload: { ...rest, cudaCores: '' },
+      cookie: owner.cookie,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ cudaCores: null, bandwidth: '1 Gbps' });
+    expect(JSON.parse(res.json().specifications)).toMatchObject({
+      pcieLanes: '16x',
+      cooling: 'Air Cooled',
+    });
+  });
+
+  it.each([
+    ['model', 'RTX 9999'],
+    ['model', ''],
+    ['memory', '20GB'],
+    ['location', ''],
+    ['hourlyRate', ''],
+    ['hourlyRate', '0'],
+    ['hourlyRate', '-1'],
+    ['hourlyRate', '1.234'],
+    ['availableCount', 0],
+    ['bandwidth', '5 Gbps'],
+    ['cudaCores', 'many'],
+    ['specifications', '{not json'],
+  ])('refuses %s = %j with 400', async (field, value) => {
+    const owner = await w.provider();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/gpu-listings',
+      payload: { ...valid(owner.providerId), [field]: value },
+      cookie: owner.cookie,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json().error.details.fields).join()).toContain(field);
+  });
+
+  it('refuses a user without a provider profile, and another provider’s id', async () => {
+    const renter = await t.signIn();
+    const owner = await w.provider();
+    const other = await w.provider();
+    const none = await t.request({
+      method: 'POST',
+      url: '/api/gpu-listings',
+      payload: valid(owner.providerId),
+      cookie: renter.cookie,
+    });
+    expect(none.statusCode).toBe(403);
+    expect(none.json().error.code).toBe('NOT_A_PROVIDER');
+    const foreign = await t.request({
+      method: 'POST',
+      url: '/api/gpu-listings',
+      payload: valid(owner.providerId),
+      cookie: other.cookie,
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/gpu-listings',
+          payload: valid(owner.providerId),
+        })
+      ).statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('PATCH and DELETE /api/gpu-listings/:id', () => {
+  it('lets the owner edit price, status and count; others get 403, unknown ids 404', async () => {
+    const owner = await w.provider();
+    const listing = await w.listing({ providerId: owner.providerId, totalCount: 2 });
+    const url = `/api/gpu-listings/${listing.id}`;
+    const ok = await t.request({
+      method: 'PATCH',
+      url,
+      payload: { hourlyRate: '2.10', totalCount: 5, status: 'maintenance' },
+      cookie: owner.cookie,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({
+      hourlyRate: '2.10',
+      dailyRate: '50.40',
+      totalCount: 5,
+      availableCount: 5,
+      status: 'maintenance',
+    });
+
+    const stranger = await w.provider();
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url,
+          payload: { hourlyRate: '0.10' },
+          cookie: stranger.cookie,
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url: '/api/gpu-listings/999999',
+          payload: { hourlyRate: '1' },
+          cookie: owner.cookie,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'PATCH', url, payload: {}, cookie: owner.cookie })).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await t.request({
+          method: 'PATCH',
+          url,
+          payload: { status: 'rented' },
+          cookie: owner.cookie,
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('keeps counts consistent with active rentals when the total changes', async () => {
+    const owner = await w.provider();
+    const listing = await w.listing({ providerId: owner.providerId, totalCount: 3 });
+    const renter = await t.signIn({ credits: '100.00' });
+    await t.request({
+      method: 'POST',
+      url: '/api/rentals',
+      payload: w.rentBody(listing, 1),
+      cookie: renter.cookie,
+    });
+    await t.request({
+      method: 'POST',
+      url: '/api/rentals',
+      payload: w.rentBody(listing, 1),
+      cookie: renter.cookie,
+    });
+    const url = `/api/gpu-listings/${listing.id}`;
+    const low = await t.request({
+      method: 'PATCH',
+      url,
+      payload: { totalCount: 1 },
+      cookie: owner.cookie,
+    });
+    expect(low.statusCode).toBe(400);
+    const exact = await t.request({
+      method: 'PATCH',
+      url,
+      payload: { totalCount: 2 },
+      cookie: owner.cookie,
+    });
+    expect(exact.json()).toMatchObject({ totalCount: 2, availableCount: 0, status: 'rented' });
+    expect(await w.invariants()).toEqual([]);
+  });
+
+  it('refuses to remove a listing with active rentals; removal keeps history', async () => {
+    const owner = await w.provider();
+    const listing = await w.listing({ providerId: owner.providerId, model: 'A40', memory: '48GB' });
+    const renter = await t.signIn({ credits: '100.00' });
+    const rental = (
+      await t.request({
+        method: 'POST',
+        url: '/api/rentals',
+        payload: w.rentBody(listing, 1),
+        cookie: renter.cookie,
+      })
+    ).json();
+    const url = `/api/gpu-listings/${listing.id}`;
+    const refused = await t.request({ method: 'DELETE', url, cookie: owner.cookie });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: 'LISTING_HAS_ACTIVE_RENTALS',
+      details: { activeRentals: 1 },
+    });
+
+    await t.request({
+      method: 'PATCH',
+      url: `/api/rentals/${rental.id}/stop`,
+      cookie: renter.cookie,
+    });
+    expect(
+      (await t.request({ method: 'DELETE', url, cookie: (await w.provider()).cookie })).statusCode,
+    ).toBe(403);
+    expect((await t.request({ method: 'DELETE', url, cookie: owner.cookie })).statusCode).toBe(204);
+    expect((await t.request({ method: 'DELETE', url, cookie: owner.cookie })).statusCode).toBe(404);
+    const mine = await t.request({
+      method: 'GET',
+      url: `/api/gpu-listings?providerId=${owner.providerId}`,
+    });
+    expect(mine.json()).toEqual([]);
+    const history = await t.request({
+      method: 'GET',
+      url: `/api/rentals/user/${renter.userId}`,
+      cookie: renter.cookie,
+    });
+    expect(history.json()[0]).toMatchObject({ id: rental.id, gpuListing: { model: 'A40' } });
+  });
+});
+
+describe('GET /api/providers/user/:userId', () => {
+  it('answers the caller’s own provider profile only', async () => {
+    const owner = await w.provider();
+    const renter = await t.signIn();
+    const own = await t.request({
+      method: 'GET',
+      url: `/api/providers/user/${owner.userId}`,
+      cookie: owner.cookie,
+    });
+    expect(own.json()).toMatchObject({ id: owner.providerId, isVerified: true });
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/providers/user/${owner.userId}`,
+          cookie: renter.cookie,
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: `/api/providers/user/${renter.userId}`,
+          cookie: renter.cookie,
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+});
