@@ -32,6 +32,8 @@ export const users = pgTable(
     theme: text('theme').notNull().default('dark'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isDemo: boolean('is_demo').notNull().default(false),
+    /** The settings object of spec part 2 section 3; missing keys take the section 9 defaults. */
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -44,6 +44,8 @@ export interface RentalView {
   sshUsername: string;
   usedCost: string | null;
   refund: string | null;
+  /** The provider's share of the used cost (used cost less the platform fee). */
+  providerEarnings: string | null;
   settledBy: string | null;
   isDemoHost: boolean;
   gpuListing: { model: string; location: string };

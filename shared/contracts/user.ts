@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURRENCIES } from '../rules/currency';
 import { THEMES } from '../rules/theme';
 
 export const themeSchema = z.enum(THEMES);
@@ -15,6 +16,8 @@ export const currentUser = z.object({
   profileImageUrl: z.string().nullable(),
   theme: themeSchema,
   credits: z.string(),
+  /** Display currency for prices (settings → preferences.currency), default USD. */
+  currency: z.enum(CURRENCIES),
   isProvider: z.boolean(),
   isAdmin: z.boolean(),
   createdAt: z.string(),

@@ -24,6 +24,10 @@ export function presentRental({ rental, listing, provider }: RentalRow): RentalV
     sshUsername: rental.sshUsername,
     usedCost: money(rental.usedCostMicros),
     refund: money(rental.refundMicros),
+    providerEarnings:
+      rental.usedCostMicros === null
+        ? null
+        : microsToDollars(rental.usedCostMicros - (rental.platformFeeMicros ?? 0n)),
     settledBy: rental.settledBy,
     isDemoHost: listing.isDemoHost,
     gpuListing: { model: listing.model, location: listing.location },

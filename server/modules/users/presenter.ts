@@ -1,7 +1,13 @@
 import type { CurrentUser } from '../../../shared/contracts/user';
+import { isCurrency } from '../../../shared/rules/currency';
 import { microsToDollars } from '../../../shared/rules/money';
 import { isTheme } from '../../../shared/rules/theme';
 import type { UserProfileRow } from './repo';
+
+function preferredCurrency(settings: Record<string, unknown>) {
+  const preferences = settings.preferences as Record<string, unknown> | undefined;
+  return isCurrency(preferences?.currency) ? preferences.currency : 'USD';
+}
 
 export function presentCurrentUser(row: UserProfileRow): CurrentUser {
   return {
@@ -12,6 +18,7 @@ export function presentCurrentUser(row: UserProfileRow): CurrentUser {
     profileImageUrl: row.profileImageUrl,
     theme: isTheme(row.theme) ? row.theme : 'dark',
     credits: microsToDollars(row.balanceMicros),
+    currency: preferredCurrency(row.settings),
     isProvider: row.isProvider,
     isAdmin: row.isAdmin,
     createdAt: row.createdAt.toISOString(),

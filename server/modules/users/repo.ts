@@ -9,6 +9,7 @@ export interface UserProfileRow {
   lastName: string | null;
   profileImageUrl: string | null;
   theme: string;
+  settings: Record<string, unknown>;
   isAdmin: boolean;
   createdAt: Date;
   balanceMicros: bigint;
@@ -22,6 +23,7 @@ const profileColumns = {
   lastName: users.lastName,
   profileImageUrl: users.profileImageUrl,
   theme: users.theme,
+  settings: users.settings,
   isAdmin: users.isAdmin,
   createdAt: users.createdAt,
   balanceMicros: sql<bigint>`coalesce(${ledgerAccounts.balanceMicros}, 0)`.mapWith((v) =>

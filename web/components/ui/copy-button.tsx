@@ -1,0 +1,41 @@
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { COPY_INDICATOR_MS } from '../../../shared/constants';
+import { buttonClasses } from './button';
+import { toast } from './toast-store';
+
+/** Copies a value; toast 'Copied to clipboard' and a check mark for 2 seconds. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPY_INDICATOR_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <button
+      type="button"
+      className={buttonClasses('ghost', 'sm', 'h-7 px-2')}
+      aria-label={copied ? `${label} copied` : `Copy ${label}`}
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(value);
+          setCopied(true);
+          toast({ title: 'Copied to clipboard' });
+        } catch {
+          toast({
+            title: 'Error',
+            description: 'Could not copy. Select the text and copy it instead.',
+            variant: 'destructive',
+          });
+        }
+      }}
+    >
+      {copied ? (
+        <Check className="h-4 w-4 text-success-text" aria-hidden />
+      ) : (
+        <Copy className="h-4 w-4" aria-hidden />
+      )}
+    </button>
+  );
+}

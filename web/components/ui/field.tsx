@@ -1,0 +1,47 @@
+import type { ComponentProps, ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+const control =
+  'w-full rounded-md border border-input bg-background px-3 text-sm text-foreground placeholder:text-muted-foreground disabled:opacity-50';
+
+interface FieldProps {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+  children: ReactNode;
+  className?: string;
+}
+
+/** A label, its control, and a hint or error tied to it for screen readers. */
+export function Field({ id, label, hint, error, children, className }: FieldProps) {
+  return (
+    <div className={cn('grid gap-1.5', className)}>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="text-xs text-danger-text" role="alert">
+          {error}
+        </p>
+      ) : hint ? (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Select({ className, children, ...props }: ComponentProps<'select'>) {
+  return (
+    <select className={cn(control, 'h-10', className)} {...props}>
+      {children}
+    </select>
+  );
+}
+
+export function Textarea({ className, ...props }: ComponentProps<'textarea'>) {
+  return <textarea className={cn(control, 'py-2', className)} {...props} />;
+}

@@ -1,0 +1,49 @@
+import * as TabsPrimitive from '@radix-ui/react-tabs';
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+
+export interface TabItem {
+  value: string;
+  label: ReactNode;
+  content: ReactNode;
+}
+
+/** Keyboard-navigable tabs (Radix). */
+export function Tabs({
+  items,
+  defaultValue,
+  className,
+  label,
+}: {
+  items: TabItem[];
+  defaultValue?: string;
+  className?: string;
+  label: string;
+}) {
+  return (
+    <TabsPrimitive.Root
+      defaultValue={defaultValue ?? items[0]?.value}
+      className={cn('grid gap-4', className)}
+    >
+      <TabsPrimitive.List
+        aria-label={label}
+        className="flex flex-wrap gap-1 rounded-lg bg-muted p-1"
+      >
+        {items.map((item) => (
+          <TabsPrimitive.Trigger
+            key={item.value}
+            value={item.value}
+            className="rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground data-[state=active]:bg-card data-[state=active]:text-foreground data-[state=active]:shadow-sm"
+          >
+            {item.label}
+          </TabsPrimitive.Trigger>
+        ))}
+      </TabsPrimitive.List>
+      {items.map((item) => (
+        <TabsPrimitive.Content key={item.value} value={item.value} className="outline-none">
+          {item.content}
+        </TabsPrimitive.Content>
+      ))}
+    </TabsPrimitive.Root>
+  );
+}
