@@ -10,14 +10,21 @@ import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import { WEB_DIST_DIR } from './lib/paths';
+import { createPaypalClient, type PaypalClient } from './lib/paypal';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
+import { accountRoutes } from './modules/account/routes';
+import { createAccountService } from './modules/account/service';
+import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { healthRoutes } from './modules/health/routes';
 import { listingsRoutes } from './modules/listings/routes';
+import { paymentsRoutes } from './modules/payments/routes';
+import { createPaymentsService } from './modules/payments/service';
 import { providersRoutes } from './modules/providers/routes';
 import { rentalsRoutes } from './modules/rentals/routes';
 import { createRentalsService } from './modules/rentals/service';
+import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
 import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
 import { registerSession } from './plugins/session';
@@ -29,6 +36,8 @@ export interface CreateAppOptions {
   clock?: Clock;
   mailer?: Mailer;
   limiter?: RateLimiter;
+  /** Replaces the PayPal client built from PAYPAL_* (null: payments not configured). */
+  paypal?: PaypalClient | null;
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built web app; defaults to dist/web when it exists. */
   webDir?: string | null;
@@ -53,6 +62,21 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     bodyLimit: 1024 * 1024,
   });
 
+  const paypal =
+    options.paypal !== undefined
+      ? options.paypal
+      : env.PAYPAL_CLIENT_ID && env.PAYPAL_CLIENT_SECRET
+        ? createPaypalClient({
+            clientId: env.PAYPAL_CLIENT_ID,
+            clientSecret: env.PAYPAL_CLIENT_SECRET,
+            apiBase: env.PAYPAL_API_BASE,
+          })
+        : null;
+  const rentals = createRentalsService(database.db, {
+    platformFeeBps: env.PLATFORM_FEE_BPS,
+    provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
+    demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
+  });
   app.decorate('deps', {
     env,
     database,
@@ -60,11 +84,19 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     mailer,
     limiter,
     auth: createAuthService({ db: database.db, clock, mailer, limiter, log: app.log }),
-    rentals: createRentalsService(database.db, {
-      platformFeeBps: env.PLATFORM_FEE_BPS,
-      provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
-      demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
+    rentals,
+    paypal,
+    payments: createPaymentsService({
+      db: database.db,
+      paypal,
+      clientId: env.PAYPAL_CLIENT_ID ?? null,
+      sdkUrl: env.PAYPAL_SDK_URL,
+      clock,
+      mailer,
+      limiter,
+      log: app.log,
     }),
+    account: createAccountService({ db: database.db, clock, rentals }),
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -74,14 +106,18 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     await limiter.close();
   });
 
+  const paypalSources = paypal ? paypalCspSources(env.PAYPAL_SDK_URL) : NO_SOURCES;
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...paypalSources.scripts],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...paypalSources.connect],
+        ...(paypalSources.frames.length > 0
+          ? { frameSrc: ["'self'", ...paypalSources.frames] }
+          : {}),
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
@@ -101,6 +137,10 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(providersRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
+  await app.register(paymentsRoutes);
+  await app.register(accountRoutes);
+  await app.register(apiKeysRoutes);
+  await app.register(sshKeysRoutes);
 
   const webDir =
     options.webDir === undefined
@@ -112,6 +152,30 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerNotFound(app, Boolean(webDir));
 
   return app;
+}
+
+const NO_SOURCES = { scripts: [], connect: [], frames: [] } as {
+  scripts: string[];
+  connect: string[];
+  frames: string[];
+};
+
+/**
+ * What the page needs to run PayPal's buttons, and nothing when payments are off: PayPal's
+ * SDK loads from www.paypal.com and renders its buttons in frames of *.paypal.com (images
+ * and scripts from *.paypalobjects.com). A stand-in SDK elsewhere (tests) gets its origin.
+ */
+function paypalCspSources(sdkUrl: string) {
+  const origin = new URL(sdkUrl).origin;
+  if (origin === 'https://www.paypal.com') {
+    const paypal = ['https://www.paypal.com', 'https://*.paypal.com'];
+    return {
+      scripts: [...paypal, 'https://*.paypalobjects.com'],
+      connect: paypal,
+      frames: paypal,
+    };
+  }
+  return { scripts: [origin], connect: [origin], frames: [origin] };
 }
 
 /** Serves the built single-page app's files; hashed assets are cached for a year. */

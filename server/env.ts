@@ -25,6 +25,10 @@ const envSchema = z.object({
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
   PAYPAL_API_BASE: z.string().url().optional(),
+  /** The id PayPal gave the webhook subscription; signatures are checked against it. */
+  PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+  /** Where browsers load PayPal's JavaScript SDK; tests point it at a local stand-in. */
+  PAYPAL_SDK_URL: urlWithProtocols(['https:', 'http:']).default('https://www.paypal.com/sdk/js'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   SEED_DEMO_DATA: z.enum(['true', 'false']).default('true'),
   /** Share of a rental's used cost kept by the platform, in basis points (1000 = 10%). */

@@ -2,8 +2,11 @@ import type { Database } from './db/client';
 import type { Env } from './env';
 import type { Clock } from './lib/clock';
 import type { Mailer } from './lib/mailer';
+import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
+import type { AccountService } from './modules/account/service';
 import type { AuthService } from './modules/auth/service';
+import type { PaymentsService } from './modules/payments/service';
 import type { RentalsService } from './modules/rentals/service';
 
 /** Everything a route reaches: built once by createApp, never from process.env. */
@@ -15,6 +18,10 @@ export interface AppDeps {
   limiter: RateLimiter;
   auth: AuthService;
   rentals: RentalsService;
+  /** PayPal's REST API; null when PAYPAL_CLIENT_ID/SECRET are not set ("not configured"). */
+  paypal: PaypalClient | null;
+  payments: PaymentsService;
+  account: AccountService;
 }
 
 export interface RequestAuth {

@@ -34,6 +34,13 @@ export const users = pgTable(
     isDemo: boolean('is_demo').notNull().default(false),
     /** The settings object of spec part 2 section 3; missing keys take the section 9 defaults. */
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    phone: text('phone'),
+    location: text('location'),
+    bio: text('bio'),
+    company: text('company'),
+    website: text('website'),
+    /** Set when the account is closed: personal data is cleared, financial records stay. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -308,3 +315,129 @@ export const rentals = pgTable(
 );
 
 export type Rental = typeof rentals.$inferSelect;
+
+/**
+ * API keys (DESIGN.md section 4): only a SHA-256 of the key is stored, with a visible
+ * prefix to recognise it. Revoking sets revoked_at; a revoked or expired key never matches.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    permissions: text('permissions').array().notNull(),
+    rateTier: text('rate_tier').notNull().default('standard'),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    index('api_keys_user_idx').on(t.userId),
+    check('api_keys_rate_tier_check', sql`${t.rateTier} in ('standard', 'pro', 'enterprise')`),
+    check(
+      'api_keys_permissions_check',
+      sql`cardinality(${t.permissions}) > 0 and ${t.permissions} <@ array['read', 'write', 'admin']::text[]`,
+    ),
+  ],
+);
+
+/** SSH public keys that rentals and the public API install on instances. */
+export const sshKeys = pgTable(
+  'ssh_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    keyType: text('key_type').notNull(),
+    publicKey: text('public_key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ssh_keys_user_fingerprint_key').on(t.userId, t.fingerprint),
+    check(
+      'ssh_keys_type_check',
+      sql`${t.keyType} in ('ssh-ed25519', 'ssh-rsa', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521')`,
+    ),
+  ],
+);
+
+/**
+ * A credit purchase through PayPal. The server fixes amount and bonus when it creates the
+ * order; the wallet is credited once, when PayPal reports that exact amount captured.
+ */
+export const paymentOrders = pgTable(
+  'payment_orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    provider: text('provider').notNull().default('paypal'),
+    paypalOrderId: text('paypal_order_id'),
+    packageId: text('package_id'),
+    amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),
+    bonusMicros: bigint('bonus_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    currency: text('currency').notNull().default('USD'),
+    status: text('status').notNull().default('creating'),
+    paypalCaptureId: text('paypal_capture_id'),
+    reviewReason: text('review_reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payment_orders_paypal_order_key').on(t.paypalOrderId),
+    uniqueIndex('payment_orders_paypal_capture_key').on(t.paypalCaptureId),
+    index('payment_orders_user_idx').on(t.userId, t.createdAt),
+    check(
+      'payment_orders_status_check',
+      sql`${t.status} in ('creating', 'created', 'pending', 'completed', 'failed', 'review')`,
+    ),
+    check('payment_orders_amount_check', sql`${t.amountMicros} > 0 and ${t.bonusMicros} >= 0`),
+    check(
+      'payment_orders_completed_check',
+      sql`${t.status} <> 'completed' or (${t.completedAt} is not null and ${t.paypalCaptureId} is not null)`,
+    ),
+  ],
+);
+
+/** Every status change of a payment order, with what caused it. */
+export const paymentOrderEvents = pgTable(
+  'payment_order_events',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => paymentOrders.id),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    source: text('source').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payment_order_events_order_idx').on(t.orderId, t.id)],
+);
+
+/** PayPal webhook deliveries already handled (PayPal retries; each event counts once). */
+export const paypalWebhookEvents = pgTable('paypal_webhook_events', {
+  id: text('id').primaryKey(),
+  eventType: text('event_type').notNull(),
+  resourceId: text('resource_id'),
+  outcome: text('outcome').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type SshKey = typeof sshKeys.$inferSelect;
+export type PaymentOrder = typeof paymentOrders.$inferSelect;

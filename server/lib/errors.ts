@@ -114,3 +114,39 @@ export const notAProvider = () =>
     'NOT_A_PROVIDER',
     'You need an approved provider profile to do this. Apply at /provider-signup.',
   );
+
+export const emailInUse = () =>
+  new AppError(409, 'EMAIL_IN_USE', 'Another account already uses this e-mail address.', {
+    fields: { email: ['Another account already uses this e-mail address'] },
+  });
+
+export const accountHasActiveRentals = (activeRentals: number) =>
+  new AppError(
+    409,
+    'ACTIVE_RENTALS',
+    'You have running instances. Stop them before deleting your account.',
+    { activeRentals },
+  );
+
+export const limitReached = (what: string, limit: number) =>
+  new AppError(409, 'LIMIT_REACHED', `You can have at most ${limit} ${what}.`, { limit });
+
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new AppError(409, 'CONFLICT', message, details);
+
+export const paymentsNotConfigured = () =>
+  new AppError(503, 'PAYMENTS_NOT_CONFIGURED', 'PayPal is not configured. Please contact support.');
+
+/** PayPal refused or could not be reached; nothing was credited. */
+export const paymentFailed = (message: string, details?: Record<string, unknown>) =>
+  new AppError(502, 'PAYMENT_FAILED', message, details);
+
+export const paymentUnderReview = () =>
+  new AppError(
+    409,
+    'PAYMENT_UNDER_REVIEW',
+    'This payment needs a manual review before credits are added. Please contact support.',
+  );
+
+export const invalidWebhook = (message = 'The webhook signature could not be verified.') =>
+  new AppError(400, 'INVALID_WEBHOOK', message);

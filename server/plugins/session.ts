@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { crossOriginRefused, unauthenticated } from '../lib/errors';
+import { userIdParam } from '../../shared/contracts/rentals';
+import { crossOriginRefused, forbidden, unauthenticated } from '../lib/errors';
+import { parse } from '../lib/validate';
 import type { RequestAuth } from '../types';
 
 export const SESSION_COOKIE = 'rentgpu_session';
@@ -43,6 +45,17 @@ function isSameOrigin(request: FastifyRequest): boolean {
 export function requireUser(request: FastifyRequest): RequestAuth {
   if (!request.auth) throw unauthenticated();
   return request.auth;
+}
+
+/**
+ * For paths such as /api/users/:userId: signed in (else 401), and the id in the path is the
+ * caller's own (else 403, whether or not that user exists).
+ */
+export function requireSelf(request: FastifyRequest): RequestAuth {
+  const auth = requireUser(request);
+  const { userId } = parse(userIdParam, request.params);
+  if (auth.userId !== userId) throw forbidden();
+  return auth;
 }
 
 export function setSessionCookie(

@@ -4,8 +4,9 @@ import {
   OTP_MAX_ATTEMPTS,
   OTP_TTL_MS,
 } from '../../../shared/constants';
+import { SESSION_TIMEOUT_MS } from '../../../shared/contracts/settings';
 import { LOGIN_TEXT } from '../../../shared/rules/login-input';
-import type { Db } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import { randomDigits, randomToken, safeEqualHex, sha256 } from '../../lib/crypto';
 import {
@@ -21,7 +22,8 @@ import { usersService } from '../users/service';
 import { otpRepo } from './otp-repo';
 import { sessionsRepo } from './sessions-repo';
 
-export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+/** The lifetime of a session when the user has not chosen one (settings default, 24h). */
+export const SESSION_TTL_MS = SESSION_TIMEOUT_MS['24h'];
 
 /** Limits on asking for and trying codes (docs/decisions/003-sessions-and-sign-in.md). */
 export const AUTH_LIMITS = {
@@ -75,7 +77,8 @@ export function createAuthService(deps: AuthDeps) {
     replacingToken?: string,
   ): Promise<IssuedSession> {
     const token = randomToken();
-    const expiresAt = new Date(clock.now().getTime() + SESSION_TTL_MS);
+    const { security } = await usersService.getSettings(db, userId);
+    const expiresAt = new Date(clock.now().getTime() + SESSION_TIMEOUT_MS[security.sessionTimeout]);
     await db.transaction(async (tx) => {
       // A new sign-in replaces the session the browser held (no session fixation).
       if (replacingToken)
@@ -165,3 +168,27 @@ export function createAuthService(deps: AuthDeps) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Session lifetimes for other modules (settings, account closing), inside their transaction. */
+export const sessionsService = {
+  /**
+   * A new session timeout: the current session lives that long from now, and the user's
+   * other sessions end by then at the latest (a shorter timeout tightens every device).
+   */
+  async applyTimeout(
+    conn: Conn,
+    userId: string,
+    currentSessionId: string,
+    ttlMs: number,
+    now: Date,
+  ): Promise<Date> {
+    const expiresAt = new Date(now.getTime() + ttlMs);
+    await sessionsRepo.setExpiry(conn, currentSessionId, expiresAt);
+    await sessionsRepo.capOthers(conn, userId, currentSessionId, expiresAt);
+    return expiresAt;
+  },
+
+  endAllForUser(conn: Conn, userId: string) {
+    return sessionsRepo.deleteByUser(conn, userId);
+  },
+};

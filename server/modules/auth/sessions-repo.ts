@@ -1,4 +1,4 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 
@@ -33,5 +33,21 @@ export const sessionsRepo = {
       .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
       .limit(1);
     return rows[0] ?? null;
+  },
+
+  async setExpiry(conn: Conn, sessionId: string, expiresAt: Date) {
+    await conn.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+  },
+
+  /** Shortens the user's other sessions to end by the cap at the latest. */
+  async capOthers(conn: Conn, userId: string, exceptSessionId: string, cap: Date) {
+    await conn
+      .update(sessions)
+      .set({ expiresAt: sql`least(${sessions.expiresAt}, ${cap})` })
+      .where(and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)));
+  },
+
+  async deleteByUser(conn: Conn, userId: string) {
+    await conn.delete(sessions).where(eq(sessions.userId, userId));
   },
 };

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
@@ -117,6 +117,52 @@ export const ledgerRepo = {
       )
       .returning({ balance: ledgerAccounts.balanceMicros });
     return rows[0]?.balance ?? null;
+  },
+
+  /** A user's wallet entries, newest first, with the transaction that explains each. */
+  async walletEntries(conn: Conn, userId: string, limit: number) {
+    return conn
+      .select({
+        id: ledgerEntries.id,
+        amountMicros: ledgerEntries.amountMicros,
+        kind: ledgerTransactions.kind,
+        memo: ledgerTransactions.memo,
+        reference: ledgerTransactions.reference,
+        createdAt: ledgerTransactions.createdAt,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+      .where(and(eq(ledgerAccounts.kind, 'wallet'), eq(ledgerAccounts.userId, userId)))
+      .orderBy(desc(ledgerEntries.id))
+      .limit(limit);
+  },
+
+  /** Sum of a user's wallet entries, split by whether the transaction kind is a top-up. */
+  async walletSums(
+    conn: Conn,
+    userId: string,
+    topUpKinds: string[],
+    range: { from?: Date; to?: Date } = {},
+  ): Promise<{ topUps: bigint; other: bigint }> {
+    const isTopUp = inArray(ledgerTransactions.kind, topUpKinds);
+    const rows = await conn
+      .select({
+        topUps: sql<string>`coalesce(sum(${ledgerEntries.amountMicros}) filter (where ${isTopUp}), 0)::text`,
+        other: sql<string>`coalesce(sum(${ledgerEntries.amountMicros}) filter (where not ${isTopUp}), 0)::text`,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+      .where(
+        and(
+          eq(ledgerAccounts.kind, 'wallet'),
+          eq(ledgerAccounts.userId, userId),
+          range.from ? gte(ledgerTransactions.createdAt, range.from) : undefined,
+          range.to ? lt(ledgerTransactions.createdAt, range.to) : undefined,
+        ),
+      );
+    return { topUps: BigInt(rows[0]?.topUps ?? '0'), other: BigInt(rows[0]?.other ?? '0') };
   },
 
   async tracksBalance(

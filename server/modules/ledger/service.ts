@@ -86,6 +86,28 @@ export const ledgerService = {
     return transactionId;
   },
 
+  /** A user's wallet movements, newest first (the purchase and charge history). */
+  walletEntries(conn: Conn, userId: string, limit = 100) {
+    return ledgerRepo.walletEntries(conn, userId, limit);
+  },
+
+  /**
+   * Money into a wallet from top-ups (kinds the caller names) and the net of everything
+   * else (charges less refunds, negative when money went out), optionally within a range.
+   */
+  walletSums(
+    conn: Conn,
+    userId: string,
+    topUpKinds: string[],
+    range: { from?: Date; to?: Date } = {},
+  ) {
+    return ledgerRepo.walletSums(conn, userId, topUpKinds, range);
+  },
+
+  async walletBalance(conn: Conn, userId: string): Promise<bigint> {
+    return (await ledgerRepo.findWallet(conn, userId))?.balanceMicros ?? 0n;
+  },
+
   /** Credits a user's wallet from a system account (seed credits, bonuses, refunds by support). */
   async grant(
     tx: Tx,

@@ -111,4 +111,12 @@ export const rentalsRepo = {
   async markSettled(conn: Conn, id: number, values: Partial<typeof rentals.$inferInsert>) {
     await conn.update(rentals).set(values).where(eq(rentals.id, id));
   },
+
+  async countActiveByUser(conn: Conn, userId: string): Promise<number> {
+    const rows = await conn
+      .select({ n: sql<number>`count(*)::int` })
+      .from(rentals)
+      .where(and(eq(rentals.userId, userId), eq(rentals.status, 'active')));
+    return rows[0]?.n ?? 0;
+  },
 };

@@ -8,7 +8,7 @@ import {
   splitEarnings,
   usedCostMicros,
 } from '../../../shared/rules/pricing';
-import type { Db, Tx } from '../../db/client';
+import type { Conn, Db, Tx } from '../../db/client';
 import type { Rental } from '../../db/schema';
 import { badRequest, listingUnavailable, notFound, quoteMismatch } from '../../lib/errors';
 import { ledgerService } from '../ledger/service';
@@ -180,6 +180,9 @@ export function createRentalsService(db: Db, config: RentalConfig) {
     },
 
     listByUser: (userId: string) => rentalsRepo.listByUser(db, userId),
+    /** Running instances of a user, counted in the caller's transaction when given one. */
+    countActiveByUser: (userId: string, conn: Conn = db) =>
+      rentalsRepo.countActiveByUser(conn, userId),
     listByProvider: (providerId: number) => rentalsRepo.listByProvider(db, providerId),
 
     /** One pass of the worker's duties; returns what it did. */

@@ -1,3 +1,4 @@
+import type { UserProfile } from '../../../shared/contracts/profile';
 import type { CurrentUser } from '../../../shared/contracts/user';
 import { isCurrency } from '../../../shared/rules/currency';
 import { microsToDollars } from '../../../shared/rules/money';
@@ -21,6 +22,24 @@ export function presentCurrentUser(row: UserProfileRow): CurrentUser {
     currency: preferredCurrency(row.settings),
     isProvider: row.isProvider,
     isAdmin: row.isAdmin,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function presentUserProfile(row: UserProfileRow): UserProfile {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    location: row.location,
+    bio: row.bio,
+    company: row.company,
+    website: row.website,
+    profileImageUrl: row.profileImageUrl,
+    credits: microsToDollars(row.balanceMicros),
+    isProvider: row.isProvider,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { ledgerAccounts, providers, users } from '../../db/schema';
 
@@ -7,6 +7,11 @@ export interface UserProfileRow {
   email: string;
   firstName: string | null;
   lastName: string | null;
+  phone: string | null;
+  location: string | null;
+  bio: string | null;
+  company: string | null;
+  website: string | null;
   profileImageUrl: string | null;
   theme: string;
   settings: Record<string, unknown>;
@@ -21,6 +26,11 @@ const profileColumns = {
   email: users.email,
   firstName: users.firstName,
   lastName: users.lastName,
+  phone: users.phone,
+  location: users.location,
+  bio: users.bio,
+  company: users.company,
+  website: users.website,
   profileImageUrl: users.profileImageUrl,
   theme: users.theme,
   settings: users.settings,
@@ -71,4 +81,71 @@ export const usersRepo = {
   async setTheme(conn: Conn, id: string, theme: string): Promise<void> {
     await conn.update(users).set({ theme, updatedAt: sql`now()` }).where(eq(users.id, id));
   },
+
+  async findSettings(conn: Conn, id: string) {
+    const rows = await conn
+      .select({ settings: users.settings, theme: users.theme })
+      .from(users)
+      .where(eq(users.id, id))
+      .limit(1);
+    return rows[0] ?? null;
+  },
+
+  async saveSettings(conn: Conn, id: string, settings: Record<string, unknown>, theme: string) {
+    await conn
+      .update(users)
+      .set({ settings, theme, updatedAt: sql`now()` })
+      .where(eq(users.id, id));
+  },
+
+  /** Another account that holds the e-mail, if any. */
+  async emailTakenByOther(conn: Conn, id: string, email: string): Promise<boolean> {
+    const rows = await conn
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), ne(users.id, id)))
+      .limit(1);
+    return rows.length > 0;
+  },
+
+  async updateProfile(conn: Conn, id: string, changes: ProfileColumns) {
+    await conn
+      .update(users)
+      .set({ ...changes, updatedAt: sql`now()` })
+      .where(eq(users.id, id));
+  },
+
+  /** Locks the user row (account closing must not race a second close or a sign-in). */
+  async lockById(conn: Conn, id: string) {
+    const rows = await conn.select().from(users).where(eq(users.id, id)).for('update').limit(1);
+    return rows[0] ?? null;
+  },
+
+  /** Clears personal data; the row stays so ledger, rentals and payments keep their owner. */
+  async anonymise(conn: Conn, id: string, tombstoneEmail: string, at: Date) {
+    await conn
+      .update(users)
+      .set({
+        email: tombstoneEmail,
+        firstName: null,
+        lastName: null,
+        phone: null,
+        location: null,
+        bio: null,
+        company: null,
+        website: null,
+        profileImageUrl: null,
+        settings: {},
+        deletedAt: at,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(users.id, id));
+  },
 };
+
+export type ProfileColumns = Partial<
+  Pick<
+    typeof users.$inferInsert,
+    'firstName' | 'lastName' | 'email' | 'phone' | 'location' | 'bio' | 'company' | 'website'
+  >
+>;

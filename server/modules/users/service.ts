@@ -1,8 +1,10 @@
+import type { ProfileChanges } from '../../../shared/contracts/profile';
+import { resolveSettings, type UserSettings } from '../../../shared/contracts/settings';
 import type { Theme } from '../../../shared/rules/theme';
 import type { Conn } from '../../db/client';
-import { notFound } from '../../lib/errors';
+import { emailInUse, notFound } from '../../lib/errors';
 import { ledgerService } from '../ledger/service';
-import { usersRepo } from './repo';
+import { type ProfileColumns, usersRepo } from './repo';
 
 export const usersService = {
   async getProfile(conn: Conn, userId: string) {
@@ -25,4 +27,71 @@ export const usersService = {
   setTheme(conn: Conn, userId: string, theme: Theme) {
     return usersRepo.setTheme(conn, userId, theme);
   },
+
+  /**
+   * The whole settings object with the section 9 defaults filled in. The theme is read from
+   * users.theme, which PATCH /api/user/theme also writes, so the two never disagree.
+   */
+  async getSettings(conn: Conn, userId: string): Promise<UserSettings> {
+    const row = await usersRepo.findSettings(conn, userId);
+    if (!row) throw notFound('User');
+    const settings = resolveSettings(row.settings);
+    return resolveSettings({
+      ...settings,
+      preferences: { ...settings.preferences, theme: row.theme },
+    });
+  },
+
+  async saveSettings(conn: Conn, userId: string, settings: UserSettings): Promise<void> {
+    await usersRepo.saveSettings(conn, userId, settings, settings.preferences.theme);
+  },
+
+  /**
+   * Applies the fields that were sent. A new e-mail must be free; the unique index is the
+   * final word when two accounts race for the same address.
+   */
+  async updateProfile(conn: Conn, userId: string, changes: ProfileChanges) {
+    const columns: ProfileColumns = {};
+    for (const [key, value] of Object.entries(changes)) {
+      if (value !== undefined) (columns as Record<string, unknown>)[key] = value;
+    }
+    if (columns.email && (await usersRepo.emailTakenByOther(conn, userId, columns.email))) {
+      throw emailInUse();
+    }
+    try {
+      await usersRepo.updateProfile(conn, userId, columns);
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw emailInUse();
+      throw error;
+    }
+  },
+
+  lockById(conn: Conn, userId: string) {
+    return usersRepo.lockById(conn, userId);
+  },
+
+  anonymise(conn: Conn, userId: string, at: Date) {
+    return usersRepo.anonymise(conn, userId, `deleted-${userId}@deleted.rentgpu.invalid`, at);
+  },
 };
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as {
+      code?: unknown;
+      constraint?: unknown;
+      message?: unknown;
+      cause?: unknown;
+    };
+    if (
+      e.code === '23505' &&
+      (e.constraint === constraint || String(e.message).includes(constraint))
+    )
+      return true;
+    current = e.cause;
+  }
+  return false;
+}

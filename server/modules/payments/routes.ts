@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { createPaypalOrderBody, paypalOrderIdParam } from '../../../shared/contracts/payments';
+import { parse } from '../../lib/validate';
+import { requireUser } from '../../plugins/session';
+import { ledgerService } from '../ledger/service';
+import { presentCapture, presentOrder } from './presenter';
+import { spendingSummary, walletHistory } from './wallet';
+import { handlePaypalWebhook } from './webhook';
+
+export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
+  const { payments, database, clock, paypal, env } = app.deps;
+
+  app.get('/api/payments/paypal/setup', async (request) => {
+    requireUser(request);
+    return payments.setup();
+  });
+
+  app.post('/api/payments/paypal/order', async (request, reply) => {
+    const { userId } = requireUser(request);
+    const body = parse(createPaypalOrderBody, request.body);
+    const order = await payments.createOrder(userId, body);
+    return reply.status(201).send(presentOrder(order));
+  });
+
+  app.post('/api/payments/paypal/order/:orderID/capture', async (request) => {
+    const { userId } = requireUser(request);
+    const { orderID } = parse(paypalOrderIdParam, request.params);
+    const { order } = await payments.capture(userId, orderID);
+    return presentCapture(order, await ledgerService.walletBalance(database.db, userId));
+  });
+
+  /** PayPal calls this; it is trusted only after PayPal confirms the signature. */
+  app.post('/api/payments/paypal/webhook', async (request) => {
+    return handlePaypalWebhook(
+      { payments, paypal, webhookId: env.PAYPAL_WEBHOOK_ID ?? null, log: request.log },
+      request.headers,
+      request.body,
+    );
+  });
+
+  app.get('/api/payments/history', async (request) => {
+    const { userId } = requireUser(request);
+    return walletHistory(database.db, userId);
+  });
+
+  app.get('/api/payments/summary', async (request) => {
+    const { userId } = requireUser(request);
+    return spendingSummary(database.db, userId, clock.now());
+  });
+}

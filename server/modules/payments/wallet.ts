@@ -1,0 +1,61 @@
+import type {
+  SpendingSummary,
+  WalletEntry,
+  WalletEntryType,
+} from '../../../shared/contracts/payments';
+import { microsToDollars } from '../../../shared/rules/money';
+import { startOfMonthIn } from '../../../shared/rules/time';
+import type { Conn } from '../../db/client';
+import { ledgerService } from '../ledger/service';
+import { usersService } from '../users/service';
+import { TOP_UP_KINDS } from './service';
+
+const TYPES: Record<string, WalletEntryType> = {
+  paypal_purchase: 'purchase',
+  purchase_bonus: 'bonus',
+  grant: 'credit',
+};
+
+/** The user's purchases and charges, newest first, straight from the ledger. */
+export async function walletHistory(
+  conn: Conn,
+  userId: string,
+  limit = 100,
+): Promise<WalletEntry[]> {
+  const rows = await ledgerService.walletEntries(conn, userId, limit);
+  return rows.map((row) => ({
+    id: row.id.toString(),
+    type: TYPES[row.kind] ?? (row.amountMicros < 0n ? 'charge' : 'refund'),
+    description: row.memo,
+    amount: microsToDollars(row.amountMicros),
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * Balance, and spending net of refunds: all time, and since the first of this month in the
+ * user's time zone. Money held for an active rental counts as spent until it is refunded;
+ * a month whose refunds exceed its charges shows 0.
+ */
+export async function spendingSummary(
+  conn: Conn,
+  userId: string,
+  now: Date,
+): Promise<SpendingSummary> {
+  const { preferences } = await usersService.getSettings(conn, userId);
+  const monthStart = startOfMonthIn(now, preferences.timezone);
+  const [all, month, balance] = await Promise.all([
+    ledgerService.walletSums(conn, userId, TOP_UP_KINDS),
+    ledgerService.walletSums(conn, userId, TOP_UP_KINDS, { from: monthStart }),
+    ledgerService.walletBalance(conn, userId),
+  ]);
+  const spent = (other: bigint) => (other < 0n ? -other : 0n);
+  return {
+    balance: microsToDollars(balance),
+    thisMonth: microsToDollars(spent(month.other)),
+    totalSpent: microsToDollars(spent(all.other)),
+    totalPurchased: microsToDollars(all.topUps),
+    monthStart: monthStart.toISOString(),
+    timezone: preferences.timezone,
+  };
+}

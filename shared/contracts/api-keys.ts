@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const API_KEY_PERMISSIONS = ['read', 'write', 'admin'] as const;
+export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
+
+/** Public API rate tiers (spec part 2 section 9), requests per hour. */
+export const RATE_TIERS = { standard: 1_000, pro: 5_000, enterprise: 25_000 } as const;
+export type RateTier = keyof typeof RATE_TIERS;
+
+export const MAX_API_KEYS = 20;
+/** Every key starts with this, so a leaked key is easy to recognise and scan for. */
+export const API_KEY_PREFIX = 'rgpu_';
+
+export const createApiKeyBody = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: 'Give the key a name' })
+    .max(60, { message: 'Name must be at most 60 characters' }),
+  permissions: z
+    .array(z.enum(API_KEY_PERMISSIONS))
+    .min(1, { message: 'Choose at least one permission' })
+    .default(['read'])
+    .transform((list) => API_KEY_PERMISSIONS.filter((p) => list.includes(p))),
+});
+export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
+
+export const apiKeyIdParam = z.object({ id: z.string().uuid({ message: 'Not a key id' }) });
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  /** The first characters of the key, to recognise it; the rest is never stored. */
+  prefix: string;
+  permissions: ApiKeyPermission[];
+  rateTier: RateTier;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** When the rotation policy retires it; null under manual rotation. */
+  expiresAt: string | null;
+}
+
+/** The answer to POST /api/auth/api-keys: the only time the full key is shown. */
+export interface CreatedApiKey extends ApiKeyView {
+  key: string;
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/** Credit packages of spec part 2 section 9: what you pay, and the bonus credits on top. */
+export const CREDIT_PACKAGES = [
+  { id: 'starter', label: 'Starter', amount: '10.00', bonus: '0.00', popular: false },
+  { id: 'basic', label: 'Basic', amount: '25.00', bonus: '2.00', popular: false },
+  { id: 'standard', label: 'Standard', amount: '50.00', bonus: '7.00', popular: true },
+  { id: 'pro', label: 'Pro', amount: '100.00', bonus: '20.00', popular: false },
+  { id: 'enterprise', label: 'Enterprise', amount: '250.00', bonus: '75.00', popular: false },
+] as const;
+
+export type CreditPackage = (typeof CREDIT_PACKAGES)[number];
+export type CreditPackageId = CreditPackage['id'];
+export const PACKAGE_IDS = CREDIT_PACKAGES.map((p) => p.id) as [
+  CreditPackageId,
+  ...CreditPackageId[],
+];
+export const DEFAULT_PACKAGE_ID: CreditPackageId = 'standard';
+
+export const CUSTOM_AMOUNT_MIN = 1;
+export const CUSTOM_AMOUNT_MAX = 1000;
+export const PAYMENT_CURRENCY = 'USD';
+export const CUSTOM_AMOUNT_MESSAGE = 'Enter an amount from $1 to $1,000 (whole cents).';
+
+export function findPackage(id: string): CreditPackage | null {
+  return CREDIT_PACKAGES.find((p) => p.id === id) ?? null;
+}
+
+/** A custom amount as typed: 1 to 1000 dollars, at most two decimals; null when not valid. */
+export function parseCustomAmount(input: string | number): string | null {
+  const text = String(input).trim();
+  if (!/^\d{1,4}(\.\d{1,2})?$/.test(text)) return null;
+  const value = Number(text);
+  if (value < CUSTOM_AMOUNT_MIN || value > CUSTOM_AMOUNT_MAX) return null;
+  return value.toFixed(2);
+}
+
+/**
+ * POST /api/payments/paypal/order. The spec's body is {amount, currency, payment_type};
+ * a package is named by packageId, and the server decides the price either way: a package's
+ * amount must match the package, a custom amount gets no bonus.
+ */
+export const createPaypalOrderBody = z
+  .object({
+    packageId: z.enum(PACKAGE_IDS).optional(),
+    amount: z.union([z.string(), z.number()]).optional(),
+    currency: z.literal(PAYMENT_CURRENCY, { message: 'Payments are in USD' }).default('USD'),
+    payment_type: z
+      .literal('credits', { message: 'Only credit purchases are supported' })
+      .default('credits'),
+  })
+  .superRefine((body, ctx) => {
+    if (body.packageId) {
+      const pkg = findPackage(body.packageId);
+      if (pkg && body.amount !== undefined && parseCustomAmount(body.amount) !== pkg.amount) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['amount'],
+          message: `The ${pkg.label} package costs $${pkg.amount}`,
+        });
+      }
+      return;
+    }
+    if (body.amount === undefined || parseCustomAmount(body.amount) === null) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: CUSTOM_AMOUNT_MESSAGE });
+    }
+  });
+export type CreatePaypalOrderBody = z.input<typeof createPaypalOrderBody>;
+
+export const paypalOrderIdParam = z.object({
+  orderID: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9-]+$/, { message: 'Not a PayPal order id' }),
+});
+
+export interface PaypalSetupResponse {
+  success: boolean;
+  clientId: string | null;
+  /** Where the browser loads PayPal's JavaScript SDK from (configurable for tests). */
+  sdkUrl: string | null;
+  currency: 'USD';
+  intent: 'capture';
+  message?: string;
+}
+
+export interface PaypalOrderResponse {
+  id: string;
+  status: string;
+  amount: string;
+  bonus: string;
+  credits: string;
+  currency: 'USD';
+}
+
+export interface PaypalCaptureResponse {
+  success: boolean;
+  status: 'completed' | 'pending';
+  orderId: string;
+  amount: string;
+  bonus: string;
+  /** Amount plus bonus: what the wallet received. */
+  credits: string;
+  balance: string;
+  message: string;
+}
+
+export type WalletEntryType = 'purchase' | 'bonus' | 'charge' | 'refund' | 'credit';
+
+export interface WalletEntry {
+  id: string;
+  type: WalletEntryType;
+  description: string;
+  /** Signed dollars: positive adds to the balance. */
+  amount: string;
+  createdAt: string;
+}
+
+export interface SpendingSummary {
+  balance: string;
+  /** Net spending since the first of this month in the user's time zone. */
+  thisMonth: string;
+  totalSpent: string;
+  totalPurchased: string;
+  monthStart: string;
+  timezone: string;
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { emailSchema } from './auth';
+
+/** Empty or blank text means "clear it". */
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: `${label} must be at most ${max} characters` })
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional();
+
+const website = z
+  .string()
+  .trim()
+  .max(200, { message: 'Website must be at most 200 characters' })
+  .refine((v) => v === '' || isWebAddress(v), {
+    message: 'Website must be a full address starting with http:// or https://',
+  })
+  .transform((v) => (v === '' ? null : v))
+  .nullable()
+  .optional();
+
+const phone = z
+  .string()
+  .trim()
+  .max(30, { message: 'Phone must be at most 30 characters' })
+  .refine((v) => v === '' || /^\+?[0-9 ()./-]{6,30}$/.test(v), {
+    message: 'Phone may hold digits, spaces and + ( ) - . only',
+  })
+  .transform((v) => (v === '' ? null : v))
+  .nullable()
+  .optional();
+
+function isWebAddress(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
+  } catch {
+    return false;
+  }
+}
+
+/** PATCH /api/users/:userId. Every field is optional; a field that is sent replaces the stored one. */
+export const updateProfileBody = z.object({
+  firstName: optionalText(50, 'First name'),
+  lastName: optionalText(50, 'Last name'),
+  email: emailSchema.optional(),
+  phone,
+  location: optionalText(100, 'Location'),
+  bio: optionalText(500, 'Bio'),
+  company: optionalText(100, 'Company'),
+  website,
+});
+export type UpdateProfileBody = z.input<typeof updateProfileBody>;
+export type ProfileChanges = z.output<typeof updateProfileBody>;
+
+/** GET /api/users/:userId: the profile view of spec part 2 section 3. */
+export interface UserProfile {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  phone: string | null;
+  location: string | null;
+  bio: string | null;
+  company: string | null;
+  website: string | null;
+  profileImageUrl: string | null;
+  credits: string;
+  isProvider: boolean;
+  createdAt: string;
+}
+
+export interface ProviderProfile {
+  id: number;
+  userId: string | null;
+  companyName: string;
+  location: string;
+  isVerified: boolean;
+  reputation: string;
+  createdAt: string;
+}

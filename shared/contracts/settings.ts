@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { CURRENCIES } from '../rules/currency';
+import { THEMES } from '../rules/theme';
+
+/** Option lists and defaults of spec part 2 section 9 (settings). */
+export const TIMEZONES = [
+  'UTC',
+  'America/New_York',
+  'America/Los_Angeles',
+  'Europe/London',
+  'Asia/Tokyo',
+  'Asia/Kolkata',
+] as const;
+export const REGIONS = ['us-east', 'us-west', 'eu-central', 'asia-pacific', 'india'] as const;
+export const LANGUAGES = ['en', 'es', 'fr', 'de', 'ja', 'hi'] as const;
+export const SESSION_TIMEOUTS = ['1h', '8h', '24h', '7d', 'never'] as const;
+export const KEY_ROTATIONS = ['manual', '30d', '90d', '1y'] as const;
+
+export type TimeZone = (typeof TIMEZONES)[number];
+export type Region = (typeof REGIONS)[number];
+export type Language = (typeof LANGUAGES)[number];
+export type SessionTimeout = (typeof SESSION_TIMEOUTS)[number];
+export type KeyRotation = (typeof KEY_ROTATIONS)[number];
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long a session lives from sign-in. 'never' is 400 days: browsers cap a cookie's
+ * lifetime at about that anyway, so a longer one would be a promise we cannot keep.
+ */
+export const SESSION_TIMEOUT_MS: Record<SessionTimeout, number> = {
+  '1h': HOUR_MS,
+  '8h': 8 * HOUR_MS,
+  '24h': DAY_MS,
+  '7d': 7 * DAY_MS,
+  never: 400 * DAY_MS,
+};
+
+/** After how long an API key stops working under each rotation policy (null: never). */
+export const KEY_ROTATION_MS: Record<KeyRotation, number | null> = {
+  manual: null,
+  '30d': 30 * DAY_MS,
+  '90d': 90 * DAY_MS,
+  '1y': 365 * DAY_MS,
+};
+
+export const SESSION_TIMEOUT_LABELS: Record<SessionTimeout, string> = {
+  '1h': '1 hour',
+  '8h': '8 hours',
+  '24h': '24 hours',
+  '7d': '7 days',
+  never: 'Never (400 days)',
+};
+
+export const KEY_ROTATION_LABELS: Record<KeyRotation, string> = {
+  manual: 'Manual',
+  '30d': 'Every 30 days',
+  '90d': 'Every 90 days',
+  '1y': 'Every year',
+};
+
+export const REGION_LABELS: Record<Region, string> = {
+  'us-east': 'US East',
+  'us-west': 'US West',
+  'eu-central': 'EU Central',
+  'asia-pacific': 'Asia Pacific',
+  india: 'India',
+};
+
+export const LANGUAGE_LABELS: Record<Language, string> = {
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  de: 'Deutsch',
+  ja: '日本語',
+  hi: 'हिन्दी',
+};
+
+const notificationsSchema = z.object({
+  email: z.boolean(),
+  push: z.boolean(),
+  sms: z.boolean(),
+  instanceAlerts: z.boolean(),
+  paymentAlerts: z.boolean(),
+  marketingEmails: z.boolean(),
+});
+
+const securitySchema = z.object({
+  twoFactorEnabled: z.boolean(),
+  sessionTimeout: z.enum(SESSION_TIMEOUTS),
+  apiKeyRotation: z.enum(KEY_ROTATIONS),
+});
+
+const preferencesSchema = z.object({
+  currency: z.enum(CURRENCIES),
+  timezone: z.enum(TIMEZONES),
+  language: z.enum(LANGUAGES),
+  theme: z.enum(THEMES),
+  autoRenew: z.boolean(),
+  defaultRegion: z.enum(REGIONS),
+});
+
+/** The whole settings object of spec part 2 section 3, as PATCH /api/users/:id/settings takes it. */
+export const userSettings = z.object({
+  notifications: notificationsSchema,
+  security: securitySchema,
+  preferences: preferencesSchema,
+});
+export type UserSettings = z.infer<typeof userSettings>;
+
+export const DEFAULT_SETTINGS: UserSettings = {
+  notifications: {
+    email: true,
+    push: false,
+    sms: false,
+    instanceAlerts: true,
+    paymentAlerts: true,
+    marketingEmails: false,
+  },
+  security: { twoFactorEnabled: false, sessionTimeout: '24h', apiKeyRotation: 'manual' },
+  preferences: {
+    currency: 'USD',
+    timezone: 'UTC',
+    language: 'en',
+    theme: 'dark',
+    autoRenew: false,
+    defaultRegion: 'us-east',
+  },
+};
+
+/**
+ * Stored settings with every missing or invalid value replaced by its default, so an old
+ * or partial row still reads as a whole, valid object.
+ */
+export function resolveSettings(stored: unknown): UserSettings {
+  const source = isRecord(stored) ? stored : {};
+  const group = <K extends keyof UserSettings>(key: K): UserSettings[K] => {
+    const defaults = DEFAULT_SETTINGS[key];
+    const raw = isRecord(source[key]) ? source[key] : {};
+    const shape = userSettings.shape[key].shape as Record<string, z.ZodType>;
+    const out: Record<string, unknown> = { ...defaults };
+    for (const [field, schema] of Object.entries(shape)) {
+      const parsed = schema.safeParse(raw[field]);
+      if (parsed.success) out[field] = parsed.data;
+    }
+    return out as UserSettings[K];
+  };
+  return {
+    notifications: group('notifications'),
+    security: group('security'),
+    preferences: group('preferences'),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

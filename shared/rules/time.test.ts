@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, startOfMonthIn } from './time';
+
+describe('startOfMonthIn', () => {
+  it('is midnight of the 1st in UTC', () => {
+    expect(startOfMonthIn(new Date('2026-03-15T12:00:00Z'), 'UTC').toISOString()).toBe(
+      '2026-03-01T00:00:00.000Z',
+    );
+  });
+
+  it('follows the zone: Kolkata is 5:30 ahead, so its month starts the evening before in UTC', () => {
+    expect(startOfMonthIn(new Date('2026-03-15T12:00:00Z'), 'Asia/Kolkata').toISOString()).toBe(
+      '2026-02-28T18:30:00.000Z',
+    );
+  });
+
+  it('an instant that is already next month in Tokyo counts in the new month there', () => {
+    // 2026-03-31 20:00 UTC is 2026-04-01 05:00 in Tokyo.
+    expect(startOfMonthIn(new Date('2026-03-31T20:00:00Z'), 'Asia/Tokyo').toISOString()).toBe(
+      '2026-03-31T15:00:00.000Z',
+    );
+  });
+
+  it('uses the offset in force on the 1st, not today (New York in March after DST)', () => {
+    // DST begins 2026-03-08; on March 1st New York is still UTC-5.
+    expect(startOfMonthIn(new Date('2026-03-20T12:00:00Z'), 'America/New_York').toISOString()).toBe(
+      '2026-03-01T05:00:00.000Z',
+    );
+    expect(startOfMonthIn(new Date('2026-04-20T12:00:00Z'), 'America/New_York').toISOString()).toBe(
+      '2026-04-01T04:00:00.000Z',
+    );
+  });
+});
+
+describe('formatDate', () => {
+  it('formats in the zone and language', () => {
+    expect(formatDate('2026-03-31T20:00:00Z', { timeZone: 'Asia/Tokyo' })).toBe('Apr 1, 2026');
+    expect(formatDate('2026-03-31T20:00:00Z', { timeZone: 'UTC', language: 'de' })).toBe(
+      '31. März 2026',
+    );
+  });
+});
