@@ -19,6 +19,7 @@ import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { healthRoutes } from './modules/health/routes';
 import { listingsRoutes } from './modules/listings/routes';
+import { createInstanceAlerts } from './modules/notifications/service';
 import { paymentsRoutes } from './modules/payments/routes';
 import { createPaymentsService } from './modules/payments/service';
 import { providersRoutes } from './modules/providers/routes';
@@ -76,6 +77,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     platformFeeBps: env.PLATFORM_FEE_BPS,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
     demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
+    onInstanceEvent: createInstanceAlerts({ db: database.db, mailer, log: app.log }),
   });
   app.decorate('deps', {
     env,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../rules/currency';
 import { THEMES } from '../rules/theme';
+import { LANGUAGES, TIMEZONES } from './settings';
 
 export const themeSchema = z.enum(THEMES);
 
@@ -18,6 +19,9 @@ export const currentUser = z.object({
   credits: z.string(),
   /** Display currency for prices (settings → preferences.currency), default USD. */
   currency: z.enum(CURRENCIES),
+  /** Time zone and language for dates (settings → preferences), default UTC and en. */
+  timezone: z.enum(TIMEZONES),
+  language: z.enum(LANGUAGES),
   isProvider: z.boolean(),
   isAdmin: z.boolean(),
   createdAt: z.string(),

@@ -19,6 +19,14 @@ export interface RentalConfig {
   platformFeeBps: number;
   provisioningTimeoutMs: number;
   demoProvisioningDelayMs: number;
+  /** Told after commit when the worker makes an instance ready or ends it (instance alerts). */
+  onInstanceEvent?: (event: InstanceEvent) => void;
+}
+
+export interface InstanceEvent {
+  kind: 'ready' | 'expired' | 'timed_out';
+  rentalId: number;
+  userId: string;
 }
 
 export type SettledBy = 'user' | 'expiry' | 'provisioning_timeout' | 'api';
@@ -188,6 +196,9 @@ export function createRentalsService(db: Db, config: RentalConfig) {
     /** One pass of the worker's duties; returns what it did. */
     async processDue(now: Date, batch = 50) {
       const done = { ready: 0, timedOut: 0, expired: 0 };
+      const events: InstanceEvent[] = [];
+      const event = (kind: InstanceEvent['kind'], rental: Rental) =>
+        events.push({ kind, rentalId: rental.id, userId: rental.userId });
       await db.transaction(async (tx) => {
         for (const rental of await rentalsRepo.claimDue(tx, 'ready', now, batch)) {
           // A savepoint: two workers picking the same free port lose one attempt, not the batch.
@@ -200,7 +211,10 @@ export function createRentalsService(db: Db, config: RentalConfig) {
                 rental.readyDueAt ?? now,
               ),
             );
-            if (ok) done.ready += 1;
+            if (ok) {
+              done.ready += 1;
+              event('ready', rental);
+            }
           } catch {
             // retried on the next tick
           }
@@ -210,14 +224,17 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         for (const rental of await rentalsRepo.claimDue(tx, 'timeout', now, batch)) {
           await settle(tx, rental, { at: now, by: 'provisioning_timeout', cancel: true });
           done.timedOut += 1;
+          event('timed_out', rental);
         }
       });
       await db.transaction(async (tx) => {
         for (const rental of await rentalsRepo.claimDue(tx, 'expiry', now, batch)) {
           await settle(tx, rental, { at: rental.endsAt, by: 'expiry', cancel: false });
           done.expired += 1;
+          event('expired', rental);
         }
       });
+      for (const e of events) config.onInstanceEvent?.(e);
       return done;
     },
   };

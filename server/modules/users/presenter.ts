@@ -1,16 +1,12 @@
 import type { UserProfile } from '../../../shared/contracts/profile';
+import { resolveSettings } from '../../../shared/contracts/settings';
 import type { CurrentUser } from '../../../shared/contracts/user';
-import { isCurrency } from '../../../shared/rules/currency';
 import { microsToDollars } from '../../../shared/rules/money';
 import { isTheme } from '../../../shared/rules/theme';
 import type { UserProfileRow } from './repo';
 
-function preferredCurrency(settings: Record<string, unknown>) {
-  const preferences = settings.preferences as Record<string, unknown> | undefined;
-  return isCurrency(preferences?.currency) ? preferences.currency : 'USD';
-}
-
 export function presentCurrentUser(row: UserProfileRow): CurrentUser {
+  const { preferences } = resolveSettings(row.settings);
   return {
     id: row.id,
     email: row.email,
@@ -19,7 +15,9 @@ export function presentCurrentUser(row: UserProfileRow): CurrentUser {
     profileImageUrl: row.profileImageUrl,
     theme: isTheme(row.theme) ? row.theme : 'dark',
     credits: microsToDollars(row.balanceMicros),
-    currency: preferredCurrency(row.settings),
+    currency: preferences.currency,
+    timezone: preferences.timezone,
+    language: preferences.language,
     isProvider: row.isProvider,
     isAdmin: row.isAdmin,
     createdAt: row.createdAt.toISOString(),

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseSshPublicKey } from './ssh-key';
+import { parseSshPublicKey } from '../../../shared/rules/ssh-key';
 
 /** OpenSSH wire encoding, to build real keys from node:crypto's output. */
 function sshString(bytes: Uint8Array | string): Buffer {

@@ -1,0 +1,41 @@
+import type { Db } from '../../db/client';
+import type { Mailer } from '../../lib/mailer';
+import type { InstanceEvent } from '../rentals/service';
+import { usersService } from '../users/service';
+
+const MESSAGES: Record<InstanceEvent['kind'], (id: number) => { subject: string; text: string }> = {
+  ready: (id) => ({
+    subject: `Your RentGPU instance is ready (rental #${id})`,
+    text: `Rental #${id} is ready. Its SSH address is on your dashboard: /dashboard`,
+  }),
+  expired: (id) => ({
+    subject: `Your RentGPU rental #${id} has ended`,
+    text: `Rental #${id} reached the end of its booked hours and was stopped. Any unused time was returned to your credits.`,
+  }),
+  timed_out: (id) => ({
+    subject: `Rental #${id} was cancelled and refunded`,
+    text: `The host of rental #${id} did not become ready in time, so the rental was cancelled and the full amount returned to your credits.`,
+  }),
+};
+
+/**
+ * Instance alerts by e-mail, sent only when the user's settings have both e-mail
+ * notifications and instance alerts on. Failures are logged, never thrown at the worker.
+ */
+export function createInstanceAlerts(deps: {
+  db: Db;
+  mailer: Mailer;
+  log: { error(obj: unknown, msg: string): void };
+}) {
+  async function send(event: InstanceEvent) {
+    const { notifications } = await usersService.getSettings(deps.db, event.userId);
+    if (!notifications.email || !notifications.instanceAlerts) return;
+    const profile = await usersService.getProfile(deps.db, event.userId);
+    await deps.mailer.send({ to: profile.email, ...MESSAGES[event.kind](event.rentalId) });
+  }
+  return (event: InstanceEvent) => {
+    send(event).catch((error: unknown) =>
+      deps.log.error({ err: error, event }, 'instance alert e-mail failed'),
+    );
+  };
+}
