@@ -1,18 +1,50 @@
 // Runs the built server on a fresh embedded database for the browser tests, copying its
 // output to a log file so tests can read what it prints (the e-mailed sign-in codes).
+// PayPal is a local fake (server/test/fake-paypal.ts) that also serves the stand-in SDK.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { buildIfStale } from './build-if-stale.mjs';
 
 buildIfStale();
+const fakeModule = path.resolve('dist/test/fake-paypal.mjs');
+await build({
+  entryPoints: ['server/test/fake-paypal.ts'],
+  outfile: fakeModule,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  packages: 'external',
+  logLevel: 'warning',
+});
+const { startFakePaypal } = await import(pathToFileURL(fakeModule).href);
+const fake = await startFakePaypal({
+  clientId: 'e2e-client',
+  clientSecret: 'e2e-secret',
+  requireApproval: true,
+  sdkFile: path.resolve('e2e/paypal-sdk-stub.js'),
+});
+
 const logPath = process.env.E2E_SERVER_LOG ?? 'test-results/e2e-server.log';
 mkdirSync(path.dirname(logPath), { recursive: true });
 const log = createWriteStream(logPath);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-'));
 const child = spawn(process.execPath, ['dist/server/main.js'], {
-  env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    PAYPAL_CLIENT_ID: 'e2e-client',
+    PAYPAL_CLIENT_SECRET: 'e2e-secret',
+    PAYPAL_API_BASE: fake.url,
+    PAYPAL_WEBHOOK_ID: 'WH-TEST',
+    PAYPAL_SDK_URL: `${fake.url}/sdk/js`,
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 for (const stream of [child.stdout, child.stderr]) {
@@ -22,4 +54,7 @@ for (const stream of [child.stdout, child.stderr]) {
   });
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill('SIGTERM'));
-child.on('exit', (code) => process.exit(code ?? 0));
+child.on('exit', async (code) => {
+  await fake.close();
+  process.exit(code ?? 0);
+});

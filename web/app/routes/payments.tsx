@@ -1,5 +1,16 @@
 import { Page } from '../../components/ui/page';
+import { useCurrentUser } from '../../features/auth/api/get-current-user';
+import { CreditPurchase } from '../../features/payments/components/credit-purchase';
 
 export default function PaymentsPage() {
-  return <Page title="Add Credits" description="Buy prepaid credits for GPU rentals." />;
+  const { user } = useCurrentUser();
+  return (
+    <Page title="Add Credits" description="Buy prepaid credits for GPU rentals.">
+      {user ? (
+        <CreditPurchase credits={user.credits} timeZone={user.timezone} language={user.language} />
+      ) : (
+        <p className="mt-8 text-muted-foreground">Please log in to access payment options.</p>
+      )}
+    </Page>
+  );
 }

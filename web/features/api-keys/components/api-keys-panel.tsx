@@ -1,0 +1,143 @@
+import { KeyRound, Plus } from 'lucide-react';
+import { useState } from 'react';
+import type { ApiKeyView } from '../../../../shared/contracts/api-keys';
+import { formatDate } from '../../../../shared/rules/time';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Dialog } from '../../../components/ui/dialog';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { toast } from '../../../components/ui/toast-store';
+import { serverMessage } from '../../../lib/api-client';
+import { useApiKeys } from '../api/get-api-keys';
+import { useRevokeApiKey } from '../api/revoke-api-key';
+import { CopySecret } from './copy-secret';
+import { GenerateKeyDialog } from './generate-key-dialog';
+
+interface DateFormat {
+  timeZone: string;
+  language: string;
+}
+
+/** API keys from the server: generate (shown once), list, revoke (stops working at once). */
+export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
+  const keys = useApiKeys();
+  const [generating, setGenerating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
+  return (
+    <Card className="p-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 className="text-lg font-semibold">API Keys</h2>
+          <p className="text-sm text-muted-foreground">
+            For the public API and the command-line tool, sent as a bearer token.
+          </p>
+        </div>
+        <Button onClick={() => setGenerating(true)}>
+          <Plus className="h-4 w-4" aria-hidden /> Generate New Key
+        </Button>
+      </div>
+      {keys.isLoading ? (
+        <Skeleton className="mt-4 h-16" />
+      ) : keys.error ? (
+        <p className="mt-4 text-sm text-danger-text">Could not load your API keys.</p>
+      ) : keys.data?.length === 0 ? (
+        <p className="mt-4 text-sm text-muted-foreground">No API keys yet.</p>
+      ) : (
+        <ul className="mt-4 grid gap-3" aria-label="API keys">
+          {keys.data?.map((key) => {
+            const expired = key.expiresAt !== null && new Date(key.expiresAt) <= new Date();
+            return (
+              <li
+                key={key.id}
+                className="grid gap-2 rounded-lg border border-border p-4"
+                aria-label={`API key ${key.name}`}
+              >
+                <div className="flex flex-wrap items-center gap-2">
+                  <KeyRound className="h-4 w-4 text-muted-foreground" aria-hidden />
+                  <span className="font-medium">{key.name}</span>
+                  {key.permissions.map((p) => (
+                    <Badge key={p} tone={p === 'admin' ? 'warning' : 'info'}>
+                      {p}
+                    </Badge>
+                  ))}
+                  {expired ? <Badge tone="danger">Expired</Badge> : null}
+                  <span className="ml-auto flex gap-2">
+                    <CopySecret
+                      value={key.prefix}
+                      label={`Copy prefix of ${key.name}`}
+                      what="Key prefix"
+                    />
+                    <Button variant="danger" size="sm" onClick={() => setRevoking(key)}>
+                      Revoke
+                    </Button>
+                  </span>
+                </div>
+                <code className="font-mono text-sm text-muted-foreground">{key.prefix}…</code>
+                <p className="text-xs text-muted-foreground">
+                  Created {formatDate(key.createdAt, dates)} · Last used{' '}
+                  {key.lastUsedAt
+                    ? formatDate(key.lastUsedAt, { ...dates, withTime: true })
+                    : 'Never'}
+                  {key.expiresAt
+                    ? ` · ${expired ? 'Expired' : 'Expires'} ${formatDate(key.expiresAt, dates)}`
+                    : ''}
+                  {' · '}Standard tier
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <GenerateKeyDialog open={generating} onOpenChange={setGenerating} />
+      <RevokeDialog apiKey={revoking} onClose={() => setRevoking(null)} />
+    </Card>
+  );
+}
+
+function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
+  const revoke = useRevokeApiKey();
+  return (
+    <Dialog
+      open={apiKey !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Revoke this API key?"
+      description={`"${apiKey?.name ?? ''}" stops working at once. Anything using it will be refused.`}
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            disabled={revoke.isPending}
+            onClick={async () => {
+              if (!apiKey) return;
+              try {
+                await revoke.mutateAsync(apiKey.id);
+                toast({
+                  title: 'API Key Revoked',
+                  description: `"${apiKey.name}" no longer works.`,
+                });
+                onClose();
+              } catch (error) {
+                toast({
+                  title: 'Revoke Failed',
+                  description: serverMessage(
+                    error,
+                    'Failed to revoke the API key. Please try again.',
+                  ),
+                  variant: 'destructive',
+                });
+              }
+            }}
+          >
+            {revoke.isPending ? 'Revoking...' : 'Revoke Key'}
+          </Button>
+        </>
+      }
+    >
+      <span className="sr-only">Confirm revoking the key</span>
+    </Dialog>
+  );
+}

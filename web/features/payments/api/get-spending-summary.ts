@@ -1,0 +1,22 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SpendingSummary } from '../../../../shared/contracts/payments';
+import { apiRequest } from '../../../lib/api-client';
+
+export const SPENDING_SUMMARY_KEY = ['/api/payments/summary'] as const;
+
+export async function getSpendingSummary(): Promise<SpendingSummary> {
+  const res = await apiRequest('GET', SPENDING_SUMMARY_KEY[0]);
+  return (await res.json()) as SpendingSummary;
+}
+
+/** Refetched on mount: the figures move with every rental and purchase. */
+export const spendingSummaryQueryOptions = () =>
+  queryOptions({
+    queryKey: SPENDING_SUMMARY_KEY,
+    queryFn: getSpendingSummary,
+    staleTime: 0,
+  });
+
+export function useSpendingSummary() {
+  return useQuery(spendingSummaryQueryOptions());
+}

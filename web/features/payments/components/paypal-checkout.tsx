@@ -1,0 +1,151 @@
+import { Loader2 } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { toast } from '../../../components/ui/toast-store';
+import { serverMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { useCapturePaypalOrder } from '../api/capture-paypal-order';
+import { createPaypalOrder } from '../api/create-paypal-order';
+import { usePaypalSetup } from '../api/get-paypal-setup';
+import { loadPaypalSdk, type PaypalButtonsInstance, paypalSdkSrc } from '../paypal-sdk';
+import { type Quote, usd } from '../selection';
+
+export const PAYPAL_TEXT = {
+  notConfigured: 'PayPal payment is not configured. Please contact support for assistance.',
+  setupFailed: 'PayPal is not configured. Please contact support.',
+  sdkFailed: 'Unable to load PayPal SDK. Please refresh the page and try again.',
+  orderFailed: 'Failed to create PayPal order.',
+  captureFailed: 'Failed to complete PayPal payment.',
+  paymentError: 'An error occurred during PayPal payment. Please try again.',
+  cancelled: 'PayPal payment was cancelled.',
+  chooseFirst: 'Choose a package or enter an amount from $1 to $1,000.',
+} as const;
+
+const failure = (title: string, description: string) =>
+  toast({ title, description, variant: 'destructive' });
+
+/**
+ * The wallet method: setup, then PayPal's SDK, then its buttons. The buttons are rendered
+ * once and read the current choice when clicked; approval captures on our server, which
+ * credits the wallet.
+ */
+export function PaypalCheckout({ quote }: { quote: Quote | null }) {
+  const setup = usePaypalSetup();
+  const capture = useCapturePaypalOrder();
+  const container = useRef<HTMLDivElement>(null);
+  const quoteRef = useRef(quote);
+  const captureRef = useRef(capture.mutateAsync);
+  const reportedRef = useRef(false);
+  const [sdk, setSdk] = useState<'loading' | 'ready' | 'failed'>('loading');
+  const [processing, setProcessing] = useState(false);
+  quoteRef.current = quote;
+  captureRef.current = capture.mutateAsync;
+
+  useEffect(() => {
+    if (setup.error)
+      failure('PayPal Setup Failed', serverMessage(setup.error, PAYPAL_TEXT.setupFailed));
+  }, [setup.error]);
+
+  const config = setup.data;
+  useEffect(() => {
+    const target = container.current;
+    if (!config?.success || !config.clientId || !config.sdkUrl || !target) return;
+    let cancelled = false;
+    let buttons: PaypalButtonsInstance | null = null;
+    loadPaypalSdk(paypalSdkSrc(config.sdkUrl, config.clientId))
+      .then(async (paypal) => {
+        if (cancelled) return;
+        buttons = paypal.Buttons({
+          style: { layout: 'vertical', shape: 'rect', label: 'paypal' },
+          createOrder: async () => {
+            reportedRef.current = false;
+            const current = quoteRef.current;
+            try {
+              if (!current) throw new Error(PAYPAL_TEXT.chooseFirst);
+              return (await createPaypalOrder(current.body)).id;
+            } catch (error) {
+              reportedRef.current = true;
+              failure(
+                'Order Creation Failed',
+                current ? serverMessage(error, PAYPAL_TEXT.orderFailed) : PAYPAL_TEXT.chooseFirst,
+              );
+              throw error;
+            }
+          },
+          onApprove: async ({ orderID }) => {
+            setProcessing(true);
+            try {
+              const result = await captureRef.current(orderID);
+              if (result.success) {
+                toast({
+                  title: 'Payment Successful',
+                  description: `${usd(result.credits)} in credits added to your account.`,
+                });
+              } else {
+                toast({ title: 'Payment Pending', description: result.message });
+              }
+            } catch (error) {
+              failure('Payment Capture Failed', serverMessage(error, PAYPAL_TEXT.captureFailed));
+            } finally {
+              setProcessing(false);
+            }
+          },
+          onCancel: () => toast({ title: 'Payment Cancelled', description: PAYPAL_TEXT.cancelled }),
+          onError: () => {
+            if (reportedRef.current) return;
+            failure('Payment Error', PAYPAL_TEXT.paymentError);
+          },
+        });
+        await buttons.render(target);
+        if (!cancelled) setSdk('ready');
+      })
+      .catch(() => {
+        if (cancelled) return;
+        setSdk('failed');
+        failure('PayPal Setup Failed', PAYPAL_TEXT.sdkFailed);
+      });
+    return () => {
+      cancelled = true;
+      void buttons?.close?.();
+      target.replaceChildren();
+    };
+  }, [config]);
+
+  if (setup.isLoading) return <Skeleton className="h-12 w-full" />;
+  if (setup.error || !config?.success) {
+    return <p className="text-sm text-muted-foreground">{PAYPAL_TEXT.notConfigured}</p>;
+  }
+  return (
+    <div className="grid gap-3">
+      {sdk === 'failed' ? (
+        <p className="text-sm text-danger-text" role="alert">
+          {PAYPAL_TEXT.sdkFailed}
+        </p>
+      ) : null}
+      {sdk === 'loading' ? <Skeleton className="h-12 w-full" /> : null}
+      {!quote && sdk === 'ready' ? (
+        <p className="text-sm text-muted-foreground">{PAYPAL_TEXT.chooseFirst}</p>
+      ) : null}
+      <div className="relative">
+        <div
+          ref={container}
+          data-testid="paypal-buttons"
+          className={cn(
+            'min-h-0 transition-opacity',
+            !quote && 'hidden',
+            processing && 'pointer-events-none opacity-40',
+          )}
+        />
+        {processing ? (
+          <div
+            role="status"
+            className="absolute inset-0 flex items-center justify-center gap-2 text-sm font-medium"
+          >
+            <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            Processing payment...
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

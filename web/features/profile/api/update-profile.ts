@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UpdateProfileBody, UserProfile } from '../../../../shared/contracts/profile';
+import { apiRequest } from '../../../lib/api-client';
+import { userProfileKey } from './get-user-profile';
+
+export async function updateProfile(userId: string, body: UpdateProfileBody): Promise<UserProfile> {
+  const res = await apiRequest('PATCH', `/api/users/${userId}`, body);
+  return (await res.json()) as UserProfile;
+}
+
+/** Success refreshes the current user (spec part 2 section 7) and this profile. */
+export function useUpdateProfile(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateProfileBody) => updateProfile(userId, body),
+    onSuccess: async (profile) => {
+      queryClient.setQueryData(userProfileKey(userId), profile);
+      // The current user's query key is its URL (web/features/auth/api/get-current-user.ts).
+      await queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] });
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import {
+  KEY_ROTATION_LABELS,
+  KEY_ROTATIONS,
+  SESSION_TIMEOUT_LABELS,
+  SESSION_TIMEOUTS,
+  type UserSettings,
+} from '../../../../shared/contracts/settings';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Section, SelectField } from './settings-fields';
+
+type Security = UserSettings['security'];
+
+export function SecurityTab({
+  value,
+  onChange,
+  accountActions,
+}: {
+  value: Security;
+  onChange: (next: Security) => void;
+  accountActions: ReactNode;
+}) {
+  return (
+    <div className="grid gap-8">
+      <Section title="Two-factor authentication">
+        <div className="flex flex-wrap items-center gap-3">
+          <Badge tone="neutral">Disabled</Badge>
+          <Button variant="outline" size="sm" disabled aria-describedby="two-factor-why">
+            Enable
+          </Button>
+        </div>
+        <p id="two-factor-why" className="text-xs text-muted-foreground">
+          Not available yet. Every sign-in already needs a one-time code sent to your e-mail.
+        </p>
+      </Section>
+      <Section title="Sessions and keys">
+        <div className="grid gap-5 sm:grid-cols-2">
+          <SelectField
+            id="settings-session-timeout"
+            label="Session timeout"
+            value={value.sessionTimeout}
+            options={SESSION_TIMEOUTS}
+            labels={SESSION_TIMEOUT_LABELS}
+            hint="How long a sign-in lasts. A change applies to this session now and shortens your other sessions."
+            onChange={(sessionTimeout) => onChange({ ...value, sessionTimeout })}
+          />
+          <SelectField
+            id="settings-key-rotation"
+            label="API key rotation"
+            value={value.apiKeyRotation}
+            options={KEY_ROTATIONS}
+            labels={KEY_ROTATION_LABELS}
+            hint="API keys stop working this long after they were created, so old keys do not linger."
+            onChange={(apiKeyRotation) => onChange({ ...value, apiKeyRotation })}
+          />
+        </div>
+      </Section>
+      <Section title="Password">
+        <div className="grid gap-2">
+          <Button
+            variant="outline"
+            disabled
+            aria-describedby="password-why"
+            className="justify-self-start"
+          >
+            Change Password
+          </Button>
+          <p id="password-why" className="text-xs text-muted-foreground">
+            RentGPU has no passwords: you sign in with a one-time code sent to your e-mail.
+          </p>
+        </div>
+      </Section>
+      <Section title="Your data">
+        <div className="grid gap-3">{accountActions}</div>
+      </Section>
+    </div>
+  );
+}

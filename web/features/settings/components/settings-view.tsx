@@ -1,0 +1,131 @@
+import { type ReactNode, useEffect, useState } from 'react';
+import type { UserSettings } from '../../../../shared/contracts/settings';
+import type { Theme } from '../../../../shared/rules/theme';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Tabs } from '../../../components/ui/tabs';
+import { toast } from '../../../components/ui/toast-store';
+import { useSettings } from '../api/get-settings';
+import { useUpdateSettings } from '../api/update-settings';
+import { GeneralTab } from './general-tab';
+import { NotificationsTab } from './notifications-tab';
+import { SecurityTab } from './security-tab';
+
+interface SettingsViewProps {
+  userId: string;
+  /** The theme in force now (the navbar switcher may have changed it since the page opened). */
+  theme: Theme;
+  apiKeysTab: ReactNode;
+  billingTab: ReactNode;
+  accountActions: ReactNode;
+}
+
+/** Settings (spec part 2 section 2): five tabs; every save sends the whole settings object. */
+export function SettingsView({
+  userId,
+  theme,
+  apiKeysTab,
+  billingTab,
+  accountActions,
+}: SettingsViewProps) {
+  const settings = useSettings(userId);
+  const update = useUpdateSettings(userId);
+  const [draft, setDraft] = useState<UserSettings | null>(null);
+
+  useEffect(() => {
+    if (settings.data) setDraft((current) => current ?? settings.data);
+  }, [settings.data]);
+
+  if (!draft) {
+    return settings.error ? (
+      <p className="mt-8 text-danger-text">Could not load your settings. Please try again.</p>
+    ) : (
+      <div className="mt-8 grid gap-4" aria-busy="true">
+        <Skeleton className="h-10 w-full max-w-xl" />
+        <Skeleton className="h-64" />
+      </div>
+    );
+  }
+
+  async function save() {
+    if (!draft) return;
+    try {
+      const saved = await update.mutateAsync({
+        ...draft,
+        preferences: { ...draft.preferences, theme },
+      });
+      setDraft(saved);
+      toast({ title: 'Settings Updated', description: 'Your settings have been saved.' });
+    } catch {
+      toast({
+        title: 'Update Failed',
+        description: 'Failed to update settings. Please try again.',
+        variant: 'destructive',
+      });
+    }
+  }
+
+  const saveButton = (label: string) => (
+    <div className="mt-6 flex justify-end border-t border-border pt-4">
+      <Button onClick={save} disabled={update.isPending}>
+        {update.isPending ? 'Saving...' : label}
+      </Button>
+    </div>
+  );
+  const panel = (title: string, body: ReactNode, button?: string) => (
+    <Card className="p-6">
+      <h2 className="mb-5 text-lg font-semibold">{title}</h2>
+      {body}
+      {button ? saveButton(button) : null}
+    </Card>
+  );
+
+  return (
+    <Tabs
+      className="mt-8"
+      label="Settings sections"
+      items={[
+        {
+          value: 'general',
+          label: 'General',
+          content: panel(
+            'General',
+            <GeneralTab
+              value={draft.preferences}
+              onChange={(preferences) => setDraft({ ...draft, preferences })}
+            />,
+            'Save Changes',
+          ),
+        },
+        {
+          value: 'notifications',
+          label: 'Notifications',
+          content: panel(
+            'Notifications',
+            <NotificationsTab
+              value={draft.notifications}
+              onChange={(notifications) => setDraft({ ...draft, notifications })}
+            />,
+            'Save Preferences',
+          ),
+        },
+        {
+          value: 'security',
+          label: 'Security',
+          content: panel(
+            'Security',
+            <SecurityTab
+              value={draft.security}
+              onChange={(security) => setDraft({ ...draft, security })}
+              accountActions={accountActions}
+            />,
+            'Update Security',
+          ),
+        },
+        { value: 'api-keys', label: 'API Keys', content: apiKeysTab },
+        { value: 'billing', label: 'Billing', content: panel('Billing', billingTab) },
+      ]}
+    />
+  );
+}
