@@ -1,8 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isRecord } from '../lib/paypal';
+import {
+  type FakeOrder,
+  header,
+  id,
+  readBody,
+  representation,
+  send,
+  unprocessable,
+} from './fake-paypal-http';
 
 /**
  * A local stand-in for PayPal's REST API (OAuth token, Orders v2, webhook signature check),
@@ -18,20 +26,6 @@ export type CaptureBehaviour =
   | { kind: 'pending' }
   | { kind: 'declined' }
   | { kind: 'instrument-declined' };
-
-interface FakeCapture {
-  id: string;
-  status: string;
-  amount: { currency_code: string; value: string };
-}
-
-interface FakeOrder {
-  id: string;
-  status: 'CREATED' | 'APPROVED' | 'COMPLETED';
-  customId: string;
-  amount: { currency_code: string; value: string };
-  captures: FakeCapture[];
-}
 
 export interface FakePaypalOptions {
   clientId?: string;
@@ -67,8 +61,6 @@ export interface FakePaypal {
   ): { body: Record<string, unknown>; headers: Record<string, string> };
   close(): Promise<void>;
 }
-
-const id = (length: number) => randomBytes(length).toString('hex').toUpperCase().slice(0, length);
 
 export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<FakePaypal> {
   const clientId = options.clientId ?? 'x';
@@ -115,39 +107,6 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
         server.close(() => resolve());
       }),
   };
-
-  const representation = (order: FakeOrder) => ({
-    id: order.id,
-    status: order.status,
-    intent: 'CAPTURE',
-    purchase_units: [
-      {
-        reference_id: order.customId,
-        custom_id: order.customId,
-        amount: order.amount,
-        ...(order.captures.length > 0
-          ? {
-              payments: {
-                captures: order.captures.map((c) => ({
-                  ...c,
-                  custom_id: order.customId,
-                  final_capture: true,
-                  supplementary_data: { related_ids: { order_id: order.id } },
-                })),
-              },
-            }
-          : {}),
-      },
-    ],
-  });
-
-  const unprocessable = (issue: string, description: string) => ({
-    name: 'UNPROCESSABLE_ENTITY',
-    message:
-      'The requested action could not be performed, semantically incorrect, or failed business validation.',
-    debug_id: id(12).toLowerCase(),
-    details: [{ issue, description }],
-  });
 
   async function capture(req: IncomingMessage, res: ServerResponse, orderId: string) {
     const requestId = header(req, 'paypal-request-id');
@@ -310,33 +269,4 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text || !(req.headers['content-type'] ?? '').includes('json')) return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  if (res.headersSent || res.destroyed) return;
-  if (body === null) {
-    res.writeHead(status);
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }

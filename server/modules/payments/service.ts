@@ -6,7 +6,7 @@ import {
   parseCustomAmount,
 } from '../../../shared/contracts/payments';
 import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
-import type { Db, Tx } from '../../db/client';
+import type { Db } from '../../db/client';
 import type { PaymentOrder } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import {
@@ -24,9 +24,15 @@ import {
   type PaypalOrder,
 } from '../../lib/paypal';
 import type { RateLimiter } from '../../lib/rate-limit';
-import { ledgerService } from '../ledger/service';
-import { usersService } from '../users/service';
-import { type OrderStatus, paymentsRepo } from './repo';
+import {
+  applyCapture,
+  type CaptureOutcome,
+  type CaptureSource,
+  captureAtPaypal,
+  transition,
+} from './capture';
+import { sendReceipt } from './receipt';
+import { paymentsRepo } from './repo';
 
 export interface PaymentsDeps {
   db: Db;
@@ -43,38 +49,12 @@ export interface PaymentsDeps {
 export const TOP_UP_KINDS = ['paypal_purchase', 'purchase_bonus', 'grant'];
 export const ORDER_LIMIT = { limit: 30, windowMs: 60 * 60_000 } as const;
 
-export type CaptureSource = 'browser' | 'webhook';
-
-export interface CaptureOutcome {
-  order: PaymentOrder;
-  /** True only for the call that moved the money. */
-  credited: boolean;
-}
-
 export function createPaymentsService(deps: PaymentsDeps) {
-  const { db, paypal, clock } = deps;
+  const { db, paypal } = deps;
 
   function requirePaypal(): PaypalClient {
     if (!paypal) throw paymentsNotConfigured();
     return paypal;
-  }
-
-  async function transition(
-    tx: Tx,
-    order: PaymentOrder,
-    to: OrderStatus,
-    source: string,
-    patch: Parameters<typeof paymentsRepo.update>[2] = {},
-    note?: string,
-  ) {
-    await paymentsRepo.update(tx, order.id, { ...patch, status: to });
-    await paymentsRepo.insertEvent(tx, {
-      orderId: order.id,
-      fromStatus: order.status,
-      toStatus: to,
-      source,
-      note: note ?? null,
-    });
   }
 
   /** The server's price: a package's amount and bonus, or a custom amount with no bonus. */
@@ -98,158 +78,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     };
   }
 
-  /**
-   * Asks PayPal to capture; when the answer is lost or an error follows a capture that did
-   * happen, reads the order back so a completed capture is never missed.
-   */
-  async function captureAtPaypal(
-    client: PaypalClient,
-    order: PaymentOrder,
-  ): Promise<PaypalCapture> {
-    const orderId = order.paypalOrderId ?? '';
-    let result: PaypalOrder;
-    try {
-      result = await client.captureOrder(orderId, `capture-${order.id}`);
-    } catch (error) {
-      const issue = error instanceof PaypalError ? error.issue : null;
-      let readBack: PaypalOrder | null = null;
-      try {
-        readBack = await client.getOrder(orderId);
-      } catch (readError) {
-        deps.log.warn({ err: readError, orderId }, 'PayPal order read-back failed');
-      }
-      if (!readBack || readBack.captures.length === 0) throw captureFailure(error);
-      if (issue !== 'ORDER_ALREADY_CAPTURED') {
-        deps.log.warn(
-          { err: error, orderId },
-          'PayPal capture errored but the order holds a capture',
-        );
-      }
-      result = readBack;
-    }
-    const capture =
-      result.captures.find((c) => c.status === 'COMPLETED') ?? result.captures[0] ?? null;
-    if (!capture) throw paymentFailed('PayPal did not report a capture for this order.');
-    return capture;
-  }
-
-  /**
-   * Settles what PayPal reported, once: the order row is locked, and the purchase and its
-   * bonus are posted with idempotency keys of the capture id. A capture of another amount
-   * or currency credits nothing and puts the order up for review.
-   */
-  async function applyCapture(
-    orderId: string,
-    capture: PaypalCapture,
-    source: CaptureSource,
-  ): Promise<CaptureOutcome> {
-    return db.transaction(async (tx) => {
-      const order = await paymentsRepo.lockById(tx, orderId);
-      if (!order) throw notFound('Payment order');
-      if (order.status === 'completed' || order.status === 'review')
-        return { order, credited: false };
-      const now = clock.now();
-      const status = capture.status.toUpperCase();
-      if (status === 'PENDING') {
-        if (order.status !== 'pending') {
-          await transition(tx, order, 'pending', source, { paypalCaptureId: capture.id });
-        }
-        return {
-          order: { ...order, status: 'pending', paypalCaptureId: capture.id },
-          credited: false,
-        };
-      }
-      if (status === 'DECLINED' || status === 'FAILED') {
-        await transition(
-          tx,
-          order,
-          'failed',
-          source,
-          { paypalCaptureId: capture.id },
-          `capture ${status}`,
-        );
-        return { order: { ...order, status: 'failed' }, credited: false };
-      }
-      const mismatch = describeMismatch(order, capture);
-      if (status !== 'COMPLETED' || mismatch) {
-        const reason = mismatch ?? `PayPal reported the capture as ${status}`;
-        await transition(
-          tx,
-          order,
-          'review',
-          source,
-          { paypalCaptureId: capture.id, reviewReason: reason },
-          reason,
-        );
-        deps.log.error(
-          { orderId: order.id, captureId: capture.id, reason },
-          'payment needs review',
-        );
-        return { order: { ...order, status: 'review', reviewReason: reason }, credited: false };
-      }
-      const wallet = await ledgerService.walletAccount(tx, order.userId);
-      const reference = `payment-order:${order.id}`;
-      const posted = await ledgerService.post(tx, {
-        kind: 'paypal_purchase',
-        memo: `PayPal purchase of $${microsToDollars(order.amountMicros)} in credits`,
-        idempotencyKey: `paypal-capture:${capture.id}`,
-        reference,
-        lines: [
-          {
-            accountId: await ledgerService.systemAccount(tx, 'payment_clearing', db),
-            amountMicros: -order.amountMicros,
-          },
-          { accountId: wallet, amountMicros: order.amountMicros },
-        ],
-      });
-      if (posted !== null && order.bonusMicros > 0n) {
-        await ledgerService.post(tx, {
-          kind: 'purchase_bonus',
-          memo: `Bonus credits with the ${order.packageId ?? 'credit'} package`,
-          idempotencyKey: `paypal-capture-bonus:${capture.id}`,
-          reference,
-          lines: [
-            {
-              accountId: await ledgerService.systemAccount(tx, 'promotions', db),
-              amountMicros: -order.bonusMicros,
-            },
-            { accountId: wallet, amountMicros: order.bonusMicros },
-          ],
-        });
-      }
-      await transition(tx, order, 'completed', source, {
-        paypalCaptureId: capture.id,
-        completedAt: now,
-      });
-      return {
-        order: { ...order, status: 'completed', paypalCaptureId: capture.id, completedAt: now },
-        credited: posted !== null,
-      };
-    });
-  }
-
-  /** A receipt by e-mail when the user's notification settings ask for payment alerts. */
-  async function sendReceipt(order: PaymentOrder) {
-    try {
-      const profile = await usersService.getProfile(db, order.userId);
-      const settings = await usersService.getSettings(db, order.userId);
-      if (!settings.notifications.email || !settings.notifications.paymentAlerts) return;
-      const total = microsToDollars(order.amountMicros + order.bonusMicros);
-      await deps.mailer.send({
-        to: profile.email,
-        subject: `RentGPU receipt: $${total} in credits added`,
-        text: `We received your PayPal payment of $${microsToDollars(order.amountMicros)} USD.\n${
-          order.bonusMicros > 0n ? `Bonus credits: $${microsToDollars(order.bonusMicros)}\n` : ''
-        }Credits added: $${total}\nYour balance is now $${microsToDollars(profile.balanceMicros)}.\n\nPayPal capture: ${order.paypalCaptureId ?? ''}`,
-      });
-    } catch (error) {
-      deps.log.error({ err: error, orderId: order.id }, 'payment receipt e-mail failed');
-    }
-  }
-
   async function settle(order: PaymentOrder, capture: PaypalCapture, source: CaptureSource) {
-    const outcome = await applyCapture(order.id, capture, source);
-    if (outcome.credited) await sendReceipt(outcome.order);
+    const outcome = await applyCapture(deps, order.id, capture, source);
+    if (outcome.credited) await sendReceipt(deps, outcome.order);
     return outcome;
   }
 
@@ -334,7 +165,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (order.status === 'failed') {
         throw paymentFailed('This payment did not go through. Please start a new payment.');
       }
-      const capture = await captureAtPaypal(client, order);
+      const capture = await captureAtPaypal(client, order, deps.log);
       const outcome = await settle(order, capture, 'browser');
       if (outcome.order.status === 'review') throw paymentUnderReview();
       if (outcome.order.status === 'failed') {
@@ -350,7 +181,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!order) return 'unknown-order';
       if (order.status !== 'created' && order.status !== 'pending')
         return `already-${order.status}`;
-      const capture = await captureAtPaypal(client, order);
+      const capture = await captureAtPaypal(client, order, deps.log);
       return (await settle(order, capture, 'webhook')).order.status;
     },
 
@@ -385,36 +216,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
 }
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
-
-function describeMismatch(order: PaymentOrder, capture: PaypalCapture): string | null {
-  const expected = `${microsToDollars(order.amountMicros)} ${order.currency}`;
-  if (!capture.amount) return `PayPal reported no amount; expected ${expected}`;
-  let micros: bigint | null = null;
-  try {
-    micros = dollarsToMicros(capture.amount.value);
-  } catch {
-    micros = null;
-  }
-  if (micros !== order.amountMicros || capture.amount.currency_code !== order.currency) {
-    return `PayPal captured ${capture.amount.value} ${capture.amount.currency_code}; expected ${expected}`;
-  }
-  return null;
-}
-
-const DECLINE_MESSAGES: Record<string, string> = {
-  INSTRUMENT_DECLINED: 'Your payment method was declined. Please try another one in PayPal.',
-  ORDER_NOT_APPROVED: 'The payment was not approved in PayPal yet.',
-  PAYER_ACTION_REQUIRED: 'PayPal needs you to finish the payment first.',
-};
-
-function captureFailure(error: unknown) {
-  const issue = error instanceof PaypalError ? error.issue : null;
-  return paymentFailed(
-    (issue && DECLINE_MESSAGES[issue]) ??
-      'PayPal could not complete the payment. Please try again.',
-    issue ? { issue } : undefined,
-  );
-}
+export type { CaptureOutcome };
 
 function describeError(error: unknown): string {
   if (error instanceof PaypalError) return `${error.status ?? 'no answer'}: ${error.message}`;
