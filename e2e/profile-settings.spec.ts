@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -133,4 +134,28 @@ test('an SSH public key is added with its fingerprint and deleted', async ({
   await item.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('SSH Key Removed', { exact: true })).toBeVisible();
   await expect(page.getByText('No SSH keys yet.', { exact: true })).toBeVisible();
+});
+
+test('account data downloads as JSON; deleting the account signs out', async ({
+  signedInPage: page,
+  email,
+}) => {
+  await page.goto('/settings');
+  await page.getByRole('tab', { name: 'Security' }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download Account Data' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^rentgpu-account-\d{4}-\d{2}-\d{2}\.json$/);
+  const path = await file.path();
+  const data = JSON.parse(readFileSync(path, 'utf8'));
+  expect(data.profile.email).toBe(email);
+
+  await page.getByRole('button', { name: 'Delete Account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+  const confirm = dialog.getByRole('button', { name: 'Delete Account' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+  await confirm.click();
+  await expect(page.getByRole('button', { name: 'Demo Login' })).toBeVisible();
+  expect((await page.request.get('/api/auth/user')).status()).toBe(401);
 });
