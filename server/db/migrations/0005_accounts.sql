@@ -80,4 +80,11 @@ CREATE INDEX "payment_order_events_order_idx" ON "payment_order_events" USING bt
 CREATE UNIQUE INDEX "payment_orders_paypal_order_key" ON "payment_orders" USING btree ("paypal_order_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_orders_paypal_capture_key" ON "payment_orders" USING btree ("paypal_capture_id");--> statement-breakpoint
 CREATE INDEX "payment_orders_user_idx" ON "payment_orders" USING btree ("user_id","created_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "ssh_keys_user_fingerprint_key" ON "ssh_keys" USING btree ("user_id","fingerprint");
+CREATE UNIQUE INDEX "ssh_keys_user_fingerprint_key" ON "ssh_keys" USING btree ("user_id","fingerprint");--> statement-breakpoint
+-- The shared system accounts exist from the start, so no business transaction creates one
+-- (and a rolled-back creation can never be remembered by a cache).
+INSERT INTO "ledger_accounts" ("kind", "tracks_balance")
+SELECT k, false FROM unnest(ARRAY['platform_revenue', 'payment_clearing', 'promotions', 'escrow']) AS k
+WHERE NOT EXISTS (
+  SELECT 1 FROM "ledger_accounts" a WHERE a."kind" = k AND a."user_id" IS NULL AND a."provider_id" IS NULL
+);

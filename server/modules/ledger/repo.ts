@@ -26,6 +26,21 @@ export const ledgerRepo = {
     return existing.id;
   },
 
+  async findSystemAccount(conn: Conn, kind: SystemAccountKind): Promise<number | null> {
+    const rows = await conn
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          eq(ledgerAccounts.kind, kind),
+          isNull(ledgerAccounts.userId),
+          isNull(ledgerAccounts.providerId),
+        ),
+      )
+      .limit(1);
+    return rows[0]?.id ?? null;
+  },
+
   async findOrCreateSystemAccount(conn: Conn, kind: SystemAccountKind): Promise<number> {
     const where = and(
       eq(ledgerAccounts.kind, kind),

@@ -32,12 +32,15 @@ export const ledgerService = {
       : null;
     const cached = cache?.get(kind);
     if (cached !== undefined) return cached;
-    const id = await ledgerRepo.findOrCreateSystemAccount(conn, kind);
+    const existing = await ledgerRepo.findSystemAccount(conn, kind);
+    // Only an account that already existed is remembered: one created now, inside a
+    // transaction that may still roll back, could vanish and poison the cache.
+    if (existing === null) return ledgerRepo.findOrCreateSystemAccount(conn, kind);
     if (cache && cacheKey) {
-      cache.set(kind, id);
+      cache.set(kind, existing);
       systemIds.set(cacheKey, cache);
     }
-    return id;
+    return existing;
   },
 
   providerAccount(conn: Conn, providerId: number) {
