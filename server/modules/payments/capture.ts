@@ -12,7 +12,7 @@ import {
 import { ledgerService } from '../ledger/service';
 import { type OrderStatus, paymentsRepo } from './repo';
 
-/** Capturing at PayPal and settling what it reports, once (docs/decisions/004). */
+/** Capturing at PayPal and settling what it reports, once (docs/decisions/005). */
 export type CaptureSource = 'browser' | 'webhook';
 
 export interface CaptureOutcome {
