@@ -12,7 +12,14 @@ mkdirSync(path.dirname(logPath), { recursive: true });
 const log = createWriteStream(logPath);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-'));
 const child = spawn(process.execPath, ['dist/server/main.js'], {
-  env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+  env: {
+    DEMO_PROVISIONING_DELAY_MS: '1500',
+    WORKER_INTERVAL_MS: '250',
+    ...process.env,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 for (const stream of [child.stdout, child.stderr]) {
