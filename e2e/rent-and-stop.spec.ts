@@ -4,7 +4,9 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 const money = (text: string | null) => Number((text ?? '').replace(/[^0-9.]/g, ''));
 
-test('a renter signs in as demo, searches, rents, copies the SSH host, stops and gets the refund', async ({ page }) => {
+test('a renter signs in as demo, searches, rents, copies the SSH host, stops and gets the refund', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Demo Login' }).click();
   await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible();
@@ -34,7 +36,9 @@ test('a renter signs in as demo, searches, rents, copies the SSH host, stops and
   await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'My Dashboard' })).toBeVisible();
   const rental = page.getByTestId('active-rental').filter({ hasText: 'V100' }).first();
-  await expect(rental.getByTestId('ssh-host')).toHaveText(/^gpu-\d+\.demo\.rentgpu\.dev$/, { timeout: 15_000 });
+  await expect(rental.getByTestId('ssh-host')).toHaveText(/^gpu-\d+\.demo\.rentgpu\.dev$/, {
+    timeout: 15_000,
+  });
   await expect(rental.getByTestId('ssh-port')).toHaveText(/^\d{5}$/);
   const host = await rental.getByTestId('ssh-host').textContent();
 
@@ -45,7 +49,9 @@ test('a renter signs in as demo, searches, rents, copies the SSH host, stops and
 
   await rental.getByRole('button', { name: 'Stop' }).click();
   const confirm = page.getByRole('dialog', { name: 'Stop instance' });
-  await expect(confirm).toContainText('Are you sure you want to stop this instance? This action cannot be undone.');
+  await expect(confirm).toContainText(
+    'Are you sure you want to stop this instance? This action cannot be undone.',
+  );
   await confirm.getByRole('button', { name: 'Stop Instance' }).click();
   await expect(toastWith(page, 'Instance Stopped')).toBeVisible();
   const row = page.getByTestId('history-row').filter({ hasText: 'V100' }).first();
@@ -56,7 +62,9 @@ test('a renter signs in as demo, searches, rents, copies the SSH host, stops and
   expect(after).toBeLessThanOrEqual(before - 2.5);
 });
 
-test('the marketplace shows stats, filters by type, sorts, and the calculator follows the selection', async ({ page }) => {
+test('the marketplace shows stats, filters by type, sorts, and the calculator follows the selection', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Demo Login' }).click();
   await expect(page.getByTestId('stat-Available GPUs')).toHaveText(/^\d+$/);
@@ -64,7 +72,8 @@ test('the marketplace shows stats, filters by type, sorts, and the calculator fo
 
   await page.getByRole('combobox', { name: 'GPU type' }).selectOption('H100');
   await expect(page.getByTestId('listing-card').first()).toContainText('H100');
-  for (const text of await page.getByTestId('listing-card').getByRole('heading').allTextContents()) expect(text).toContain('H100');
+  for (const text of await page.getByTestId('listing-card').getByRole('heading').allTextContents())
+    expect(text).toContain('H100');
 
   await page.getByRole('combobox', { name: 'GPU type' }).selectOption('All GPU Types');
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('price-asc');
