@@ -71,7 +71,7 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
             </>
           ) : (
             <>
-              <DemoLoginButton />
+              <DemoLoginButton className="max-sm:hidden" />
               <a href="/api/login" className={buttonClasses('primary', 'sm')}>
                 Sign In
               </a>
