@@ -91,6 +91,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     hsts: env.NODE_ENV === 'production',
   });
   await app.register(fastifyCookie);
+  acceptEmptyJsonBodies(app);
 
   registerErrorHandler(app);
   registerSession(app);
@@ -124,5 +125,23 @@ async function registerWebApp(app: FastifyInstance, webDir: string): Promise<voi
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
+  });
+}
+
+/**
+ * Many clients send `Content-Type: application/json` with no body on PATCH or DELETE
+ * (a stop, a revoke): treat that as no body rather than an error. Anything else goes to
+ * Fastify's own parser, which guards against prototype poisoning.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const standard = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    standard(request, text, done);
   });
 }
