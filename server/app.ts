@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './lib/clock';
 import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import { WEB_DIST_DIR } from './lib/paths';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
+import { ReadCache } from './lib/read-cache';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { healthRoutes } from './modules/health/routes';
@@ -53,6 +54,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     bodyLimit: 1024 * 1024,
   });
 
+  const readCache = new ReadCache<{ body: string; nextCursor: string | null }>(
+    env.READ_CACHE_TTL_MS,
+  );
   app.decorate('deps', {
     env,
     database,
@@ -64,7 +68,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       platformFeeBps: env.PLATFORM_FEE_BPS,
       provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
       demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
+      onChange: () => readCache.invalidate(),
     }),
+    readCache,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -3,6 +3,7 @@ import type { Env } from './env';
 import type { Clock } from './lib/clock';
 import type { Mailer } from './lib/mailer';
 import type { RateLimiter } from './lib/rate-limit';
+import type { ReadCache } from './lib/read-cache';
 import type { AuthService } from './modules/auth/service';
 import type { RentalsService } from './modules/rentals/service';
 
@@ -15,6 +16,8 @@ export interface AppDeps {
   limiter: RateLimiter;
   auth: AuthService;
   rentals: RentalsService;
+  /** Public read answers (listing pages, stats), invalidated by every write that changes them. */
+  readCache: ReadCache<{ body: string; nextCursor: string | null }>;
 }
 
 export interface RequestAuth {

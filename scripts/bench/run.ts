@@ -28,19 +28,26 @@ interface Figures {
 
 async function cannon(url: string): Promise<Figures> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 /** A server that answers every request with the given bytes: the ceiling for this machine. */
-async function bareServer(body: Buffer, headers: Record<string, string>): Promise<{ url: string; close: () => Promise<void> }> {
+async function bareServer(
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { ...headers, 'content-length': body.length });
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function seed(database: Database): Promise<void> {
@@ -62,9 +69,14 @@ async function seed(database: Database): Promise<void> {
       offset (g % 5) limit 1) m on true`);
 }
 
-async function rentAndStop(base: string, database: Database): Promise<{ pairsPerSecond: number; pairs: number; failures: number }> {
+async function rentAndStop(
+  base: string,
+  database: Database,
+): Promise<{ pairsPerSecond: number; pairs: number; failures: number }> {
   const users = await Promise.all(
-    Array.from({ length: RENT_WORKERS }, () => database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' }))),
+    Array.from({ length: RENT_WORKERS }, () =>
+      database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' })),
+    ),
   );
   // Sign the bench users in the way the app does (a session cookie), through the test-free path: demo-less OTP is slow,
   // so sessions are inserted directly as the test helpers do.
@@ -73,10 +85,14 @@ async function rentAndStop(base: string, database: Database): Promise<{ pairsPer
   const cookies: string[] = [];
   for (const user of users) {
     const token = randomToken();
-    await database.db.execute(sql`insert into sessions (token_hash, user_id, expires_at) values (${hashSessionToken(token)}, ${user.id}, now() + interval '1 day')`);
+    await database.db.execute(
+      sql`insert into sessions (token_hash, user_id, expires_at) values (${hashSessionToken(token)}, ${user.id}, now() + interval '1 day')`,
+    );
     cookies.push(`rentgpu_session=${token}`);
   }
-  const page = (await (await fetch(`${base}/api/gpu-listings?limit=100&sort=price-asc`)).json()) as {
+  const page = (await (
+    await fetch(`${base}/api/gpu-listings?limit=100&sort=price-asc`)
+  ).json()) as {
     id: number;
     providerId: number;
     hourlyRate: string;
@@ -108,7 +124,9 @@ async function rentAndStop(base: string, database: Database): Promise<{ pairsPer
         }
         const { id } = (await rent.json()) as { id: number };
         // The host reports ready (what the agent or the demo simulator does), then the renter stops.
-        await database.db.execute(sql`update rentals set ready_at = start_time, ssh_host = 'bench', ssh_port = null where id = ${id}`);
+        await database.db.execute(
+          sql`update rentals set ready_at = start_time, ssh_host = 'bench', ssh_port = null where id = ${id}`,
+        );
         const stop = await fetch(`${base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
         if (stop.status === 200) pairs += 1;
         else {
@@ -121,7 +139,8 @@ async function rentAndStop(base: string, database: Database): Promise<{ pairsPer
   return { pairsPerSecond: pairs / DURATION_S, pairs, failures };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function benchOn(label: string, database: Database): Promise<void> {
   await database.migrate();
@@ -135,19 +154,29 @@ async function benchOn(label: string, database: Database): Promise<void> {
     for (const path of ['/api/gpu-listings', '/api/marketplace/stats']) {
       const sample = await fetch(base + path);
       const body = Buffer.from(await sample.arrayBuffer());
-      const bare = await bareServer(body, { 'content-type': sample.headers.get('content-type') ?? 'application/json' });
+      const bare = await bareServer(body, {
+        'content-type': sample.headers.get('content-type') ?? 'application/json',
+      });
       const ceiling = await cannon(bare.url);
       await bare.close();
       const ours = await cannon(base + path);
-      console.log(`${path}  (${fmt(body.length)} bytes, ${CONNECTIONS} connections, ${DURATION_S}s each)`);
-      console.log(`  bare node:http  ${fmt(ceiling.rps)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms`);
-      console.log(`  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`);
+      console.log(
+        `${path}  (${fmt(body.length)} bytes, ${CONNECTIONS} connections, ${DURATION_S}s each)`,
+      );
+      console.log(
+        `  bare node:http  ${fmt(ceiling.rps)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms`,
+      );
+      console.log(
+        `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+      );
       console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
     }
     const rs = await rentAndStop(base, database);
     const problems = await checkInvariants(database.db);
     console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
-    console.log(`  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures)`);
+    console.log(
+      `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures)`,
+    );
     console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
     if (problems.length > 0) process.exitCode = 1;
   } finally {

@@ -19,6 +19,8 @@ export interface RentalConfig {
   platformFeeBps: number;
   provisioningTimeoutMs: number;
   demoProvisioningDelayMs: number;
+  /** Called after any change to rentals or listing availability (read caches listen). */
+  onChange?: () => void;
 }
 
 export type SettledBy = 'user' | 'expiry' | 'provisioning_timeout' | 'api';
@@ -163,6 +165,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         });
         return rental.id;
       });
+      config.onChange?.();
       return view(id);
     },
 
@@ -176,6 +179,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         if (!rental || rental.userId !== userId) throw notFound('Rental');
         await settle(tx, rental, { at: now, by, cancel: rental.readyAt === null });
       });
+      config.onChange?.();
       return view(rentalId);
     },
 
@@ -215,6 +219,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
           done.expired += 1;
         }
       });
+      if (done.ready + done.timedOut + done.expired > 0) config.onChange?.();
       return done;
     },
   };
