@@ -5,6 +5,7 @@ import { availabilityLabel, isLowAvailability, isRentable } from '../../../../sh
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 
 interface ListingCardProps {
@@ -77,12 +78,13 @@ export function ListingCard({ listing, currency, selected, onSelect, onRent }: L
           </p>
         </div>
         {listing.isDemoHost ? (
-          <Badge
-            tone="info"
-            title="A simulated host for trying RentGPU: its SSH address is not a real machine."
-          >
-            <Server className="h-3 w-3" aria-hidden /> Demo host
-          </Badge>
+          <Tooltip content="A simulated host for trying RentGPU: renting, billing and refunds are real, but its SSH address is not a real machine.">
+            <button type="button" className="rounded-full">
+              <Badge tone="info">
+                <Server className="h-3 w-3" aria-hidden /> Demo host
+              </Badge>
+            </button>
+          </Tooltip>
         ) : null}
       </div>
       <div className="mt-auto grid grid-cols-2 gap-2">
