@@ -115,7 +115,12 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
         </>
       }
     >
-      <form id={FORM_ID} noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
+      <form
+        id={FORM_ID}
+        noValidate
+        onSubmit={onSubmit}
+        className="grid items-start gap-4 sm:grid-cols-2"
+      >
         <Field
           id={id('model')}
           label={

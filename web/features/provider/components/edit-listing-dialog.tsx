@@ -59,7 +59,12 @@ function EditListingForm({ listing, onDone }: { listing: GpuListingView; onDone:
 
   return (
     <>
-      <form id={FORM_ID} noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
+      <form
+        id={FORM_ID}
+        noValidate
+        onSubmit={onSubmit}
+        className="grid items-start gap-4 sm:grid-cols-2"
+      >
         <Field id={id('hourlyRate')} label="Hourly Rate (USD)" error={fieldErrors.hourlyRate}>
           <Input
             id={id('hourlyRate')}

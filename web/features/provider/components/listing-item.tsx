@@ -18,7 +18,7 @@ export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: Listing
   const rented = listing.totalCount - listing.availableCount;
   return (
     <li
-      className="rounded-lg border border-border p-4"
+      className="rounded-lg border border-border p-3 sm:p-4"
       aria-labelledby={`listing-${listing.id}-title`}
       data-testid="provider-listing"
     >
@@ -74,11 +74,11 @@ export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: Listing
         </div>
         <div className="flex flex-wrap gap-2 md:justify-end">
           <Button variant="outline" size="sm" onClick={() => onSetupGuide(listing)}>
-            <Terminal className="h-4 w-4" aria-hidden />
+            <Terminal className="hidden h-4 w-4 sm:block" aria-hidden />
             Setup Guide
           </Button>
           <Button variant="outline" size="sm" onClick={() => onEdit(listing)}>
-            <Pencil className="h-4 w-4" aria-hidden />
+            <Pencil className="hidden h-4 w-4 sm:block" aria-hidden />
             Edit
           </Button>
           <Button
@@ -87,7 +87,7 @@ export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: Listing
             className="text-danger-text"
             onClick={() => onRemove(listing)}
           >
-            <Trash2 className="h-4 w-4" aria-hidden />
+            <Trash2 className="hidden h-4 w-4 sm:block" aria-hidden />
             Remove
           </Button>
         </div>

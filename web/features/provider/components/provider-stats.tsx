@@ -60,7 +60,7 @@ export function ProviderStats({ summary }: { summary: ProviderSummary | null }) 
       {stats(summary).map(({ label, value, hint, icon: Icon }) => (
         <li key={label}>
           <Card
-            className="grid h-full gap-1 p-4 sm:p-5"
+            className="grid h-full content-start gap-1 p-4 sm:p-5"
             data-testid={`stat-${label.toLowerCase().replaceAll(' ', '-')}`}
           >
             <div className="flex items-center justify-between gap-2">
