@@ -42,9 +42,15 @@ describe('server/main.ts', () => {
     const first = await start();
     const login = await fetch(`${first.base}/api/login`, { method: 'POST' });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const listing = (
-      await (await fetch(`${first.base}/api/gpu-listings?model=Mumbai&sort=price-asc`)).json()
-    )[0];
+    const listings = (await (
+      await fetch(`${first.base}/api/gpu-listings?model=Mumbai&sort=price-asc`)
+    ).json()) as {
+      id: number;
+      providerId: number;
+      hourlyRate: string;
+    }[];
+    const listing = listings[0];
+    if (!listing) throw new Error('no seeded listing in Mumbai');
     const rent = await fetch(`${first.base}/api/rentals`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
@@ -57,7 +63,7 @@ describe('server/main.ts', () => {
       }),
     });
     expect(rent.status).toBe(201);
-    const rental = await rent.json();
+    const rental = (await rent.json()) as { id: number };
 
     const inFlight = Array.from({ length: 20 }, () =>
       fetch(`${first.base}/api/gpu-listings`).then((r) => r.status),
@@ -71,11 +77,13 @@ describe('server/main.ts', () => {
 
     const second = await start();
     try {
-      const me = await fetch(
-        `${second.base}/api/rentals/user/${(await (await fetch(`${second.base}/api/auth/user`, { headers: { cookie } })).json()).id}`,
-        { headers: { cookie } },
-      );
-      expect((await me.json()).some((r: { id: number }) => r.id === rental.id)).toBe(true);
+      const user = (await (
+        await fetch(`${second.base}/api/auth/user`, { headers: { cookie } })
+      ).json()) as { id: string };
+      const mine = (await (
+        await fetch(`${second.base}/api/rentals/user/${user.id}`, { headers: { cookie } })
+      ).json()) as { id: number }[];
+      expect(mine.some((r) => r.id === rental.id)).toBe(true);
     } finally {
       const done = exited(second.child);
       second.child.kill('SIGTERM');

@@ -1,11 +1,12 @@
 import { Plus } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import type { ProviderView } from '../../../../shared/contracts/providers';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { type ProviderProfile, useMyProvider } from '../api/get-my-provider';
+import { useMyProvider } from '../api/get-my-provider';
 import { useProviderListings } from '../api/get-provider-listings';
 import { useProviderRentals } from '../api/get-provider-rentals';
 import { summarizeProvider } from '../utils/provider-summary';
@@ -43,7 +44,7 @@ function Section({
   );
 }
 
-function ProviderWorkspace({ provider }: { provider: ProviderProfile }) {
+function ProviderWorkspace({ provider }: { provider: ProviderView }) {
   const listings = useProviderListings(provider.id);
   const rentals = useProviderRentals(provider.id);
   const [adding, setAdding] = useState(false);

@@ -5,8 +5,8 @@ import { formatMoney } from '../../../../shared/rules/currency';
 import { formatRuntime } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useNow } from '../../../lib/use-now';
 import { endedRentals, rentalPhaseLabel } from '../utils/provider-summary';
-import { useNow } from '../utils/use-now';
 import { QueryError } from './query-error';
 
 const HISTORY_SHOWN = 10;

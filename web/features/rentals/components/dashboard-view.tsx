@@ -2,11 +2,11 @@ import { Link } from 'wouter';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useNow } from '../../../lib/use-now';
 import { useUserRentals } from '../api/get-user-rentals';
 import { ActiveRentalCard } from './active-rental-card';
 import { RentalHistory } from './rental-history';
 import { SummaryCards } from './summary-cards';
-import { useNow } from './use-now';
 
 export function DashboardSkeleton() {
   return (

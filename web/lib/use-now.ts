@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
-/** The current time, refreshed every intervalMs, so runtimes on screen keep counting. */
-export function useNow(intervalMs = 30_000): number {
+/** The current time, refreshed every intervalMs, so live figures on screen keep counting. */
+export function useNow(intervalMs = 1_000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), intervalMs);
