@@ -13,7 +13,9 @@ import { WEB_DIST_DIR } from './lib/paths';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
+import { contactRoutes } from './modules/contact/routes';
 import { healthRoutes } from './modules/health/routes';
+import { newsletterRoutes } from './modules/newsletter/routes';
 import { usersRoutes } from './modules/users/routes';
 import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
 import { registerSession } from './plugins/session';
@@ -89,6 +91,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(usersRoutes);
+  await app.register(newsletterRoutes);
+  await app.register(contactRoutes);
 
   const webDir =
     options.webDir === undefined
