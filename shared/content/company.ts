@@ -53,3 +53,9 @@ export const SUPPORT_PROMISES = {
   criticalResponse: '4 hours',
   apiSupportResponse: '4-8 hours',
 } as const;
+
+/** We have no live chat yet; the buttons the spec shows say so instead of doing nothing. */
+export const LIVE_CHAT_NOTICE = {
+  title: 'Live chat is not available yet',
+  description: `Please e-mail ${CONTACT_EMAILS.support} or use the contact form. We reply ${SUPPORT_PROMISES.replyWithin}.`,
+} as const;
