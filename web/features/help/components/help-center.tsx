@@ -68,7 +68,7 @@ export function HelpCenter() {
 
   return (
     <div className="grid gap-10">
-      <div className="relative max-w-2xl" role="search">
+      <search className="relative block max-w-2xl">
         <label htmlFor={searchId} className="sr-only">
           Search help articles
         </label>
@@ -84,7 +84,7 @@ export function HelpCenter() {
           onChange={(event) => search(event.target.value)}
           className="h-12 pl-11 text-base"
         />
-      </div>
+      </search>
 
       <section aria-labelledby="help-quick" className="grid gap-4">
         <h2 id="help-quick" className="sr-only">
