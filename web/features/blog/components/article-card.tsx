@@ -8,9 +8,12 @@ import { CategoryArt, CategoryBadge } from './category-icon';
 
 function ReadArticleLink({ article }: { article: Article }) {
   return (
-    <Link href={`/blog/${article.slug}`} className={buttonClasses('outline', 'sm', 'w-fit')}>
+    <Link
+      href={`/blog/${article.slug}`}
+      aria-label={`Read Article: ${article.title}`}
+      className={buttonClasses('outline', 'sm', 'w-fit')}
+    >
       Read Article
-      <span className="sr-only">: {article.title}</span>
       <ArrowRight className="h-4 w-4" aria-hidden />
     </Link>
   );
@@ -48,9 +51,12 @@ export function FeaturedArticle({ article }: { article: Article }) {
         <p className="text-muted-foreground">{article.excerpt}</p>
         <ArticleMeta article={article} />
         <TagList tags={article.tags.slice(0, 2)} />
-        <Link href={`/blog/${article.slug}`} className={buttonClasses('primary', 'md', 'w-fit')}>
+        <Link
+          href={`/blog/${article.slug}`}
+          aria-label={`Read Article: ${article.title}`}
+          className={buttonClasses('primary', 'md', 'w-fit')}
+        >
           Read Article
-          <span className="sr-only">: {article.title}</span>
           <ArrowRight className="h-4 w-4" aria-hidden />
         </Link>
       </div>

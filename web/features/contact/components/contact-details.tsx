@@ -224,13 +224,19 @@ export function EmergencySupport() {
       <div className="flex flex-wrap gap-3">
         <a href={`tel:${CONTACT_PHONES.emergency.tel}`} className={buttonClasses('danger', 'lg')}>
           <Phone className="h-4 w-4" aria-hidden />
-          Call {CONTACT_PHONES.emergency.display}
+          Call Emergency Line
         </a>
         <a href={`mailto:${CONTACT_EMAILS.emergency}`} className={buttonClasses('outline', 'lg')}>
           <Mail className="h-4 w-4" aria-hidden />
-          Email {CONTACT_EMAILS.emergency}
+          Email Emergency Team
         </a>
       </div>
+      <p className="text-sm text-muted-foreground">
+        Emergency line {CONTACT_PHONES.emergency.display} ·{' '}
+        <a href={`mailto:${CONTACT_EMAILS.emergency}`} className={linkClasses}>
+          {CONTACT_EMAILS.emergency}
+        </a>
+      </p>
     </section>
   );
 }
