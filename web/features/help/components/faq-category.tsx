@@ -37,7 +37,7 @@ export function FaqCategory({ category, expanded, onToggle }: FaqCategoryProps) 
         </button>
       </h3>
       <div id={panelId} hidden={!expanded} className="border-t border-border px-5 pb-5">
-        <dl className="grid gap-5 pt-5">
+        <dl className="grid max-w-4xl gap-5 pt-5">
           {category.faqs.map((faq) => (
             <div key={faq.question} className="grid gap-1">
               <dt className="font-semibold">{faq.question}</dt>
