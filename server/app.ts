@@ -14,8 +14,10 @@ import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rat
 import { ReadCache } from './lib/read-cache';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
+import { contactRoutes } from './modules/contact/routes';
 import { healthRoutes } from './modules/health/routes';
 import { listingsRoutes } from './modules/listings/routes';
+import { newsletterRoutes } from './modules/newsletter/routes';
 import { providersRoutes } from './modules/providers/routes';
 import { rentalsRoutes } from './modules/rentals/routes';
 import { createRentalsService } from './modules/rentals/service';
@@ -108,6 +110,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(providersRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
+  await app.register(newsletterRoutes);
+  await app.register(contactRoutes);
 
   const webDir =
     options.webDir === undefined
