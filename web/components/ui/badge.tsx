@@ -8,7 +8,7 @@ const TONES: Record<BadgeTone, string> = {
   success: 'bg-success/15 text-success-text',
   warning: 'bg-warning-text/15 text-warning-text',
   danger: 'bg-danger/15 text-danger-text',
-  info: 'bg-primary/15 text-primary',
+  info: 'bg-primary/15 text-link',
 };
 
 export function Badge({
