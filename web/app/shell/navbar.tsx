@@ -18,10 +18,10 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
   const [location] = useLocation();
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:px-8">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6">
         <MobileDrawer user={user} />
         <Brand />
-        <nav aria-label="Main" className="ml-4 hidden items-center gap-0.5 xl:flex">
+        <nav aria-label="Main" className="ml-2 hidden items-center gap-0.5 xl:flex">
           {NAV_ITEMS.map((item) => (
             <Link
               key={item.href}
