@@ -28,7 +28,7 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
               href={item.href}
               aria-current={isActive(location, item.href, Boolean(user)) ? 'page' : undefined}
               className={cn(
-                'rounded-md px-2.5 py-2 text-sm font-medium whitespace-nowrap',
+                'rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap',
                 isActive(location, item.href, Boolean(user))
                   ? 'bg-primary text-primary-foreground'
                   : 'text-muted-foreground hover:bg-muted hover:text-foreground',
