@@ -7,7 +7,7 @@ import type { ReadCache } from './lib/read-cache';
 import type { AuthService } from './modules/auth/service';
 import type { RentalsService } from './modules/rentals/service';
 
-/** Everything a route reaches: built once by createApp, never from process.env. */
+/** Everything a route reaches: built once by createApp from the parsed configuration. */
 export interface AppDeps {
   env: Env;
   database: Database;
