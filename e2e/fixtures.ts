@@ -43,3 +43,8 @@ export const test = base.extend<{ signedInPage: Page; email: string }>({
 });
 
 export { expect };
+
+/** A toast by its title, inside the toast region (Radix also announces it off-screen). */
+export function toastWith(page: Page, text: string) {
+  return page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true });
+}

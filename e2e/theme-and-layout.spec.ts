@@ -61,3 +61,15 @@ for (const signedIn of [false, true]) {
       await expect(drawer.getByTestId('drawer-balance')).toHaveText(/Credits: \$\d+\.\d{2}/);
   });
 }
+
+test('the top bar fits 1280 px, signed out and signed in', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/blog');
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await expect(page.getByRole('link', { name: 'Become a Provider' }).first()).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await page.getByRole('button', { name: 'Demo Login' }).click();
+  await expect(page.getByTestId('credit-balance')).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+});

@@ -35,6 +35,8 @@ const log = createWriteStream(logPath);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-'));
 const child = spawn(process.execPath, ['dist/server/main.js'], {
   env: {
+    DEMO_PROVISIONING_DELAY_MS: '1500',
+    WORKER_INTERVAL_MS: '250',
     ...process.env,
     DATA_DIR: dataDir,
     NODE_ENV: 'test',

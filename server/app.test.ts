@@ -82,3 +82,26 @@ describe('configuration', () => {
     }
   });
 });
+
+describe('request bodies', () => {
+  it('treats an empty JSON body as no body', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/send-otp',
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('refuses prototype poisoning', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/send-otp',
+      payload: '{"email":"a@b.co","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+  });
+});

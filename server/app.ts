@@ -12,13 +12,16 @@ import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import { WEB_DIST_DIR } from './lib/paths';
 import { createPaypalClient, type PaypalClient } from './lib/paypal';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
+import { ReadCache } from './lib/read-cache';
 import { accountRoutes } from './modules/account/routes';
 import { createAccountService } from './modules/account/service';
 import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
+import { contactRoutes } from './modules/contact/routes';
 import { healthRoutes } from './modules/health/routes';
 import { listingsRoutes } from './modules/listings/routes';
+import { newsletterRoutes } from './modules/newsletter/routes';
 import { createInstanceAlerts } from './modules/notifications/service';
 import { paymentsRoutes } from './modules/payments/routes';
 import { createPaymentsService } from './modules/payments/service';
@@ -73,10 +76,14 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
             apiBase: env.PAYPAL_API_BASE,
           })
         : null;
+  const readCache = new ReadCache<{ body: string; nextCursor: string | null }>(
+    env.READ_CACHE_TTL_MS,
+  );
   const rentals = createRentalsService(database.db, {
     platformFeeBps: env.PLATFORM_FEE_BPS,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
     demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
+    onChange: () => readCache.invalidate(),
     onInstanceEvent: createInstanceAlerts({ db: database.db, mailer, log: app.log }),
   });
   app.decorate('deps', {
@@ -99,6 +106,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       log: app.log,
     }),
     account: createAccountService({ db: database.db, clock, rentals }),
+    readCache,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -129,6 +137,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     hsts: env.NODE_ENV === 'production',
   });
   await app.register(fastifyCookie);
+  acceptEmptyJsonBodies(app);
 
   registerErrorHandler(app);
   registerSession(app);
@@ -139,6 +148,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(providersRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
+  await app.register(newsletterRoutes);
+  await app.register(contactRoutes);
   await app.register(paymentsRoutes);
   await app.register(accountRoutes);
   await app.register(apiKeysRoutes);
@@ -190,5 +201,23 @@ async function registerWebApp(app: FastifyInstance, webDir: string): Promise<voi
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
+  });
+}
+
+/**
+ * Many clients send `Content-Type: application/json` with no body on PATCH or DELETE
+ * (a stop, a revoke): treat that as no body rather than an error. Anything else goes to
+ * Fastify's own parser, which guards against prototype poisoning.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const standard = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    standard(request, text, done);
   });
 }

@@ -39,6 +39,8 @@ const envSchema = z.object({
   DEMO_PROVISIONING_DELAY_MS: z.coerce.number().int().min(0).default(20_000),
   /** How often the billing worker looks for due work. */
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** How long public listing pages and stats may be served from memory (0 turns it off). */
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 export type Env = z.infer<typeof envSchema> & {

@@ -4,12 +4,13 @@ import type { Clock } from './lib/clock';
 import type { Mailer } from './lib/mailer';
 import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
+import type { ReadCache } from './lib/read-cache';
 import type { AccountService } from './modules/account/service';
 import type { AuthService } from './modules/auth/service';
 import type { PaymentsService } from './modules/payments/service';
 import type { RentalsService } from './modules/rentals/service';
 
-/** Everything a route reaches: built once by createApp, never from process.env. */
+/** Everything a route reaches: built once by createApp from the parsed configuration. */
 export interface AppDeps {
   env: Env;
   database: Database;
@@ -22,6 +23,8 @@ export interface AppDeps {
   paypal: PaypalClient | null;
   payments: PaymentsService;
   account: AccountService;
+  /** Public read answers (listing pages, stats), invalidated by every write that changes them. */
+  readCache: ReadCache<{ body: string; nextCursor: string | null }>;
 }
 
 export interface RequestAuth {

@@ -4,6 +4,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Where a reply goes, when not to the sender (a contact message's author). */
+  replyTo?: string;
 }
 
 export interface Mailer {

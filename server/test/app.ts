@@ -52,7 +52,8 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
   const clock = new ManualClock(new Date());
   const mailer = new CapturingMailer();
   const limiter = overrides.limiter ?? new MemoryRateLimiter(clock);
-  const env = parseEnv({ NODE_ENV: 'test', ...overrides.env });
+  // Factories write straight to the database, so tests read uncached unless they ask.
+  const env = parseEnv({ NODE_ENV: 'test', READ_CACHE_TTL_MS: '0', ...overrides.env });
   const app = await createApp({
     env,
     database,

@@ -72,13 +72,3 @@ export interface UserProfile {
   isProvider: boolean;
   createdAt: string;
 }
-
-export interface ProviderProfile {
-  id: number;
-  userId: string | null;
-  companyName: string;
-  location: string;
-  isVerified: boolean;
-  reputation: string;
-  createdAt: string;
-}

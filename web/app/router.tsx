@@ -1,5 +1,5 @@
 import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 'react';
-import { Route, Switch } from 'wouter';
+import { Redirect, Route, Switch } from 'wouter';
 import LandingPage from './routes/landing';
 
 type Lazy = LazyExoticComponent<ComponentType>;
@@ -39,6 +39,13 @@ function PublicRoutes() {
       <Route path="/api-reference" component={ApiReference} />
       <Route path="/help-center" component={HelpCenter} />
       <Route path="/contact-us" component={ContactUs} />
+      {/* The provider application links to /terms and /privacy (spec part 2, Provider application). */}
+      <Route path="/terms">
+        <Redirect to="/terms-of-service" replace />
+      </Route>
+      <Route path="/privacy">
+        <Redirect to="/privacy-policy" replace />
+      </Route>
     </>
   );
 }

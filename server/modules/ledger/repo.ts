@@ -15,6 +15,12 @@ export const ledgerRepo = {
   },
 
   async insertWallet(conn: Conn, userId: string): Promise<number> {
+    const found = await conn
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.kind, 'wallet'), eq(ledgerAccounts.userId, userId)))
+      .limit(1);
+    if (found[0]) return found[0].id;
     const rows = await conn
       .insert(ledgerAccounts)
       .values({ kind: 'wallet', userId, tracksBalance: true })

@@ -466,3 +466,32 @@ describe('GET /api/providers/user/:userId', () => {
     ).toBe(404);
   });
 });
+
+describe('read cache', () => {
+  it('serves listing pages and stats from memory until a rent changes them', async () => {
+    const cached = await createTestApp({ env: { READ_CACHE_TTL_MS: '60000' } });
+    try {
+      const cw = world(cached);
+      const listing = await cw.listing({ totalCount: 2 });
+      const read = async () =>
+        (await cached.request({ method: 'GET', url: '/api/gpu-listings' })).json()[0]
+          .availableCount;
+      const stats = async () =>
+        (await cached.request({ method: 'GET', url: '/api/marketplace/stats' })).json()
+          .activeRentals;
+      expect(await read()).toBe(2);
+      expect(await stats()).toBe(0);
+      const renter = await cached.signIn({ credits: '50.00' });
+      await cached.request({
+        method: 'POST',
+        url: '/api/rentals',
+        payload: cw.rentBody(listing, 1),
+        cookie: renter.cookie,
+      });
+      expect(await read()).toBe(1);
+      expect(await stats()).toBe(1);
+    } finally {
+      await cached.close();
+    }
+  });
+});

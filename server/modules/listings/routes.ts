@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   createListingBody,
   listingsQuery,
+  type MarketplaceStats,
   NEXT_CURSOR_HEADER,
   updateListingBody,
 } from '../../../shared/contracts/listings';
@@ -13,31 +14,39 @@ import { presentListing } from './presenter';
 import { listingsService } from './service';
 
 export async function listingsRoutes(app: FastifyInstance): Promise<void> {
-  const { database, clock } = app.deps;
+  const { database, clock, readCache } = app.deps;
   const db = database.db;
 
   /** The list shape stays an array; the next page's cursor travels in a header. */
   app.get('/api/gpu-listings', async (request, reply) => {
     const query = parse(listingsQuery, request.query);
-    const { rows, nextCursor } = await listingsService.list(db, query);
-    if (nextCursor) reply.header(NEXT_CURSOR_HEADER, nextCursor);
-    return rows.map(presentListing);
+    const page = await readCache.getOrLoad(`listings:${JSON.stringify(query)}`, async () => {
+      const { rows, nextCursor } = await listingsService.list(db, query);
+      return { body: JSON.stringify(rows.map(presentListing)), nextCursor };
+    });
+    if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+    return reply.type('application/json; charset=utf-8').send(page.body);
   });
 
-  app.get('/api/marketplace/stats', async () => {
-    const stats = await listingsService.stats(db);
-    return {
-      availableGPUs: stats.availableGPUs,
-      avgPrice: microsToDollars(stats.avgRateMicros),
-      activeRentals: stats.activeRentals,
-      providersOnline: stats.providersOnline,
-    };
+  app.get('/api/marketplace/stats', async (_request, reply) => {
+    const page = await readCache.getOrLoad('stats', async () => {
+      const stats = await listingsService.stats(db);
+      const body: MarketplaceStats = {
+        availableGPUs: stats.availableGPUs,
+        avgPrice: microsToDollars(stats.avgRateMicros),
+        activeRentals: stats.activeRentals,
+        providersOnline: stats.providersOnline,
+      };
+      return { body: JSON.stringify(body), nextCursor: null };
+    });
+    return reply.type('application/json; charset=utf-8').send(page.body);
   });
 
   app.post('/api/gpu-listings', async (request, reply) => {
     const { userId } = requireUser(request);
     const body = parse(createListingBody, request.body);
     const created = await listingsService.create(db, userId, body);
+    readCache.invalidate();
     return reply.status(201).send(presentListing(created));
   });
 
@@ -45,13 +54,16 @@ export async function listingsRoutes(app: FastifyInstance): Promise<void> {
     const { userId } = requireUser(request);
     const { id } = parse(idParam, request.params);
     const body = parse(updateListingBody, request.body);
-    return presentListing(await listingsService.update(db, userId, id, body));
+    const updated = await listingsService.update(db, userId, id, body);
+    readCache.invalidate();
+    return presentListing(updated);
   });
 
   app.delete('/api/gpu-listings/:id', async (request, reply) => {
     const { userId } = requireUser(request);
     const { id } = parse(idParam, request.params);
     await listingsService.remove(db, userId, id, clock.now());
+    readCache.invalidate();
     return reply.status(204).send();
   });
 }

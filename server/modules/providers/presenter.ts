@@ -1,14 +1,5 @@
+import type { ProviderView } from '../../../shared/contracts/providers';
 import type { Provider } from '../../db/schema';
-
-export interface ProviderView {
-  id: number;
-  userId: string | null;
-  companyName: string;
-  location: string;
-  isVerified: boolean;
-  reputation: string;
-  createdAt: string;
-}
 
 export function presentProvider(provider: Provider): ProviderView {
   return {

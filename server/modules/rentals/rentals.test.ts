@@ -337,3 +337,32 @@ describe('who may read rentals', () => {
     expect((await t.request({ method: 'GET', url, cookie: renter.cookie })).statusCode).toBe(403);
   });
 });
+
+describe('the billing worker', () => {
+  it('keeps its state in the database: a restarted server completes what the old one left', async () => {
+    const renter = await t.signIn({ credits: '30.00' });
+    const listing = await w.listing({ hourlyRate: '2.00' });
+    const created = (await rent(renter.cookie, w.rentBody(listing, 1))).json();
+    await t.app.deps.rentals.processDue(new Date(t.clock.now().getTime() + 20_000));
+
+    // A second app on the same database stands in for the process after a restart.
+    const { createApp } = await import('../../app');
+    const { parseEnv } = await import('../../env');
+    const restarted = await createApp({
+      env: parseEnv({ NODE_ENV: 'test' }),
+      database: t.database,
+      clock: t.clock,
+      logger: false,
+      webDir: null,
+    });
+    try {
+      t.clock.advance(2 * 3_600_000);
+      const done = await restarted.deps.rentals.processDue(t.clock.now());
+      expect(done.expired).toBeGreaterThanOrEqual(1);
+      const [row] = await t.database.db.select().from(rentals).where(eq(rentals.id, created.id));
+      expect(row).toMatchObject({ status: 'completed', settledBy: 'expiry' });
+    } finally {
+      await restarted.close();
+    }
+  });
+});

@@ -19,6 +19,8 @@ export interface RentalConfig {
   platformFeeBps: number;
   provisioningTimeoutMs: number;
   demoProvisioningDelayMs: number;
+  /** Called after any change to rentals or listing availability (read caches listen). */
+  onChange?: () => void;
   /** Told after commit when the worker makes an instance ready or ends it (instance alerts). */
   onInstanceEvent?: (event: InstanceEvent) => void;
 }
@@ -171,6 +173,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         });
         return rental.id;
       });
+      config.onChange?.();
       return view(id);
     },
 
@@ -184,6 +187,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         if (!rental || rental.userId !== userId) throw notFound('Rental');
         await settle(tx, rental, { at: now, by, cancel: rental.readyAt === null });
       });
+      config.onChange?.();
       return view(rentalId);
     },
 
@@ -234,6 +238,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
           event('expired', rental);
         }
       });
+      if (done.ready + done.timedOut + done.expired > 0) config.onChange?.();
       for (const e of events) config.onInstanceEvent?.(e);
       return done;
     },

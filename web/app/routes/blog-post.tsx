@@ -1,7 +1,14 @@
 import { useParams } from 'wouter';
-import { Page } from '../../components/ui/page';
+import { ArticleView, PostNotFound } from '../../features/blog/components/article-view';
+import { findArticleBySlug } from '../../features/blog/find-article';
+import { useDocumentTitle } from '../../lib/document-title';
 
 export default function BlogPostPage() {
-  const { slug } = useParams<{ slug: string }>();
-  return <Page title="GPU Computing Insights" description={`Article: ${slug}`} />;
+  const { slug = '' } = useParams<{ slug: string }>();
+  const article = findArticleBySlug(slug);
+  useDocumentTitle(
+    article?.title ?? 'Post Not Found',
+    article?.excerpt ?? "The blog post you're looking for doesn't exist.",
+  );
+  return article ? <ArticleView article={article} /> : <PostNotFound />;
 }

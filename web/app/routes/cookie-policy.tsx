@@ -1,5 +1,6 @@
-import { Page } from '../../components/ui/page';
+import { LegalDocument } from '../../features/legal/components/legal-document';
+import { cookiePolicy } from '../../features/legal/cookie-policy';
 
 export default function CookiePolicyPage() {
-  return <Page title="Cookie Policy" description="The cookies RentGPU uses and why." />;
+  return <LegalDocument text={cookiePolicy} />;
 }

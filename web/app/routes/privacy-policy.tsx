@@ -1,7 +1,6 @@
-import { Page } from '../../components/ui/page';
+import { LegalDocument } from '../../features/legal/components/legal-document';
+import { privacyPolicy } from '../../features/legal/privacy-policy';
 
 export default function PrivacyPolicyPage() {
-  return (
-    <Page title="Privacy Policy" description="How RentGPU collects, uses and protects your data." />
-  );
+  return <LegalDocument text={privacyPolicy} />;
 }

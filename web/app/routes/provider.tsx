@@ -1,5 +1,15 @@
 import { Page } from '../../components/ui/page';
+import { useCurrentUser } from '../../features/auth/api/get-current-user';
+import {
+  ProviderDashboard,
+  ProviderDashboardSkeleton,
+} from '../../features/provider/components/provider-dashboard';
 
 export default function ProviderPage() {
-  return <Page title="Provider Dashboard" description="Your GPU listings, rentals and revenue." />;
+  const { user } = useCurrentUser();
+  return (
+    <Page title="Provider Dashboard" description="Your GPU listings, rentals and revenue.">
+      {user ? <ProviderDashboard userId={user.id} /> : <ProviderDashboardSkeleton />}
+    </Page>
+  );
 }

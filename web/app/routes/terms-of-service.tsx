@@ -1,5 +1,6 @@
-import { Page } from '../../components/ui/page';
+import { LegalDocument } from '../../features/legal/components/legal-document';
+import { termsOfService } from '../../features/legal/terms-of-service';
 
 export default function TermsOfServicePage() {
-  return <Page title="Terms of Service" description="The terms for using RentGPU." />;
+  return <LegalDocument text={termsOfService} />;
 }

@@ -18,17 +18,17 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
   const [location] = useLocation();
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:px-8">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6">
         <MobileDrawer user={user} />
         <Brand />
-        <nav aria-label="Main" className="ml-6 hidden items-center gap-1 xl:flex">
+        <nav aria-label="Main" className="ml-2 hidden items-center gap-0.5 xl:flex">
           {NAV_ITEMS.map((item) => (
             <Link
               key={item.href}
               href={item.href}
               aria-current={isActive(location, item.href, Boolean(user)) ? 'page' : undefined}
               className={cn(
-                'rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap',
+                'rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap',
                 isActive(location, item.href, Boolean(user))
                   ? 'bg-primary text-primary-foreground'
                   : 'text-muted-foreground hover:bg-muted hover:text-foreground',
@@ -41,13 +41,13 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
             Become a Provider
           </Link>
         </nav>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-2">
           <ThemeSwitcher />
           {user ? (
             <>
               <Link
                 href="/payments"
-                className="flex items-center gap-1.5 rounded-md bg-muted px-3 py-1.5 text-sm font-semibold"
+                className="flex items-center gap-1.5 whitespace-nowrap rounded-md bg-muted px-2.5 py-1.5 text-sm font-semibold"
                 aria-label={`Credit balance $${user.credits}. Add credits`}
                 data-testid="credit-balance"
               >
@@ -71,7 +71,7 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
             </>
           ) : (
             <>
-              <DemoLoginButton />
+              <DemoLoginButton className="max-sm:hidden" />
               <a href="/api/login" className={buttonClasses('primary', 'sm')}>
                 Sign In
               </a>

@@ -8,7 +8,7 @@ const TONES: Record<BadgeTone, string> = {
   success: 'bg-success/15 text-success-text',
   warning: 'bg-warning-text/15 text-warning-text',
   danger: 'bg-danger/15 text-danger-text',
-  info: 'bg-primary/15 text-primary',
+  info: 'bg-primary/15 text-link',
 };
 
 export function Badge({
@@ -19,7 +19,7 @@ export function Badge({
   return (
     <span
       className={cn(
-        'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium',
+        'inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium',
         TONES[tone],
         className,
       )}

@@ -3,7 +3,7 @@ import { CURRENT_USER_STALE_MS } from '../../../../shared/constants';
 import type { CurrentUser } from '../../../../shared/contracts/user';
 import { getQueryFn } from '../../../lib/api-client';
 
-export const CURRENT_USER_KEY = ['/api/auth/user'] as const;
+import { CURRENT_USER_KEY } from '../../../lib/query-keys';
 
 /** Cached 5 minutes, no retry, no focus refetch, refetched on mount; 401 means signed out. */
 export const currentUserQueryOptions = () =>

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PaypalCaptureResponse } from '../../../../shared/contracts/payments';
 import { apiRequest } from '../../../lib/api-client';
+import { CURRENT_USER_KEY } from '../../../lib/query-keys';
 import { SPENDING_SUMMARY_KEY } from './get-spending-summary';
 import { WALLET_HISTORY_KEY } from './get-wallet-history';
 
@@ -19,8 +20,7 @@ export function useCapturePaypalOrder() {
     mutationFn: capturePaypalOrder,
     onSettled: async () => {
       await Promise.all([
-        // The current user's query key is its URL (web/features/auth/api/get-current-user.ts).
-        queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] }),
+        queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
         queryClient.invalidateQueries({ queryKey: WALLET_HISTORY_KEY }),
         queryClient.invalidateQueries({ queryKey: SPENDING_SUMMARY_KEY }),
       ]);

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProviderProfile } from '../../../../shared/contracts/profile';
+import type { ProviderView } from '../../../../shared/contracts/providers';
 import { apiRequest } from '../../../lib/api-client';
 
-export async function getProviderProfile(userId: string): Promise<ProviderProfile> {
+export async function getProviderProfile(userId: string): Promise<ProviderView> {
   const res = await apiRequest('GET', `/api/providers/user/${userId}`);
-  return (await res.json()) as ProviderProfile;
+  return (await res.json()) as ProviderView;
 }
 
 /** Only asked for users with a provider profile (404 otherwise). */

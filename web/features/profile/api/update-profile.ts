@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateProfileBody, UserProfile } from '../../../../shared/contracts/profile';
 import { apiRequest } from '../../../lib/api-client';
+import { CURRENT_USER_KEY } from '../../../lib/query-keys';
 import { userProfileKey } from './get-user-profile';
 
 export async function updateProfile(userId: string, body: UpdateProfileBody): Promise<UserProfile> {
@@ -15,8 +16,7 @@ export function useUpdateProfile(userId: string) {
     mutationFn: (body: UpdateProfileBody) => updateProfile(userId, body),
     onSuccess: async (profile) => {
       queryClient.setQueryData(userProfileKey(userId), profile);
-      // The current user's query key is its URL (web/features/auth/api/get-current-user.ts).
-      await queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] });
+      await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserSettings } from '../../../../shared/contracts/settings';
 import { apiRequest } from '../../../lib/api-client';
+import { CURRENT_USER_KEY } from '../../../lib/query-keys';
 import { settingsKey } from './get-settings';
 
 export async function updateSettings(
@@ -21,8 +22,7 @@ export function useUpdateSettings(userId: string) {
     mutationFn: (settings: UserSettings) => updateSettings(userId, settings),
     onSuccess: async (saved) => {
       queryClient.setQueryData(settingsKey(userId), saved);
-      // The current user's query key is its URL (web/features/auth/api/get-current-user.ts).
-      await queryClient.invalidateQueries({ queryKey: ['/api/auth/user'] });
+      await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
   });
 }

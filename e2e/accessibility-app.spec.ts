@@ -1,0 +1,57 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+const APP_PAGES = [
+  { path: '/marketplace', heading: 'GPU Marketplace', ready: 'listing-card' },
+  { path: '/dashboard', heading: 'My Dashboard', ready: 'summary-active' },
+  { path: '/provider', heading: 'Provider Dashboard', ready: null },
+] as const;
+
+for (const theme of ['dark', 'light', 'pastel'] as const) {
+  test.describe(`app pages in the ${theme} theme`, () => {
+    test('the landing page has no serious or critical violations', async ({ browser }) => {
+      const context = await browser.newContext();
+      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+      const page = await context.newPage();
+      try {
+        await page.goto('/');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('signed-in pages and the rent dialog have no serious or critical violations', async ({
+      browser,
+    }) => {
+      const context = await browser.newContext();
+      await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+      const page = await context.newPage();
+      try {
+        await page.request.post('/api/login');
+        for (const { path, heading, ready } of APP_PAGES) {
+          await page.goto(path);
+          await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+          if (ready) await expect(page.getByTestId(ready).first()).toBeVisible();
+          else await page.waitForLoadState('networkidle');
+          expect(await seriousViolations(page), path).toEqual([]);
+        }
+        await page.goto('/marketplace');
+        await page.getByRole('button', { name: 'Rent Now' }).first().click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+        expect(await seriousViolations(page), 'rent dialog').toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

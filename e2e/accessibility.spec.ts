@@ -1,0 +1,66 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from '@playwright/test';
+import { CONTENT_PAGES } from './content-routes';
+import { expect, test } from './fixtures';
+
+type Theme = 'dark' | 'light' | 'pastel';
+
+/** Opens a page in a fresh context with the theme stored, as a returning visitor has it. */
+async function openInTheme(browser: Browser, theme: Theme, path: string) {
+  const context = await browser.newContext();
+  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+  const page = await context.newPage();
+  await page.goto(path);
+  await expect(page.locator('html')).toHaveClass(new RegExp(`(^| )${theme}( |$)`));
+  return { context, page };
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+for (const theme of ['dark', 'light', 'pastel'] as const) {
+  test.describe(`accessibility in the ${theme} theme`, () => {
+    for (const { path, heading } of CONTENT_PAGES) {
+      test(`${path} has no serious or critical violations`, async ({ browser }) => {
+        const { context, page } = await openInTheme(browser, theme, path);
+        try {
+          await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+          expect(await seriousViolations(page)).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+
+    test('opened help answers, documentation tabs and toasts have no serious violations', async ({
+      browser,
+    }) => {
+      const { context, page } = await openInTheme(browser, theme, '/help-center');
+      try {
+        await page.getByRole('searchbox', { name: 'Search help articles' }).fill('credits');
+        await expect(page.getByText('How do I add credits?')).toBeVisible();
+        await page.getByRole('button', { name: 'Start Live Chat' }).click();
+        await expect(
+          page.getByText('Live chat is not available yet', { exact: true }),
+        ).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+
+        await page.goto('/documentation');
+        for (const tab of ['Getting Started', 'API Reference', 'For Providers', 'Support']) {
+          await page.getByRole('tab', { name: tab }).click();
+          await expect(page.getByRole('tab', { name: tab })).toHaveAttribute(
+            'aria-selected',
+            'true',
+          );
+          expect(await seriousViolations(page)).toEqual([]);
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,196 @@
+import { CONTENT_PAGES } from './content-routes';
+import { expect, test } from './fixtures';
+
+test.describe('signed out', () => {
+  for (const { path, heading } of CONTENT_PAGES) {
+    test(`${path} shows its heading, a title and a description, and fits a 390 px phone`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(page).toHaveTitle(`${heading} · RentGPU`);
+      const description = await page.locator('meta[name="description"]').getAttribute('content');
+      expect(description?.length ?? 0).toBeGreaterThan(30);
+      // Nothing in the page's own content is wider than the phone's screen, except inside
+      // a box that scrolls sideways itself (code samples, tables).
+      const overflowing = await page.evaluate(() => {
+        const width = window.innerWidth;
+        const scrollsItself = (el: Element) => {
+          for (let p = el.parentElement; p && p.tagName !== 'MAIN'; p = p.parentElement) {
+            if (getComputedStyle(p).overflowX !== 'visible') return true;
+          }
+          return false;
+        };
+        return [...document.querySelectorAll('main *')]
+          .filter((el) => el.getBoundingClientRect().right > width + 1 && !scrollsItself(el))
+          .map((el) => el.outerHTML.slice(0, 80));
+      });
+      expect(overflowing).toEqual([]);
+    });
+  }
+});
+
+test('the blog index shows the featured article, nine more and their details', async ({ page }) => {
+  await page.goto('/blog');
+  await expect(page.getByText('Featured', { exact: true })).toBeVisible();
+  const latest = page.getByRole('region', { name: 'Latest Articles' });
+  await expect(latest.getByRole('heading', { level: 3 })).toHaveCount(9);
+  await expect(latest.getByRole('link', { name: /Read Article/ })).toHaveCount(9);
+  const security = latest.locator('div', {
+    has: page.getByRole('heading', {
+      name: 'Security and Data Protection in Distributed GPU Computing',
+    }),
+  });
+  await expect(security.last()).toContainText('9 min read');
+  await expect(security.last()).toContainText('Neha Kapoor');
+  await expect(
+    security.last().getByRole('list', { name: 'Tags' }).getByRole('listitem'),
+  ).toHaveCount(2);
+
+  await page
+    .getByRole('link', { name: 'Read Article: The Future of Distributed Computing: Our Vision' })
+    .click();
+  await expect(page).toHaveURL(/\/blog\/future-distributed-computing-vision$/);
+  await expect(
+    page.getByRole('heading', {
+      level: 1,
+      name: 'The Future of Distributed Computing: Our Vision',
+    }),
+  ).toBeVisible();
+  await expect(page.getByText('10 min read')).toBeVisible();
+  await expect(page.getByText('Future Tech').first()).toBeVisible();
+});
+
+test('an article ends with the call to action and links into the product', async ({ page }) => {
+  await page.goto('/blog/cut-gpu-costs-without-slowing-down');
+  const article = page.getByRole('article');
+  await expect(article.getByRole('heading', { level: 2 }).first()).toBeVisible();
+  await expect(article.getByRole('link', { name: 'GPU marketplace' })).toHaveAttribute(
+    'href',
+    '/marketplace',
+  );
+  const cta = article.locator('div', {
+    has: page.getByRole('heading', { name: 'Ready to Get Started?' }),
+  });
+  await expect(
+    cta.getByText('Join thousands of users already benefiting from distributed GPU computing'),
+  ).toBeVisible();
+  await expect(cta.getByRole('link', { name: 'Rent GPUs Now' })).toHaveAttribute(
+    'href',
+    '/marketplace',
+  );
+  await expect(cta.getByRole('link', { name: 'Become a Provider' })).toHaveAttribute(
+    'href',
+    '/provider-signup',
+  );
+  await page.getByRole('link', { name: 'Back to Blog' }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'GPU Computing Insights' }),
+  ).toBeVisible();
+});
+
+test("an unknown slug says 'Post Not Found' and leads back to the blog", async ({ page }) => {
+  await page.goto('/blog/this-post-does-not-exist');
+  await expect(page.getByRole('heading', { name: 'Post Not Found' })).toBeVisible();
+  await expect(page.getByText("The blog post you're looking for doesn't exist.")).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Blog' }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+});
+
+test('help center: case-insensitive search over questions and answers', async ({ page }) => {
+  await page.goto('/help-center');
+  const search = page.getByRole('searchbox', { name: 'Search help articles' });
+  await search.fill('ESCROW');
+  await expect(page.getByRole('status').filter({ hasText: /answers? for "ESCROW"/ })).toBeVisible();
+  await expect(page.getByText('How am I charged for a rental?')).toBeVisible();
+  await expect(page.getByText('How do I create an account?')).toBeHidden();
+
+  await search.fill('nvidia-SMI');
+  await expect(page.getByText('How do I connect to my GPU?')).toBeVisible();
+
+  await search.fill('qwertyuiop');
+  await expect(page.getByText('No answers match your search.')).toBeVisible();
+  await search.fill('');
+  await expect(page.getByRole('button', { name: /Account Management/ })).toBeVisible();
+});
+
+test('help center: categories expand and collapse; quick cards open them', async ({ page }) => {
+  await page.goto('/help-center');
+  const categories = page.getByRole('region', { name: 'Frequently Asked Questions' });
+  for (const name of [
+    'Getting Started',
+    'Billing & Payments',
+    'Technical Support',
+    'Account Management',
+  ]) {
+    await expect(categories.getByRole('button', { name: new RegExp(`^${name}`) })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  }
+  const gettingStarted = categories.getByRole('button', { name: /^Getting Started/ });
+  await gettingStarted.click();
+  await expect(gettingStarted).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByText('How long does it take before my GPU is ready?')).toBeVisible();
+  await gettingStarted.click();
+  await expect(page.getByText('How long does it take before my GPU is ready?')).toBeHidden();
+
+  const quick = page.getByRole('region', { name: 'Quick help' });
+  await quick.getByRole('button', { name: /^Billing/ }).click();
+  await expect(categories.getByRole('button', { name: /^Billing & Payments/ })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
+  await expect(page.getByText('Can I get a refund of unused credits?')).toBeVisible();
+  await quick.getByRole('button', { name: /^Technical/ }).click();
+  await expect(page.getByText('How much storage do I get?')).toBeVisible();
+
+  await expect(
+    page.getByRole('region', { name: 'Popular Articles' }).getByRole('link'),
+  ).toHaveCount(4);
+  await page.getByRole('button', { name: 'Start Live Chat' }).click();
+  await expect(page.getByText('Live chat is not available yet', { exact: true })).toBeVisible();
+});
+
+test('documentation: the five tabs show their content', async ({ page }) => {
+  await page.goto('/documentation');
+  const tabs = page.getByRole('tablist', { name: 'Documentation sections' });
+  await expect(tabs.getByRole('tab')).toHaveText([
+    'Overview',
+    'Getting Started',
+    'API Reference',
+    'For Providers',
+    'Support',
+  ]);
+  await expect(
+    page.getByRole('heading', { name: 'What is distributed GPU computing?' }),
+  ).toBeVisible();
+  await tabs.getByRole('tab', { name: 'Getting Started' }).click();
+  await expect(page.getByRole('region', { name: 'rentgpu commands' })).toContainText(
+    'rentgpu rent <gpu-id> --hours 4',
+  );
+  await tabs.getByRole('tab', { name: 'API Reference' }).click();
+  await expect(page.getByRole('tabpanel')).toContainText('/api/v1');
+  await tabs.getByRole('tab', { name: 'For Providers' }).click();
+  await expect(page.getByRole('table')).toContainText('$2,880-4,320');
+  await tabs.getByRole('tab', { name: 'Support' }).click();
+  await expect(page.getByRole('heading', { name: 'GPU connection failed' })).toBeVisible();
+  await expect(page).toHaveURL(/#support$/);
+  await page.reload();
+  await expect(tabs.getByRole('tab', { name: 'Support' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('/terms and /privacy lead to the legal pages, signed out and signed in', async ({ page }) => {
+  for (const signedIn of [false, true]) {
+    if (signedIn) expect((await page.request.post('/api/login')).ok()).toBeTruthy();
+    await page.goto('/terms');
+    await expect(page).toHaveURL(/\/terms-of-service$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms of Service' })).toBeVisible();
+    await page.goto('/privacy');
+    await expect(page).toHaveURL(/\/privacy-policy$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
+  }
+  await page.goto('/help-center');
+  await expect(page.getByRole('heading', { level: 1, name: 'Help Center' })).toBeVisible();
+});

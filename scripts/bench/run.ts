@@ -1,0 +1,216 @@
+/**
+ * `npm run bench`: the listing and stats endpoints against a bare node:http server
+ * answering the same bytes (same machine, same run), then rent-and-stop throughput with
+ * an invariant check. Runs on the embedded database, and on PostgreSQL when
+ * DATABASE_URL is set (in a scratch database that is dropped afterwards).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { createApp } from '../../server/app';
+import { type Database, openDatabase } from '../../server/db/client';
+import { parseEnv } from '../../server/env';
+import { checkInvariants } from '../../server/modules/ledger/invariants';
+import { createUser } from '../../server/seed/factories';
+
+const LISTINGS = 10_000;
+const CONNECTIONS = 32;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const RENT_WORKERS = 32;
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function cannon(url: string): Promise<Figures> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** A server that answers every request with the given bytes: the ceiling for this machine. */
+async function bareServer(
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { ...headers, 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function seed(database: Database): Promise<void> {
+  await database.db.execute(sql`
+    insert into providers (company_name, location, is_verified, reputation)
+    select 'Bench Provider ' || g, 'City ' || g, g % 3 <> 0, 3.5 + (g % 15) / 10.0 from generate_series(1, 200) g`);
+  await database.db.execute(sql`
+    insert into gpu_listings (provider_id, model, memory, cuda_cores, tensor_cores, location, bandwidth,
+      hourly_rate_micros, status, available_count, total_count, specifications, memory_gb, performance_score, is_demo_host)
+    select p.id, m.model, m.memory, 10000, 300, 'City ' || (g % 97), '10 Gbps',
+      (500000 + (g * 7919 % 4000) * 10000)::bigint,
+      case when g % 20 = 0 then 'maintenance' else 'available' end,
+      1000, 1000, '{"pcieLanes":"16x","cooling":"Air Cooled"}'::jsonb, m.gb, m.score, true
+    from generate_series(1, ${LISTINGS}) g
+    join lateral (select id from providers order by id offset (g % 200) limit 1) p on true
+    join lateral (select * from (values
+      ('RTX 4090', '24GB', 24, 540), ('A100 80GB', '80GB', 80, 1000), ('H100', '80GB', 80, 2400),
+      ('RTX 3090', '24GB', 24, 200), ('V100', '32GB', 32, 380)) as v(model, memory, gb, score)
+      offset (g % 5) limit 1) m on true`);
+}
+
+async function rentAndStop(
+  base: string,
+  database: Database,
+): Promise<{ pairsPerSecond: number; pairs: number; failures: number }> {
+  const users = await Promise.all(
+    Array.from({ length: RENT_WORKERS }, () =>
+      database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' })),
+    ),
+  );
+  // Sign the bench users in the way the app does (a session cookie), through the test-free path: demo-less OTP is slow,
+  // so sessions are inserted directly as the test helpers do.
+  const { hashSessionToken } = await import('../../server/modules/auth/service');
+  const { randomToken } = await import('../../server/lib/crypto');
+  const cookies: string[] = [];
+  for (const user of users) {
+    const token = randomToken();
+    await database.db.execute(
+      sql`insert into sessions (token_hash, user_id, expires_at) values (${hashSessionToken(token)}, ${user.id}, now() + interval '1 day')`,
+    );
+    cookies.push(`rentgpu_session=${token}`);
+  }
+  const page = (await (
+    await fetch(`${base}/api/gpu-listings?limit=100&sort=price-asc`)
+  ).json()) as {
+    id: number;
+    providerId: number;
+    hourlyRate: string;
+  }[];
+  let pairs = 0;
+  let failures = 0;
+  const until = Date.now() + DURATION_S * 1000;
+  await Promise.all(
+    cookies.map(async (cookie, worker) => {
+      const headers = { cookie, 'content-type': 'application/json' };
+      for (let i = 0; Date.now() < until; i += 1) {
+        const listing = page[(worker * 7 + i) % page.length];
+        if (!listing) break;
+        const rent = await fetch(`${base}/api/rentals`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            gpuListingId: listing.id,
+            providerId: listing.providerId,
+            durationHours: 2,
+            hourlyRate: listing.hourlyRate,
+            totalCost: (Number(listing.hourlyRate) * 2).toFixed(2),
+          }),
+        });
+        if (rent.status !== 201) {
+          failures += 1;
+          if (failures === 1) console.log(`  first failure: ${rent.status} ${await rent.text()}`);
+          continue;
+        }
+        const { id } = (await rent.json()) as { id: number };
+        // The host reports ready (what the agent or the demo simulator does), then the renter stops.
+        await database.db.execute(
+          sql`update rentals set ready_at = start_time, ssh_host = 'bench', ssh_port = null where id = ${id}`,
+        );
+        const stop = await fetch(`${base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
+        if (stop.status === 200) pairs += 1;
+        else {
+          failures += 1;
+          if (failures === 1) console.log(`  first failure: ${stop.status} ${await stop.text()}`);
+        }
+      }
+    }),
+  );
+  return { pairsPerSecond: pairs / DURATION_S, pairs, failures };
+}
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function benchOn(label: string, database: Database): Promise<void> {
+  await database.migrate();
+  console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
+  await seed(database);
+  const env = parseEnv({ NODE_ENV: 'production', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' });
+  const app = await createApp({ env, database, logger: false, webDir: null });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  try {
+    for (const path of ['/api/gpu-listings', '/api/marketplace/stats']) {
+      const sample = await fetch(base + path);
+      const body = Buffer.from(await sample.arrayBuffer());
+      const bare = await bareServer(body, {
+        'content-type': sample.headers.get('content-type') ?? 'application/json',
+      });
+      const ceiling = await cannon(bare.url);
+      await bare.close();
+      const ours = await cannon(base + path);
+      console.log(
+        `${path}  (${fmt(body.length)} bytes, ${CONNECTIONS} connections, ${DURATION_S}s each)`,
+      );
+      console.log(
+        `  bare node:http  ${fmt(ceiling.rps)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms`,
+      );
+      console.log(
+        `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+      );
+      console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
+    }
+    const rs = await rentAndStop(base, database);
+    const problems = await checkInvariants(database.db);
+    console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
+    console.log(
+      `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures)`,
+    );
+    console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
+    if (problems.length > 0) process.exitCode = 1;
+  } finally {
+    await app.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const embedded = await openDatabase({ kind: 'pglite' });
+  await benchOn('embedded PGlite', embedded);
+  await embedded.close();
+
+  const url = parseEnv().DATABASE_URL;
+  if (!url) {
+    console.log('\n(DATABASE_URL is not set: skipping PostgreSQL)');
+    return;
+  }
+  const scratch = `rentgpu_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${scratch}`);
+  const target = new URL(url);
+  target.pathname = `/${scratch}`;
+  const database = await openDatabase({ kind: 'postgres', url: target.toString(), poolSize: 20 });
+  try {
+    await benchOn('PostgreSQL', database);
+  } finally {
+    await database.close();
+    await admin.query(`drop database if exists ${scratch} with (force)`);
+    await admin.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

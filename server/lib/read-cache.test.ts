@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ReadCache } from './read-cache';
+
+describe('ReadCache', () => {
+  it('serves a fresh value until it expires or is invalidated', async () => {
+    let now = 0;
+    let loads = 0;
+    const cache = new ReadCache<number>(1000, 10, () => now);
+    const load = async () => ++loads;
+    expect(await cache.getOrLoad('a', load)).toBe(1);
+    expect(await cache.getOrLoad('a', load)).toBe(1);
+    now = 1001;
+    expect(await cache.getOrLoad('a', load)).toBe(2);
+    cache.invalidate();
+    expect(await cache.getOrLoad('a', load)).toBe(3);
+  });
+
+  it('does not keep a value loaded across an invalidation', async () => {
+    const cache = new ReadCache<string>(1000);
+    let release: () => void = () => {};
+    const slow = cache.getOrLoad(
+      'k',
+      () =>
+        new Promise<string>((resolve) => {
+          release = () => resolve('old');
+        }),
+    );
+    cache.invalidate();
+    release();
+    expect(await slow).toBe('old');
+    expect(await cache.getOrLoad('k', async () => 'new')).toBe('new');
+  });
+
+  it('stays bounded', async () => {
+    const cache = new ReadCache<number>(1000, 2);
+    let loads = 0;
+    for (const key of ['a', 'b', 'c']) await cache.getOrLoad(key, async () => ++loads);
+    expect(await cache.getOrLoad('a', async () => ++loads)).toBe(4);
+  });
+});

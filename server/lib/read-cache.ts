@@ -1,0 +1,34 @@
+/**
+ * A short-lived cache of public read answers (the listing pages, the marketplace stats).
+ * Any write in this process that changes them calls invalidate(); other server processes'
+ * writes show up within the TTL. Bounded, so odd query strings cannot grow it without end.
+ */
+export class ReadCache<V> {
+  private readonly entries = new Map<string, { value: V; expires: number; generation: number }>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 500,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && hit.generation === this.generation && hit.expires > this.now()) return hit.value;
+    const generation = this.generation;
+    const value = await load();
+    // A write that landed while we loaded makes this answer stale: do not keep it.
+    if (generation === this.generation && this.ttlMs > 0) {
+      if (this.entries.size >= this.maxEntries)
+        this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(key, { value, expires: this.now() + this.ttlMs, generation });
+    }
+    return value;
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}

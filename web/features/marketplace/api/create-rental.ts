@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CreateRentalBody, RentalView } from '../../../../shared/contracts/rentals';
+import { apiRequest } from '../../../lib/api-client';
+import { CURRENT_USER_KEY } from '../../../lib/query-keys';
+import { LISTINGS_KEY } from './get-listings';
+import { STATS_KEY } from './get-stats';
+
+export async function createRental(body: CreateRentalBody): Promise<RentalView> {
+  const res = await apiRequest('POST', '/api/rentals', body);
+  return (await res.json()) as RentalView;
+}
+
+/**
+ * On success the listings and stats are refreshed (spec), and so is the signed-in user,
+ * whose balance in the top bar just changed.
+ */
+export function useCreateRental() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createRental,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: [LISTINGS_KEY] }),
+        queryClient.invalidateQueries({ queryKey: STATS_KEY }),
+        queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,51 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { type GpuListingView, NEXT_CURSOR_HEADER } from '../../../../shared/contracts/listings';
+
+export interface ListingFilters {
+  /** Search text, or the chosen GPU type (spec part 1 section 7). */
+  model: string;
+  gpuType: string;
+  sort: string;
+}
+
+export const LISTINGS_KEY = '/api/gpu-listings';
+
+interface ListingsPage {
+  listings: GpuListingView[];
+  nextCursor: string | null;
+}
+
+function listingsUrl(filters: ListingFilters, cursor: string | null): string {
+  const params = new URLSearchParams();
+  if (filters.model) params.set('model', filters.model);
+  if (filters.gpuType && filters.gpuType !== 'All GPU Types')
+    params.set('gpuType', filters.gpuType);
+  if (filters.sort) params.set('sort', filters.sort);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return query ? `${LISTINGS_KEY}?${query}` : LISTINGS_KEY;
+}
+
+export async function getListingsPage(
+  filters: ListingFilters,
+  cursor: string | null,
+): Promise<ListingsPage> {
+  const res = await fetch(listingsUrl(filters, cursor), { credentials: 'include' });
+  if (!res.ok) throw new Error(`HTTP error! status: ${res.status}`);
+  return {
+    listings: (await res.json()) as GpuListingView[],
+    nextCursor: res.headers.get(NEXT_CURSOR_HEADER),
+  };
+}
+
+export const listingsQueryOptions = (filters: ListingFilters) =>
+  infiniteQueryOptions({
+    queryKey: [LISTINGS_KEY, filters],
+    queryFn: ({ pageParam }) => getListingsPage(filters, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+
+export function useListings(filters: ListingFilters) {
+  return useInfiniteQuery(listingsQueryOptions(filters));
+}

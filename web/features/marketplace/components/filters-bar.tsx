@@ -1,0 +1,72 @@
+import { Search } from 'lucide-react';
+import type { FormEvent } from 'react';
+import { GPU_TYPE_FILTERS, SORT_OPTIONS } from '../../../../shared/listing-options';
+import { Button } from '../../../components/ui/button';
+import { Select } from '../../../components/ui/field';
+import { Input } from '../../../components/ui/input';
+
+interface FiltersBarProps {
+  search: string;
+  gpuType: string;
+  sort: string;
+  onSearchChange: (value: string) => void;
+  onGpuTypeChange: (value: string) => void;
+  onSortChange: (value: string) => void;
+  /** Sends the search text to the server (typing already filters what is loaded). */
+  onApply: () => void;
+}
+
+export function FiltersBar(props: FiltersBarProps) {
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    props.onApply();
+  }
+  return (
+    <search>
+      <form
+        onSubmit={submit}
+        className="grid gap-3 md:grid-cols-[1fr_auto_auto_auto]"
+        aria-label="Filter GPUs"
+      >
+        <div className="relative">
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden
+          />
+          <Input
+            type="search"
+            aria-label="Search GPUs by model, location or provider"
+            placeholder="Search by model, location or provider"
+            className="pl-9"
+            value={props.search}
+            onChange={(e) => props.onSearchChange(e.target.value)}
+          />
+        </div>
+        <Select
+          aria-label="GPU type"
+          value={props.gpuType}
+          onChange={(e) => props.onGpuTypeChange(e.target.value)}
+        >
+          {GPU_TYPE_FILTERS.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </Select>
+        <Select
+          aria-label="Sort by"
+          value={props.sort}
+          onChange={(e) => props.onSortChange(e.target.value)}
+        >
+          <option value="">Sort by</option>
+          {SORT_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+        <Button type="submit">Apply Filters</Button>
+      </form>
+    </search>
+  );
+}

@@ -1,0 +1,106 @@
+import { BadgeCheck, Gauge, HardDrive, MapPin, Server, Star } from 'lucide-react';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { type Currency, formatMoney } from '../../../../shared/rules/currency';
+import { availabilityLabel, isLowAvailability, isRentable } from '../../../../shared/rules/pricing';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { cn } from '../../../lib/cn';
+
+interface ListingCardProps {
+  listing: GpuListingView;
+  currency: Currency;
+  selected: boolean;
+  onSelect: () => void;
+  onRent: () => void;
+}
+
+export function ListingCard({ listing, currency, selected, onSelect, onRent }: ListingCardProps) {
+  const rentable = isRentable(listing);
+  const label = availabilityLabel(listing);
+  return (
+    <Card
+      className={cn('flex flex-col gap-4 p-5 transition-shadow', selected && 'ring-2 ring-primary')}
+      data-testid="listing-card"
+      aria-label={`${listing.model} from ${listing.provider.companyName}`}
+      role="group"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="text-lg font-semibold">{listing.model}</h3>
+          <p className="flex items-center gap-1 truncate text-sm text-muted-foreground">
+            {listing.provider.companyName}
+            {listing.provider.isVerified ? (
+              <BadgeCheck
+                className="h-4 w-4 shrink-0 text-primary"
+                aria-label="Verified provider"
+              />
+            ) : null}
+            <span className="ml-1 inline-flex items-center gap-0.5">
+              <Star className="h-3.5 w-3.5" aria-hidden />
+              {listing.provider.reputation}
+            </span>
+          </p>
+        </div>
+        <Badge
+          tone={!rentable ? 'danger' : isLowAvailability(listing) ? 'warning' : 'success'}
+          data-testid="availability"
+        >
+          {label}
+        </Badge>
+      </div>
+      <dl className="grid grid-cols-2 gap-2 text-sm">
+        <div className="flex items-center gap-1.5">
+          <HardDrive className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">Memory</dt>
+          <dd>{listing.memory}</dd>
+        </div>
+        <div className="flex items-center gap-1.5">
+          <Gauge className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">Bandwidth</dt>
+          <dd>{listing.bandwidth}</dd>
+        </div>
+        <div className="col-span-2 flex items-center gap-1.5">
+          <MapPin className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">Location</dt>
+          <dd>{listing.location}</dd>
+        </div>
+      </dl>
+      <div className="flex items-end justify-between gap-2">
+        <div>
+          <p className="text-2xl font-bold" data-testid="hourly-rate">
+            {formatMoney(listing.hourlyRate, currency)}
+            <span className="text-sm font-normal text-muted-foreground">/hr</span>
+          </p>
+          <p className="text-xs text-muted-foreground">
+            {formatMoney(listing.dailyRate, currency)}/day
+          </p>
+        </div>
+        {listing.isDemoHost ? (
+          <Tooltip content="A simulated host for trying RentGPU: renting, billing and refunds are real, but its SSH address is not a real machine.">
+            <button type="button" className="rounded-full">
+              <Badge tone="info">
+                <Server className="h-3 w-3" aria-hidden /> Demo host
+              </Badge>
+            </button>
+          </Tooltip>
+        ) : null}
+      </div>
+      <div className="mt-auto grid grid-cols-2 gap-2">
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={onSelect}
+          aria-pressed={selected}
+          disabled={!rentable}
+        >
+          {selected ? 'Selected' : 'Calculate'}
+        </Button>
+        <Button size="sm" onClick={onRent} disabled={!rentable}>
+          Rent Now
+        </Button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,125 @@
+import { useMemo, useState } from 'react';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
+import type { Currency } from '../../../../shared/rules/currency';
+import { isRentable } from '../../../../shared/rules/pricing';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { TooltipProvider } from '../../../components/ui/tooltip';
+import { useListings } from '../api/get-listings';
+import { CostCalculator } from './cost-calculator';
+import { FiltersBar } from './filters-bar';
+import { ListingCard } from './listing-card';
+import { RentDialog } from './rent-dialog';
+import { StatsStrip } from './stats-strip';
+
+/** Client-side filter of what is loaded: model, location and provider name, case-insensitively. */
+function matches(listing: GpuListingView, text: string): boolean {
+  const needle = text.trim().toLowerCase();
+  if (!needle) return true;
+  return [listing.model, listing.location, listing.provider.companyName].some((v) =>
+    v.toLowerCase().includes(needle),
+  );
+}
+
+const SKELETON_KEYS = ['s1', 's2', 's3', 's4', 's5', 's6'];
+
+export function MarketplaceView({ currency }: { currency: Currency }) {
+  const [search, setSearch] = useState('');
+  const [appliedSearch, setAppliedSearch] = useState('');
+  const [gpuType, setGpuType] = useState('All GPU Types');
+  const [sort, setSort] = useState('');
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [renting, setRenting] = useState<{ listing: GpuListingView; hours: number } | null>(null);
+
+  // The spec's query: model is the search text, or the chosen type unless 'All GPU Types'.
+  const filters = {
+    model: appliedSearch || (gpuType === 'All GPU Types' ? '' : gpuType),
+    gpuType,
+    sort,
+  };
+  const query = useListings(filters);
+  const listings = useMemo(
+    () =>
+      (query.data?.pages.flatMap((page) => page.listings) ?? []).filter((l) => matches(l, search)),
+    [query.data, search],
+  );
+  const selected =
+    listings.find((l) => l.id === selectedId && isRentable(l)) ?? listings.find(isRentable) ?? null;
+
+  return (
+    <TooltipProvider>
+      <div className="grid gap-6">
+        <StatsStrip currency={currency} />
+        <FiltersBar
+          search={search}
+          gpuType={gpuType}
+          sort={sort}
+          onSearchChange={setSearch}
+          onGpuTypeChange={setGpuType}
+          onSortChange={setSort}
+          onApply={() => setAppliedSearch(search.trim())}
+        />
+        <div className="grid items-start gap-6 lg:grid-cols-[1fr_320px]">
+          <section aria-label="GPU listings" aria-busy={query.isLoading} className="grid gap-4">
+            {query.isLoading ? (
+              <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+                {SKELETON_KEYS.map((key) => (
+                  <Card key={key} className="grid gap-3 p-5" data-testid="listing-skeleton">
+                    <Skeleton className="h-6 w-32" />
+                    <Skeleton className="h-4 w-48" />
+                    <Skeleton className="h-16 w-full" />
+                    <Skeleton className="h-9 w-full" />
+                  </Card>
+                ))}
+              </div>
+            ) : query.isError ? (
+              <Card className="p-6 text-danger-text" role="alert">
+                {query.error.message}
+              </Card>
+            ) : listings.length === 0 ? (
+              <Card className="p-10 text-center text-muted-foreground">
+                No GPUs found matching your criteria
+              </Card>
+            ) : (
+              <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+                {listings.map((listing) => (
+                  <ListingCard
+                    key={listing.id}
+                    listing={listing}
+                    currency={currency}
+                    selected={selected?.id === listing.id}
+                    onSelect={() => setSelectedId(listing.id)}
+                    onRent={() => setRenting({ listing, hours: 24 })}
+                  />
+                ))}
+              </div>
+            )}
+            {query.hasNextPage ? (
+              <Button
+                variant="outline"
+                className="justify-self-center"
+                onClick={() => query.fetchNextPage()}
+                disabled={query.isFetchingNextPage}
+              >
+                {query.isFetchingNextPage ? 'Loading...' : 'Load more GPUs'}
+              </Button>
+            ) : null}
+          </section>
+          <CostCalculator
+            listing={selected}
+            currency={currency}
+            onRent={(hours) => {
+              if (selected) setRenting({ listing: selected, hours });
+            }}
+          />
+        </div>
+        <RentDialog
+          listing={renting?.listing ?? null}
+          initialHours={renting?.hours ?? 24}
+          onClose={() => setRenting(null)}
+        />
+      </div>
+    </TooltipProvider>
+  );
+}

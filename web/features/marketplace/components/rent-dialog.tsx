@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { formatMoney } from '../../../../shared/rules/currency';
+import { isValidRentalHours, rentDialogTotal } from '../../../../shared/rules/pricing';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Field } from '../../../components/ui/field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/toast-store';
+import { serverMessage } from '../../../lib/api-client';
+import { useCreateRental } from '../api/create-rental';
+
+interface RentDialogProps {
+  listing: GpuListingView | null;
+  initialHours?: number;
+  onClose: () => void;
+}
+
+const HOURS_HINT = 'Minimum 1 hour, maximum 30 days (720 hours)';
+
+/** Charges are in USD credits, so the breakdown is in USD whatever the display currency. */
+export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogProps) {
+  const [hours, setHours] = useState(initialHours);
+  const rent = useCreateRental();
+  useEffect(() => {
+    if (listing) setHours(initialHours);
+  }, [listing, initialHours]);
+
+  const rate = listing ? Number(listing.hourlyRate) : 0;
+  const valid = isValidRentalHours(hours);
+  const subtotal = hours * rate;
+
+  async function confirm() {
+    if (!listing || !valid) return;
+    try {
+      await rent.mutateAsync({
+        gpuListingId: listing.id,
+        providerId: listing.providerId,
+        durationHours: hours,
+        hourlyRate: listing.hourlyRate,
+        totalCost: subtotal.toFixed(2),
+      });
+      toast({
+        title: 'GPU Rented Successfully!',
+        description:
+          'Your GPU instance is being provisioned. Check your dashboard for SSH details.',
+      });
+      onClose();
+    } catch (error) {
+      toast({
+        title: 'Rental Failed',
+        description: serverMessage(error, 'Failed to rent GPU. Please try again.'),
+        variant: 'destructive',
+      });
+    }
+  }
+
+  return (
+    <Dialog
+      open={listing !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={listing ? `Rent ${listing.model}` : 'Rent GPU'}
+      description={
+        listing
+          ? `${listing.provider.companyName} · ${listing.location} · ${listing.memory}`
+          : undefined
+      }
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={confirm} disabled={!valid || rent.isPending}>
+            {rent.isPending ? 'Renting...' : 'Confirm Rental'}
+          </Button>
+        </>
+      }
+    >
+      <Field
+        id="rent-hours"
+        label="Duration (hours)"
+        hint={valid ? HOURS_HINT : undefined}
+        error={valid ? null : HOURS_HINT}
+      >
+        <Input
+          id="rent-hours"
+          type="number"
+          min={1}
+          max={720}
+          value={hours}
+          aria-describedby={valid ? 'rent-hours-hint' : 'rent-hours-error'}
+          onChange={(e) => setHours(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+        />
+      </Field>
+      <dl className="grid gap-1.5 rounded-lg bg-muted p-4 text-sm">
+        <div className="flex justify-between">
+          <dt className="text-muted-foreground">Hourly rate</dt>
+          <dd>{formatMoney(rate)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt className="text-muted-foreground">Compute ({hours} h)</dt>
+          <dd>{formatMoney(subtotal)}</dd>
+        </div>
+        <div className="flex justify-between">
+          <dt className="text-muted-foreground">Storage add-on (50GB)</dt>
+          <dd>{formatMoney(2.5)}</dd>
+        </div>
+        <div className="flex justify-between border-t border-border pt-2 text-base font-semibold">
+          <dt>Total</dt>
+          <dd data-testid="rent-total">{formatMoney(rentDialogTotal(hours, rate))}</dd>
+        </div>
+      </dl>
+      <p className="text-sm text-muted-foreground">
+        Provisioning takes 2-3 minutes and billing starts immediately. Stop at any time: unused
+        hours are refunded to your credits, metered by the second.
+      </p>
+    </Dialog>
+  );
+}

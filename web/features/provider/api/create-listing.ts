@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { apiRequest } from '../../../lib/api-client';
+import { LISTINGS_KEY, MARKETPLACE_STATS_KEY } from './keys';
+
+/** The body the Add New GPU Listing dialog sends (spec part 1 section 7). */
+export interface CreateListingPayload {
+  providerId: number;
+  model: string;
+  memory: string;
+  cudaCores: number | null;
+  location: string;
+  bandwidth: string;
+  hourlyRate: string;
+  dailyRate: string;
+  status: 'available';
+  availableCount: number;
+  totalCount: number;
+  /** JSON text of bandwidth, pcieLanes, powerConsumption, cooling, additionalSpecs. */
+  specifications: string;
+}
+
+export async function createListing(payload: CreateListingPayload): Promise<GpuListingView> {
+  const res = await apiRequest('POST', '/api/gpu-listings', payload);
+  return (await res.json()) as GpuListingView;
+}
+
+/** On success the provider's listings, the marketplace's listings and its stats refresh. */
+export function useCreateListing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createListing,
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: LISTINGS_KEY }),
+        queryClient.invalidateQueries({ queryKey: MARKETPLACE_STATS_KEY }),
+      ]);
+    },
+  });
+}

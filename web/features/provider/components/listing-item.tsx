@@ -1,0 +1,97 @@
+import { FlaskConical, MapPin, Pencil, Terminal, Trash2, Wrench } from 'lucide-react';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { formatMoney } from '../../../../shared/rules/currency';
+import { availabilityLabel, isLowAvailability } from '../../../../shared/rules/pricing';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { cn } from '../../../lib/cn';
+
+interface ListingItemProps {
+  listing: GpuListingView;
+  onSetupGuide: (listing: GpuListingView) => void;
+  onEdit: (listing: GpuListingView) => void;
+  onRemove: (listing: GpuListingView) => void;
+}
+
+export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: ListingItemProps) {
+  const maintenance = listing.status === 'maintenance';
+  const rented = listing.totalCount - listing.availableCount;
+  return (
+    <li
+      className="rounded-lg border border-border p-3 sm:p-4"
+      aria-labelledby={`listing-${listing.id}-title`}
+      data-testid="provider-listing"
+    >
+      <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
+        <div className="grid min-w-0 gap-1.5">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 id={`listing-${listing.id}-title`} className="text-base font-semibold">
+              {listing.model}
+            </h3>
+            <span className="text-sm text-muted-foreground">{listing.memory}</span>
+            {maintenance ? (
+              <Badge tone="warning">
+                <Wrench className="h-3 w-3" aria-hidden />
+                Maintenance
+              </Badge>
+            ) : null}
+            {listing.isDemoHost ? (
+              <Badge tone="info" title="A simulated host that serves the demo; no real machine">
+                <FlaskConical className="h-3 w-3" aria-hidden />
+                Demo host
+              </Badge>
+            ) : null}
+          </div>
+          <p className="flex items-start gap-1.5 text-sm text-muted-foreground">
+            <MapPin className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden />
+            <span className="break-words">
+              {listing.location} · {listing.bandwidth}
+            </span>
+          </p>
+          <p className="text-sm">
+            <span className="font-semibold">{formatMoney(listing.hourlyRate)}/hr</span>
+            <span className="text-muted-foreground"> · {formatMoney(listing.dailyRate)}/day</span>
+          </p>
+          <p className="text-sm">
+            {maintenance ? (
+              <span className="text-muted-foreground">Not offered while in maintenance</span>
+            ) : (
+              <span
+                className={cn(
+                  'font-medium',
+                  isLowAvailability(listing) ? 'text-warning-text' : 'text-success-text',
+                )}
+                data-testid="availability"
+              >
+                {availabilityLabel(listing)}
+              </span>
+            )}
+            <span className="text-muted-foreground">
+              {' '}
+              · {rented} of {listing.totalCount} rented
+            </span>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2 md:justify-end">
+          <Button variant="outline" size="sm" onClick={() => onSetupGuide(listing)}>
+            <Terminal className="hidden h-4 w-4 sm:block" aria-hidden />
+            Setup Guide
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => onEdit(listing)}>
+            <Pencil className="hidden h-4 w-4 sm:block" aria-hidden />
+            Edit
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            className="text-danger-text"
+            onClick={() => onRemove(listing)}
+          >
+            <Trash2 className="hidden h-4 w-4 sm:block" aria-hidden />
+            Remove
+          </Button>
+        </div>
+      </div>
+    </li>
+  );
+}

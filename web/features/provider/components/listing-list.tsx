@@ -1,0 +1,63 @@
+import { PackageOpen } from 'lucide-react';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { Button } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { ListingItem } from './listing-item';
+import { QueryError } from './query-error';
+
+interface ListingListProps {
+  listings: GpuListingView[] | undefined;
+  isLoading: boolean;
+  error: unknown;
+  onRetry: () => void;
+  onAdd: () => void;
+  onSetupGuide: (listing: GpuListingView) => void;
+  onEdit: (listing: GpuListingView) => void;
+  onRemove: (listing: GpuListingView) => void;
+}
+
+/** My GPU Listings: skeletons while loading, the error when it fails, a nudge when empty. */
+export function ListingList({
+  listings,
+  isLoading,
+  error,
+  onRetry,
+  onAdd,
+  ...actions
+}: ListingListProps) {
+  if (isLoading) {
+    return (
+      <ul className="grid gap-3" aria-busy="true" aria-label="Loading listings">
+        {[1, 2, 3].map((n) => (
+          <li key={n} className="grid gap-2 rounded-lg border border-border p-4">
+            <Skeleton className="h-5 w-40" />
+            <Skeleton className="h-4 w-64 max-w-full" />
+            <Skeleton className="h-4 w-32" />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (error) return <QueryError what="your listings" error={error} onRetry={onRetry} />;
+  if (!listings || listings.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border p-8 text-center">
+        <PackageOpen className="h-8 w-8 text-muted-foreground" aria-hidden />
+        <p className="font-medium">You have no GPU listings yet</p>
+        <p className="max-w-md text-sm text-muted-foreground">
+          Add your first GPU and it appears in the marketplace at once, ready to be rented.
+        </p>
+        <Button variant="provider" onClick={onAdd}>
+          Add your first GPU
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <ul className="grid gap-3" aria-label="My GPU listings">
+      {listings.map((listing) => (
+        <ListingItem key={listing.id} listing={listing} {...actions} />
+      ))}
+    </ul>
+  );
+}

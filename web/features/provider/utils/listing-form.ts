@@ -1,0 +1,107 @@
+import { gpuModelInfo } from '../../../../shared/gpu-models';
+import { LISTING_DEFAULTS, MEMORY_OPTIONS } from '../../../../shared/listing-options';
+import { dailyRate } from '../../../../shared/rules/pricing';
+import type { CreateListingPayload } from '../api/create-listing';
+
+/** What the Add New GPU Listing form holds: text as typed, checked on submit. */
+export interface ListingFormValues {
+  model: string;
+  memory: string;
+  cudaCores: string;
+  location: string;
+  bandwidth: string;
+  hourlyRate: string;
+  availableCount: string;
+  pcieLanes: string;
+  powerConsumption: string;
+  cooling: string;
+  additionalSpecs: string;
+}
+
+export function initialListingForm(): ListingFormValues {
+  return {
+    model: '',
+    memory: '',
+    cudaCores: '',
+    location: '',
+    bandwidth: LISTING_DEFAULTS.bandwidth,
+    hourlyRate: '',
+    availableCount: String(LISTING_DEFAULTS.availableCount),
+    pcieLanes: LISTING_DEFAULTS.pcieLanes,
+    cooling: LISTING_DEFAULTS.cooling,
+    powerConsumption: '',
+    additionalSpecs: '',
+  };
+}
+
+/**
+ * Choosing a model fills in what we know about it (memory, CUDA cores and power draw) where
+ * the provider has not typed anything yet.
+ */
+export function withModel(values: ListingFormValues, model: string): ListingFormValues {
+  const info = gpuModelInfo(model);
+  if (!info) return { ...values, model };
+  const memoryKnown = (MEMORY_OPTIONS as readonly string[]).includes(info.memory);
+  return {
+    ...values,
+    model,
+    memory: values.memory || (memoryKnown ? info.memory : ''),
+    cudaCores: values.cudaCores || String(info.cudaCores),
+    powerConsumption: values.powerConsumption || `${info.powerWatts}W`,
+  };
+}
+
+/** Spec part 1 section 5: model, memory, location and hourly rate are required. */
+export function hasRequiredFields(values: ListingFormValues): boolean {
+  return Boolean(
+    values.model && values.memory && values.location.trim() && values.hourlyRate.trim(),
+  );
+}
+
+/** The hourly rate as a number, or null while it is not a positive amount. */
+export function parseHourlyRate(text: string): number | null {
+  const value = Number(text.trim());
+  return text.trim() !== '' && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** At least 1 (spec part 1 section 5); anything unreadable counts as the default 1. */
+export function parseAvailableCount(text: string): number {
+  const value = Number.parseInt(text, 10);
+  return Number.isFinite(value) && value >= 1 ? value : LISTING_DEFAULTS.availableCount;
+}
+
+/** cudaCores falls back to null (spec part 1 section 5). */
+function parseCudaCores(text: string): number | null {
+  const value = Number.parseInt(text, 10);
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** The POST /api/gpu-listings body; the server re-derives the daily rate and total count. */
+export function toCreateListingPayload(
+  values: ListingFormValues,
+  providerId: number,
+): CreateListingPayload {
+  const hourly = values.hourlyRate.trim();
+  const count = parseAvailableCount(values.availableCount);
+  const rate = parseHourlyRate(hourly);
+  return {
+    providerId,
+    model: values.model,
+    memory: values.memory,
+    cudaCores: parseCudaCores(values.cudaCores),
+    location: values.location.trim(),
+    bandwidth: values.bandwidth,
+    hourlyRate: hourly,
+    dailyRate: rate === null ? '0.00' : dailyRate(rate).toFixed(2),
+    status: 'available',
+    availableCount: count,
+    totalCount: count,
+    specifications: JSON.stringify({
+      bandwidth: values.bandwidth,
+      pcieLanes: values.pcieLanes,
+      powerConsumption: values.powerConsumption.trim(),
+      cooling: values.cooling,
+      additionalSpecs: values.additionalSpecs.trim(),
+    }),
+  };
+}

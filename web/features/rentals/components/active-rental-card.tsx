@@ -1,0 +1,142 @@
+import { Loader2, Server, Square, Terminal } from 'lucide-react';
+import { useState } from 'react';
+import type { RentalView } from '../../../../shared/contracts/rentals';
+import { formatMoney } from '../../../../shared/rules/currency';
+import { formatRuntime, liveCostEstimate } from '../../../../shared/rules/pricing';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { CopyButton } from '../../../components/ui/copy-button';
+import { Dialog } from '../../../components/ui/dialog';
+import { toast } from '../../../components/ui/toast-store';
+import { serverMessage } from '../../../lib/api-client';
+import { useStopRental } from '../api/stop-rental';
+import { runtimeMs } from '../rental-math';
+
+export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: number }) {
+  const [confirming, setConfirming] = useState(false);
+  const stop = useStopRental();
+  const elapsed = runtimeMs(rental, now);
+  const cost = Math.min(
+    liveCostEstimate(Number(rental.hourlyRate), elapsed),
+    Number(rental.totalCost),
+  );
+  const ready = rental.phase === 'ready' && rental.sshHost && rental.sshPort;
+
+  async function confirmStop() {
+    try {
+      await stop.mutateAsync(rental.id);
+      toast({ title: 'Instance Stopped' });
+      setConfirming(false);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: serverMessage(error, 'Failed to stop instance. Please try again.'),
+        variant: 'destructive',
+      });
+    }
+  }
+
+  return (
+    <Card
+      className="grid gap-4 p-5"
+      data-testid="active-rental"
+      aria-label={`${rental.gpuListing.model} rental ${rental.id}`}
+      role="group"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h3 className="font-semibold">{rental.gpuListing.model}</h3>
+          <p className="text-sm text-muted-foreground">
+            {rental.provider.companyName} · {rental.gpuListing.location}
+          </p>
+        </div>
+        <div className="flex gap-2">
+          {rental.isDemoHost ? <Badge tone="info">Demo host</Badge> : null}
+          {ready ? (
+            <Badge tone="success">Running</Badge>
+          ) : (
+            <Badge tone="warning">
+              <Loader2 className="h-3 w-3 animate-spin" aria-hidden /> Provisioning
+            </Badge>
+          )}
+        </div>
+      </div>
+      {ready ? (
+        <div className="grid gap-2 rounded-lg bg-muted p-3 font-mono text-sm">
+          <div className="flex items-center justify-between gap-2">
+            <span className="min-w-0 truncate">
+              <span className="text-muted-foreground">Host </span>
+              <span data-testid="ssh-host">{rental.sshHost}</span>
+            </span>
+            <CopyButton value={rental.sshHost ?? ''} label="SSH host" />
+          </div>
+          <div className="flex items-center justify-between gap-2">
+            <span>
+              <span className="text-muted-foreground">Port </span>
+              <span data-testid="ssh-port">{rental.sshPort}</span>
+            </span>
+            <CopyButton value={String(rental.sshPort)} label="SSH port" />
+          </div>
+          <p className="flex items-center gap-1.5 truncate text-xs text-muted-foreground">
+            <Terminal className="h-3.5 w-3.5 shrink-0" aria-hidden />
+            ssh -p {rental.sshPort} {rental.sshUsername}@{rental.sshHost}
+          </p>
+        </div>
+      ) : (
+        <p className="flex items-center gap-2 rounded-lg bg-muted p-3 text-sm text-muted-foreground">
+          <Server className="h-4 w-4" aria-hidden /> Your instance is being provisioned (2-3
+          minutes). SSH details appear here when it is ready; if it is not ready within 10 minutes
+          it is cancelled and fully refunded.
+        </p>
+      )}
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="text-muted-foreground">Runtime</dt>
+          <dd>{formatRuntime(elapsed)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Cost so far</dt>
+          <dd data-testid="live-cost">{formatMoney(cost)}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Rate</dt>
+          <dd>{formatMoney(rental.hourlyRate)}/hr</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Booked until</dt>
+          <dd>{new Date(rental.endsAt).toLocaleString()}</dd>
+        </div>
+      </dl>
+      <Button
+        variant="danger"
+        size="sm"
+        className="justify-self-start"
+        onClick={() => setConfirming(true)}
+      >
+        <Square className="h-4 w-4" aria-hidden /> Stop
+      </Button>
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Stop instance"
+        description="Are you sure you want to stop this instance? This action cannot be undone."
+        footer={
+          <>
+            <Button variant="outline" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={confirmStop} disabled={stop.isPending}>
+              {stop.isPending ? 'Stopping...' : 'Stop Instance'}
+            </Button>
+          </>
+        }
+      >
+        <p className="text-sm text-muted-foreground">
+          You pay for the time used so far ({formatMoney(cost)}, by the second); the rest of the{' '}
+          {formatMoney(rental.totalCost)} you booked goes back to your credits.
+        </p>
+      </Dialog>
+    </Card>
+  );
+}
