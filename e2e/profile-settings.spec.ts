@@ -159,3 +159,18 @@ test('account data downloads as JSON; deleting the account signs out', async ({
   await expect(page.getByRole('button', { name: 'Demo Login' })).toBeVisible();
   expect((await page.request.get('/api/auth/user')).status()).toBe(401);
 });
+
+test('the display currency setting changes the marketplace prices', async ({
+  signedInPage: page,
+}) => {
+  await page.goto('/marketplace');
+  const firstCard = page.getByTestId('listing-card').first();
+  await expect(firstCard).toContainText('$');
+  await page.goto('/settings');
+  await page.getByLabel('Currency').selectOption('EUR');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Settings Updated', { exact: true })).toBeVisible();
+  await page.getByRole('link', { name: 'Marketplace' }).first().click();
+  await expect(firstCard).toContainText('€');
+  await expect(firstCard).not.toContainText('$');
+});
