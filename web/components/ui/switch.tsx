@@ -13,9 +13,12 @@ interface SwitchProps {
 /** An on/off switch with its label and an optional hint read with it. */
 export function Switch({ id, label, hint, checked, onChange, disabled }: SwitchProps) {
   return (
-    <div className={cn('flex items-start justify-between gap-4', disabled && 'opacity-60')}>
+    <div className="flex items-start justify-between gap-4">
       <div className="grid gap-0.5">
-        <label htmlFor={id} className="text-sm font-medium">
+        <label
+          htmlFor={id}
+          className={cn('text-sm font-medium', disabled && 'text-muted-foreground')}
+        >
           {label}
         </label>
         {hint ? (
@@ -33,7 +36,7 @@ export function Switch({ id, label, hint, checked, onChange, disabled }: SwitchP
         disabled={disabled}
         onClick={() => onChange(!checked)}
         className={cn(
-          'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:cursor-not-allowed',
+          'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50',
           checked ? 'bg-primary' : 'bg-muted-foreground/40',
         )}
       >

@@ -47,7 +47,7 @@ export function BillingOverview({ timeZone, language }: BillingOverviewProps) {
       </Card>
       <Card className="grid gap-3 p-5">
         <h3 className="font-semibold">Automatic top-up</h3>
-        <label className="flex items-center gap-3 text-sm opacity-60">
+        <label className="flex items-center gap-3 text-sm text-muted-foreground">
           <input
             type="checkbox"
             disabled
@@ -56,13 +56,13 @@ export function BillingOverview({ timeZone, language }: BillingOverviewProps) {
           />
           Auto-recharge when the balance runs low
         </label>
-        <label className="grid max-w-xs gap-1 text-sm opacity-60">
+        <label className="grid max-w-xs gap-1 text-sm text-muted-foreground">
           Low-balance threshold (USD)
           <input
             type="number"
             disabled
             placeholder="10.00"
-            className="h-10 rounded-md border border-input bg-background px-3"
+            className="h-10 rounded-md border border-input bg-background px-3 disabled:opacity-50"
             aria-describedby="auto-recharge-why"
           />
         </label>

@@ -34,7 +34,7 @@ export function CreditPackages({ selected, onSelect }: CreditPackagesProps) {
             className={cn(
               'relative grid gap-1 rounded-xl border-2 p-4 text-left transition-colors focus-visible:outline-2 focus-visible:outline-ring',
               checked
-                ? 'border-primary bg-primary/10'
+                ? 'border-primary bg-card ring-2 ring-primary/30'
                 : 'border-border bg-card hover:border-primary/50',
             )}
           >

@@ -110,14 +110,12 @@ export function ProfileOverview({ profile, dates }: { profile: UserProfile; date
 
 function Detail({ icon, label, value }: { icon: ReactNode; label: string; value: ReactNode }) {
   return (
-    <div className="flex items-start gap-2">
-      <span className="mt-0.5 text-muted-foreground" aria-hidden>
-        {icon}
-      </span>
-      <div className="min-w-0">
-        <dt className="text-muted-foreground">{label}</dt>
-        <dd className="truncate">{value}</dd>
-      </div>
+    <div className="min-w-0">
+      <dt className="flex items-center gap-2 text-muted-foreground">
+        <span aria-hidden>{icon}</span>
+        {label}
+      </dt>
+      <dd className="truncate pl-6">{value}</dd>
     </div>
   );
 }

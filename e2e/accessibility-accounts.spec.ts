@@ -1,0 +1,47 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+for (const theme of ['dark', 'light', 'pastel'] as const) {
+  test(`Add Credits, Profile and every Settings tab in the ${theme} theme have no serious violations`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext();
+    await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+    const page = await context.newPage();
+    try {
+      await page.request.post('/api/login');
+      await page.request.patch('/api/user/theme', { data: { theme } });
+      await page.goto('/payments');
+      await expect(page.getByRole('button', { name: 'PayPal', exact: true })).toBeVisible();
+      expect(await seriousViolations(page), '/payments').toEqual([]);
+
+      await page.goto('/profile');
+      await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
+      for (const tab of ['Overview', 'Account', 'Activity', 'Provider']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.waitForLoadState('networkidle');
+        expect(await seriousViolations(page), `/profile ${tab}`).toEqual([]);
+      }
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      await page.getByRole('button', { name: 'Edit' }).click();
+      expect(await seriousViolations(page), '/profile edit').toEqual([]);
+
+      await page.goto('/settings');
+      for (const tab of ['General', 'Notifications', 'Security', 'API Keys', 'Billing']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.waitForLoadState('networkidle');
+        expect(await seriousViolations(page), `/settings ${tab}`).toEqual([]);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
