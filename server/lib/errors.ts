@@ -150,3 +150,11 @@ export const paymentUnderReview = () =>
 
 export const invalidWebhook = (message = 'The webhook signature could not be verified.') =>
   new AppError(400, 'INVALID_WEBHOOK', message);
+
+/** The shared demo account stays usable for everyone who presses Demo Login. */
+export const demoAccountLocked = (what: string) =>
+  new AppError(
+    403,
+    'FORBIDDEN',
+    `The shared demo account cannot ${what}. Sign in with your own e-mail to do this.`,
+  );

@@ -142,6 +142,32 @@ describe('DELETE /api/users/:userId', () => {
   });
 });
 
+describe('the shared demo account', () => {
+  it('cannot be deleted nor have its e-mail changed, so Demo Login keeps working', async () => {
+    const { userId, cookie } = await t.signIn({
+      email: `demo-${Date.now()}@example.test`,
+      isDemo: true,
+    });
+    const del = await t.request({ method: 'DELETE', url: `/api/users/${userId}`, cookie });
+    expect(del.statusCode).toBe(403);
+    expect(del.json().error.message).toMatch(/shared demo account cannot be deleted/);
+    const email = await t.request({
+      method: 'PATCH',
+      url: `/api/users/${userId}`,
+      payload: { email: 'mine-now@example.test' },
+      cookie,
+    });
+    expect(email.statusCode).toBe(403);
+    const name = await t.request({
+      method: 'PATCH',
+      url: `/api/users/${userId}`,
+      payload: { firstName: 'Still Demo' },
+      cookie,
+    });
+    expect(name.statusCode).toBe(200);
+  });
+});
+
 describe('GET /api/payments/history and /summary', () => {
   it('lists purchases, bonuses and charges from the ledger and sums spending', async () => {
     const { cookie } = await t.signIn();

@@ -1,7 +1,12 @@
 import { SESSION_TIMEOUT_MS, type UserSettings } from '../../../shared/contracts/settings';
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { accountHasActiveRentals, notFound, validationFailed } from '../../lib/errors';
+import {
+  accountHasActiveRentals,
+  demoAccountLocked,
+  notFound,
+  validationFailed,
+} from '../../lib/errors';
 import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
 import type { RentalsService } from '../rentals/service';
@@ -59,6 +64,7 @@ export function createAccountService({ db, clock, rentals }: AccountDeps) {
       await db.transaction(async (tx) => {
         const user = await usersService.lockById(tx, userId);
         if (!user || user.deletedAt) throw notFound('User');
+        if (user.isDemo) throw demoAccountLocked('be deleted');
         const active = await rentals.countActiveByUser(userId, tx);
         if (active > 0) throw accountHasActiveRentals(active);
         await usersService.anonymise(tx, userId, clock.now());

@@ -16,6 +16,7 @@ export interface UserProfileRow {
   theme: string;
   settings: Record<string, unknown>;
   isAdmin: boolean;
+  isDemo: boolean;
   createdAt: Date;
   balanceMicros: bigint;
   isProvider: boolean;
@@ -35,6 +36,7 @@ const profileColumns = {
   theme: users.theme,
   settings: users.settings,
   isAdmin: users.isAdmin,
+  isDemo: users.isDemo,
   createdAt: users.createdAt,
   balanceMicros: sql<bigint>`coalesce(${ledgerAccounts.balanceMicros}, 0)`.mapWith((v) =>
     BigInt(v),

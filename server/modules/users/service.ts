@@ -2,7 +2,7 @@ import type { ProfileChanges } from '../../../shared/contracts/profile';
 import { resolveSettings, type UserSettings } from '../../../shared/contracts/settings';
 import type { Theme } from '../../../shared/rules/theme';
 import type { Conn } from '../../db/client';
-import { emailInUse, notFound } from '../../lib/errors';
+import { demoAccountLocked, emailInUse, notFound } from '../../lib/errors';
 import { ledgerService } from '../ledger/service';
 import { type ProfileColumns, usersRepo } from './repo';
 
@@ -54,6 +54,12 @@ export const usersService = {
     const columns: ProfileColumns = {};
     for (const [key, value] of Object.entries(changes)) {
       if (value !== undefined) (columns as Record<string, unknown>)[key] = value;
+    }
+    if (columns.email) {
+      const current = await usersRepo.findProfileById(conn, userId);
+      if (current?.isDemo && current.email !== columns.email) {
+        throw demoAccountLocked('change its e-mail address');
+      }
     }
     if (columns.email && (await usersRepo.emailTakenByOther(conn, userId, columns.email))) {
       throw emailInUse();
