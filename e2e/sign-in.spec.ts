@@ -83,6 +83,8 @@ test('signed-in unknown paths show Not Found; public pages work signed out', asy
   await page.goto('/documentation');
   await expect(page.getByRole('heading', { name: 'Documentation', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Demo Login' }).click();
+  // The reload after demo login has happened once the balance shows.
+  await expect(page.getByTestId('credit-balance')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Documentation', level: 1 })).toBeVisible();
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
