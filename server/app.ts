@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Database } from './db/client';
@@ -31,6 +30,7 @@ import { createRentalsService } from './modules/rentals/service';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
 import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSession } from './plugins/session';
 import './types';
 
@@ -116,25 +116,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     await limiter.close();
   });
 
-  const paypalSources = paypal ? paypalCspSources(env.PAYPAL_SDK_URL) : NO_SOURCES;
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...paypalSources.scripts],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'", ...paypalSources.connect],
-        ...(paypalSources.frames.length > 0
-          ? { frameSrc: ["'self'", ...paypalSources.frames] }
-          : {}),
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: env.NODE_ENV === 'production' ? [] : null,
-      },
-    },
-    hsts: env.NODE_ENV === 'production',
+  registerSecurityHeaders(app, {
+    production: env.NODE_ENV === 'production',
+    paypalSdkUrl: paypal ? env.PAYPAL_SDK_URL : null,
   });
   await app.register(fastifyCookie);
   acceptEmptyJsonBodies(app);
@@ -165,30 +149,6 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerNotFound(app, Boolean(webDir));
 
   return app;
-}
-
-const NO_SOURCES = { scripts: [], connect: [], frames: [] } as {
-  scripts: string[];
-  connect: string[];
-  frames: string[];
-};
-
-/**
- * What the page needs to run PayPal's buttons, and nothing when payments are off: PayPal's
- * SDK loads from www.paypal.com and renders its buttons in frames of *.paypal.com (images
- * and scripts from *.paypalobjects.com). A stand-in SDK elsewhere (tests) gets its origin.
- */
-function paypalCspSources(sdkUrl: string) {
-  const origin = new URL(sdkUrl).origin;
-  if (origin === 'https://www.paypal.com') {
-    const paypal = ['https://www.paypal.com', 'https://*.paypal.com'];
-    return {
-      scripts: [...paypal, 'https://*.paypalobjects.com'],
-      connect: paypal,
-      frames: paypal,
-    };
-  }
-  return { scripts: [origin], connect: [origin], frames: [origin] };
 }
 
 /** Serves the built single-page app's files; hashed assets are cached for a year. */

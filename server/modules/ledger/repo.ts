@@ -94,27 +94,33 @@ export const ledgerRepo = {
     return again[0].id;
   },
 
-  async insertTransaction(
+  /**
+   * The transaction and its entries in one statement. Returns null, writing nothing, when
+   * the idempotency key was used before.
+   */
+  async insertTransactionWithEntries(
     conn: Conn,
-    kind: string,
-    memo: string,
-    idempotencyKey: string | null,
-    reference: string | null,
-  ) {
-    const rows = await conn
-      .insert(ledgerTransactions)
-      .values({ kind, memo, idempotencyKey, reference })
-      .onConflictDoNothing()
-      .returning({ id: ledgerTransactions.id });
-    return rows[0]?.id ?? null;
-  },
-
-  async insertEntries(
-    conn: Conn,
-    transactionId: bigint,
+    head: { kind: string; memo: string; idempotencyKey: string | null; reference: string | null },
     lines: { accountId: number; amountMicros: bigint }[],
-  ) {
-    await conn.insert(ledgerEntries).values(lines.map((line) => ({ transactionId, ...line })));
+  ): Promise<bigint | null> {
+    const values = sql.join(
+      lines.map((line) => sql`(${line.accountId}::int, ${String(line.amountMicros)}::bigint)`),
+      sql`, `,
+    );
+    const result = await conn.execute(sql`
+      with t as (
+        insert into ledger_transactions (kind, memo, idempotency_key, reference)
+        values (${head.kind}, ${head.memo}, ${head.idempotencyKey}, ${head.reference})
+        on conflict do nothing
+        returning id
+      ), e as (
+        insert into ledger_entries (transaction_id, account_id, amount_micros)
+        select t.id, v.account_id, v.amount from t, (values ${values}) as v(account_id, amount)
+        returning transaction_id
+      )
+      select id::text as id from t`);
+    const row = (result as unknown as { rows: { id: string }[] }).rows[0];
+    return row ? BigInt(row.id) : null;
   },
 
   /**

@@ -5,6 +5,8 @@ import { ledgerRepo, type SystemAccountKind } from './repo';
 export interface LedgerLine {
   accountId: number;
   amountMicros: bigint;
+  /** Set for a shared system account (from systemAccount): it keeps no cached balance. */
+  system?: boolean;
 }
 
 export interface Posting {
@@ -65,26 +67,30 @@ export const ledgerService = {
         `unbalanced ledger posting ${posting.kind}: sum ${sum} over ${posting.lines.length} lines`,
       );
     }
-    const transactionId = await ledgerRepo.insertTransaction(
+    const transactionId = await ledgerRepo.insertTransactionWithEntries(
       tx,
-      posting.kind,
-      posting.memo,
-      posting.idempotencyKey ?? null,
-      posting.reference ?? null,
+      {
+        kind: posting.kind,
+        memo: posting.memo,
+        idempotencyKey: posting.idempotencyKey ?? null,
+        reference: posting.reference ?? null,
+      },
+      posting.lines,
     );
     if (transactionId === null) return null;
-    await ledgerRepo.insertEntries(tx, transactionId, posting.lines);
-    const accounts = await ledgerRepo.tracksBalance(
-      tx,
-      posting.lines.map((l) => l.accountId),
-    );
-    // A fixed order of row locks keeps concurrent postings free of deadlocks.
-    const ordered = [...posting.lines].sort((a, b) => a.accountId - b.accountId);
+    // Shared system accounts keep no cached balance, so their lines need no update. Every
+    // other line moves its account's cached balance, in a fixed order of row locks so
+    // concurrent postings cannot deadlock.
+    const ordered = posting.lines
+      .filter((line) => !line.system)
+      .sort((a, b) => a.accountId - b.accountId);
     for (const line of ordered) {
-      const account = accounts.get(line.accountId);
-      if (!account?.tracks) continue;
       const balance = await ledgerRepo.applyToCachedBalance(tx, line.accountId, line.amountMicros);
-      if (balance === null) throw insufficientCredits(-line.amountMicros, account.balance);
+      if (balance !== null) continue;
+      // Nothing moved: either an account without a cached balance, or a wallet that
+      // cannot cover the amount.
+      const account = (await ledgerRepo.tracksBalance(tx, [line.accountId])).get(line.accountId);
+      if (account?.tracks) throw insufficientCredits(-line.amountMicros, account.balance);
     }
     return transactionId;
   },
@@ -138,10 +144,14 @@ export const ledgerService = {
 
 /** One line per account, zero lines dropped: a settlement may have nothing to refund. */
 function mergeLines(lines: LedgerLine[]): LedgerLine[] {
-  const byAccount = new Map<number, bigint>();
-  for (const line of lines)
-    byAccount.set(line.accountId, (byAccount.get(line.accountId) ?? 0n) + line.amountMicros);
-  return [...byAccount]
-    .filter(([, amount]) => amount !== 0n)
-    .map(([accountId, amountMicros]) => ({ accountId, amountMicros }));
+  const byAccount = new Map<number, LedgerLine>();
+  for (const line of lines) {
+    const seen = byAccount.get(line.accountId);
+    byAccount.set(line.accountId, {
+      accountId: line.accountId,
+      amountMicros: (seen?.amountMicros ?? 0n) + line.amountMicros,
+      system: Boolean(seen?.system ?? true) && Boolean(line.system),
+    });
+  }
+  return [...byAccount.values()].filter((line) => line.amountMicros !== 0n);
 }

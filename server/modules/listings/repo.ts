@@ -135,7 +135,7 @@ export const listingsRepo = {
    * Takes one unit at the quoted rate; null when the listing is not rentable (or its price
    * changed). The count can never go below zero: the WHERE and a CHECK both say so.
    */
-  async reserveUnit(conn: Conn, id: number, hourlyRateMicros: bigint) {
+  async reserveUnit(conn: Conn, id: number, hourlyRateMicros: bigint, providerId?: number) {
     const rows = await conn
       .update(gpuListings)
       .set({
@@ -149,10 +149,18 @@ export const listingsRepo = {
           sql`${gpuListings.availableCount} > 0`,
           isNull(gpuListings.removedAt),
           eq(gpuListings.hourlyRateMicros, hourlyRateMicros),
+          providerId === undefined ? undefined : eq(gpuListings.providerId, providerId),
         ),
       )
-      .returning({ id: gpuListings.id });
-    return rows.length === 1;
+      .returning({
+        id: gpuListings.id,
+        providerId: gpuListings.providerId,
+        model: gpuListings.model,
+        location: gpuListings.location,
+        isDemoHost: gpuListings.isDemoHost,
+        companyName: sql<string>`(select ${providers.companyName} from ${providers} where ${providers.id} = ${gpuListings.providerId})`,
+      });
+    return rows[0] ?? null;
   },
 
   /** Gives a unit back; a fully rented listing becomes available again. */

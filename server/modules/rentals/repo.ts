@@ -33,13 +33,15 @@ export const rentalsRepo = {
     return rows[0] ?? null;
   },
 
-  async findView(conn: Conn, id: number): Promise<RentalRow | null> {
+  /** The rental with what its view needs, its row locked for the caller's transaction. */
+  async lockView(conn: Conn, id: number): Promise<RentalRow | null> {
     const rows = await conn
       .select(viewColumns)
       .from(rentals)
       .innerJoin(gpuListings, eq(gpuListings.id, rentals.gpuListingId))
       .innerJoin(providers, eq(providers.id, rentals.providerId))
       .where(eq(rentals.id, id))
+      .for('update', { of: rentals })
       .limit(1);
     return rows[0] ?? null;
   },

@@ -1,7 +1,7 @@
 import type { CreateRentalBody } from '../../../shared/contracts/rentals';
+import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
 import {
   bookedCostMicros,
-  isRentable,
   quoteRental,
   STORAGE_ADDON_MICROS,
   sameDollars,
@@ -13,7 +13,7 @@ import type { Rental } from '../../db/schema';
 import { badRequest, listingUnavailable, notFound, quoteMismatch } from '../../lib/errors';
 import { ledgerService } from '../ledger/service';
 import { listingsService } from '../listings/service';
-import { rentalsRepo } from './repo';
+import { type RentalRow, rentalsRepo } from './repo';
 
 export interface RentalConfig {
   platformFeeBps: number;
@@ -38,6 +38,14 @@ export function demoHostFor(listingId: number): string {
   return `gpu-${listingId}.demo.rentgpu.dev`;
 }
 
+function parseDollars(value: string): bigint | null {
+  try {
+    return dollarsToMicros(value);
+  } catch {
+    return null;
+  }
+}
+
 export function createRentalsService(db: Db, config: RentalConfig) {
   const escrow = (tx: Tx) => ledgerService.systemAccount(tx, 'escrow', db);
   const platform = (tx: Tx) => ledgerService.systemAccount(tx, 'platform_revenue', db);
@@ -48,8 +56,12 @@ export function createRentalsService(db: Db, config: RentalConfig) {
    * the platform fee, the rest of the escrow back to the wallet. Cancelled: everything,
    * storage included, goes back to the wallet.
    */
-  async function settle(tx: Tx, rental: Rental, how: { at: Date; by: SettledBy; cancel: boolean }) {
-    if (rental.status !== 'active') return;
+  async function settle(
+    tx: Tx,
+    rental: Rental,
+    how: { at: Date; by: SettledBy; cancel: boolean },
+  ): Promise<Partial<Rental>> {
+    if (rental.status !== 'active') return {};
     const wallet = await ledgerService.walletAccount(tx, rental.userId);
     const escrowId = await escrow(tx);
     const platformId = await platform(tx);
@@ -62,12 +74,12 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         memo: `Full refund: rental ${rental.id} cancelled (${how.by})`,
         reference,
         lines: [
-          { accountId: escrowId, amountMicros: -booked },
-          { accountId: platformId, amountMicros: -rental.storageFeeMicros },
+          { accountId: escrowId, amountMicros: -booked, system: true },
+          { accountId: platformId, amountMicros: -rental.storageFeeMicros, system: true },
           { accountId: wallet, amountMicros: booked + rental.storageFeeMicros },
         ],
       });
-      await rentalsRepo.markSettled(tx, rental.id, {
+      const changes = {
         status: 'cancelled',
         endTime: how.at,
         usedSeconds: 0,
@@ -75,8 +87,9 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         refundMicros: booked + rental.storageFeeMicros,
         platformFeeMicros: 0n,
         settledBy: how.by,
-      });
-      return;
+      } satisfies Partial<Rental>;
+      await rentalsRepo.markSettled(tx, rental.id, changes);
+      return changes;
     }
     const end = how.at < rental.endsAt ? how.at : rental.endsAt;
     const usedSeconds = Math.max(
@@ -92,13 +105,13 @@ export function createRentalsService(db: Db, config: RentalConfig) {
       memo: `Rental ${rental.id}: ${usedSeconds} s used (${how.by})`,
       reference,
       lines: [
-        { accountId: escrowId, amountMicros: -booked },
+        { accountId: escrowId, amountMicros: -booked, system: true },
         { accountId: providerId, amountMicros: providerMicros },
-        { accountId: platformId, amountMicros: feeMicros },
+        { accountId: platformId, amountMicros: feeMicros, system: true },
         { accountId: wallet, amountMicros: booked - used },
       ],
     });
-    await rentalsRepo.markSettled(tx, rental.id, {
+    const changes = {
       status: 'completed',
       endTime: end,
       usedSeconds,
@@ -106,13 +119,29 @@ export function createRentalsService(db: Db, config: RentalConfig) {
       refundMicros: booked - used,
       platformFeeMicros: feeMicros,
       settledBy: how.by,
-    });
+    } satisfies Partial<Rental>;
+    await rentalsRepo.markSettled(tx, rental.id, changes);
+    return changes;
   }
 
-  async function view(id: number) {
-    const row = await rentalsRepo.findView(db, id);
-    if (!row) throw notFound('Rental');
-    return row;
+  /** The error for a rent that could not take a unit: the first rule it breaks. */
+  async function whyNotRentable(body: CreateRentalBody) {
+    const found = await listingsService.findById(db, body.gpuListingId);
+    if (!found) return notFound('GPU listing');
+    const listing = found.listing;
+    if (body.providerId !== listing.providerId) {
+      return badRequest('providerId does not match the listing.', {
+        fields: { providerId: ['Does not match the listing'] },
+      });
+    }
+    const quote = quoteRental(listing.hourlyRateMicros, body.durationHours);
+    if (
+      !sameDollars(body.hourlyRate, quote.hourlyRate) ||
+      !sameDollars(body.totalCost, quote.totalCost)
+    ) {
+      return quoteMismatch({ ...quote });
+    }
+    return listingUnavailable();
   }
 
   return {
@@ -121,33 +150,29 @@ export function createRentalsService(db: Db, config: RentalConfig) {
      * transaction a unit is taken, the booked cost moves from the wallet to escrow and the
      * storage add-on is charged as its own line.
      */
-    async rent(userId: string, body: CreateRentalBody, now: Date) {
-      const found = await listingsService.findById(db, body.gpuListingId);
-      if (!found) throw notFound('GPU listing');
-      const listing = found.listing;
-      if (body.providerId !== listing.providerId) {
-        throw badRequest('providerId does not match the listing.', {
-          fields: { providerId: ['Does not match the listing'] },
-        });
-      }
-      const quote = quoteRental(listing.hourlyRateMicros, body.durationHours);
-      if (
-        !sameDollars(body.hourlyRate, quote.hourlyRate) ||
-        !sameDollars(body.totalCost, quote.totalCost)
-      ) {
-        throw quoteMismatch({ ...quote });
-      }
-      if (!isRentable(listing)) throw listingUnavailable();
-      const booked = bookedCostMicros(listing.hourlyRateMicros, body.durationHours);
-      const id = await db.transaction(async (tx) => {
-        if (!(await listingsService.reserveUnit(tx, listing.id, listing.hourlyRateMicros)))
-          throw listingUnavailable();
+    async rent(userId: string, body: CreateRentalBody, now: Date): Promise<RentalRow> {
+      const clientRate = parseDollars(body.hourlyRate);
+      const booked = clientRate === null ? 0n : bookedCostMicros(clientRate, body.durationHours);
+      // The common case costs one statement: take a unit at the rate the client was shown.
+      // Anything else (unknown listing, changed price, rented out) is explained afterwards.
+      const created = await db.transaction(async (tx) => {
+        if (clientRate === null) return null;
+        const listing = await listingsService.reserveUnit(
+          tx,
+          body.gpuListingId,
+          clientRate,
+          body.providerId,
+        );
+        if (!listing) return null;
+        if (!sameDollars(body.totalCost, microsToDollars(booked))) {
+          throw quoteMismatch({ ...quoteRental(clientRate, body.durationHours) });
+        }
         const rental = await rentalsRepo.insert(tx, {
           userId,
           gpuListingId: listing.id,
           providerId: listing.providerId,
           durationHours: body.durationHours,
-          hourlyRateMicros: listing.hourlyRateMicros,
+          hourlyRateMicros: clientRate,
           bookedCostMicros: booked,
           storageFeeMicros: STORAGE_ADDON_MICROS,
           status: 'active',
@@ -167,28 +192,47 @@ export function createRentalsService(db: Db, config: RentalConfig) {
               accountId: await ledgerService.walletAccount(tx, userId),
               amountMicros: -(booked + STORAGE_ADDON_MICROS),
             },
-            { accountId: await escrow(tx), amountMicros: booked },
-            { accountId: await platform(tx), amountMicros: STORAGE_ADDON_MICROS },
+            { accountId: await escrow(tx), amountMicros: booked, system: true },
+            { accountId: await platform(tx), amountMicros: STORAGE_ADDON_MICROS, system: true },
           ],
         });
-        return rental.id;
+        return {
+          rental,
+          listing: {
+            model: listing.model,
+            location: listing.location,
+            isDemoHost: listing.isDemoHost,
+          },
+          provider: { companyName: listing.companyName },
+        };
       });
+      if (!created) throw await whyNotRentable(body);
       config.onChange?.();
-      return view(id);
+      return created;
     },
 
     /**
      * Stops the caller's rental; stopping twice changes nothing. A rental stopped before
      * its instance was ready is cancelled with a full refund.
      */
-    async stop(userId: string, rentalId: number, now: Date, by: SettledBy = 'user') {
-      await db.transaction(async (tx) => {
-        const rental = await rentalsRepo.lockById(tx, rentalId);
-        if (!rental || rental.userId !== userId) throw notFound('Rental');
-        await settle(tx, rental, { at: now, by, cancel: rental.readyAt === null });
+    async stop(
+      userId: string,
+      rentalId: number,
+      now: Date,
+      by: SettledBy = 'user',
+    ): Promise<RentalRow> {
+      const stopped = await db.transaction(async (tx) => {
+        const row = await rentalsRepo.lockView(tx, rentalId);
+        if (!row || row.rental.userId !== userId) throw notFound('Rental');
+        const changes = await settle(tx, row.rental, {
+          at: now,
+          by,
+          cancel: row.rental.readyAt === null,
+        });
+        return { ...row, rental: { ...row.rental, ...changes } };
       });
       config.onChange?.();
-      return view(rentalId);
+      return stopped;
     },
 
     listByUser: (userId: string) => rentalsRepo.listByUser(db, userId),
