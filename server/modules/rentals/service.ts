@@ -50,6 +50,42 @@ export function createRentalsService(db: Db, config: RentalConfig) {
   const escrow = (tx: Tx) => ledgerService.systemAccount(tx, 'escrow', db);
   const platform = (tx: Tx) => ledgerService.systemAccount(tx, 'platform_revenue', db);
 
+  // Account ids never change once committed. They are remembered only after the
+  // transaction that read them commits, so a rolled-back creation can never be cached.
+  const known = { wallets: new Map<string, number>(), providers: new Map<number, number>() };
+  const remember = (wallets: [string, number][], providers: [number, number][]) => {
+    if (known.wallets.size > 100_000) known.wallets.clear();
+    if (known.providers.size > 100_000) known.providers.clear();
+    for (const [user, id] of wallets) known.wallets.set(user, id);
+    for (const [provider, id] of providers) known.providers.set(provider, id);
+  };
+  type Seen = { wallets: [string, number][]; providers: [number, number][] };
+  const seenIn = new WeakMap<object, Seen>();
+  const walletOf = async (tx: Tx, userId: string) => {
+    const cached = known.wallets.get(userId);
+    if (cached !== undefined) return cached;
+    const id = await ledgerService.walletAccount(tx, userId);
+    seenIn.get(tx)?.wallets.push([userId, id]);
+    return id;
+  };
+  const earningsOf = async (tx: Tx, providerId: number) => {
+    const cached = known.providers.get(providerId);
+    if (cached !== undefined) return cached;
+    const id = await ledgerService.providerAccount(tx, providerId);
+    seenIn.get(tx)?.providers.push([providerId, id]);
+    return id;
+  };
+  /** A database transaction after whose commit the account ids it read are remembered. */
+  async function transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const seen: Seen = { wallets: [], providers: [] };
+    const result = await db.transaction((tx) => {
+      seenIn.set(tx, seen);
+      return work(tx);
+    });
+    remember(seen.wallets, seen.providers);
+    return result;
+  }
+
   /**
    * Ends a rental inside the caller's transaction (the row must be locked). Completed:
    * the used time's cost (by the second, rounded up to the cent) goes to the provider less
@@ -62,7 +98,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
     how: { at: Date; by: SettledBy; cancel: boolean },
   ): Promise<Partial<Rental>> {
     if (rental.status !== 'active') return {};
-    const wallet = await ledgerService.walletAccount(tx, rental.userId);
+    const wallet = await walletOf(tx, rental.userId);
     const escrowId = await escrow(tx);
     const platformId = await platform(tx);
     const booked = rental.bookedCostMicros;
@@ -98,7 +134,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
     );
     const used = usedCostMicros(rental.hourlyRateMicros, usedSeconds, rental.durationHours);
     const { providerMicros, feeMicros } = splitEarnings(used, config.platformFeeBps);
-    const providerId = await ledgerService.providerAccount(tx, rental.providerId);
+    const providerId = await earningsOf(tx, rental.providerId);
     await listingsService.releaseUnit(tx, rental.gpuListingId);
     await ledgerService.post(tx, {
       kind: 'rental_settle',
@@ -155,7 +191,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
       const booked = clientRate === null ? 0n : bookedCostMicros(clientRate, body.durationHours);
       // The common case costs one statement: take a unit at the rate the client was shown.
       // Anything else (unknown listing, changed price, rented out) is explained afterwards.
-      const created = await db.transaction(async (tx) => {
+      const created = await transact(async (tx) => {
         if (clientRate === null) return null;
         const listing = await listingsService.reserveUnit(
           tx,
@@ -189,7 +225,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
           reference: `rental:${rental.id}`,
           lines: [
             {
-              accountId: await ledgerService.walletAccount(tx, userId),
+              accountId: await walletOf(tx, userId),
               amountMicros: -(booked + STORAGE_ADDON_MICROS),
             },
             { accountId: await escrow(tx), amountMicros: booked, system: true },
@@ -221,7 +257,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
       now: Date,
       by: SettledBy = 'user',
     ): Promise<RentalRow> {
-      const stopped = await db.transaction(async (tx) => {
+      const stopped = await transact(async (tx) => {
         const row = await rentalsRepo.lockView(tx, rentalId);
         if (!row || row.rental.userId !== userId) throw notFound('Rental');
         const changes = await settle(tx, row.rental, {
@@ -247,7 +283,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
       const events: InstanceEvent[] = [];
       const event = (kind: InstanceEvent['kind'], rental: Rental) =>
         events.push({ kind, rentalId: rental.id, userId: rental.userId });
-      await db.transaction(async (tx) => {
+      await transact(async (tx) => {
         for (const rental of await rentalsRepo.claimDue(tx, 'ready', now, batch)) {
           // A savepoint: two workers picking the same free port lose one attempt, not the batch.
           try {
@@ -268,14 +304,14 @@ export function createRentalsService(db: Db, config: RentalConfig) {
           }
         }
       });
-      await db.transaction(async (tx) => {
+      await transact(async (tx) => {
         for (const rental of await rentalsRepo.claimDue(tx, 'timeout', now, batch)) {
           await settle(tx, rental, { at: now, by: 'provisioning_timeout', cancel: true });
           done.timedOut += 1;
           event('timed_out', rental);
         }
       });
-      await db.transaction(async (tx) => {
+      await transact(async (tx) => {
         for (const rental of await rentalsRepo.claimDue(tx, 'expiry', now, batch)) {
           await settle(tx, rental, { at: rental.endsAt, by: 'expiry', cancel: false });
           done.expired += 1;
