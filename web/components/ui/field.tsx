@@ -34,10 +34,27 @@ export function Field({ id, label, hint, error, children, className }: FieldProp
   );
 }
 
-export function Select({ className, children, ...props }: ComponentProps<'select'>) {
+interface SelectProps extends ComponentProps<'select'> {
+  /** Choices whose label is their value, listed after any children. */
+  options?: readonly string[];
+  /** A first, unselectable "choose one" entry. */
+  placeholder?: string;
+}
+
+export function Select({ className, children, options, placeholder, ...props }: SelectProps) {
   return (
     <select className={cn(control, 'h-10', className)} {...props}>
+      {placeholder ? (
+        <option value="" disabled>
+          {placeholder}
+        </option>
+      ) : null}
       {children}
+      {options?.map((option) => (
+        <option key={option} value={option}>
+          {option}
+        </option>
+      ))}
     </select>
   );
 }

@@ -46,13 +46,8 @@ export function FiltersBar(props: FiltersBarProps) {
           aria-label="GPU type"
           value={props.gpuType}
           onChange={(e) => props.onGpuTypeChange(e.target.value)}
-        >
-          {GPU_TYPE_FILTERS.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </Select>
+          options={GPU_TYPE_FILTERS}
+        />
         <Select
           aria-label="Sort by"
           value={props.sort}

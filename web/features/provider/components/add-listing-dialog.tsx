@@ -136,16 +136,9 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
             value={values.model}
             onChange={(e) => setValues((current) => withModel(current, e.target.value))}
             {...described('model')}
-          >
-            <option value="" disabled>
-              Select a GPU model
-            </option>
-            {LISTABLE_MODELS.map((model) => (
-              <option key={model} value={model}>
-                {model}
-              </option>
-            ))}
-          </Select>
+            placeholder="Select a GPU model"
+            options={LISTABLE_MODELS}
+          />
         </Field>
         <Field
           id={id('memory')}
@@ -162,16 +155,9 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
             value={values.memory}
             onChange={(e) => set('memory')(e.target.value)}
             {...described('memory')}
-          >
-            <option value="" disabled>
-              Select memory
-            </option>
-            {MEMORY_OPTIONS.map((memory) => (
-              <option key={memory} value={memory}>
-                {memory}
-              </option>
-            ))}
-          </Select>
+            placeholder="Select memory"
+            options={MEMORY_OPTIONS}
+          />
         </Field>
         <Field
           id={id('cudaCores')}
@@ -215,13 +201,8 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
             id={id('bandwidth')}
             value={values.bandwidth}
             onChange={(e) => set('bandwidth')(e.target.value)}
-          >
-            {BANDWIDTH_OPTIONS.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </Select>
+            options={BANDWIDTH_OPTIONS}
+          />
         </Field>
         <Field
           id={id('hourlyRate')}
@@ -269,13 +250,8 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
             id={id('pcieLanes')}
             value={values.pcieLanes}
             onChange={(e) => set('pcieLanes')(e.target.value)}
-          >
-            {PCIE_OPTIONS.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </Select>
+            options={PCIE_OPTIONS}
+          />
         </Field>
         <Field id={id('powerConsumption')} label="Power Consumption">
           <Input
@@ -291,13 +267,8 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
             id={id('cooling')}
             value={values.cooling}
             onChange={(e) => set('cooling')(e.target.value)}
-          >
-            {COOLING_OPTIONS.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </Select>
+            options={COOLING_OPTIONS}
+          />
         </Field>
         <Field
           id={id('additionalSpecs')}

@@ -92,16 +92,12 @@ function EditListingForm({ listing, onDone }: { listing: GpuListingView; onDone:
             id={id('bandwidth')}
             value={values.bandwidth}
             onChange={(e) => set('bandwidth')(e.target.value)}
+            options={BANDWIDTH_OPTIONS}
           >
             {/* A listing seeded with a speed outside the list keeps it as a choice. */}
             {(BANDWIDTH_OPTIONS as readonly string[]).includes(listing.bandwidth) ? null : (
               <option value={listing.bandwidth}>{listing.bandwidth}</option>
             )}
-            {BANDWIDTH_OPTIONS.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
           </Select>
         </Field>
         <Field
