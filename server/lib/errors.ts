@@ -120,6 +120,9 @@ export const emailInUse = () =>
     fields: { email: ['Another account already uses this e-mail address'] },
   });
 
+export const noPendingEmail = () =>
+  new AppError(409, 'CONFLICT', 'There is no new e-mail address waiting for confirmation.');
+
 export const accountHasActiveRentals = (activeRentals: number) =>
   new AppError(
     409,

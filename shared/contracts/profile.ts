@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OTP_LENGTH } from '../constants';
 import { emailSchema } from './auth';
 
 /** Empty or blank text means "clear it". */
@@ -67,8 +68,18 @@ export interface UserProfile {
   bio: string | null;
   company: string | null;
   website: string | null;
+  /** A new e-mail address waiting for its code (owner only; null when none). */
+  pendingEmail: string | null;
   profileImageUrl: string | null;
   credits: string;
   isProvider: boolean;
   createdAt: string;
 }
+
+/** POST /api/users/:userId/email/confirm: the code sent to the pending address. */
+export const confirmEmailBody = z.object({
+  otp: z
+    .string()
+    .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), { message: 'Please enter a valid 6-digit code' }),
+});
+export type ConfirmEmailBody = z.infer<typeof confirmEmailBody>;

@@ -12,6 +12,8 @@ export type UpdateThemeBody = z.infer<typeof updateThemeBody>;
 export const currentUser = z.object({
   id: z.string(),
   email: z.string(),
+  /** A new e-mail address waiting for its code; the sign-in address is still email. */
+  pendingEmail: z.string().nullable(),
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   profileImageUrl: z.string().nullable(),

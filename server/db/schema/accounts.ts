@@ -31,6 +31,11 @@ export const users = pgTable(
     bio: text('bio'),
     company: text('company'),
     website: text('website'),
+    /**
+     * A new address the owner asked for but has not proved yet (a code went there). Sign-in
+     * never matches it; confirming the code moves it to email.
+     */
+    pendingEmail: text('pending_email'),
     /** Set when the account is closed: personal data is cleared, financial records stay. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -40,6 +45,7 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     check('users_theme_check', sql`${t.theme} in ('dark', 'light', 'pastel')`),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
+    check('users_pending_email_lower_check', sql`${t.pendingEmail} = lower(${t.pendingEmail})`),
   ],
 );
 
@@ -67,7 +73,11 @@ export const otpCodes = pgTable(
   'otp_codes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** The address the code was sent to. */
     email: text('email').notNull(),
+    /** 'sign-in' (keyed by address) or 'email-change' (keyed by the asking user). */
+    purpose: text('purpose').notNull().default('sign-in'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -77,7 +87,12 @@ export const otpCodes = pgTable(
   },
   (t) => [
     index('otp_codes_email_idx').on(t.email, t.createdAt),
+    index('otp_codes_user_idx').on(t.userId, t.createdAt),
     check('otp_codes_attempts_check', sql`${t.attempts} >= 0`),
+    check(
+      'otp_codes_purpose_check',
+      sql`(${t.purpose} = 'sign-in' and ${t.userId} is null) or (${t.purpose} = 'email-change' and ${t.userId} is not null)`,
+    ),
   ],
 );
 

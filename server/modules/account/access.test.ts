@@ -14,6 +14,9 @@ afterAll(async () => {
 const ROUTES = [
   ['GET', '/api/users/:id', undefined],
   ['PATCH', '/api/users/:id', { firstName: 'Mallory' }],
+  ['PATCH', '/api/users/:id', { email: 'mallory@example.test' }],
+  ['POST', '/api/users/:id/email/confirm', { otp: '123456' }],
+  ['DELETE', '/api/users/:id/email/pending', undefined],
   ['GET', '/api/users/:id/settings', undefined],
   ['PATCH', '/api/users/:id/settings', DEFAULT_SETTINGS],
   ['GET', '/api/users/:id/export', undefined],
@@ -39,7 +42,7 @@ describe('routes under a user id', () => {
       url: `/api/users/${victim.userId}`,
       cookie: victim.cookie,
     });
-    expect(own.json()).toMatchObject({ firstName: 'Victim' });
+    expect(own.json()).toMatchObject({ firstName: 'Victim', pendingEmail: null });
   });
 
   it.each(ROUTES)('%s %s for a user id that does not exist: 403', async (method, path, payload) => {

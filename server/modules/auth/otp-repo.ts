@@ -1,33 +1,58 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { otpCodes } from '../../db/schema';
 
+/**
+ * Whose codes: a sign-in code belongs to an address (anyone may ask for one), an e-mail
+ * change code to the signed-in user who asked, for one new address. A code of one purpose
+ * never answers for the other.
+ */
+export type CodeScope =
+  | { purpose: 'sign-in'; email: string }
+  | { purpose: 'email-change'; userId: string; email: string };
+
+/** The codes that compete with each other: a new one retires the others. */
+function owner(scope: CodeScope): SQL | undefined {
+  return scope.purpose === 'sign-in'
+    ? and(eq(otpCodes.purpose, 'sign-in'), eq(otpCodes.email, scope.email))
+    : and(eq(otpCodes.purpose, 'email-change'), eq(otpCodes.userId, scope.userId));
+}
+
 export const otpRepo = {
-  /** Retires every outstanding code for the address, then stores the new one. */
+  /** Retires every outstanding code of the scope's owner, then stores the new one. */
   async replace(
     conn: Conn,
-    input: { email: string; codeHash: string; expiresAt: Date; ip: string; now: Date },
+    scope: CodeScope,
+    input: { codeHash: string; expiresAt: Date; ip: string; now: Date },
   ) {
-    await conn
-      .update(otpCodes)
-      .set({ consumedAt: input.now })
-      .where(and(eq(otpCodes.email, input.email), isNull(otpCodes.consumedAt)));
+    await this.retireAll(conn, scope, input.now);
     await conn.insert(otpCodes).values({
-      email: input.email,
+      purpose: scope.purpose,
+      email: scope.email,
+      userId: scope.purpose === 'email-change' ? scope.userId : null,
       codeHash: input.codeHash,
       expiresAt: input.expiresAt,
       requestedIp: input.ip,
     });
   },
 
-  async findLatestOpen(conn: Conn, email: string) {
+  async retireAll(conn: Conn, scope: CodeScope, now: Date) {
+    await conn
+      .update(otpCodes)
+      .set({ consumedAt: now })
+      .where(and(owner(scope), isNull(otpCodes.consumedAt)));
+  },
+
+  /** The newest open code of the owner, only if it was sent to the scope's address. */
+  async findLatestOpen(conn: Conn, scope: CodeScope) {
     const rows = await conn
       .select()
       .from(otpCodes)
-      .where(and(eq(otpCodes.email, email), isNull(otpCodes.consumedAt)))
+      .where(and(owner(scope), isNull(otpCodes.consumedAt)))
       .orderBy(desc(otpCodes.createdAt))
       .limit(1);
-    return rows[0] ?? null;
+    const row = rows[0];
+    return row && row.email === scope.email ? row : null;
   },
 
   /** Counts a wrong try; the code is retired on the last allowed one. Returns tries so far. */

@@ -1,36 +1,21 @@
-import {
-  DEMO_USER_EMAIL,
-  OTP_LENGTH,
-  OTP_MAX_ATTEMPTS,
-  OTP_TTL_MS,
-} from '../../../shared/constants';
+import { DEMO_USER_EMAIL } from '../../../shared/constants';
 import { SESSION_TIMEOUT_MS } from '../../../shared/contracts/settings';
 import { LOGIN_TEXT } from '../../../shared/rules/login-input';
 import type { Conn, Db } from '../../db/client';
 import type { Clock } from '../../lib/clock';
-import { randomDigits, randomToken, safeEqualHex, sha256 } from '../../lib/crypto';
-import {
-  AppError,
-  invalidOtp,
-  otpExpired,
-  rateLimited,
-  serviceUnavailable,
-} from '../../lib/errors';
+import { randomToken, sha256 } from '../../lib/crypto';
+import { AppError, serviceUnavailable } from '../../lib/errors';
 import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { usersService } from '../users/service';
-import { otpRepo } from './otp-repo';
+import { createCodes } from './codes';
+import { createEmailChange } from './email-change';
 import { sessionsRepo } from './sessions-repo';
+
+export { AUTH_LIMITS } from './codes';
 
 /** The lifetime of a session when the user has not chosen one (settings default, 24h). */
 export const SESSION_TTL_MS = SESSION_TIMEOUT_MS['24h'];
-
-/** Limits on asking for and trying codes (docs/decisions/003-sessions-and-sign-in.md). */
-export const AUTH_LIMITS = {
-  sendPerEmail: { limit: 5, windowMs: 60 * 60_000 },
-  sendPerIp: { limit: 20, windowMs: 60 * 60_000 },
-  verifyPerIp: { limit: 30, windowMs: 15 * 60_000 },
-} as const;
 
 export interface AuthDeps {
   db: Db;
@@ -51,25 +36,13 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
-function hashCode(email: string, code: string): string {
-  return sha256(`otp:${email}:${code}`);
-}
-
 export function hashSessionToken(token: string): string {
   return sha256(`session:${token}`);
 }
 
-async function enforce(
-  limiter: RateLimiter,
-  key: string,
-  rule: { limit: number; windowMs: number },
-) {
-  const decision = await limiter.hit(key, rule.limit, rule.windowMs);
-  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
-}
-
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, mailer, limiter } = deps;
+  const codes = createCodes({ db, clock, limiter });
 
   async function issueSession(
     userId: string,
@@ -97,17 +70,9 @@ export function createAuthService(deps: AuthDeps) {
   return {
     /** Same answer whether or not the address has an account. */
     async sendCode(email: string, client: ClientInfo): Promise<string> {
-      await enforce(limiter, `otp-send:ip:${client.ip}`, AUTH_LIMITS.sendPerIp);
-      await enforce(limiter, `otp-send:email:${email}`, AUTH_LIMITS.sendPerEmail);
-      const code = randomDigits(OTP_LENGTH);
-      const now = clock.now();
-      await otpRepo.replace(db, {
-        email,
-        codeHash: hashCode(email, code),
-        expiresAt: new Date(now.getTime() + OTP_TTL_MS),
-        ip: client.ip,
-        now,
-      });
+      const scope = { purpose: 'sign-in', email } as const;
+      await codes.limitSend(scope, client.ip);
+      const code = await codes.store(db, scope, client.ip);
       try {
         await mailer.send({
           to: email,
@@ -127,21 +92,7 @@ export function createAuthService(deps: AuthDeps) {
       client: ClientInfo,
       replacingToken?: string,
     ): Promise<IssuedSession> {
-      await enforce(limiter, `otp-verify:ip:${client.ip}`, AUTH_LIMITS.verifyPerIp);
-      const now = clock.now();
-      const open = await otpRepo.findLatestOpen(db, email);
-      if (!open || open.expiresAt <= now) throw otpExpired();
-      if (!safeEqualHex(open.codeHash, hashCode(email, otp))) {
-        const attempts = await otpRepo.recordFailure(db, open.id, OTP_MAX_ATTEMPTS, now);
-        const left = Math.max(0, OTP_MAX_ATTEMPTS - attempts);
-        if (left === 0) {
-          throw new AppError(400, 'OTP_EXPIRED', 'Too many wrong codes. Request a new code.', {
-            attemptsLeft: 0,
-          });
-        }
-        throw invalidOtp({ attemptsLeft: left });
-      }
-      if (!(await otpRepo.consume(db, open.id, now))) throw otpExpired();
+      await codes.check({ purpose: 'sign-in', email }, otp, client.ip);
       const user = await db.transaction((tx) => usersService.findOrCreateByEmail(tx, email));
       return issueSession(user.id, client, replacingToken);
     },
@@ -156,6 +107,9 @@ export function createAuthService(deps: AuthDeps) {
         );
       return issueSession(userId, client, replacingToken);
     },
+
+    /** Proof of a new sign-in address (PATCH /api/users/:id and the /email routes). */
+    emailChange: createEmailChange({ db, mailer, codes, log: deps.log }),
 
     async sessionFor(token: string) {
       return sessionsRepo.findLive(db, hashSessionToken(token), clock.now());

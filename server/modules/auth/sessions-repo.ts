@@ -47,6 +47,13 @@ export const sessionsRepo = {
       .where(and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)));
   },
 
+  /** Ends every session of the user but one. */
+  async deleteOthers(conn: Conn, userId: string, exceptSessionId: string) {
+    await conn
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)));
+  },
+
   async deleteByUser(conn: Conn, userId: string) {
     await conn.delete(sessions).where(eq(sessions.userId, userId));
   },

@@ -10,6 +10,7 @@ export function presentCurrentUser(row: UserProfileRow): CurrentUser {
   return {
     id: row.id,
     email: row.email,
+    pendingEmail: row.pendingEmail,
     firstName: row.firstName,
     lastName: row.lastName,
     profileImageUrl: row.profileImageUrl,
@@ -35,6 +36,7 @@ export function presentUserProfile(row: UserProfileRow): UserProfile {
     bio: row.bio,
     company: row.company,
     website: row.website,
+    pendingEmail: row.pendingEmail,
     profileImageUrl: row.profileImageUrl,
     credits: microsToDollars(row.balanceMicros),
     isProvider: row.isProvider,

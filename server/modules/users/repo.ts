@@ -12,6 +12,7 @@ export interface UserProfileRow {
   bio: string | null;
   company: string | null;
   website: string | null;
+  pendingEmail: string | null;
   profileImageUrl: string | null;
   theme: string;
   settings: Record<string, unknown>;
@@ -32,6 +33,7 @@ const profileColumns = {
   bio: users.bio,
   company: users.company,
   website: users.website,
+  pendingEmail: users.pendingEmail,
   profileImageUrl: users.profileImageUrl,
   theme: users.theme,
   settings: users.settings,
@@ -117,6 +119,18 @@ export const usersRepo = {
       .where(eq(users.id, id));
   },
 
+  async setPendingEmail(conn: Conn, id: string, pendingEmail: string | null) {
+    await conn.update(users).set({ pendingEmail, updatedAt: sql`now()` }).where(eq(users.id, id));
+  },
+
+  /** Moves the proved address to email; the unique index refuses one another account took. */
+  async switchEmail(conn: Conn, id: string, email: string) {
+    await conn
+      .update(users)
+      .set({ email, pendingEmail: null, updatedAt: sql`now()` })
+      .where(eq(users.id, id));
+  },
+
   /** Locks the user row (account closing must not race a second close or a sign-in). */
   async lockById(conn: Conn, id: string) {
     const rows = await conn.select().from(users).where(eq(users.id, id)).for('update').limit(1);
@@ -136,6 +150,7 @@ export const usersRepo = {
         bio: null,
         company: null,
         website: null,
+        pendingEmail: null,
         profileImageUrl: null,
         settings: {},
         deletedAt: at,
@@ -148,6 +163,6 @@ export const usersRepo = {
 export type ProfileColumns = Partial<
   Pick<
     typeof users.$inferInsert,
-    'firstName' | 'lastName' | 'email' | 'phone' | 'location' | 'bio' | 'company' | 'website'
+    'firstName' | 'lastName' | 'phone' | 'location' | 'bio' | 'company' | 'website'
   >
 >;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { updateProfileBody } from '../../../shared/contracts/profile';
+import { confirmEmailBody, updateProfileBody } from '../../../shared/contracts/profile';
 import { updateThemeBody } from '../../../shared/contracts/user';
 import { parse } from '../../lib/validate';
 import { requireSelf, requireUser } from '../../plugins/session';
@@ -7,7 +7,7 @@ import { presentUserProfile } from './presenter';
 import { usersService } from './service';
 
 export async function usersRoutes(app: FastifyInstance): Promise<void> {
-  const { database, mailer } = app.deps;
+  const { database, auth } = app.deps;
 
   app.patch('/api/user/theme', async (request) => {
     const { userId } = requireUser(request);
@@ -21,24 +21,30 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     return presentUserProfile(await usersService.getProfile(database.db, userId));
   });
 
+  /**
+   * The fields sent are saved at once, except a new e-mail address: it waits as pendingEmail
+   * and a code goes to it (sending the pending address again sends a new code).
+   */
   app.patch('/api/users/:userId', async (request) => {
     const { userId } = requireSelf(request);
-    const changes = parse(updateProfileBody, request.body);
+    const { email, ...changes } = parse(updateProfileBody, request.body);
     const before = await usersService.getProfile(database.db, userId);
+    if (email !== undefined && email !== before.email)
+      await auth.emailChange.request(userId, email, request.ip);
     await database.db.transaction((tx) => usersService.updateProfile(tx, userId, changes));
-    const after = await usersService.getProfile(database.db, userId);
-    if (after.email !== before.email) {
-      // Sign-in codes now go to the new address; the old one hears about it.
-      mailer
-        .send({
-          to: before.email,
-          subject: 'Your RentGPU e-mail address was changed',
-          text: `The e-mail address of your RentGPU account was changed to ${after.email}.\nSign-in codes now go there. If you did not make this change, contact support at once.`,
-        })
-        .catch((error: unknown) =>
-          request.log.error({ err: error }, 'e-mail change notice failed'),
-        );
-    }
-    return presentUserProfile(after);
+    return presentUserProfile(await usersService.getProfile(database.db, userId));
+  });
+
+  app.post('/api/users/:userId/email/confirm', async (request) => {
+    const { userId, sessionId } = requireSelf(request);
+    const { otp } = parse(confirmEmailBody, request.body);
+    await auth.emailChange.confirm(userId, sessionId, otp, request.ip);
+    return presentUserProfile(await usersService.getProfile(database.db, userId));
+  });
+
+  app.delete('/api/users/:userId/email/pending', async (request) => {
+    const { userId } = requireSelf(request);
+    await auth.emailChange.cancel(userId);
+    return presentUserProfile(await usersService.getProfile(database.db, userId));
   });
 }

@@ -2,7 +2,7 @@ import type { ProfileChanges } from '../../../shared/contracts/profile';
 import { resolveSettings, type UserSettings } from '../../../shared/contracts/settings';
 import type { Theme } from '../../../shared/rules/theme';
 import type { Conn } from '../../db/client';
-import { demoAccountLocked, emailInUse, notFound } from '../../lib/errors';
+import { demoAccountLocked, emailInUse, noPendingEmail, notFound } from '../../lib/errors';
 import { ledgerService } from '../ledger/service';
 import { type ProfileColumns, usersRepo } from './repo';
 
@@ -47,29 +47,44 @@ export const usersService = {
   },
 
   /**
-   * Applies the fields that were sent. A new e-mail must be free; the unique index is the
-   * final word when two accounts race for the same address.
+   * Applies the fields that were sent. The e-mail address is not among them: a new one waits
+   * in pendingEmail until its owner proves it (auth module, email-change).
    */
-  async updateProfile(conn: Conn, userId: string, changes: ProfileChanges) {
+  async updateProfile(conn: Conn, userId: string, changes: Omit<ProfileChanges, 'email'>) {
     const columns: ProfileColumns = {};
     for (const [key, value] of Object.entries(changes)) {
       if (value !== undefined) (columns as Record<string, unknown>)[key] = value;
     }
-    if (columns.email) {
-      const current = await usersRepo.findProfileById(conn, userId);
-      if (current?.isDemo && current.email !== columns.email) {
-        throw demoAccountLocked('change its e-mail address');
-      }
-    }
-    if (columns.email && (await usersRepo.emailTakenByOther(conn, userId, columns.email))) {
-      throw emailInUse();
-    }
+    if (Object.keys(columns).length > 0) await usersRepo.updateProfile(conn, userId, columns);
+  },
+
+  /** A new address may be asked for unless this is the demo account or another account has it. */
+  async checkNewEmail(conn: Conn, userId: string, email: string) {
+    const current = await usersRepo.findProfileById(conn, userId);
+    if (!current) throw notFound('User');
+    if (current.isDemo) throw demoAccountLocked('change its e-mail address');
+    if (await usersRepo.emailTakenByOther(conn, userId, email)) throw emailInUse();
+  },
+
+  setPendingEmail(conn: Conn, userId: string, email: string | null) {
+    return usersRepo.setPendingEmail(conn, userId, email);
+  },
+
+  /**
+   * Moves the pending address to email, inside the caller's transaction. Refuses with 409 when
+   * another account has taken the address meanwhile; returns the address it replaced.
+   */
+  async switchToPendingEmail(conn: Conn, userId: string, pendingEmail: string): Promise<string> {
+    const row = await usersRepo.lockById(conn, userId);
+    if (!row || row.pendingEmail !== pendingEmail) throw noPendingEmail();
+    if (await usersRepo.emailTakenByOther(conn, userId, pendingEmail)) throw emailInUse();
     try {
-      await usersRepo.updateProfile(conn, userId, columns);
+      await usersRepo.switchEmail(conn, userId, pendingEmail);
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) throw emailInUse();
       throw error;
     }
+    return row.email;
   },
 
   lockById(conn: Conn, userId: string) {
