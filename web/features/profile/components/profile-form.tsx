@@ -17,6 +17,8 @@ const FIELDS = [
   ['website', 'Website', 'url', 'url'],
 ] as const;
 
+const EMAIL_HINT = 'A new address takes effect once you enter the code we send to it.';
+
 type FormKey = (typeof FIELDS)[number][0] | 'bio';
 
 /** Edit mode of the profile card; success returns to view, failure stays here. */
@@ -59,7 +61,13 @@ export function ProfileForm({ profile, onDone }: { profile: UserProfile; onDone:
     <form onSubmit={onSubmit} className="mt-6 grid gap-4" noValidate>
       <div className="grid gap-4 sm:grid-cols-2">
         {FIELDS.map(([key, label, type, autoComplete]) => (
-          <Field key={key} id={`profile-${key}`} label={label} error={errors[key] ?? null}>
+          <Field
+            key={key}
+            id={`profile-${key}`}
+            label={label}
+            error={errors[key] ?? null}
+            hint={key === 'email' ? EMAIL_HINT : undefined}
+          >
             <Input
               id={`profile-${key}`}
               type={type}

@@ -6,6 +6,7 @@ import { initials } from '../../../../shared/rules/user-display';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { PendingEmail } from './pending-email';
 import { ProfileForm } from './profile-form';
 
 export interface DateFormat {
@@ -53,6 +54,12 @@ export function ProfileOverview({ profile, dates }: { profile: UserProfile; date
           {editing ? 'Cancel' : 'Edit'}
         </Button>
       </div>
+      {profile.pendingEmail ? (
+        <PendingEmail
+          key={profile.pendingEmail}
+          profile={{ ...profile, pendingEmail: profile.pendingEmail }}
+        />
+      ) : null}
       {editing ? (
         <ProfileForm profile={profile} onDone={() => setEditing(false)} />
       ) : (
