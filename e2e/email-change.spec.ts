@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, readCodeFromServerLog, test, toastWith, uniqueEmail } from './fixtures';
 
 const CHANGE_SUBJECT = 'Your RentGPU e-mail change code';
@@ -21,6 +22,12 @@ test('a new e-mail waits for the code sent to it; the other fields save at once'
   );
   // The sign-in address has not moved yet.
   await expect(page.getByRole('definition').filter({ hasText: email })).toBeVisible();
+  const axe = await new AxeBuilder({ page })
+    .include('form[aria-label="Pending e-mail change"]')
+    .analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
+    [],
+  );
 
   const code = await readCodeFromServerLog(newEmail, CHANGE_SUBJECT);
   const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
