@@ -35,6 +35,9 @@ export function PendingEmail({ profile }: { profile: UserProfile & { pendingEmai
     } catch (error) {
       setCode('');
       setMessage({ text: explain(error), tone: 'error' });
+      // A 409 ends the request and this box closes, so the reason goes in a toast too.
+      if (error instanceof Error && error.message.startsWith('409:'))
+        toast({ title: 'Email Not Changed', description: explain(error), variant: 'destructive' });
     }
   }
 
