@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Database } from './db/client';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
+import { registerIdempotency } from './lib/idempotency';
 import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import { WEB_DIST_DIR } from './lib/paths';
 import { createPaypalClient, type PaypalClient } from './lib/paypal';
@@ -125,6 +126,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
 
   registerErrorHandler(app);
   registerSession(app);
+  registerIdempotency(app, { db: database.db, clock });
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

@@ -161,3 +161,19 @@ export const demoAccountLocked = (what: string) =>
     'FORBIDDEN',
     `The shared demo account cannot ${what}. Sign in with your own e-mail to do this.`,
   );
+
+/** The same Idempotency-Key came with another request (body, path or query). */
+export const idempotencyKeyReused = () =>
+  new AppError(
+    422,
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+  );
+
+/** A request with the same Idempotency-Key is still being processed. */
+export const idempotencyKeyInUse = () =>
+  new AppError(
+    409,
+    'IDEMPOTENCY_KEY_IN_USE',
+    'A request with this Idempotency-Key is still being processed. Retry after it finishes.',
+  );

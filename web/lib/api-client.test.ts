@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serverMessage } from './api-client';
+import { errorStatus, keepIdempotencyKey, newIdempotencyKey, serverMessage } from './api-client';
 
 describe('serverMessage', () => {
   it('reads the message of our error body', () => {
@@ -13,5 +13,27 @@ describe('serverMessage', () => {
       'Failed to send OTP',
     );
     expect(serverMessage('nope', 'x')).toBe('x');
+  });
+});
+
+describe('Idempotency-Key helpers', () => {
+  it('keeps the key only while the outcome is unknown or refused for the moment', () => {
+    expect(errorStatus(new Error('402: {}'))).toBe(402);
+    expect(errorStatus(new TypeError('Failed to fetch'))).toBeNull();
+    expect(keepIdempotencyKey(new TypeError('Failed to fetch'))).toBe(true);
+    expect(keepIdempotencyKey(new Error('502: Bad Gateway'))).toBe(true);
+    expect(keepIdempotencyKey(new Error('409: {"error":{"code":"IDEMPOTENCY_KEY_IN_USE"}}'))).toBe(
+      true,
+    );
+    expect(keepIdempotencyKey(new Error('402: {"error":{"code":"INSUFFICIENT_CREDITS"}}'))).toBe(
+      false,
+    );
+    expect(keepIdempotencyKey(new Error('400: {}'))).toBe(false);
+  });
+
+  it('makes random version-4 UUIDs', () => {
+    const a = newIdempotencyKey();
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(newIdempotencyKey()).not.toBe(a);
   });
 });

@@ -10,10 +10,18 @@ async function throwIfNotOk(res: Response): Promise<void> {
   throw new Error(`${res.status}: ${text}`);
 }
 
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  options: { idempotencyKey?: string } = {},
+): Promise<Response> {
   const res = await fetch(url, {
     method,
-    headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: {
+      ...(data === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}),
+    },
     body: data === undefined ? undefined : JSON.stringify(data),
     credentials: 'include',
   });
@@ -67,4 +75,31 @@ export function serverFieldErrors(error: unknown): Record<string, string> {
   } catch {
     return {};
   }
+}
+
+/** The HTTP status of an error raised above; null when no answer came (network failure). */
+export function errorStatus(error: unknown): number | null {
+  if (!(error instanceof Error)) return null;
+  const match = /^(\d{3}): /.exec(error.message);
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Whether a request that failed with this error may be sent again with the same
+ * Idempotency-Key: yes when its outcome is unknown (no answer, a 5xx) or it was refused for
+ * the moment (409, 429); a stored answer (another 4xx) would only be replayed.
+ */
+export function keepIdempotencyKey(error: unknown): boolean {
+  const status = errorStatus(error);
+  return status === null || status >= 500 || status === 409 || status === 429;
+}
+
+/** A fresh Idempotency-Key (a random UUID, also where crypto.randomUUID is missing: plain http). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

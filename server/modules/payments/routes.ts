@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createPaypalOrderBody, paypalOrderIdParam } from '../../../shared/contracts/payments';
+import { recordAnswer } from '../../lib/idempotency';
 import { parse } from '../../lib/validate';
 import { requireUser } from '../../plugins/session';
 import { ledgerService } from '../ledger/service';
@@ -15,12 +16,18 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
     return payments.setup();
   });
 
-  app.post('/api/payments/paypal/order', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const body = parse(createPaypalOrderBody, request.body);
-    const order = await payments.createOrder(userId, body);
-    return reply.status(201).send(presentOrder(order));
-  });
+  app.post(
+    '/api/payments/paypal/order',
+    { config: { idempotency: true } },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const body = parse(createPaypalOrderBody, request.body);
+      const order = await payments.createOrder(userId, body, {
+        record: recordAnswer(request, 201, presentOrder),
+      });
+      return reply.status(201).send(presentOrder(order));
+    },
+  );
 
   app.post('/api/payments/paypal/order/:orderID/capture', async (request) => {
     const { userId } = requireUser(request);

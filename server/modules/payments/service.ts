@@ -6,7 +6,7 @@ import {
   parseCustomAmount,
 } from '../../../shared/contracts/payments';
 import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PaymentOrder } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import {
@@ -106,7 +106,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     /** Records the order first, so PayPal's order always maps back to a user and a price. */
-    async createOrder(userId: string, body: CreatePaypalOrderBody): Promise<PaymentOrder> {
+    async createOrder(
+      userId: string,
+      body: CreatePaypalOrderBody,
+      options: { record?: (tx: Tx, order: PaymentOrder) => Promise<void> } = {},
+    ): Promise<PaymentOrder> {
       const client = requirePaypal();
       const decision = await deps.limiter.hit(
         `paypal-order:${userId}`,
@@ -149,10 +153,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
         );
         throw paymentFailed('PayPal could not create the order. Please try again.');
       }
-      await db.transaction((tx) =>
-        transition(tx, order, 'created', 'browser', { paypalOrderId: created.id }),
-      );
-      return { ...order, status: 'created', paypalOrderId: created.id };
+      const done: PaymentOrder = { ...order, status: 'created', paypalOrderId: created.id };
+      await db.transaction(async (tx) => {
+        await transition(tx, order, 'created', 'browser', { paypalOrderId: created.id });
+        await options.record?.(tx, done);
+      });
+      return done;
     },
 
     /** Owner only; a second call after success answers the same without calling PayPal. */

@@ -6,6 +6,7 @@ import {
   userIdParam,
 } from '../../../shared/contracts/rentals';
 import { forbidden } from '../../lib/errors';
+import { recordAnswer } from '../../lib/idempotency';
 import { parse } from '../../lib/validate';
 import { requireUser } from '../../plugins/session';
 import { providersService } from '../providers/service';
@@ -14,10 +15,12 @@ import { presentRental } from './presenter';
 export async function rentalsRoutes(app: FastifyInstance): Promise<void> {
   const { rentals, clock, database } = app.deps;
 
-  app.post('/api/rentals', async (request, reply) => {
+  app.post('/api/rentals', { config: { idempotency: true } }, async (request, reply) => {
     const { userId } = requireUser(request);
     const body = parse(createRentalBody, request.body);
-    const rental = await rentals.rent(userId, body, clock.now());
+    const rental = await rentals.rent(userId, body, clock.now(), {
+      record: recordAnswer(request, 201, presentRental),
+    });
     return reply.status(201).send(presentRental(rental));
   });
 

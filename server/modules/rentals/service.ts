@@ -31,6 +31,11 @@ export interface InstanceEvent {
   userId: string;
 }
 
+export interface RentOptions {
+  /** Runs last inside the rent's transaction (the route stores its Idempotency-Key answer). */
+  record?: (tx: Tx, created: RentalRow) => Promise<void>;
+}
+
 export type SettledBy = 'user' | 'expiry' | 'provisioning_timeout' | 'api';
 
 /** A demo host's SSH address: it says what it is. */
@@ -186,7 +191,12 @@ export function createRentalsService(db: Db, config: RentalConfig) {
      * transaction a unit is taken, the booked cost moves from the wallet to escrow and the
      * storage add-on is charged as its own line.
      */
-    async rent(userId: string, body: CreateRentalBody, now: Date): Promise<RentalRow> {
+    async rent(
+      userId: string,
+      body: CreateRentalBody,
+      now: Date,
+      options: RentOptions = {},
+    ): Promise<RentalRow> {
       const clientRate = parseDollars(body.hourlyRate);
       const booked = clientRate === null ? 0n : bookedCostMicros(clientRate, body.durationHours);
       // The common case costs one statement: take a unit at the rate the client was shown.
@@ -232,7 +242,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
             { accountId: await platform(tx), amountMicros: STORAGE_ADDON_MICROS, system: true },
           ],
         });
-        return {
+        const row: RentalRow = {
           rental,
           listing: {
             model: listing.model,
@@ -241,6 +251,8 @@ export function createRentalsService(db: Db, config: RentalConfig) {
           },
           provider: { companyName: listing.companyName },
         };
+        await options.record?.(tx, row);
+        return row;
       });
       if (!created) throw await whyNotRentable(body);
       config.onChange?.();

@@ -5,8 +5,15 @@ import { CURRENT_USER_KEY } from '../../../lib/query-keys';
 import { LISTINGS_KEY } from './get-listings';
 import { STATS_KEY } from './get-stats';
 
-export async function createRental(body: CreateRentalBody): Promise<RentalView> {
-  const res = await apiRequest('POST', '/api/rentals', body);
+/** One rent attempt; retries of it carry the same Idempotency-Key, so it is charged once. */
+export async function createRental({
+  body,
+  idempotencyKey,
+}: {
+  body: CreateRentalBody;
+  idempotencyKey: string;
+}): Promise<RentalView> {
+  const res = await apiRequest('POST', '/api/rentals', body, { idempotencyKey });
   return (await res.json()) as RentalView;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { isValidRentalHours, rentDialogTotal } from '../../../../shared/rules/pricing';
@@ -7,7 +7,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
 import { useCreateRental } from '../api/create-rental';
 
 interface RentDialogProps {
@@ -22,6 +22,14 @@ const HOURS_HINT = 'Minimum 1 hour, maximum 30 days (720 hours)';
 export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogProps) {
   const [hours, setHours] = useState(initialHours);
   const rent = useCreateRental();
+  // One Idempotency-Key per opened dialog: a retry or a second click while it is open is the
+  // same rent, charged once. A refusal the server keeps (402, 400…) ends that attempt.
+  const attemptKey = useRef('');
+  const sending = useRef(false);
+  const openFor = listing?.id ?? null;
+  useEffect(() => {
+    if (openFor !== null) attemptKey.current = newIdempotencyKey();
+  }, [openFor]);
   useEffect(() => {
     if (listing) setHours(initialHours);
   }, [listing, initialHours]);
@@ -31,14 +39,18 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
   const subtotal = hours * rate;
 
   async function confirm() {
-    if (!listing || !valid) return;
+    if (!listing || !valid || sending.current) return;
+    sending.current = true;
     try {
       await rent.mutateAsync({
-        gpuListingId: listing.id,
-        providerId: listing.providerId,
-        durationHours: hours,
-        hourlyRate: listing.hourlyRate,
-        totalCost: subtotal.toFixed(2),
+        body: {
+          gpuListingId: listing.id,
+          providerId: listing.providerId,
+          durationHours: hours,
+          hourlyRate: listing.hourlyRate,
+          totalCost: subtotal.toFixed(2),
+        },
+        idempotencyKey: attemptKey.current,
       });
       toast({
         title: 'GPU Rented Successfully!',
@@ -47,11 +59,14 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
       });
       onClose();
     } catch (error) {
+      if (!keepIdempotencyKey(error)) attemptKey.current = newIdempotencyKey();
       toast({
         title: 'Rental Failed',
         description: serverMessage(error, 'Failed to rent GPU. Please try again.'),
         variant: 'destructive',
       });
+    } finally {
+      sending.current = false;
     }
   }
 
