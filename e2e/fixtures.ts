@@ -7,19 +7,22 @@ export function uniqueEmail(prefix = 'e2e'): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 }
 
-/** Reads the newest sign-in code the server printed for an address. */
-export async function readCodeFromServerLog(email: string): Promise<string> {
+/** Reads the newest sign-in code the server printed for an address (in the given log). */
+export async function readCodeFromServerLog(
+  email: string,
+  logPath: string = E2E_SERVER_LOG,
+): Promise<string> {
   const pattern = new RegExp(
     `To: ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nSubject: Your RentGPU sign-in code: (\\d{6})`,
     'g',
   );
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const matches = [...readFileSync(E2E_SERVER_LOG, 'utf8').matchAll(pattern)];
+    const matches = [...readFileSync(logPath, 'utf8').matchAll(pattern)];
     const last = matches.at(-1)?.[1];
     if (last) return last;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no sign-in code for ${email} in ${E2E_SERVER_LOG}`);
+  throw new Error(`no sign-in code for ${email} in ${logPath}`);
 }
 
 /** Signs in through the real API (send code, read it from the server's output, verify). */
