@@ -1,5 +1,16 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { E2E_SANDBOX_SERVER_LOG } from '../playwright.config';
-import { expect, readCodeFromServerLog, test, toastWith, uniqueEmail } from './fixtures';
+import {
+  expect as baseExpect,
+  readCodeFromServerLog,
+  test,
+  toastWith,
+  uniqueEmail,
+} from './fixtures';
+
+// Long walks through several pages on a second server: waits get more room than usual.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 /**
  * A newcomer's machine: no PayPal credentials, not production. This project's server
@@ -79,3 +90,33 @@ test('a new e-mail user adds sandbox credits from $0.00 and rents a GPU', async 
   await expect(toastWith(page, 'GPU Rented Successfully!')).toBeVisible();
   await expect(page.getByTestId('credit-balance')).toHaveText('$48.50');
 });
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+for (const theme of ['dark', 'light', 'pastel'] as const) {
+  test(`the sandbox and its checkout have no serious or critical violations (${theme})`, async ({
+    browser,
+  }) => {
+    test.slow();
+    const context = await browser.newContext();
+    await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
+    const page = await context.newPage();
+    try {
+      await page.request.post('/api/login');
+      await page.goto('/payments');
+      const start = page.getByRole('button', { name: 'Pay with PayPal Sandbox' });
+      await expect(start).toBeEnabled();
+      expect(await seriousViolations(page)).toEqual([]);
+      await start.click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+}
