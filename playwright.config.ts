@@ -2,6 +2,11 @@ import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 5199);
 export const E2E_SERVER_LOG = process.env.E2E_SERVER_LOG ?? 'test-results/e2e-server.log';
+/** A second server without PayPal configured, running the built-in PayPal sandbox. */
+const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? port + 100);
+export const E2E_SANDBOX_SERVER_LOG =
+  process.env.E2E_SANDBOX_SERVER_LOG ?? 'test-results/e2e-server-sandbox.log';
+const SANDBOX_SPECS = /paypal-sandbox\.spec\.ts$/;
 
 /** Browser tests drive Debian's Chromium against the built app on a fresh embedded database. */
 export default defineConfig({
@@ -33,11 +38,33 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `node scripts/e2e-server.mjs`,
-    url: `http://localhost:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: { PORT: String(port), E2E_SERVER_LOG },
-  },
+  projects: [
+    { name: 'app', testIgnore: SANDBOX_SPECS },
+    {
+      name: 'paypal-sandbox',
+      testMatch: SANDBOX_SPECS,
+      use: { baseURL: `http://localhost:${sandboxPort}` },
+    },
+  ],
+  // Started one after the other: the first builds the app when stale, the second reuses it.
+  webServer: [
+    {
+      command: `node scripts/e2e-server.mjs`,
+      url: `http://localhost:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { PORT: String(port), E2E_SERVER_LOG },
+    },
+    {
+      command: `node scripts/e2e-server.mjs`,
+      url: `http://localhost:${sandboxPort}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(sandboxPort),
+        E2E_SERVER_LOG: E2E_SANDBOX_SERVER_LOG,
+        E2E_PAYPAL: 'local-sandbox',
+      },
+    },
+  ],
 });

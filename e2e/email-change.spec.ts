@@ -29,7 +29,7 @@ test('a new e-mail waits for the code sent to it; the other fields save at once'
     [],
   );
 
-  const code = await readCodeFromServerLog(newEmail, CHANGE_SUBJECT);
+  const code = await readCodeFromServerLog(newEmail, { subject: CHANGE_SUBJECT });
   const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
   const input = pending.getByLabel('Confirmation code');
   await input.fill(wrong);

@@ -10,19 +10,22 @@ export function uniqueEmail(prefix = 'e2e'): string {
 /** Reads the newest sign-in (or, with its subject, e-mail change) code the server printed for an address. */
 export async function readCodeFromServerLog(
   email: string,
-  subject = 'Your RentGPU sign-in code',
+  {
+    subject = 'Your RentGPU sign-in code',
+    logPath = E2E_SERVER_LOG,
+  }: { subject?: string; logPath?: string } = {},
 ): Promise<string> {
   const pattern = new RegExp(
     `To: ${email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nSubject: ${subject}: (\\d{6})`,
     'g',
   );
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const matches = [...readFileSync(E2E_SERVER_LOG, 'utf8').matchAll(pattern)];
+    const matches = [...readFileSync(logPath, 'utf8').matchAll(pattern)];
     const last = matches.at(-1)?.[1];
     if (last) return last;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no code (${subject}) for ${email} in ${E2E_SERVER_LOG}`);
+  throw new Error(`no code (${subject}) for ${email} in ${logPath}`);
 }
 
 /** Signs in through the real API (send code, read it from the server's output, verify). */

@@ -1,6 +1,8 @@
 // Runs the built server on a fresh embedded database for the browser tests, copying its
 // output to a log file so tests can read what it prints (the e-mailed sign-in codes).
-// PayPal is a local fake (server/test/fake-paypal.ts) that also serves the stand-in SDK.
+// PayPal is a local fake (server/test/fake-paypal.ts) that also serves the stand-in SDK; with
+// E2E_PAYPAL=local-sandbox no PayPal is configured, so the app runs its built-in PayPal
+// sandbox (server/modules/payments/sandbox), as on a newcomer's machine.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -10,24 +12,44 @@ import { build } from 'esbuild';
 import { buildIfStale } from './build-if-stale.mjs';
 
 buildIfStale();
-const fakeModule = path.resolve('dist/test/fake-paypal.mjs');
-await build({
-  entryPoints: ['server/test/fake-paypal.ts'],
-  outfile: fakeModule,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  packages: 'external',
-  logLevel: 'warning',
-});
-const { startFakePaypal } = await import(pathToFileURL(fakeModule).href);
-const fake = await startFakePaypal({
-  clientId: 'e2e-client',
-  clientSecret: 'e2e-secret',
-  requireApproval: true,
-  sdkFile: path.resolve('e2e/paypal-sdk-stub.js'),
-});
+const localSandbox = process.env.E2E_PAYPAL === 'local-sandbox';
+let fake = null;
+if (!localSandbox) {
+  const fakeModule = path.resolve('dist/test/fake-paypal.mjs');
+  await build({
+    entryPoints: ['server/test/fake-paypal.ts'],
+    outfile: fakeModule,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  const { startFakePaypal } = await import(pathToFileURL(fakeModule).href);
+  fake = await startFakePaypal({
+    clientId: 'e2e-client',
+    clientSecret: 'e2e-secret',
+    requireApproval: true,
+    sdkFile: path.resolve('e2e/paypal-sdk-stub.js'),
+  });
+}
+const paypalEnv = fake
+  ? {
+      PAYPAL_CLIENT_ID: 'e2e-client',
+      PAYPAL_CLIENT_SECRET: 'e2e-secret',
+      PAYPAL_API_BASE: fake.url,
+      PAYPAL_WEBHOOK_ID: 'WH-TEST',
+      PAYPAL_SDK_URL: `${fake.url}/sdk/js`,
+    }
+  : {
+      PAYPAL_CLIENT_ID: '',
+      PAYPAL_CLIENT_SECRET: '',
+      PAYPAL_API_BASE: '',
+      PAYPAL_WEBHOOK_ID: '',
+      PAYPAL_SDK_URL: '',
+      PAYPAL_LOCAL_SANDBOX: 'true',
+    };
 
 const logPath = process.env.E2E_SERVER_LOG ?? 'test-results/e2e-server.log';
 mkdirSync(path.dirname(logPath), { recursive: true });
@@ -41,11 +63,7 @@ const child = spawn(process.execPath, ['dist/server/main.js'], {
     DATA_DIR: dataDir,
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
-    PAYPAL_CLIENT_ID: 'e2e-client',
-    PAYPAL_CLIENT_SECRET: 'e2e-secret',
-    PAYPAL_API_BASE: fake.url,
-    PAYPAL_WEBHOOK_ID: 'WH-TEST',
-    PAYPAL_SDK_URL: `${fake.url}/sdk/js`,
+    ...paypalEnv,
   },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
@@ -57,6 +75,6 @@ for (const stream of [child.stdout, child.stderr]) {
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill('SIGTERM'));
 child.on('exit', async (code) => {
-  await fake.close();
+  await fake?.close();
   process.exit(code ?? 0);
 });

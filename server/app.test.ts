@@ -70,6 +70,24 @@ describe('configuration', () => {
     expect(parseEnv({ NODE_ENV: 'production' }).PAYPAL_API_BASE).toBe('https://api-m.paypal.com');
   });
 
+  it('derives PAYPAL_MODE: live, sandbox API, local sandbox outside production, else off', () => {
+    const keys = { PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret' };
+    expect(parseEnv({ NODE_ENV: 'production', ...keys }).PAYPAL_MODE).toBe('live');
+    expect(parseEnv({ ...keys }).PAYPAL_MODE).toBe('sandbox-api');
+    expect(parseEnv({ ...keys, PAYPAL_API_BASE: 'http://127.0.0.1:9' }).PAYPAL_MODE).toBe(
+      'sandbox-api',
+    );
+    expect(parseEnv({}).PAYPAL_MODE).toBe('local-sandbox');
+    expect(parseEnv({ NODE_ENV: 'test', PAYPAL_CLIENT_ID: 'id' }).PAYPAL_MODE).toBe(
+      'local-sandbox',
+    );
+    expect(parseEnv({ PAYPAL_LOCAL_SANDBOX: 'false' }).PAYPAL_MODE).toBe('off');
+    expect(parseEnv({ NODE_ENV: 'production' }).PAYPAL_MODE).toBe('off');
+    expect(() => parseEnv({ NODE_ENV: 'production', PAYPAL_LOCAL_SANDBOX: 'true' })).toThrow(
+      /PAYPAL_LOCAL_SANDBOX: the local PayPal sandbox is never offered in production/,
+    );
+  });
+
   it('stops with a message naming each bad variable', () => {
     expect(() => parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     try {

@@ -24,6 +24,7 @@ import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
 import { createInstanceAlerts } from './modules/notifications/service';
 import { paymentsRoutes } from './modules/payments/routes';
+import { createLocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import { createPaymentsService } from './modules/payments/service';
 import { providersRoutes } from './modules/providers/routes';
 import { rentalsRoutes } from './modules/rentals/routes';
@@ -67,6 +68,11 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     bodyLimit: 1024 * 1024,
   });
 
+  // PAYPAL_MODE (server/env.ts): real PayPal, the in-process local sandbox, or none.
+  const paypalSandbox =
+    options.paypal === undefined && env.PAYPAL_MODE === 'local-sandbox'
+      ? createLocalPaypalSandbox()
+      : null;
   const paypal =
     options.paypal !== undefined
       ? options.paypal
@@ -76,7 +82,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
             clientSecret: env.PAYPAL_CLIENT_SECRET,
             apiBase: env.PAYPAL_API_BASE,
           })
-        : null;
+        : paypalSandbox
+          ? createPaypalClient(paypalSandbox)
+          : null;
   const readCache = new ReadCache<{ body: string; nextCursor: string | null }>(
     env.READ_CACHE_TTL_MS,
   );
@@ -96,11 +104,13 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     auth: createAuthService({ db: database.db, clock, mailer, limiter, log: app.log }),
     rentals,
     paypal,
+    paypalSandbox,
     payments: createPaymentsService({
       db: database.db,
       paypal,
-      clientId: env.PAYPAL_CLIENT_ID ?? null,
+      clientId: paypalSandbox ? paypalSandbox.clientId : (env.PAYPAL_CLIENT_ID ?? null),
       sdkUrl: env.PAYPAL_SDK_URL,
+      sandbox: paypalSandbox,
       clock,
       mailer,
       limiter,
@@ -119,7 +129,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
 
   registerSecurityHeaders(app, {
     production: env.NODE_ENV === 'production',
-    paypalSdkUrl: paypal ? env.PAYPAL_SDK_URL : null,
+    paypalSdkUrl: paypal && !paypalSandbox ? env.PAYPAL_SDK_URL : null,
   });
   await app.register(fastifyCookie);
   acceptEmptyJsonBodies(app);

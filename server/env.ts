@@ -27,6 +27,11 @@ const envSchema = z.object({
   PAYPAL_API_BASE: z.string().url().optional(),
   /** The id PayPal gave the webhook subscription; signatures are checked against it. */
   PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+  /**
+   * Without PayPal credentials outside production, Add Credits runs against an in-process
+   * stand-in of PayPal's API (no real money); `false` turns it off. Never in production.
+   */
+  PAYPAL_LOCAL_SANDBOX: z.enum(['true', 'false']).optional(),
   /** Where browsers load PayPal's JavaScript SDK; tests point it at a local stand-in. */
   PAYPAL_SDK_URL: urlWithProtocols(['https:', 'http:']).default('https://www.paypal.com/sdk/js'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -43,9 +48,20 @@ const envSchema = z.object({
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
+/**
+ * How credit purchases are paid, derived from the PayPal variables:
+ * - live: credentials and PayPal's live API (api-m.paypal.com);
+ * - sandbox-api: credentials and another API base (PayPal's sandbox, or a test fake);
+ * - local-sandbox: no credentials, not production: the in-process stand-in, no real money;
+ * - off: no credentials in production (or PAYPAL_LOCAL_SANDBOX=false): "not configured".
+ */
+export type PaypalMode = 'live' | 'sandbox-api' | 'local-sandbox' | 'off';
+export const PAYPAL_LIVE_API_BASE = 'https://api-m.paypal.com';
+
 export type Env = z.infer<typeof envSchema> & {
   DATA_DIR: string;
   PAYPAL_API_BASE: string;
+  PAYPAL_MODE: PaypalMode;
 };
 
 export class ConfigError extends Error {
@@ -63,13 +79,28 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = result.data;
+  if (env.NODE_ENV === 'production' && env.PAYPAL_LOCAL_SANDBOX === 'true') {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYPAL_LOCAL_SANDBOX: the local PayPal sandbox is never offered in production',
+    );
+  }
   const paypalDefault =
-    env.NODE_ENV === 'production' ? 'https://api-m.paypal.com' : 'https://api-m.sandbox.paypal.com';
+    env.NODE_ENV === 'production' ? PAYPAL_LIVE_API_BASE : 'https://api-m.sandbox.paypal.com';
+  const apiBase = env.PAYPAL_API_BASE ?? paypalDefault;
   return {
     ...env,
     DATA_DIR: path.resolve(env.DATA_DIR),
-    PAYPAL_API_BASE: env.PAYPAL_API_BASE ?? paypalDefault,
+    PAYPAL_API_BASE: apiBase,
+    PAYPAL_MODE: paypalMode(env, apiBase),
   };
+}
+
+function paypalMode(env: z.infer<typeof envSchema>, apiBase: string): PaypalMode {
+  if (env.PAYPAL_CLIENT_ID && env.PAYPAL_CLIENT_SECRET) {
+    return new URL(apiBase).origin === PAYPAL_LIVE_API_BASE ? 'live' : 'sandbox-api';
+  }
+  if (env.NODE_ENV === 'production' || env.PAYPAL_LOCAL_SANDBOX === 'false') return 'off';
+  return 'local-sandbox';
 }
 
 /** Variables the test helpers read; kept here so nothing else touches process.env. */

@@ -35,6 +35,12 @@ async function main(): Promise<void> {
     }
   }
 
+  if (env.PAYPAL_MODE === 'local-sandbox') {
+    app.log.info(
+      'PayPal is not configured: Add Credits uses the built-in PayPal sandbox (no real money)',
+    );
+  }
+
   const worker = startWorker(app.deps.rentals, app.deps.clock, env.WORKER_INTERVAL_MS, app.log);
   const sweep = startIdempotencySweep(database.db, app.deps.clock, 10 * 60_000, app.log);
 

@@ -7,6 +7,7 @@ import type { RateLimiter } from './lib/rate-limit';
 import type { ReadCache } from './lib/read-cache';
 import type { AccountService } from './modules/account/service';
 import type { AuthService } from './modules/auth/service';
+import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import type { PaymentsService } from './modules/payments/service';
 import type { RentalsService } from './modules/rentals/service';
 
@@ -19,8 +20,13 @@ export interface AppDeps {
   limiter: RateLimiter;
   auth: AuthService;
   rentals: RentalsService;
-  /** PayPal's REST API; null when PAYPAL_CLIENT_ID/SECRET are not set ("not configured"). */
+  /**
+   * PayPal's REST API: the real one from PAYPAL_CLIENT_ID/SECRET, the in-process local sandbox
+   * (PAYPAL_MODE local-sandbox), or null ("not configured").
+   */
   paypal: PaypalClient | null;
+  /** The local sandbox behind `paypal`, when that is what it talks to. */
+  paypalSandbox: LocalPaypalSandbox | null;
   payments: PaymentsService;
   account: AccountService;
   /** Public read answers (listing pages, stats), invalidated by every write that changes them. */

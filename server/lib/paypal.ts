@@ -1,7 +1,8 @@
 /**
  * PayPal's REST API (OAuth2 client credentials, Orders v2, webhook signature check) over
  * fetch, behind an interface so the payments service never sees HTTP. Base address from
- * PAYPAL_API_BASE: sandbox by default, live in production, a local fake in tests.
+ * PAYPAL_API_BASE: sandbox by default, live in production, a local fake in tests; or the
+ * in-process local sandbox (server/modules/payments/sandbox) through the `fetch` option.
  */
 
 export interface PaypalMoney {
@@ -65,16 +66,19 @@ export interface PaypalClientOptions {
   clientSecret: string;
   apiBase: string;
   timeoutMs?: number;
+  /** Sends the requests; the global fetch unless an in-process stand-in answers them. */
+  fetch?: typeof fetch;
 }
 
 export function createPaypalClient(options: PaypalClientOptions): PaypalClient {
   const base = options.apiBase.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 20_000;
+  const request = options.fetch ?? fetch;
   let token: { value: string; expiresAt: number } | null = null;
 
   async function send(path: string, init: RequestInit): Promise<Response> {
     try {
-      return await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      return await request(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
       throw new PaypalError(`PayPal did not answer: ${describe(error)}`, null);
     }

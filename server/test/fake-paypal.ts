@@ -1,20 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isRecord } from '../lib/paypal';
 import {
-  type FakeOrder,
-  header,
+  type CaptureShape,
   id,
-  readBody,
-  representation,
-  send,
-  unprocessable,
-} from './fake-paypal-http';
+  type PaypalAnswer,
+  SandboxAuth,
+  type SandboxOrder,
+  SandboxOrders,
+} from '../modules/payments/sandbox/orders';
+import { header, readBody, send } from './fake-paypal-http';
 
 /**
  * A local stand-in for PayPal's REST API (OAuth token, Orders v2, webhook signature check),
- * in memory, on 127.0.0.1 and an ephemeral port. Tests steer what the next capture does:
+ * in memory, on 127.0.0.1 and an ephemeral port. The orders themselves are the product's
+ * Orders v2 state machine (server/modules/payments/sandbox/orders.ts, also behind the local
+ * sandbox); this adds HTTP and failure steering: tests steer what the next capture does:
  * a dropped answer, an error after capturing, another amount or currency, pending, declined.
  */
 export type CaptureBehaviour =
@@ -41,7 +42,7 @@ export const VALID_WEBHOOK_SIGNATURE = 'fake-valid-signature';
 
 export interface FakePaypal {
   url: string;
-  orders: Map<string, FakeOrder>;
+  orders: Map<string, SandboxOrder>;
   /** Every request seen, as "METHOD /path". */
   calls: string[];
   /** Applied to the next capture calls, in order; then captures behave normally. */
@@ -66,10 +67,11 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
   const clientId = options.clientId ?? 'x';
   const clientSecret = options.clientSecret ?? 'y';
   const webhookId = options.webhookId ?? 'WH-TEST';
-  const tokens = new Set<string>();
-  const orders = new Map<string, FakeOrder>();
-  const createdByRequestId = new Map<string, string>();
-  const captureAnswers = new Map<string, { status: number; body: unknown }>();
+  const auth = new SandboxAuth(clientId, clientSecret);
+  const store = new SandboxOrders({ requireApproval: options.requireApproval ?? false });
+  const orders = store.orders;
+  const reply = (res: ServerResponse, answer: PaypalAnswer) =>
+    send(res, answer.status, answer.body);
 
   const fake: FakePaypal = {
     url: '',
@@ -80,8 +82,7 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
     failCreateWith: null,
     failReads: 0,
     approve(orderId) {
-      const order = orders.get(orderId);
-      if (order && order.status === 'CREATED') order.status = 'APPROVED';
+      store.approve(orderId);
     },
     webhook(eventType, resource, extra = {}) {
       const body = {
@@ -110,56 +111,28 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
 
   async function capture(req: IncomingMessage, res: ServerResponse, orderId: string) {
     const requestId = header(req, 'paypal-request-id');
-    const replay = requestId ? captureAnswers.get(requestId) : undefined;
-    if (replay) return send(res, replay.status, replay.body);
+    const replay = store.replay(requestId);
+    if (replay) return reply(res, replay);
     if (fake.captureDelayMs > 0) await new Promise((r) => setTimeout(r, fake.captureDelayMs));
-    const order = orders.get(orderId);
-    if (!order)
-      return send(res, 404, {
-        name: 'RESOURCE_NOT_FOUND',
-        details: [{ issue: 'INVALID_RESOURCE_ID' }],
-      });
-    if (order.status === 'COMPLETED') {
-      return send(
-        res,
-        422,
-        unprocessable(
-          'ORDER_ALREADY_CAPTURED',
-          "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.",
-        ),
-      );
-    }
-    if (order.status !== 'APPROVED' && options.requireApproval) {
-      return send(
-        res,
-        422,
-        unprocessable('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.'),
-      );
-    }
+    const refused = store.refusal(orderId);
+    if (refused) return reply(res, refused);
     const behaviour = fake.nextCaptures.shift() ?? { kind: 'normal' };
-    if (behaviour.kind === 'instrument-declined') {
-      return send(
-        res,
-        422,
-        unprocessable(
-          'INSTRUMENT_DECLINED',
-          "The instrument presented was either declined by the processor or bank, or it can't be used for this payment.",
-        ),
-      );
-    }
-    const amount = { ...order.amount };
+    const amount = { ...(orders.get(orderId)?.amount ?? { currency_code: 'USD', value: '0' }) };
     if (behaviour.kind === 'amount') amount.value = behaviour.value;
     if (behaviour.kind === 'currency') amount.currency_code = behaviour.code;
-    const status =
-      behaviour.kind === 'pending'
-        ? 'PENDING'
-        : behaviour.kind === 'declined'
-          ? 'DECLINED'
-          : 'COMPLETED';
-    order.captures.push({ id: id(17), status, amount });
-    order.status = 'COMPLETED';
-    const answer = { status: 201, body: representation(order) };
-    if (requestId) captureAnswers.set(requestId, answer);
+    const shape: CaptureShape | 'instrument-declined' =
+      behaviour.kind === 'instrument-declined'
+        ? 'instrument-declined'
+        : {
+            amount,
+            status:
+              behaviour.kind === 'pending'
+                ? 'PENDING'
+                : behaviour.kind === 'declined'
+                  ? 'DECLINED'
+                  : 'COMPLETED',
+          };
+    const answer = store.capture(orderId, requestId, shape);
     if (behaviour.kind === 'drop') {
       req.socket.destroy();
       return;
@@ -171,7 +144,7 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
         debug_id: id(12),
       });
     }
-    return send(res, answer.status, answer.body);
+    return reply(res, answer);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -196,27 +169,10 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
     }
     const body = await readBody(req);
     if (req.method === 'POST' && path === '/v1/oauth2/token') {
-      const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-      if (req.headers.authorization !== expected)
-        return send(res, 401, {
-          error: 'invalid_client',
-          error_description: 'Client Authentication failed',
-        });
-      const token = `A21AA${id(40)}`;
-      tokens.add(token);
-      return send(res, 200, {
-        scope: 'https://uri.paypal.com/services/payments/payment',
-        access_token: token,
-        token_type: 'Bearer',
-        expires_in: 32400,
-      });
+      return reply(res, auth.token(req.headers.authorization));
     }
-    const bearer = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    if (!tokens.has(bearer))
-      return send(res, 401, {
-        error: 'invalid_token',
-        error_description: 'Token signature verification failed',
-      });
+    const unauthorized = auth.check(req.headers.authorization);
+    if (unauthorized) return reply(res, unauthorized);
 
     if (req.method === 'POST' && path === '/v2/checkout/orders') {
       if (fake.failCreateWith)
@@ -224,23 +180,7 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
           name: 'INTERNAL_SERVER_ERROR',
           message: 'An internal server error has occurred.',
         });
-      const requestId = header(req, 'paypal-request-id');
-      const existing = requestId ? createdByRequestId.get(requestId) : undefined;
-      const known = existing ? orders.get(existing) : undefined;
-      if (known) return send(res, 200, representation(known));
-      const units = Array.isArray(body.purchase_units) ? body.purchase_units : [];
-      const unit: Record<string, unknown> = isRecord(units[0]) ? units[0] : {};
-      const amount: Record<string, unknown> = isRecord(unit.amount) ? unit.amount : {};
-      const order: FakeOrder = {
-        id: id(17),
-        status: 'CREATED',
-        customId: String(unit.custom_id ?? ''),
-        amount: { currency_code: String(amount.currency_code), value: String(amount.value) },
-        captures: [],
-      };
-      orders.set(order.id, order);
-      if (requestId) createdByRequestId.set(requestId, order.id);
-      return send(res, 201, representation(order));
+      return reply(res, store.create(body, header(req, 'paypal-request-id')));
     }
     const orderMatch = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(path);
     if (orderMatch?.[1]) {
@@ -250,7 +190,7 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
         fake.failReads -= 1;
         return send(res, 503, { name: 'SERVICE_UNAVAILABLE', message: 'Service Unavailable.' });
       }
-      if (req.method === 'GET' && order) return send(res, 200, representation(order));
+      if (req.method === 'GET' && order) return reply(res, store.get(order.id));
       return send(res, 404, { name: 'RESOURCE_NOT_FOUND' });
     }
     if (req.method === 'POST' && path === '/v1/notifications/verify-webhook-signature') {

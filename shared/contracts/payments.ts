@@ -83,6 +83,17 @@ export interface PaypalSetupResponse {
   currency: 'USD';
   intent: 'capture';
   message?: string;
+  /**
+   * True when payments run against the built-in local sandbox (no PayPal credentials, not
+   * production): no SDK is loaded, the buyer approves in the app and no real money moves.
+   */
+  sandbox?: true;
+}
+
+/** POST /api/payments/sandbox/order/{orderID}/approve: the buyer's approval in the sandbox. */
+export interface SandboxApprovalResponse {
+  id: string;
+  status: 'approved';
 }
 
 export interface PaypalOrderResponse {

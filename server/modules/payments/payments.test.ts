@@ -38,7 +38,8 @@ describe('GET /api/payments/paypal/setup', () => {
   });
 
   it('answers success false, and orders are refused, when PayPal is not configured', async () => {
-    const bare = await createTestApp();
+    // Outside production the local sandbox would stand in; this is the production answer.
+    const bare = await createTestApp({ env: { PAYPAL_LOCAL_SANDBOX: 'false' } });
     try {
       const { cookie } = await bare.signIn();
       const setup = await bare.request({

@@ -36,6 +36,15 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
     return presentCapture(order, await ledgerService.walletBalance(database.db, userId));
   });
 
+  /** The local sandbox's approval step; the route exists only when payments run against it. */
+  if (app.deps.paypalSandbox) {
+    app.post('/api/payments/sandbox/order/:orderID/approve', async (request) => {
+      const { userId } = requireUser(request);
+      const { orderID } = parse(paypalOrderIdParam, request.params);
+      return payments.approveSandboxOrder(userId, orderID);
+    });
+  }
+
   /** PayPal calls this; it is trusted only after PayPal confirms the signature. */
   app.post('/api/payments/paypal/webhook', async (request) => {
     return handlePaypalWebhook(

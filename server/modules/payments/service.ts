@@ -10,6 +10,7 @@ import type { Db, Tx } from '../../db/client';
 import type { PaymentOrder } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import {
+  conflict,
   notFound,
   paymentFailed,
   paymentsNotConfigured,
@@ -39,6 +40,8 @@ export interface PaymentsDeps {
   paypal: PaypalClient | null;
   clientId: string | null;
   sdkUrl: string;
+  /** The local sandbox's buyer approval, when payments run against it (PAYPAL_MODE local-sandbox). */
+  sandbox: { approve(paypalOrderId: string): boolean } | null;
   clock: Clock;
   mailer: Mailer;
   limiter: RateLimiter;
@@ -86,6 +89,16 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
   return {
     setup(): PaypalSetupResponse {
+      if (paypal && deps.sandbox) {
+        return {
+          success: true,
+          clientId: deps.clientId,
+          sdkUrl: null,
+          currency: PAYMENT_CURRENCY,
+          intent: 'capture',
+          sandbox: true,
+        };
+      }
       if (!paypal || !deps.clientId) {
         return {
           success: false,
@@ -178,6 +191,22 @@ export function createPaymentsService(deps: PaymentsDeps) {
         throw paymentFailed('PayPal declined the payment. Please try another payment method.');
       }
       return outcome;
+    },
+
+    /**
+     * The buyer's approval in the local sandbox (what PayPal's window does for real): only the
+     * order's owner, only an order not yet captured or failed. Capture stays a separate step.
+     */
+    async approveSandboxOrder(userId: string, paypalOrderId: string) {
+      if (!deps.sandbox) throw notFound('Payment order');
+      const order = await paymentsRepo.findByPaypalOrderId(db, paypalOrderId);
+      if (!order || order.userId !== userId) throw notFound('Payment order');
+      if (order.status !== 'created' || !deps.sandbox.approve(paypalOrderId)) {
+        throw conflict('This sandbox payment can no longer be approved. Please start a new one.', {
+          status: order.status,
+        });
+      }
+      return { id: paypalOrderId, status: 'approved' as const };
     },
 
     /** The webhook's part: an approved order the browser never captured, or a capture's news. */
