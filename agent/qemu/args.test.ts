@@ -14,27 +14,27 @@ const base: QemuLaunch = {
   kernel: null,
   vfioPciAddresses: ['0000:01:00.0', '0000:41:00.0'],
 };
-const after = (args: string[], flag: string) =>
+const valuesOf = (args: string[], flag: string) =>
   args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));
 
 describe('qemuArgs', () => {
   it('on a GPU host: KVM, the GPUs through vfio-pci, SSH forwarded, VNC with a password, QMP', () => {
     const args = qemuArgs(base);
-    expect(after(args, '-name')).toEqual(['rentgpu-i-1']);
-    expect(after(args, '-accel')).toEqual(['kvm']);
-    expect(after(args, '-cpu')).toEqual(['host']);
-    expect(after(args, '-smp')).toEqual(['8']);
-    expect(after(args, '-m')).toEqual(['65536']);
-    expect(after(args, '-device')).toContain('vfio-pci,host=0000:01:00.0');
-    expect(after(args, '-device')).toContain('vfio-pci,host=0000:41:00.0');
-    expect(after(args, '-netdev')).toEqual([
+    expect(valuesOf(args, '-name')).toEqual(['rentgpu-i-1']);
+    expect(valuesOf(args, '-accel')).toEqual(['kvm']);
+    expect(valuesOf(args, '-cpu')).toEqual(['host']);
+    expect(valuesOf(args, '-smp')).toEqual(['8']);
+    expect(valuesOf(args, '-m')).toEqual(['65536']);
+    expect(valuesOf(args, '-device')).toContain('vfio-pci,host=0000:01:00.0');
+    expect(valuesOf(args, '-device')).toContain('vfio-pci,host=0000:41:00.0');
+    expect(valuesOf(args, '-netdev')).toEqual([
       'user,id=n0,hostname=rentgpu-i-1,hostfwd=tcp:0.0.0.0:22001-:22',
     ]);
-    expect(after(args, '-vnc')).toEqual(['0.0.0.0:3,password=on']);
-    expect(after(args, '-qmp')).toEqual([
+    expect(valuesOf(args, '-vnc')).toEqual(['0.0.0.0:3,password=on']);
+    expect(valuesOf(args, '-qmp')).toEqual([
       'unix:/var/lib/rentgpu-agent/instances/i-1/qmp.sock,server=on,wait=off',
     ]);
-    expect(after(args, '-drive')).toEqual([
+    expect(valuesOf(args, '-drive')).toEqual([
       'file=/var/lib/rentgpu-agent/instances/i-1/disk.qcow2,if=virtio,format=qcow2,discard=unmap',
       'file=/var/lib/rentgpu-agent/instances/i-1/seed.iso,if=virtio,format=raw,readonly=on',
     ]);
@@ -49,10 +49,10 @@ describe('qemuArgs', () => {
       vfioPciAddresses: [],
       kernel: { kernel: '/g/vmlinuz', initrd: '/g/initrd.img', append: 'console=ttyS0' },
     });
-    expect(after(args, '-accel')).toEqual(['tcg,thread=multi,tb-size=64']);
-    expect(after(args, '-cpu')).toEqual(['max']);
-    expect(after(args, '-kernel')).toEqual(['/g/vmlinuz']);
-    expect(after(args, '-append')).toEqual(['console=ttyS0']);
+    expect(valuesOf(args, '-accel')).toEqual(['tcg,thread=multi,tb-size=64']);
+    expect(valuesOf(args, '-cpu')).toEqual(['max']);
+    expect(valuesOf(args, '-kernel')).toEqual(['/g/vmlinuz']);
+    expect(valuesOf(args, '-append')).toEqual(['console=ttyS0']);
     expect(args.join(' ')).not.toContain('vfio-pci');
   });
 });
