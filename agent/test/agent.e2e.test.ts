@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestControlPlane } from './control-plane';
 import {
   type AgentProcess,
@@ -68,6 +68,16 @@ function spec(id: string) {
   };
 }
 
+/** Every line any agent process printed, for the failure message. */
+const agentLines: string[] = [];
+
+function startAgent(extra: Record<string, string> = {}) {
+  agent = spawnAgent(agentEnv(extra));
+  agent.child.stdout?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
+  agent.child.stderr?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
+  return agent;
+}
+
 async function stopAgent(signal: NodeJS.Signals) {
   if (!agent) return;
   agent.child.kill(signal);
@@ -101,6 +111,13 @@ beforeAll(async () => {
   await server.start();
 }, 600_000);
 
+beforeEach((ctx) => {
+  ctx.onTestFailed(() => {
+    const tail = agentLines.join('').split('\n').slice(-60).join('\n');
+    console.log(`[agent e2e] agent output (tail):\n${tail}`);
+  });
+});
+
 afterAll(async () => {
   await stopAgent('SIGKILL');
   for (const id of instanceIds) {
@@ -112,7 +129,7 @@ afterAll(async () => {
 
 describe('agent + QEMU driver + test guest', () => {
   it('enrols once and heartbeats its inventory', async () => {
-    agent = spawnAgent(agentEnv({ AGENT_ENROLL_TOKEN: server.newToken() }));
+    startAgent({ AGENT_ENROLL_TOKEN: server.newToken() });
     await server.waitFor('a heartbeat', () => server.heartbeats.length > 0, 30_000);
     const credential = await stat(path.join(stateDir, 'credential.json'));
     expect(credential.mode & 0o777).toBe(0o600);
@@ -182,9 +199,7 @@ describe('agent + QEMU driver + test guest', () => {
     // The heartbeat lists it until the server drops it.
     await server.waitFor(
       'a heartbeat without the terminated instance',
-      () =>
-        server.generationOf(id) === null &&
-        server.heartbeats.at(-1)?.instances.every((i) => i.id !== id),
+      () => !server.isListed(id) && server.heartbeats.at(-1)?.instances.every((i) => i.id !== id),
       10_000,
     );
   });
@@ -199,7 +214,7 @@ describe('agent + QEMU driver + test guest', () => {
     await stopAgent('SIGKILL');
     const reportsBefore = server.reportsFor(id).length;
 
-    agent = spawnAgent(agentEnv());
+    const restarted = startAgent();
     let most = 0;
     const watch = (async () => {
       while (server.lastAccepted(id)?.state !== 'running') {
@@ -211,7 +226,7 @@ describe('agent + QEMU driver + test guest', () => {
     await watch;
     expect(most).toBe(1);
     expect(await qemuPidsOf(id)).toEqual([pid]);
-    expect(agent.lines.some((l) => l.includes('"event":"adopting"'))).toBe(true);
+    expect(restarted.lines.some((l) => l.includes('"event":"adopting"'))).toBe(true);
     // Adopted, not created or started again.
     expect(
       server

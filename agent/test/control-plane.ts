@@ -32,6 +32,8 @@ export class TestControlPlane {
   readonly heartbeats: HeartbeatRequest[] = [];
   readonly reports: ReceivedReport[] = [];
   private readonly desired = new Map<string, DesiredInstance>();
+  /** The last generation given to each instance, kept after it leaves the list. */
+  private readonly generations = new Map<string, number>();
   private readonly acknowledged = new Map<string, InstanceReport>();
   private server: http.Server | null = null;
   url = '';
@@ -70,11 +72,17 @@ export class TestControlPlane {
       generation: (previous?.generation ?? 0) + 1,
     });
     this.desired.set(next.id, next);
+    this.generations.set(next.id, next.generation);
     return next;
   }
 
+  /** The instance's current generation; null once it is no longer listed. */
   generationOf(id: string) {
     return this.desired.get(id)?.generation ?? null;
+  }
+
+  isListed(id: string) {
+    return this.desired.has(id);
   }
 
   reportsFor(id: string) {
@@ -106,7 +114,7 @@ export class TestControlPlane {
       `${id} ${state}`,
       () => {
         const last = this.acknowledged.get(id);
-        return last && last.state === state && last.generation === this.generationOf(id)
+        return last && last.state === state && last.generation === this.generations.get(id)
           ? last
           : null;
       },
