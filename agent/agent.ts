@@ -46,6 +46,8 @@ export class EnrollmentError extends Error {
 export class Agent {
   private desired: DesiredInstance[] = [];
   private readonly busy = new Set<string>();
+  /** Boots in flight, cancellable when the server changes its mind meanwhile. */
+  private readonly booting = new Map<string, { generation: number; abort: AbortController }>();
   /** Instances whose SSH this process has seen answer. */
   private readonly ready = new Set<string>();
   private readonly reported = new Map<string, LastReport>();
@@ -158,16 +160,20 @@ export class Agent {
     try {
       do {
         this.convergeAgain = false;
+        // Busy as of before the folder scan: an action that ends during the scan may have
+        // changed what the scan saw (its end sets convergeAgain, so the next round sees it).
+        const busy = new Set(this.busy);
         const local = await this.driver.list();
         const actual: ActualInstance[] = local.map((l) => {
-          if (l.pid === null) this.ready.delete(l.id);
+          if (l.pid === null && !busy.has(l.id)) this.ready.delete(l.id);
           return {
             id: l.id,
             phase: l.pid === null ? 'stopped' : this.ready.has(l.id) ? 'running' : 'booting',
             failedGeneration: l.status?.state === 'failed' ? l.status.generation : null,
           };
         });
-        for (const action of planConvergence(this.desired, actual, this.reported, this.busy)) {
+        this.cancelSupersededBoots();
+        for (const action of planConvergence(this.desired, actual, this.reported, busy)) {
           this.execute(action);
         }
       } while (this.convergeAgain);
@@ -175,6 +181,14 @@ export class Agent {
       this.log('converge-failed', { error: (err as Error).message });
     } finally {
       this.converging = false;
+    }
+  }
+
+  /** A boot whose instance should no longer run (stop or terminate while creating) ends now. */
+  private cancelSupersededBoots() {
+    for (const [id, boot] of this.booting) {
+      const d = this.desired.find((x) => x.id === id);
+      if (d && d.state !== 'running' && d.generation > boot.generation) boot.abort.abort();
     }
   }
 
@@ -199,6 +213,8 @@ export class Agent {
       case 'await-ready': {
         const d = action.desired;
         const started = Date.now();
+        const abort = new AbortController();
+        this.booting.set(d.id, { generation: d.generation, abort });
         try {
           if (action.kind === 'await-ready') {
             this.log('adopting', { id: d.id });
@@ -207,8 +223,8 @@ export class Agent {
           }
           const endpoints =
             action.kind === 'await-ready'
-              ? await this.driver.awaitReady(d)
-              : await this.driver.boot(d, this.gpus.gpus);
+              ? await this.driver.awaitReady(d, abort.signal)
+              : await this.driver.boot(d, this.gpus.gpus, abort.signal);
           this.ready.add(d.id);
           this.log('ssh-ready', {
             id: d.id,
@@ -217,8 +233,15 @@ export class Agent {
           });
           await this.transition(d, 'running', endpoints);
         } catch (err) {
+          if (abort.signal.aborted) {
+            // Superseded: the next plan stops or terminates it under the newer generation.
+            this.log('boot-superseded', { id: d.id, generation: d.generation });
+            return;
+          }
           await this.driver.forceOff(d.id).catch(() => {});
           await this.transition(d, 'failed', null, (err as Error).message);
+        } finally {
+          this.booting.delete(d.id);
         }
         return;
       }

@@ -112,7 +112,7 @@ export class QemuDriver {
    * Create (first time) or start (same disk) an instance and wait until its SSH server
    * answers. Safe to repeat after a crash at any step: each step checks what is done.
    */
-  async boot(spec: DesiredInstance, gpus: GpuInfo[]): Promise<Endpoints> {
+  async boot(spec: DesiredInstance, gpus: GpuInfo[], signal?: AbortSignal): Promise<Endpoints> {
     if (this.config.accelerator === 'none') {
       throw new DriverError(
         'no hardware virtualisation (kvm_intel/kvm_amd not loaded) and software emulation is not allowed',
@@ -124,7 +124,7 @@ export class QemuDriver {
       throw new DriverError(`state folder path too long for a socket: ${f.qmp}`);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeAtomic(f.spec, JSON.stringify(spec));
-    if (await this.runningPid(spec.id)) return this.awaitReady(spec);
+    if (await this.runningPid(spec.id)) return this.awaitReady(spec, signal);
 
     const vfio = this.vfioAddresses(spec, gpus);
     const ports = await this.ensurePorts(spec.id);
@@ -157,11 +157,11 @@ export class QemuDriver {
         `qemu failed to start: ${(e.stderr || e.message).trim().slice(0, 500)}`,
       );
     }
-    return this.awaitReady(spec);
+    return this.awaitReady(spec, signal);
   }
 
   /** For a QEMU already running (just started, or adopted after a restart). */
-  async awaitReady(spec: DesiredInstance): Promise<Endpoints> {
+  async awaitReady(spec: DesiredInstance, signal?: AbortSignal): Promise<Endpoints> {
     const pid = await this.runningPid(spec.id);
     if (!pid) throw new DriverError('qemu is not running');
     await this.withQmp(spec.id, (qmp) =>
@@ -174,6 +174,7 @@ export class QemuDriver {
     // A generous read timeout: a slow guest's SSH server (dropbear allows few unauthenticated
     // connections per address) must not be flooded with half-open probes.
     while (!(await readSshBanner(host, ports.sshPort, 10_000))) {
+      if (signal?.aborted) throw new DriverError('boot superseded');
       if (!(await isAlive(pid)))
         throw new DriverError(`qemu exited during boot${await this.serialTail(spec.id)}`);
       if (Date.now() > deadline) {

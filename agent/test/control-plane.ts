@@ -172,8 +172,12 @@ export class TestControlPlane {
       const report = parsed.data;
       const current = this.generationOf(report.id);
       if (report.id !== decodeURIComponent(m[1] ?? '') || current === null) return notFound(res);
-      // The rule the real server keeps: a report of an older generation changes nothing.
-      const accepted = report.generation === current;
+      // The rules the real server keeps: a report of an older generation changes nothing, and
+      // terminated is final.
+      const ack = this.acknowledged.get(report.id);
+      const accepted =
+        report.generation === current &&
+        !(ack?.state === 'terminated' && ack.generation === current);
       this.reports.push({ ...report, accepted, serverGeneration: current });
       if (accepted) this.acknowledged.set(report.id, report);
       return send(res, 200, { accepted });

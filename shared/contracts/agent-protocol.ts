@@ -179,7 +179,10 @@ export const instanceReport = instanceStatus.extend({ at: z.string().datetime() 
 export type InstanceReport = z.infer<typeof instanceReport>;
 
 export const instanceReportResponse = z.object({
-  /** false when the report's generation is older than the server's: it changed nothing. */
+  /**
+   * false when the report changed nothing: its generation is older than the server's, or the
+   * instance was already reported terminated at this generation (terminated is final).
+   */
   accepted: z.boolean(),
 });
 export type InstanceReportResponse = z.infer<typeof instanceReportResponse>;
