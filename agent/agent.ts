@@ -19,7 +19,7 @@ import type { Accelerator } from './inventory/host';
 import { readHostInventory } from './inventory/host';
 import { readGpuInventory } from './inventory/nvidia-smi';
 import type { Log } from './log';
-import type { Endpoints, QemuDriver } from './qemu/driver';
+import type { Endpoints, InstanceDriver } from './qemu/driver';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -62,7 +62,7 @@ export class Agent {
   constructor(
     private readonly settings: AgentSettings,
     private readonly api: AgentApi,
-    private readonly driver: QemuDriver,
+    private readonly driver: InstanceDriver,
     private readonly log: Log,
   ) {
     this.heartbeatIntervalMs = settings.heartbeatIntervalMs;

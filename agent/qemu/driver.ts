@@ -54,6 +54,12 @@ interface Ports {
   vncDisplay: number;
 }
 
+/** What the agent needs of a driver (QemuDriver; a fake in the agent's unit tests). */
+export type InstanceDriver = Pick<
+  QemuDriver,
+  'list' | 'boot' | 'awaitReady' | 'stop' | 'terminate' | 'forceOff' | 'saveStatus' | 'endpoints'
+>;
+
 export class DriverError extends Error {
   override name = 'DriverError';
 }

@@ -145,25 +145,50 @@ describe('agent + QEMU driver + test guest', () => {
     expect(hb?.host.disk.totalBytes).toBeGreaterThan(0);
   });
 
-  it('creates, stops, starts and terminates a real VM; the renter logs in with SSH', async () => {
+  it('creates (surviving kill -9 of the agent while provisioning), stops, starts and terminates a real VM; the renter logs in with SSH', async () => {
     const id = `e2e-${Date.now().toString(36)}`;
     instanceIds.push(id);
     const t0 = Date.now();
     server.setDesired(spec(id), 'running');
+
+    // kill -9 while it provisions: QEMU is up, SSH is not yet.
+    await server.waitFor('QEMU started', async () => (await qemuPidsOf(id)).length === 1, 60_000);
+    const pid = (await qemuPidsOf(id))[0];
+    expect(server.lastAccepted(id)?.state).toBe('provisioning');
+    await stopAgent('SIGKILL');
+    const reportsBeforeRestart = server.reportsFor(id).length;
+    const restarted = startAgent();
+    let mostQemus = 0;
+    const watch = (async () => {
+      while (server.lastAccepted(id)?.state !== 'running') {
+        mostQemus = Math.max(mostQemus, (await qemuPidsOf(id)).length);
+        await sleep(200);
+      }
+    })();
     const running = await server.waitForState(id, 'running');
+    await watch;
     console.log(
-      `[agent e2e] create → SSH ready (reported running): ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      `[agent e2e] create → reported running, agent killed and restarted meanwhile: ${((Date.now() - t0) / 1000).toFixed(1)} s`,
     );
+    // Adopted: the same QEMU, never a second one, and no second create or start.
+    expect(mostQemus).toBe(1);
+    expect(await qemuPidsOf(id)).toEqual([pid]);
+    expect(restarted.lines.some((l) => l.includes('"event":"adopting"'))).toBe(true);
+    expect(
+      server
+        .reportsFor(id)
+        .slice(reportsBeforeRestart)
+        .map((r) => r.state),
+    ).toEqual(['running']);
+
     expect(running.ssh).toMatchObject({ host: '127.0.0.1', user: 'renter' });
     expect(running.vnc?.port).toBeGreaterThanOrEqual(5970);
     const port = running.ssh?.port ?? 0;
-
     expect(await ssh(key, port, 'renter', 'echo kept > ~/file && sync && id -un')).toBe('renter\n');
     // The platform's key is installed too (the web console logs in with it).
     expect(await ssh(`${key}-platform`, port, 'renter', 'cat ~/file')).toBe('kept\n');
     // VNC offers only VNC authentication (2): the per-instance password is set.
     expect(await vncSecurityTypes(running.vnc?.port ?? 0)).toEqual([2]);
-    expect(await qemuPidsOf(id)).toHaveLength(1);
 
     server.setDesired(spec(id), 'stopped');
     await server.waitForState(id, 'stopped', 60_000);
@@ -173,9 +198,12 @@ describe('agent + QEMU driver + test guest', () => {
     const t1 = Date.now();
     server.setDesired(spec(id), 'running');
     const again = await server.waitForState(id, 'running');
+    const bootLine = restarted.lines.filter((l) => l.includes('"event":"ssh-ready"')).at(-1);
+    const bootMs = bootLine ? (JSON.parse(bootLine) as { ms: number }).ms : Number.NaN;
     console.log(
-      `[agent e2e] start (same disk) → SSH ready: ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+      `[agent e2e] start (same disk): QEMU launch → SSH banner ${(bootMs / 1000).toFixed(1)} s; desired running → reported running ${((Date.now() - t1) / 1000).toFixed(1)} s`,
     );
+    expect(await qemuPidsOf(id)).toHaveLength(1);
     expect(await ssh(key, again.ssh?.port ?? 0, 'renter', 'cat ~/file')).toBe('kept\n');
 
     server.setDesired(spec(id), 'terminated');
@@ -183,7 +211,7 @@ describe('agent + QEMU driver + test guest', () => {
     expect(await qemuPidsOf(id)).toHaveLength(0);
     expect(existsSync(path.join(stateDir, 'instances', id))).toBe(false);
 
-    // Every report carried the generation of the desired state it converged to.
+    // Every report carried the generation of the desired state it converged to, once.
     const seen = server.reportsFor(id).map((r) => `${r.generation}:${r.state}`);
     expect(seen).toEqual([
       '1:provisioning',
@@ -202,42 +230,5 @@ describe('agent + QEMU driver + test guest', () => {
       () => !server.isListed(id) && server.heartbeats.at(-1)?.instances.every((i) => i.id !== id),
       10_000,
     );
-  });
-
-  it('after kill -9 while provisioning, the restarted agent adopts the VM instead of creating it again', async () => {
-    const id = `e2e-adopt-${Date.now().toString(36)}`;
-    instanceIds.push(id);
-    server.setDesired(spec(id), 'running');
-    await server.waitFor('QEMU started', async () => (await qemuPidsOf(id)).length === 1, 60_000);
-    const pid = (await qemuPidsOf(id))[0];
-    expect(server.lastAccepted(id)?.state).toBe('provisioning');
-    await stopAgent('SIGKILL');
-    const reportsBefore = server.reportsFor(id).length;
-
-    const restarted = startAgent();
-    let most = 0;
-    const watch = (async () => {
-      while (server.lastAccepted(id)?.state !== 'running') {
-        most = Math.max(most, (await qemuPidsOf(id)).length);
-        await sleep(200);
-      }
-    })();
-    const running = await server.waitForState(id, 'running');
-    await watch;
-    expect(most).toBe(1);
-    expect(await qemuPidsOf(id)).toEqual([pid]);
-    expect(restarted.lines.some((l) => l.includes('"event":"adopting"'))).toBe(true);
-    // Adopted, not created or started again.
-    expect(
-      server
-        .reportsFor(id)
-        .slice(reportsBefore)
-        .map((r) => r.state),
-    ).toEqual(['running']);
-    expect(await ssh(key, running.ssh?.port ?? 0, 'renter', 'echo adopted')).toBe('adopted\n');
-
-    server.setDesired(spec(id), 'terminated');
-    await server.waitForState(id, 'terminated', 60_000);
-    expect(await qemuPidsOf(id)).toHaveLength(0);
   });
 });
