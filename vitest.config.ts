@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-/** Unit tests (pure rules) and API tests (the Fastify app through inject, a fresh database per file). */
+/**
+ * Unit tests (pure rules), API tests (the Fastify app through inject, a fresh database per
+ * file) and the agent's end-to-end tests (a real VM).
+ */
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -9,8 +12,25 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'web/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'web/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'agent/**/*.test.ts',
+          ],
+          exclude: ['**/*.e2e.test.ts', '**/node_modules/**'],
           environment: 'node',
+        },
+      },
+      {
+        // The provider agent against a test control plane, booting a real QEMU guest built by
+        // scripts/test-guest/build.sh (software emulation when there is no hardware KVM).
+        test: {
+          name: 'agent-e2e',
+          include: ['agent/**/*.e2e.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
         },
       },
       {

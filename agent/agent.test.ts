@@ -1,0 +1,224 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DesiredInstance, InstanceStatus } from '../shared/contracts/agent-protocol';
+import { Agent, EnrollmentError } from './agent';
+import { AgentApi } from './api-client';
+import type { Endpoints, InstanceDriver, LocalInstance } from './qemu/driver';
+import { TestControlPlane } from './test/control-plane';
+
+/**
+ * The agent's convergence loop against the test control plane, with an in-memory driver whose
+ * boots the test finishes or fails by hand (the real QEMU driver is in agent.e2e.test.ts).
+ */
+class FakeDriver implements InstanceDriver {
+  readonly instances = new Map<string, { running: boolean; status: InstanceStatus | null }>();
+  readonly calls: string[] = [];
+  private readonly pendingBoots = new Map<
+    string,
+    { resolve: () => void; reject: (e: Error) => void }
+  >();
+
+  async list(): Promise<LocalInstance[]> {
+    return [...this.instances].map(([id, i]) => ({
+      id,
+      pid: i.running ? 1000 : null,
+      spec: null,
+      status: i.status,
+    }));
+  }
+  async boot(spec: DesiredInstance, _gpus: unknown, signal?: AbortSignal): Promise<Endpoints> {
+    this.calls.push(`boot ${spec.id}@${spec.generation}`);
+    const existing = this.instances.get(spec.id);
+    this.instances.set(spec.id, { running: true, status: existing?.status ?? null });
+    await new Promise<void>((resolve, reject) => {
+      this.pendingBoots.set(spec.id, { resolve, reject });
+      signal?.addEventListener('abort', () => reject(new Error('boot superseded')));
+    });
+    return this.endpointsFor(spec.sshUser);
+  }
+  async awaitReady(spec: DesiredInstance): Promise<Endpoints> {
+    this.calls.push(`await-ready ${spec.id}`);
+    return this.endpointsFor(spec.sshUser);
+  }
+  async stop(id: string) {
+    this.calls.push(`stop ${id}`);
+    const i = this.instances.get(id);
+    if (i) i.running = false;
+  }
+  async terminate(id: string) {
+    this.calls.push(`terminate ${id}`);
+    this.instances.delete(id);
+  }
+  async forceOff(id: string) {
+    const i = this.instances.get(id);
+    if (i) i.running = false;
+  }
+  async saveStatus(status: InstanceStatus) {
+    const i = this.instances.get(status.id);
+    if (i) i.status = status;
+  }
+  async endpoints(_id: string, sshUser: string) {
+    return this.endpointsFor(sshUser);
+  }
+  finishBoot(id: string, error?: Error) {
+    const p = this.pendingBoots.get(id);
+    this.pendingBoots.delete(id);
+    if (error) p?.reject(error);
+    else p?.resolve();
+  }
+  hasPendingBoot(id: string) {
+    return this.pendingBoots.has(id);
+  }
+  private endpointsFor(user: string): Endpoints {
+    return { ssh: { host: 'h', port: 22001, user }, vnc: { host: 'h', port: 5901 } };
+  }
+}
+
+const spec = {
+  cpus: 1,
+  memoryMib: 128,
+  diskGib: 1,
+  gpuIndexes: [],
+  sshUser: 'renter',
+  sshPublicKeys: [],
+  platformSshPublicKey: null,
+  vncPassword: 'pw',
+  userData: null,
+};
+
+let server: TestControlPlane;
+let stateDir: string;
+let driver: FakeDriver;
+let controller: AbortController;
+let running: Promise<void> | null;
+
+async function startAgent(token: string | null) {
+  const api = new AgentApi(server.url);
+  const agent = new Agent(
+    {
+      serverUrl: server.url,
+      stateDir,
+      enrollToken: token,
+      heartbeatIntervalMs: 50,
+      updateIntervalMs: 60_000,
+      nvidiaSmi: path.resolve(import.meta.dirname, 'test/fake-nvidia-smi'),
+      accelerator: 'tcg',
+    },
+    api,
+    driver,
+    () => {},
+  );
+  running = agent.run(controller.signal);
+  return running;
+}
+
+const states = (id: string) =>
+  server.reportsFor(id).map((r) => `${r.generation}:${r.state}${r.accepted ? '' : ' (ignored)'}`);
+
+beforeEach(async () => {
+  server = new TestControlPlane();
+  await server.start();
+  stateDir = await mkdtemp(path.join(os.tmpdir(), 'agent-unit-'));
+  driver = new FakeDriver();
+  controller = new AbortController();
+  running = null;
+});
+
+afterEach(async () => {
+  controller.abort();
+  await running?.catch(() => {});
+  await server.close();
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+describe('Agent', () => {
+  it('refuses to start without a credential or a token, and reports a refused token', async () => {
+    await expect(startAgent(null)).rejects.toThrow(EnrollmentError);
+    await expect(startAgent('not-a-token')).rejects.toThrow(
+      /Enrolment refused: 401: .*Unknown or spent enrolment token/,
+    );
+  });
+
+  it('creates, reports running, stops, terminates; each report carries its generation', async () => {
+    void startAgent(server.newToken());
+    server.setDesired({ id: 'a', ...spec }, 'running');
+    await server.waitFor('boot', () => driver.hasPendingBoot('a'), 5000);
+    driver.finishBoot('a');
+    const up = await server.waitForState('a', 'running', 5000);
+    expect(up.ssh).toEqual({ host: 'h', port: 22001, user: 'renter' });
+    server.setDesired({ id: 'a', ...spec }, 'stopped');
+    await server.waitForState('a', 'stopped', 5000);
+    server.setDesired({ id: 'a', ...spec }, 'terminated');
+    await server.waitForState('a', 'terminated', 5000);
+    expect(states('a')).toEqual([
+      '1:provisioning',
+      '1:running',
+      '2:stopping',
+      '2:stopped',
+      '3:terminating',
+      '3:terminated',
+    ]);
+    expect(driver.calls).toEqual(['boot a@1', 'stop a', 'terminate a']);
+  });
+
+  it('gives up a boot the server superseded and terminates at the newer generation', async () => {
+    void startAgent(server.newToken());
+    server.setDesired({ id: 'b', ...spec }, 'running');
+    await server.waitFor('boot', () => driver.hasPendingBoot('b'), 5000);
+    server.setDesired({ id: 'b', ...spec }, 'terminated');
+    await server.waitForState('b', 'terminated', 5000);
+    expect(states('b')).toEqual(['1:provisioning', '2:terminating', '2:terminated']);
+    expect(driver.calls).toEqual(['boot b@1', 'terminate b']);
+  });
+
+  it('reports a failed boot once and retries only at a newer generation', async () => {
+    void startAgent(server.newToken());
+    server.setDesired({ id: 'c', ...spec }, 'running');
+    await server.waitFor('boot', () => driver.hasPendingBoot('c'), 5000);
+    driver.finishBoot('c', new Error('SSH not answering after 300000 ms'));
+    const failed = await server.waitForState('c', 'failed', 5000);
+    expect(failed.error).toBe('SSH not answering after 300000 ms');
+    const heartbeatsThen = server.heartbeats.length;
+    await server.waitFor(
+      'more heartbeats',
+      () => server.heartbeats.length > heartbeatsThen + 3,
+      5000,
+    );
+    expect(driver.calls).toEqual(['boot c@1']);
+    expect(server.heartbeats.at(-1)?.instances).toEqual([
+      { id: 'c', generation: 1, state: 'failed', ssh: null, vnc: null, error: failed.error },
+    ]);
+
+    server.setDesired({ id: 'c', ...spec }, 'running');
+    await server.waitFor('second boot', () => driver.hasPendingBoot('c'), 5000);
+    driver.finishBoot('c');
+    await server.waitForState('c', 'running', 5000);
+    expect(states('c')).toEqual(['1:provisioning', '1:failed', '2:starting', '2:running']);
+  });
+
+  it('adopts a running instance after a restart, with the stored credential', async () => {
+    void startAgent(server.newToken());
+    await server.waitFor('a heartbeat', () => server.heartbeats.length > 0, 5000);
+    controller.abort();
+    await running;
+    // Meanwhile a VM runs that this process has never seen ready.
+    driver.instances.set('d', { running: true, status: null });
+    server.setDesired({ id: 'd', ...spec }, 'running');
+    controller = new AbortController();
+    void startAgent(null);
+    await server.waitForState('d', 'running', 5000);
+    expect(driver.calls).toEqual(['await-ready d']);
+    expect(states('d')).toEqual(['1:running']);
+    expect(server.agents.size).toBe(1);
+  });
+
+  it('stops an instance the server does not list, and keeps it', async () => {
+    driver.instances.set('orphan', { running: true, status: null });
+    void startAgent(server.newToken());
+    await server.waitFor('orphan stopped', () => driver.calls.includes('stop orphan'), 5000);
+    expect(driver.instances.get('orphan')?.running).toBe(false);
+    expect(server.reports).toEqual([]);
+  });
+});

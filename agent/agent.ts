@@ -1,0 +1,310 @@
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  DesiredInstance,
+  GpuInventory,
+  InstanceReportState,
+  InstanceStatus,
+} from '../shared/contracts/agent-protocol';
+import { type AgentApi, ApiError } from './api-client';
+import {
+  type Action,
+  type ActualInstance,
+  type LastReport,
+  planConvergence,
+} from './converge/plan';
+import { loadCredential, saveCredential } from './credential';
+import type { Accelerator } from './inventory/host';
+import { readHostInventory } from './inventory/host';
+import { readGpuInventory } from './inventory/nvidia-smi';
+import type { Log } from './log';
+import type { Endpoints, InstanceDriver } from './qemu/driver';
+
+export const AGENT_VERSION = '0.1.0';
+
+export interface AgentSettings {
+  serverUrl: string;
+  stateDir: string;
+  enrollToken: string | null;
+  heartbeatIntervalMs: number;
+  updateIntervalMs: number;
+  nvidiaSmi: string;
+  accelerator: Accelerator;
+}
+
+export class EnrollmentError extends Error {
+  override name = 'EnrollmentError';
+}
+
+/**
+ * The agent: enrols once, then heartbeats (inventory + what it runs) and converges on the
+ * desired instances each answer carries, reporting every transition with its generation.
+ * Its memory is the state folder: after a restart it adopts what runs instead of creating
+ * it again.
+ */
+export class Agent {
+  private desired: DesiredInstance[] = [];
+  private readonly busy = new Set<string>();
+  /** Boots in flight, cancellable when the server changes its mind meanwhile. */
+  private readonly booting = new Map<string, { generation: number; abort: AbortController }>();
+  /** Instances whose SSH this process has seen answer. */
+  private readonly ready = new Set<string>();
+  private readonly reported = new Map<string, LastReport>();
+  /** The last status of every instance, terminated ones until the server stops listing them. */
+  private readonly statuses = new Map<string, InstanceStatus>();
+  private gpus: GpuInventory = { gpus: [], error: 'not read yet' };
+  private gpusReadAt = Number.NEGATIVE_INFINITY;
+  private converging = false;
+  private convergeAgain = false;
+  private heartbeatIntervalMs: number;
+
+  constructor(
+    private readonly settings: AgentSettings,
+    private readonly api: AgentApi,
+    private readonly driver: InstanceDriver,
+    private readonly log: Log,
+  ) {
+    this.heartbeatIntervalMs = settings.heartbeatIntervalMs;
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await mkdir(this.settings.stateDir, { recursive: true, mode: 0o700 });
+    await this.ensureEnrolled(signal);
+    for (const local of await this.driver.list()) {
+      if (local.status) this.statuses.set(local.id, local.status);
+      this.log('instance-found', { id: local.id, running: local.pid !== null, pid: local.pid });
+    }
+    while (!signal.aborted) {
+      await this.heartbeat();
+      await sleep(this.heartbeatIntervalMs, undefined, { signal }).catch(() => {});
+    }
+  }
+
+  private async ensureEnrolled(signal: AbortSignal) {
+    const stored = await loadCredential(this.settings.stateDir);
+    if (stored && stored.serverUrl === this.settings.serverUrl) {
+      this.api.credential = stored.credential;
+      this.log('credential-loaded', { agentId: stored.agentId });
+      return;
+    }
+    const token = this.settings.enrollToken;
+    if (!token) {
+      throw new EnrollmentError(
+        'Not enrolled: set AGENT_ENROLL_TOKEN to the one-time token from the provider dashboard',
+      );
+    }
+    for (let attempt = 1; !signal.aborted; attempt++) {
+      try {
+        const res = await this.api.enroll({
+          token,
+          hostname: os.hostname().slice(0, 253) || 'unknown',
+          agentVersion: AGENT_VERSION,
+        });
+        await saveCredential(this.settings.stateDir, {
+          serverUrl: this.settings.serverUrl,
+          agentId: res.agentId,
+          credential: res.credential,
+        });
+        this.api.credential = res.credential;
+        if (res.heartbeatIntervalMs) this.heartbeatIntervalMs = res.heartbeatIntervalMs;
+        this.log('enrolled', { agentId: res.agentId });
+        return;
+      } catch (err) {
+        if (err instanceof ApiError && err.status !== null && err.status < 500) {
+          throw new EnrollmentError(`Enrolment refused: ${err.message}`);
+        }
+        this.log('enroll-retry', { attempt, error: (err as Error).message });
+        await sleep(Math.min(30_000, 1000 * attempt), undefined, { signal }).catch(() => {});
+      }
+    }
+  }
+
+  private async heartbeat() {
+    try {
+      if (Date.now() - this.gpusReadAt >= this.settings.updateIntervalMs) {
+        this.gpus = await readGpuInventory(this.settings.nvidiaSmi);
+        this.gpusReadAt = Date.now();
+        if (this.gpus.error) this.log('gpu-inventory-error', { error: this.gpus.error });
+      }
+      const res = await this.api.heartbeat({
+        agentVersion: AGENT_VERSION,
+        sentAt: new Date().toISOString(),
+        host: await readHostInventory(this.settings.stateDir, this.settings.accelerator),
+        gpus: this.gpus,
+        instances: [...this.statuses.values()],
+      });
+      if (res.heartbeatIntervalMs) this.heartbeatIntervalMs = res.heartbeatIntervalMs;
+      this.desired = res.instances;
+      const listed = new Set(res.instances.map((d) => d.id));
+      for (const [id, status] of this.statuses) {
+        if (status.state === 'terminated' && !listed.has(id)) {
+          this.statuses.delete(id);
+          this.reported.delete(id);
+        }
+      }
+    } catch (err) {
+      // Keep converging on the last answer; the next heartbeat tries again.
+      this.log('heartbeat-failed', { error: (err as Error).message });
+    }
+    await this.converge();
+  }
+
+  /** Plans and starts actions; plans again whenever an action finishes. */
+  async converge(): Promise<void> {
+    if (this.converging) {
+      this.convergeAgain = true;
+      return;
+    }
+    this.converging = true;
+    try {
+      do {
+        this.convergeAgain = false;
+        // Busy as of before the folder scan: an action that ends during the scan may have
+        // changed what the scan saw (its end sets convergeAgain, so the next round sees it).
+        const busy = new Set(this.busy);
+        const local = await this.driver.list();
+        const actual: ActualInstance[] = local.map((l) => {
+          if (l.pid === null && !busy.has(l.id)) this.ready.delete(l.id);
+          return {
+            id: l.id,
+            phase: l.pid === null ? 'stopped' : this.ready.has(l.id) ? 'running' : 'booting',
+            failedGeneration: l.status?.state === 'failed' ? l.status.generation : null,
+          };
+        });
+        this.cancelSupersededBoots();
+        for (const action of planConvergence(this.desired, actual, this.reported, busy)) {
+          this.execute(action);
+        }
+      } while (this.convergeAgain);
+    } catch (err) {
+      this.log('converge-failed', { error: (err as Error).message });
+    } finally {
+      this.converging = false;
+    }
+  }
+
+  /** A boot whose instance should no longer run (stop or terminate while creating) ends now. */
+  private cancelSupersededBoots() {
+    for (const [id, boot] of this.booting) {
+      const d = this.desired.find((x) => x.id === id);
+      if (d && d.state !== 'running' && d.generation > boot.generation) boot.abort.abort();
+    }
+  }
+
+  private execute(action: Action) {
+    const id = action.kind === 'stop-orphan' ? action.id : action.desired.id;
+    this.busy.add(id);
+    this.log('action', { kind: action.kind, id });
+    void this.perform(action)
+      .catch((err: Error) =>
+        this.log('action-failed', { kind: action.kind, id, error: err.message }),
+      )
+      .finally(() => {
+        this.busy.delete(id);
+        void this.converge();
+      });
+  }
+
+  private async perform(action: Action) {
+    switch (action.kind) {
+      case 'create':
+      case 'start':
+      case 'await-ready': {
+        const d = action.desired;
+        const started = Date.now();
+        const abort = new AbortController();
+        this.booting.set(d.id, { generation: d.generation, abort });
+        try {
+          if (action.kind === 'await-ready') {
+            this.log('adopting', { id: d.id });
+          } else {
+            await this.transition(d, action.kind === 'create' ? 'provisioning' : 'starting');
+          }
+          const endpoints =
+            action.kind === 'await-ready'
+              ? await this.driver.awaitReady(d, abort.signal)
+              : await this.driver.boot(d, this.gpus.gpus, abort.signal);
+          this.ready.add(d.id);
+          this.log('ssh-ready', {
+            id: d.id,
+            ms: Date.now() - started,
+            sshPort: endpoints.ssh?.port,
+          });
+          await this.transition(d, 'running', endpoints);
+        } catch (err) {
+          if (abort.signal.aborted) {
+            // Superseded: the next plan stops or terminates it under the newer generation.
+            this.log('boot-superseded', { id: d.id, generation: d.generation });
+            return;
+          }
+          await this.driver.forceOff(d.id).catch(() => {});
+          await this.transition(d, 'failed', null, (err as Error).message);
+        } finally {
+          this.booting.delete(d.id);
+        }
+        return;
+      }
+      case 'stop': {
+        const d = action.desired;
+        await this.transition(d, 'stopping');
+        await this.driver.stop(d.id);
+        this.ready.delete(d.id);
+        await this.transition(d, 'stopped');
+        return;
+      }
+      case 'terminate': {
+        const d = action.desired;
+        await this.transition(d, 'terminating');
+        await this.driver.terminate(d.id);
+        this.ready.delete(d.id);
+        await this.transition(d, 'terminated');
+        return;
+      }
+      case 'stop-orphan':
+        this.log('orphan', {
+          id: action.id,
+          note: 'not listed by the server: stopping, disk kept',
+        });
+        await this.driver.stop(action.id);
+        this.ready.delete(action.id);
+        return;
+      case 'report': {
+        const d = action.desired;
+        const endpoints =
+          action.state === 'running' ? await this.driver.endpoints(d.id, d.sshUser) : null;
+        const error = action.state === 'failed' ? (this.statuses.get(d.id)?.error ?? null) : null;
+        await this.transition(d, action.state, endpoints, error);
+        return;
+      }
+    }
+  }
+
+  /** Records a transition (state folder, heartbeat list) and reports it with its generation. */
+  private async transition(
+    d: DesiredInstance,
+    state: InstanceReportState,
+    endpoints: Endpoints | null = null,
+    error: string | null = null,
+  ) {
+    const status: InstanceStatus = {
+      id: d.id,
+      generation: d.generation,
+      state,
+      ssh: endpoints?.ssh ?? null,
+      vnc: endpoints?.vnc ?? null,
+      error: error?.slice(0, 2000) ?? null,
+    };
+    this.statuses.set(d.id, status);
+    if (state !== 'terminated') await this.driver.saveStatus(status);
+    this.log('transition', { id: d.id, generation: d.generation, state, error });
+    try {
+      const res = await this.api.report({ ...status, at: new Date().toISOString() });
+      this.reported.set(d.id, { generation: d.generation, state });
+      if (!res.accepted) this.log('report-stale', { id: d.id, generation: d.generation, state });
+    } catch (err) {
+      // The next heartbeat carries this status anyway; steady states are reported again.
+      this.log('report-failed', { id: d.id, error: (err as Error).message });
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { DesiredInstance, InstanceReportState } from '../../shared/contracts/agent-protocol';
+
+/** What the host has of one instance. */
+export interface ActualInstance {
+  id: string;
+  /** stopped = folder without a running QEMU; booting = QEMU up, SSH not yet confirmed. */
+  phase: 'stopped' | 'booting' | 'running';
+  /** The generation whose boot failed; not retried until the server sends a newer one. */
+  failedGeneration: number | null;
+}
+
+export interface LastReport {
+  generation: number;
+  state: InstanceReportState;
+}
+
+export type Action =
+  | { kind: 'create'; desired: DesiredInstance }
+  | { kind: 'start'; desired: DesiredInstance }
+  | { kind: 'await-ready'; desired: DesiredInstance }
+  | { kind: 'stop'; desired: DesiredInstance }
+  | { kind: 'terminate'; desired: DesiredInstance }
+  /** Not (or no longer) listed by the server: stop it, keep the disk, report nothing. */
+  | { kind: 'stop-orphan'; id: string }
+  | { kind: 'report'; desired: DesiredInstance; state: InstanceReportState };
+
+/**
+ * Desired (from the last heartbeat answer) + actual (from the state folder and the process
+ * table) → what to do now. Pure: the agent executes the actions, at most one per instance at
+ * a time (`busy` instances are skipped), and plans again after each one finishes.
+ */
+export function planConvergence(
+  desired: readonly DesiredInstance[],
+  actual: readonly ActualInstance[],
+  reported: ReadonlyMap<string, LastReport>,
+  busy: ReadonlySet<string> = new Set(),
+): Action[] {
+  const actions: Action[] = [];
+  const byId = new Map(actual.map((a) => [a.id, a]));
+  const reportOnce = (d: DesiredInstance, state: InstanceReportState) => {
+    const last = reported.get(d.id);
+    if (last?.generation !== d.generation || last.state !== state) {
+      actions.push({ kind: 'report', desired: d, state });
+    }
+  };
+  for (const d of desired) {
+    if (busy.has(d.id)) continue;
+    const a = byId.get(d.id);
+    switch (d.state) {
+      case 'running':
+        if (!a) actions.push({ kind: 'create', desired: d });
+        else if (a.phase === 'booting') actions.push({ kind: 'await-ready', desired: d });
+        else if (a.phase === 'running') reportOnce(d, 'running');
+        else if (a.failedGeneration === d.generation) reportOnce(d, 'failed');
+        else actions.push({ kind: 'start', desired: d });
+        break;
+      case 'stopped':
+        if (a && a.phase !== 'stopped') actions.push({ kind: 'stop', desired: d });
+        else reportOnce(d, 'stopped');
+        break;
+      case 'terminated':
+        if (a) actions.push({ kind: 'terminate', desired: d });
+        else reportOnce(d, 'terminated');
+        break;
+    }
+  }
+  const listed = new Set(desired.map((d) => d.id));
+  for (const a of actual) {
+    if (!listed.has(a.id) && !busy.has(a.id) && a.phase !== 'stopped') {
+      actions.push({ kind: 'stop-orphan', id: a.id });
+    }
+  }
+  return actions;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { AgentConfigError, parseAgentEnv } from './env';
+
+describe('parseAgentEnv', () => {
+  it('applies the spec defaults (heartbeat 30 s, update interval 60 s) and safe ones', () => {
+    const env = parseAgentEnv({
+      RENTGPU_SERVER_URL: 'https://rentgpu.example',
+      AGENT_PUBLIC_HOST: '',
+    });
+    expect(env.AGENT_HEARTBEAT_INTERVAL_MS).toBe(30_000);
+    expect(env.AGENT_UPDATE_INTERVAL_MS).toBe(60_000);
+    expect(env.AGENT_ALLOW_SOFTWARE_EMULATION).toBe(false);
+    expect(env.AGENT_GPU_PASSTHROUGH).toBe(true);
+    expect(env.AGENT_SSH_PORTS).toEqual([22000, 22999]);
+    expect(env.AGENT_VNC_DISPLAYS).toEqual([0, 99]);
+    expect(env.AGENT_STATE_DIR).toBe('/var/lib/rentgpu-agent');
+    expect(env.AGENT_PUBLIC_HOST.length).toBeGreaterThan(0);
+  });
+
+  it('names each bad variable', () => {
+    expect(() =>
+      parseAgentEnv({
+        RENTGPU_SERVER_URL: 'ftp://x',
+        AGENT_SSH_PORTS: '9-1',
+        AGENT_ALLOW_SOFTWARE_EMULATION: 'yes',
+      }),
+    ).toThrow(
+      /RENTGPU_SERVER_URL: must be http\(s\):\/\/\n {2}AGENT_ALLOW_SOFTWARE_EMULATION: .*\n {2}AGENT_SSH_PORTS: must be a range like 22000-22999/,
+    );
+    expect(() => parseAgentEnv({})).toThrow(AgentConfigError);
+    expect(() =>
+      parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_GUEST_KERNEL: '/k' }),
+    ).toThrow('AGENT_GUEST_KERNEL and AGENT_GUEST_INITRD go together');
+  });
+});

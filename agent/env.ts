@@ -1,0 +1,106 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  AGENT_HEARTBEAT_INTERVAL_MS,
+  AGENT_UPDATE_INTERVAL_MS,
+} from '../shared/contracts/agent-protocol';
+
+/**
+ * The agent's configuration: the one place in agent/ that reads process.env. Parsed once at
+ * start; a bad value stops the agent with a message naming the variable.
+ */
+const range = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const m = /^(\d+)-(\d+)$/.exec(value.trim());
+      const lo = Number(m?.[1]);
+      const hi = Number(m?.[2]);
+      if (!m || lo > hi || hi > 65_535) {
+        ctx.addIssue({ code: 'custom', message: 'must be a range like 22000-22999' });
+        return z.NEVER;
+      }
+      return [lo, hi] as const;
+    });
+const bool = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((v) => v === 'true');
+
+const envSchema = z.object({
+  /** Where the RentGPU server is, e.g. https://rentgpu.example (the agent calls /api/v1/agents). */
+  RENTGPU_SERVER_URL: z
+    .string()
+    .url()
+    .refine((v) => ['http:', 'https:'].includes(new URL(v).protocol), 'must be http(s)://'),
+  /** One-time enrolment token; needed only until the credential is stored. */
+  AGENT_ENROLL_TOKEN: z.string().min(1).optional(),
+  AGENT_STATE_DIR: z.string().min(1).default('/var/lib/rentgpu-agent'),
+  AGENT_HEARTBEAT_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(200)
+    .default(AGENT_HEARTBEAT_INTERVAL_MS),
+  /** How often the GPU inventory (nvidia-smi) is read again. */
+  AGENT_UPDATE_INTERVAL_MS: z.coerce.number().int().min(200).default(AGENT_UPDATE_INTERVAL_MS),
+  AGENT_NVIDIA_SMI: z.string().min(1).default('nvidia-smi'),
+  AGENT_QEMU: z.string().min(1).default('qemu-system-x86_64'),
+  AGENT_QEMU_IMG: z.string().min(1).default('qemu-img'),
+  AGENT_GENISOIMAGE: z.string().min(1).default('genisoimage'),
+  /** The provider's base image (an Ubuntu cloud image); instance disks are overlays over it. */
+  AGENT_BASE_IMAGE: z.string().min(1).optional(),
+  /** Direct kernel boot (the test guest): kernel and initrd paths, optional command line. */
+  AGENT_GUEST_KERNEL: z.string().min(1).optional(),
+  AGENT_GUEST_INITRD: z.string().min(1).optional(),
+  AGENT_GUEST_APPEND: z
+    .string()
+    .default(
+      'console=ttyS0 quiet panic=-1 nokaslr mitigations=off tsc=reliable no_timer_check 8250.nr_uarts=1',
+    ),
+  /** Software emulation (TCG) when KVM is not usable: for tests only, far too slow for renters. */
+  AGENT_ALLOW_SOFTWARE_EMULATION: bool('false'),
+  /** Pass the instance's GPUs through with vfio-pci (the GPUs must be bound to vfio-pci). */
+  AGENT_GPU_PASSTHROUGH: bool('true'),
+  /** Address SSH forwards and VNC listen on. */
+  AGENT_LISTEN_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Host name renters are told to connect to. */
+  AGENT_PUBLIC_HOST: z.string().min(1).optional(),
+  AGENT_SSH_PORTS: range('22000-22999'),
+  /** VNC displays (port 5900 + N); the spec's requirements open 5900-5999. */
+  AGENT_VNC_DISPLAYS: range('0-99'),
+  AGENT_BOOT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
+  AGENT_STOP_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+});
+
+export type AgentEnv = ReturnType<typeof parseAgentEnv>;
+
+export class AgentConfigError extends Error {
+  override name = 'AgentConfigError';
+}
+
+export function parseAgentEnv(source: NodeJS.ProcessEnv = process.env) {
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new AgentConfigError(`Invalid agent configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  if ((e.AGENT_GUEST_KERNEL === undefined) !== (e.AGENT_GUEST_INITRD === undefined)) {
+    throw new AgentConfigError(
+      'Invalid agent configuration:\n  AGENT_GUEST_KERNEL and AGENT_GUEST_INITRD go together',
+    );
+  }
+  const vncHi = e.AGENT_VNC_DISPLAYS[1];
+  if (vncHi + 5900 > 65_535) {
+    throw new AgentConfigError('Invalid agent configuration:\n  AGENT_VNC_DISPLAYS too high');
+  }
+  return {
+    ...e,
+    AGENT_STATE_DIR: path.resolve(e.AGENT_STATE_DIR),
+    AGENT_PUBLIC_HOST: e.AGENT_PUBLIC_HOST ?? os.hostname(),
+  };
+}

@@ -1,0 +1,70 @@
+import { Agent, EnrollmentError } from './agent';
+import { AgentApi } from './api-client';
+import { AgentConfigError, parseAgentEnv } from './env';
+import { detectAccelerator } from './inventory/host';
+import { jsonLog } from './log';
+import { QemuDriver } from './qemu/driver';
+
+/**
+ * `node agent/main.js` on a provider's host. SIGTERM/SIGINT stop the agent only: the virtual
+ * machines keep running and the next start adopts them.
+ */
+async function main() {
+  const env = parseAgentEnv();
+  const accelerator = await detectAccelerator(env.AGENT_ALLOW_SOFTWARE_EMULATION);
+  const driver = new QemuDriver({
+    stateDir: env.AGENT_STATE_DIR,
+    qemuBinary: env.AGENT_QEMU,
+    qemuImgBinary: env.AGENT_QEMU_IMG,
+    genisoimageBinary: env.AGENT_GENISOIMAGE,
+    accelerator,
+    baseImage: env.AGENT_BASE_IMAGE ?? null,
+    kernel:
+      env.AGENT_GUEST_KERNEL && env.AGENT_GUEST_INITRD
+        ? {
+            kernel: env.AGENT_GUEST_KERNEL,
+            initrd: env.AGENT_GUEST_INITRD,
+            append: env.AGENT_GUEST_APPEND,
+          }
+        : null,
+    listenHost: env.AGENT_LISTEN_HOST,
+    publicHost: env.AGENT_PUBLIC_HOST,
+    sshPorts: env.AGENT_SSH_PORTS,
+    vncDisplays: env.AGENT_VNC_DISPLAYS,
+    bootTimeoutMs: env.AGENT_BOOT_TIMEOUT_MS,
+    stopTimeoutMs: env.AGENT_STOP_TIMEOUT_MS,
+    gpuPassthrough: env.AGENT_GPU_PASSTHROUGH,
+  });
+  const agent = new Agent(
+    {
+      serverUrl: env.RENTGPU_SERVER_URL,
+      stateDir: env.AGENT_STATE_DIR,
+      enrollToken: env.AGENT_ENROLL_TOKEN ?? null,
+      heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
+      updateIntervalMs: env.AGENT_UPDATE_INTERVAL_MS,
+      nvidiaSmi: env.AGENT_NVIDIA_SMI,
+      accelerator,
+    },
+    new AgentApi(env.RENTGPU_SERVER_URL),
+    driver,
+    jsonLog,
+  );
+  const controller = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => controller.abort());
+  }
+  jsonLog('agent-start', {
+    server: env.RENTGPU_SERVER_URL,
+    stateDir: env.AGENT_STATE_DIR,
+    accelerator,
+  });
+  await agent.run(controller.signal);
+  jsonLog('agent-stop');
+  process.exit(0);
+}
+
+main().catch((err: Error) => {
+  if (err instanceof AgentConfigError || err instanceof EnrollmentError) console.error(err.message);
+  else console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import path from 'node:path';
+
+/** Everything needed to start one instance's QEMU; built into argv by a pure function. */
+export interface QemuLaunch {
+  id: string;
+  dir: string;
+  accelerator: 'kvm' | 'tcg';
+  cpus: number;
+  memoryMib: number;
+  hostname: string;
+  /** Address the SSH forward and VNC listen on (0.0.0.0 on a host, 127.0.0.1 in tests). */
+  listenHost: string;
+  sshPort: number;
+  vncDisplay: number;
+  /** Direct kernel boot (the test guest); null boots the base image's own boot loader. */
+  kernel: { kernel: string; initrd: string; append: string } | null;
+  /** PCI addresses (`0000:01:00.0`) passed through with vfio-pci. */
+  vfioPciAddresses: string[];
+}
+
+export const instanceFiles = (dir: string) => ({
+  disk: path.join(dir, 'disk.qcow2'),
+  seed: path.join(dir, 'seed.iso'),
+  qmp: path.join(dir, 'qmp.sock'),
+  pid: path.join(dir, 'qemu.pid'),
+  serial: path.join(dir, 'serial.log'),
+  log: path.join(dir, 'qemu.log'),
+  spec: path.join(dir, 'spec.json'),
+  status: path.join(dir, 'status.json'),
+  ports: path.join(dir, 'ports.json'),
+});
+
+/** The `-name` every instance's QEMU carries; how the agent finds it again after a restart. */
+export const qemuProcessName = (id: string) => `rentgpu-${id}`;
+
+export function qemuArgs(l: QemuLaunch): string[] {
+  const f = instanceFiles(l.dir);
+  const accel =
+    l.accelerator === 'kvm'
+      ? ['-machine', 'q35', '-accel', 'kvm', '-cpu', 'host']
+      : ['-machine', 'pc', '-accel', 'tcg,thread=multi,tb-size=64', '-cpu', 'max'];
+  const kernel = l.kernel
+    ? ['-kernel', l.kernel.kernel, '-initrd', l.kernel.initrd, '-append', l.kernel.append]
+    : [];
+  return [
+    '-name',
+    qemuProcessName(l.id),
+    ...accel,
+    '-smp',
+    String(l.cpus),
+    '-m',
+    String(l.memoryMib),
+    ...kernel,
+    '-drive',
+    `file=${f.disk},if=virtio,format=qcow2,discard=unmap`,
+    '-drive',
+    `file=${f.seed},if=virtio,format=raw,readonly=on`,
+    // slirp: the guest's port 22 on a host port. A production host would rather give guests a
+    // bridge (tap) with their own addresses; slirp needs no root and no host network changes.
+    '-netdev',
+    `user,id=n0,hostname=${l.hostname},hostfwd=tcp:${l.listenHost}:${l.sshPort}-:22`,
+    '-device',
+    'virtio-net-pci,netdev=n0,romfile=',
+    '-device',
+    'virtio-rng-pci',
+    ...l.vfioPciAddresses.flatMap((addr) => ['-device', `vfio-pci,host=${addr}`]),
+    // VNC refuses every client until QMP change-vnc-password sets the instance's password.
+    '-vnc',
+    `${l.listenHost}:${l.vncDisplay},password=on`,
+    '-qmp',
+    `unix:${f.qmp},server=on,wait=off`,
+    '-serial',
+    `file:${f.serial}`,
+    '-monitor',
+    'none',
+    '-pidfile',
+    f.pid,
+    '-daemonize',
+  ];
+}

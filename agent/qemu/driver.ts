@@ -1,0 +1,387 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import {
+  type DesiredInstance,
+  desiredInstance,
+  type GpuInfo,
+  type InstanceStatus,
+  instanceStatus,
+} from '../../shared/contracts/agent-protocol';
+import { pciAddressForVfio } from '../inventory/nvidia-smi';
+import { instanceFiles, qemuArgs } from './args';
+import { findQemuProcesses, isAlive, portIsFree, readSshBanner, waitForExit } from './processes';
+import { QmpClient } from './qmp';
+import { buildSeedFiles, guestHostname, writeSeedIso } from './seed';
+
+const run = promisify(execFile);
+
+export interface DriverConfig {
+  stateDir: string;
+  qemuBinary: string;
+  qemuImgBinary: string;
+  genisoimageBinary: string;
+  accelerator: 'kvm' | 'tcg' | 'none';
+  /** The provider's base image; instance disks are qcow2 overlays over it. */
+  baseImage: string | null;
+  kernel: { kernel: string; initrd: string; append: string } | null;
+  listenHost: string;
+  publicHost: string;
+  sshPorts: readonly [number, number];
+  vncDisplays: readonly [number, number];
+  bootTimeoutMs: number;
+  stopTimeoutMs: number;
+  gpuPassthrough: boolean;
+}
+
+export interface Endpoints {
+  ssh: InstanceStatus['ssh'];
+  vnc: InstanceStatus['vnc'];
+}
+
+export interface LocalInstance {
+  id: string;
+  /** pid of its QEMU when one runs. */
+  pid: number | null;
+  spec: DesiredInstance | null;
+  status: InstanceStatus | null;
+}
+
+interface Ports {
+  sshPort: number;
+  vncDisplay: number;
+}
+
+/** What the agent needs of a driver (QemuDriver; a fake in the agent's unit tests). */
+export type InstanceDriver = Pick<
+  QemuDriver,
+  'list' | 'boot' | 'awaitReady' | 'stop' | 'terminate' | 'forceOff' | 'saveStatus' | 'endpoints'
+>;
+
+export class DriverError extends Error {
+  override name = 'DriverError';
+}
+
+/**
+ * The QEMU driver: one folder per instance under `<stateDir>/instances/<id>/` holding its
+ * overlay disk, seed, QMP socket, pid file, ports and last status. No libvirt: QEMU is
+ * started daemonized and controlled through QMP.
+ */
+export class QemuDriver {
+  readonly instancesDir: string;
+  private allocating: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly config: DriverConfig) {
+    this.instancesDir = path.join(config.stateDir, 'instances');
+  }
+
+  dirOf(id: string) {
+    return path.join(this.instancesDir, id);
+  }
+
+  /** Every instance folder and whether its QEMU runs (found by command line, not pid file). */
+  async list(): Promise<LocalInstance[]> {
+    await mkdir(this.instancesDir, { recursive: true });
+    const ids = (await readdir(this.instancesDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name);
+    const pids = await findQemuProcesses(
+      new Map(ids.map((id) => [id, instanceFiles(this.dirOf(id)).pid])),
+    );
+    return Promise.all(
+      ids.map(async (id) => ({
+        id,
+        pid: pids.get(id) ?? null,
+        spec: await readJson(instanceFiles(this.dirOf(id)).spec, (v) => desiredInstance.parse(v)),
+        status: await readJson(instanceFiles(this.dirOf(id)).status, (v) =>
+          instanceStatus.parse(v),
+        ),
+      })),
+    );
+  }
+
+  async runningPid(id: string): Promise<number | null> {
+    const pids = await findQemuProcesses(new Map([[id, instanceFiles(this.dirOf(id)).pid]]));
+    return pids.get(id) ?? null;
+  }
+
+  /** Remembers the last transition in the instance's folder, when it has one. */
+  async saveStatus(status: InstanceStatus) {
+    const dir = this.dirOf(status.id);
+    if (!(await fileExists(dir))) return;
+    await writeAtomic(instanceFiles(dir).status, JSON.stringify(status));
+  }
+
+  /**
+   * Create (first time) or start (same disk) an instance and wait until its SSH server
+   * answers. Safe to repeat after a crash at any step: each step checks what is done.
+   */
+  async boot(spec: DesiredInstance, gpus: GpuInfo[], signal?: AbortSignal): Promise<Endpoints> {
+    if (this.config.accelerator === 'none') {
+      throw new DriverError(
+        'no hardware virtualisation (kvm_intel/kvm_amd not loaded) and software emulation is not allowed',
+      );
+    }
+    const dir = this.dirOf(spec.id);
+    const f = instanceFiles(dir);
+    if (f.qmp.length > 100)
+      throw new DriverError(`state folder path too long for a socket: ${f.qmp}`);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeAtomic(f.spec, JSON.stringify(spec));
+    if (await this.runningPid(spec.id)) return this.awaitReady(spec, signal);
+
+    const vfio = this.vfioAddresses(spec, gpus);
+    const ports = await this.ensurePorts(spec.id);
+    await this.ensureDisk(f.disk, spec.diskGib);
+    await writeSeedIso(f.seed, buildSeedFiles(spec), this.config.genisoimageBinary);
+    await rm(f.qmp, { force: true });
+    await rm(f.pid, { force: true });
+    await writeFile(f.serial, '');
+    const args = qemuArgs({
+      id: spec.id,
+      dir,
+      accelerator: this.config.accelerator,
+      cpus: spec.cpus,
+      memoryMib: spec.memoryMib,
+      hostname: guestHostname(spec.id),
+      listenHost: this.config.listenHost,
+      sshPort: ports.sshPort,
+      vncDisplay: ports.vncDisplay,
+      kernel: this.config.kernel,
+      vfioPciAddresses: vfio,
+    });
+    try {
+      // -daemonize: the parent returns once the VM is set up; QEMU lives on without us.
+      const out = await run(this.config.qemuBinary, args, { timeout: 60_000 });
+      await writeFile(f.log, `${out.stdout}${out.stderr}`);
+    } catch (err) {
+      const e = err as { stderr?: string; message: string };
+      await writeFile(f.log, e.stderr ?? e.message).catch(() => {});
+      throw new DriverError(
+        `qemu failed to start: ${(e.stderr || e.message).trim().slice(0, 500)}`,
+      );
+    }
+    return this.awaitReady(spec, signal);
+  }
+
+  /** For a QEMU already running (just started, or adopted after a restart). */
+  async awaitReady(spec: DesiredInstance, signal?: AbortSignal): Promise<Endpoints> {
+    const pid = await this.runningPid(spec.id);
+    if (!pid) throw new DriverError('qemu is not running');
+    await this.withQmp(spec.id, (qmp) =>
+      qmp.execute('change-vnc-password', { password: spec.vncPassword }),
+    );
+    const ports = await this.readPorts(spec.id);
+    if (!ports) throw new DriverError('instance has no ports');
+    const host = this.config.listenHost === '0.0.0.0' ? '127.0.0.1' : this.config.listenHost;
+    const deadline = Date.now() + this.config.bootTimeoutMs;
+    // A generous read timeout: a slow guest's SSH server (dropbear allows few unauthenticated
+    // connections per address) must not be flooded with half-open probes.
+    while (!(await readSshBanner(host, ports.sshPort, 10_000))) {
+      if (signal?.aborted) throw new DriverError('boot superseded');
+      if (!(await isAlive(pid)))
+        throw new DriverError(`qemu exited during boot${await this.serialTail(spec.id)}`);
+      if (Date.now() > deadline) {
+        throw new DriverError(
+          `SSH not answering after ${this.config.bootTimeoutMs} ms${await this.serialTail(spec.id)}`,
+        );
+      }
+      await sleep(250);
+    }
+    return this.endpointsFor(ports, spec.sshUser);
+  }
+
+  async endpoints(id: string, sshUser: string): Promise<Endpoints | null> {
+    const ports = await this.readPorts(id);
+    return ports ? this.endpointsFor(ports, sshUser) : null;
+  }
+
+  /** ACPI power button, then `quit` after the timeout, then SIGKILL. The disk stays. */
+  async stop(id: string): Promise<void> {
+    const pid = await this.runningPid(id);
+    if (!pid) return;
+    const asked = await this.withQmp(id, (qmp) => qmp.execute('system_powerdown')).then(
+      () => true,
+      () => false,
+    );
+    if (asked && (await waitForExit(pid, this.config.stopTimeoutMs))) return;
+    await this.kill(id, pid);
+  }
+
+  /** Quit and delete the folder (disk included). */
+  async terminate(id: string): Promise<void> {
+    const pid = await this.runningPid(id);
+    if (pid) await this.kill(id, pid);
+    await rm(this.dirOf(id), { recursive: true, force: true });
+  }
+
+  /** Off at once, without waiting for the guest (after a failed boot). The disk stays. */
+  async forceOff(id: string): Promise<void> {
+    const pid = await this.runningPid(id);
+    if (pid) await this.kill(id, pid);
+  }
+
+  private async kill(id: string, pid: number) {
+    await this.withQmp(id, (qmp) => qmp.execute('quit')).catch(() => {});
+    if (await waitForExit(pid, 5000)) return;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    if (!(await waitForExit(pid, 5000))) throw new DriverError(`qemu pid ${pid} does not exit`);
+  }
+
+  private async withQmp<T>(id: string, fn: (qmp: QmpClient) => Promise<T>): Promise<T> {
+    const socket = instanceFiles(this.dirOf(id)).qmp;
+    let lastError: unknown;
+    // The socket appears a moment after QEMU daemonizes; retry briefly.
+    for (let i = 0; i < 20; i++) {
+      let qmp: QmpClient;
+      try {
+        qmp = await QmpClient.connect(socket);
+      } catch (err) {
+        lastError = err;
+        await sleep(100);
+        continue;
+      }
+      try {
+        return await fn(qmp);
+      } finally {
+        qmp.close();
+      }
+    }
+    throw new DriverError(`QMP unreachable: ${(lastError as Error)?.message ?? 'unknown'}`);
+  }
+
+  private vfioAddresses(spec: DesiredInstance, gpus: GpuInfo[]): string[] {
+    if (spec.gpuIndexes.length === 0 || !this.config.gpuPassthrough) return [];
+    return spec.gpuIndexes.map((index) => {
+      const gpu = gpus.find((g) => g.index === index);
+      const addr = gpu?.pciBusId ? pciAddressForVfio(gpu.pciBusId) : null;
+      if (!addr) throw new DriverError(`GPU ${index} is not on this host (or has no PCI address)`);
+      return addr;
+    });
+  }
+
+  private async ensureDisk(disk: string, diskGib: number) {
+    if (await fileExists(disk)) return;
+    const tmp = `${disk}.tmp`;
+    await rm(tmp, { force: true });
+    const base = this.config.baseImage;
+    let sizeBytes = diskGib * 1024 ** 3;
+    if (base) {
+      const info = JSON.parse(
+        (await run(this.config.qemuImgBinary, ['info', '--output=json', base])).stdout,
+      ) as { 'virtual-size'?: number; format?: string };
+      sizeBytes = Math.max(sizeBytes, info['virtual-size'] ?? 0);
+      await run(this.config.qemuImgBinary, [
+        'create',
+        '-q',
+        '-f',
+        'qcow2',
+        '-b',
+        path.resolve(base),
+        '-F',
+        info.format ?? 'qcow2',
+        tmp,
+        String(sizeBytes),
+      ]);
+    } else {
+      await run(this.config.qemuImgBinary, ['create', '-q', '-f', 'qcow2', tmp, String(sizeBytes)]);
+    }
+    await rename(tmp, disk);
+  }
+
+  /** An instance keeps its ports across stop/start unless another process took them. */
+  private ensurePorts(id: string): Promise<Ports> {
+    const next = this.allocating.then(() => this.allocatePorts(id));
+    this.allocating = next.catch(() => {});
+    return next;
+  }
+
+  private async allocatePorts(id: string): Promise<Ports> {
+    const host = this.config.listenHost;
+    const mine = await this.readPorts(id);
+    if (
+      mine &&
+      (await portIsFree(host, mine.sshPort)) &&
+      (await portIsFree(host, 5900 + mine.vncDisplay))
+    ) {
+      return mine;
+    }
+    const taken = { ssh: new Set<number>(), vnc: new Set<number>() };
+    for (const other of await readdir(this.instancesDir)) {
+      if (other === id) continue;
+      const p = await this.readPorts(other);
+      if (p) {
+        taken.ssh.add(p.sshPort);
+        taken.vnc.add(p.vncDisplay);
+      }
+    }
+    const pick = async (range: readonly [number, number], used: Set<number>, offset: number) => {
+      for (let n = range[0]; n <= range[1]; n++) {
+        if (!used.has(n) && (await portIsFree(host, n + offset))) return n;
+      }
+      return null;
+    };
+    const sshPort = await pick(this.config.sshPorts, taken.ssh, 0);
+    const vncDisplay = await pick(this.config.vncDisplays, taken.vnc, 5900);
+    if (sshPort === null || vncDisplay === null) throw new DriverError('no free SSH or VNC port');
+    const ports = { sshPort, vncDisplay };
+    await writeAtomic(instanceFiles(this.dirOf(id)).ports, JSON.stringify(ports));
+    return ports;
+  }
+
+  private readPorts(id: string): Promise<Ports | null> {
+    return readJson(instanceFiles(this.dirOf(id)).ports, (v) => {
+      const p = v as Ports;
+      if (!Number.isInteger(p.sshPort) || !Number.isInteger(p.vncDisplay)) throw new Error('bad');
+      return p;
+    });
+  }
+
+  private endpointsFor(ports: Ports, sshUser: string): Endpoints {
+    return {
+      ssh: { host: this.config.publicHost, port: ports.sshPort, user: sshUser },
+      vnc: { host: this.config.publicHost, port: 5900 + ports.vncDisplay },
+    };
+  }
+
+  private async serialTail(id: string) {
+    try {
+      const text = await readFile(instanceFiles(this.dirOf(id)).serial, 'utf8');
+      const tail = text.trim().split('\n').slice(-3).join(' | ');
+      return tail ? `; console: ${tail.slice(-400)}` : '';
+    } catch {
+      return '';
+    }
+  }
+}
+
+async function readJson<T>(file: string, parse: (v: unknown) => T): Promise<T | null> {
+  try {
+    return parse(JSON.parse(await readFile(file, 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+async function fileExists(file: string) {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Write to a temporary name and rename: a crash leaves the old file or the new one. */
+export async function writeAtomic(file: string, content: string, mode = 0o600) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, content, { mode });
+  await chmod(tmp, mode);
+  await rename(tmp, file);
+}

@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
+
+const run = promisify(execFile);
+
+export interface SeedFiles {
+  metaData: string;
+  userData: string;
+}
+
+/** A host name cloud-init and the guest accept: lower-case letters, digits and dashes. */
+export function guestHostname(instanceId: string): string {
+  const name = `rentgpu-${instanceId.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`;
+  return name.slice(0, 63).replace(/-+$/, '');
+}
+
+/** Every non-empty line of every key, so one pasted blob cannot break the YAML. */
+function keyLines(keys: readonly string[]): string[] {
+  return keys
+    .flatMap((k) => k.split(/[\r\n]+/))
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+}
+
+/**
+ * The cloud-init NoCloud seed: meta-data names the instance (stable across stop/start, so
+ * cloud-init's once-per-instance steps run once); user-data creates the login user with the
+ * renter's keys and the platform's key. A template's own user-data travels as a second part
+ * of a MIME multipart message, which cloud-init merges ("#cloud-config" or a "#!" script).
+ */
+export function buildSeedFiles(spec: DesiredInstance): SeedFiles {
+  const hostname = guestHostname(spec.id);
+  const metaData = `instance-id: ${JSON.stringify(spec.id)}\nlocal-hostname: ${hostname}\n`;
+  const keys = keyLines([
+    ...spec.sshPublicKeys,
+    ...(spec.platformSshPublicKey ? [spec.platformSshPublicKey] : []),
+  ]);
+  const cloudConfig = [
+    '#cloud-config',
+    `hostname: ${hostname}`,
+    'users:',
+    `  - name: ${spec.sshUser}`,
+    '    gecos: RentGPU renter',
+    '    shell: /bin/bash',
+    '    sudo: "ALL=(ALL) NOPASSWD:ALL"',
+    '    lock_passwd: true',
+    '    ssh_authorized_keys:',
+    ...keys.map((k) => `      - ${JSON.stringify(k)}`),
+    'ssh_pwauth: false',
+    'disable_root: true',
+    '',
+  ].join('\n');
+  const template = spec.userData?.trim() ? spec.userData : null;
+  if (!template) return { metaData, userData: cloudConfig };
+  const boundary = `==RENTGPU-${spec.id}-${spec.generation}==`;
+  const templateType = template.startsWith('#cloud-config')
+    ? 'text/cloud-config'
+    : template.startsWith('#!')
+      ? 'text/x-shellscript'
+      : 'text/plain';
+  const part = (type: string, name: string, body: string) =>
+    [
+      `--${boundary}`,
+      `Content-Type: ${type}; charset="utf-8"`,
+      'MIME-Version: 1.0',
+      'Content-Transfer-Encoding: 7bit',
+      `Content-Disposition: attachment; filename="${name}"`,
+      '',
+      body.endsWith('\n') ? body : `${body}\n`,
+    ].join('\n');
+  const userData = [
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+    'MIME-Version: 1.0',
+    '',
+    part('text/cloud-config', 'rentgpu-users.cfg', cloudConfig),
+    part(templateType, 'template-setup', template),
+    `--${boundary}--`,
+    '',
+  ].join('\n');
+  return { metaData, userData };
+}
+
+/** Writes the seed as an ISO9660 volume labelled `cidata` (what NoCloud looks for). */
+export async function writeSeedIso(target: string, files: SeedFiles, genisoimage = 'genisoimage') {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'rentgpu-seed-'));
+  try {
+    await writeFile(path.join(dir, 'meta-data'), files.metaData);
+    await writeFile(path.join(dir, 'user-data'), files.userData);
+    await run(genisoimage, [
+      '-quiet',
+      '-output',
+      target,
+      '-volid',
+      'cidata',
+      '-joliet',
+      '-rock',
+      path.join(dir, 'user-data'),
+      path.join(dir, 'meta-data'),
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

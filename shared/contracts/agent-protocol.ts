@@ -1,0 +1,188 @@
+import { z } from 'zod';
+
+/**
+ * The agent protocol (docs/decisions/008-agent-protocol-hosts-call-out.md): the one contract
+ * between a provider host's agent and the server. The agent always calls out; the server
+ * never calls in.
+ *
+ *   POST /api/v1/agents/enroll                  enrollRequest  → 201 enrollResponse
+ *   POST /api/v1/agents/heartbeat               heartbeatRequest → 200 heartbeatResponse
+ *   POST /api/v1/agents/instances/{id}/report   instanceReport → 200 instanceReportResponse
+ *
+ * Heartbeat and report carry `Authorization: Bearer <credential>` (the credential from enrol).
+ * Errors use the API's error body `{"error":{"code","message","details"}}`: 400
+ * VALIDATION_FAILED, 401 UNAUTHENTICATED (unknown/revoked credential or spent token).
+ */
+
+export const AGENT_API_PREFIX = '/api/v1/agents';
+export const agentPaths = {
+  enroll: `${AGENT_API_PREFIX}/enroll`,
+  heartbeat: `${AGENT_API_PREFIX}/heartbeat`,
+  report: (instanceId: string) =>
+    `${AGENT_API_PREFIX}/instances/${encodeURIComponent(instanceId)}/report`,
+} as const;
+
+/** Spec part 1 section 9: agent config defaults. */
+export const AGENT_HEARTBEAT_INTERVAL_MS = 30_000;
+export const AGENT_UPDATE_INTERVAL_MS = 60_000;
+/** A host silent for this long is offline (DESIGN.md section 3): three missed heartbeats. */
+export const AGENT_OFFLINE_AFTER_MS = 90_000;
+
+const shortText = (max: number) => z.string().min(1).max(max);
+const instanceId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'Not an instance id' });
+const generation = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const port = z.number().int().min(1).max(65_535);
+const bytes = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+// ── enrol ────────────────────────────────────────────────────────────────────────────────
+
+export const enrollRequest = z.object({
+  /** The one-time enrolment token the provider copied from the web app; spent by this call. */
+  token: shortText(200),
+  hostname: shortText(253),
+  agentVersion: shortText(40),
+});
+export type EnrollRequest = z.infer<typeof enrollRequest>;
+
+export const enrollResponse = z.object({
+  agentId: shortText(64),
+  /** The agent's long-lived bearer credential. Shown once; the server keeps only a hash. */
+  credential: z.string().min(32).max(200),
+  heartbeatIntervalMs: z.number().int().min(1000).max(600_000).optional(),
+});
+export type EnrollResponse = z.infer<typeof enrollResponse>;
+
+// ── heartbeat: what the host has ─────────────────────────────────────────────────────────
+
+/** One GPU as `nvidia-smi --query-gpu=…` reports it; null where it printed `[N/A]`. */
+export const gpuInfo = z.object({
+  index: z.number().int().min(0).max(255),
+  name: z.string().max(200),
+  uuid: z.string().max(100).nullable(),
+  memoryTotalMib: z.number().int().min(0).nullable(),
+  memoryUsedMib: z.number().int().min(0).nullable(),
+  utilizationPercent: z.number().min(0).max(100).nullable(),
+  temperatureC: z.number().min(-100).max(300).nullable(),
+  /** PCI address as nvidia-smi prints it (`00000000:01:00.0`); the vfio-pci passthrough key. */
+  pciBusId: z.string().max(32).nullable(),
+});
+export type GpuInfo = z.infer<typeof gpuInfo>;
+
+export const gpuInventory = z.object({
+  gpus: z.array(gpuInfo).max(64),
+  /** Why there are no GPUs (no nvidia-smi, broken driver, unreadable output); null when fine. */
+  error: z.string().max(1000).nullable(),
+});
+export type GpuInventory = z.infer<typeof gpuInventory>;
+
+export const hostInventory = z.object({
+  hostname: shortText(253),
+  cpu: z.object({ model: z.string().max(200), cores: z.number().int().min(1).max(4096) }),
+  memory: z.object({ totalBytes: bytes, availableBytes: bytes }),
+  /** The file system holding the agent's state folder (instance disks live there). */
+  disk: z.object({ path: z.string().max(4096), totalBytes: bytes, freeBytes: bytes }),
+  /** `kvm` when hardware virtualisation is usable; `tcg` = software emulation (tests only). */
+  accelerator: z.enum(['kvm', 'tcg', 'none']),
+});
+export type HostInventory = z.infer<typeof hostInventory>;
+
+/**
+ * Where an instance is, as the host sees it. The server's lifecycle maps these onto its own
+ * states; `stopped` keeps the disk, `terminated` means the disk is deleted.
+ */
+export const INSTANCE_REPORT_STATES = [
+  'provisioning',
+  'running',
+  'stopping',
+  'stopped',
+  'starting',
+  'terminating',
+  'terminated',
+  'failed',
+] as const;
+export const instanceReportState = z.enum(INSTANCE_REPORT_STATES);
+export type InstanceReportState = z.infer<typeof instanceReportState>;
+
+export const sshEndpoint = z.object({ host: shortText(253), port, user: shortText(32) });
+export const vncEndpoint = z.object({ host: shortText(253), port });
+
+/** One instance's actual state: the body of a report, and an entry of the heartbeat's list. */
+export const instanceStatus = z.object({
+  id: instanceId,
+  /** The generation of the desired state the agent was converging to. */
+  generation,
+  state: instanceReportState,
+  ssh: sshEndpoint.nullable(),
+  vnc: vncEndpoint.nullable(),
+  error: z.string().max(2000).nullable(),
+});
+export type InstanceStatus = z.infer<typeof instanceStatus>;
+
+export const heartbeatRequest = z.object({
+  agentVersion: shortText(40),
+  sentAt: z.string().datetime(),
+  host: hostInventory,
+  gpus: gpuInventory,
+  /**
+   * Every instance the host holds (running or not), including ones the server no longer
+   * lists ("orphans": the agent stops them and keeps their disk). A lost report is recovered
+   * from here.
+   */
+  instances: z.array(instanceStatus).max(1000),
+});
+export type HeartbeatRequest = z.infer<typeof heartbeatRequest>;
+
+// ── heartbeat answer: what the host should run ───────────────────────────────────────────
+
+export const DESIRED_STATES = ['running', 'stopped', 'terminated'] as const;
+export const desiredState = z.enum(DESIRED_STATES);
+export type DesiredState = z.infer<typeof desiredState>;
+
+export const desiredInstance = z.object({
+  id: instanceId,
+  /** Bumped by the server at every change of this object; reports echo it. */
+  generation,
+  state: desiredState,
+  cpus: z.number().int().min(1).max(256),
+  memoryMib: z.number().int().min(128).max(4_194_304),
+  diskGib: z.number().int().min(1).max(65_536),
+  /** Indexes into the heartbeat's `gpus` (nvidia-smi `index`), passed through with vfio-pci. */
+  gpuIndexes: z.array(z.number().int().min(0).max(255)).max(16),
+  /** Login user created in the guest by cloud-init. */
+  sshUser: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]{0,31}$/, { message: 'Not a user name' })
+    .default('ubuntu'),
+  /** The renter's OpenSSH public keys. */
+  sshPublicKeys: z.array(z.string().min(1).max(16_384)).max(20),
+  /** A per-instance key of the platform (the web console logs in with it). */
+  platformSshPublicKey: z.string().min(1).max(16_384).nullable(),
+  /** VNC password for the console (VNC authentication uses at most 8 characters). */
+  vncPassword: z.string().min(1).max(8),
+  /** The template's setup user-data (`#cloud-config` or a `#!` script), or null. */
+  userData: z.string().max(65_536).nullable(),
+});
+export type DesiredInstance = z.infer<typeof desiredInstance>;
+
+export const heartbeatResponse = z.object({
+  /** Every instance placed on this host that is not yet acknowledged as terminated. */
+  instances: z.array(desiredInstance).max(1000),
+  heartbeatIntervalMs: z.number().int().min(1000).max(600_000).optional(),
+});
+export type HeartbeatResponse = z.infer<typeof heartbeatResponse>;
+
+// ── report: one transition ───────────────────────────────────────────────────────────────
+
+export const instanceReport = instanceStatus.extend({ at: z.string().datetime() });
+export type InstanceReport = z.infer<typeof instanceReport>;
+
+export const instanceReportResponse = z.object({
+  /**
+   * false when the report changed nothing: its generation is older than the server's, or the
+   * instance was already reported terminated at this generation (terminated is final).
+   */
+  accepted: z.boolean(),
+});
+export type InstanceReportResponse = z.infer<typeof instanceReportResponse>;
