@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv } from './env';
+import { startDemoCleanup } from './modules/account/demo-cleanup-task';
 import { startWorker } from './modules/rentals/worker';
 import { seedDemoData } from './seed/seed';
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   }
 
   const worker = startWorker(app.deps.rentals, app.deps.clock, env.WORKER_INTERVAL_MS, app.log);
+  const demoCleanup = startDemoCleanup(app.deps.account, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     await worker.stop();
+    await demoCleanup.stop();
     await app.close();
     process.exit(0);
   };

@@ -1,3 +1,4 @@
+import { DEMO_USER_EMAIL } from '../../../shared/constants';
 import type { ProfileChanges } from '../../../shared/contracts/profile';
 import { resolveSettings, type UserSettings } from '../../../shared/contracts/settings';
 import type { Theme } from '../../../shared/rules/theme';
@@ -58,7 +59,7 @@ export const usersService = {
     if (columns.email) {
       const current = await usersRepo.findProfileById(conn, userId);
       if (current?.isDemo && current.email !== columns.email) {
-        throw demoAccountLocked('change its e-mail address');
+        throw demoAccountLocked('change its e-mail address', current.email === DEMO_USER_EMAIL);
       }
     }
     if (columns.email && (await usersRepo.emailTakenByOther(conn, userId, columns.email))) {
