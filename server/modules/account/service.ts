@@ -1,5 +1,5 @@
-import { SESSION_TIMEOUT_MS, type UserSettings } from '../../../shared/contracts/settings';
 import { DEMO_USER_EMAIL } from '../../../shared/constants';
+import { SESSION_TIMEOUT_MS, type UserSettings } from '../../../shared/contracts/settings';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import {

@@ -79,5 +79,4 @@ export const demoRepo = {
       .returning({ id: gpuListings.id });
     return rows.length;
   },
-
 };

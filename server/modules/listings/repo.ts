@@ -218,7 +218,9 @@ export const listingsRepo = {
         providersOnline: sql<number>`(count(distinct ${gpuListings.providerId}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0))::int`,
       })
       .from(gpuListings)
-      .where(and(isNull(gpuListings.removedAt), sql`${gpuListings.providerId} in ${publicProviders}`));
+      .where(
+        and(isNull(gpuListings.removedAt), sql`${gpuListings.providerId} in ${publicProviders}`),
+      );
     const [active] = await conn
       .select({ n: sql<number>`count(*)::int` })
       .from(rentals)
