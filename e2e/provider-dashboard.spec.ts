@@ -4,9 +4,9 @@ import type { RentalView } from '../shared/contracts/rentals';
 import { expect, signInByApi, test, uniqueEmail } from './fixtures';
 
 /*
- * The demo account (provider 'Demo Compute Co.') is shared with tests running in parallel:
- * every test here makes listings at a location of its own and removes them afterwards, and
- * never changes the seeded listings (a refused edit or removal leaves them as they were).
+ * Each Demo Login makes a demo account of its own with its own 'Demo Compute Co.' (docs/
+ * decisions/007-a-demo-account-per-visitor.md), so tests here do not share it. They still make
+ * listings at a location of their own and remove them afterwards.
  */
 
 function uniqueLocation(prefix: string): string {
@@ -68,7 +68,7 @@ const toastText = (page: Page, text: string) => page.getByText(text, { exact: tr
 const listingItem = (page: Page, text: string) =>
   page.getByTestId('provider-listing').filter({ hasText: text });
 
-/** The seeded listings of Demo Compute Co., all in San Francisco (the first one of a model). */
+/** The demo provider's seeded listings, all in San Francisco (the first one of a model). */
 const seededItem = (page: Page, model: string) =>
   listingItem(page, model).filter({ hasText: 'San Francisco, USA' }).first();
 
@@ -296,7 +296,7 @@ test('a signed-in user without a provider profile is invited to apply', async ({
 
 // ---------------------------------------------------------------------------------------
 // What the page makes of given answers: stats, labels, pages of listings, errors. The
-// answers are fixed here, so the figures do not move with the shared demo account.
+// answers are fixed here, so the figures do not move with the seeded data.
 
 const PROVIDER = {
   id: 424242,

@@ -35,9 +35,7 @@ export const providers = pgTable(
   (t) => [
     uniqueIndex('providers_user_key').on(t.userId),
     // Every demo visitor's provider is called "Demo Compute Co."; public names stay unique.
-    uniqueIndex('providers_company_key')
-      .on(t.companyName)
-      .where(sql`not ${t.isSandbox}`),
+    uniqueIndex('providers_company_key').on(t.companyName).where(sql`not ${t.isSandbox}`),
     check('providers_reputation_check', sql`${t.reputation} between 0 and 5`),
   ],
 );
