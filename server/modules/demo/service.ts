@@ -1,8 +1,12 @@
+import { dollarsToMicros } from '../../../shared/rules/money';
 import type { Conn, Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
+import { DEMO_USER } from '../../seed/demo-data';
 import { createDemoVisitor } from '../../seed/demo-visitor';
 import { ledgerService } from '../ledger/service';
 import { demoRepo } from './repo';
+
+const DEMO_CREDITS_MICROS = dollarsToMicros(DEMO_USER.credits);
 
 /** A demo visitor's account is cleaned up after this long unused. */
 export const DEMO_IDLE_MS = 24 * 60 * 60_000;
@@ -20,12 +24,14 @@ export function createDemoService({ db, clock }: DemoDeps) {
   /**
    * What closing a visitor's demo account adds to closing any account, inside the caller's
    * transaction: its sandbox listings go off the market and the demo credits left in the
-   * wallet go back to the promotions account they came from (one balanced ledger
-   * transaction, so the books stay right).
+   * wallet (up to the $100.00 granted) go back to the promotions account they came from (one
+   * balanced ledger transaction, so the books stay right).
    */
   async function retire(tx: Tx, userId: string, now: Date): Promise<void> {
     await demoRepo.removeSandboxListings(tx, userId, now);
-    const left = await ledgerService.walletBalance(tx, userId);
+    // Demo credits only: money a visitor bought stays in the wallet, as for any closed account.
+    const balance = await ledgerService.walletBalance(tx, userId);
+    const left = balance < DEMO_CREDITS_MICROS ? balance : DEMO_CREDITS_MICROS;
     if (left > 0n) {
       await ledgerService.post(tx, {
         kind: 'demo_credits_expired',
