@@ -7,7 +7,10 @@ async function demoVisitor(browser: Browser): Promise<Page> {
   const page = await context.newPage();
   await page.goto('/');
   await page.getByRole('button', { name: 'Demo Login' }).click();
-  await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible();
+  // Demo Login makes the account, then the page reloads: allow a slow machine.
+  await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(page.getByTestId('credit-balance')).toHaveText('$100.00');
   return page;
 }
@@ -15,6 +18,7 @@ async function demoVisitor(browser: Browser): Promise<Page> {
 test('two Demo Login visitors each get an account of their own and never see each other', async ({
   browser,
 }) => {
+  test.setTimeout(90_000); // two browsers, each signing in and loading the app
   const first = await demoVisitor(browser);
   const second = await demoVisitor(browser);
   try {
