@@ -56,6 +56,29 @@ async function myListings(request: APIRequestContext): Promise<GpuListingView[]>
   return (await res.json()) as GpuListingView[];
 }
 
+/**
+ * Rents units of the demo provider's own A6000 (2 units, at first both free): a visitor's
+ * demo provider is rented by that visitor only (docs/decisions/007-a-demo-account-per-visitor.md).
+ */
+async function rentOwnA6000(request: APIRequestContext, units: number): Promise<void> {
+  const a6000 = (await myListings(request)).find(
+    (l) => l.model === 'A6000' && l.location === 'San Francisco, USA',
+  );
+  if (!a6000) throw new Error('the demo provider has no A6000');
+  for (let i = 0; i < units; i += 1) {
+    const res = await request.post('/api/rentals', {
+      data: {
+        gpuListingId: a6000.id,
+        providerId: a6000.providerId,
+        durationHours: 1,
+        hourlyRate: a6000.hourlyRate,
+        totalCost: a6000.hourlyRate,
+      },
+    });
+    expect(res.status()).toBe(201);
+  }
+}
+
 async function removeAllAt(request: APIRequestContext, location: string): Promise<void> {
   for (const listing of await myListings(request)) {
     if (listing.location === location) await request.delete(`/api/gpu-listings/${listing.id}`);
@@ -157,6 +180,7 @@ test('a provider edits a listing’s price and sees the server refuse a total be
   await demoLogin(page.request);
   try {
     const created = await createListingByApi(page.request, location);
+    await rentOwnA6000(page.request, 2);
     await page.goto('/provider');
     const item = listingItem(page, location);
     await expect(item).toContainText('$1.20/hr');
@@ -180,7 +204,7 @@ test('a provider edits a listing’s price and sees the server refuse a total be
       status: 'maintenance',
     });
 
-    // The seeded A6000 is fully rented: the server refuses a total below its 2 rentals.
+    // The A6000 rented out above: the server refuses a total below its 2 rentals.
     const rented = seededItem(page, 'A6000');
     await rented.getByRole('button', { name: 'Edit' }).click();
     await expect(dialog.getByText('2 rented right now')).toBeVisible();
@@ -201,6 +225,7 @@ test('a provider removes a listing after confirming; a rented one is refused', a
   await demoLogin(page.request);
   try {
     await createListingByApi(page.request, location);
+    await rentOwnA6000(page.request, 1);
     await page.goto('/provider');
     const item = listingItem(page, location);
     await item.getByRole('button', { name: 'Remove' }).click();
