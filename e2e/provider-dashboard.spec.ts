@@ -4,9 +4,9 @@ import type { RentalView } from '../shared/contracts/rentals';
 import { expect, signInByApi, test, uniqueEmail } from './fixtures';
 
 /*
- * The demo account (provider 'Demo Compute Co.') is shared with tests running in parallel:
- * every test here makes listings at a location of its own and removes them afterwards, and
- * never changes the seeded listings (a refused edit or removal leaves them as they were).
+ * Each Demo Login makes a demo account of its own with its own 'Demo Compute Co.' (docs/
+ * decisions/010-a-demo-account-per-visitor.md), so tests here do not share it. They still make
+ * listings at a location of their own and remove them afterwards.
  */
 
 function uniqueLocation(prefix: string): string {
@@ -56,6 +56,29 @@ async function myListings(request: APIRequestContext): Promise<GpuListingView[]>
   return (await res.json()) as GpuListingView[];
 }
 
+/**
+ * Rents units of the demo provider's own A6000 (2 units, at first both free): a visitor's
+ * demo provider is rented by that visitor only (docs/decisions/010-a-demo-account-per-visitor.md).
+ */
+async function rentOwnA6000(request: APIRequestContext, units: number): Promise<void> {
+  const a6000 = (await myListings(request)).find(
+    (l) => l.model === 'A6000' && l.location === 'San Francisco, USA',
+  );
+  if (!a6000) throw new Error('the demo provider has no A6000');
+  for (let i = 0; i < units; i += 1) {
+    const res = await request.post('/api/rentals', {
+      data: {
+        gpuListingId: a6000.id,
+        providerId: a6000.providerId,
+        durationHours: 1,
+        hourlyRate: a6000.hourlyRate,
+        totalCost: a6000.hourlyRate,
+      },
+    });
+    expect(res.status()).toBe(201);
+  }
+}
+
 async function removeAllAt(request: APIRequestContext, location: string): Promise<void> {
   for (const listing of await myListings(request)) {
     if (listing.location === location) await request.delete(`/api/gpu-listings/${listing.id}`);
@@ -68,7 +91,7 @@ const toastText = (page: Page, text: string) => page.getByText(text, { exact: tr
 const listingItem = (page: Page, text: string) =>
   page.getByTestId('provider-listing').filter({ hasText: text });
 
-/** The seeded listings of Demo Compute Co., all in San Francisco (the first one of a model). */
+/** The demo provider's seeded listings, all in San Francisco (the first one of a model). */
 const seededItem = (page: Page, model: string) =>
   listingItem(page, model).filter({ hasText: 'San Francisco, USA' }).first();
 
@@ -157,6 +180,7 @@ test('a provider edits a listing’s price and sees the server refuse a total be
   await demoLogin(page.request);
   try {
     const created = await createListingByApi(page.request, location);
+    await rentOwnA6000(page.request, 2);
     await page.goto('/provider');
     const item = listingItem(page, location);
     await expect(item).toContainText('$1.20/hr');
@@ -180,7 +204,7 @@ test('a provider edits a listing’s price and sees the server refuse a total be
       status: 'maintenance',
     });
 
-    // The seeded A6000 is fully rented: the server refuses a total below its 2 rentals.
+    // The A6000 rented out above: the server refuses a total below its 2 rentals.
     const rented = seededItem(page, 'A6000');
     await rented.getByRole('button', { name: 'Edit' }).click();
     await expect(dialog.getByText('2 rented right now')).toBeVisible();
@@ -201,6 +225,7 @@ test('a provider removes a listing after confirming; a rented one is refused', a
   await demoLogin(page.request);
   try {
     await createListingByApi(page.request, location);
+    await rentOwnA6000(page.request, 1);
     await page.goto('/provider');
     const item = listingItem(page, location);
     await item.getByRole('button', { name: 'Remove' }).click();
@@ -296,7 +321,7 @@ test('a signed-in user without a provider profile is invited to apply', async ({
 
 // ---------------------------------------------------------------------------------------
 // What the page makes of given answers: stats, labels, pages of listings, errors. The
-// answers are fixed here, so the figures do not move with the shared demo account.
+// answers are fixed here, so the figures do not move with the seeded data.
 
 const PROVIDER = {
   id: 424242,

@@ -59,6 +59,8 @@ const child = spawn(process.execPath, ['dist/server/main.js'], {
   env: {
     DEMO_PROVISIONING_DELAY_MS: '1500',
     WORKER_INTERVAL_MS: '250',
+    // Every browser test that presses Demo Login makes an account, all from 127.0.0.1.
+    DEMO_LOGINS_PER_HOUR: '10000',
     ...process.env,
     DATA_DIR: dataDir,
     NODE_ENV: 'test',

@@ -19,6 +19,7 @@ import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { createAuthService } from './modules/auth/service';
 import { contactRoutes } from './modules/contact/routes';
+import { createDemoService } from './modules/demo/service';
 import { healthRoutes } from './modules/health/routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
@@ -95,13 +96,23 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     onChange: () => readCache.invalidate(),
     onInstanceEvent: createInstanceAlerts({ db: database.db, mailer, log: app.log }),
   });
+  const demo = createDemoService({ db: database.db, clock });
   app.decorate('deps', {
     env,
     database,
     clock,
     mailer,
     limiter,
-    auth: createAuthService({ db: database.db, clock, mailer, limiter, log: app.log }),
+    auth: createAuthService({
+      db: database.db,
+      clock,
+      mailer,
+      limiter,
+      log: app.log,
+      // Demo Login needs the demo world (demo hosts, the seed's shapes).
+      demo: env.SEED_DEMO_DATA === 'true' ? demo : null,
+      demoLoginsPerHour: env.DEMO_LOGINS_PER_HOUR,
+    }),
     rentals,
     paypal,
     paypalSandbox,
@@ -116,7 +127,14 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       limiter,
       log: app.log,
     }),
-    account: createAccountService({ db: database.db, clock, rentals }),
+    account: createAccountService({
+      db: database.db,
+      clock,
+      rentals,
+      demo,
+      onListingsChange: () => readCache.invalidate(),
+      log: app.log,
+    }),
     readCache,
   });
   app.addHook('onSend', async (request, reply) => {

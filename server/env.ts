@@ -36,6 +36,8 @@ const envSchema = z.object({
   PAYPAL_SDK_URL: urlWithProtocols(['https:', 'http:']).default('https://www.paypal.com/sdk/js'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   SEED_DEMO_DATA: z.enum(['true', 'false']).default('true'),
+  /** New demo accounts (Demo Login) one IP address may make per hour. */
+  DEMO_LOGINS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   /** Share of a rental's used cost kept by the platform, in basis points (1000 = 10%). */
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(5000).default(1000),
   /** A rental not ready within this time is cancelled with a full refund. */

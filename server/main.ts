@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv } from './env';
 import { startIdempotencySweep } from './lib/idempotency';
+import { startDemoCleanup } from './modules/account/demo-cleanup-task';
 import { startWorker } from './modules/rentals/worker';
 import { seedDemoData } from './seed/seed';
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
 
   const worker = startWorker(app.deps.rentals, app.deps.clock, env.WORKER_INTERVAL_MS, app.log);
   const sweep = startIdempotencySweep(database.db, app.deps.clock, 10 * 60_000, app.log);
+  const demoCleanup = startDemoCleanup(app.deps.account, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
     force.unref();
     await worker.stop();
     await sweep.stop();
+    await demoCleanup.stop();
     await app.close();
     process.exit(0);
   };

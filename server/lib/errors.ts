@@ -154,12 +154,15 @@ export const paymentUnderReview = () =>
 export const invalidWebhook = (message = 'The webhook signature could not be verified.') =>
   new AppError(400, 'INVALID_WEBHOOK', message);
 
-/** The shared demo account stays usable for everyone who presses Demo Login. */
-export const demoAccountLocked = (what: string) =>
+/**
+ * The shared seeded demo account stays usable for the tests that sign into it, and no demo
+ * account becomes a real one by taking a real address (its credits are demo credits).
+ */
+export const demoAccountLocked = (what: string, shared = true) =>
   new AppError(
     403,
     'FORBIDDEN',
-    `The shared demo account cannot ${what}. Sign in with your own e-mail to do this.`,
+    `${shared ? 'The shared demo account' : 'A demo account'} cannot ${what}. Sign in with your own e-mail to do this.`,
   );
 
 /** The same Idempotency-Key came with another request (body, path or query). */

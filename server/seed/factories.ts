@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { dollarsToMicros } from '../../shared/rules/money';
 import type { Conn, Tx } from '../db/client';
 import { gpuListings, providers, users } from '../db/schema';
@@ -24,6 +24,8 @@ export interface UserInput {
   theme?: 'dark' | 'light' | 'pastel';
   /** Dollars granted through the ledger from the promotions account. */
   credits?: string;
+  /** When the account was made (the clock's now); the database's now when omitted. */
+  createdAt?: Date;
 }
 
 export async function createUser(tx: Tx, input: UserInput = {}) {
@@ -36,6 +38,7 @@ export async function createUser(tx: Tx, input: UserInput = {}) {
       isAdmin: input.isAdmin ?? false,
       isDemo: input.isDemo ?? false,
       theme: input.theme ?? 'dark',
+      ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
     })
     .returning();
   if (!user) throw new Error('user insert returned nothing');
@@ -58,6 +61,8 @@ export interface ProviderInput {
   location?: string;
   isVerified?: boolean;
   reputation?: string;
+  /** A demo visitor's own provider, whose listings only its owner sees and rents. */
+  isSandbox?: boolean;
 }
 
 export async function createProvider(conn: Conn, input: ProviderInput = {}) {
@@ -69,6 +74,7 @@ export async function createProvider(conn: Conn, input: ProviderInput = {}) {
       location: input.location ?? 'Frankfurt, Germany',
       isVerified: input.isVerified ?? true,
       reputation: input.reputation ?? '4.5',
+      isSandbox: input.isSandbox ?? false,
     })
     .returning();
   if (!provider) throw new Error('provider insert returned nothing');
@@ -126,11 +132,12 @@ export async function createListing(conn: Conn, input: ListingInput) {
   return listing;
 }
 
+/** A public provider by name (demo visitors' own providers share a name and are skipped). */
 export async function findProviderByCompany(conn: Conn, companyName: string) {
   const rows = await conn
     .select()
     .from(providers)
-    .where(eq(providers.companyName, companyName))
+    .where(and(eq(providers.companyName, companyName), eq(providers.isSandbox, false)))
     .limit(1);
   return rows[0] ?? null;
 }

@@ -43,6 +43,10 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
+    // The demo cleanup's search: live demo accounts by age.
+    index('users_demo_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.isDemo} and ${t.deletedAt} is null`),
     check('users_theme_check', sql`${t.theme} in ('dark', 'light', 'pastel')`),
     check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
     check('users_pending_email_lower_check', sql`${t.pendingEmail} = lower(${t.pendingEmail})`),

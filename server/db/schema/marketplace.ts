@@ -25,11 +25,17 @@ export const providers = pgTable(
     location: text('location').notNull(),
     isVerified: boolean('is_verified').notNull().default(false),
     reputation: numeric('reputation', { precision: 2, scale: 1 }).notNull().default('0.0'),
+    /**
+     * A demo visitor's own provider (docs/decisions/010-a-demo-account-per-visitor.md): its
+     * listings are seen and rented only by its owner, never in the public marketplace.
+     */
+    isSandbox: boolean('is_sandbox').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('providers_user_key').on(t.userId),
-    uniqueIndex('providers_company_key').on(t.companyName),
+    // Every demo visitor's provider is called "Demo Compute Co."; public names stay unique.
+    uniqueIndex('providers_company_key').on(t.companyName).where(sql`not ${t.isSandbox}`),
     check('providers_reputation_check', sql`${t.reputation} between 0 and 5`),
   ],
 );
@@ -122,7 +128,7 @@ export const rentals = pgTable(
     check('rentals_duration_check', sql`${t.durationHours} between 1 and 720`),
     check(
       'rentals_settled_by_check',
-      sql`${t.settledBy} is null or ${t.settledBy} in ('user', 'expiry', 'provisioning_timeout', 'api')`,
+      sql`${t.settledBy} is null or ${t.settledBy} in ('user', 'expiry', 'provisioning_timeout', 'api', 'demo_cleanup')`,
     ),
     check('rentals_settlement_check', sql`(${t.status} = 'active') = (${t.endTime} is null)`),
   ],

@@ -143,11 +143,8 @@ describe('DELETE /api/users/:userId', () => {
 });
 
 describe('the shared demo account', () => {
-  it('cannot be deleted nor have its e-mail changed, so Demo Login keeps working', async () => {
-    const { userId, cookie } = await t.signIn({
-      email: `demo-${Date.now()}@example.test`,
-      isDemo: true,
-    });
+  it('cannot be deleted nor have its e-mail changed, so the tests that use it keep working', async () => {
+    const { userId, cookie } = await t.signIn({ email: 'demo@rentgpu.dev', isDemo: true });
     const del = await t.request({ method: 'DELETE', url: `/api/users/${userId}`, cookie });
     expect(del.statusCode).toBe(403);
     expect(del.json().error.message).toMatch(/shared demo account cannot be deleted/);

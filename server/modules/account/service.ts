@@ -1,5 +1,6 @@
+import { DEMO_USER_EMAIL } from '../../../shared/constants';
 import { SESSION_TIMEOUT_MS, type UserSettings } from '../../../shared/contracts/settings';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import {
   accountHasActiveRentals,
@@ -9,6 +10,7 @@ import {
 } from '../../lib/errors';
 import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
+import type { DemoService } from '../demo/service';
 import type { RentalsService } from '../rentals/service';
 import { sshKeysService } from '../ssh-keys/service';
 import { usersService } from '../users/service';
@@ -17,10 +19,29 @@ export interface AccountDeps {
   db: Db;
   clock: Clock;
   rentals: RentalsService;
+  demo: DemoService;
+  /** After listings change (a demo visitor's sandbox listings are taken off). */
+  onListingsChange?: () => void;
+  log?: { error(obj: unknown, msg: string): void };
 }
 
 /** Settings with their effects, and closing an account: work that spans several modules. */
-export function createAccountService({ db, clock, rentals }: AccountDeps) {
+export function createAccountService({
+  db,
+  clock,
+  rentals,
+  demo,
+  onListingsChange,
+  log,
+}: AccountDeps) {
+  /** Clears personal data and ends every way in; ledger, rentals and payments stay. */
+  async function close(tx: Tx, userId: string, now: Date) {
+    await usersService.anonymise(tx, userId, now);
+    await sessionsService.endAllForUser(tx, userId);
+    await apiKeysService.deleteAllForUser(tx, userId);
+    await sshKeysService.deleteAllForUser(tx, userId);
+  }
+
   return {
     getSettings: (userId: string) => usersService.getSettings(db, userId),
 
@@ -61,17 +82,55 @@ export function createAccountService({ db, clock, rentals }: AccountDeps) {
      * stay (financial records are kept, spec part 2 section 9).
      */
     async deleteAccount(userId: string): Promise<void> {
+      let visitor = false;
       await db.transaction(async (tx) => {
         const user = await usersService.lockById(tx, userId);
         if (!user || user.deletedAt) throw notFound('User');
-        if (user.isDemo) throw demoAccountLocked('be deleted');
+        // The shared seeded demo account stays for everyone; a visitor's own may go.
+        if (user.isDemo && user.email === DEMO_USER_EMAIL) throw demoAccountLocked('be deleted');
         const active = await rentals.countActiveByUser(userId, tx);
         if (active > 0) throw accountHasActiveRentals(active);
-        await usersService.anonymise(tx, userId, clock.now());
-        await sessionsService.endAllForUser(tx, userId);
-        await apiKeysService.deleteAllForUser(tx, userId);
-        await sshKeysService.deleteAllForUser(tx, userId);
+        const now = clock.now();
+        await close(tx, userId, now);
+        if (user.isDemo) {
+          visitor = true;
+          await demo.retire(tx, userId, now);
+        }
       });
+      if (visitor) onListingsChange?.();
+    },
+
+    /**
+     * The demo cleanup (docs/decisions/010-a-demo-account-per-visitor.md): closes demo
+     * visitors' accounts unused for a day. Running rentals are stopped first (settled as
+     * 'demo_cleanup', each its own transaction); then, with the account row claimed FOR
+     * UPDATE SKIP LOCKED and the condition checked again, it is closed like a deleted account
+     * and its sandbox listings and leftover demo credits go. Running it again, or in several
+     * processes at once, closes each account once. Returns how many it closed.
+     */
+    async closeUnusedDemoAccounts(batch = 20): Promise<number> {
+      const now = clock.now();
+      let closed = 0;
+      for (const userId of await demo.findDue(now, batch)) {
+        try {
+          for (const row of await rentals.listByUser(userId)) {
+            if (row.rental.status === 'active')
+              await rentals.stop(userId, row.rental.id, now, 'demo_cleanup');
+          }
+          const done = await db.transaction(async (tx) => {
+            if (!(await demo.claimDue(tx, userId, now))) return false;
+            if ((await rentals.countActiveByUser(userId, tx)) > 0) return false;
+            await close(tx, userId, now);
+            await demo.retire(tx, userId, now);
+            return true;
+          });
+          if (done) closed += 1;
+        } catch (error) {
+          log?.error({ err: error, userId }, 'demo account cleanup failed; retried next run');
+        }
+      }
+      if (closed > 0) onListingsChange?.();
+      return closed;
     },
   };
 }

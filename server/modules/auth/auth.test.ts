@@ -271,26 +271,35 @@ describe('POST /api/auth/verify-otp', () => {
 });
 
 describe('demo sign-in, login and logout navigations', () => {
-  it('POST /api/login answers 503 when there is no demo account, then signs into it once seeded', async () => {
-    const before = await t.request({ method: 'POST', url: '/api/login' });
-    expect(before.statusCode).toBe(503);
-    expect(before.json().error.code).toBe('DEMO_UNAVAILABLE');
-
+  it('POST /api/login signs into a fresh demo account of the visitor’s own', async () => {
     await seedDemoData(t.database.db, t.app.deps.rentals);
-    const res = await t.request({ method: 'POST', url: '/api/login' });
-    expect(res.statusCode).toBe(200);
+    const first = await t.request({ method: 'POST', url: '/api/login' });
+    expect(first.statusCode).toBe(200);
     const me = await t.request({
       method: 'GET',
       url: '/api/auth/user',
-      cookie: `rentgpu_session=${sessionCookie(res).value}`,
+      cookie: `rentgpu_session=${sessionCookie(first).value}`,
     });
     expect(me.json()).toMatchObject({
-      email: 'demo@rentgpu.dev',
       firstName: 'Demo',
       lastName: 'User',
       credits: '100.00',
       isProvider: true,
     });
+    expect(me.json().email).not.toBe('demo@rentgpu.dev');
+    const second = await t.request({ method: 'POST', url: '/api/login' });
+    expect(second.json().user.id).not.toBe(first.json().user.id);
+  });
+
+  it('POST /api/login answers 503 on a server without the demo world', async () => {
+    const bare = await createTestApp({ env: { SEED_DEMO_DATA: 'false' } });
+    try {
+      const res = await bare.request({ method: 'POST', url: '/api/login' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error.code).toBe('DEMO_UNAVAILABLE');
+    } finally {
+      await bare.close();
+    }
   });
 
   it('GET /api/login leads to the landing sign-in form', async () => {

@@ -17,7 +17,8 @@ export const AUTH_LIMITS = {
 
 type Rule = { limit: number; windowMs: number };
 
-async function enforce(limiter: RateLimiter, key: string, rule: Rule) {
+/** Counts one hit against a rule; 429 when the rule is exceeded. */
+export async function enforce(limiter: RateLimiter, key: string, rule: Rule) {
   const decision = await limiter.hit(key, rule.limit, rule.windowMs);
   if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
 }

@@ -1,4 +1,3 @@
-import { DEMO_USER_EMAIL } from '../../../shared/constants';
 import { SESSION_TIMEOUT_MS } from '../../../shared/contracts/settings';
 import { LOGIN_TEXT } from '../../../shared/rules/login-input';
 import type { Conn, Db } from '../../db/client';
@@ -7,8 +6,9 @@ import { randomToken, sha256 } from '../../lib/crypto';
 import { AppError, serviceUnavailable } from '../../lib/errors';
 import type { Mailer } from '../../lib/mailer';
 import type { RateLimiter } from '../../lib/rate-limit';
+import type { DemoService } from '../demo/service';
 import { usersService } from '../users/service';
-import { createCodes } from './codes';
+import { createCodes, enforce } from './codes';
 import { createEmailChange } from './email-change';
 import { sessionsRepo } from './sessions-repo';
 
@@ -17,12 +17,19 @@ export { AUTH_LIMITS } from './codes';
 /** The lifetime of a session when the user has not chosen one (settings default, 24h). */
 export const SESSION_TTL_MS = SESSION_TIMEOUT_MS['24h'];
 
+/** A session's last_seen_at moves at most this often (one write per session per period). */
+const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
+
 export interface AuthDeps {
   db: Db;
   clock: Clock;
   mailer: Mailer;
   limiter: RateLimiter;
   log: { error(obj: unknown, msg: string): void };
+  /** Demo Login: null when the server runs without the demo world (SEED_DEMO_DATA=false). */
+  demo: DemoService | null;
+  /** New demo accounts per client IP and hour. */
+  demoLoginsPerHour: number;
 }
 
 export interface ClientInfo {
@@ -41,7 +48,7 @@ export function hashSessionToken(token: string): string {
 }
 
 export function createAuthService(deps: AuthDeps) {
-  const { db, clock, mailer, limiter } = deps;
+  const { db, clock, mailer, limiter, demo } = deps;
   const codes = createCodes({ db, clock, limiter });
 
   async function issueSession(
@@ -62,6 +69,7 @@ export function createAuthService(deps: AuthDeps) {
         expiresAt,
         userAgent: client.userAgent?.slice(0, 512) ?? null,
         ip: client.ip,
+        lastSeenAt: clock.now(),
       });
     });
     return { token, userId, expiresAt };
@@ -97,22 +105,40 @@ export function createAuthService(deps: AuthDeps) {
       return issueSession(user.id, client, replacingToken);
     },
 
+    /**
+     * Demo Login: a fresh demo account of the visitor's own (docs/decisions/
+     * 010-a-demo-account-per-visitor.md), at most demoLoginsPerHour per IP. A browser that is
+     * already signed into its own demo account keeps it and gets a new session.
+     */
     async demoSignIn(client: ClientInfo, replacingToken?: string): Promise<IssuedSession> {
-      const userId = await usersService.findIdByEmail(db, DEMO_USER_EMAIL);
-      if (!userId)
+      if (!demo)
         throw new AppError(
           503,
           'DEMO_UNAVAILABLE',
           'The demo account is not available on this server.',
         );
-      return issueSession(userId, client, replacingToken);
+      if (replacingToken) {
+        const live = await sessionsRepo.findLive(db, hashSessionToken(replacingToken), clock.now());
+        if (live && (await demo.isVisitorAccount(db, live.userId)))
+          return issueSession(live.userId, client, replacingToken);
+      }
+      await enforce(limiter, `demo-login:ip:${client.ip}`, {
+        limit: deps.demoLoginsPerHour,
+        windowMs: 60 * 60_000,
+      });
+      return issueSession(await demo.createVisitor(), client, replacingToken);
     },
 
     /** Proof of a new sign-in address (PATCH /api/users/:id and the /email routes). */
     emailChange: createEmailChange({ db, mailer, codes, log: deps.log }),
 
+    /** The live session of a token; notes when it was last used (at most every 5 minutes). */
     async sessionFor(token: string) {
-      return sessionsRepo.findLive(db, hashSessionToken(token), clock.now());
+      const now = clock.now();
+      const live = await sessionsRepo.findLive(db, hashSessionToken(token), now);
+      if (live && now.getTime() - live.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS)
+        await sessionsRepo.touch(db, live.sessionId, now);
+      return live;
     },
 
     async signOut(token: string): Promise<void> {

@@ -11,6 +11,7 @@ export const sessionsRepo = {
       expiresAt: Date;
       userAgent: string | null;
       ip: string;
+      lastSeenAt?: Date;
     },
   ) {
     await conn.insert(sessions).values(input);
@@ -26,6 +27,7 @@ export const sessionsRepo = {
         sessionId: sessions.id,
         userId: sessions.userId,
         expiresAt: sessions.expiresAt,
+        lastSeenAt: sessions.lastSeenAt,
         isAdmin: users.isAdmin,
       })
       .from(sessions)
@@ -33,6 +35,10 @@ export const sessionsRepo = {
       .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
       .limit(1);
     return rows[0] ?? null;
+  },
+
+  async touch(conn: Conn, sessionId: string, at: Date) {
+    await conn.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, sessionId));
   },
 
   async setExpiry(conn: Conn, sessionId: string, expiresAt: Date) {

@@ -11,6 +11,8 @@ export const listingColumns = {
     location: providers.location,
     isVerified: providers.isVerified,
     reputation: providers.reputation,
+    userId: providers.userId,
+    isSandbox: providers.isSandbox,
   },
 };
 
@@ -22,6 +24,8 @@ export type ListingRow = {
     location: string;
     isVerified: boolean;
     reputation: string;
+    userId: string | null;
+    isSandbox: boolean;
   };
 };
 
@@ -29,6 +33,8 @@ export interface ListingFilter {
   search?: string;
   gpuType?: string;
   providerId?: number;
+  /** The viewer's own sandbox provider, whose listings only that viewer sees. */
+  viewerSandboxId?: number;
   sort?: ListingSort;
   limit: number;
   after?: { value: string; id: number };
@@ -54,6 +60,9 @@ function sortKey(sort: ListingSort | undefined) {
   }
 }
 
+/** Providers in the public marketplace (demo visitors' sandbox providers are not). */
+const publicProviders = sql`(select ${providers.id} from ${providers} where not ${providers.isSandbox})`;
+
 export const listingsRepo = {
   /** One page in a stable order (sort key, then id), read after a keyset cursor. */
   async list(
@@ -64,6 +73,12 @@ export const listingsRepo = {
     if (filter.providerId === undefined)
       conditions.push(inArray(gpuListings.status, ['available', 'rented']));
     else conditions.push(eq(gpuListings.providerId, filter.providerId));
+    // A demo visitor's sandbox provider is seen by its owner only (ADR 010).
+    const visible =
+      filter.viewerSandboxId === undefined
+        ? eq(providers.isSandbox, false)
+        : or(eq(providers.isSandbox, false), eq(providers.id, filter.viewerSandboxId));
+    if (visible) conditions.push(visible);
     if (filter.search) {
       const pattern = likePattern(filter.search);
       const any = or(
@@ -135,7 +150,13 @@ export const listingsRepo = {
    * Takes one unit at the quoted rate; null when the listing is not rentable (or its price
    * changed). The count can never go below zero: the WHERE and a CHECK both say so.
    */
-  async reserveUnit(conn: Conn, id: number, hourlyRateMicros: bigint, providerId?: number) {
+  async reserveUnit(
+    conn: Conn,
+    id: number,
+    hourlyRateMicros: bigint,
+    providerId?: number,
+    renterId?: string,
+  ) {
     const rows = await conn
       .update(gpuListings)
       .set({
@@ -150,6 +171,11 @@ export const listingsRepo = {
           isNull(gpuListings.removedAt),
           eq(gpuListings.hourlyRateMicros, hourlyRateMicros),
           providerId === undefined ? undefined : eq(gpuListings.providerId, providerId),
+          // A sandbox provider's units are rented by its owner only.
+          renterId === undefined
+            ? undefined
+            : sql`not exists (select 1 from ${providers} where ${providers.id} = ${gpuListings.providerId}
+                and ${providers.isSandbox} and ${providers.userId} is distinct from ${renterId})`,
         ),
       )
       .returning({
@@ -192,11 +218,13 @@ export const listingsRepo = {
         providersOnline: sql<number>`(count(distinct ${gpuListings.providerId}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0))::int`,
       })
       .from(gpuListings)
-      .where(isNull(gpuListings.removedAt));
+      .where(
+        and(isNull(gpuListings.removedAt), sql`${gpuListings.providerId} in ${publicProviders}`),
+      );
     const [active] = await conn
       .select({ n: sql<number>`count(*)::int` })
       .from(rentals)
-      .where(eq(rentals.status, 'active'));
+      .where(and(eq(rentals.status, 'active'), sql`${rentals.providerId} in ${publicProviders}`));
     return {
       availableGPUs: row?.availableGPUs ?? 0,
       avgRateMicros: BigInt(row?.avgRateMicros ?? '0'),

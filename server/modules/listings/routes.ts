@@ -20,8 +20,13 @@ export async function listingsRoutes(app: FastifyInstance): Promise<void> {
   /** The list shape stays an array; the next page's cursor travels in a header. */
   app.get('/api/gpu-listings', async (request, reply) => {
     const query = parse(listingsQuery, request.query);
-    const page = await readCache.getOrLoad(`listings:${JSON.stringify(query)}`, async () => {
-      const { rows, nextCursor } = await listingsService.list(db, query);
+    // A demo visitor's own sandbox listings join their view only (ADR 010).
+    const sandbox = request.auth
+      ? await listingsService.sandboxProviderOf(db, request.auth.userId)
+      : undefined;
+    const key = `listings:${sandbox ?? ''}:${JSON.stringify(query)}`;
+    const page = await readCache.getOrLoad(key, async () => {
+      const { rows, nextCursor } = await listingsService.list(db, query, sandbox);
       return { body: JSON.stringify(rows.map(presentListing)), nextCursor };
     });
     if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);

@@ -38,7 +38,8 @@ export const listingsService = {
   reserveUnit: listingsRepo.reserveUnit,
   releaseUnit: listingsRepo.releaseUnit,
 
-  async list(db: Db, query: ListingsQuery) {
+  /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
+  async list(db: Db, query: ListingsQuery, viewerSandboxId?: number) {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     if (query.cursor && !after)
       throw badRequest('The cursor is not valid. Start again without it.');
@@ -47,10 +48,17 @@ export const listingsService = {
       ...(query.gpuType && query.gpuType !== 'All GPU Types' ? { gpuType: query.gpuType } : {}),
       ...(query.providerId ? { providerId: query.providerId } : {}),
       ...(query.sort ? { sort: query.sort } : {}),
+      ...(viewerSandboxId !== undefined ? { viewerSandboxId } : {}),
       limit: query.limit,
       ...(after ? { after } : {}),
     });
     return { rows, nextCursor: next ? encodeCursor(next) : null };
+  },
+
+  /** The sandbox provider a demo visitor owns, if any (whose listings only they see). */
+  async sandboxProviderOf(db: Db, userId: string): Promise<number | undefined> {
+    const provider = await providersService.findByUserId(db, userId);
+    return provider?.isSandbox ? provider.id : undefined;
   },
 
   stats(db: Db) {

@@ -36,7 +36,7 @@ export interface RentOptions {
   record?: (tx: Tx, created: RentalRow) => Promise<void>;
 }
 
-export type SettledBy = 'user' | 'expiry' | 'provisioning_timeout' | 'api';
+export type SettledBy = 'user' | 'expiry' | 'provisioning_timeout' | 'api' | 'demo_cleanup';
 
 /** A demo host's SSH address: it says what it is. */
 export function demoHostFor(listingId: number): string {
@@ -166,9 +166,11 @@ export function createRentalsService(db: Db, config: RentalConfig) {
   }
 
   /** The error for a rent that could not take a unit: the first rule it breaks. */
-  async function whyNotRentable(body: CreateRentalBody) {
+  async function whyNotRentable(body: CreateRentalBody, userId: string) {
     const found = await listingsService.findById(db, body.gpuListingId);
-    if (!found) return notFound('GPU listing');
+    // Another demo visitor's sandbox listing does not exist for this renter.
+    if (!found || (found.provider.isSandbox && found.provider.userId !== userId))
+      return notFound('GPU listing');
     const listing = found.listing;
     if (body.providerId !== listing.providerId) {
       return badRequest('providerId does not match the listing.', {
@@ -208,6 +210,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
           body.gpuListingId,
           clientRate,
           body.providerId,
+          userId,
         );
         if (!listing) return null;
         if (!sameDollars(body.totalCost, microsToDollars(booked))) {
@@ -254,7 +257,7 @@ export function createRentalsService(db: Db, config: RentalConfig) {
         await options.record?.(tx, row);
         return row;
       });
-      if (!created) throw await whyNotRentable(body);
+      if (!created) throw await whyNotRentable(body, userId);
       config.onChange?.();
       return created;
     },

@@ -1,3 +1,4 @@
+import { DEMO_USER_EMAIL } from '../../../shared/constants';
 import type { ProfileChanges } from '../../../shared/contracts/profile';
 import { resolveSettings, type UserSettings } from '../../../shared/contracts/settings';
 import type { Theme } from '../../../shared/rules/theme';
@@ -62,7 +63,8 @@ export const usersService = {
   async checkNewEmail(conn: Conn, userId: string, email: string) {
     const current = await usersRepo.findProfileById(conn, userId);
     if (!current) throw notFound('User');
-    if (current.isDemo) throw demoAccountLocked('change its e-mail address');
+    if (current.isDemo)
+      throw demoAccountLocked('change its e-mail address', current.email === DEMO_USER_EMAIL);
     if (await usersRepo.emailTakenByOther(conn, userId, email)) throw emailInUse();
   },
 

@@ -9,7 +9,7 @@ interface DemoLoginButtonProps {
   className?: string;
 }
 
-/** Signs into the shared demo account; success reloads the page. */
+/** Signs into a fresh demo account of the visitor's own; success reloads the page. */
 export function DemoLoginButton({
   children = 'Demo Login',
   variant = 'outline',

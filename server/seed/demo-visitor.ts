@@ -1,0 +1,45 @@
+import type { Tx } from '../db/client';
+import { randomToken, sha256 } from '../lib/crypto';
+import { DEMO_PROVIDERS, DEMO_USER } from './demo-data';
+import { createListing, createProvider, createUser } from './factories';
+
+/** Where demo visitors' addresses live: a reserved name, so no e-mail ever reaches anyone. */
+export const DEMO_VISITOR_EMAIL_DOMAIN = 'demo.rentgpu.invalid';
+
+/** The seeded demo provider every visitor gets a copy of ("Demo Compute Co."). */
+const TEMPLATE = (() => {
+  const template = DEMO_PROVIDERS.find((p) => p.ownedByDemoUser);
+  if (!template) throw new Error('demo-data has no provider owned by the demo user');
+  return template;
+})();
+
+/**
+ * A demo visitor's own world, made with the seed's factories inside the caller's
+ * transaction: an account like the seeded "Demo User" with the same $100.00 granted through
+ * the ledger, and a sandbox copy of "Demo Compute Co." with its listings, every unit free
+ * (nobody else rents a sandbox provider's units). See
+ * docs/decisions/010-a-demo-account-per-visitor.md.
+ */
+export async function createDemoVisitor(tx: Tx, now: Date) {
+  const user = await createUser(tx, {
+    email: `demo-${sha256(randomToken()).slice(0, 16)}@${DEMO_VISITOR_EMAIL_DOMAIN}`,
+    firstName: DEMO_USER.firstName,
+    lastName: DEMO_USER.lastName,
+    credits: DEMO_USER.credits,
+    isDemo: true,
+    createdAt: now,
+  });
+  const { listings, ownedByDemoUser: _owned, ...provider } = TEMPLATE;
+  const created = await createProvider(tx, { ...provider, userId: user.id, isSandbox: true });
+  for (const listing of listings) {
+    const total = listing.totalCount ?? 1;
+    await createListing(tx, {
+      ...listing,
+      providerId: created.id,
+      totalCount: total,
+      availableCount: total,
+      isDemoHost: true,
+    });
+  }
+  return { userId: user.id, providerId: created.id };
+}
