@@ -78,7 +78,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     return503OnClosing: true,
     bodyLimit: 1024 * 1024,
     // Longest legitimate parameter is a uuid (36) or a PayPal order id; longer → 414.
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler,
   });

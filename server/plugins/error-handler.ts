@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type { Socket } from 'node:net';
+import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody, ErrorCode } from '../../shared/error-codes';
 import { AppError, notFound } from '../lib/errors';

@@ -19,8 +19,8 @@ export const createApiKeyBody = z.object({
     .trim()
     .min(1, { message: 'Give the key a name' })
     .max(TEXT_LIMITS.keyName, {
-        message: `Name must be at most ${TEXT_LIMITS.keyName} characters`,
-      }),
+      message: `Name must be at most ${TEXT_LIMITS.keyName} characters`,
+    }),
   permissions: z
     .array(z.enum(API_KEY_PERMISSIONS))
     .min(1, { message: 'Choose at least one permission' })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TEXT_LIMITS } from './limits';
 import { OTP_LENGTH } from '../constants';
+import { TEXT_LIMITS } from './limits';
 
 export const emailSchema = z
   .string()

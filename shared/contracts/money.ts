@@ -32,8 +32,8 @@ export function dollars(options: DollarsOptions = {}) {
     .pipe(
       z
         .string()
-        .max(TEXT_LIMITS.amount, { message })
-        .regex(DOLLARS, { message })
+        .max(TEXT_LIMITS.amount, { message, abort: true })
+        .regex(DOLLARS, { message, abort: true })
         .refine((v) => Number(v) <= max, {
           message: options.message ?? `At most $${max.toLocaleString('en-US')}`,
         })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { parseSshPublicKey } from '../rules/ssh-key';
 import { TEXT_LIMITS } from './limits';
 import { uuidIdParam } from './params';
-import { parseSshPublicKey } from '../rules/ssh-key';
 
 export const MAX_SSH_KEYS = 20;
 
@@ -14,7 +14,11 @@ export const addSshKeyBody = z
       .max(TEXT_LIMITS.keyName, {
         message: `Name must be at most ${TEXT_LIMITS.keyName} characters`,
       }),
-    publicKey: z.string().trim().min(1, { message: 'Paste a public key' }).max(TEXT_LIMITS.sshPublicKey),
+    publicKey: z
+      .string()
+      .trim()
+      .min(1, { message: 'Paste a public key' })
+      .max(TEXT_LIMITS.sshPublicKey),
   })
   .superRefine((body, ctx) => {
     const parsed = parseSshPublicKey(body.publicKey);
