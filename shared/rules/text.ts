@@ -2,6 +2,7 @@
  * Text the database cannot store: PostgreSQL refuses the NUL character in text and jsonb, and a
  * lone UTF-16 surrogate has no UTF-8 form (it would be stored as U+FFFD, silently changed).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const UNSTORABLE_TEXT_MESSAGE = 'Contains a character that cannot be stored';
