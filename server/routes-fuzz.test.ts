@@ -286,7 +286,7 @@ beforeAll(async () => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       // HEAD twins run their GET's handler; the GET is walked.
       for (const method of methods) {
-        if (method !== 'HEAD') routes.push({ method, url: route.url ?? route.path });
+        if (method !== 'HEAD') routes.push({ method, url: route.url });
       }
     },
   });

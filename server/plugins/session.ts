@@ -12,8 +12,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * site can sign a visitor into an account of its choosing (login CSRF).
  */
 function isSignInWrite(request: FastifyRequest): boolean {
-  const pathname = request.url.split('?')[0] ?? '';
-  return pathname === '/api/login' || pathname.startsWith('/api/auth/');
+  // The matched route (routing is done before onRequest), not the raw URL.
+  const route = request.routeOptions.url ?? '';
+  return route === '/api/login' || route.startsWith('/api/auth/');
 }
 
 /**
