@@ -71,7 +71,7 @@ const FALLBACK_CODES: Record<number, ErrorCode> = {
   431: 'HEADERS_TOO_LARGE',
 };
 
-export function errorBody(code: ErrorCode, message: string, details = {}): ErrorBody {
+function errorBody(code: ErrorCode, message: string, details = {}): ErrorBody {
   return { error: { code, message, details } };
 }
 

@@ -29,5 +29,3 @@ export const TEXT_LIMITS = {
   /** A custom amount as typed ("1000.00"). */
   amount: 12,
 } as const;
-
-export type TextLimitName = keyof typeof TEXT_LIMITS;
