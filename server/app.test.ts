@@ -19,7 +19,9 @@ describe('the app', () => {
   it('answers unknown /api paths with 404 in the error body', async () => {
     const res = await t.request({ method: 'GET', url: '/api/does-not-exist' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'API route not found.' } });
+    expect(res.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'API route not found.', details: {} },
+    });
   });
 
   it('hides the cause of a 500', async () => {
@@ -27,7 +29,11 @@ describe('the app', () => {
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain('postgres://');
     expect(res.json()).toEqual({
-      error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' },
+      error: {
+        code: 'INTERNAL',
+        message: 'Something went wrong on our side. Please try again.',
+        details: {},
+      },
     });
   });
 

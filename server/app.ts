@@ -3,7 +3,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
@@ -32,7 +36,14 @@ import { rentalsRoutes } from './modules/rentals/routes';
 import { createRentalsService } from './modules/rentals/service';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
-import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerCacheControl,
+  registerErrorHandler,
+  registerNotFound,
+} from './plugins/error-handler';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSession } from './plugins/session';
 import './types';
@@ -46,6 +57,8 @@ export interface CreateAppOptions {
   /** Replaces the PayPal client built from PAYPAL_* (null: payments not configured). */
   paypal?: PaypalClient | null;
   logger?: FastifyServerOptions['logger'];
+  /** Sees every route as it is registered (tests walk the route table with it). */
+  onRoute?: (route: RouteOptions) => void;
   /** Folder of the built web app; defaults to dist/web when it exists. */
   webDir?: string | null;
 }
@@ -67,7 +80,12 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     bodyLimit: 1024 * 1024,
+    // Longest legitimate parameter is a uuid (36) or a PayPal order id; longer → 414.
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors,
+    clientErrorHandler,
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   // PAYPAL_MODE (server/env.ts): real PayPal, the in-process local sandbox, or none.
   const paypalSandbox =
@@ -153,7 +171,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   acceptEmptyJsonBodies(app);
 
   registerErrorHandler(app);
+  registerCacheControl(app);
   registerSession(app);
+  registerInputGuard(app);
   registerIdempotency(app, { db: database.db, clock });
 
   await app.register(healthRoutes);

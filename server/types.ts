@@ -43,6 +43,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
   }
+  interface FastifyContextConfig {
+    /** A public read, the same for every caller: Cache-Control no-cache instead of no-store. */
+    publicRead?: boolean;
+  }
   interface FastifyRequest {
     auth: RequestAuth | null;
     sessionToken: string | null;

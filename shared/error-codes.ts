@@ -27,6 +27,10 @@ export const ERROR_CODES = [
   'INVALID_WEBHOOK',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'INVALID_URL',
+  'URI_TOO_LONG',
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
   'SERVICE_UNAVAILABLE',
   'INTERNAL',
 ] as const;
@@ -34,5 +38,6 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+  /** details is always an object (empty when there is nothing to add). */
+  error: { code: ErrorCode; message: string; details: Record<string, unknown> };
 }

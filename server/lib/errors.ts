@@ -19,7 +19,7 @@ export class AppError extends Error {
       error: {
         code: this.code,
         message: this.message,
-        ...(this.details ? { details: this.details } : {}),
+        details: this.details ?? {},
       },
     };
   }

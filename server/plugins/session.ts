@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { userIdParam } from '../../shared/contracts/rentals';
+import { userIdParam } from '../../shared/contracts/params';
 import { crossOriginRefused, forbidden, unauthenticated } from '../lib/errors';
 import { parse } from '../lib/validate';
 import type { RequestAuth } from '../types';
@@ -7,7 +7,20 @@ import type { RequestAuth } from '../types';
 export const SESSION_COOKIE = 'rentgpu_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Reads the session cookie of /api requests and refuses cross-origin writes that carry it. */
+/**
+ * Writes that sign in: refused from another site even without a session cookie, so no other
+ * site can sign a visitor into an account of its choosing (login CSRF).
+ */
+function isSignInWrite(request: FastifyRequest): boolean {
+  // The matched route (routing is done before onRequest), not the raw URL.
+  const route = request.routeOptions.url ?? '';
+  return route === '/api/login' || route.startsWith('/api/auth/');
+}
+
+/**
+ * Reads the session cookie of /api requests and refuses cross-origin writes that carry it,
+ * and cross-origin sign-in writes with or without it.
+ */
 export function registerSession(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('sessionToken', null);
@@ -15,8 +28,11 @@ export function registerSession(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api')) return;
     const token = request.cookies[SESSION_COOKIE];
+    const isWrite = !SAFE_METHODS.has(request.method);
+    if (isWrite && (token || isSignInWrite(request)) && !isSameOrigin(request)) {
+      throw crossOriginRefused();
+    }
     if (!token) return;
-    if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) throw crossOriginRefused();
     request.sessionToken = token;
     const live = await app.deps.auth.sessionFor(token);
     if (live)
@@ -29,7 +45,7 @@ export function registerSession(app: FastifyInstance): void {
  * Sec-Fetch-Site on all of them; a client that sends neither is not a browser acting
  * for a victim, so it is let through.
  */
-function isSameOrigin(request: FastifyRequest): boolean {
+export function isSameOrigin(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return false;
   const origin = request.headers.origin;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { createApp } from '../app';
 import type { Database } from '../db/client';
 import { parseEnv } from '../env';
@@ -45,6 +45,8 @@ export interface TestAppOptions {
   limiter?: RateLimiter;
   /** Extra routes for a test, added before the app is ready. */
   extend?: (app: FastifyInstance) => void;
+  /** Sees every route as the app registers it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
@@ -62,6 +64,7 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
     limiter,
     logger: false,
     webDir: null,
+    ...(overrides.onRoute ? { onRoute: overrides.onRoute } : {}),
   });
   overrides.extend?.(app);
   await app.ready();

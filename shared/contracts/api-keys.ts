@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { TEXT_LIMITS } from './limits';
+import { uuidIdParam } from './params';
 
 export const API_KEY_PERMISSIONS = ['read', 'write', 'admin'] as const;
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
@@ -16,7 +18,9 @@ export const createApiKeyBody = z.object({
     .string()
     .trim()
     .min(1, { message: 'Give the key a name' })
-    .max(60, { message: 'Name must be at most 60 characters' }),
+    .max(TEXT_LIMITS.keyName, {
+      message: `Name must be at most ${TEXT_LIMITS.keyName} characters`,
+    }),
   permissions: z
     .array(z.enum(API_KEY_PERMISSIONS))
     .min(1, { message: 'Choose at least one permission' })
@@ -25,7 +29,7 @@ export const createApiKeyBody = z.object({
 });
 export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
 
-export const apiKeyIdParam = z.object({ id: z.string().uuid({ message: 'Not a key id' }) });
+export const apiKeyIdParam = uuidIdParam('Not a key id');
 
 export interface ApiKeyView {
   id: string;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { OTP_LENGTH } from '../constants';
+import { TEXT_LIMITS } from './limits';
 
 export const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .max(254)
+  .max(TEXT_LIMITS.email)
   .pipe(z.email({ message: 'Please enter a valid email address' }));
 
 export const sendOtpBody = z.object({ email: emailSchema });

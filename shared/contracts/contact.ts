@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEXT_LIMITS } from './limits';
 
 /** Texts of the contact form (spec part 2 sections 4, 5 and 8). */
 export const CONTACT_TEXT = {
@@ -14,7 +15,12 @@ export const CONTACT_TEXT = {
   messageRequired: 'Please enter your message.',
 } as const;
 
-export const CONTACT_LIMITS = { name: 100, email: 254, subject: 200, message: 5000 } as const;
+export const CONTACT_LIMITS = {
+  name: TEXT_LIMITS.contactName,
+  email: TEXT_LIMITS.email,
+  subject: TEXT_LIMITS.contactSubject,
+  message: TEXT_LIMITS.contactMessage,
+} as const;
 
 export const CONTACT_CATEGORIES = [
   'general',

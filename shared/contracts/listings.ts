@@ -7,45 +7,47 @@ import {
   MEMORY_OPTIONS,
   PCIE_OPTIONS,
 } from '../listing-options';
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../rules/text';
+import { TEXT_LIMITS } from './limits';
+import { dollars, MAX_HOURLY_RATE } from './money';
+import { serialId } from './params';
 
-const dollars = z
-  .union([z.string(), z.number()])
-  .transform((v) => String(v).trim())
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{1,6}(\.\d{1,2})?$/, { message: 'Enter an amount in dollars, such as 1.50' }),
-  );
-
-const positiveDollars = dollars.refine((v) => Number(v) > 0, { message: 'Must be more than 0' });
+const positiveDollars = dollars({ max: MAX_HOURLY_RATE, positive: true });
 
 export const listingsQuery = z.object({
-  model: z.string().trim().max(100).optional(),
-  gpuType: z.string().trim().max(50).optional(),
+  model: z.string().trim().max(TEXT_LIMITS.searchModel).optional(),
+  gpuType: z.string().trim().max(TEXT_LIMITS.searchGpuType).optional(),
   sort: z
     .enum(['price-asc', 'price-desc', 'memory', 'performance'] satisfies ListingSort[])
     .optional(),
-  providerId: z.coerce.number().int().positive().optional(),
+  providerId: serialId.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
+  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
 });
 export type ListingsQuery = z.infer<typeof listingsQuery>;
 
 export const listingSpecifications = z.object({
   bandwidth: z.enum(BANDWIDTH_OPTIONS).optional(),
   pcieLanes: z.enum(PCIE_OPTIONS).default('16x'),
-  powerConsumption: z.string().trim().max(40).default(''),
+  powerConsumption: z.string().trim().max(TEXT_LIMITS.powerConsumption).default(''),
   cooling: z.enum(COOLING_OPTIONS).default('Air Cooled'),
-  additionalSpecs: z.string().trim().max(500).default(''),
+  additionalSpecs: z.string().trim().max(TEXT_LIMITS.additionalSpecs).default(''),
 });
 
 /** Specifications arrive as JSON text (as the spec's page sends them) or as an object. */
 const specificationsInput = z
-  .union([z.string(), z.record(z.string(), z.unknown())])
+  .union([z.string().max(TEXT_LIMITS.specificationsJson), z.record(z.string(), z.unknown())])
   .transform((value, ctx) => {
     if (typeof value !== 'string') return value;
     try {
-      return JSON.parse(value) as unknown;
+      const parsed = JSON.parse(value) as unknown;
+      // Inside JSON text, "\u0000" is six harmless characters until parsed: check again.
+      const bad = findUnstorableText(parsed);
+      if (bad) {
+        ctx.addIssue({ code: 'custom', path: bad, message: UNSTORABLE_TEXT_MESSAGE });
+        return z.NEVER;
+      }
+      return parsed;
     } catch {
       ctx.addIssue({ code: 'custom', message: 'Specifications must be JSON' });
       return z.NEVER;
@@ -60,13 +62,19 @@ const cudaCores = z
   .pipe(z.number().int().min(1).max(1_000_000).nullable().optional());
 
 export const createListingBody = z.object({
-  providerId: z.coerce.number().int().positive(),
+  providerId: serialId,
   model: z.enum(LISTABLE_MODELS as [string, ...string[]], {
     message: 'Choose a GPU model from the list',
   }),
   memory: z.enum(MEMORY_OPTIONS, { message: 'Choose a memory size from the list' }),
   cudaCores,
-  location: z.string().trim().min(2, { message: 'Location is required' }).max(100),
+  location: z
+    .string()
+    .trim()
+    .min(2, { message: 'Location is required' })
+    .max(TEXT_LIMITS.listingLocation, {
+      message: `Location must be at most ${TEXT_LIMITS.listingLocation} characters`,
+    }),
   bandwidth: z.enum(BANDWIDTH_OPTIONS).default('1 Gbps'),
   hourlyRate: positiveDollars,
   /** Ignored: the server derives it (hourly × 24). Accepted so the spec's payload validates. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEXT_LIMITS } from './limits';
 
 /** Texts of the newsletter sign-up (spec part 2 sections 4, 5 and 8). */
 export const NEWSLETTER_TEXT = {
@@ -21,7 +22,7 @@ export const subscribeNewsletterBody = z.object({
     .trim()
     .toLowerCase()
     .min(1, { message: NEWSLETTER_TEXT.emailRequired })
-    .max(254, { message: NEWSLETTER_TEXT.invalidEmail })
+    .max(TEXT_LIMITS.email, { message: NEWSLETTER_TEXT.invalidEmail })
     .pipe(z.email({ message: NEWSLETTER_TEXT.invalidEmail })),
   subscriptionSource: z.enum(NEWSLETTER_SOURCES).default('blog'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dollars } from './money';
 
 /** Credit packages of spec part 2 section 9: what you pay, and the bonus credits on top. */
 export const CREDIT_PACKAGES = [
@@ -43,7 +44,7 @@ export function parseCustomAmount(input: string | number): string | null {
 export const createPaypalOrderBody = z
   .object({
     packageId: z.enum(PACKAGE_IDS).optional(),
-    amount: z.union([z.string(), z.number()]).optional(),
+    amount: dollars({ max: CUSTOM_AMOUNT_MAX, message: CUSTOM_AMOUNT_MESSAGE }).optional(),
     currency: z.literal(PAYMENT_CURRENCY, { message: 'Payments are in USD' }).default('USD'),
     payment_type: z
       .literal('credits', { message: 'Only credit purchases are supported' })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OTP_LENGTH } from '../constants';
 import { emailSchema } from './auth';
+import { TEXT_LIMITS } from './limits';
 
 /** Empty or blank text means "clear it". */
 const optionalText = (max: number, label: string) =>
@@ -15,7 +16,9 @@ const optionalText = (max: number, label: string) =>
 const website = z
   .string()
   .trim()
-  .max(200, { message: 'Website must be at most 200 characters' })
+  .max(TEXT_LIMITS.website, {
+    message: `Website must be at most ${TEXT_LIMITS.website} characters`,
+  })
   .refine((v) => v === '' || isWebAddress(v), {
     message: 'Website must be a full address starting with http:// or https://',
   })
@@ -26,7 +29,7 @@ const website = z
 const phone = z
   .string()
   .trim()
-  .max(30, { message: 'Phone must be at most 30 characters' })
+  .max(TEXT_LIMITS.phone, { message: `Phone must be at most ${TEXT_LIMITS.phone} characters` })
   .refine((v) => v === '' || /^\+?[0-9 ()./-]{6,30}$/.test(v), {
     message: 'Phone may hold digits, spaces and + ( ) - . only',
   })
@@ -45,13 +48,13 @@ function isWebAddress(value: string): boolean {
 
 /** PATCH /api/users/:userId. Every field is optional; a field that is sent replaces the stored one. */
 export const updateProfileBody = z.object({
-  firstName: optionalText(50, 'First name'),
-  lastName: optionalText(50, 'Last name'),
+  firstName: optionalText(TEXT_LIMITS.firstName, 'First name'),
+  lastName: optionalText(TEXT_LIMITS.lastName, 'Last name'),
   email: emailSchema.optional(),
   phone,
-  location: optionalText(100, 'Location'),
-  bio: optionalText(500, 'Bio'),
-  company: optionalText(100, 'Company'),
+  location: optionalText(TEXT_LIMITS.location, 'Location'),
+  bio: optionalText(TEXT_LIMITS.bio, 'Bio'),
+  company: optionalText(TEXT_LIMITS.company, 'Company'),
   website,
 });
 export type UpdateProfileBody = z.input<typeof updateProfileBody>;

@@ -1,24 +1,20 @@
 import { z } from 'zod';
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
-
-const money = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
+import { dollars, MAX_HOURLY_RATE } from './money';
+import { serialId } from './params';
 
 export const createRentalBody = z.object({
-  gpuListingId: z.coerce.number().int().positive(),
-  providerId: z.coerce.number().int().positive(),
+  gpuListingId: serialId,
+  providerId: serialId,
   durationHours: z.coerce
     .number()
     .int({ message: 'Whole hours only' })
     .min(MIN_RENTAL_HOURS, { message: 'Minimum 1 hour, maximum 30 days (720 hours)' })
     .max(MAX_RENTAL_HOURS, { message: 'Minimum 1 hour, maximum 30 days (720 hours)' }),
-  hourlyRate: money,
-  totalCost: money,
+  hourlyRate: dollars({ max: MAX_HOURLY_RATE }),
+  totalCost: dollars(),
 });
 export type CreateRentalBody = z.infer<typeof createRentalBody>;
-
-export const idParam = z.object({ id: z.coerce.number().int().positive() });
-export const userIdParam = z.object({ userId: z.string().uuid({ message: 'Not a user id' }) });
-export const providerIdParam = z.object({ providerId: z.coerce.number().int().positive() });
 
 export type RentalStatus = 'active' | 'completed' | 'cancelled';
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { parseSshPublicKey } from '../rules/ssh-key';
+import { TEXT_LIMITS } from './limits';
+import { uuidIdParam } from './params';
 
 export const MAX_SSH_KEYS = 20;
 
@@ -9,8 +11,14 @@ export const addSshKeyBody = z
       .string()
       .trim()
       .min(1, { message: 'Give the key a name' })
-      .max(60, { message: 'Name must be at most 60 characters' }),
-    publicKey: z.string().trim().min(1, { message: 'Paste a public key' }).max(16_384),
+      .max(TEXT_LIMITS.keyName, {
+        message: `Name must be at most ${TEXT_LIMITS.keyName} characters`,
+      }),
+    publicKey: z
+      .string()
+      .trim()
+      .min(1, { message: 'Paste a public key' })
+      .max(TEXT_LIMITS.sshPublicKey),
   })
   .superRefine((body, ctx) => {
     const parsed = parseSshPublicKey(body.publicKey);
@@ -18,7 +26,7 @@ export const addSshKeyBody = z
   });
 export type AddSshKeyBody = z.input<typeof addSshKeyBody>;
 
-export const sshKeyIdParam = z.object({ id: z.string().uuid({ message: 'Not a key id' }) });
+export const sshKeyIdParam = uuidIdParam('Not a key id');
 
 export interface SshKeyView {
   id: string;

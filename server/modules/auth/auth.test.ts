@@ -48,7 +48,7 @@ describe('GET /api/auth/user', () => {
     const res = await t.request({ method: 'GET', url: '/api/auth/user' });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({
-      error: { code: 'UNAUTHENTICATED', message: 'Sign in to continue.' },
+      error: { code: 'UNAUTHENTICATED', message: 'Sign in to continue.', details: {} },
     });
   });
 

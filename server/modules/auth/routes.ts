@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendOtpBody, verifyOtpBody } from '../../../shared/contracts/auth';
 import { parse } from '../../lib/validate';
-import { clearSessionCookie, requireUser, setSessionCookie } from '../../plugins/session';
+import {
+  clearSessionCookie,
+  isSameOrigin,
+  requireUser,
+  setSessionCookie,
+} from '../../plugins/session';
 import { presentCurrentUser } from '../users/presenter';
 import { usersService } from '../users/service';
 
@@ -48,7 +53,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(request.auth ? '/' : '/#sign-in', 302);
   });
 
+  // A link on another site must not end the session (SameSite=Lax sends the cookie on
+  // top-level navigations): only a same-site or typed navigation signs out.
   app.get('/api/logout', async (request, reply) => {
+    if (!isSameOrigin(request)) return reply.redirect('/', 302);
     if (request.sessionToken) await auth.signOut(request.sessionToken);
     clearSessionCookie(reply, secure);
     return reply.redirect('/', 302);

@@ -6,7 +6,7 @@ import {
   NEXT_CURSOR_HEADER,
   updateListingBody,
 } from '../../../shared/contracts/listings';
-import { idParam } from '../../../shared/contracts/rentals';
+import { idParam } from '../../../shared/contracts/params';
 import { microsToDollars } from '../../../shared/rules/money';
 import { parse } from '../../lib/validate';
 import { requireUser } from '../../plugins/session';
@@ -18,7 +18,7 @@ export async function listingsRoutes(app: FastifyInstance): Promise<void> {
   const db = database.db;
 
   /** The list shape stays an array; the next page's cursor travels in a header. */
-  app.get('/api/gpu-listings', async (request, reply) => {
+  app.get('/api/gpu-listings', { config: { publicRead: true } }, async (request, reply) => {
     const query = parse(listingsQuery, request.query);
     // A demo visitor's own sandbox listings join their view only (ADR 010).
     const sandbox = request.auth
@@ -33,7 +33,7 @@ export async function listingsRoutes(app: FastifyInstance): Promise<void> {
     return reply.type('application/json; charset=utf-8').send(page.body);
   });
 
-  app.get('/api/marketplace/stats', async (_request, reply) => {
+  app.get('/api/marketplace/stats', { config: { publicRead: true } }, async (_request, reply) => {
     const page = await readCache.getOrLoad('stats', async () => {
       const stats = await listingsService.stats(db);
       const body: MarketplaceStats = {

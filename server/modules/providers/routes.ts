@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { userIdParam } from '../../../shared/contracts/rentals';
+import { userIdParam } from '../../../shared/contracts/params';
 import { forbidden, notFound } from '../../lib/errors';
 import { parse } from '../../lib/validate';
 import { requireUser } from '../../plugins/session';

@@ -1,10 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  createRentalBody,
-  idParam,
-  providerIdParam,
-  userIdParam,
-} from '../../../shared/contracts/rentals';
+import { idParam, providerIdParam, userIdParam } from '../../../shared/contracts/params';
+import { createRentalBody } from '../../../shared/contracts/rentals';
 import { forbidden } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
 import { parse } from '../../lib/validate';

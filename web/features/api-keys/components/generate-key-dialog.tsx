@@ -5,6 +5,7 @@ import {
   type ApiKeyPermission,
   type CreatedApiKey,
 } from '../../../../shared/contracts/api-keys';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
@@ -94,7 +95,7 @@ export function GenerateKeyDialog({
           <Input
             id="api-key-name"
             value={name}
-            maxLength={60}
+            maxLength={TEXT_LIMITS.keyName}
             placeholder="e.g. Training pipeline"
             onChange={(e) => setName(e.target.value)}
           />

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { LOGIN_RELOAD_DELAY_MS } from '../../../../shared/constants';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import {
   filterOtpInput,
   isPlausibleEmail,
@@ -91,6 +92,7 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
             type="email"
             inputMode="email"
             autoComplete="email"
+            maxLength={TEXT_LIMITS.email}
             placeholder="you@company.com"
             value={email}
             onChange={(e) => setEmail(e.target.value)}

@@ -1,5 +1,6 @@
 import { Search } from 'lucide-react';
 import type { FormEvent } from 'react';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import { GPU_TYPE_FILTERS, SORT_OPTIONS } from '../../../../shared/listing-options';
 import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';
@@ -38,6 +39,7 @@ export function FiltersBar(props: FiltersBarProps) {
             aria-label="Search GPUs by model, location or provider"
             placeholder="Search by model, location or provider"
             className="pl-9"
+            maxLength={TEXT_LIMITS.searchModel}
             value={props.search}
             onChange={(e) => props.onSearchChange(e.target.value)}
           />

@@ -1,5 +1,6 @@
 import { CircleCheck, Mail } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import { type NEWSLETTER_SOURCES, NEWSLETTER_TEXT } from '../../../../shared/contracts/newsletter';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -82,6 +83,7 @@ export function NewsletterSignup({ source = 'blog' }: NewsletterSignupProps) {
               type="email"
               name="email"
               autoComplete="email"
+              maxLength={TEXT_LIMITS.email}
               placeholder="you@company.com"
               value={email}
               onChange={(event) => setEmail(event.target.value)}

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import type { UserProfile } from '../../../../shared/contracts/profile';
 import { Button } from '../../../components/ui/button';
 import { Field, Textarea } from '../../../components/ui/field';
@@ -72,6 +73,7 @@ export function ProfileForm({ profile, onDone }: { profile: UserProfile; onDone:
               id={`profile-${key}`}
               type={type}
               autoComplete={autoComplete}
+              maxLength={TEXT_LIMITS[key]}
               value={values[key]}
               aria-invalid={Boolean(errors[key])}
               onChange={(e) => set(key)(e.target.value)}
@@ -83,6 +85,7 @@ export function ProfileForm({ profile, onDone }: { profile: UserProfile; onDone:
         <Textarea
           id="profile-bio"
           rows={3}
+          maxLength={TEXT_LIMITS.bio}
           value={values.bio}
           placeholder="Tell us about yourself"
           onChange={(e) => set('bio')(e.target.value)}

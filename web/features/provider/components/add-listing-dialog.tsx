@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import { LISTABLE_MODELS } from '../../../../shared/gpu-models';
 import {
   BANDWIDTH_OPTIONS,
@@ -189,7 +190,7 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
           <Input
             id={id('location')}
             placeholder="City, Country"
-            maxLength={100}
+            maxLength={TEXT_LIMITS.listingLocation}
             autoComplete="off"
             value={values.location}
             onChange={(e) => set('location')(e.target.value)}
@@ -257,7 +258,7 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
           <Input
             id={id('powerConsumption')}
             placeholder="450W"
-            maxLength={40}
+            maxLength={TEXT_LIMITS.powerConsumption}
             value={values.powerConsumption}
             onChange={(e) => set('powerConsumption')(e.target.value)}
           />
@@ -279,7 +280,7 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
           <Textarea
             id={id('additionalSpecs')}
             rows={3}
-            maxLength={500}
+            maxLength={TEXT_LIMITS.additionalSpecs}
             placeholder="CPU, RAM, storage, NVLink…"
             value={values.additionalSpecs}
             onChange={(e) => set('additionalSpecs')(e.target.value)}

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { BANDWIDTH_OPTIONS } from '../../../../shared/listing-options';
 import { formatMoney } from '../../../../shared/rules/currency';
@@ -80,7 +81,7 @@ function EditListingForm({ listing, onDone }: { listing: GpuListingView; onDone:
         <Field id={id('location')} label="Location" error={fieldErrors.location}>
           <Input
             id={id('location')}
-            maxLength={100}
+            maxLength={TEXT_LIMITS.listingLocation}
             autoComplete="off"
             value={values.location}
             onChange={(e) => set('location')(e.target.value)}

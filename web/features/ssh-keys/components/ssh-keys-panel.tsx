@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import { parseSshPublicKey } from '../../../../shared/rules/ssh-key';
 import { formatDate } from '../../../../shared/rules/time';
 import { Badge } from '../../../components/ui/badge';
@@ -113,7 +114,7 @@ export function SshKeysPanel({ dates }: { dates: { timeZone: string; language: s
           <Input
             id="ssh-key-name"
             value={name}
-            maxLength={60}
+            maxLength={TEXT_LIMITS.keyName}
             placeholder="e.g. Laptop"
             onChange={(e) => setName(e.target.value)}
           />
@@ -129,6 +130,7 @@ export function SshKeysPanel({ dates }: { dates: { timeZone: string; language: s
             rows={3}
             className="font-mono text-xs"
             placeholder="ssh-ed25519 AAAA… you@host"
+            maxLength={TEXT_LIMITS.sshPublicKey}
             value={publicKey}
             onChange={(e) => setPublicKey(e.target.value)}
           />
