@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
@@ -30,6 +30,7 @@ import { createRentalsService } from './modules/rentals/service';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
 import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
+import { registerQuietRequestLog } from './plugins/request-log';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSession } from './plugins/session';
 import './types';
@@ -62,6 +63,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     logger: options.logger ?? { level: env.LOG_LEVEL ?? 'info' },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // Outside production a request is one debug line (plugins/request-log.ts), so the
+    // console shows what a developer looks for; production keeps Fastify's request logs.
+    logController: new LogController({ disableRequestLogging: env.NODE_ENV !== 'production' }),
     return503OnClosing: true,
     bodyLimit: 1024 * 1024,
   });
@@ -111,6 +115,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (env.NODE_ENV !== 'production') registerQuietRequestLog(app);
   app.addHook('onClose', async () => {
     mailer.close();
     await limiter.close();

@@ -22,6 +22,8 @@ export interface UserInput {
   isAdmin?: boolean;
   isDemo?: boolean;
   theme?: 'dark' | 'light' | 'pastel';
+  /** Stored settings (spec part 2 section 3); missing keys take the defaults. */
+  settings?: Record<string, unknown>;
   /** Dollars granted through the ledger from the promotions account. */
   credits?: string;
 }
@@ -36,6 +38,7 @@ export async function createUser(tx: Tx, input: UserInput = {}) {
       isAdmin: input.isAdmin ?? false,
       isDemo: input.isDemo ?? false,
       theme: input.theme ?? 'dark',
+      ...(input.settings ? { settings: input.settings } : {}),
     })
     .returning();
   if (!user) throw new Error('user insert returned nothing');
