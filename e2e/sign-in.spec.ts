@@ -56,6 +56,17 @@ test('e-mail code sign-in with the code the server printed', async ({ page }) =>
   await expect(page.getByTestId('credit-balance')).toHaveText('$0.00');
 });
 
+test('an address the server refuses reads as the spec message, not a server field prefix', async ({
+  page,
+}) => {
+  await page.goto('/');
+  // Passes the form's own check (non-empty, contains '@') but not the server's.
+  await page.getByLabel('Email address').fill('a@b');
+  await page.getByRole('button', { name: 'Send Login Code' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
+  await expect(page.getByRole('alert')).not.toContainText('email:');
+});
+
 test('a signed-out visit to /marketplace shows the landing page', async ({ page }) => {
   await page.goto('/marketplace');
   await expect(page.getByRole('heading', { name: 'Rent powerful GPUs by the hour' })).toBeVisible();

@@ -72,6 +72,14 @@ describe('configuration', () => {
     expect(env.DATA_DIR).toMatch(/\/data$/);
   });
 
+  it('listens on loopback only outside production unless HOST says otherwise', () => {
+    expect(parseEnv({}).HOST).toBe('127.0.0.1');
+    expect(parseEnv({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    expect(parseEnv({ NODE_ENV: 'production' }).HOST).toBe('0.0.0.0');
+    expect(parseEnv({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(parseEnv({ NODE_ENV: 'production', HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
+  });
+
   it('uses the live PayPal API in production', () => {
     expect(parseEnv({ NODE_ENV: 'production' }).PAYPAL_API_BASE).toBe('https://api-m.paypal.com');
   });

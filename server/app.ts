@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
+  LogController,
   type RouteOptions,
 } from 'fastify';
 import type { Database } from './db/client';
@@ -44,6 +45,7 @@ import {
   registerNotFound,
 } from './plugins/error-handler';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerQuietRequestLog } from './plugins/request-log';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSession } from './plugins/session';
 import './types';
@@ -78,6 +80,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     logger: options.logger ?? { level: env.LOG_LEVEL ?? 'info' },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // Outside production a request is one debug line (plugins/request-log.ts), so the
+    // console shows what a developer looks for; production keeps Fastify's request logs.
+    logController: new LogController({ disableRequestLogging: env.NODE_ENV !== 'production' }),
     return503OnClosing: true,
     bodyLimit: 1024 * 1024,
     // Longest legitimate parameter is a uuid (36) or a PayPal order id; longer → 414.
@@ -158,6 +163,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (env.NODE_ENV !== 'production') registerQuietRequestLog(app);
   app.addHook('onClose', async () => {
     mailer.close();
     await limiter.close();

@@ -16,7 +16,8 @@ const urlWithProtocols = (protocols: string[]) =>
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(5000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Interface to listen on; loopback only outside production unless set (see parseEnv). */
+  HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).optional(),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).optional(),
@@ -61,6 +62,7 @@ export type PaypalMode = 'live' | 'sandbox-api' | 'local-sandbox' | 'off';
 export const PAYPAL_LIVE_API_BASE = 'https://api-m.paypal.com';
 
 export type Env = z.infer<typeof envSchema> & {
+  HOST: string;
   DATA_DIR: string;
   PAYPAL_API_BASE: string;
   PAYPAL_MODE: PaypalMode;
@@ -89,8 +91,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const paypalDefault =
     env.NODE_ENV === 'production' ? PAYPAL_LIVE_API_BASE : 'https://api-m.sandbox.paypal.com';
   const apiBase = env.PAYPAL_API_BASE ?? paypalDefault;
+  // `npm start` on a laptop must not expose the app to the network: loopback by default,
+  // every interface in production (behind its proxy or load balancer) or as configured.
+  const hostDefault = env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1';
   return {
     ...env,
+    HOST: env.HOST ?? hostDefault,
     DATA_DIR: path.resolve(env.DATA_DIR),
     PAYPAL_API_BASE: apiBase,
     PAYPAL_MODE: paypalMode(env, apiBase),

@@ -71,8 +71,16 @@ async function main(): Promise<void> {
   const where = env.DATABASE_URL
     ? 'PostgreSQL (DATABASE_URL)'
     : `embedded PGlite in ${env.DATA_DIR}`;
+  const loopback = env.HOST === '127.0.0.1' || env.HOST === 'localhost' || env.HOST === '::1';
+  const everywhere = env.HOST === '0.0.0.0' || env.HOST === '::';
+  const url = `http://${loopback || everywhere ? 'localhost' : env.HOST}:${port}`;
+  const reach = loopback
+    ? 'this computer only (set HOST=0.0.0.0 to listen on every interface)'
+    : everywhere
+      ? 'every network interface'
+      : env.HOST;
   process.stdout.write(
-    `\n  RentGPU is running at http://localhost:${port}\n  database: ${where}\n  ready in ${Math.round(performance.now() - startedAt)} ms\n\n`,
+    `\n  RentGPU is running at ${url}\n  listening on: ${reach}\n  database: ${where}\n  ready in ${Math.round(performance.now() - startedAt)} ms\n\n`,
   );
 }
 

@@ -24,3 +24,6 @@ export const MICROS_PER_DOLLAR = 1_000_000n;
 export const STORAGE_ADDON_USD = '2.50';
 export const MIN_RENTAL_HOURS = 1;
 export const MAX_RENTAL_HOURS = 720;
+
+/** Response header carrying the cursor of the next page of a listing list. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';

@@ -6,6 +6,11 @@ export interface Mail {
   text: string;
   /** Where a reply goes, when not to the sender (a contact message's author). */
   replyTo?: string;
+  /**
+   * A code the reader types in (a sign-in code). It is in the text as well; the console
+   * mailer also shows it on a line of its own so it stands out in the server's output.
+   */
+  code?: string;
 }
 
 export interface Mailer {
@@ -13,16 +18,44 @@ export interface Mailer {
   close(): void;
 }
 
+const WIDTH = 64;
+const rule = (left: string, label: string, right: string) =>
+  `${left}${label}${'═'.repeat(Math.max(0, WIDTH - 2 - label.length))}${right}`;
+
+/**
+ * One e-mail as the console shows it: a boxed block written in one piece, so log lines
+ * never land inside it, with a code (when there is one) framed on a line of its own.
+ * "To:" and "Subject:" stay on adjacent lines; the browser tests read the code from them.
+ */
+export function formatConsoleMail(mail: Mail): string {
+  const lines = [
+    '',
+    rule('╔', '══ e-mail (SMTP_URL is not set, so it is printed here) ', '╗'),
+    `To: ${mail.to}`,
+    `Subject: ${mail.subject}`,
+  ];
+  if (mail.replyTo) lines.push(`Reply-To: ${mail.replyTo}`);
+  if (mail.code) {
+    const inner = `  ${mail.code}  `;
+    lines.push(
+      '',
+      `    ┌${'─'.repeat(inner.length)}┐`,
+      `    │${inner}│   ◀ code`,
+      `    └${'─'.repeat(inner.length)}┘`,
+    );
+  }
+  lines.push('', mail.text, rule('╚', '', '╝'), '', '');
+  return lines.join('\n');
+}
+
 /** Without SMTP_URL, mail is printed on the server console (DESIGN.md section 2). */
 export class ConsoleMailer implements Mailer {
   constructor(
-    private readonly write: (line: string) => void = (line) => process.stdout.write(line),
+    private readonly write: (text: string) => void = (text) => process.stdout.write(text),
   ) {}
 
   async send(mail: Mail): Promise<void> {
-    this.write(
-      `\n──── e-mail (SMTP_URL is not set, so it is printed here) ────\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n────────────────────────────────────────────────────────────\n`,
-    );
+    this.write(formatConsoleMail(mail));
   }
 
   close(): void {}
@@ -39,7 +72,8 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(mail: Mail): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...mail });
+    const { code: _shownOnConsoleOnly, ...message } = mail;
+    await this.transport.sendMail({ from: this.from, ...message });
   }
 
   close(): void {

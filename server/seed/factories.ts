@@ -22,6 +22,8 @@ export interface UserInput {
   isAdmin?: boolean;
   isDemo?: boolean;
   theme?: 'dark' | 'light' | 'pastel';
+  /** Stored settings (spec part 2 section 3); missing keys take the defaults. */
+  settings?: Record<string, unknown>;
   /** Dollars granted through the ledger from the promotions account. */
   credits?: string;
   /** When the account was made (the clock's now); the database's now when omitted. */
@@ -39,6 +41,7 @@ export async function createUser(tx: Tx, input: UserInput = {}) {
       isDemo: input.isDemo ?? false,
       theme: input.theme ?? 'dark',
       ...(input.createdAt ? { createdAt: input.createdAt, updatedAt: input.createdAt } : {}),
+      ...(input.settings ? { settings: input.settings } : {}),
     })
     .returning();
   if (!user) throw new Error('user insert returned nothing');

@@ -136,4 +136,5 @@ export interface MarketplaceStats {
   providersOnline: number;
 }
 
-export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+// Defined with the constants so the web reads it without loading zod and these schemas.
+export { NEXT_CURSOR_HEADER } from '../constants';

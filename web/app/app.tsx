@@ -1,8 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useToasts } from '../components/ui/toast-store';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
 import { ThemeProvider } from '../features/theme/theme-provider';
+import { DateFormatProvider } from '../lib/date-format';
 import { createQueryClient } from '../lib/query-client';
 import { SignedInRouter, SignedOutRouter } from './router';
 import { Footer } from './shell/footer';
@@ -24,6 +25,10 @@ function LazyToaster() {
 
 function Shell() {
   const { user, isLoading } = useCurrentUser();
+  const dates = useMemo(
+    () => ({ timeZone: user?.timezone ?? 'UTC', language: user?.language ?? 'en' }),
+    [user?.timezone, user?.language],
+  );
   if (isLoading) {
     return (
       <div
@@ -36,20 +41,24 @@ function Shell() {
   }
   return (
     <ThemeProvider user={user}>
-      <div className="flex min-h-screen flex-col">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-card focus:p-2"
-        >
-          Skip to content
-        </a>
-        <Navbar user={user} />
-        <main id="main" className="flex-1">
-          {user ? <SignedInRouter /> : <SignedOutRouter />}
-        </main>
-        <Footer />
-      </div>
-      <LazyToaster />
+      <DateFormatProvider value={dates}>
+        <div className="flex min-h-screen flex-col">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-card focus:p-2"
+          >
+            Skip to content
+          </a>
+          <Navbar user={user} />
+          {/* At least a screen tall, so the footer starts below the fold while a page loads
+            and does not jump when its content arrives (no layout shift). */}
+          <main id="main" className="min-h-screen flex-1">
+            {user ? <SignedInRouter /> : <SignedOutRouter />}
+          </main>
+          <Footer />
+        </div>
+        <LazyToaster />
+      </DateFormatProvider>
     </ThemeProvider>
   );
 }

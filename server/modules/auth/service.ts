@@ -86,6 +86,7 @@ export function createAuthService(deps: AuthDeps) {
           to: email,
           subject: `Your RentGPU sign-in code: ${code}`,
           text: `Your RentGPU sign-in code is ${code}\n\nIt is valid for 10 minutes and can be used once. If you did not ask for it, ignore this e-mail.`,
+          code,
         });
       } catch (error) {
         deps.log.error({ err: error }, 'sign-in code e-mail failed');

@@ -10,15 +10,22 @@ import {
 } from '../../../../shared/rules/login-input';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
-import { serverMessage } from '../../../lib/api-client';
+import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { reloadPage } from '../../../lib/navigation';
 import { useSendOtp } from '../api/send-otp';
 import { useVerifyOtp } from '../api/verify-otp';
 
-/** A failed fetch (no answer at all) reads as a network error; an answer reads its message. */
+/**
+ * A failed fetch (no answer at all) reads as a network error. A refused field reads as the
+ * spec's message for that field, never the server's "email: …" summary; any other answer
+ * reads its message.
+ */
 function messageFor(error: unknown, fallback: string): string {
   if (error instanceof TypeError) return LOGIN_TEXT.networkError;
+  const fields = serverFieldErrors(error);
+  if (fields.email) return LOGIN_TEXT.invalidEmail;
+  if (fields.otp) return LOGIN_TEXT.invalidOtp;
   return serverMessage(error, fallback);
 }
 

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { type GpuListingView, NEXT_CURSOR_HEADER } from '../../../../shared/contracts/listings';
+import { NEXT_CURSOR_HEADER } from '../../../../shared/constants';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
 
 export interface ListingFilters {
   /** Search text, or the chosen GPU type (spec part 1 section 7). */

@@ -1,6 +1,12 @@
 import { Calculator } from 'lucide-react';
 import { useState } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import {
+  CALCULATOR_DAYS,
+  CALCULATOR_HOURS,
+  clampCalculatorDays,
+  clampCalculatorHours,
+} from '../../../../shared/rules/calculator-input';
 import { type Currency, formatMoney } from '../../../../shared/rules/currency';
 import { calculatorTotal } from '../../../../shared/rules/pricing';
 import { Button } from '../../../components/ui/button';
@@ -16,8 +22,8 @@ interface CostCalculatorProps {
 
 /** Sticky Rental Cost Calculator: hours (default 24) and days, the $2.50 storage add-on and the total. */
 export function CostCalculator({ listing, currency, onRent }: CostCalculatorProps) {
-  const [hours, setHours] = useState(24);
-  const [days, setDays] = useState(0);
+  const [hours, setHours] = useState<number>(CALCULATOR_HOURS.initial);
+  const [days, setDays] = useState<number>(CALCULATOR_DAYS.initial);
   const rate = listing ? Number(listing.hourlyRate) : 0;
   const totalHours = hours + days * 24;
   return (
@@ -41,20 +47,20 @@ export function CostCalculator({ listing, currency, onRent }: CostCalculatorProp
           <Input
             id="calc-hours"
             type="number"
-            min={1}
-            max={167}
+            min={CALCULATOR_HOURS.min}
+            max={CALCULATOR_HOURS.max}
             value={hours}
-            onChange={(e) => setHours(Math.max(1, Math.floor(Number(e.target.value) || 1)))}
+            onChange={(e) => setHours(clampCalculatorHours(e.target.value))}
           />
         </Field>
         <Field id="calc-days" label="Days">
           <Input
             id="calc-days"
             type="number"
-            min={0}
-            max={30}
+            min={CALCULATOR_DAYS.min}
+            max={CALCULATOR_DAYS.max}
             value={days}
-            onChange={(e) => setDays(Math.max(0, Math.floor(Number(e.target.value) || 0)))}
+            onChange={(e) => setDays(clampCalculatorDays(e.target.value))}
           />
         </Field>
       </div>

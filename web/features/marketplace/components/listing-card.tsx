@@ -5,6 +5,7 @@ import { availabilityLabel, isLowAvailability, isRentable } from '../../../../sh
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 
@@ -26,29 +27,31 @@ export function ListingCard({ listing, currency, selected, onSelect, onRent }: L
       aria-label={`${listing.model} from ${listing.provider.companyName}`}
       role="group"
     >
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
+      <div className="grid gap-1">
+        <div className="flex items-start justify-between gap-3">
           <h3 className="text-lg font-semibold">{listing.model}</h3>
-          <p className="flex items-center gap-1 truncate text-sm text-muted-foreground">
-            {listing.provider.companyName}
-            {listing.provider.isVerified ? (
-              <BadgeCheck
-                className="h-4 w-4 shrink-0 text-primary"
-                aria-label="Verified provider"
-              />
-            ) : null}
-            <span className="ml-1 inline-flex items-center gap-0.5">
-              <Star className="h-3.5 w-3.5" aria-hidden />
-              {listing.provider.reputation}
-            </span>
-          </p>
+          <Badge
+            tone={!rentable ? 'danger' : isLowAvailability(listing) ? 'warning' : 'success'}
+            data-testid="availability"
+          >
+            {label}
+          </Badge>
         </div>
-        <Badge
-          tone={!rentable ? 'danger' : isLowAvailability(listing) ? 'warning' : 'success'}
-          data-testid="availability"
+        {/* The whole card width, wrapping rather than cutting: company, verified mark, rating. */}
+        <p
+          className="flex flex-wrap items-center gap-x-1 text-sm text-muted-foreground"
+          data-testid="provider-line"
         >
-          {label}
-        </Badge>
+          <span>{listing.provider.companyName}</span>
+          {listing.provider.isVerified ? (
+            <BadgeCheck className="h-4 w-4 shrink-0 text-primary" aria-label="Verified provider" />
+          ) : null}
+          <span className="ml-1 inline-flex items-center gap-0.5 whitespace-nowrap">
+            <Star className="h-3.5 w-3.5" aria-hidden />
+            <span className="sr-only">Rating </span>
+            {listing.provider.reputation}
+          </span>
+        </p>
       </div>
       <dl className="grid grid-cols-2 gap-2 text-sm">
         <div className="flex items-center gap-1.5">
@@ -100,6 +103,37 @@ export function ListingCard({ listing, currency, selected, onSelect, onRent }: L
         <Button size="sm" onClick={onRent} disabled={!rentable}>
           Rent Now
         </Button>
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * A card-shaped placeholder with the loaded card's rows at their line heights, so the grid
+ * keeps its height when the listings arrive (no layout shift).
+ */
+export function ListingCardSkeleton() {
+  return (
+    <Card className="flex flex-col gap-4 p-5" data-testid="listing-skeleton">
+      <div className="grid gap-1">
+        <div className="flex items-start justify-between gap-3">
+          <Skeleton className="h-7 w-28" />
+          <Skeleton className="h-5 w-20 rounded-full" />
+        </div>
+        <Skeleton className="h-5 w-44" />
+      </div>
+      <div className="grid grid-cols-2 gap-2">
+        <Skeleton className="h-5 w-16" />
+        <Skeleton className="h-5 w-20" />
+        <Skeleton className="col-span-2 h-5 w-40" />
+      </div>
+      <div>
+        <Skeleton className="h-8 w-24" />
+        <Skeleton className="h-4 w-20" />
+      </div>
+      <div className="mt-auto grid grid-cols-2 gap-2">
+        <Skeleton className="h-8" />
+        <Skeleton className="h-8" />
       </div>
     </Card>
   );

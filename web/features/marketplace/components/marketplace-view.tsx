@@ -4,12 +4,11 @@ import type { Currency } from '../../../../shared/rules/currency';
 import { isRentable } from '../../../../shared/rules/pricing';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Skeleton } from '../../../components/ui/skeleton';
 import { TooltipProvider } from '../../../components/ui/tooltip';
 import { useListings } from '../api/get-listings';
 import { CostCalculator } from './cost-calculator';
 import { FiltersBar } from './filters-bar';
-import { ListingCard } from './listing-card';
+import { ListingCard, ListingCardSkeleton } from './listing-card';
 import { RentDialog } from './rent-dialog';
 import { StatsStrip } from './stats-strip';
 
@@ -65,12 +64,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
             {query.isLoading ? (
               <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
                 {SKELETON_KEYS.map((key) => (
-                  <Card key={key} className="grid gap-3 p-5" data-testid="listing-skeleton">
-                    <Skeleton className="h-6 w-32" />
-                    <Skeleton className="h-4 w-48" />
-                    <Skeleton className="h-16 w-full" />
-                    <Skeleton className="h-9 w-full" />
-                  </Card>
+                  <ListingCardSkeleton key={key} />
                 ))}
               </div>
             ) : query.isError ? (

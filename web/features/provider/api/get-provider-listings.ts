@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { type GpuListingView, NEXT_CURSOR_HEADER } from '../../../../shared/contracts/listings';
+import { NEXT_CURSOR_HEADER } from '../../../../shared/constants';
+import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { apiRequest } from '../../../lib/api-client';
 import { providerKeys } from './keys';
 

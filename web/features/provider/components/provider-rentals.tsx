@@ -5,15 +5,12 @@ import { formatMoney } from '../../../../shared/rules/currency';
 import { formatRuntime } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useFormatDate } from '../../../lib/date-format';
 import { useNow } from '../../../lib/use-now';
 import { endedRentals, rentalPhaseLabel } from '../utils/provider-summary';
 import { QueryError } from './query-error';
 
 const HISTORY_SHOWN = 10;
-
-function formatWhen(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 function runtimeMs(rental: RentalView, now: number): number {
   const end = rental.endTime ? Date.parse(rental.endTime) : now;
@@ -31,6 +28,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 
 function ActiveRental({ rental, now }: { rental: RentalView; now: number }) {
   const phase = rentalPhaseLabel(rental);
+  const formatDate = useFormatDate();
   return (
     <li className="grid gap-3 rounded-lg border border-border p-4" data-testid="provider-rental">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -43,7 +41,7 @@ function ActiveRental({ rental, now }: { rental: RentalView; now: number }) {
         <Badge tone={phase === 'Running' ? 'success' : 'warning'}>{phase}</Badge>
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <Detail label="Started">{formatWhen(rental.startTime)}</Detail>
+        <Detail label="Started">{formatDate(rental.startTime, { withTime: true })}</Detail>
         <Detail label="Runtime">{formatRuntime(runtimeMs(rental, now))}</Detail>
         <Detail label="Hourly rate">{formatMoney(rental.hourlyRate)}/hr</Detail>
         <Detail label="Booked">
@@ -55,13 +53,14 @@ function ActiveRental({ rental, now }: { rental: RentalView; now: number }) {
 }
 
 function HistoryRow({ rental, now }: { rental: RentalView; now: number }) {
+  const formatDate = useFormatDate();
   return (
     <li className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2 text-sm">
       <span className="min-w-0">
         <span className="font-medium">{rental.gpuListing.model}</span>{' '}
         <span className="text-muted-foreground">
           · {rentalPhaseLabel(rental)} · {formatRuntime(runtimeMs(rental, now))}
-          {rental.endTime ? ` · ended ${formatWhen(rental.endTime)}` : ''}
+          {rental.endTime ? ` · ended ${formatDate(rental.endTime, { withTime: true })}` : ''}
         </span>
       </span>
       <span className="font-semibold tabular-nums text-success-text">

@@ -10,18 +10,21 @@ import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
+import { useFormatDate } from '../../../lib/date-format';
 import { useStopRental } from '../api/stop-rental';
 import { runtimeMs } from '../rental-math';
 
 export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: number }) {
   const [confirming, setConfirming] = useState(false);
   const stop = useStopRental();
+  const formatDate = useFormatDate();
   const elapsed = runtimeMs(rental, now);
   const cost = Math.min(
     liveCostEstimate(Number(rental.hourlyRate), elapsed),
     Number(rental.totalCost),
   );
   const ready = rental.phase === 'ready' && rental.sshHost && rental.sshPort;
+  const sshCommand = `ssh -p ${rental.sshPort} ${rental.sshUsername}@${rental.sshHost}`;
 
   async function confirmStop() {
     try {
@@ -65,7 +68,7 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
       {ready ? (
         <div className="grid gap-2 rounded-lg bg-muted p-3 font-mono text-sm">
           <div className="flex items-center justify-between gap-2">
-            <span className="min-w-0 truncate">
+            <span className="min-w-0 [overflow-wrap:anywhere]">
               <span className="text-muted-foreground">Host </span>
               <span data-testid="ssh-host">{rental.sshHost}</span>
             </span>
@@ -78,10 +81,16 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
             </span>
             <CopyButton value={String(rental.sshPort)} label="SSH port" />
           </div>
-          <p className="flex items-center gap-1.5 truncate text-xs text-muted-foreground">
-            <Terminal className="h-3.5 w-3.5 shrink-0" aria-hidden />
-            ssh -p {rental.sshPort} {rental.sshUsername}@{rental.sshHost}
-          </p>
+          {/* Wraps on a phone instead of being cut off or widening the page. */}
+          <div className="flex items-start justify-between gap-2">
+            <p className="flex min-w-0 items-start gap-1.5 text-xs text-muted-foreground">
+              <Terminal className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden />
+              <code className="min-w-0 [overflow-wrap:anywhere]" data-testid="ssh-command">
+                {sshCommand}
+              </code>
+            </p>
+            <CopyButton value={sshCommand} label="SSH command" />
+          </div>
         </div>
       ) : (
         <p className="flex items-center gap-2 rounded-lg bg-muted p-3 text-sm text-muted-foreground">
@@ -105,7 +114,7 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
         </div>
         <div>
           <dt className="text-muted-foreground">Booked until</dt>
-          <dd>{new Date(rental.endsAt).toLocaleString()}</dd>
+          <dd>{formatDate(rental.endsAt, { withTime: true })}</dd>
         </div>
       </dl>
       <Button

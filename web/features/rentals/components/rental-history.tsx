@@ -3,6 +3,7 @@ import { formatMoney } from '../../../../shared/rules/currency';
 import { formatRuntime } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
+import { useFormatDate } from '../../../lib/date-format';
 import { runtimeMs } from '../rental-math';
 
 const REASONS: Record<string, string> = {
@@ -13,6 +14,7 @@ const REASONS: Record<string, string> = {
 };
 
 export function RentalHistory({ rentals, now }: { rentals: RentalView[]; now: number }) {
+  const formatDate = useFormatDate();
   if (rentals.length === 0)
     return (
       <Card className="p-6 text-center text-sm text-muted-foreground">No past rentals yet.</Card>
@@ -41,7 +43,7 @@ export function RentalHistory({ rentals, now }: { rentals: RentalView[]; now: nu
                 <div className="font-medium">{r.gpuListing.model}</div>
                 <div className="text-xs text-muted-foreground">{r.provider.companyName}</div>
               </td>
-              <td className="p-3">{new Date(r.startTime).toLocaleString()}</td>
+              <td className="p-3">{formatDate(r.startTime, { withTime: true })}</td>
               <td className="p-3">{formatRuntime(runtimeMs(r, now))}</td>
               <td className="p-3">
                 <Badge tone={r.status === 'completed' ? 'neutral' : 'warning'}>

@@ -5,6 +5,7 @@ import { formatMoney } from '../../../../shared/rules/currency';
 import { formatRuntime } from '../../../../shared/rules/pricing';
 import { Card } from '../../../components/ui/card';
 import { Dialog } from '../../../components/ui/dialog';
+import { useFormatDate } from '../../../lib/date-format';
 import { runtimeMs, spentOn, summarize } from '../rental-math';
 
 type Detail = 'active' | 'runtime' | 'spent' | null;
@@ -16,6 +17,7 @@ function DetailList({
   rentals: RentalView[];
   value: (r: RentalView) => string;
 }) {
+  const formatDate = useFormatDate();
   if (rentals.length === 0)
     return <p className="text-sm text-muted-foreground">Nothing here yet.</p>;
   return (
@@ -24,9 +26,7 @@ function DetailList({
         <li key={r.id} className="flex justify-between gap-3 rounded-md bg-muted px-3 py-2">
           <span>
             {r.gpuListing.model}{' '}
-            <span className="text-muted-foreground">
-              · {new Date(r.startTime).toLocaleDateString()}
-            </span>
+            <span className="text-muted-foreground">· {formatDate(r.startTime)}</span>
           </span>
           <span className="font-medium">{value(r)}</span>
         </li>

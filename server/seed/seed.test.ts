@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/app';
+import { seedDemoData } from './seed';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the demo seed', () => {
+  it('sends no e-mail when its rentals become ready', async () => {
+    const report = await seedDemoData(t.database.db, t.app.deps.rentals, t.clock.now());
+    expect(report.createdRentals).toBeGreaterThan(0);
+    t.clock.advance(5 * 60_000);
+    await t.app.deps.rentals.processDue(t.clock.now());
+    // Let the fire-and-forget alert sends settle.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(t.mailer.sent).toEqual([]);
+  });
+});
