@@ -5,28 +5,23 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Database } from './db/client';
+import { buildDeps } from './deps';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import { WEB_DIST_DIR } from './lib/paths';
 import { createPaypalClient, type PaypalClient } from './lib/paypal';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
-import { ReadCache } from './lib/read-cache';
 import { accountRoutes } from './modules/account/routes';
-import { createAccountService } from './modules/account/service';
 import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
-import { createAuthService } from './modules/auth/service';
 import { contactRoutes } from './modules/contact/routes';
 import { healthRoutes } from './modules/health/routes';
+import { rentalsRoutes } from './modules/instances/rentals-routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
-import { createInstanceAlerts } from './modules/notifications/service';
 import { paymentsRoutes } from './modules/payments/routes';
-import { createPaymentsService } from './modules/payments/service';
 import { providersRoutes } from './modules/providers/routes';
-import { rentalsRoutes } from './modules/rentals/routes';
-import { createRentalsService } from './modules/rentals/service';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
 import { registerErrorHandler, registerNotFound } from './plugins/error-handler';
@@ -76,38 +71,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
             apiBase: env.PAYPAL_API_BASE,
           })
         : null;
-  const readCache = new ReadCache<{ body: string; nextCursor: string | null }>(
-    env.READ_CACHE_TTL_MS,
-  );
-  const rentals = createRentalsService(database.db, {
-    platformFeeBps: env.PLATFORM_FEE_BPS,
-    provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
-    demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
-    onChange: () => readCache.invalidate(),
-    onInstanceEvent: createInstanceAlerts({ db: database.db, mailer, log: app.log }),
-  });
-  app.decorate('deps', {
-    env,
-    database,
-    clock,
-    mailer,
-    limiter,
-    auth: createAuthService({ db: database.db, clock, mailer, limiter, log: app.log }),
-    rentals,
-    paypal,
-    payments: createPaymentsService({
-      db: database.db,
-      paypal,
-      clientId: env.PAYPAL_CLIENT_ID ?? null,
-      sdkUrl: env.PAYPAL_SDK_URL,
-      clock,
-      mailer,
-      limiter,
-      log: app.log,
-    }),
-    account: createAccountService({ db: database.db, clock, rentals }),
-    readCache,
-  });
+  app.decorate('deps', buildDeps({ env, database, clock, mailer, limiter, paypal, log: app.log }));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

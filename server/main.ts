@@ -2,7 +2,6 @@ import path from 'node:path';
 import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv } from './env';
-import { startWorker } from './modules/rentals/worker';
 import { seedDemoData } from './seed/seed';
 
 /** The only file that listens (STYLE.md habit 8). */
@@ -28,13 +27,13 @@ async function main(): Promise<void> {
     await database.close();
   });
   if (env.SEED_DEMO_DATA === 'true') {
-    const report = await seedDemoData(database.db, app.deps.rentals);
+    const report = await seedDemoData(database.db, app.deps);
     if (Object.values(report).some((n) => n > 0)) {
       app.log.info(report, 'demo data seeded');
     }
   }
 
-  const worker = startWorker(app.deps.rentals, app.deps.clock, env.WORKER_INTERVAL_MS, app.log);
+  const worker = app.deps.worker.start(app.deps.clock, env.WORKER_INTERVAL_MS);
 
   let closing = false;
   const shutdown = async (signal: string) => {

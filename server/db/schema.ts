@@ -5,6 +5,7 @@
  */
 export * from './schema/accounts';
 export * from './schema/content';
+export * from './schema/instances';
 export * from './schema/ledger';
 export * from './schema/marketplace';
 export * from './schema/payments';

@@ -5,6 +5,7 @@ import { useCurrentUser } from '../features/auth/api/get-current-user';
 import { ThemeProvider } from '../features/theme/theme-provider';
 import { createQueryClient } from '../lib/query-client';
 import { SignedInRouter, SignedOutRouter } from './router';
+import { BalanceBanner } from './shell/balance-banner';
 import { Footer } from './shell/footer';
 import { Navbar } from './shell/navbar';
 
@@ -44,6 +45,7 @@ function Shell() {
           Skip to content
         </a>
         <Navbar user={user} />
+        <BalanceBanner user={user} />
         <main id="main" className="flex-1">
           {user ? <SignedInRouter /> : <SignedOutRouter />}
         </main>

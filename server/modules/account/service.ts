@@ -9,18 +9,18 @@ import {
 } from '../../lib/errors';
 import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
-import type { RentalsService } from '../rentals/service';
+import type { InstancesService } from '../instances/service';
 import { sshKeysService } from '../ssh-keys/service';
 import { usersService } from '../users/service';
 
 export interface AccountDeps {
   db: Db;
   clock: Clock;
-  rentals: RentalsService;
+  instances: InstancesService;
 }
 
 /** Settings with their effects, and closing an account: work that spans several modules. */
-export function createAccountService({ db, clock, rentals }: AccountDeps) {
+export function createAccountService({ db, clock, instances }: AccountDeps) {
   return {
     getSettings: (userId: string) => usersService.getSettings(db, userId),
 
@@ -65,7 +65,7 @@ export function createAccountService({ db, clock, rentals }: AccountDeps) {
         const user = await usersService.lockById(tx, userId);
         if (!user || user.deletedAt) throw notFound('User');
         if (user.isDemo) throw demoAccountLocked('be deleted');
-        const active = await rentals.countActiveByUser(userId, tx);
+        const active = await instances.countLiveByUser(userId, tx);
         if (active > 0) throw accountHasActiveRentals(active);
         await usersService.anonymise(tx, userId, clock.now());
         await sessionsService.endAllForUser(tx, userId);

@@ -276,7 +276,7 @@ describe('demo sign-in, login and logout navigations', () => {
     expect(before.statusCode).toBe(503);
     expect(before.json().error.code).toBe('DEMO_UNAVAILABLE');
 
-    await seedDemoData(t.database.db, t.app.deps.rentals);
+    await seedDemoData(t.database.db, t.app.deps);
     const res = await t.request({ method: 'POST', url: '/api/login' });
     expect(res.statusCode).toBe(200);
     const me = await t.request({

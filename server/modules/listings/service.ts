@@ -37,6 +37,7 @@ export const listingsService = {
   /** Takes one unit at the given rate inside the caller's transaction; false if not rentable. */
   reserveUnit: listingsRepo.reserveUnit,
   releaseUnit: listingsRepo.releaseUnit,
+  takeUnit: listingsRepo.takeUnit,
 
   async list(db: Db, query: ListingsQuery) {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
@@ -113,7 +114,7 @@ export const listingsService = {
           bandwidth: body.bandwidth ?? locked.bandwidth,
         };
       }
-      const active = await listingsRepo.countActiveRentals(tx, listingId);
+      const active = await listingsRepo.countUnitsHeld(tx, listingId);
       const total = body.totalCount ?? locked.totalCount;
       if (total < active) {
         throw badRequest(
@@ -140,7 +141,7 @@ export const listingsService = {
     await ownedListing(db, userId, listingId);
     await db.transaction(async (tx) => {
       await listingsRepo.lockById(tx, listingId);
-      const active = await listingsRepo.countActiveRentals(tx, listingId);
+      const active = await listingsRepo.countLiveInstances(tx, listingId);
       if (active > 0) throw listingHasActiveRentals(active);
       await listingsRepo.update(tx, listingId, { removedAt: now });
     });

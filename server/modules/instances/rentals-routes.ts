@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { createRentalBody, idParam, providerIdParam } from '../../../shared/contracts/rentals';
+import { parse } from '../../lib/validate';
+import { requireUser } from '../../plugins/session';
+import { instancesPolicy } from './policy';
+import { presentRental } from './presenter';
+
+/** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
+export async function rentalsRoutes(app: FastifyInstance): Promise<void> {
+  const { instances, clock, database } = app.deps;
+
+  app.post('/api/rentals', async (request, reply) => {
+    const { userId } = requireUser(request);
+    const body = parse(createRentalBody, request.body);
+    const rental = await instances.rent(userId, body, clock.now());
+    return reply.status(201).send(presentRental(rental));
+  });
+
+  app.patch('/api/rentals/:id/stop', async (request) => {
+    const { userId } = requireUser(request);
+    const { id } = parse(idParam, request.params);
+    return presentRental(await instances.stopRental(userId, id, clock.now()));
+  });
+
+  app.get('/api/rentals/user/:userId', async (request) => {
+    const { userId } = instancesPolicy.ownUserList(request);
+    return (await instances.listRentalsByUser(userId)).map(presentRental);
+  });
+
+  app.get('/api/rentals/provider/:providerId', async (request) => {
+    requireUser(request);
+    const { providerId } = parse(providerIdParam, request.params);
+    await instancesPolicy.ownProvider(request, providerId, database.db);
+    return (await instances.listRentalsByProvider(providerId)).map(presentRental);
+  });
+}
