@@ -169,7 +169,7 @@ describe('ledger and instance invariants under random operations', () => {
                   memo: 'test grant',
                 }),
               );
-            } else {
+            } else if (s.kind === 'drain') {
               await db.transaction(async (tx) => {
                 const balance = await ledgerService.walletBalance(tx, u.id);
                 const spend = balance - BigInt(s.leaveCents) * 10_000n;
