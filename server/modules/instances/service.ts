@@ -102,7 +102,6 @@ const stateOf = (instance: Instance) => instance.status as InstanceState;
  * machine, two billing plans. Hosts tell it what happened through `applyHostReport`.
  */
 export function createInstancesService(db: Db, accounts: AccountBook, config: InstancesConfig) {
-  const events: InstanceEvent[] = [];
   /** Events are told only after their transaction commits. */
   const afterCommit = async <T>(work: (tx: Tx) => Promise<T>, told: InstanceEvent[]) => {
     const result = await accounts.transact(work);
@@ -110,7 +109,6 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
     for (const e of told) config.onInstanceEvent?.(e);
     return result;
   };
-  void events;
 
   function refuse(instance: Instance, action: InstanceAction): never {
     const state = stateOf(instance);
@@ -532,7 +530,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       let changedState = false;
       const charged = await accounts.transact(async (tx) => {
         const due = await instancesRepo.claimDue(tx, 'metered', now, batch);
-        if (due.length === 0) return 0;
+        if (due.length === 0) return { count: 0, stops: [] as Instance[] };
         const wallets = await accounts.wallets(
           tx,
           due.map((d) => d.userId),
@@ -607,25 +605,30 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
               : { ...m, compute: 0, storage: 0, charged: 0n },
           ),
         );
-        const stoppedBy = new Map<string, number>();
-        for (const instance of stops) {
-          await stopMetered(tx, instance, now, 'insufficient_credits');
-          stoppedBy.set(instance.userId, (stoppedBy.get(instance.userId) ?? 0) + 1);
-          told.push({
-            kind: 'stopped_for_credits',
-            instanceId: instance.id,
-            userId: instance.userId,
-          });
-        }
-        for (const [userId, count] of stoppedBy) {
-          await instancesRepo.markStoppedForCredits(tx, userId, now, count);
-        }
-        changedState = stops.length > 0;
-        return due.length;
+        return { count: due.length, stops };
       });
+      // Stopped in transactions of their own, after the charges commit: a stop takes the
+      // listing's row lock, which must never be awaited while holding wallet locks (a rent
+      // takes them the other way round).
+      for (const candidate of charged.stops) {
+        const stopped = await accounts.transact(async (tx) => {
+          const row = await instancesRepo.lockView(tx, candidate.id);
+          if (!row || row.instance.status !== 'running') return false;
+          await stopMetered(tx, row.instance, now, 'insufficient_credits');
+          await instancesRepo.markStoppedForCredits(tx, row.instance.userId, now, 1);
+          return true;
+        });
+        if (!stopped) continue;
+        changedState = true;
+        told.push({
+          kind: 'stopped_for_credits',
+          instanceId: candidate.id,
+          userId: candidate.userId,
+        });
+      }
       if (changedState) config.onChange?.();
       for (const e of told) config.onInstanceEvent?.(e);
-      return charged;
+      return charged.count;
     },
 
     /**
