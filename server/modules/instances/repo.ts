@@ -121,7 +121,7 @@ export const instancesRepo = {
       .for('update', { skipLocked: true });
   },
 
-  /** Instances a host has yet to converge (placed there, in a state that awaits its report). */
+  /** Instances a host has yet to converge (placed there, awaiting its report), oldest change first. */
   async pendingOnHost(conn: Conn, hostId: string, limit: number) {
     return conn
       .select()
@@ -132,7 +132,7 @@ export const instancesRepo = {
           inArray(instances.status, ['provisioning', 'starting', 'stopping', 'terminating']),
         ),
       )
-      .orderBy(instances.id)
+      .orderBy(instances.stateChangedAt, instances.id)
       .limit(limit);
   },
 
