@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createApp } from '../../server/app';
 import { type Database, openDatabase } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
+import type { Mailer } from '../../server/lib/mailer';
 import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
@@ -21,6 +22,8 @@ const LISTINGS = 10_000;
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const RENT_WORKERS = 32;
+/** Instance alerts (ready e-mails) are sent after commit; the bench does not print them. */
+const silentMailer: Mailer = { send: async () => {}, close: () => {} };
 const METERED = 10_000;
 
 interface Figures {
@@ -204,7 +207,7 @@ async function benchOn(label: string, database: Database): Promise<void> {
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
   const env = parseEnv({ NODE_ENV: 'production', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' });
-  const app = await createApp({ env, database, logger: false, webDir: null });
+  const app = await createApp({ env, database, logger: false, webDir: null, mailer: silentMailer });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {
@@ -234,6 +237,7 @@ async function benchOn(label: string, database: Database): Promise<void> {
       database,
       logger: false,
       webDir: null,
+      mailer: silentMailer,
     });
     await uncached.listen({ port: 0, host: '127.0.0.1' });
     try {
