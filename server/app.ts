@@ -10,6 +10,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import type { Database } from './db/client';
+import { buildDeps } from './deps';
 import type { Env } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { registerIdempotency } from './lib/idempotency';
@@ -17,24 +18,17 @@ import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import { WEB_DIST_DIR } from './lib/paths';
 import { createPaypalClient, type PaypalClient } from './lib/paypal';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
-import { ReadCache } from './lib/read-cache';
 import { accountRoutes } from './modules/account/routes';
-import { createAccountService } from './modules/account/service';
 import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
-import { createAuthService } from './modules/auth/service';
 import { contactRoutes } from './modules/contact/routes';
-import { createDemoService } from './modules/demo/service';
 import { healthRoutes } from './modules/health/routes';
+import { rentalsRoutes } from './modules/instances/rentals-routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
-import { createInstanceAlerts } from './modules/notifications/service';
 import { paymentsRoutes } from './modules/payments/routes';
 import { createLocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
-import { createPaymentsService } from './modules/payments/service';
 import { providersRoutes } from './modules/providers/routes';
-import { rentalsRoutes } from './modules/rentals/routes';
-import { createRentalsService } from './modules/rentals/service';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
 import {
@@ -109,57 +103,10 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
         : paypalSandbox
           ? createPaypalClient(paypalSandbox)
           : null;
-  const readCache = new ReadCache<{ body: string; nextCursor: string | null }>(
-    env.READ_CACHE_TTL_MS,
+  app.decorate(
+    'deps',
+    buildDeps({ env, database, clock, mailer, limiter, paypal, paypalSandbox, log: app.log }),
   );
-  const rentals = createRentalsService(database.db, {
-    platformFeeBps: env.PLATFORM_FEE_BPS,
-    provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
-    demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
-    onChange: () => readCache.invalidate(),
-    onInstanceEvent: createInstanceAlerts({ db: database.db, mailer, log: app.log }),
-  });
-  const demo = createDemoService({ db: database.db, clock });
-  app.decorate('deps', {
-    env,
-    database,
-    clock,
-    mailer,
-    limiter,
-    auth: createAuthService({
-      db: database.db,
-      clock,
-      mailer,
-      limiter,
-      log: app.log,
-      // Demo Login needs the demo world (demo hosts, the seed's shapes).
-      demo: env.SEED_DEMO_DATA === 'true' ? demo : null,
-      demoLoginsPerHour: env.DEMO_LOGINS_PER_HOUR,
-    }),
-    rentals,
-    paypal,
-    paypalSandbox,
-    payments: createPaymentsService({
-      db: database.db,
-      paypal,
-      clientId: paypalSandbox ? paypalSandbox.clientId : (env.PAYPAL_CLIENT_ID ?? null),
-      sdkUrl: env.PAYPAL_SDK_URL,
-      sandbox: paypalSandbox,
-      clock,
-      mailer,
-      limiter,
-      log: app.log,
-    }),
-    account: createAccountService({
-      db: database.db,
-      clock,
-      rentals,
-      demo,
-      onListingsChange: () => readCache.invalidate(),
-      log: app.log,
-    }),
-    readCache,
-  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

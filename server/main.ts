@@ -4,7 +4,6 @@ import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv } from './env';
 import { startIdempotencySweep } from './lib/idempotency';
 import { startDemoCleanup } from './modules/account/demo-cleanup-task';
-import { startWorker } from './modules/rentals/worker';
 import { seedDemoData } from './seed/seed';
 
 /** The only file that listens (STYLE.md habit 8). */
@@ -30,7 +29,7 @@ async function main(): Promise<void> {
     await database.close();
   });
   if (env.SEED_DEMO_DATA === 'true') {
-    const report = await seedDemoData(database.db, app.deps.rentals);
+    const report = await seedDemoData(database.db, app.deps);
     if (Object.values(report).some((n) => n > 0)) {
       app.log.info(report, 'demo data seeded');
     }
@@ -42,7 +41,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const worker = startWorker(app.deps.rentals, app.deps.clock, env.WORKER_INTERVAL_MS, app.log);
+  const worker = app.deps.worker.start(app.deps.clock, env.WORKER_INTERVAL_MS);
   const sweep = startIdempotencySweep(database.db, app.deps.clock, 10 * 60_000, app.log);
   const demoCleanup = startDemoCleanup(app.deps.account, app.log);
 

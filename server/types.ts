@@ -7,11 +7,13 @@ import type { RateLimiter } from './lib/rate-limit';
 import type { ReadCache } from './lib/read-cache';
 import type { AccountService } from './modules/account/service';
 import type { AuthService } from './modules/auth/service';
+import type { HostsService } from './modules/hosts/service';
+import type { InstancesService } from './modules/instances/service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import type { PaymentsService } from './modules/payments/service';
-import type { RentalsService } from './modules/rentals/service';
+import type { Worker } from './worker';
 
-/** Everything a route reaches: built once by createApp from the parsed configuration. */
+/** Everything a route reaches: built once by buildDeps (server/deps.ts) from the parsed configuration. */
 export interface AppDeps {
   env: Env;
   database: Database;
@@ -19,7 +21,12 @@ export interface AppDeps {
   mailer: Mailer;
   limiter: RateLimiter;
   auth: AuthService;
-  rentals: RentalsService;
+  /** Every GPU machine: marketplace rentals (booked) and metered instances. */
+  instances: InstancesService;
+  /** Where hosts report what happened to instances. */
+  hosts: HostsService;
+  /** The worker's named jobs (server/worker); main.ts starts its timer. */
+  worker: Worker;
   /**
    * PayPal's REST API: the real one from PAYPAL_CLIENT_ID/SECRET, the in-process local sandbox
    * (PAYPAL_MODE local-sandbox), or null ("not configured").

@@ -12,6 +12,9 @@ import pg from 'pg';
 import { createApp } from '../../server/app';
 import { type Database, openDatabase } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
+import type { Mailer } from '../../server/lib/mailer';
+import type { HostsService } from '../../server/modules/hosts/service';
+import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
 
@@ -19,6 +22,9 @@ const LISTINGS = 10_000;
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const RENT_WORKERS = 32;
+/** Instance alerts (ready e-mails) are sent after commit; the bench does not print them. */
+const silentMailer: Mailer = { send: async () => {}, close: () => {} };
+const METERED = 10_000;
 
 interface Figures {
   rps: number;
@@ -72,6 +78,7 @@ async function seed(database: Database): Promise<void> {
 async function rentAndStop(
   base: string,
   database: Database,
+  hosts: HostsService,
 ): Promise<{ pairsPerSecond: number; pairs: number; failures: number }> {
   const users = await Promise.all(
     Array.from({ length: RENT_WORKERS }, () =>
@@ -123,10 +130,13 @@ async function rentAndStop(
           continue;
         }
         const { id } = (await rent.json()) as { id: number };
-        // The host reports ready (what the agent or the demo simulator does), then the renter stops.
-        await database.db.execute(
-          sql`update rentals set ready_at = start_time, ssh_host = 'bench', ssh_port = null where id = ${id}`,
-        );
+        // The host reports ready (what the agent or the demo host does), then the renter stops.
+        await hosts.report({
+          instanceId: id,
+          generation: 1,
+          state: 'running',
+          connection: { sshHost: 'bench' },
+        });
         const stop = await fetch(`${base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
         if (stop.status === 200) pairs += 1;
         else {
@@ -139,6 +149,56 @@ async function rentAndStop(
   return { pairsPerSecond: pairs / DURATION_S, pairs, failures };
 }
 
+/**
+ * One minute of the metered-minute job for METERED running instances (1,000 users with ten
+ * each): every instance's minute is its own ledger transaction, written in batches.
+ */
+async function meteredMinute(database: Database, instances: InstancesService) {
+  const db = database.db;
+  const now = new Date();
+  await db.execute(sql`
+    insert into users (email, first_name, last_name)
+    select 'metered-' || g || '@bench.test', 'Bench', 'User' from generate_series(1, 1000) g`);
+  await db.execute(sql`
+    insert into ledger_accounts (kind, user_id, balance_micros, tracks_balance)
+    select 'wallet', id, 100000000000, true from users where email like 'metered-%@bench.test'`);
+  await db.execute(sql`
+    with t as (insert into ledger_transactions (kind, memo) values ('grant', 'bench credits') returning id)
+    insert into ledger_entries (transaction_id, account_id, amount_micros)
+    select t.id, a.id, a.balance_micros from t, ledger_accounts a
+      join users u on u.id = a.user_id and u.email like 'metered-%@bench.test'
+    union all
+    select t.id, (select id from ledger_accounts where kind = 'promotions' and user_id is null), -100000000000 * 1000 from t`);
+  const at = now.toISOString();
+  await db.execute(sql`
+    with u as (select id, row_number() over (order by id) - 1 as n from users where email like 'metered-%@bench.test'),
+      l as (select id, provider_id, hourly_rate_micros, row_number() over (order by id) - 1 as n
+        from gpu_listings where status = 'available' and available_count > 10),
+      c as (select count(*) as cnt from l)
+    insert into instances (user_id, gpu_listing_id, provider_id, source, billing_plan, status,
+      hourly_rate_micros, storage_gb, start_time, provisioning_deadline, ready_at, paid_through)
+    select u.id, l.id, l.provider_id, 'vm', 'metered', 'running', l.hourly_rate_micros, 50,
+      ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+    from generate_series(0, ${METERED - 1}) g, c
+    join l on true join u on true
+    where l.n = g % c.cnt and u.n = g % 1000`);
+  await db.execute(sql`
+    update gpu_listings g set available_count = available_count - h.n
+    from (select gpu_listing_id, count(*)::int as n from instances
+      where billing_plan = 'metered' group by gpu_listing_id) h
+    where h.gpu_listing_id = g.id`);
+  const started = performance.now();
+  let charged = 0;
+  for (;;) {
+    const n = await instances.chargeMeteredMinute(now, 500);
+    if (n === 0) break;
+    charged += n;
+  }
+  const ms = performance.now() - started;
+  const problems = await checkInvariants(db, { billedUpTo: now });
+  return { charged, ms, problems };
+}
+
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -147,7 +207,7 @@ async function benchOn(label: string, database: Database): Promise<void> {
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
   const env = parseEnv({ NODE_ENV: 'production', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' });
-  const app = await createApp({ env, database, logger: false, webDir: null });
+  const app = await createApp({ env, database, logger: false, webDir: null, mailer: silentMailer });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {
@@ -171,7 +231,35 @@ async function benchOn(label: string, database: Database): Promise<void> {
       );
       console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
     }
-    const rs = await rentAndStop(base, database);
+    // The same listing page with the read cache off: every request reaches the database.
+    const uncached = await createApp({
+      env: { ...env, READ_CACHE_TTL_MS: 0 },
+      database,
+      logger: false,
+      webDir: null,
+      mailer: silentMailer,
+    });
+    await uncached.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const path = '/api/gpu-listings';
+      const uncachedBase = `http://127.0.0.1:${(uncached.server.address() as AddressInfo).port}`;
+      const sample = await fetch(uncachedBase + path);
+      const body = Buffer.from(await sample.arrayBuffer());
+      const bare = await bareServer(body, {
+        'content-type': sample.headers.get('content-type') ?? 'application/json',
+      });
+      const ceiling = await cannon(bare.url);
+      await bare.close();
+      const ours = await cannon(uncachedBase + path);
+      console.log(`${path}  with the read cache off (READ_CACHE_TTL_MS=0)`);
+      console.log(
+        `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+      );
+      console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
+    } finally {
+      await uncached.close();
+    }
+    const rs = await rentAndStop(base, database, app.deps.hosts);
     const problems = await checkInvariants(database.db);
     console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
     console.log(
@@ -179,6 +267,15 @@ async function benchOn(label: string, database: Database): Promise<void> {
     );
     console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
     if (problems.length > 0) process.exitCode = 1;
+    const mm = await meteredMinute(database, app.deps.instances);
+    console.log(`metered-minute job (${fmt(METERED)} running metered instances)`);
+    console.log(
+      `  one minute charged in ${fmt(mm.ms)} ms (${fmt(mm.charged)} instance-minutes, ${fmt((mm.charged / mm.ms) * 1000)} per s)`,
+    );
+    console.log(
+      `  invariants: ${mm.problems.length === 0 ? 'all hold' : mm.problems.slice(0, 5).join('; ')}`,
+    );
+    if (mm.problems.length > 0) process.exitCode = 1;
   } finally {
     await app.close();
   }

@@ -6,6 +6,7 @@
 export * from './schema/accounts';
 export * from './schema/content';
 export * from './schema/idempotency';
+export * from './schema/instances';
 export * from './schema/ledger';
 export * from './schema/marketplace';
 export * from './schema/payments';

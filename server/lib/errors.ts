@@ -93,6 +93,24 @@ export const quoteMismatch = (quote: Record<string, unknown>) =>
     { quote },
   );
 
+export const invalidStateTransition = (
+  action: string,
+  state: string,
+  allowedActions: readonly string[],
+) =>
+  new AppError(409, 'INVALID_STATE_TRANSITION', `An instance that is ${state} cannot ${action}.`, {
+    action,
+    state,
+    allowedActions: [...allowedActions],
+  });
+
+export const capacityUnavailable = () =>
+  new AppError(
+    409,
+    'CAPACITY_UNAVAILABLE',
+    'No GPU of this listing is free right now. The instance stays stopped; try again later.',
+  );
+
 export const listingUnavailable = () =>
   new AppError(
     409,

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { dollarsToMicros, microsToDollars } from '../../shared/rules/money';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import type { RentalsService } from '../modules/rentals/service';
+import type { InstancesService } from '../modules/instances/service';
+import type { Worker } from '../worker';
 import { DEMO_ADMIN, DEMO_PROVIDERS, DEMO_RENTERS, DEMO_USER } from './demo-data';
 import { createListing, createProvider, createUser, findProviderByCompany } from './factories';
 
@@ -22,7 +23,7 @@ const HOURS = [48, 72, 96, 120, 168];
  */
 export async function seedDemoData(
   db: Db,
-  rentals: RentalsService | null,
+  services: { instances: InstancesService; worker: Worker } | null,
   now = new Date(),
 ): Promise<SeedReport> {
   const report: SeedReport = {
@@ -82,14 +83,14 @@ export async function seedDemoData(
     }
   });
 
-  if (rentals) {
+  if (services) {
     let n = 0;
     for (const item of toRent) {
       for (let unit = 0; unit < item.units; unit += 1, n += 1) {
         const hours = HOURS[n % HOURS.length] ?? 72;
         const renter = renterIds[n % renterIds.length];
         if (!renter) break;
-        await rentals.rent(
+        await services.instances.rent(
           renter,
           {
             gpuListingId: item.listingId,
@@ -104,7 +105,8 @@ export async function seedDemoData(
       }
     }
     // The seeded instances are already up.
-    if (report.createdRentals > 0) await rentals.processDue(new Date(now.getTime() + 60 * 60_000));
+    if (report.createdRentals > 0)
+      await services.worker.runOnce(new Date(now.getTime() + 60 * 60_000));
   }
   return report;
 }

@@ -101,11 +101,30 @@ const preferencesSchema = z.object({
   defaultRegion: z.enum(REGIONS),
 });
 
+/** Dollars with at most two decimals, from 0 to 100,000. */
+const thresholdDollars = z
+  .string()
+  .trim()
+  .regex(/^\d{1,6}(\.\d{1,2})?$/, { message: 'Enter an amount in dollars, e.g. 10.00' })
+  .refine((v) => Number(v) <= 100_000, { message: 'At most 100000' });
+
+const billingSchema = z.object({
+  /**
+   * Warn when the wallet falls below this many dollars; null: one hour of what the user's
+   * running instances cost now (the worker checks it, docs/decisions/007).
+   */
+  lowBalanceThreshold: thresholdDollars.nullable(),
+});
+
+const DEFAULT_BILLING = { lowBalanceThreshold: null };
+
 /** The whole settings object of spec part 2 section 3, as PATCH /api/users/:id/settings takes it. */
 export const userSettings = z.object({
   notifications: notificationsSchema,
   security: securitySchema,
   preferences: preferencesSchema,
+  /** Optional in a request (older clients): missing means the default. */
+  billing: billingSchema.default(DEFAULT_BILLING),
 });
 export type UserSettings = z.infer<typeof userSettings>;
 
@@ -127,6 +146,7 @@ export const DEFAULT_SETTINGS: UserSettings = {
     autoRenew: false,
     defaultRegion: 'us-east',
   },
+  billing: DEFAULT_BILLING,
 };
 
 /**
@@ -138,7 +158,7 @@ export function resolveSettings(stored: unknown): UserSettings {
   const group = <K extends keyof UserSettings>(key: K): UserSettings[K] => {
     const defaults = DEFAULT_SETTINGS[key];
     const raw = isRecord(source[key]) ? source[key] : {};
-    const shape = userSettings.shape[key].shape as Record<string, z.ZodType>;
+    const shape = GROUPS[key].shape as Record<string, z.ZodType>;
     const out: Record<string, unknown> = { ...defaults };
     for (const [field, schema] of Object.entries(shape)) {
       const parsed = schema.safeParse(raw[field]);
@@ -150,8 +170,16 @@ export function resolveSettings(stored: unknown): UserSettings {
     notifications: group('notifications'),
     security: group('security'),
     preferences: group('preferences'),
+    billing: group('billing'),
   };
 }
+
+const GROUPS = {
+  notifications: notificationsSchema,
+  security: securitySchema,
+  preferences: preferencesSchema,
+  billing: billingSchema,
+};
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -27,6 +27,16 @@ export const currentUser = z.object({
   isProvider: z.boolean(),
   isAdmin: z.boolean(),
   createdAt: z.string(),
+  /**
+   * A banner's worth of billing news: the wallet is below the low-balance threshold, or
+   * metered instances were stopped because it could not pay their next minute.
+   */
+  balanceAlert: z
+    .object({
+      kind: z.enum(['low_balance', 'out_of_credits']),
+      stoppedInstances: z.number().int(),
+    })
+    .nullable(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

@@ -6,6 +6,7 @@ import { ThemeProvider } from '../features/theme/theme-provider';
 import { DateFormatProvider } from '../lib/date-format';
 import { createQueryClient } from '../lib/query-client';
 import { SignedInRouter, SignedOutRouter } from './router';
+import { BalanceBanner } from './shell/balance-banner';
 import { Footer } from './shell/footer';
 import { Navbar } from './shell/navbar';
 
@@ -50,6 +51,7 @@ function Shell() {
             Skip to content
           </a>
           <Navbar user={user} />
+          <BalanceBanner user={user} />
           {/* At least a screen tall, so the footer starts below the fold while a page loads
             and does not jump when its content arrives (no layout shift). */}
           <main id="main" className="min-h-screen flex-1">

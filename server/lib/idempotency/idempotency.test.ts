@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeys, rentals } from '../../db/schema';
+import { idempotencyKeys, instances as rentals } from '../../db/schema';
 import { testDatabaseUrl } from '../../env';
 import { hashSessionToken, SESSION_TTL_MS } from '../../modules/auth/service';
 import { sessionsRepo } from '../../modules/auth/sessions-repo';

@@ -3,12 +3,12 @@ import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
 import { presentApiKey } from '../api-keys/presenter';
 import { apiKeysService } from '../api-keys/service';
+import { presentMetered, presentRental } from '../instances/presenter';
+import type { InstancesService } from '../instances/service';
 import type { PaymentsService } from '../payments/service';
 import { walletHistory } from '../payments/wallet';
 import { presentProvider } from '../providers/presenter';
 import { providersService } from '../providers/service';
-import { presentRental } from '../rentals/presenter';
-import type { RentalsService } from '../rentals/service';
 import { presentSshKey } from '../ssh-keys/presenter';
 import { sshKeysService } from '../ssh-keys/service';
 import { presentUserProfile } from '../users/presenter';
@@ -16,21 +16,23 @@ import { usersService } from '../users/service';
 
 /** Everything we hold about a user, as one JSON document (Download Account Data). */
 export async function exportAccountData(
-  deps: { db: Db; rentals: RentalsService; payments: PaymentsService },
+  deps: { db: Db; instances: InstancesService; payments: PaymentsService },
   userId: string,
   now: Date,
 ) {
   const { db } = deps;
   const profile = await usersService.getProfile(db, userId);
-  const [settings, provider, rentals, wallet, orders, apiKeys, sshKeys] = await Promise.all([
-    usersService.getSettings(db, userId),
-    providersService.findByUserId(db, userId),
-    deps.rentals.listByUser(userId),
-    walletHistory(db, userId, 100_000),
-    deps.payments.listOrders(userId),
-    apiKeysService.listAll(db, userId),
-    sshKeysService.list(db, userId),
-  ]);
+  const [settings, provider, rentals, metered, wallet, orders, apiKeys, sshKeys] =
+    await Promise.all([
+      usersService.getSettings(db, userId),
+      providersService.findByUserId(db, userId),
+      deps.instances.listRentalsByUser(userId),
+      deps.instances.listMeteredByUser(userId),
+      walletHistory(db, userId, 100_000),
+      deps.payments.listOrders(userId),
+      apiKeysService.listAll(db, userId),
+      sshKeysService.list(db, userId),
+    ]);
   return {
     exportedAt: now.toISOString(),
     format: 'rentgpu-account-export/1',
@@ -38,6 +40,7 @@ export async function exportAccountData(
     settings: resolveSettings(settings),
     providerProfile: provider ? presentProvider(provider) : null,
     rentals: rentals.map(presentRental),
+    instances: metered.map(presentMetered),
     walletEntries: wallet,
     paymentOrders: orders.map((order) => ({
       id: order.id,

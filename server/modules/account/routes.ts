@@ -6,7 +6,7 @@ import { exportAccountData } from './export';
 
 /** /api/users/:userId/settings, /export and DELETE /api/users/:userId: the caller's own only. */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
-  const { account, database, rentals, payments, clock, env } = app.deps;
+  const { account, database, instances, payments, clock, env } = app.deps;
   const secure = env.NODE_ENV === 'production';
 
   app.get('/api/users/:userId/settings', async (request) => {
@@ -28,7 +28,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   app.get('/api/users/:userId/export', async (request, reply) => {
     const { userId } = requireSelf(request);
     const now = clock.now();
-    const data = await exportAccountData({ db: database.db, rentals, payments }, userId, now);
+    const data = await exportAccountData({ db: database.db, instances, payments }, userId, now);
     const day = now.toISOString().slice(0, 10);
     return reply
       .header('content-disposition', `attachment; filename="rentgpu-account-${day}.json"`)

@@ -1,5 +1,6 @@
 import { DEMO_USER_EMAIL } from '../../../shared/constants';
 import { SESSION_TIMEOUT_MS, type UserSettings } from '../../../shared/contracts/settings';
+import { type InstanceState, isLive } from '../../../shared/rules/instance-lifecycle';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/clock';
 import {
@@ -11,14 +12,14 @@ import {
 import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
 import type { DemoService } from '../demo/service';
-import type { RentalsService } from '../rentals/service';
+import type { InstancesService } from '../instances/service';
 import { sshKeysService } from '../ssh-keys/service';
 import { usersService } from '../users/service';
 
 export interface AccountDeps {
   db: Db;
   clock: Clock;
-  rentals: RentalsService;
+  instances: InstancesService;
   demo: DemoService;
   /** After listings change (a demo visitor's sandbox listings are taken off). */
   onListingsChange?: () => void;
@@ -29,7 +30,7 @@ export interface AccountDeps {
 export function createAccountService({
   db,
   clock,
-  rentals,
+  instances,
   demo,
   onListingsChange,
   log,
@@ -88,7 +89,7 @@ export function createAccountService({
         if (!user || user.deletedAt) throw notFound('User');
         // The shared seeded demo account stays for everyone; a visitor's own may go.
         if (user.isDemo && user.email === DEMO_USER_EMAIL) throw demoAccountLocked('be deleted');
-        const active = await rentals.countActiveByUser(userId, tx);
+        const active = await instances.countLiveByUser(userId, tx);
         if (active > 0) throw accountHasActiveRentals(active);
         const now = clock.now();
         await close(tx, userId, now);
@@ -113,13 +114,17 @@ export function createAccountService({
       let closed = 0;
       for (const userId of await demo.findDue(now, batch)) {
         try {
-          for (const row of await rentals.listByUser(userId)) {
-            if (row.rental.status === 'active')
-              await rentals.stop(userId, row.rental.id, now, 'demo_cleanup');
+          for (const row of await instances.listRentalsByUser(userId)) {
+            if (isLive(row.instance.status as InstanceState))
+              await instances.stopRental(userId, row.instance.id, now, 'demo_cleanup');
+          }
+          for (const row of await instances.listMeteredByUser(userId)) {
+            if (isLive(row.instance.status as InstanceState))
+              await instances.terminate(userId, row.instance.id, now, 'demo_cleanup');
           }
           const done = await db.transaction(async (tx) => {
             if (!(await demo.claimDue(tx, userId, now))) return false;
-            if ((await rentals.countActiveByUser(userId, tx)) > 0) return false;
+            if ((await instances.countLiveByUser(userId, tx)) > 0) return false;
             await close(tx, userId, now);
             await demo.retire(tx, userId, now);
             return true;

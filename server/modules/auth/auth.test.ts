@@ -272,7 +272,7 @@ describe('POST /api/auth/verify-otp', () => {
 
 describe('demo sign-in, login and logout navigations', () => {
   it('POST /api/login signs into a fresh demo account of the visitor’s own', async () => {
-    await seedDemoData(t.database.db, t.app.deps.rentals);
+    await seedDemoData(t.database.db, t.app.deps);
     const first = await t.request({ method: 'POST', url: '/api/login' });
     expect(first.statusCode).toBe(200);
     const me = await t.request({

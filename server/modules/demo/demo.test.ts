@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type UserSettings } from '../../../shared/contracts/settings';
-import { gpuListings, ledgerTransactions, rentals, users } from '../../db/schema';
+import { gpuListings, instances, ledgerTransactions, users } from '../../db/schema';
 import { seedDemoData } from '../../seed/seed';
 import { createTestApp, type TestApp } from '../../test/app';
 import { ed25519PublicKey } from '../../test/ssh';
@@ -14,7 +14,7 @@ beforeAll(async () => {
   t = await createTestApp();
   w = world(t);
   // The public demo world (the shared "Demo User" with its public "Demo Compute Co.").
-  await seedDemoData(t.database.db, t.app.deps.rentals, t.clock.now());
+  await seedDemoData(t.database.db, t.app.deps, t.clock.now());
 });
 afterAll(async () => {
   await t.close();
@@ -347,7 +347,7 @@ describe('the demo cleanup', () => {
       cookie: idle.cookie,
     });
     expect(rented.statusCode).toBe(201);
-    await t.app.deps.rentals.processDue(new Date(start.getTime() + HOUR)); // instance ready
+    await t.app.deps.worker.runOnce(new Date(start.getTime() + HOUR)); // instance ready
 
     // Not yet a day: nothing happens.
     t.clock.advance(23 * HOUR);
@@ -367,9 +367,9 @@ describe('the demo cleanup', () => {
     expect(account?.email).toMatch(/@deleted\.rentgpu\.invalid$/);
     const [rental] = await t.database.db
       .select()
-      .from(rentals)
-      .where(eq(rentals.id, rented.json().id));
-    expect(rental).toMatchObject({ status: 'completed', settledBy: 'demo_cleanup' });
+      .from(instances)
+      .where(eq(instances.id, rented.json().id));
+    expect(rental).toMatchObject({ status: 'terminated', endReason: 'demo_cleanup' });
     expect(await ledgerService.walletBalance(t.database.db, idle.userId)).toBe(0n);
     const expired = await t.database.db
       .select()

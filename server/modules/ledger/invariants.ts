@@ -5,7 +5,10 @@ import type { Conn } from '../../db/client';
  * The invariants of DESIGN.md section 3, checked against the whole database. Returns a
  * description of each violation; an empty list means the books are right.
  */
-export async function checkInvariants(conn: Conn): Promise<string[]> {
+export async function checkInvariants(
+  conn: Conn,
+  options: { billedUpTo?: Date } = {},
+): Promise<string[]> {
   const problems: string[] = [];
   const rows = async (query: ReturnType<typeof sql>) => {
     const result = await conn.execute(query);
@@ -32,22 +35,71 @@ export async function checkInvariants(conn: Conn): Promise<string[]> {
   )) {
     problems.push(`wallet ${r.id} is negative: ${r.b}`);
   }
+  problems.push(...(await checkInstanceInvariants(conn, options)));
+  return problems;
+}
+
+/**
+ * The instance invariants of DESIGN.md sections 3 and 3a (docs/decisions/007). With
+ * `billedUpTo` (the moment the metered-minute job last ran), also: no metered instance runs
+ * on a minute its wallet did not pay.
+ */
+export async function checkInstanceInvariants(
+  conn: Conn,
+  options: { billedUpTo?: Date } = {},
+): Promise<string[]> {
+  const problems: string[] = [];
+  const rows = async (query: ReturnType<typeof sql>) => {
+    const result = await conn.execute(query);
+    return (result as unknown as { rows: Record<string, unknown>[] }).rows;
+  };
   for (const r of await rows(sql`
-    select l.id, l.available_count, l.total_count, count(r.id)::int as active
-    from gpu_listings l left join rentals r on r.gpu_listing_id = l.id and r.status = 'active'
+    select l.id, l.available_count, l.total_count, count(i.id)::int as held
+    from gpu_listings l
+    left join instances i on i.gpu_listing_id = l.id
+      and i.status in ('provisioning', 'starting', 'running')
     group by l.id
     having l.available_count < 0 or l.available_count > l.total_count
-       or l.available_count <> l.total_count - count(r.id)`)) {
+       or l.available_count <> l.total_count - count(i.id)`)) {
     problems.push(
-      `listing ${r.id}: available ${r.available_count} of ${r.total_count} with ${r.active} active rentals`,
+      `listing ${r.id}: available ${r.available_count} of ${r.total_count} with ${r.held} instances holding a unit`,
     );
   }
   const [escrow] = await rows(sql`
     select
       coalesce((select sum(e.amount_micros) from ledger_entries e join ledger_accounts a on a.id = e.account_id where a.kind = 'escrow'), 0)::text as held,
-      coalesce((select sum(booked_cost_micros) from rentals where status = 'active'), 0)::text as booked`);
+      coalesce((select sum(booked_cost_micros) from instances where billing_plan = 'booked' and end_time is null), 0)::text as booked`);
   if (escrow && escrow.held !== escrow.booked) {
-    problems.push(`escrow holds ${escrow.held} but active rentals booked ${escrow.booked}`);
+    problems.push(
+      `escrow holds ${escrow.held} but unsettled booked instances hold ${escrow.booked}`,
+    );
+  }
+  // Each metered instance's charges: its billed minutes × its per-minute rates, and exactly
+  // what its wallet paid in metered_minute transactions.
+  for (const r of await rows(sql`
+    select i.id, i.charged_micros::text as charged,
+      (i.compute_minutes * ceil(i.hourly_rate_micros / 60.0)
+        + i.storage_minutes * ceil(i.storage_gb * 1000 / 60.0))::bigint::text as expected,
+      coalesce((select -sum(e.amount_micros) from ledger_transactions t
+        join ledger_entries e on e.transaction_id = t.id
+        join ledger_accounts a on a.id = e.account_id and a.kind = 'wallet'
+        where t.reference = 'instance:' || i.id and t.kind = 'metered_minute'), 0)::text as paid
+    from instances i where i.billing_plan = 'metered'`)) {
+    if (r.charged !== r.expected || r.charged !== r.paid) {
+      problems.push(
+        `metered instance ${r.id}: charged ${r.charged}, minutes × rates ${r.expected}, wallet paid ${r.paid}`,
+      );
+    }
+  }
+  if (options.billedUpTo) {
+    for (const r of await rows(sql`
+      select id, paid_through from instances
+      where billing_plan = 'metered' and status = 'running'
+        and paid_through <= ${options.billedUpTo.toISOString()}::timestamptz`)) {
+      problems.push(
+        `metered instance ${r.id} runs on an unpaid minute (paid through ${r.paid_through})`,
+      );
+    }
   }
   return problems;
 }

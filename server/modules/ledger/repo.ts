@@ -14,6 +14,15 @@ export const ledgerRepo = {
     return rows[0] ?? null;
   },
 
+  async findWallets(conn: Conn, userIds: string[]): Promise<Map<string, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await conn
+      .select({ id: ledgerAccounts.id, userId: ledgerAccounts.userId })
+      .from(ledgerAccounts)
+      .where(and(eq(ledgerAccounts.kind, 'wallet'), inArray(ledgerAccounts.userId, userIds)));
+    return new Map(rows.map((r) => [r.userId ?? '', r.id]));
+  },
+
   async insertWallet(conn: Conn, userId: string): Promise<number> {
     const found = await conn
       .select({ id: ledgerAccounts.id })
@@ -121,6 +130,80 @@ export const ledgerRepo = {
       select id::text as id from t`);
     const row = (result as unknown as { rows: { id: string }[] }).rows[0];
     return row ? BigInt(row.id) : null;
+  },
+
+  /**
+   * Many transactions (each with its own idempotency key) and their entries in one
+   * statement. Returns the keys actually written; a key used before writes nothing.
+   */
+  async insertManyTransactionsWithEntries(
+    conn: Conn,
+    postings: {
+      kind: string;
+      memo: string;
+      idempotencyKey: string;
+      reference: string | null;
+      lines: { accountId: number; amountMicros: bigint }[];
+    }[],
+  ): Promise<Set<string>> {
+    if (postings.length === 0) return new Set();
+    const heads = sql.join(
+      postings.map((p) => sql`(${p.kind}, ${p.memo}, ${p.idempotencyKey}, ${p.reference})`),
+      sql`, `,
+    );
+    const lines = sql.join(
+      postings.flatMap((p) =>
+        p.lines.map(
+          (l) => sql`(${p.idempotencyKey}, ${l.accountId}::int, ${String(l.amountMicros)}::bigint)`,
+        ),
+      ),
+      sql`, `,
+    );
+    const result = await conn.execute(sql`
+      with t as (
+        insert into ledger_transactions (kind, memo, idempotency_key, reference)
+        select * from (values ${heads}) as v(kind, memo, idempotency_key, reference)
+        on conflict do nothing
+        returning id, idempotency_key
+      ), e as (
+        insert into ledger_entries (transaction_id, account_id, amount_micros)
+        select t.id, l.account_id, l.amount
+        from t join (values ${lines}) as l(key, account_id, amount) on l.key = t.idempotency_key
+        returning transaction_id
+      )
+      select idempotency_key as key from t`);
+    return new Set((result as unknown as { rows: { key: string }[] }).rows.map((row) => row.key));
+  },
+
+  /** Cached balances of accounts, their rows locked in id order (no deadlocks). */
+  async lockBalances(conn: Conn, accountIds: number[]): Promise<Map<number, bigint>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await conn
+      .select({ id: ledgerAccounts.id, balance: ledgerAccounts.balanceMicros })
+      .from(ledgerAccounts)
+      .where(inArray(ledgerAccounts.id, accountIds))
+      .orderBy(ledgerAccounts.id)
+      .for('update');
+    return new Map(rows.map((row) => [row.id, row.balance]));
+  },
+
+  /**
+   * Moves many cached balances in one statement (one amount per account). Returns how many
+   * accounts moved: fewer than given means a wallet could not cover its amount.
+   */
+  async applyManyToCachedBalances(conn: Conn, amounts: Map<number, bigint>): Promise<number> {
+    if (amounts.size === 0) return 0;
+    const values = sql.join(
+      [...amounts].map(([id, amount]) => sql`(${id}::int, ${String(amount)}::bigint)`),
+      sql`, `,
+    );
+    const result = await conn.execute(sql`
+      update ledger_accounts a set balance_micros = a.balance_micros + v.amount
+      from (values ${values}) as v(id, amount)
+      where a.id = v.id and a.tracks_balance
+        and (a.kind <> 'wallet' or a.balance_micros + v.amount >= 0)
+      returning a.id`);
+    return (result as unknown as { rows: unknown[] }).rows.length;
   },
 
   /**

@@ -95,6 +95,50 @@ export const ledgerService = {
     return transactionId;
   },
 
+  /**
+   * Many postings in a few statements (the metered-minute job): each keeps its own ledger
+   * transaction and idempotency key; a key used before writes nothing and moves nothing.
+   * The caller locks the tracked accounts first (lockBalances) so no wallet can fall short;
+   * if one would, INSUFFICIENT_CREDITS is thrown and the caller's transaction rolls back.
+   * Returns the keys written.
+   */
+  async postMany(tx: Tx, postings: (Posting & { idempotencyKey: string })[]): Promise<Set<string>> {
+    const merged = postings.map((p) => ({ ...p, lines: mergeLines(p.lines) }));
+    for (const p of merged) {
+      const sum = p.lines.reduce((total, line) => total + line.amountMicros, 0n);
+      if (p.lines.length < 2 || sum !== 0n) {
+        throw new Error(`unbalanced ledger posting ${p.kind}: sum ${sum}`);
+      }
+    }
+    const written = await ledgerRepo.insertManyTransactionsWithEntries(
+      tx,
+      merged.map((p) => ({
+        kind: p.kind,
+        memo: p.memo,
+        idempotencyKey: p.idempotencyKey,
+        reference: p.reference ?? null,
+        lines: p.lines,
+      })),
+    );
+    const moves = new Map<number, bigint>();
+    for (const p of merged) {
+      if (!written.has(p.idempotencyKey)) continue;
+      for (const line of p.lines) {
+        if (line.system) continue;
+        moves.set(line.accountId, (moves.get(line.accountId) ?? 0n) + line.amountMicros);
+      }
+    }
+    for (const [id, amount] of moves) if (amount === 0n) moves.delete(id);
+    const moved = await ledgerRepo.applyManyToCachedBalances(tx, moves);
+    if (moved !== moves.size) throw insufficientCredits(0n, 0n);
+    return written;
+  },
+
+  /** Cached balances of the given accounts, their rows locked in id order. */
+  lockBalances(tx: Tx, accountIds: number[]) {
+    return ledgerRepo.lockBalances(tx, accountIds);
+  },
+
   /** A user's wallet movements, newest first (the purchase and charge history). */
   walletEntries(conn: Conn, userId: string, limit = 100) {
     return ledgerRepo.walletEntries(conn, userId, limit);

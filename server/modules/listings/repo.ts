@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ListingSort } from '../../../shared/listing-options';
 import type { Conn } from '../../db/client';
-import { gpuListings, providers, rentals } from '../../db/schema';
+import { gpuListings, instances, providers } from '../../db/schema';
 
 export const listingColumns = {
   listing: gpuListings,
@@ -62,6 +62,16 @@ function sortKey(sort: ListingSort | undefined) {
 
 /** Providers in the public marketplace (demo visitors' sandbox providers are not). */
 const publicProviders = sql`(select ${providers.id} from ${providers} where not ${providers.isSandbox})`;
+
+/**
+ * The host a listing's instances are placed on. Until hosts enrol (issue 10) the only host
+ * is the in-process demo host (server/modules/hosts/demo-host.ts); other listings have none.
+ */
+const hostOfListing = sql<
+  string | null
+>`case when ${gpuListings.isDemoHost} then 'demo' else null end`;
+
+const holdsUnit = sql`${instances.status} in ('provisioning', 'starting', 'running')`;
 
 export const listingsRepo = {
   /** One page in a stable order (sort key, then id), read after a keyset cursor. */
@@ -184,9 +194,30 @@ export const listingsRepo = {
         model: gpuListings.model,
         location: gpuListings.location,
         isDemoHost: gpuListings.isDemoHost,
+        hostId: hostOfListing,
         companyName: sql<string>`(select ${providers.companyName} from ${providers} where ${providers.id} = ${gpuListings.providerId})`,
       });
     return rows[0] ?? null;
+  },
+
+  /** Takes one unit whatever the price (a stopped instance starting again at its own rate). */
+  async takeUnit(conn: Conn, id: number): Promise<boolean> {
+    const rows = await conn
+      .update(gpuListings)
+      .set({
+        availableCount: sql`${gpuListings.availableCount} - 1`,
+        status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
+      })
+      .where(
+        and(
+          eq(gpuListings.id, id),
+          eq(gpuListings.status, 'available'),
+          sql`${gpuListings.availableCount} > 0`,
+          isNull(gpuListings.removedAt),
+        ),
+      )
+      .returning({ id: gpuListings.id });
+    return rows.length === 1;
   },
 
   /** Gives a unit back; a fully rented listing becomes available again. */
@@ -200,11 +231,21 @@ export const listingsRepo = {
       .where(eq(gpuListings.id, id));
   },
 
-  async countActiveRentals(conn: Conn, listingId: number): Promise<number> {
+  /** Instances of the listing holding a unit (provisioning, starting, running). */
+  async countUnitsHeld(conn: Conn, listingId: number): Promise<number> {
     const [row] = await conn
       .select({ n: sql<number>`count(*)::int` })
-      .from(rentals)
-      .where(and(eq(rentals.gpuListingId, listingId), eq(rentals.status, 'active')));
+      .from(instances)
+      .where(and(eq(instances.gpuListingId, listingId), holdsUnit));
+    return row?.n ?? 0;
+  },
+
+  /** Instances of the listing that still exist (stopped ones included). */
+  async countLiveInstances(conn: Conn, listingId: number): Promise<number> {
+    const [row] = await conn
+      .select({ n: sql<number>`count(*)::int` })
+      .from(instances)
+      .where(and(eq(instances.gpuListingId, listingId), isNull(instances.endTime)));
     return row?.n ?? 0;
   },
 
@@ -223,8 +264,8 @@ export const listingsRepo = {
       );
     const [active] = await conn
       .select({ n: sql<number>`count(*)::int` })
-      .from(rentals)
-      .where(and(eq(rentals.status, 'active'), sql`${rentals.providerId} in ${publicProviders}`));
+      .from(instances)
+      .where(and(holdsUnit, sql`${instances.providerId} in ${publicProviders}`));
     return {
       availableGPUs: row?.availableGPUs ?? 0,
       avgRateMicros: BigInt(row?.avgRateMicros ?? '0'),

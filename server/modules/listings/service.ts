@@ -37,6 +37,7 @@ export const listingsService = {
   /** Takes one unit at the given rate inside the caller's transaction; false if not rentable. */
   reserveUnit: listingsRepo.reserveUnit,
   releaseUnit: listingsRepo.releaseUnit,
+  takeUnit: listingsRepo.takeUnit,
 
   /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
   async list(db: Db, query: ListingsQuery, viewerSandboxId?: number) {
@@ -121,7 +122,7 @@ export const listingsService = {
           bandwidth: body.bandwidth ?? locked.bandwidth,
         };
       }
-      const active = await listingsRepo.countActiveRentals(tx, listingId);
+      const active = await listingsRepo.countUnitsHeld(tx, listingId);
       const total = body.totalCount ?? locked.totalCount;
       if (total < active) {
         throw badRequest(
@@ -148,7 +149,7 @@ export const listingsService = {
     await ownedListing(db, userId, listingId);
     await db.transaction(async (tx) => {
       await listingsRepo.lockById(tx, listingId);
-      const active = await listingsRepo.countActiveRentals(tx, listingId);
+      const active = await listingsRepo.countLiveInstances(tx, listingId);
       if (active > 0) throw listingHasActiveRentals(active);
       await listingsRepo.update(tx, listingId, { removedAt: now });
     });

@@ -32,9 +32,9 @@ describe('instance alerts', () => {
       })
     ).json();
     t.clock.advance(2_000);
-    await t.app.deps.rentals.processDue(t.clock.now());
+    await t.app.deps.worker.runOnce(t.clock.now());
     t.clock.advance(3_600_000);
-    await t.app.deps.rentals.processDue(t.clock.now());
+    await t.app.deps.worker.runOnce(t.clock.now());
     expect(await mailsTo(email)).toEqual([
       `Your RentGPU instance is ready (rental #${rental.id})`,
       `Your RentGPU rental #${rental.id} has ended`,
@@ -60,7 +60,7 @@ describe('instance alerts', () => {
       cookie,
     });
     t.clock.advance(2_000);
-    await t.app.deps.rentals.processDue(t.clock.now());
+    await t.app.deps.worker.runOnce(t.clock.now());
     expect(await mailsTo(email)).toEqual([]);
   });
 });

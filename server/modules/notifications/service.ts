@@ -1,9 +1,12 @@
 import type { Db } from '../../db/client';
 import type { Mailer } from '../../lib/mailer';
-import type { InstanceEvent } from '../rentals/service';
+import type { InstanceEvent } from '../instances/service';
 import { usersService } from '../users/service';
 
-const MESSAGES: Record<InstanceEvent['kind'], (id: number) => { subject: string; text: string }> = {
+const MESSAGES: Record<
+  InstanceEvent['kind'],
+  (id: number, event: InstanceEvent) => { subject: string; text: string }
+> = {
   ready: (id) => ({
     subject: `Your RentGPU instance is ready (rental #${id})`,
     text: `Rental #${id} is ready. Its SSH address is on your dashboard: /dashboard`,
@@ -15,6 +18,14 @@ const MESSAGES: Record<InstanceEvent['kind'], (id: number) => { subject: string;
   timed_out: (id) => ({
     subject: `Rental #${id} was cancelled and refunded`,
     text: `The host of rental #${id} did not become ready in time, so the rental was cancelled and the full amount returned to your credits.`,
+  }),
+  stopped_for_credits: (id) => ({
+    subject: `Instance #${id} was stopped: your credits ran out`,
+    text: `Your credit balance could not pay for the next minute of instance #${id}, so it was stopped. Nothing was deleted: add credits at /payments and start it again.`,
+  }),
+  low_balance: (_id, event) => ({
+    subject: 'Your RentGPU credit balance is running low',
+    text: `Your balance is $${event.balance ?? '0.00'}, below your low-balance threshold. Running instances stop when the balance cannot pay the next minute. Add credits at /payments.`,
   }),
 };
 
@@ -31,7 +42,10 @@ export function createInstanceAlerts(deps: {
     const { notifications } = await usersService.getSettings(deps.db, event.userId);
     if (!notifications.email || !notifications.instanceAlerts) return;
     const profile = await usersService.getProfile(deps.db, event.userId);
-    await deps.mailer.send({ to: profile.email, ...MESSAGES[event.kind](event.rentalId) });
+    await deps.mailer.send({
+      to: profile.email,
+      ...MESSAGES[event.kind](event.instanceId ?? 0, event),
+    });
   }
   return (event: InstanceEvent) => {
     send(event).catch((error: unknown) =>

@@ -22,6 +22,10 @@ export function presentCurrentUser(row: UserProfileRow): CurrentUser {
     isProvider: row.isProvider,
     isAdmin: row.isAdmin,
     createdAt: row.createdAt.toISOString(),
+    balanceAlert:
+      row.alertKind === 'out_of_credits' || row.alertKind === 'low_balance'
+        ? { kind: row.alertKind, stoppedInstances: row.stoppedInstances }
+        : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
-import { ledgerAccounts, providers, users } from '../../db/schema';
+import { balanceAlerts, ledgerAccounts, providers, users } from '../../db/schema';
 
 export interface UserProfileRow {
   id: string;
@@ -21,6 +21,9 @@ export interface UserProfileRow {
   createdAt: Date;
   balanceMicros: bigint;
   isProvider: boolean;
+  /** out_of_credits (metered instances were stopped), low_balance, or null. */
+  alertKind: string | null;
+  stoppedInstances: number;
 }
 
 const profileColumns = {
@@ -44,6 +47,12 @@ const profileColumns = {
     BigInt(v),
   ),
   isProvider: sql<boolean>`exists (select 1 from ${providers} where ${providers.userId} = ${users.id})`,
+  alertKind: sql<
+    string | null
+  >`(select case when ${balanceAlerts.stoppedAt} is not null then 'out_of_credits'
+    when ${balanceAlerts.lowBalanceAt} is not null then 'low_balance' end
+    from ${balanceAlerts} where ${balanceAlerts.userId} = ${users.id})`,
+  stoppedInstances: sql<number>`coalesce((select ${balanceAlerts.stoppedCount} from ${balanceAlerts} where ${balanceAlerts.userId} = ${users.id}), 0)::int`,
 };
 
 export const usersRepo = {

@@ -18,8 +18,8 @@ export async function createRental({
 }
 
 /**
- * On success the listings and stats are refreshed (spec), and so is the signed-in user,
- * whose balance in the top bar just changed.
+ * On success the listings and stats are refreshed (spec), and so are the signed-in user,
+ * whose balance in the top bar just changed, and their rental list.
  */
 export function useCreateRental() {
   const queryClient = useQueryClient();
@@ -30,6 +30,7 @@ export function useCreateRental() {
         queryClient.invalidateQueries({ queryKey: [LISTINGS_KEY] }),
         queryClient.invalidateQueries({ queryKey: STATS_KEY }),
         queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
+        queryClient.invalidateQueries({ queryKey: ['/api/rentals/user'] }),
       ]);
     },
   });

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { formatMoney } from '../../../../shared/rules/currency';
-import { isValidRentalHours, rentDialogTotal } from '../../../../shared/rules/pricing';
+import { dollarsToMicros } from '../../../../shared/rules/money';
+import { isValidRentalHours, quoteRental } from '../../../../shared/rules/pricing';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
@@ -34,9 +35,9 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
     if (listing) setHours(initialHours);
   }, [listing, initialHours]);
 
-  const rate = listing ? Number(listing.hourlyRate) : 0;
   const valid = isValidRentalHours(hours);
-  const subtotal = hours * rate;
+  // The server's own quote rule, in integer micro-dollars: what is shown is what is sent.
+  const quote = quoteRental(listing ? dollarsToMicros(listing.hourlyRate) : 0n, hours);
 
   async function confirm() {
     if (!listing || !valid || sending.current) return;
@@ -47,8 +48,8 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
           gpuListingId: listing.id,
           providerId: listing.providerId,
           durationHours: hours,
-          hourlyRate: listing.hourlyRate,
-          totalCost: subtotal.toFixed(2),
+          hourlyRate: quote.hourlyRate,
+          totalCost: quote.totalCost,
         },
         idempotencyKey: attemptKey.current,
       });
@@ -112,19 +113,19 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
       <dl className="grid gap-1.5 rounded-lg bg-muted p-4 text-sm">
         <div className="flex justify-between">
           <dt className="text-muted-foreground">Hourly rate</dt>
-          <dd>{formatMoney(rate)}</dd>
+          <dd>{formatMoney(quote.hourlyRate)}</dd>
         </div>
         <div className="flex justify-between">
           <dt className="text-muted-foreground">Compute ({hours} h)</dt>
-          <dd>{formatMoney(subtotal)}</dd>
+          <dd>{formatMoney(quote.totalCost)}</dd>
         </div>
         <div className="flex justify-between">
           <dt className="text-muted-foreground">Storage add-on (50GB)</dt>
-          <dd>{formatMoney(2.5)}</dd>
+          <dd>{formatMoney(quote.storageFee)}</dd>
         </div>
         <div className="flex justify-between border-t border-border pt-2 text-base font-semibold">
           <dt>Total</dt>
-          <dd data-testid="rent-total">{formatMoney(rentDialogTotal(hours, rate))}</dd>
+          <dd data-testid="rent-total">{formatMoney(quote.grandTotal)}</dd>
         </div>
       </dl>
       <p className="text-sm text-muted-foreground">

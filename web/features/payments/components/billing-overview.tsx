@@ -56,16 +56,6 @@ export function BillingOverview({ timeZone, language }: BillingOverviewProps) {
           />
           Auto-recharge when the balance runs low
         </label>
-        <label className="grid max-w-xs gap-1 text-sm text-muted-foreground">
-          Low-balance threshold (USD)
-          <input
-            type="number"
-            disabled
-            placeholder="10.00"
-            className="h-10 rounded-md border border-input bg-background px-3 disabled:opacity-50"
-            aria-describedby="auto-recharge-why"
-          />
-        </label>
         <p id="auto-recharge-why" className="text-xs text-muted-foreground">
           Not available yet: PayPal checkout asks you to approve every payment, so we cannot charge
           you automatically.

@@ -8,6 +8,7 @@ import { Tabs } from '../../../components/ui/tabs';
 import { toast } from '../../../components/ui/toast-store';
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
+import { BillingTab } from './billing-tab';
 import { GeneralTab } from './general-tab';
 import { NotificationsTab } from './notifications-tab';
 import { SecurityTab } from './security-tab';
@@ -124,7 +125,23 @@ export function SettingsView({
           ),
         },
         { value: 'api-keys', label: 'API Keys', content: apiKeysTab },
-        { value: 'billing', label: 'Billing', content: panel('Billing', billingTab) },
+        {
+          value: 'billing',
+          label: 'Billing',
+          content: (
+            <div className="grid gap-6">
+              {panel(
+                'Low-balance warning',
+                <BillingTab
+                  value={draft.billing}
+                  onChange={(billing) => setDraft({ ...draft, billing })}
+                />,
+                'Save Billing',
+              )}
+              {panel('Billing', billingTab)}
+            </div>
+          ),
+        },
       ]}
     />
   );

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gpuListings, rentals } from '../../db/schema';
+import { gpuListings, instances } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/app';
 import { world } from '../../test/world';
 
@@ -162,7 +162,7 @@ describe('provisioning', () => {
     const listing = await w.listing({ totalCount: 3 });
     const first = (await rent(a.cookie, w.rentBody(listing, 1))).json();
     const second = (await rent(a.cookie, w.rentBody(listing, 1))).json();
-    await t.app.deps.rentals.processDue(t.clock.now());
+    await t.app.deps.worker.runOnce(t.clock.now());
     const list = async () =>
       (
         await t.request({ method: 'GET', url: `/api/rentals/user/${a.userId}`, cookie: a.cookie })
@@ -170,8 +170,8 @@ describe('provisioning', () => {
     expect((await list()).every((r: { phase: string }) => r.phase === 'provisioning')).toBe(true);
 
     t.clock.advance(15_000);
-    const done = await t.app.deps.rentals.processDue(t.clock.now());
-    expect(done.ready).toBeGreaterThanOrEqual(2);
+    const done = await t.app.deps.worker.runOnce(t.clock.now());
+    expect(done['demo-host']).toBeGreaterThanOrEqual(2);
     const ready = (await list()).filter(
       (r: { id: number }) => r.id === first.id || r.id === second.id,
     );
@@ -186,10 +186,10 @@ describe('provisioning', () => {
     const created = (await rent(renter.cookie, w.rentBody(listing, 4))).json();
     expect(await w.balance(renter.cookie)).toBe('35.50');
     t.clock.advance(10 * 60_000);
-    const done = await t.app.deps.rentals.processDue(t.clock.now());
-    expect(done.timedOut).toBeGreaterThanOrEqual(1);
-    const [row] = await t.database.db.select().from(rentals).where(eq(rentals.id, created.id));
-    expect(row).toMatchObject({ status: 'cancelled', settledBy: 'provisioning_timeout' });
+    const done = await t.app.deps.worker.runOnce(t.clock.now());
+    expect(done['provisioning-deadline']).toBeGreaterThanOrEqual(1);
+    const [row] = await t.database.db.select().from(instances).where(eq(instances.id, created.id));
+    expect(row).toMatchObject({ status: 'failed', endReason: 'provisioning_timeout' });
     expect(await w.balance(renter.cookie)).toBe('50.00');
     expect((await listingRow(listing.id)).availableCount).toBe(4);
   });
@@ -202,7 +202,7 @@ describe('PATCH /api/rentals/:id/stop', () => {
     const listing = await w.listing({ hourlyRate: rate, providerId: owner.providerId });
     const created = (await rent(renter.cookie, w.rentBody(listing, hours))).json();
     t.clock.advance(15_000);
-    await t.app.deps.rentals.processDue(t.clock.now());
+    await t.app.deps.worker.runOnce(t.clock.now());
     return { renter, owner, listing, rental: created as { id: number } };
   }
 
@@ -292,12 +292,12 @@ describe('PATCH /api/rentals/:id/stop', () => {
     const { renter, rental } = await readyRental(2, '2.00', '10.00');
     expect(await w.balance(renter.cookie)).toBe('3.50');
     t.clock.advance(2 * 3_600_000);
-    const done = await t.app.deps.rentals.processDue(t.clock.now());
-    expect(done.expired).toBeGreaterThanOrEqual(1);
-    const [row] = await t.database.db.select().from(rentals).where(eq(rentals.id, rental.id));
+    const done = await t.app.deps.worker.runOnce(t.clock.now());
+    expect(done['booked-expiry']).toBeGreaterThanOrEqual(1);
+    const [row] = await t.database.db.select().from(instances).where(eq(instances.id, rental.id));
     expect(row).toMatchObject({
-      status: 'completed',
-      settledBy: 'expiry',
+      status: 'terminating',
+      endReason: 'expiry',
       usedSeconds: 7200,
       usedCostMicros: 4_000_000n,
       refundMicros: 0n,
@@ -343,7 +343,7 @@ describe('the billing worker', () => {
     const renter = await t.signIn({ credits: '30.00' });
     const listing = await w.listing({ hourlyRate: '2.00' });
     const created = (await rent(renter.cookie, w.rentBody(listing, 1))).json();
-    await t.app.deps.rentals.processDue(new Date(t.clock.now().getTime() + 20_000));
+    await t.app.deps.worker.runOnce(new Date(t.clock.now().getTime() + 20_000));
 
     // A second app on the same database stands in for the process after a restart.
     const { createApp } = await import('../../app');
@@ -357,10 +357,13 @@ describe('the billing worker', () => {
     });
     try {
       t.clock.advance(2 * 3_600_000);
-      const done = await restarted.deps.rentals.processDue(t.clock.now());
-      expect(done.expired).toBeGreaterThanOrEqual(1);
-      const [row] = await t.database.db.select().from(rentals).where(eq(rentals.id, created.id));
-      expect(row).toMatchObject({ status: 'completed', settledBy: 'expiry' });
+      const done = await restarted.deps.worker.runOnce(t.clock.now());
+      expect(done['booked-expiry']).toBeGreaterThanOrEqual(1);
+      const [row] = await t.database.db
+        .select()
+        .from(instances)
+        .where(eq(instances.id, created.id));
+      expect(row).toMatchObject({ status: 'terminating', endReason: 'expiry' });
     } finally {
       await restarted.close();
     }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rentals } from '../../db/schema';
+import { instances } from '../../db/schema';
 import { testDatabaseUrl } from '../../env';
 import { createTestApp, type TestApp } from '../../test/app';
 import { world } from '../../test/world';
@@ -74,7 +74,7 @@ describe(`concurrent money operations (${testDatabaseUrl() ? 'PostgreSQL' : 'PGl
         })
       ).json();
       t.clock.advance(30_000);
-      await t.app.deps.rentals.processDue(t.clock.now());
+      await t.app.deps.worker.runOnce(t.clock.now());
       t.clock.advance(3_600_000);
       const [stopped] = await Promise.all([
         t.request({
@@ -82,12 +82,13 @@ describe(`concurrent money operations (${testDatabaseUrl() ? 'PostgreSQL' : 'PGl
           url: `/api/rentals/${rental.id}/stop`,
           cookie: renter.cookie,
         }),
-        t.app.deps.rentals.processDue(t.clock.now()),
-        t.app.deps.rentals.processDue(t.clock.now()),
+        t.app.deps.worker.runOnce(t.clock.now()),
+        t.app.deps.worker.runOnce(t.clock.now()),
       ]);
       expect(stopped.statusCode).toBe(200);
-      const [row] = await t.database.db.select().from(rentals).where(eq(rentals.id, rental.id));
-      expect(row?.status).toBe('completed');
+      const [row] = await t.database.db.select().from(instances).where(eq(instances.id, rental.id));
+      expect(row?.status).toBe('terminating');
+      expect(row?.endReason).not.toBeNull();
       expect(await w.balance(renter.cookie)).toBe('95.50');
     }
     expect(await w.invariants()).toEqual([]);

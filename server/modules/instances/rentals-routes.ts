@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { idParam, providerIdParam, userIdParam } from '../../../shared/contracts/params';
+import { idParam, providerIdParam } from '../../../shared/contracts/params';
 import { createRentalBody } from '../../../shared/contracts/rentals';
-import { forbidden } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
 import { parse } from '../../lib/validate';
 import { requireUser } from '../../plugins/session';
-import { providersService } from '../providers/service';
+import { instancesPolicy } from './policy';
 import { presentRental } from './presenter';
 
+/** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
 export async function rentalsRoutes(app: FastifyInstance): Promise<void> {
-  const { rentals, clock, database } = app.deps;
+  const { instances, clock, database } = app.deps;
 
   app.post('/api/rentals', { config: { idempotency: true } }, async (request, reply) => {
     const { userId } = requireUser(request);
     const body = parse(createRentalBody, request.body);
-    const rental = await rentals.rent(userId, body, clock.now(), {
+    const rental = await instances.rent(userId, body, clock.now(), {
       record: recordAnswer(request, 201, presentRental),
     });
     return reply.status(201).send(presentRental(rental));
@@ -23,22 +23,18 @@ export async function rentalsRoutes(app: FastifyInstance): Promise<void> {
   app.patch('/api/rentals/:id/stop', async (request) => {
     const { userId } = requireUser(request);
     const { id } = parse(idParam, request.params);
-    return presentRental(await rentals.stop(userId, id, clock.now()));
+    return presentRental(await instances.stopRental(userId, id, clock.now()));
   });
 
   app.get('/api/rentals/user/:userId', async (request) => {
-    const auth = requireUser(request);
-    const { userId } = parse(userIdParam, request.params);
-    if (userId !== auth.userId) throw forbidden();
-    return (await rentals.listByUser(userId)).map(presentRental);
+    const { userId } = instancesPolicy.ownUserList(request);
+    return (await instances.listRentalsByUser(userId)).map(presentRental);
   });
 
   app.get('/api/rentals/provider/:providerId', async (request) => {
-    const auth = requireUser(request);
+    requireUser(request);
     const { providerId } = parse(providerIdParam, request.params);
-    const own = await providersService.providerIdOf(database.db, auth.userId);
-    if (own !== providerId)
-      throw forbidden('You can only see the rentals of your own provider profile.');
-    return (await rentals.listByProvider(providerId)).map(presentRental);
+    await instancesPolicy.ownProvider(request, providerId, database.db);
+    return (await instances.listRentalsByProvider(providerId)).map(presentRental);
   });
 }

@@ -1,0 +1,137 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { createdAt } from './columns';
+import { gpuListings, providers } from './marketplace';
+
+/**
+ * Every GPU machine, however it was obtained (docs/decisions/007): marketplace rentals on
+ * the booked plan, VMs, deploys and API instances on the metered plan. Its status follows
+ * shared/rules/instance-lifecycle.ts; presenters turn it into the spec's words.
+ */
+export const instances = pgTable(
+  'instances',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    gpuListingId: integer('gpu_listing_id')
+      .notNull()
+      .references(() => gpuListings.id),
+    providerId: integer('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    /** The host running it; null until placed (a listing without a host). */
+    hostId: text('host_id'),
+    /** How it was obtained: marketplace, vm, deploy or api. */
+    source: text('source').notNull().default('marketplace'),
+    template: text('template'),
+    /** booked (hours paid into escrow) or metered (charged per minute). */
+    billingPlan: text('billing_plan').notNull().default('booked'),
+    /** Increased by every state change; a host's report of an older one is ignored. */
+    generation: integer('generation').notNull().default(1),
+    status: text('status').notNull().default('provisioning'),
+    stateChangedAt: timestamp('state_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Booked plan only. */
+    durationHours: integer('duration_hours'),
+    hourlyRateMicros: bigint('hourly_rate_micros', { mode: 'bigint' }).notNull(),
+    /** durationHours × hourly rate, held in escrow while a booked instance runs (0 metered). */
+    bookedCostMicros: bigint('booked_cost_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    storageFeeMicros: bigint('storage_fee_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    storageGb: integer('storage_gb').notNull().default(50),
+    startTime: timestamp('start_time', { withTimezone: true }).notNull(),
+    /** Booked plan: the end of the booked hours. */
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    provisioningDeadline: timestamp('provisioning_deadline', { withTimezone: true }).notNull(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    endTime: timestamp('end_time', { withTimezone: true }),
+    sshHost: text('ssh_host'),
+    sshPort: integer('ssh_port'),
+    sshUsername: text('ssh_username').notNull().default('ubuntu'),
+    vncAddress: text('vnc_address'),
+    /** Metered plan: minutes are paid up to here (charged a minute ahead). */
+    paidThrough: timestamp('paid_through', { withTimezone: true }),
+    computeMinutes: integer('compute_minutes').notNull().default(0),
+    storageMinutes: integer('storage_minutes').notNull().default(0),
+    chargedMicros: bigint('charged_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    usedSeconds: integer('used_seconds'),
+    usedCostMicros: bigint('used_cost_micros', { mode: 'bigint' }),
+    refundMicros: bigint('refund_micros', { mode: 'bigint' }),
+    platformFeeMicros: bigint('platform_fee_micros', { mode: 'bigint' }),
+    /** Why it ended (or was last stopped by the system): user, expiry, provisioning_timeout, … */
+    endReason: text('end_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('instances_user_idx').on(t.userId, t.startTime),
+    index('instances_provider_idx').on(t.providerId, t.startTime),
+    index('instances_listing_unit_idx')
+      .on(t.gpuListingId)
+      .where(sql`${t.status} in ('provisioning', 'starting', 'running')`),
+    index('instances_booked_ends_at_idx')
+      .on(t.endsAt)
+      .where(sql`${t.billingPlan} = 'booked' and ${t.endTime} is null`),
+    index('instances_provisioning_idx')
+      .on(t.provisioningDeadline)
+      .where(sql`${t.status} = 'provisioning'`),
+    index('instances_metered_due_idx')
+      .on(t.paidThrough)
+      .where(sql`${t.billingPlan} = 'metered' and ${t.endTime} is null`),
+    index('instances_host_pending_idx')
+      .on(t.hostId)
+      .where(sql`${t.status} in ('provisioning', 'starting', 'stopping', 'terminating')`),
+    uniqueIndex('instances_live_ssh_port_key')
+      .on(t.sshPort)
+      .where(sql`${t.endTime} is null and ${t.sshPort} is not null`),
+    check(
+      'instances_status_check',
+      sql`${t.status} in ('provisioning', 'running', 'stopping', 'stopped', 'starting', 'terminating', 'terminated', 'failed')`,
+    ),
+    check('instances_source_check', sql`${t.source} in ('marketplace', 'vm', 'deploy', 'api')`),
+    check('instances_billing_plan_check', sql`${t.billingPlan} in ('booked', 'metered')`),
+    check(
+      'instances_booked_check',
+      sql`${t.billingPlan} <> 'booked' or (${t.durationHours} between 1 and 720 and ${t.endsAt} is not null)`,
+    ),
+    check(
+      'instances_metered_check',
+      sql`${t.billingPlan} <> 'metered' or ${t.paidThrough} is not null`,
+    ),
+    check(
+      'instances_end_reason_check',
+      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup')`,
+    ),
+    check(
+      'instances_ended_check',
+      sql`(${t.status} in ('terminating', 'terminated', 'failed')) = (${t.endTime} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Low-balance and out-of-credit notices per user: the worker warns once per crossing and
+ * the app shows a banner until the wallet is topped up.
+ */
+export const balanceAlerts = pgTable('balance_alerts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  /** Set when the wallet fell below the user's threshold; cleared once it is above again. */
+  lowBalanceAt: timestamp('low_balance_at', { withTimezone: true }),
+  /** Set when metered instances were stopped for want of credits; cleared by a top-up. */
+  stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+  stoppedCount: integer('stopped_count').notNull().default(0),
+});
+
+export type Instance = typeof instances.$inferSelect;

@@ -1,0 +1,91 @@
+import type { RentalStatus, RentalView } from '../../../shared/contracts/rentals';
+import {
+  allowedActions,
+  ENDED_STATES,
+  type InstanceAction,
+  type InstanceState,
+} from '../../../shared/rules/instance-lifecycle';
+import { microsToDollars } from '../../../shared/rules/money';
+import type { Instance } from '../../db/schema';
+import type { InstanceRow } from './service';
+
+const ended = (instance: Instance) => ENDED_STATES.includes(instance.status as InstanceState);
+
+/**
+ * A rental in the words of spec part 1: active while it exists; at the end completed when
+ * its instance was ready, cancelled (fully refunded) when it never was.
+ */
+export function rentalStatus(instance: Instance): RentalStatus {
+  if (!ended(instance)) return 'active';
+  return instance.readyAt ? 'completed' : 'cancelled';
+}
+
+export function presentRental({ instance, listing, provider }: InstanceRow): RentalView {
+  const money = (v: bigint | null) => (v === null ? null : microsToDollars(v));
+  const status = rentalStatus(instance);
+  return {
+    id: instance.id,
+    gpuListingId: instance.gpuListingId,
+    providerId: instance.providerId,
+    durationHours: instance.durationHours ?? 0,
+    hourlyRate: microsToDollars(instance.hourlyRateMicros),
+    totalCost: microsToDollars(instance.bookedCostMicros),
+    storageFee: microsToDollars(instance.storageFeeMicros),
+    status,
+    phase: status !== 'active' ? 'ended' : instance.readyAt ? 'ready' : 'provisioning',
+    startTime: instance.startTime.toISOString(),
+    endsAt: (instance.endsAt ?? instance.startTime).toISOString(),
+    endTime: instance.endTime?.toISOString() ?? null,
+    readyAt: instance.readyAt?.toISOString() ?? null,
+    provisioningDeadline: instance.provisioningDeadline.toISOString(),
+    sshHost: instance.sshHost,
+    sshPort: instance.sshPort,
+    sshUsername: instance.sshUsername,
+    usedCost: money(instance.usedCostMicros),
+    refund: money(instance.refundMicros),
+    providerEarnings:
+      instance.usedCostMicros === null
+        ? null
+        : microsToDollars(instance.usedCostMicros - (instance.platformFeeMicros ?? 0n)),
+    settledBy: instance.endReason,
+    isDemoHost: listing.isDemoHost,
+    gpuListing: { model: listing.model, location: listing.location },
+    provider: { companyName: provider.companyName },
+  };
+}
+
+/** A VM's status in the words of spec part 2 (the VM dashboard). */
+export type VmStatus = 'creating' | 'running' | 'stopped' | 'terminated';
+
+export function vmStatus(instance: Instance): VmStatus {
+  const state = instance.status as InstanceState;
+  if (state === 'provisioning' || state === 'starting') return 'creating';
+  if (state === 'running') return 'running';
+  if (state === 'stopping' || state === 'stopped') return 'stopped';
+  return 'terminated';
+}
+
+/** A metered instance as the service API shows it (the HTTP surfaces come later). */
+export function presentMetered({ instance, listing }: InstanceRow) {
+  return {
+    id: instance.id,
+    source: instance.source,
+    template: instance.template,
+    status: vmStatus(instance),
+    state: instance.status as InstanceState,
+    actions: [...allowedActions(instance.status as InstanceState)] as InstanceAction[],
+    generation: instance.generation,
+    gpuModel: listing.model,
+    location: listing.location,
+    hourlyRate: microsToDollars(instance.hourlyRateMicros),
+    storageGb: instance.storageGb,
+    charged: microsToDollars(instance.chargedMicros),
+    sshHost: instance.sshHost,
+    sshPort: instance.sshPort,
+    sshUsername: instance.sshUsername,
+    vncAddress: instance.vncAddress,
+    createdAt: instance.startTime.toISOString(),
+    endedAt: instance.endTime?.toISOString() ?? null,
+    endReason: instance.endReason,
+  };
+}

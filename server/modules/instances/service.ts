@@ -1,0 +1,716 @@
+import type { CreateRentalBody } from '../../../shared/contracts/rentals';
+import {
+  acceptsReport,
+  allowedActions,
+  canAct,
+  holdsUnit,
+  type InstanceAction,
+  type InstanceState,
+  LIVE_STATES,
+  type ReportedState,
+  stateAfter,
+} from '../../../shared/rules/instance-lifecycle';
+import { minuteChargeMicros, minuteIndex, oneHourMicros } from '../../../shared/rules/metering';
+import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
+import {
+  bookedCostMicros,
+  quoteRental,
+  STORAGE_ADDON_MICROS,
+  sameDollars,
+  splitEarnings,
+  usedCostMicros,
+} from '../../../shared/rules/pricing';
+import type { Conn, Db, Tx } from '../../db/client';
+import type { Instance } from '../../db/schema';
+import {
+  badRequest,
+  capacityUnavailable,
+  insufficientCredits,
+  invalidStateTransition,
+  listingUnavailable,
+  notFound,
+  quoteMismatch,
+} from '../../lib/errors';
+import type { AccountBook } from '../ledger/accounts';
+import { type LedgerLine, ledgerService } from '../ledger/service';
+import { listingsService } from '../listings/service';
+import { usersService } from '../users/service';
+import { type InstanceRow, instancesRepo } from './repo';
+
+export type { InstanceRow } from './repo';
+
+export interface InstancesConfig {
+  platformFeeBps: number;
+  provisioningTimeoutMs: number;
+  /** Called after any change to instances or listing availability (read caches listen). */
+  onChange?: () => void;
+  /** Told after commit about what users hear of (instance alerts, balance warnings). */
+  onInstanceEvent?: (event: InstanceEvent) => void;
+}
+
+export interface InstanceEvent {
+  kind: 'ready' | 'expired' | 'timed_out' | 'stopped_for_credits' | 'low_balance';
+  userId: string;
+  /** The instance concerned (absent for a balance warning). */
+  instanceId?: number;
+  /** The wallet balance at the time (balance warnings), in dollars. */
+  balance?: string;
+}
+
+export interface RentOptions {
+  /** Runs last inside the rent's transaction (the route stores its Idempotency-Key answer). */
+  record?: (tx: Tx, created: InstanceRow) => Promise<void>;
+}
+
+export type EndReason =
+  | 'user'
+  | 'expiry'
+  | 'provisioning_timeout'
+  | 'api'
+  | 'insufficient_credits'
+  | 'host_failed'
+  | 'demo_cleanup';
+
+export interface HostReport {
+  instanceId: number;
+  /** The generation the host acted on; a report of an older one is ignored. */
+  generation: number;
+  state: ReportedState;
+  /** When it happened (defaults to now). */
+  at?: Date;
+  connection?: {
+    sshHost?: string;
+    sshPort?: number;
+    sshUsername?: string;
+    vncAddress?: string;
+  };
+}
+
+export interface CreateMeteredInput {
+  gpuListingId: number;
+  source: 'vm' | 'deploy' | 'api';
+  template?: string | null;
+  storageGb: number;
+}
+
+function parseDollars(value: string): bigint | null {
+  try {
+    return dollarsToMicros(value);
+  } catch {
+    return null;
+  }
+}
+
+const stateOf = (instance: Instance) => instance.status as InstanceState;
+
+/**
+ * The instance core (docs/decisions/007): one lifecycle for every way of getting a GPU
+ * machine, two billing plans. Hosts tell it what happened through `applyHostReport`.
+ */
+export function createInstancesService(db: Db, accounts: AccountBook, config: InstancesConfig) {
+  /** Events are told only after their transaction commits. */
+  const afterCommit = async <T>(work: (tx: Tx) => Promise<T>, told: InstanceEvent[]) => {
+    const result = await accounts.transact(work);
+    config.onChange?.();
+    for (const e of told) config.onInstanceEvent?.(e);
+    return result;
+  };
+
+  function refuse(instance: Instance, action: InstanceAction): never {
+    const state = stateOf(instance);
+    throw invalidStateTransition(action, state, allowedActions(state));
+  }
+
+  /**
+   * Ends a booked instance inside the caller's transaction (the row locked). Completed:
+   * the used time's cost (by the second, rounded up to the cent) goes to the provider less
+   * the platform fee, the rest of the escrow back to the wallet. Never ready: everything,
+   * storage included, goes back to the wallet.
+   */
+  async function settleBooked(
+    tx: Tx,
+    instance: Instance,
+    how: { at: Date; by: EndReason; to: InstanceState },
+  ): Promise<Instance> {
+    const wallet = await accounts.wallet(tx, instance.userId);
+    const escrowId = await accounts.system(tx, 'escrow');
+    const platformId = await accounts.system(tx, 'platform_revenue');
+    const booked = instance.bookedCostMicros;
+    const reference = `rental:${instance.id}`;
+    if (holdsUnit(stateOf(instance))) await listingsService.releaseUnit(tx, instance.gpuListingId);
+    let changes: Partial<Instance>;
+    if (instance.readyAt === null) {
+      await ledgerService.post(tx, {
+        kind: 'rental_cancel',
+        memo: `Full refund: rental ${instance.id} cancelled (${how.by})`,
+        reference,
+        lines: [
+          { accountId: escrowId, amountMicros: -booked, system: true },
+          { accountId: platformId, amountMicros: -instance.storageFeeMicros, system: true },
+          { accountId: wallet, amountMicros: booked + instance.storageFeeMicros },
+        ],
+      });
+      changes = {
+        endTime: how.at,
+        usedSeconds: 0,
+        usedCostMicros: 0n,
+        refundMicros: booked + instance.storageFeeMicros,
+        platformFeeMicros: 0n,
+        endReason: how.by,
+      };
+    } else {
+      const endsAt = instance.endsAt ?? how.at;
+      const end = how.at < endsAt ? how.at : endsAt;
+      const usedSeconds = Math.max(
+        0,
+        Math.floor((end.getTime() - instance.startTime.getTime()) / 1000),
+      );
+      const used = usedCostMicros(
+        instance.hourlyRateMicros,
+        usedSeconds,
+        instance.durationHours ?? 0,
+      );
+      const { providerMicros, feeMicros } = splitEarnings(used, config.platformFeeBps);
+      const providerId = await accounts.earnings(tx, instance.providerId);
+      await ledgerService.post(tx, {
+        kind: 'rental_settle',
+        memo: `Rental ${instance.id}: ${usedSeconds} s used (${how.by})`,
+        reference,
+        lines: [
+          { accountId: escrowId, amountMicros: -booked, system: true },
+          { accountId: providerId, amountMicros: providerMicros },
+          { accountId: platformId, amountMicros: feeMicros, system: true },
+          { accountId: wallet, amountMicros: booked - used },
+        ],
+      });
+      changes = {
+        endTime: end,
+        usedSeconds,
+        usedCostMicros: used,
+        refundMicros: booked - used,
+        platformFeeMicros: feeMicros,
+        endReason: how.by,
+      };
+    }
+    const moved = await instancesRepo.transition(
+      tx,
+      instance.id,
+      LIVE_STATES,
+      how.to,
+      how.at,
+      changes,
+    );
+    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
+    return moved;
+  }
+
+  /** Ends a metered instance: its unit back if it held one; minutes already paid stay paid. */
+  async function endMetered(
+    tx: Tx,
+    instance: Instance,
+    how: { at: Date; by: EndReason; to: InstanceState },
+  ): Promise<Instance> {
+    if (holdsUnit(stateOf(instance))) await listingsService.releaseUnit(tx, instance.gpuListingId);
+    const moved = await instancesRepo.transition(tx, instance.id, LIVE_STATES, how.to, how.at, {
+      endTime: how.at,
+      endReason: how.by,
+    });
+    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
+    return moved;
+  }
+
+  /** The error for a rent that could not take a unit: the first rule it breaks. */
+  async function whyNotRentable(body: CreateRentalBody, userId: string) {
+    const found = await listingsService.findById(db, body.gpuListingId);
+    // Another demo visitor's sandbox listing does not exist for this renter.
+    if (!found || (found.provider.isSandbox && found.provider.userId !== userId))
+      return notFound('GPU listing');
+    const listing = found.listing;
+    if (body.providerId !== listing.providerId) {
+      return badRequest('providerId does not match the listing.', {
+        fields: { providerId: ['Does not match the listing'] },
+      });
+    }
+    const quote = quoteRental(listing.hourlyRateMicros, body.durationHours);
+    if (
+      !sameDollars(body.hourlyRate, quote.hourlyRate) ||
+      !sameDollars(body.totalCost, quote.totalCost)
+    ) {
+      return quoteMismatch({ ...quote });
+    }
+    return listingUnavailable();
+  }
+
+  /** The caller's instance, locked; someone else's is as good as missing. */
+  async function lockOwn(tx: Tx, userId: string, id: number, what: string) {
+    const row = await instancesRepo.lockView(tx, id);
+    if (!row || row.instance.userId !== userId) throw notFound(what);
+    return row;
+  }
+
+  async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: number) {
+    const required = oneHourMicros(rate, storageGb);
+    const available = await ledgerService.walletBalance(tx, userId);
+    if (available < required) throw insufficientCredits(required, available);
+  }
+
+  return {
+    /**
+     * Rents one unit on the booked plan: the server's quote must match what the client
+     * showed; in one transaction a unit is taken, the booked cost moves from the wallet to
+     * escrow and the storage add-on is charged as its own line.
+     */
+    async rent(
+      userId: string,
+      body: CreateRentalBody,
+      now: Date,
+      options: RentOptions = {},
+    ): Promise<InstanceRow> {
+      const clientRate = parseDollars(body.hourlyRate);
+      const booked = clientRate === null ? 0n : bookedCostMicros(clientRate, body.durationHours);
+      // The common case costs one statement: take a unit at the rate the client was shown.
+      // Anything else (unknown listing, changed price, rented out) is explained afterwards.
+      const created = await accounts.transact(async (tx) => {
+        if (clientRate === null) return null;
+        const listing = await listingsService.reserveUnit(
+          tx,
+          body.gpuListingId,
+          clientRate,
+          body.providerId,
+          userId,
+        );
+        if (!listing) return null;
+        if (!sameDollars(body.totalCost, microsToDollars(booked))) {
+          throw quoteMismatch({ ...quoteRental(clientRate, body.durationHours) });
+        }
+        const instance = await instancesRepo.insert(tx, {
+          userId,
+          gpuListingId: listing.id,
+          providerId: listing.providerId,
+          hostId: listing.hostId,
+          source: 'marketplace',
+          billingPlan: 'booked',
+          status: 'provisioning',
+          stateChangedAt: now,
+          durationHours: body.durationHours,
+          hourlyRateMicros: clientRate,
+          bookedCostMicros: booked,
+          storageFeeMicros: STORAGE_ADDON_MICROS,
+          startTime: now,
+          endsAt: new Date(now.getTime() + body.durationHours * 3_600_000),
+          provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+        });
+        await ledgerService.post(tx, {
+          kind: 'rental_start',
+          memo: `Rental ${instance.id}: ${body.durationHours} h of ${listing.model} held in escrow, storage add-on charged`,
+          reference: `rental:${instance.id}`,
+          lines: [
+            {
+              accountId: await accounts.wallet(tx, userId),
+              amountMicros: -(booked + STORAGE_ADDON_MICROS),
+            },
+            { accountId: await accounts.system(tx, 'escrow'), amountMicros: booked, system: true },
+            {
+              accountId: await accounts.system(tx, 'platform_revenue'),
+              amountMicros: STORAGE_ADDON_MICROS,
+              system: true,
+            },
+          ],
+        });
+        const row: InstanceRow = {
+          instance,
+          listing: {
+            model: listing.model,
+            location: listing.location,
+            isDemoHost: listing.isDemoHost,
+          },
+          provider: { companyName: listing.companyName },
+        };
+        await options.record?.(tx, row);
+        return row;
+      });
+      if (!created) throw await whyNotRentable(body, userId);
+      config.onChange?.();
+      return created;
+    },
+
+    /**
+     * Stops the caller's rental (a booked instance) for good; stopping twice changes
+     * nothing. One stopped before it was ready is cancelled with a full refund.
+     */
+    async stopRental(
+      userId: string,
+      id: number,
+      now: Date,
+      by: EndReason = 'user',
+    ): Promise<InstanceRow> {
+      return afterCommit(async (tx) => {
+        const row = await lockOwn(tx, userId, id, 'Rental');
+        if (row.instance.billingPlan !== 'booked') throw notFound('Rental');
+        if (!canAct(stateOf(row.instance), 'terminate')) return row;
+        const instance = await settleBooked(tx, row.instance, {
+          at: now,
+          by,
+          to: stateAfter('terminate', row.instance.hostId !== null),
+        });
+        return { ...row, instance };
+      }, []);
+    },
+
+    /**
+     * A metered instance (VM, deploy, API instance without a duration): a unit is taken
+     * and the wallet must hold one hour at the instance's rate. Charged per minute by the
+     * worker from the first minute on; compute only once running.
+     */
+    async createMetered(userId: string, input: CreateMeteredInput, now: Date) {
+      return afterCommit(async (tx) => {
+        const found = await listingsService.findById(tx, input.gpuListingId);
+        if (!found) throw notFound('GPU listing');
+        const rate = found.listing.hourlyRateMicros;
+        await requireOneHour(tx, userId, rate, input.storageGb);
+        const listing = await listingsService.reserveUnit(tx, found.listing.id, rate);
+        if (!listing) throw capacityUnavailable();
+        const instance = await instancesRepo.insert(tx, {
+          userId,
+          gpuListingId: listing.id,
+          providerId: listing.providerId,
+          hostId: listing.hostId,
+          source: input.source,
+          template: input.template ?? null,
+          billingPlan: 'metered',
+          status: 'provisioning',
+          stateChangedAt: now,
+          hourlyRateMicros: rate,
+          storageGb: input.storageGb,
+          startTime: now,
+          paidThrough: now,
+          provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+        });
+        const row = await instancesRepo.findView(tx, instance.id);
+        if (!row) throw new Error('instance vanished');
+        return row;
+      }, []);
+    },
+
+    /** Starts a stopped metered instance: one hour of balance and a free unit needed. */
+    async start(userId: string, id: number, now: Date) {
+      return afterCommit(async (tx) => {
+        const row = await lockOwn(tx, userId, id, 'Instance');
+        const instance = row.instance;
+        if (!canAct(stateOf(instance), 'start')) refuse(instance, 'start');
+        await requireOneHour(tx, userId, instance.hourlyRateMicros, instance.storageGb);
+        if (!(await listingsService.takeUnit(tx, instance.gpuListingId))) {
+          throw capacityUnavailable();
+        }
+        const moved = await instancesRepo.transition(tx, id, ['stopped'], 'starting', now, {
+          endReason: null,
+          provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+        });
+        if (!moved) refuse(instance, 'start');
+        return { ...row, instance: moved };
+      }, []);
+    },
+
+    /** Stops a metered instance: compute stops being charged and its unit goes back. */
+    async stop(userId: string, id: number, now: Date) {
+      return afterCommit(async (tx) => {
+        const row = await lockOwn(tx, userId, id, 'Instance');
+        const instance = row.instance;
+        if (instance.billingPlan !== 'metered' || !canAct(stateOf(instance), 'stop')) {
+          refuse(instance, 'stop');
+        }
+        return { ...row, instance: await stopMetered(tx, instance, now, null) };
+      }, []);
+    },
+
+    /** Ends any instance for good; a booked one is settled as a rental stop is. */
+    async terminate(userId: string, id: number, now: Date, by: EndReason = 'user') {
+      return afterCommit(async (tx) => {
+        const row = await lockOwn(tx, userId, id, 'Instance');
+        const instance = row.instance;
+        if (!canAct(stateOf(instance), 'terminate')) refuse(instance, 'terminate');
+        const how = { at: now, by, to: stateAfter('terminate', instance.hostId !== null) };
+        const ended =
+          instance.billingPlan === 'booked'
+            ? await settleBooked(tx, instance, how)
+            : await endMetered(tx, instance, how);
+        return { ...row, instance: ended };
+      }, []);
+    },
+
+    /**
+     * The one way readiness, connection details and failures reach an instance: a host's
+     * report. Ignored (accepted: false) when it names an older generation or a transition
+     * the lifecycle does not have. Returns the instance's generation afterwards.
+     */
+    async applyHostReport(report: HostReport, now: Date) {
+      const at = report.at ?? now;
+      const told: InstanceEvent[] = [];
+      const outcome = await afterCommit(async (tx) => {
+        const row = await instancesRepo.lockView(tx, report.instanceId);
+        if (!row) return { accepted: false, generation: 0 };
+        const instance = row.instance;
+        const state = stateOf(instance);
+        const ignored = { accepted: false, generation: instance.generation };
+        if (report.generation !== instance.generation) return ignored;
+        if (!acceptsReport(state, report.state)) return ignored;
+        let moved: Instance | null = null;
+        if (report.state === 'running') {
+          // A host ready only after the provisioning deadline is too late: the deadline job
+          // cancels (booked) or fails it.
+          if (state === 'provisioning' && at >= instance.provisioningDeadline) return ignored;
+          const c = report.connection ?? {};
+          moved = await instancesRepo.transition(tx, instance.id, [state], 'running', at, {
+            ...(instance.readyAt === null ? { readyAt: at } : {}),
+            ...(c.sshHost !== undefined ? { sshHost: c.sshHost } : {}),
+            ...(c.sshPort !== undefined ? { sshPort: c.sshPort } : {}),
+            ...(c.sshUsername !== undefined ? { sshUsername: c.sshUsername } : {}),
+            ...(c.vncAddress !== undefined ? { vncAddress: c.vncAddress } : {}),
+          });
+          if (moved && state === 'provisioning' && instance.billingPlan === 'booked') {
+            told.push({ kind: 'ready', instanceId: instance.id, userId: instance.userId });
+          }
+        } else if (report.state === 'stopped' || report.state === 'terminated') {
+          moved = await instancesRepo.transition(tx, instance.id, [state], report.state, at);
+        } else {
+          const how = { at, by: 'host_failed' as const, to: 'failed' as const };
+          if (state === 'terminating') {
+            moved = await instancesRepo.transition(tx, instance.id, [state], 'failed', at);
+          } else if (instance.billingPlan === 'booked') {
+            moved = await settleBooked(tx, instance, how);
+          } else {
+            moved = await endMetered(tx, instance, how);
+          }
+        }
+        return { accepted: moved !== null, generation: moved?.generation ?? instance.generation };
+      }, told);
+      return outcome;
+    },
+
+    /** Instances a host has yet to converge: its desired-state list. */
+    pendingOnHost: (hostId: string, limit = 100) => instancesRepo.pendingOnHost(db, hostId, limit),
+    /** The lowest SSH port in a range that no live instance uses (hosts assign ports). */
+    freePort: (first: number, last: number) => instancesRepo.freePort(db, first, last),
+
+    /** The user's rentals (booked plan), newest first. */
+    listRentalsByUser: (userId: string) => instancesRepo.list(db, { userId }, 'booked'),
+    listRentalsByProvider: (providerId: number) => instancesRepo.list(db, { providerId }, 'booked'),
+    listMeteredByUser: (userId: string) => instancesRepo.list(db, { userId }, 'metered'),
+    /** Instances of a user that still exist, counted in the caller's transaction when given. */
+    countLiveByUser: (userId: string, conn: Conn = db) =>
+      instancesRepo.countLiveByUser(conn, userId),
+
+    /** Job: cancels (booked) or fails (metered) instances not ready by their deadline. */
+    async failOverdueProvisioning(now: Date, batch = 50): Promise<number> {
+      const told: InstanceEvent[] = [];
+      return afterCommit(async (tx) => {
+        const due = await instancesRepo.claimDue(tx, 'deadline', now, batch);
+        for (const instance of due) {
+          const how = { at: now, by: 'provisioning_timeout' as const };
+          if (instance.billingPlan === 'booked') {
+            await settleBooked(tx, instance, { ...how, to: 'failed' });
+            told.push({ kind: 'timed_out', instanceId: instance.id, userId: instance.userId });
+          } else {
+            await endMetered(tx, instance, { ...how, to: 'failed' });
+          }
+        }
+        return due.length;
+      }, told);
+    },
+
+    /** Job: completes booked instances at the end of their hours. */
+    async expireBooked(now: Date, batch = 50): Promise<number> {
+      const told: InstanceEvent[] = [];
+      return afterCommit(async (tx) => {
+        const due = await instancesRepo.claimDue(tx, 'expiry', now, batch);
+        for (const instance of due) {
+          await settleBooked(tx, instance, {
+            at: instance.endsAt ?? now,
+            by: 'expiry',
+            to: stateAfter('terminate', instance.hostId !== null),
+          });
+          told.push({ kind: 'expired', instanceId: instance.id, userId: instance.userId });
+        }
+        return due.length;
+      }, told);
+    },
+
+    /**
+     * Job: charges the next minute of up to `batch` metered instances whose paid time has
+     * run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
+     * written together in one statement. A wallet that cannot pay a running instance's
+     * minute stops it (never deletes it); storage it cannot pay is not charged.
+     */
+    async chargeMeteredMinute(now: Date, batch = 500): Promise<number> {
+      const told: InstanceEvent[] = [];
+      let changedState = false;
+      const charged = await accounts.transact(async (tx) => {
+        const due = await instancesRepo.claimDue(tx, 'metered', now, batch);
+        if (due.length === 0) return { count: 0, stops: [] as Instance[] };
+        const wallets = await accounts.wallets(
+          tx,
+          due.map((d) => d.userId),
+        );
+        const earnings = new Map<number, number>();
+        for (const providerId of new Set(due.map((d) => d.providerId))) {
+          earnings.set(providerId, await accounts.earnings(tx, providerId));
+        }
+        const platformId = await accounts.system(tx, 'platform_revenue');
+        const balances = await ledgerService.lockBalances(
+          tx,
+          [...new Set([...wallets.values(), ...earnings.values()])].sort((a, b) => a - b),
+        );
+        const postings: Parameters<typeof ledgerService.postMany>[1] = [];
+        const minutes: {
+          id: number;
+          compute: number;
+          storage: number;
+          charged: bigint;
+          key: string;
+        }[] = [];
+        const stops: Instance[] = [];
+        for (const instance of due) {
+          const wallet = wallets.get(instance.userId);
+          const providerAccount = earnings.get(instance.providerId);
+          if (wallet === undefined || providerAccount === undefined) continue;
+          const running = instance.status === 'running';
+          let { computeMicros, storageMicros } = minuteChargeMicros(
+            instance.hourlyRateMicros,
+            instance.storageGb,
+            running,
+          );
+          const balance = balances.get(wallet) ?? 0n;
+          if (computeMicros + storageMicros > balance) {
+            if (running) stops.push(instance);
+            computeMicros = 0n;
+            if (storageMicros > balance) storageMicros = 0n;
+          }
+          const total = computeMicros + storageMicros;
+          balances.set(wallet, balance - total);
+          const minute = minuteIndex(instance.paidThrough ?? now);
+          const key = `metered:${instance.id}:${minute}`;
+          minutes.push({
+            id: instance.id,
+            compute: computeMicros > 0n ? 1 : 0,
+            storage: storageMicros > 0n ? 1 : 0,
+            charged: total,
+            key,
+          });
+          if (total === 0n) continue;
+          const { providerMicros, feeMicros } = splitEarnings(computeMicros, config.platformFeeBps);
+          const lines: LedgerLine[] = [
+            { accountId: wallet, amountMicros: -total },
+            { accountId: providerAccount, amountMicros: providerMicros },
+            { accountId: platformId, amountMicros: feeMicros + storageMicros, system: true },
+          ];
+          postings.push({
+            kind: 'metered_minute',
+            memo: `Instance ${instance.id}: minute ${minute} (${computeMicros > 0n ? 'compute and storage' : 'storage'})`,
+            idempotencyKey: key,
+            reference: `instance:${instance.id}`,
+            lines,
+          });
+        }
+        const written = await ledgerService.postMany(tx, postings);
+        // A minute whose key was used before moves paid time on without counting again.
+        await instancesRepo.recordMinutes(
+          tx,
+          minutes.map((m) =>
+            m.charged === 0n || written.has(m.key)
+              ? m
+              : { ...m, compute: 0, storage: 0, charged: 0n },
+          ),
+        );
+        return { count: due.length, stops };
+      });
+      // Stopped in transactions of their own, after the charges commit: a stop takes the
+      // listing's row lock, which must never be awaited while holding wallet locks (a rent
+      // takes them the other way round).
+      for (const candidate of charged.stops) {
+        const stopped = await accounts.transact(async (tx) => {
+          const row = await instancesRepo.lockView(tx, candidate.id);
+          if (!row || row.instance.status !== 'running') return false;
+          await stopMetered(tx, row.instance, now, 'insufficient_credits');
+          await instancesRepo.markStoppedForCredits(tx, row.instance.userId, now, 1);
+          return true;
+        });
+        if (!stopped) continue;
+        changedState = true;
+        told.push({
+          kind: 'stopped_for_credits',
+          instanceId: candidate.id,
+          userId: candidate.userId,
+        });
+      }
+      if (changedState) config.onChange?.();
+      for (const e of told) config.onInstanceEvent?.(e);
+      return charged.count;
+    },
+
+    /**
+     * Job: warns users whose wallet fell below their low-balance threshold (settings; by
+     * default one hour of what their metered instances cost now), once per crossing.
+     */
+    async warnLowBalances(now: Date, batch = 500): Promise<number> {
+      let after: string | null = null;
+      let warned = 0;
+      for (;;) {
+        const spenders = await instancesRepo.meteredSpenders(db, batch, after);
+        for (const s of spenders) {
+          const { billing } = await usersService.getSettings(db, s.userId);
+          const threshold =
+            billing.lowBalanceThreshold === null
+              ? s.hourlyMicros
+              : dollarsToMicros(billing.lowBalanceThreshold);
+          if (s.balanceMicros < threshold) {
+            if (await instancesRepo.markLowBalance(db, s.userId, now)) {
+              warned += 1;
+              config.onInstanceEvent?.({
+                kind: 'low_balance',
+                userId: s.userId,
+                balance: microsToDollars(s.balanceMicros),
+              });
+            }
+          } else {
+            await instancesRepo.clearBalanceAlerts(db, s.userId);
+          }
+        }
+        if (spenders.length < batch) break;
+        after = spenders[spenders.length - 1]?.userId ?? null;
+      }
+      return warned;
+    },
+
+    /** What the app's banner shows: a low balance, or instances stopped for want of credits. */
+    async balanceAlert(userId: string, conn: Conn = db) {
+      const row = await instancesRepo.balanceAlertOf(conn, userId);
+      if (!row) return null;
+      if (row.stoppedAt)
+        return { kind: 'out_of_credits' as const, stoppedInstances: row.stoppedCount };
+      if (row.lowBalanceAt) return { kind: 'low_balance' as const, stoppedInstances: 0 };
+      return null;
+    },
+  };
+
+  async function stopMetered(
+    tx: Tx,
+    instance: Instance,
+    now: Date,
+    reason: EndReason | null,
+  ): Promise<Instance> {
+    const state = stateOf(instance);
+    if (holdsUnit(state)) await listingsService.releaseUnit(tx, instance.gpuListingId);
+    const moved = await instancesRepo.transition(
+      tx,
+      instance.id,
+      [state],
+      stateAfter('stop', instance.hostId !== null),
+      now,
+      { endReason: reason },
+    );
+    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
+    return moved;
+  }
+}
+
+export type InstancesService = ReturnType<typeof createInstancesService>;

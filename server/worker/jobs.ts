@@ -1,0 +1,47 @@
+import type { DemoHost } from '../modules/hosts/demo-host';
+import type { InstancesService } from '../modules/instances/service';
+
+/**
+ * One named duty of the worker. `run` does one bounded batch in its own database
+ * transaction(s), claims rows with FOR UPDATE SKIP LOCKED (so several workers share the
+ * work) and is idempotent; it returns how many items it handled. A job that handled a full
+ * batch is run again in the same pass, so a backlog drains.
+ */
+export interface Job {
+  name: string;
+  /** Run at most once per this many ms (default: every pass). */
+  everyMs?: number;
+  batch: number;
+  /**
+   * Run again until a pass handles nothing, not only while passes are full (a job that
+   * moves each item one step per pass, as the metered minute does when catching up).
+   */
+  drain?: boolean;
+  run(now: Date, batch: number): Promise<number>;
+}
+
+/** The worker's jobs, in the order one pass runs them. */
+export function instanceJobs(deps: { instances: InstancesService; demoHost: DemoHost }): Job[] {
+  const { instances, demoHost } = deps;
+  return [
+    { name: 'demo-host', batch: 50, run: (now, n) => demoHost.converge(now, n) },
+    {
+      name: 'provisioning-deadline',
+      batch: 50,
+      run: (now, n) => instances.failOverdueProvisioning(now, n),
+    },
+    { name: 'booked-expiry', batch: 50, run: (now, n) => instances.expireBooked(now, n) },
+    {
+      name: 'metered-minute',
+      batch: 500,
+      drain: true,
+      run: (now, n) => instances.chargeMeteredMinute(now, n),
+    },
+    {
+      name: 'low-balance',
+      batch: 500,
+      everyMs: 30_000,
+      run: (now, n) => instances.warnLowBalances(now, n),
+    },
+  ];
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import {
+  acceptsReport,
+  allowedActions,
+  canAct,
+  holdsUnit,
+  INSTANCE_STATES,
+  isLive,
+  stateAfter,
+} from './instance-lifecycle';
+
+describe('instance lifecycle', () => {
+  it('allows stop only from running and starting, start only from stopped', () => {
+    expect(INSTANCE_STATES.filter((s) => canAct(s, 'stop'))).toEqual(['running', 'starting']);
+    expect(INSTANCE_STATES.filter((s) => canAct(s, 'start'))).toEqual(['stopped']);
+  });
+
+  it('allows terminate from every live state and nothing once ended', () => {
+    for (const s of INSTANCE_STATES) expect(canAct(s, 'terminate')).toBe(isLive(s));
+    expect(allowedActions('terminated')).toEqual([]);
+    expect(allowedActions('failed')).toEqual([]);
+    expect(allowedActions('terminating')).toEqual([]);
+  });
+
+  it('holds a unit while provisioning, starting or running, never while stopped', () => {
+    expect(INSTANCE_STATES.filter(holdsUnit)).toEqual(['provisioning', 'running', 'starting']);
+  });
+
+  it('waits for a host to confirm stop and terminate only when one runs the instance', () => {
+    expect(stateAfter('stop', true)).toBe('stopping');
+    expect(stateAfter('stop', false)).toBe('stopped');
+    expect(stateAfter('terminate', true)).toBe('terminating');
+    expect(stateAfter('terminate', false)).toBe('terminated');
+    expect(stateAfter('start', true)).toBe('starting');
+  });
+
+  it('takes a host report only where the transition exists', () => {
+    expect(acceptsReport('provisioning', 'running')).toBe(true);
+    expect(acceptsReport('starting', 'running')).toBe(true);
+    expect(acceptsReport('stopped', 'running')).toBe(false);
+    expect(acceptsReport('stopping', 'stopped')).toBe(true);
+    expect(acceptsReport('running', 'stopped')).toBe(false);
+    expect(acceptsReport('terminating', 'terminated')).toBe(true);
+    expect(acceptsReport('running', 'failed')).toBe(true);
+    expect(acceptsReport('terminated', 'failed')).toBe(false);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The one lifecycle of every instance, however it was obtained (marketplace rental, VM,
+ * instant deploy, public API). The server refuses what this rule refuses and the web
+ * shows the buttons it allows. See docs/decisions/007.
+ *
+ *   provisioning ──▶ running ──▶ stopping ──▶ stopped ──▶ starting ──▶ running
+ *        any live state ──▶ terminating ──▶ terminated
+ *        any live state ──▶ failed
+ */
+export const INSTANCE_STATES = [
+  'provisioning',
+  'running',
+  'stopping',
+  'stopped',
+  'starting',
+  'terminating',
+  'terminated',
+  'failed',
+] as const;
+export type InstanceState = (typeof INSTANCE_STATES)[number];
+
+export const INSTANCE_ACTIONS = ['stop', 'start', 'terminate'] as const;
+export type InstanceAction = (typeof INSTANCE_ACTIONS)[number];
+
+/** States in which the instance exists and may still be acted on. */
+export const LIVE_STATES: readonly InstanceState[] = [
+  'provisioning',
+  'running',
+  'stopping',
+  'stopped',
+  'starting',
+];
+
+/** States that hold one unit of the listing (a GPU taken on the host). */
+export const UNIT_HOLDING_STATES: readonly InstanceState[] = [
+  'provisioning',
+  'starting',
+  'running',
+];
+
+/** States after which nothing more happens; the instance has ended. */
+export const ENDED_STATES: readonly InstanceState[] = ['terminating', 'terminated', 'failed'];
+
+const ALLOWED: Record<InstanceState, readonly InstanceAction[]> = {
+  provisioning: ['terminate'],
+  running: ['stop', 'terminate'],
+  stopping: ['terminate'],
+  stopped: ['start', 'terminate'],
+  starting: ['stop', 'terminate'],
+  terminating: [],
+  terminated: [],
+  failed: [],
+};
+
+/** The actions a user may take on an instance in this state. */
+export function allowedActions(state: InstanceState): readonly InstanceAction[] {
+  return ALLOWED[state];
+}
+
+export function canAct(state: InstanceState, action: InstanceAction): boolean {
+  return ALLOWED[state].includes(action);
+}
+
+export function isLive(state: InstanceState): boolean {
+  return LIVE_STATES.includes(state);
+}
+
+export function holdsUnit(state: InstanceState): boolean {
+  return UNIT_HOLDING_STATES.includes(state);
+}
+
+/**
+ * Where an action leads. `placed` says whether a host runs the instance: a host must
+ * confirm a stop or a termination (stopping, terminating); an instance on no host has
+ * nothing to converge and changes at once.
+ */
+export function stateAfter(action: InstanceAction, placed: boolean): InstanceState {
+  if (action === 'stop') return placed ? 'stopping' : 'stopped';
+  if (action === 'terminate') return placed ? 'terminating' : 'terminated';
+  return 'starting';
+}
+
+/** What a host may report, from which states (a report of anything else is ignored). */
+const REPORTABLE: Record<
+  'running' | 'stopped' | 'terminated' | 'failed',
+  readonly InstanceState[]
+> = {
+  running: ['provisioning', 'starting'],
+  stopped: ['stopping'],
+  terminated: ['terminating'],
+  failed: ['provisioning', 'running', 'stopping', 'stopped', 'starting', 'terminating'],
+};
+export type ReportedState = keyof typeof REPORTABLE;
+export const REPORTED_STATES = Object.keys(REPORTABLE) as ReportedState[];
+
+/** Whether a host's report of `reported` moves an instance that is in `state`. */
+export function acceptsReport(state: InstanceState, reported: ReportedState): boolean {
+  return REPORTABLE[reported].includes(state);
+}
