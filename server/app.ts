@@ -135,6 +135,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       // Demo Login needs the demo world (demo hosts, the seed's shapes).
       demo: env.SEED_DEMO_DATA === 'true' ? demo : null,
       demoLoginsPerHour: env.DEMO_LOGINS_PER_HOUR,
+      codesPerIpPerHour: env.CODES_PER_IP_PER_HOUR,
     }),
     rentals,
     paypal,
