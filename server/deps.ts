@@ -67,6 +67,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
       // Demo Login needs the demo world (demo hosts, the seed's shapes).
       demo: env.SEED_DEMO_DATA === 'true' ? demo : null,
       demoLoginsPerHour: env.DEMO_LOGINS_PER_HOUR,
+      codesPerIpPerHour: env.CODES_PER_IP_PER_HOUR,
     }),
     instances,
     hosts,

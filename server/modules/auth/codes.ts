@@ -34,12 +34,22 @@ function hashCode(scope: CodeScope, code: string): string {
  * One-time codes for every purpose, with the same rules: six digits, only a hash stored,
  * 10 minutes, single use, 5 wrong tries retire a code, asking and trying are rate-limited.
  */
-export function createCodes(deps: { db: Db; clock: Clock; limiter: RateLimiter }) {
+export function createCodes(deps: {
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** Overrides AUTH_LIMITS.sendPerIp's count (CODES_PER_IP_PER_HOUR). */
+  codesPerIpPerHour?: number;
+}) {
   const { db, clock, limiter } = deps;
+  const sendPerIp = {
+    ...AUTH_LIMITS.sendPerIp,
+    limit: deps.codesPerIpPerHour ?? AUTH_LIMITS.sendPerIp.limit,
+  };
   return {
     /** Refuses (429) before anything is stored when the asker or the address asked too often. */
     async limitSend(scope: CodeScope, ip: string): Promise<void> {
-      await enforce(limiter, `otp-send:ip:${ip}`, AUTH_LIMITS.sendPerIp);
+      await enforce(limiter, `otp-send:ip:${ip}`, sendPerIp);
       // Shared by both purposes: it protects the inbox that receives the codes.
       await enforce(limiter, `otp-send:email:${scope.email}`, AUTH_LIMITS.sendPerEmail);
       if (scope.purpose === 'email-change')

@@ -30,6 +30,8 @@ export interface AuthDeps {
   demo: DemoService | null;
   /** New demo accounts per client IP and hour. */
   demoLoginsPerHour: number;
+  /** Sign-in and e-mail change codes per client IP and hour (default AUTH_LIMITS.sendPerIp). */
+  codesPerIpPerHour?: number;
 }
 
 export interface ClientInfo {
@@ -49,7 +51,7 @@ export function hashSessionToken(token: string): string {
 
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, mailer, limiter, demo } = deps;
-  const codes = createCodes({ db, clock, limiter });
+  const codes = createCodes({ db, clock, limiter, codesPerIpPerHour: deps.codesPerIpPerHour });
 
   async function issueSession(
     userId: string,
