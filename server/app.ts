@@ -26,6 +26,7 @@ import { createInstanceAlerts } from './modules/notifications/service';
 import { paymentsRoutes } from './modules/payments/routes';
 import { createLocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import { createPaymentsService } from './modules/payments/service';
+import { providerApplicationsRoutes } from './modules/provider-applications/routes';
 import { providersRoutes } from './modules/providers/routes';
 import { rentalsRoutes } from './modules/rentals/routes';
 import { createRentalsService } from './modules/rentals/service';
@@ -142,6 +143,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(authRoutes);
   await app.register(usersRoutes);
   await app.register(providersRoutes);
+  await app.register(providerApplicationsRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
   await app.register(newsletterRoutes);

@@ -9,3 +9,4 @@ export * from './schema/idempotency';
 export * from './schema/ledger';
 export * from './schema/marketplace';
 export * from './schema/payments';
+export * from './schema/provider-applications';
