@@ -9,6 +9,7 @@ import {
 } from '../../lib/errors';
 import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
+import { providerApplicationsData } from '../provider-applications/service';
 import type { RentalsService } from '../rentals/service';
 import { sshKeysService } from '../ssh-keys/service';
 import { usersService } from '../users/service';
@@ -57,7 +58,7 @@ export function createAccountService({ db, clock, rentals }: AccountDeps) {
 
     /**
      * Closes the account unless instances are running: personal data is cleared and the
-     * e-mail freed; sessions, API keys and SSH keys are deleted; ledger, rentals and payments
+     * e-mail freed; sessions, API keys, SSH keys and provider applications are deleted; ledger, rentals and payments
      * stay (financial records are kept, spec part 2 section 9).
      */
     async deleteAccount(userId: string): Promise<void> {
@@ -71,6 +72,7 @@ export function createAccountService({ db, clock, rentals }: AccountDeps) {
         await sessionsService.endAllForUser(tx, userId);
         await apiKeysService.deleteAllForUser(tx, userId);
         await sshKeysService.deleteAllForUser(tx, userId);
+        await providerApplicationsData.deleteAllForUser(tx, userId);
       });
     },
   };

@@ -5,7 +5,7 @@ import {
   PROVIDER_APPLICATION_LIMITS,
   PROVIDER_APPLICATION_TEXT,
 } from '../../../shared/contracts/provider-application';
-import { providers } from '../../db/schema';
+import { providerApplications, providers } from '../../db/schema';
 import { createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
 
@@ -304,6 +304,24 @@ describe('reviewing applications', () => {
     const res = await approve(created.id);
     expect(res.statusCode).toBe(409);
     expect((await mine(applicant.cookie)).status).toBe('pending');
+  });
+});
+
+describe('account deletion', () => {
+  it("deletes the user's applications with their contact details", async () => {
+    const applicant = await t.signIn();
+    expect((await apply(applicant.cookie, validApplication())).statusCode).toBe(201);
+    const res = await t.request({
+      method: 'DELETE',
+      url: `/api/users/${applicant.userId}`,
+      cookie: applicant.cookie,
+    });
+    expect(res.statusCode).toBeLessThan(300);
+    const rows = await t.database.db
+      .select()
+      .from(providerApplications)
+      .where(eq(providerApplications.userId, applicant.userId));
+    expect(rows).toHaveLength(0);
   });
 });
 

@@ -55,6 +55,10 @@ export const providerApplicationsRepo = {
     return rows[0] ?? null;
   },
 
+  async deleteAllForUser(conn: Conn, userId: string) {
+    await conn.delete(providerApplications).where(eq(providerApplications.userId, userId));
+  },
+
   async review(
     conn: Conn,
     id: string,

@@ -1,5 +1,5 @@
 import type { ProviderApplication } from '../../../shared/contracts/provider-application';
-import type { Db } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import type { ProviderApplicationRow } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { alreadyProvider, applicationOpen, applicationReviewed, notFound } from '../../lib/errors';
@@ -44,6 +44,13 @@ export function rejectionMail(to: string, row: ProviderApplicationRow, reason: s
     ].join('\n'),
   };
 }
+
+/** For account deletion: applications hold contact details and an address. */
+export const providerApplicationsData = {
+  deleteAllForUser(conn: Conn, userId: string) {
+    return providerApplicationsRepo.deleteAllForUser(conn, userId);
+  },
+};
 
 export function createProviderApplicationsService(deps: ProviderApplicationsDeps) {
   const { db, clock, mailer } = deps;
