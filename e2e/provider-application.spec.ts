@@ -5,6 +5,8 @@ test('a new user applies to become a provider and an admin approves the applicat
   signedInPage: page,
   browser,
 }) => {
+  // Three sign-ins, a nine-section form and a second browser: more than the default budget.
+  test.slow();
   const company = `E2E Compute ${Date.now().toString(36)}`;
   await page.goto('/provider-signup');
   await expect(
@@ -118,6 +120,13 @@ test('a new user applies to become a provider and an admin approves the applicat
   await expect(page.getByText('Applications are reviewed within 2-3 business days.')).toBeVisible();
   await expect(page.getByText(company)).toBeVisible();
 
+  // While it waits, the application page says so instead of offering a second form.
+  await page.goto('/provider-signup');
+  await expect(
+    page.getByRole('heading', { name: 'Your application is under review', level: 2 }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Submit Provider Application' })).toHaveCount(0);
+
   // The seeded admin approves it on the review page.
   const adminContext = await browser.newContext();
   try {
@@ -137,9 +146,11 @@ test('a new user applies to become a provider and an admin approves the applicat
     await adminContext.close();
   }
 
-  await page.reload();
+  await page.goto('/provider');
   await expect(page.getByText(`Signed in as provider ${company}`)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add New GPU Listing' })).toBeVisible();
+  await page.goto('/provider-signup');
+  await expect(page.getByRole('heading', { name: 'You are already a provider' })).toBeVisible();
 });
 
 test('the review page is Not Found for a renter, and its API answers 404', async ({
