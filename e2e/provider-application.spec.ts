@@ -160,3 +160,69 @@ test('the review page is Not Found for a renter, and its API answers 404', async
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   expect((await page.request.get('/api/admin/provider-applications')).status()).toBe(404);
 });
+
+test('an admin rejects with a reason; the applicant sees it and may apply again', async ({
+  signedInPage: page,
+  browser,
+}) => {
+  test.slow();
+  const company = `Rejected Compute ${Date.now().toString(36)}`;
+  const applied = await page.request.post('/api/providers', {
+    data: {
+      companyName: company,
+      contactPersonName: 'Mei Tanaka',
+      email: 'mei@example.test',
+      phone: '+81 3 1234 5678',
+      country: 'Japan',
+      state: 'Tokyo',
+      city: 'Shibuya',
+      address: '1-2-3 Shibuya, Shibuya-ku',
+      postalCode: '150-0002',
+      timezone: 'Asia/Tokyo',
+      powerCapacity: '5kW',
+      internetSpeed: '10 Gbps',
+      uptimeGuarantee: '99.9%',
+      totalGpuCount: 2,
+      gpuModels: ['H100 80GB'],
+      totalVramCapacity: '160GB',
+      securityMeasures: ['Access Logging'],
+      dataRetentionPolicy: 'Disks are wiped after every rental.',
+      minimumRentalDuration: '1 hour',
+      paymentTerms: 'Monthly',
+      cancellationPolicy: 'Cancel any time, billing stops.',
+      supportHours: '9-18 JST',
+      responseTime: '8 hours',
+      maintenanceSchedule: 'First Sunday of the month, 02:00-04:00 JST.',
+      termsAccepted: true,
+      privacyAccepted: true,
+      dataProcessingAccepted: true,
+    },
+  });
+  expect(applied.status()).toBe(201);
+  const reason = 'Please send proof of your colocation contract.';
+
+  const adminContext = await browser.newContext();
+  try {
+    await signInByApi(adminContext.request, 'admin@rentgpu.dev');
+    const admin = await adminContext.newPage();
+    await admin.goto('/admin/provider-applications');
+    const card = admin.getByRole('region', { name: company });
+    await card.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect(card.getByText('Please give a reason for the rejection.')).toBeVisible();
+    await card.getByLabel('Reason for rejection').fill(reason);
+    await card.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect(card.getByText('Rejected', { exact: true })).toBeVisible();
+    await expect(card.getByText(reason)).toBeVisible();
+  } finally {
+    await adminContext.close();
+  }
+
+  await page.goto('/provider');
+  await expect(
+    page.getByRole('heading', { name: 'Your provider application was not approved' }),
+  ).toBeVisible();
+  await expect(page.getByText(reason)).toBeVisible();
+  await page.getByRole('link', { name: 'Apply again' }).click();
+  await expect(page).toHaveURL(/\/provider-signup$/);
+  await expect(page.getByRole('button', { name: 'Submit Provider Application' })).toBeVisible();
+});
