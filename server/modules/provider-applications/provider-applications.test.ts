@@ -114,6 +114,11 @@ describe('POST /api/providers', () => {
 
   it('needs a session', async () => {
     expect((await apply(undefined, validApplication())).statusCode).toBe(401);
+    const mineSignedOut = await t.request({
+      method: 'GET',
+      url: '/api/provider-applications/mine',
+    });
+    expect(mineSignedOut.statusCode).toBe(401);
   });
 
   it.each([
@@ -344,7 +349,10 @@ describe('admin routes answer 404 to everyone but admins', () => {
         ...(payload ? { payload } : {}),
       });
       expect(res.statusCode).toBe(404);
-      expect(res.json().error.code).toBe('NOT_FOUND');
+      // The same answer as a route that does not exist.
+      expect(res.json()).toEqual({
+        error: { code: 'NOT_FOUND', message: 'API route not found.' },
+      });
     }
     expect((await mine(applicant.cookie)).status).toBe('pending');
   });
