@@ -30,6 +30,23 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
       }
     });
 
+    test('the provider application, empty and with its messages, has no serious or critical violations', async ({
+      signedInPage: page,
+    }) => {
+      test.slow(); // axe over a long form, twice
+      // A fresh user: the demo account owns a provider profile, so it is not offered the form.
+      await page.addInitScript((t) => localStorage.setItem('theme', t), theme);
+      await page.goto('/provider-signup');
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Become a GPU Provider' }),
+      ).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Submit Provider Application' })).toBeVisible();
+      expect(await seriousViolations(page), 'empty form').toEqual([]);
+      await page.getByRole('button', { name: 'Submit Provider Application' }).click();
+      await expect(page.getByText('Company name must be at least 2 characters')).toBeVisible();
+      expect(await seriousViolations(page), 'form with messages').toEqual([]);
+    });
+
     test('signed-in pages and the rent dialog have no serious or critical violations', async ({
       browser,
     }) => {

@@ -100,4 +100,7 @@ test('signed-in unknown paths show Not Found; public pages work signed out', asy
   await expect(page.getByRole('heading', { name: 'Documentation', level: 1 })).toBeVisible();
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  // Admin pages are Not Found for everyone else.
+  await page.goto('/admin/provider-applications');
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
 });

@@ -28,6 +28,7 @@ import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
 import { paymentsRoutes } from './modules/payments/routes';
 import { createLocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
+import { providerApplicationsRoutes } from './modules/provider-applications/routes';
 import { providersRoutes } from './modules/providers/routes';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
@@ -133,6 +134,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(authRoutes);
   await app.register(usersRoutes);
   await app.register(providersRoutes);
+  await app.register(providerApplicationsRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
   await app.register(newsletterRoutes);

@@ -10,3 +10,4 @@ export * from './schema/instances';
 export * from './schema/ledger';
 export * from './schema/marketplace';
 export * from './schema/payments';
+export * from './schema/provider-applications';

@@ -133,6 +133,21 @@ export const notAProvider = () =>
     'You need an approved provider profile to do this. Apply at /provider-signup.',
   );
 
+export const applicationOpen = () =>
+  new AppError(
+    409,
+    'APPLICATION_OPEN',
+    'You already have a provider application waiting for review.',
+  );
+
+export const alreadyProvider = () =>
+  new AppError(409, 'ALREADY_PROVIDER', 'You already have an approved provider profile.');
+
+export const applicationReviewed = (status: string) =>
+  new AppError(409, 'APPLICATION_REVIEWED', `This application was already ${status}.`, {
+    status,
+  });
+
 export const emailInUse = () =>
   new AppError(409, 'EMAIL_IN_USE', 'Another account already uses this e-mail address.', {
     fields: { email: ['Another account already uses this e-mail address'] },

@@ -25,6 +25,7 @@ const ApiReference = page(() => import('./routes/api-reference'));
 const HelpCenter = page(() => import('./routes/help-center'));
 const ContactUs = page(() => import('./routes/contact-us'));
 const NotFound = page(() => import('./routes/not-found'));
+const AdminProviderApplications = page(() => import('./routes/admin-provider-applications'));
 
 /** Pages anyone may read, signed in or not (spec part 1 section 2). */
 function PublicRoutes() {
@@ -73,6 +74,7 @@ export function SignedInRouter() {
         <Route path="/profile" component={Profile} />
         <Route path="/settings" component={Settings} />
         <Route path="/provider-signup" component={ProviderSignup} />
+        <Route path="/admin/provider-applications" component={AdminProviderApplications} />
         {PublicRoutes()}
         <Route component={NotFound} />
       </Switch>

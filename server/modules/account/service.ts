@@ -13,6 +13,7 @@ import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
 import type { DemoService } from '../demo/service';
 import type { InstancesService } from '../instances/service';
+import { providerApplicationsData } from '../provider-applications/service';
 import { sshKeysService } from '../ssh-keys/service';
 import { usersService } from '../users/service';
 
@@ -41,6 +42,7 @@ export function createAccountService({
     await sessionsService.endAllForUser(tx, userId);
     await apiKeysService.deleteAllForUser(tx, userId);
     await sshKeysService.deleteAllForUser(tx, userId);
+    await providerApplicationsData.deleteAllForUser(tx, userId);
   }
 
   return {
@@ -79,7 +81,7 @@ export function createAccountService({
 
     /**
      * Closes the account unless instances are running: personal data is cleared and the
-     * e-mail freed; sessions, API keys and SSH keys are deleted; ledger, rentals and payments
+     * e-mail freed; sessions, API keys, SSH keys and provider applications are deleted; ledger, rentals and payments
      * stay (financial records are kept, spec part 2 section 9).
      */
     async deleteAccount(userId: string): Promise<void> {

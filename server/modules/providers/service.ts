@@ -1,4 +1,5 @@
 import type { Conn } from '../../db/client';
+import { alreadyProvider, conflict } from '../../lib/errors';
 import { providersRepo } from './repo';
 
 export const providersService = {
@@ -9,5 +10,22 @@ export const providersService = {
 
   async providerIdOf(conn: Conn, userId: string): Promise<number | null> {
     return (await providersRepo.findByUserId(conn, userId))?.id ?? null;
+  },
+
+  /**
+   * A new, not yet verified provider profile for an approved applicant (provider
+   * applications). Company names are unique among providers.
+   */
+  async createForApplicant(
+    conn: Conn,
+    values: { userId: string; companyName: string; location: string },
+  ) {
+    if (await providersRepo.findByUserId(conn, values.userId)) throw alreadyProvider();
+    if (await providersRepo.findByCompanyName(conn, values.companyName)) {
+      throw conflict(`A provider named "${values.companyName}" already exists.`, {
+        fields: { companyName: ['Another provider already uses this company name'] },
+      });
+    }
+    return providersRepo.insert(conn, values);
   },
 };

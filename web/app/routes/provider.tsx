@@ -9,7 +9,14 @@ export default function ProviderPage() {
   const { user } = useCurrentUser();
   return (
     <Page title="Provider Dashboard" description="Your GPU listings, rentals and revenue.">
-      {user ? <ProviderDashboard userId={user.id} /> : <ProviderDashboardSkeleton />}
+      {user ? (
+        <ProviderDashboard
+          userId={user.id}
+          dates={{ timeZone: user.timezone, language: user.language }}
+        />
+      ) : (
+        <ProviderDashboardSkeleton />
+      )}
     </Page>
   );
 }

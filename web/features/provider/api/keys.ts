@@ -10,3 +10,5 @@ export const providerKeys = {
   listings: (providerId: number) => [...LISTINGS_KEY, { providerId }] as const,
   rentals: (providerId: number) => ['/api/rentals/provider', providerId] as const,
 };
+
+export const MY_APPLICATION_KEY = ['/api/provider-applications/mine'] as const;

@@ -6,11 +6,13 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { useMyApplication } from '../api/get-my-application';
 import { useMyProvider } from '../api/get-my-provider';
 import { useProviderListings } from '../api/get-provider-listings';
 import { useProviderRentals } from '../api/get-provider-rentals';
 import { summarizeProvider } from '../utils/provider-summary';
 import { AddListingDialog } from './add-listing-dialog';
+import { ApplicationStatus } from './application-status';
 import { BecomeProviderCta } from './become-provider-cta';
 import { EditListingDialog } from './edit-listing-dialog';
 import { ListingList } from './listing-list';
@@ -128,8 +130,25 @@ export function ProviderDashboardSkeleton() {
   );
 }
 
+/** Without a provider profile: the state of the user's application, or a way to apply. */
+function NotAProviderYet({ dates }: { dates: { timeZone: string; language: string } }) {
+  const application = useMyApplication();
+  if (application.isLoading) return <ProviderDashboardSkeleton />;
+  const current = application.data;
+  if (current && current.status !== 'approved') {
+    return <ApplicationStatus application={current} dates={dates} />;
+  }
+  return <BecomeProviderCta />;
+}
+
 /** The provider dashboard of the signed-in user, or a way to become a provider. */
-export function ProviderDashboard({ userId }: { userId: string }) {
+export function ProviderDashboard({
+  userId,
+  dates = { timeZone: 'UTC', language: 'en' },
+}: {
+  userId: string;
+  dates?: { timeZone: string; language: string };
+}) {
   const provider = useMyProvider(userId);
   if (provider.isLoading) return <ProviderDashboardSkeleton />;
   if (provider.error) {
@@ -143,6 +162,6 @@ export function ProviderDashboard({ userId }: { userId: string }) {
       </div>
     );
   }
-  if (!provider.data) return <BecomeProviderCta />;
+  if (!provider.data) return <NotAProviderYet dates={dates} />;
   return <ProviderWorkspace provider={provider.data} />;
 }

@@ -1,0 +1,13 @@
+import type { FastifyRequest } from 'fastify';
+import type { RequestAuth } from '../types';
+import { notFound } from './errors';
+
+/**
+ * Admin-only routes (users.is_admin) answer everyone else, signed in or not, exactly as an
+ * unknown API route does: 404, so their existence is not advertised.
+ */
+export function requireAdmin(request: FastifyRequest): RequestAuth {
+  const auth = request.auth;
+  if (!auth?.isAdmin) throw notFound('API route');
+  return auth;
+}

@@ -1,0 +1,3 @@
+export const adminKeys = {
+  providerApplications: ['/api/admin/provider-applications'] as const,
+};

@@ -1,0 +1,427 @@
+import { Check } from 'lucide-react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import {
+  APPLICATION_TIMEZONES,
+  BUSINESS_TYPE_LABELS,
+  BUSINESS_TYPES,
+  CERTIFICATIONS,
+  COOLING_TYPE_LABELS,
+  COOLING_TYPES,
+  FACILITY_TYPE_LABELS,
+  FACILITY_TYPES,
+  GPU_MODELS,
+  PROVIDER_APPLICATION_LIMITS as L,
+  PRICING_MODEL_LABELS,
+  PRICING_MODELS,
+  PROVIDER_APPLICATION_DEFAULTS,
+  type ProviderApplicationInput,
+  providerApplicationBody,
+  SECURITY_MEASURES,
+  PROVIDER_APPLICATION_TEXT as T,
+} from '../../../../shared/contracts/provider-application';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Field, Select, Textarea } from '../../../components/ui/field';
+import { Input } from '../../../components/ui/input';
+import { Switch } from '../../../components/ui/switch';
+import { toast } from '../../../components/ui/toast-store';
+import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { useSubmitProviderApplication } from '../api/submit-provider-application';
+
+type Form = Required<ProviderApplicationInput>;
+type Key = keyof Form;
+type TextKey = { [K in Key]: Form[K] extends string ? K : never }[Key];
+type ListKey = 'gpuModels' | 'securityMeasures' | 'certifications';
+type AcceptKey = 'termsAccepted' | 'privacyAccepted' | 'dataProcessingAccepted';
+
+const id = (key: Key) => `application-${key}`;
+
+function Section({
+  id: sectionId,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="grid gap-4 p-4 sm:p-6" role="region" aria-labelledby={sectionId}>
+      <h2 id={sectionId} className="text-xl font-semibold">
+        {title}
+      </h2>
+      <div className="grid gap-4 sm:grid-cols-2">{children}</div>
+    </Card>
+  );
+}
+
+/** Items clicked on and off (GPU models, security measures, certifications). */
+function ToggleList({
+  name,
+  label,
+  items,
+  selected,
+  onToggle,
+  hint,
+  hintIsError,
+}: {
+  name: ListKey;
+  label: string;
+  items: readonly string[];
+  selected: readonly string[];
+  onToggle: (item: string) => void;
+  hint?: string | null;
+  hintIsError?: boolean;
+}) {
+  const hintId = `${id(name)}-hint`;
+  return (
+    <fieldset className="grid gap-2 sm:col-span-2" aria-describedby={hint ? hintId : undefined}>
+      <legend id={id(name)} tabIndex={-1} className="mb-2 text-sm font-medium">
+        {label}
+      </legend>
+      <div className="flex flex-wrap gap-2">
+        {items.map((item) => {
+          const on = selected.includes(item);
+          return (
+            <button
+              key={item}
+              type="button"
+              aria-pressed={on}
+              onClick={() => onToggle(item)}
+              className={cn(
+                'inline-flex min-h-9 items-center gap-1.5 rounded-full border px-3 py-1 text-sm transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+                on
+                  ? 'border-primary bg-primary text-primary-foreground'
+                  : 'border-border bg-background hover:bg-muted',
+              )}
+            >
+              {on ? <Check className="h-3.5 w-3.5" aria-hidden /> : null}
+              {item}
+            </button>
+          );
+        })}
+      </div>
+      {hint ? (
+        <p
+          id={hintId}
+          className={cn('text-xs', hintIsError ? 'text-danger-text' : 'text-muted-foreground')}
+          role={hintIsError ? 'alert' : undefined}
+        >
+          {hint}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/**
+ * The provider application of spec part 2 (sections 2, 3, 5 and 8): nine sections checked
+ * with the same contract the server uses; on success a toast and the way to /provider.
+ */
+export function ProviderApplicationForm() {
+  const [form, setForm] = useState<Form>(PROVIDER_APPLICATION_DEFAULTS);
+  const [gpuCountText, setGpuCountText] = useState(
+    String(PROVIDER_APPLICATION_DEFAULTS.totalGpuCount),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [attempted, setAttempted] = useState(false);
+  const submit = useSubmitProviderApplication();
+  const [, navigate] = useLocation();
+
+  const update = <K extends Key>(key: K, value: Form[K]) => {
+    setForm((current) => ({ ...current, [key]: value }));
+    setErrors(({ [key]: _gone, ...rest }) => rest);
+  };
+  const toggle = (key: ListKey, item: string) => {
+    const list = form[key] as string[];
+    update(key, (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]) as never);
+  };
+
+  const text = (
+    key: TextKey,
+    label: string,
+    options: {
+      max: number;
+      placeholder?: string;
+      type?: string;
+      autoComplete?: string;
+      required?: boolean;
+      multiline?: boolean;
+      wide?: boolean;
+      hint?: string;
+    },
+  ) => {
+    const error = errors[key];
+    const common = {
+      id: id(key),
+      name: key,
+      value: form[key] as string,
+      maxLength: options.max,
+      placeholder: options.placeholder,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error ? `${id(key)}-error` : options.hint ? `${id(key)}-hint` : undefined,
+      'aria-required': options.required === false ? undefined : true,
+    };
+    return (
+      <Field
+        id={id(key)}
+        label={`${label}${options.required === false ? '' : ' *'}`}
+        error={error}
+        hint={options.hint}
+        className={options.wide ? 'sm:col-span-2' : undefined}
+      >
+        {options.multiline ? (
+          <Textarea rows={3} {...common} onChange={(e) => update(key, e.target.value)} />
+        ) : (
+          <Input
+            type={options.type ?? 'text'}
+            autoComplete={options.autoComplete}
+            {...common}
+            onChange={(e) => update(key, e.target.value)}
+          />
+        )}
+      </Field>
+    );
+  };
+
+  const select = <
+    K extends 'businessType' | 'facilityType' | 'coolingType' | 'pricingModel' | 'timezone',
+  >(
+    key: K,
+    label: string,
+    values: readonly Form[K][],
+    labels?: Record<Form[K] & string, string>,
+  ) => (
+    <Field id={id(key)} label={label} error={errors[key]}>
+      <Select
+        id={id(key)}
+        name={key}
+        value={form[key] as string}
+        onChange={(e) => update(key, e.target.value as Form[K])}
+      >
+        {values.map((value) => (
+          <option key={value as string} value={value as string}>
+            {labels ? labels[value as Form[K] & string] : (value as string)}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
+
+  const accept = (key: AcceptKey, label: ReactNode) => (
+    <div className="grid gap-1 sm:col-span-2">
+      <Switch id={id(key)} label={label} checked={form[key]} onChange={(on) => update(key, on)} />
+      {errors[key] ? (
+        <p id={`${id(key)}-error`} className="text-xs text-danger-text" role="alert">
+          {errors[key]}
+        </p>
+      ) : null}
+    </div>
+  );
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setAttempted(true);
+    const parsed = providerApplicationBody.safeParse(form);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? '_');
+        found[key] ??= issue.message;
+      }
+      setErrors(found);
+      const first = Object.keys(PROVIDER_APPLICATION_DEFAULTS).find((key) => found[key]);
+      if (first) document.getElementById(id(first as Key))?.focus();
+      return;
+    }
+    try {
+      await submit.mutateAsync(form);
+      toast({ title: T.successTitle, description: T.success });
+      navigate('/provider');
+    } catch (error) {
+      setErrors(serverFieldErrors(error));
+      toast({
+        title: T.failedTitle,
+        description: serverMessage(error, T.failed),
+        variant: 'destructive',
+      });
+    }
+  }
+
+  const gpuHintShown = form.gpuModels.length === 0;
+  const securityHintShown = form.securityMeasures.length === 0;
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Provider application"
+      className="mt-6 grid gap-6"
+    >
+      <p className="text-sm text-muted-foreground">Fields marked * are required.</p>
+
+      <Section id="application-company" title="Company Information">
+        {text('companyName', 'Company Name', { max: L.short, autoComplete: 'organization' })}
+        {select('businessType', 'Business Type', BUSINESS_TYPES, BUSINESS_TYPE_LABELS)}
+        {text('registrationNumber', 'Registration Number', { max: L.short, required: false })}
+        {text('taxId', 'Tax ID', { max: L.short, required: false })}
+      </Section>
+
+      <Section id="application-contact" title="Contact Information">
+        {text('contactPersonName', 'Contact Person Name', { max: L.short, autoComplete: 'name' })}
+        {text('email', 'Email', { max: L.email, type: 'email', autoComplete: 'email' })}
+        {text('phone', 'Phone', { max: L.phone, type: 'tel', autoComplete: 'tel' })}
+        {text('website', 'Website', {
+          max: L.medium,
+          type: 'url',
+          placeholder: 'https://',
+          required: false,
+        })}
+      </Section>
+
+      <Section id="application-location" title="Location & Address">
+        {text('country', 'Country', { max: L.short, autoComplete: 'country-name' })}
+        {text('state', 'State/Province', { max: L.short, autoComplete: 'address-level1' })}
+        {text('city', 'City', { max: L.short, autoComplete: 'address-level2' })}
+        {text('postalCode', 'Postal Code', { max: 20, autoComplete: 'postal-code' })}
+        {text('address', 'Address', { max: L.medium, autoComplete: 'street-address', wide: true })}
+        {select('timezone', 'Timezone *', APPLICATION_TIMEZONES)}
+      </Section>
+
+      <Section id="application-infrastructure" title="Infrastructure Details">
+        {select('facilityType', 'Facility Type', FACILITY_TYPES, FACILITY_TYPE_LABELS)}
+        {text('powerCapacity', 'Power Capacity', { max: L.short, placeholder: 'e.g., 10kW' })}
+        {select('coolingType', 'Cooling Type', COOLING_TYPES, COOLING_TYPE_LABELS)}
+        {text('internetSpeed', 'Internet Speed', { max: L.short, placeholder: 'e.g., 1 Gbps' })}
+        {text('uptimeGuarantee', 'Uptime Guarantee', { max: L.short, placeholder: 'e.g., 99.5%' })}
+      </Section>
+
+      <Section id="application-hardware" title="Hardware Inventory">
+        <Field id={id('totalGpuCount')} label="Total GPU Count *" error={errors.totalGpuCount}>
+          <Input
+            id={id('totalGpuCount')}
+            name="totalGpuCount"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={L.gpuCount}
+            step={1}
+            value={gpuCountText}
+            aria-invalid={errors.totalGpuCount ? true : undefined}
+            aria-describedby={errors.totalGpuCount ? `${id('totalGpuCount')}-error` : undefined}
+            onChange={(e) => {
+              setGpuCountText(e.target.value);
+              update('totalGpuCount', e.target.value === '' ? Number.NaN : Number(e.target.value));
+            }}
+          />
+        </Field>
+        {text('totalVramCapacity', 'Total VRAM Capacity', {
+          max: L.short,
+          placeholder: 'e.g., 192GB',
+        })}
+        <ToggleList
+          name="gpuModels"
+          label="GPU Models *"
+          items={GPU_MODELS}
+          selected={form.gpuModels}
+          onToggle={(item) => toggle('gpuModels', item)}
+          hint={gpuHintShown ? T.gpuModelsHint : null}
+          hintIsError={attempted}
+        />
+        {text('additionalHardware', 'Additional Hardware', {
+          max: L.long,
+          required: false,
+          multiline: true,
+          wide: true,
+          placeholder: 'CPUs, RAM, storage, networking…',
+        })}
+      </Section>
+
+      <Section id="application-security" title="Security & Compliance">
+        <ToggleList
+          name="securityMeasures"
+          label="Security Measures *"
+          items={SECURITY_MEASURES}
+          selected={form.securityMeasures}
+          onToggle={(item) => toggle('securityMeasures', item)}
+          hint={securityHintShown ? T.securityMeasuresHint : null}
+          hintIsError={attempted}
+        />
+        <ToggleList
+          name="certifications"
+          label="Certifications"
+          items={CERTIFICATIONS}
+          selected={form.certifications}
+          onToggle={(item) => toggle('certifications', item)}
+        />
+        {text('dataRetentionPolicy', 'Data Retention Policy', {
+          max: L.long,
+          multiline: true,
+          wide: true,
+        })}
+      </Section>
+
+      <Section id="application-pricing" title="Pricing & Terms">
+        {select('pricingModel', 'Pricing Model', PRICING_MODELS, PRICING_MODEL_LABELS)}
+        {text('minimumRentalDuration', 'Minimum Rental Duration', {
+          max: L.short,
+          placeholder: 'e.g., 1 hour',
+        })}
+        {text('paymentTerms', 'Payment Terms', { max: L.medium, placeholder: 'e.g., Net 30' })}
+        {text('cancellationPolicy', 'Cancellation Policy', {
+          max: L.long,
+          multiline: true,
+          wide: true,
+        })}
+      </Section>
+
+      <Section id="application-support" title="Support & Maintenance">
+        {text('supportHours', 'Support Hours', { max: L.short, placeholder: 'e.g., 24/7' })}
+        {text('responseTime', 'Response Time SLA', { max: L.short, placeholder: 'e.g., 4 hours' })}
+        {text('maintenanceSchedule', 'Maintenance Schedule', {
+          max: L.long,
+          multiline: true,
+          wide: true,
+        })}
+      </Section>
+
+      <Section id="application-legal" title="Legal Agreements">
+        {accept(
+          'termsAccepted',
+          <>
+            I accept the{' '}
+            <Link href="/terms" className="text-link underline">
+              terms and conditions
+            </Link>{' '}
+            *
+          </>,
+        )}
+        {accept(
+          'privacyAccepted',
+          <>
+            I accept the{' '}
+            <Link href="/privacy" className="text-link underline">
+              privacy policy
+            </Link>{' '}
+            *
+          </>,
+        )}
+        {accept('dataProcessingAccepted', 'I accept the data processing terms *')}
+      </Section>
+
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-end">
+        <Button
+          type="submit"
+          variant="provider"
+          size="lg"
+          disabled={submit.isPending}
+          className="w-full sm:w-auto"
+        >
+          {submit.isPending ? T.submitting : T.submit}
+        </Button>
+      </div>
+    </form>
+  );
+}
