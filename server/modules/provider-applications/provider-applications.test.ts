@@ -351,7 +351,7 @@ describe('admin routes answer 404 to everyone but admins', () => {
       expect(res.statusCode).toBe(404);
       // The same answer as a route that does not exist.
       expect(res.json()).toEqual({
-        error: { code: 'NOT_FOUND', message: 'API route not found.' },
+        error: { code: 'NOT_FOUND', message: 'API route not found.', details: {} },
       });
     }
     expect((await mine(applicant.cookie)).status).toBe('pending');
