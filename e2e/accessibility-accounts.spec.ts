@@ -15,6 +15,7 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
     browser,
     email,
   }) => {
+    test.slow(); // ten axe scans across three pages
     const context = await browser.newContext();
     await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
     const page = await context.newPage();

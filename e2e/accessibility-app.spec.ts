@@ -50,6 +50,7 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
     test('signed-in pages and the rent dialog have no serious or critical violations', async ({
       browser,
     }) => {
+      test.slow(); // axe over every signed-in page and the rent dialog
       const context = await browser.newContext();
       await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
       const page = await context.newPage();

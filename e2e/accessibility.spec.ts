@@ -39,6 +39,7 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
     test('opened help answers, documentation tabs and toasts have no serious violations', async ({
       browser,
     }) => {
+      test.slow(); // axe after each opened answer, tab and toast
       const { context, page } = await openInTheme(browser, theme, '/help-center');
       try {
         await page.getByRole('searchbox', { name: 'Search help articles' }).fill('credits');

@@ -63,6 +63,7 @@ const child = spawn(process.execPath, ['dist/server/main.js'], {
     DEMO_LOGINS_PER_HOUR: '10000',
     // …and every test that signs in by e-mail asks for a code from there too.
     CODES_PER_IP_PER_HOUR: '10000',
+    CODE_TRIES_PER_IP_PER_15_MIN: '10000',
     ...process.env,
     DATA_DIR: dataDir,
     NODE_ENV: 'test',

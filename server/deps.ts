@@ -68,6 +68,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
       demo: env.SEED_DEMO_DATA === 'true' ? demo : null,
       demoLoginsPerHour: env.DEMO_LOGINS_PER_HOUR,
       codesPerIpPerHour: env.CODES_PER_IP_PER_HOUR,
+      triesPerIpPer15Min: env.CODE_TRIES_PER_IP_PER_15_MIN,
     }),
     instances,
     hosts,

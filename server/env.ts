@@ -41,6 +41,8 @@ const envSchema = z.object({
   DEMO_LOGINS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   /** Sign-in and e-mail change codes one IP address may ask for per hour. */
   CODES_PER_IP_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Tries at a code one IP address may make per 15 minutes. */
+  CODE_TRIES_PER_IP_PER_15_MIN: z.coerce.number().int().min(1).default(30),
   /** Share of a rental's used cost kept by the platform, in basis points (1000 = 10%). */
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(5000).default(1000),
   /** A rental not ready within this time is cancelled with a full refund. */

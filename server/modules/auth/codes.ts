@@ -40,11 +40,17 @@ export function createCodes(deps: {
   limiter: RateLimiter;
   /** Overrides AUTH_LIMITS.sendPerIp's count (CODES_PER_IP_PER_HOUR). */
   codesPerIpPerHour?: number;
+  /** Overrides AUTH_LIMITS.verifyPerIp's count (CODE_TRIES_PER_IP_PER_15_MIN). */
+  triesPerIpPer15Min?: number;
 }) {
   const { db, clock, limiter } = deps;
   const sendPerIp = {
     ...AUTH_LIMITS.sendPerIp,
     limit: deps.codesPerIpPerHour ?? AUTH_LIMITS.sendPerIp.limit,
+  };
+  const verifyPerIp = {
+    ...AUTH_LIMITS.verifyPerIp,
+    limit: deps.triesPerIpPer15Min ?? AUTH_LIMITS.verifyPerIp.limit,
   };
   return {
     /** Refuses (429) before anything is stored when the asker or the address asked too often. */
@@ -75,7 +81,7 @@ export function createCodes(deps: {
 
     /** Uses the code up when it is right; otherwise counts the try and throws. */
     async check(scope: CodeScope, otp: string, ip: string): Promise<void> {
-      await enforce(limiter, `otp-verify:ip:${ip}`, AUTH_LIMITS.verifyPerIp);
+      await enforce(limiter, `otp-verify:ip:${ip}`, verifyPerIp);
       const now = clock.now();
       const open = await otpRepo.findLatestOpen(db, scope);
       if (!open || open.expiresAt <= now) throw otpExpired();

@@ -32,6 +32,8 @@ export interface AuthDeps {
   demoLoginsPerHour: number;
   /** Sign-in and e-mail change codes per client IP and hour (default AUTH_LIMITS.sendPerIp). */
   codesPerIpPerHour?: number;
+  /** Code tries per client IP and 15 minutes (default AUTH_LIMITS.verifyPerIp). */
+  triesPerIpPer15Min?: number;
 }
 
 export interface ClientInfo {
@@ -51,7 +53,13 @@ export function hashSessionToken(token: string): string {
 
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, mailer, limiter, demo } = deps;
-  const codes = createCodes({ db, clock, limiter, codesPerIpPerHour: deps.codesPerIpPerHour });
+  const codes = createCodes({
+    db,
+    clock,
+    limiter,
+    codesPerIpPerHour: deps.codesPerIpPerHour,
+    triesPerIpPer15Min: deps.triesPerIpPer15Min,
+  });
 
   async function issueSession(
     userId: string,
