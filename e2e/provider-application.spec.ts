@@ -1,5 +1,8 @@
 import { expect, signInByApi, test, toastWith } from './fixtures';
 
+// Both tests sign in as the one seeded admin; one after the other, so their codes do not cross.
+test.describe.configure({ mode: 'default' });
+
 /** Issue 10, items 1 and 2: a fresh user applies, an admin approves, the dashboard appears. */
 test('a new user applies to become a provider and an admin approves the application', async ({
   signedInPage: page,
