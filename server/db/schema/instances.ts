@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -65,6 +66,22 @@ export const instances = pgTable(
     computeMinutes: integer('compute_minutes').notNull().default(0),
     storageMinutes: integer('storage_minutes').notNull().default(0),
     chargedMicros: bigint('charged_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** What the host should give it (agent protocol's desired instance). */
+    cpus: integer('cpus').notNull().default(8),
+    memoryGb: integer('memory_gb').notNull().default(32),
+    /** The host's GPU indexes (nvidia-smi `index`) it holds; empty until placed. */
+    gpuIndexes: jsonb('gpu_indexes').$type<number[]>().notNull().default([]),
+    /** The renter's OpenSSH public keys at creation (a later change to Settings is not pushed). */
+    sshPublicKeys: jsonb('ssh_public_keys').$type<string[]>().notNull().default([]),
+    vncPassword: text('vnc_password'),
+    /** The template's setup (cloud-config or a script), handed to the host. */
+    userData: text('user_data'),
+    /** Set while its host is offline; such time is never billed (DESIGN.md section 3). */
+    unreachableSince: timestamp('unreachable_since', { withTimezone: true }),
+    /** Booked plan: seconds it was unreachable, refunded at settlement. */
+    unreachableSeconds: integer('unreachable_seconds').notNull().default(0),
+    /** The host's last error for it (a failed boot), shown to the renter. */
+    hostError: text('host_error'),
     usedSeconds: integer('used_seconds'),
     usedCostMicros: bigint('used_cost_micros', { mode: 'bigint' }),
     refundMicros: bigint('refund_micros', { mode: 'bigint' }),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -15,6 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { createdAt } from './columns';
+import { hosts } from './hosts';
 
 export const providers = pgTable(
   'providers',
@@ -62,6 +64,10 @@ export const gpuListings = pgTable(
     memoryGb: integer('memory_gb').notNull().default(0),
     performanceScore: integer('performance_score').notNull().default(0),
     isDemoHost: boolean('is_demo_host').notNull().default(false),
+    /** The host that runs its instances (null: not placed yet, or a demo host). */
+    hostId: text('host_id').references((): AnyPgColumn => hosts.id),
+    /** The host's GPU indexes (nvidia-smi `index`) this listing offers, one per unit. */
+    hostGpuIndexes: jsonb('host_gpu_indexes').$type<number[]>().notNull().default([]),
     createdAt: createdAt(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
   },

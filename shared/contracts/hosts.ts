@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * A provider's hosts, as the provider dashboard sees them (session auth, approved providers):
+ *
+ *   GET    /api/providers/hosts                  → 200 {hosts: HostView[]}
+ *   POST   /api/providers/hosts {name}           → 201 {host: HostView, enrolment: Enrolment}
+ *   POST   /api/providers/hosts/{id}/enrolment   → 201 {host, enrolment}  (a new token; only
+ *                                                   while the host has not enrolled)
+ *   DELETE /api/providers/hosts/{id}             → 204 (409 HOST_IN_USE while an instance or
+ *                                                   a listing still uses it)
+ *
+ * The enrolment token is shown once: the server keeps only its hash; it is valid one hour and
+ * spent by the agent's first enrol (shared/contracts/agent-protocol.ts).
+ */
+
+export const ENROLMENT_TOKEN_TTL_MS = 60 * 60 * 1000;
+/** Rolling window of the uptime score. */
+export const UPTIME_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const HOST_NAME_MAX = 64;
+
+export const createHostBody = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, { message: 'Host name is required' })
+    .max(HOST_NAME_MAX, { message: `Host name must be at most ${HOST_NAME_MAX} characters` }),
+});
+export type CreateHostBody = z.input<typeof createHostBody>;
+
+/** awaiting_enrolment: created, agent not yet enrolled; then online / offline by heartbeats. */
+export const HOST_STATUSES = ['awaiting_enrolment', 'online', 'offline'] as const;
+export type HostStatus = (typeof HOST_STATUSES)[number];
+
+export const hostGpuView = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  memoryTotalMib: z.number().int().nullable(),
+  utilizationPercent: z.number().nullable(),
+  temperatureC: z.number().nullable(),
+});
+
+export const hostView = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(HOST_STATUSES),
+  hostname: z.string().nullable(),
+  agentVersion: z.string().nullable(),
+  accelerator: z.enum(['kvm', 'tcg', 'none']).nullable(),
+  enrolledAt: z.string().nullable(),
+  lastHeartbeatAt: z.string().nullable(),
+  /** Percent of the last 30 days (or since enrolment) the host was heartbeating; null before. */
+  uptimePercent: z.number().nullable(),
+  cpuCores: z.number().int().nullable(),
+  memoryTotalBytes: z.number().nullable(),
+  diskFreeBytes: z.number().nullable(),
+  gpus: z.array(hostGpuView),
+  /** Why the host reports no GPUs (nvidia-smi missing or failing), or null. */
+  gpuError: z.string().nullable(),
+  /** Expiry of the current enrolment token while awaiting enrolment, else null. */
+  enrolmentExpiresAt: z.string().nullable(),
+  liveInstances: z.number().int(),
+  listings: z.number().int(),
+  createdAt: z.string(),
+});
+export type HostView = z.infer<typeof hostView>;
+
+export const enrolment = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  /** One line a provider pastes into a root shell on the host. */
+  installCommand: z.string(),
+});
+export type Enrolment = z.infer<typeof enrolment>;
+
+export const hostsResponse = z.object({ hosts: z.array(hostView) });
+export const createHostResponse = z.object({ host: hostView, enrolment });
+export type CreateHostResponse = z.infer<typeof createHostResponse>;
+
+/** Enrolment tokens and agent credentials: URL-safe, so they pass through a shell unquoted. */
+export const ENROLMENT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
+
+/**
+ * The install command for a token: the installer is fetched from the same origin, and the
+ * token and origin are passed as arguments (never spliced into the script itself).
+ */
+export function installCommand(origin: string, token: string): string {
+  const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+  const url = `${origin}/api/providers/agent/download`;
+  return `curl -fsSL ${quote(url)} | sudo bash -s -- --server ${quote(origin)} --token ${quote(token)}`;
+}
