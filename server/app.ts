@@ -23,6 +23,7 @@ import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { contactRoutes } from './modules/contact/routes';
 import { healthRoutes } from './modules/health/routes';
+import { agentRoutes } from './modules/hosts/agent-routes';
 import { rentalsRoutes } from './modules/instances/rentals-routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
@@ -143,6 +144,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(accountRoutes);
   await app.register(apiKeysRoutes);
   await app.register(sshKeysRoutes);
+  await app.register(agentRoutes);
 
   const webDir =
     options.webDir === undefined

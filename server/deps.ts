@@ -13,7 +13,7 @@ import { createDemoHost } from './modules/hosts/demo-host';
 import { createHostsService } from './modules/hosts/service';
 import { createInstancesService } from './modules/instances/service';
 import { createAccountBook } from './modules/ledger/accounts';
-import { createInstanceAlerts } from './modules/notifications/service';
+import { createHostAlerts, createInstanceAlerts } from './modules/notifications/service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import { createPaymentsService } from './modules/payments/service';
 import type { AppDeps } from './types';
@@ -49,7 +49,12 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     onChange: () => readCache.invalidate(),
     onInstanceEvent: createInstanceAlerts({ db, mailer, log }),
   });
-  const hosts = createHostsService({ instances, clock });
+  const hosts = createHostsService({
+    db,
+    instances,
+    clock,
+    onEvent: createHostAlerts({ db, mailer, log }),
+  });
   const demo = createDemoService({ db, clock });
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });
   return {
@@ -72,7 +77,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     }),
     instances,
     hosts,
-    worker: createWorker(instanceJobs({ instances, demoHost }), log),
+    worker: createWorker(instanceJobs({ instances, demoHost, hosts }), log),
     paypal,
     paypalSandbox,
     payments: createPaymentsService({

@@ -111,6 +111,16 @@ export const capacityUnavailable = () =>
     'No GPU of this listing is free right now. The instance stays stopped; try again later.',
   );
 
+export const hostOffline = (hostStatus: 'offline' | 'none') =>
+  new AppError(
+    409,
+    'HOST_OFFLINE',
+    hostStatus === 'offline'
+      ? "This GPU's host is offline right now, so it cannot be rented. Please choose another or try again later."
+      : 'This GPU is not connected to a host yet, so it cannot be rented.',
+    { hostStatus },
+  );
+
 export const listingUnavailable = () =>
   new AppError(
     409,

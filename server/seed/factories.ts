@@ -1,7 +1,8 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { dollarsToMicros } from '../../shared/rules/money';
 import type { Conn, Tx } from '../db/client';
-import { gpuListings, providers, users } from '../db/schema';
+import { gpuListings, hosts, providers, users } from '../db/schema';
 import { ledgerService } from '../modules/ledger/service';
 import { derivedListingColumns } from '../modules/listings/service';
 
@@ -101,6 +102,37 @@ export interface ListingInput {
   cooling?: string;
   additionalSpecs?: string;
   isDemoHost?: boolean;
+  /** An enrolled host of the same provider (createHost); its instances are placed there. */
+  hostId?: string;
+  hostGpuIndexes?: number[];
+}
+
+/**
+ * An enrolled host of a provider that heartbeated at `lastHeartbeatAt` (default now): what an
+ * agent leaves behind after enrolling. Its credential is returned for agent-side tests.
+ */
+export async function createHost(
+  conn: Conn,
+  input: { providerId: number; name?: string; lastHeartbeatAt?: Date | null; credential?: string },
+) {
+  const credential = input.credential ?? randomBytes(32).toString('base64url');
+  const at = input.lastHeartbeatAt === undefined ? new Date() : input.lastHeartbeatAt;
+  const [host] = await conn
+    .insert(hosts)
+    .values({
+      id: randomUUID(),
+      providerId: input.providerId,
+      name: input.name ?? 'gpu-host-1',
+      enrolledAt: at ?? new Date(),
+      credentialHash: createHash('sha256').update(credential).digest('hex'),
+      hostname: 'gpu-host-1',
+      agentVersion: 'test',
+      accelerator: 'kvm',
+      lastHeartbeatAt: at,
+    })
+    .returning();
+  if (!host) throw new Error('host insert returned nothing');
+  return { ...host, credential };
 }
 
 export async function createListing(conn: Conn, input: ListingInput) {
@@ -127,7 +159,9 @@ export async function createListing(conn: Conn, input: ListingInput) {
         cooling: input.cooling ?? 'Air Cooled',
         additionalSpecs: input.additionalSpecs ?? '',
       },
-      isDemoHost: input.isDemoHost ?? true,
+      isDemoHost: input.isDemoHost ?? input.hostId === undefined,
+      hostId: input.hostId ?? null,
+      hostGpuIndexes: input.hostGpuIndexes ?? (input.hostId ? [...Array(totalCount).keys()] : []),
       ...derivedListingColumns(input.model ?? 'RTX 4090', input.memory ?? '24GB'),
     })
     .returning();

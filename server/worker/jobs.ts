@@ -1,4 +1,5 @@
 import type { DemoHost } from '../modules/hosts/demo-host';
+import type { HostsService } from '../modules/hosts/service';
 import type { InstancesService } from '../modules/instances/service';
 
 /**
@@ -20,11 +21,29 @@ export interface Job {
   run(now: Date, batch: number): Promise<number>;
 }
 
+/** An instance whose host has been unreachable this long fails and settles (DESIGN.md 3). */
+export const UNREACHABLE_FAIL_AFTER_MS = 20 * 60_000;
+
 /** The worker's jobs, in the order one pass runs them. */
-export function instanceJobs(deps: { instances: InstancesService; demoHost: DemoHost }): Job[] {
-  const { instances, demoHost } = deps;
+export function instanceJobs(deps: {
+  instances: InstancesService;
+  demoHost: DemoHost;
+  hosts: HostsService;
+}): Job[] {
+  const { instances, demoHost, hosts } = deps;
   return [
     { name: 'demo-host', batch: 50, run: (now, n) => demoHost.converge(now, n) },
+    // Before billing: a host silent for 90 s is offline and its instances stop being billed.
+    {
+      name: 'silent-hosts',
+      batch: 100,
+      run: (now, n) => hosts.markSilentHostsOffline(now, n),
+    },
+    {
+      name: 'unreachable-instances',
+      batch: 50,
+      run: (now, n) => instances.failUnreachable(now, UNREACHABLE_FAIL_AFTER_MS, n),
+    },
     {
       name: 'provisioning-deadline',
       batch: 50,

@@ -120,6 +120,12 @@ export interface GpuListingView {
   /** JSON text: bandwidth, pcieLanes, powerConsumption, cooling, additionalSpecs. */
   specifications: string;
   isDemoHost: boolean;
+  /**
+   * Where its instances run: demo (the in-process demo host), online or offline (its
+   * provider's host; offline listings cannot be rented), none (no host connected yet).
+   */
+  hostStatus: 'demo' | 'online' | 'offline' | 'none';
+  hostId: string | null;
   provider: {
     id: number;
     companyName: string;

@@ -26,6 +26,7 @@ CREATE TABLE "hosts" (
 	CONSTRAINT "hosts_accelerator_check" CHECK ("hosts"."accelerator" is null or "hosts"."accelerator" in ('kvm', 'tcg', 'none'))
 );
 --> statement-breakpoint
+DROP INDEX "instances_live_ssh_port_key";--> statement-breakpoint
 ALTER TABLE "instances" ADD COLUMN "cpus" integer DEFAULT 8 NOT NULL;--> statement-breakpoint
 ALTER TABLE "instances" ADD COLUMN "memory_gb" integer DEFAULT 32 NOT NULL;--> statement-breakpoint
 ALTER TABLE "instances" ADD COLUMN "gpu_indexes" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
@@ -35,6 +36,7 @@ ALTER TABLE "instances" ADD COLUMN "user_data" text;--> statement-breakpoint
 ALTER TABLE "instances" ADD COLUMN "unreachable_since" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "instances" ADD COLUMN "unreachable_seconds" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "instances" ADD COLUMN "host_error" text;--> statement-breakpoint
+ALTER TABLE "instances" ADD COLUMN "host_released_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "gpu_listings" ADD COLUMN "host_id" text;--> statement-breakpoint
 ALTER TABLE "gpu_listings" ADD COLUMN "host_gpu_indexes" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "host_outages" ADD CONSTRAINT "host_outages_host_id_hosts_id_fk" FOREIGN KEY ("host_id") REFERENCES "public"."hosts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -45,4 +47,5 @@ CREATE INDEX "hosts_provider_idx" ON "hosts" USING btree ("provider_id");--> sta
 CREATE UNIQUE INDEX "hosts_enrol_token_key" ON "hosts" USING btree ("enrol_token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "hosts_credential_key" ON "hosts" USING btree ("credential_hash");--> statement-breakpoint
 CREATE INDEX "hosts_online_idx" ON "hosts" USING btree ("last_heartbeat_at") WHERE "hosts"."offline_since" is null and "hosts"."enrolled_at" is not null;--> statement-breakpoint
-ALTER TABLE "gpu_listings" ADD CONSTRAINT "gpu_listings_host_id_hosts_id_fk" FOREIGN KEY ("host_id") REFERENCES "public"."hosts"("id") ON DELETE no action ON UPDATE no action;
+ALTER TABLE "gpu_listings" ADD CONSTRAINT "gpu_listings_host_id_hosts_id_fk" FOREIGN KEY ("host_id") REFERENCES "public"."hosts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "instances_live_ssh_port_key" ON "instances" USING btree ("ssh_host","ssh_port") WHERE "instances"."end_time" is null and "instances"."ssh_port" is not null;

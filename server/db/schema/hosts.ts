@@ -51,7 +51,10 @@ export const hosts = pgTable(
     index('hosts_online_idx')
       .on(t.lastHeartbeatAt)
       .where(sql`${t.offlineSince} is null and ${t.enrolledAt} is not null`),
-    check('hosts_accelerator_check', sql`${t.accelerator} is null or ${t.accelerator} in ('kvm', 'tcg', 'none')`),
+    check(
+      'hosts_accelerator_check',
+      sql`${t.accelerator} is null or ${t.accelerator} in ('kvm', 'tcg', 'none')`,
+    ),
   ],
 );
 

@@ -82,6 +82,8 @@ export const instances = pgTable(
     unreachableSeconds: integer('unreachable_seconds').notNull().default(0),
     /** The host's last error for it (a failed boot), shown to the renter. */
     hostError: text('host_error'),
+    /** When its host confirmed the machine is gone (terminated); a failed one is listed until then. */
+    hostReleasedAt: timestamp('host_released_at', { withTimezone: true }),
     usedSeconds: integer('used_seconds'),
     usedCostMicros: bigint('used_cost_micros', { mode: 'bigint' }),
     refundMicros: bigint('refund_micros', { mode: 'bigint' }),
@@ -108,8 +110,9 @@ export const instances = pgTable(
     index('instances_host_pending_idx')
       .on(t.hostId)
       .where(sql`${t.status} in ('provisioning', 'starting', 'stopping', 'terminating')`),
+    // Each host hands out its own ports: one live instance per (address, port).
     uniqueIndex('instances_live_ssh_port_key')
-      .on(t.sshPort)
+      .on(t.sshHost, t.sshPort)
       .where(sql`${t.endTime} is null and ${t.sshPort} is not null`),
     check(
       'instances_status_check',

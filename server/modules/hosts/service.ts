@@ -1,28 +1,334 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  AGENT_HEARTBEAT_INTERVAL_MS,
+  AGENT_OFFLINE_AFTER_MS,
+  type DesiredInstance,
+  type EnrollRequest,
+  type EnrollResponse,
+  type HeartbeatRequest,
+  type HeartbeatResponse,
+  type InstanceReport,
+  type InstanceStatus,
+} from '../../../shared/contracts/agent-protocol';
+import type { Db } from '../../db/client';
+import { gpuListings, type Instance, instances, sshKeys } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
+import { randomToken, sha256 } from '../../lib/crypto';
+import { notFound, unauthenticated } from '../../lib/errors';
 import type { HostReport, InstancesService } from '../instances/service';
+import { hostsRepo } from './repo';
 
 export type { HostReport } from '../instances/service';
 
-/**
- * The seam between hosts and the instance core (DESIGN.md section 3a): hosts call out,
- * the server never calls in. Whatever a host learns about an instance — ready and where
- * to connect, stopped, terminated, failed — enters the core through `report`, and only
- * there. The in-process demo host (demo-host.ts) reports through it too.
- */
-export function createHostsService(deps: { instances: InstancesService; clock: Clock }) {
-  return {
-    /**
-     * A host's report of one instance's transition. Ignored when it names an older
-     * generation than the instance's (the host acted on a desired state since replaced)
-     * or a transition the lifecycle lacks. Answers the generation the host should know.
-     */
-    report(report: HostReport): Promise<{ accepted: boolean; generation: number }> {
-      return deps.instances.applyHostReport(report, deps.clock.now());
-    },
+/** A host as its agent's credential identifies it. */
+export interface AgentHost {
+  id: string;
+  providerId: number;
+}
 
-    /** What a host should converge: its instances awaiting a transition, with generations. */
+export interface HostEvent {
+  kind: 'host_offline' | 'host_failed_instances';
+  hostId: string;
+  providerId: number;
+  instanceIds: number[];
+}
+
+/** What the server wants of an instance in each of its states. */
+function desiredStateOf(status: string): DesiredInstance['state'] {
+  if (status === 'stopping' || status === 'stopped') return 'stopped';
+  if (status === 'terminating' || status === 'failed' || status === 'terminated') {
+    return 'terminated';
+  }
+  return 'running';
+}
+
+const HOLDS_GPU = new Set(['provisioning', 'starting', 'running']);
+
+/**
+ * What a unit of a listing gets on its host: the instance's own shape, but never more than a
+ * per-GPU share of the machine (a marketplace rental asks 8 vCPUs and 32 GB by default; a host
+ * with 2 GPUs, 16 cores and 64 GB gives each 8 and 25).
+ */
+export function shapeOnHost(
+  instance: Pick<Instance, 'cpus' | 'memoryGb'>,
+  inventory: HeartbeatRequest['host'],
+  gpuCount: number,
+): { cpus: number; memoryMib: number } {
+  const share = Math.max(1, gpuCount);
+  const cpus = Math.max(1, Math.min(instance.cpus, Math.floor(inventory.cpu.cores / share)));
+  const hostMib = Math.floor(inventory.memory.totalBytes / 1024 / 1024);
+  const shareMib = Math.floor((hostMib * 0.8) / share);
+  const memoryMib = Math.max(512, Math.min(instance.memoryGb * 1024, shareMib));
+  return { cpus, memoryMib };
+}
+
+const vncPassword = () => randomToken(6).slice(0, 8);
+
+/**
+ * The seam between hosts and the instance core (docs/decisions/008): hosts call out, the
+ * server never calls in. Enrolment spends a one-time token for a credential; a heartbeat
+ * records the host's inventory and answers what it should run; a report moves one instance.
+ * Whatever a host learns about an instance enters the core through `report`, and only there
+ * (the in-process demo host, demo-host.ts, reports through it too).
+ */
+export function createHostsService(deps: {
+  db: Db;
+  instances: InstancesService;
+  clock: Clock;
+  onEvent?: (event: HostEvent) => void;
+}) {
+  const { db, clock } = deps;
+
+  function report(report: HostReport): Promise<{ accepted: boolean; generation: number }> {
+    return deps.instances.applyHostReport(report, clock.now());
+  }
+
+  /** Applies one agent status (a report, or a heartbeat entry recovering a lost report). */
+  async function applyStatus(
+    host: AgentHost,
+    instance: Instance,
+    status: InstanceStatus,
+    at: Date,
+  ): Promise<boolean> {
+    if (status.generation !== instance.generation) return false;
+    const base = { instanceId: instance.id, generation: status.generation, at };
+    switch (status.state) {
+      case 'running': {
+        if (instance.status === 'running') return true;
+        const ssh = status.ssh;
+        const result = await report({
+          ...base,
+          state: 'running',
+          connection: {
+            ...(ssh ? { sshHost: ssh.host, sshPort: ssh.port, sshUsername: ssh.user } : {}),
+            ...(status.vnc ? { vncAddress: `${status.vnc.host}:${status.vnc.port}` } : {}),
+          },
+        });
+        return result.accepted;
+      }
+      case 'stopped': {
+        if (instance.status === 'stopped') return true;
+        return (await report({ ...base, state: 'stopped' })).accepted;
+      }
+      case 'terminated': {
+        if (instance.status === 'failed' || instance.status === 'terminated') {
+          await hostsRepo.releaseInstance(db, instance.id, at);
+          return true;
+        }
+        const result = await report({ ...base, state: 'terminated' });
+        if (result.accepted) await hostsRepo.releaseInstance(db, instance.id, at);
+        return result.accepted;
+      }
+      case 'failed': {
+        await hostsRepo.recordHostError(db, instance.id, status.error);
+        if (instance.status === 'failed') return true;
+        return (await report({ ...base, state: 'failed' })).accepted;
+      }
+      default:
+        // provisioning, starting, stopping, terminating: the host is on its way.
+        void host;
+        return true;
+    }
+  }
+
+  /** Does a heartbeat entry say something the server does not know yet? */
+  function isNews(instance: Instance, status: InstanceStatus): boolean {
+    if (status.generation !== instance.generation) return false;
+    if (status.state === 'running')
+      return instance.status === 'provisioning' || instance.status === 'starting';
+    if (status.state === 'stopped') return instance.status === 'stopping';
+    if (status.state === 'terminated') {
+      return (
+        instance.status === 'terminating' ||
+        (instance.status === 'failed' && instance.hostReleasedAt === null)
+      );
+    }
+    if (status.state === 'failed') return instance.endTime === null;
+    return false;
+  }
+
+  /**
+   * Fills in what a host needs before it can create an instance: GPU indexes for a unit
+   * holder (the lowest free one its listing offers), the renter's SSH keys, a VNC password.
+   * A stopped instance gives its GPU back.
+   */
+  async function place(host: AgentHost, rows: Instance[]): Promise<Instance[]> {
+    const needKeys = rows.filter(
+      (r) => r.status === 'provisioning' && r.sshPublicKeys.length === 0,
+    );
+    const keysByUser = new Map<string, string[]>();
+    if (needKeys.length > 0) {
+      const keys = await db
+        .select({ userId: sshKeys.userId, publicKey: sshKeys.publicKey })
+        .from(sshKeys)
+        .where(inArray(sshKeys.userId, [...new Set(needKeys.map((r) => r.userId))]));
+      for (const k of keys)
+        keysByUser.set(k.userId, [...(keysByUser.get(k.userId) ?? []), k.publicKey]);
+    }
+    const needGpu = rows.filter((r) => HOLDS_GPU.has(r.status) && r.gpuIndexes.length === 0);
+    const offered = new Map<number, number[]>();
+    if (needGpu.length > 0) {
+      const listings = await db
+        .select({ id: gpuListings.id, indexes: gpuListings.hostGpuIndexes })
+        .from(gpuListings)
+        .where(
+          and(
+            inArray(gpuListings.id, [...new Set(needGpu.map((r) => r.gpuListingId))]),
+            eq(gpuListings.hostId, host.id),
+          ),
+        );
+      for (const l of listings) offered.set(l.id, l.indexes);
+    }
+    const used = new Set(rows.filter((r) => HOLDS_GPU.has(r.status)).flatMap((r) => r.gpuIndexes));
+    const out: Instance[] = [];
+    for (const row of rows) {
+      const changes: Partial<Instance> = {};
+      if (row.vncPassword === null) changes.vncPassword = vncPassword();
+      if (needKeys.includes(row)) changes.sshPublicKeys = keysByUser.get(row.userId) ?? [];
+      if (HOLDS_GPU.has(row.status) && row.gpuIndexes.length === 0) {
+        const free = (offered.get(row.gpuListingId) ?? []).find((i) => !used.has(i));
+        if (free !== undefined) {
+          used.add(free);
+          changes.gpuIndexes = [free];
+        }
+      } else if (row.status === 'stopped' && row.gpuIndexes.length > 0) {
+        changes.gpuIndexes = [];
+      }
+      if (Object.keys(changes).length > 0) {
+        await db.update(instances).set(changes).where(eq(instances.id, row.id));
+      }
+      out.push({ ...row, ...changes });
+    }
+    return out;
+  }
+
+  function desired(row: Instance, inventory: HeartbeatRequest): DesiredInstance {
+    const shape = shapeOnHost(row, inventory.host, inventory.gpus.gpus.length);
+    return {
+      id: String(row.id),
+      generation: row.generation,
+      state: desiredStateOf(row.status),
+      cpus: shape.cpus,
+      memoryMib: shape.memoryMib,
+      diskGib: Math.max(1, row.storageGb),
+      gpuIndexes: row.gpuIndexes,
+      sshUser: row.sshUsername,
+      sshPublicKeys: row.sshPublicKeys.slice(0, 20),
+      platformSshPublicKey: null,
+      vncPassword: row.vncPassword ?? vncPassword(),
+      userData: row.userData,
+    };
+  }
+
+  return {
+    report,
+
+    /** What the in-process demo host should converge: instances awaiting a transition. */
     desiredState(hostId: string, limit = 100) {
       return deps.instances.pendingOnHost(hostId, limit);
+    },
+
+    /** Spends a one-time enrolment token: the host gets a credential (only its hash is kept). */
+    async enrol(body: EnrollRequest): Promise<EnrollResponse> {
+      const now = clock.now();
+      const credential = randomToken(32);
+      const host = await db.transaction(async (tx) => {
+        const found = await hostsRepo.lockByEnrolToken(tx, sha256(body.token), now);
+        if (!found) return null;
+        await hostsRepo.enrol(tx, found.id, {
+          credentialHash: sha256(credential),
+          hostname: body.hostname,
+          agentVersion: body.agentVersion,
+          at: now,
+        });
+        return found;
+      });
+      if (!host) throw unauthenticated('Unknown, expired or spent enrolment token.');
+      return { agentId: host.id, credential, heartbeatIntervalMs: AGENT_HEARTBEAT_INTERVAL_MS };
+    },
+
+    /** The host a bearer credential belongs to; 401 for an unknown or revoked one. */
+    async authenticate(authorization: string | undefined): Promise<AgentHost> {
+      const match = /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(authorization ?? '');
+      const host = match?.[1] ? await hostsRepo.findByCredential(db, sha256(match[1])) : null;
+      if (!host) throw unauthenticated('Unknown or revoked agent credential.');
+      return { id: host.id, providerId: host.providerId };
+    },
+
+    /**
+     * A heartbeat: the host is online, its inventory is recorded, a host back from an outage
+     * makes its instances reachable again, statuses the server missed (a lost report) are
+     * applied, and the answer lists every instance the host must run or let go of.
+     */
+    async heartbeat(host: AgentHost, body: HeartbeatRequest): Promise<HeartbeatResponse> {
+      const now = clock.now();
+      let rows = await db.transaction(async (tx) => {
+        const { wasOfflineSince } = await hostsRepo.recordHeartbeat(tx, host.id, {
+          at: now,
+          agentVersion: body.agentVersion,
+          host: body.host,
+          gpus: body.gpus,
+        });
+        if (wasOfflineSince) {
+          await hostsRepo.closeOutage(tx, host.id, now);
+          await hostsRepo.markReachable(tx, host.id, now);
+        }
+        return hostsRepo.instancesOnHost(tx, host.id);
+      });
+      const byId = new Map(rows.map((r) => [String(r.id), r]));
+      let changed = false;
+      for (const status of body.instances) {
+        const row = byId.get(status.id);
+        if (row && isNews(row, status)) {
+          changed = (await applyStatus(host, row, status, now)) || changed;
+        }
+      }
+      if (changed) rows = await hostsRepo.instancesOnHost(db, host.id);
+      rows = await place(host, rows);
+      return {
+        instances: rows.map((row) => desired(row, body)),
+        heartbeatIntervalMs: AGENT_HEARTBEAT_INTERVAL_MS,
+      };
+    },
+
+    /** One transition of one instance on this host; another host's instance is not found. */
+    async agentReport(host: AgentHost, pathId: string, body: InstanceReport) {
+      const id = Number(pathId);
+      if (pathId !== body.id || !Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) {
+        throw notFound('Instance');
+      }
+      const instance = await hostsRepo.findInstanceOnHost(db, host.id, id);
+      if (!instance) throw notFound('Instance');
+      const at = new Date(body.at);
+      const now = clock.now();
+      // An agent's clock may run ahead; a transition never happens in the future.
+      return { accepted: await applyStatus(host, instance, body, at > now ? now : at) };
+    },
+
+    /**
+     * Hosts silent for 90 s go offline: an outage opens (from their last heartbeat), their
+     * live instances become unreachable and are not billed from then on.
+     */
+    async markSilentHostsOffline(now: Date, batch = 100): Promise<number> {
+      const before = new Date(now.getTime() - AGENT_OFFLINE_AFTER_MS);
+      const events: HostEvent[] = [];
+      const count = await db.transaction(async (tx) => {
+        const silent = await hostsRepo.lockSilentHosts(tx, before, batch);
+        for (const h of silent) {
+          const since = h.lastHeartbeatAt ?? before;
+          await hostsRepo.markOffline(tx, h.id, since, now);
+          const hit = await hostsRepo.markUnreachable(tx, h.id, since);
+          events.push({
+            kind: 'host_offline',
+            hostId: h.id,
+            providerId: h.providerId,
+            instanceIds: hit.map((i) => i.id),
+          });
+        }
+        return silent.length;
+      });
+      for (const event of events) deps.onEvent?.(event);
+      return count;
     },
   };
 }

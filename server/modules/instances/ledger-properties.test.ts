@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { microsToDollars } from '../../../shared/rules/money';
 import { testDatabaseUrl } from '../../env';
 import { AppError } from '../../lib/errors';
-import { createListing, createProvider, createUser } from '../../seed/factories';
+import { createHost, createListing, createProvider, createUser } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
 import { checkInvariants } from '../ledger/invariants';
 import { ledgerService } from '../ledger/service';
@@ -72,6 +72,8 @@ async function reset() {
     sql`delete from ledger_accounts where kind in ('wallet', 'provider_earnings')`,
   );
   await t.database.db.execute(sql`delete from gpu_listings`);
+  await t.database.db.execute(sql`delete from host_outages`);
+  await t.database.db.execute(sql`delete from hosts`);
   await t.database.db.execute(sql`delete from providers`);
 }
 
@@ -79,6 +81,8 @@ const EXPECTED = new Set([
   'INSUFFICIENT_CREDITS',
   'LISTING_UNAVAILABLE',
   'CAPACITY_UNAVAILABLE',
+  // The third listing's host stops heartbeating once time passes.
+  'HOST_OFFLINE',
   'INVALID_STATE_TRANSITION',
   'NOT_FOUND',
 ]);
@@ -107,11 +111,14 @@ describe('ledger and instance invariants under random operations', () => {
         const listings = await Promise.all([
           createListing(db, { providerId: provider.id, hourlyRate: '0.75', totalCount: 1 }),
           createListing(db, { providerId: provider.id, hourlyRate: '2.40', totalCount: 2 }),
+          // On an enrolled host that never reports (and goes dark as time passes).
           createListing(db, {
             providerId: provider.id,
             hourlyRate: '1.10',
             totalCount: 2,
-            isDemoHost: false,
+            hostId: (
+              await createHost(db, { providerId: provider.id, lastHeartbeatAt: t.clock.now() })
+            ).id,
           }),
         ]);
         const mine: number[][] = [[], [], []];

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gpuListings, instances } from '../../db/schema';
+import { createHost, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
 import { world } from '../../test/world';
 
@@ -182,7 +183,9 @@ describe('provisioning', () => {
 
   it('cancels with a full refund a rental not ready within the limit', async () => {
     const renter = await t.signIn({ credits: '50.00' });
-    const listing = await w.listing({ hourlyRate: '3.00', isDemoHost: false });
+    const providerId = (await createProvider(t.database.db, {})).id;
+    const host = await createHost(t.database.db, { providerId, lastHeartbeatAt: t.clock.now() });
+    const listing = await w.listing({ hourlyRate: '3.00', providerId, hostId: host.id });
     const created = (await rent(renter.cookie, w.rentBody(listing, 4))).json();
     expect(await w.balance(renter.cookie)).toBe('35.50');
     t.clock.advance(10 * 60_000);

@@ -96,21 +96,33 @@ export const instancesRepo = {
   },
 
   /** Claims due work; rows another worker holds are skipped, not waited for. */
-  async claimDue(conn: Conn, kind: 'deadline' | 'expiry' | 'metered', now: Date, limit: number) {
+  async claimDue(
+    conn: Conn,
+    kind: 'deadline' | 'expiry' | 'metered' | 'unreachable',
+    now: Date,
+    limit: number,
+    unreachableForMs = 0,
+  ) {
     const where =
-      kind === 'deadline'
-        ? and(eq(instances.status, 'provisioning'), lte(instances.provisioningDeadline, now))
-        : kind === 'expiry'
-          ? and(
-              eq(instances.billingPlan, 'booked'),
-              isNull(instances.endTime),
-              lte(instances.endsAt, now),
-            )
-          : and(
-              eq(instances.billingPlan, 'metered'),
-              isNull(instances.endTime),
-              lte(instances.paidThrough, now),
-            );
+      kind === 'unreachable'
+        ? and(
+            inArray(instances.status, ['running', 'starting', 'stopping']),
+            isNull(instances.endTime),
+            lte(instances.unreachableSince, new Date(now.getTime() - unreachableForMs)),
+          )
+        : kind === 'deadline'
+          ? and(eq(instances.status, 'provisioning'), lte(instances.provisioningDeadline, now))
+          : kind === 'expiry'
+            ? and(
+                eq(instances.billingPlan, 'booked'),
+                isNull(instances.endTime),
+                lte(instances.endsAt, now),
+              )
+            : and(
+                eq(instances.billingPlan, 'metered'),
+                isNull(instances.endTime),
+                lte(instances.paidThrough, now),
+              );
     const order = kind === 'metered' ? [instances.paidThrough, instances.id] : [instances.id];
     return conn
       .select()

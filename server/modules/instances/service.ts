@@ -25,6 +25,7 @@ import type { Instance } from '../../db/schema';
 import {
   badRequest,
   capacityUnavailable,
+  hostOffline,
   insufficientCredits,
   invalidStateTransition,
   listingUnavailable,
@@ -49,7 +50,7 @@ export interface InstancesConfig {
 }
 
 export interface InstanceEvent {
-  kind: 'ready' | 'expired' | 'timed_out' | 'stopped_for_credits' | 'low_balance';
+  kind: 'ready' | 'expired' | 'timed_out' | 'stopped_for_credits' | 'low_balance' | 'host_failed';
   userId: string;
   /** The instance concerned (absent for a balance warning). */
   instanceId?: number;
@@ -102,6 +103,15 @@ function parseDollars(value: string): bigint | null {
 }
 
 const stateOf = (instance: Instance) => instance.status as InstanceState;
+
+/** Seconds an instance's host was unreachable up to `end` (closed outages plus an open one). */
+function unreachableSecondsUntil(instance: Instance, end: Date): number {
+  const open =
+    instance.unreachableSince !== null && instance.unreachableSince < end
+      ? Math.floor((end.getTime() - instance.unreachableSince.getTime()) / 1000)
+      : 0;
+  return instance.unreachableSeconds + open;
+}
 
 /**
  * The instance core (docs/decisions/007): one lifecycle for every way of getting a GPU
@@ -161,9 +171,11 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
     } else {
       const endsAt = instance.endsAt ?? how.at;
       const end = how.at < endsAt ? how.at : endsAt;
+      // Time its host was unreachable is not billed (DESIGN.md section 3): refunded here.
+      const unreachableSeconds = unreachableSecondsUntil(instance, end);
       const usedSeconds = Math.max(
         0,
-        Math.floor((end.getTime() - instance.startTime.getTime()) / 1000),
+        Math.floor((end.getTime() - instance.startTime.getTime()) / 1000) - unreachableSeconds,
       );
       const used = usedCostMicros(
         instance.hourlyRateMicros,
@@ -174,7 +186,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       const providerId = await accounts.earnings(tx, instance.providerId);
       await ledgerService.post(tx, {
         kind: 'rental_settle',
-        memo: `Rental ${instance.id}: ${usedSeconds} s used (${how.by})`,
+        memo: `Rental ${instance.id}: ${usedSeconds} s used${unreachableSeconds > 0 ? `, ${unreachableSeconds} s unreachable refunded` : ''} (${how.by})`,
         reference,
         lines: [
           { accountId: escrowId, amountMicros: -booked, system: true },
@@ -237,6 +249,9 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       !sameDollars(body.totalCost, quote.totalCost)
     ) {
       return quoteMismatch({ ...quote });
+    }
+    if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
+      return hostOffline(found.hostStatus);
     }
     return listingUnavailable();
   }
@@ -368,6 +383,9 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
         if (!found) throw notFound('GPU listing');
         const rate = found.listing.hourlyRateMicros;
         await requireOneHour(tx, userId, rate, input.storageGb);
+        if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
+          throw hostOffline(found.hostStatus);
+        }
         const listing = await listingsService.reserveUnit(tx, found.listing.id, rate);
         if (!listing) throw capacityUnavailable();
         const instance = await instancesRepo.insert(tx, {
@@ -518,6 +536,25 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       }, told);
     },
 
+    /**
+     * Job: instances whose host has been unreachable for `afterMs` (20 minutes) fail. A booked
+     * one is settled, its unreachable time refunded; a metered one ends (its dark minutes were
+     * never charged). The host is told to delete it if it ever comes back.
+     */
+    async failUnreachable(now: Date, afterMs: number, batch = 50): Promise<number> {
+      const told: InstanceEvent[] = [];
+      return afterCommit(async (tx) => {
+        const due = await instancesRepo.claimDue(tx, 'unreachable', now, batch, afterMs);
+        for (const instance of due) {
+          const how = { at: now, by: 'host_failed' as const, to: 'failed' as const };
+          if (instance.billingPlan === 'booked') await settleBooked(tx, instance, how);
+          else await endMetered(tx, instance, how);
+          told.push({ kind: 'host_failed', instanceId: instance.id, userId: instance.userId });
+        }
+        return due.length;
+      }, told);
+    },
+
     /** Job: completes booked instances at the end of their hours. */
     async expireBooked(now: Date, batch = 50): Promise<number> {
       const told: InstanceEvent[] = [];
@@ -573,6 +610,11 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
           const wallet = wallets.get(instance.userId);
           const providerAccount = earnings.get(instance.providerId);
           if (wallet === undefined || providerAccount === undefined) continue;
+          if (instance.unreachableSince !== null) {
+            // Its host is dark: the minute passes unbilled, compute and storage alike.
+            minutes.push({ id: instance.id, compute: 0, storage: 0, charged: 0n, key: '' });
+            continue;
+          }
           const running = instance.status === 'running';
           let { computeMicros, storageMicros } = minuteChargeMicros(
             instance.hourlyRateMicros,

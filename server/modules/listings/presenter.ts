@@ -2,7 +2,7 @@ import type { GpuListingView } from '../../../shared/contracts/listings';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { ListingRow } from './repo';
 
-export function presentListing({ listing, provider }: ListingRow): GpuListingView {
+export function presentListing({ listing, provider, hostStatus }: ListingRow): GpuListingView {
   const specs = listing.specifications ?? {};
   return {
     id: listing.id,
@@ -20,6 +20,8 @@ export function presentListing({ listing, provider }: ListingRow): GpuListingVie
     totalCount: listing.totalCount,
     specifications: JSON.stringify({ bandwidth: listing.bandwidth, ...specs }),
     isDemoHost: listing.isDemoHost,
+    hostStatus,
+    hostId: listing.hostId,
     provider: {
       id: provider.id,
       companyName: provider.companyName,

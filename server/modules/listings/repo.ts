@@ -1,7 +1,30 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ListingSort } from '../../../shared/listing-options';
 import type { Conn } from '../../db/client';
-import { gpuListings, instances, providers } from '../../db/schema';
+import { gpuListings, hosts, instances, providers } from '../../db/schema';
+
+/**
+ * The host a listing's instances are placed on: its enrolled host, or the in-process demo
+ * host (server/modules/hosts/demo-host.ts) for seeded demo listings.
+ */
+const hostOfListing = sql<
+  string | null
+>`coalesce(${gpuListings.hostId}, case when ${gpuListings.isDemoHost} then 'demo' else null end)`;
+
+/**
+ * A unit can be taken only where a machine can run it: a demo listing, or a listing whose
+ * host is enrolled, has heartbeated and is not offline (docs/decisions/008).
+ */
+export const hostCanRun = sql`(case when ${gpuListings.hostId} is null then ${gpuListings.isDemoHost}
+  else exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
+    and h.offline_since is null and h.last_heartbeat_at is not null) end)`;
+
+/** What the marketplace says about where a listing runs. */
+export const hostStatusOfListing = sql<'demo' | 'online' | 'offline' | 'none'>`(case
+  when ${gpuListings.hostId} is null then (case when ${gpuListings.isDemoHost} then 'demo' else 'none' end)
+  when exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
+    and h.offline_since is null and h.last_heartbeat_at is not null) then 'online'
+  else 'offline' end)`;
 
 export const listingColumns = {
   listing: gpuListings,
@@ -14,6 +37,7 @@ export const listingColumns = {
     userId: providers.userId,
     isSandbox: providers.isSandbox,
   },
+  hostStatus: hostStatusOfListing,
 };
 
 export type ListingRow = {
@@ -27,6 +51,8 @@ export type ListingRow = {
     userId: string | null;
     isSandbox: boolean;
   };
+  /** demo: the in-process demo host; none: no host yet; online / offline: its host. */
+  hostStatus: 'demo' | 'online' | 'offline' | 'none';
 };
 
 export interface ListingFilter {
@@ -62,14 +88,6 @@ function sortKey(sort: ListingSort | undefined) {
 
 /** Providers in the public marketplace (demo visitors' sandbox providers are not). */
 const publicProviders = sql`(select ${providers.id} from ${providers} where not ${providers.isSandbox})`;
-
-/**
- * The host a listing's instances are placed on. Until hosts enrol (issue 10) the only host
- * is the in-process demo host (server/modules/hosts/demo-host.ts); other listings have none.
- */
-const hostOfListing = sql<
-  string | null
->`case when ${gpuListings.isDemoHost} then 'demo' else null end`;
 
 const holdsUnit = sql`${instances.status} in ('provisioning', 'starting', 'running')`;
 
@@ -179,6 +197,7 @@ export const listingsRepo = {
           eq(gpuListings.status, 'available'),
           sql`${gpuListings.availableCount} > 0`,
           isNull(gpuListings.removedAt),
+          hostCanRun,
           eq(gpuListings.hourlyRateMicros, hourlyRateMicros),
           providerId === undefined ? undefined : eq(gpuListings.providerId, providerId),
           // A sandbox provider's units are rented by its owner only.
@@ -214,6 +233,7 @@ export const listingsRepo = {
           eq(gpuListings.status, 'available'),
           sql`${gpuListings.availableCount} > 0`,
           isNull(gpuListings.removedAt),
+          hostCanRun,
         ),
       )
       .returning({ id: gpuListings.id });

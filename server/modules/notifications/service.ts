@@ -1,5 +1,8 @@
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { hosts, providers } from '../../db/schema';
 import type { Mailer } from '../../lib/mailer';
+import type { HostEvent } from '../hosts/service';
 import type { InstanceEvent } from '../instances/service';
 import { usersService } from '../users/service';
 
@@ -22,6 +25,10 @@ const MESSAGES: Record<
   stopped_for_credits: (id) => ({
     subject: `Instance #${id} was stopped: your credits ran out`,
     text: `Your credit balance could not pay for the next minute of instance #${id}, so it was stopped. Nothing was deleted: add credits at /payments and start it again.`,
+  }),
+  host_failed: (id) => ({
+    subject: `Instance #${id} ended: its host went offline`,
+    text: `The host running instance #${id} has been unreachable for 20 minutes, so the instance was ended. Time it was unreachable was not billed, and any unused booked time was returned to your credits.`,
   }),
   low_balance: (_id, event) => ({
     subject: 'Your RentGPU credit balance is running low',
@@ -50,6 +57,40 @@ export function createInstanceAlerts(deps: {
   return (event: InstanceEvent) => {
     send(event).catch((error: unknown) =>
       deps.log.error({ err: error, event }, 'instance alert e-mail failed'),
+    );
+  };
+}
+
+/**
+ * Tells a provider by e-mail that one of their hosts went offline (same settings as instance
+ * alerts). Renters hear from instance alerts when their instance fails after 20 minutes.
+ */
+export function createHostAlerts(deps: {
+  db: Db;
+  mailer: Mailer;
+  log: { error(obj: unknown, msg: string): void };
+}) {
+  async function send(event: HostEvent) {
+    const rows = await deps.db
+      .select({ name: hosts.name, userId: providers.userId })
+      .from(hosts)
+      .innerJoin(providers, eq(providers.id, hosts.providerId))
+      .where(eq(hosts.id, event.hostId));
+    const row = rows[0];
+    if (!row?.userId) return;
+    const { notifications } = await usersService.getSettings(deps.db, row.userId);
+    if (!notifications.email || !notifications.instanceAlerts) return;
+    const profile = await usersService.getProfile(deps.db, row.userId);
+    const n = event.instanceIds.length;
+    await deps.mailer.send({
+      to: profile.email,
+      subject: `Your host "${row.name}" is offline`,
+      text: `RentGPU has not heard from host "${row.name}" for 90 seconds, so it is offline: its listings cannot be rented and ${n} instance${n === 1 ? '' : 's'} on it ${n === 1 ? 'is' : 'are'} not billed until it is back. Instances unreachable for 20 minutes end and their renters are refunded. Check the agent with: systemctl status rentgpu-agent`,
+    });
+  }
+  return (event: HostEvent) => {
+    send(event).catch((error: unknown) =>
+      deps.log.error({ err: error, event }, 'host alert e-mail failed'),
     );
   };
 }

@@ -1,0 +1,185 @@
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
+import type { Conn } from '../../db/client';
+import { hostOutages, hosts, instances } from '../../db/schema';
+
+/** Instances a host must know about: everything placed there until the host let it go. */
+const onHostCondition = (hostId: string) =>
+  and(
+    eq(instances.hostId, hostId),
+    or(
+      inArray(instances.status, [
+        'provisioning',
+        'running',
+        'stopping',
+        'stopped',
+        'starting',
+        'terminating',
+      ]),
+      and(eq(instances.status, 'failed'), isNull(instances.hostReleasedAt)),
+    ),
+  );
+
+export const hostsRepo = {
+  /** The host an unspent, unexpired enrolment token belongs to, locked. */
+  async lockByEnrolToken(conn: Conn, tokenHash: string, now: Date) {
+    const rows = await conn
+      .select()
+      .from(hosts)
+      .where(
+        and(
+          eq(hosts.enrolTokenHash, tokenHash),
+          isNull(hosts.enrolledAt),
+          isNull(hosts.removedAt),
+          gt(hosts.enrolTokenExpiresAt, now),
+        ),
+      )
+      .for('update');
+    return rows[0] ?? null;
+  },
+
+  async enrol(
+    conn: Conn,
+    id: string,
+    values: { credentialHash: string; hostname: string; agentVersion: string; at: Date },
+  ) {
+    await conn
+      .update(hosts)
+      .set({
+        enrolTokenHash: null,
+        enrolTokenExpiresAt: null,
+        credentialHash: values.credentialHash,
+        hostname: values.hostname,
+        agentVersion: values.agentVersion,
+        enrolledAt: values.at,
+      })
+      .where(eq(hosts.id, id));
+  },
+
+  async findByCredential(conn: Conn, credentialHash: string) {
+    const rows = await conn
+      .select({
+        id: hosts.id,
+        providerId: hosts.providerId,
+        offlineSince: hosts.offlineSince,
+      })
+      .from(hosts)
+      .where(and(eq(hosts.credentialHash, credentialHash), isNull(hosts.removedAt)));
+    return rows[0] ?? null;
+  },
+
+  /**
+   * Records a heartbeat. Answers when the host had been offline (null when it was online),
+   * so the caller can close the outage and make its instances reachable again.
+   */
+  async recordHeartbeat(
+    conn: Conn,
+    id: string,
+    values: {
+      at: Date;
+      agentVersion: string;
+      host: HostInventory;
+      gpus: GpuInventory;
+    },
+  ): Promise<{ wasOfflineSince: Date | null }> {
+    const result = await conn.execute(sql`
+      update ${hosts} h set
+        last_heartbeat_at = ${values.at.toISOString()}::timestamptz,
+        agent_version = ${values.agentVersion},
+        hostname = ${values.host.hostname},
+        accelerator = ${values.host.accelerator},
+        inventory = ${JSON.stringify({ host: values.host, gpus: values.gpus })}::jsonb,
+        heartbeat_count = h.heartbeat_count + 1,
+        offline_since = null
+      from (select offline_since from ${hosts} where id = ${id} for update) as before
+      where h.id = ${id}
+      returning before.offline_since as "wasOfflineSince"`);
+    const row = (result as unknown as { rows: { wasOfflineSince: string | Date | null }[] })
+      .rows[0];
+    const was = row?.wasOfflineSince ?? null;
+    return { wasOfflineSince: was === null ? null : new Date(was) };
+  },
+
+  /** Every instance a host must converge or keep (see onHostCondition). */
+  async instancesOnHost(conn: Conn, hostId: string) {
+    return conn.select().from(instances).where(onHostCondition(hostId)).orderBy(instances.id);
+  },
+
+  /** The instance if it is placed on this host (a report for another host's is refused). */
+  async findInstanceOnHost(conn: Conn, hostId: string, instanceId: number) {
+    const rows = await conn
+      .select()
+      .from(instances)
+      .where(and(eq(instances.id, instanceId), eq(instances.hostId, hostId)));
+    return rows[0] ?? null;
+  },
+
+  async releaseInstance(conn: Conn, instanceId: number, at: Date) {
+    await conn
+      .update(instances)
+      .set({ hostReleasedAt: at })
+      .where(and(eq(instances.id, instanceId), isNull(instances.hostReleasedAt)));
+  },
+
+  async recordHostError(conn: Conn, instanceId: number, error: string | null) {
+    await conn.update(instances).set({ hostError: error }).where(eq(instances.id, instanceId));
+  },
+
+  /** Enrolled hosts silent since `before` that are not marked offline yet, locked. */
+  async lockSilentHosts(conn: Conn, before: Date, limit: number) {
+    return conn
+      .select({
+        id: hosts.id,
+        providerId: hosts.providerId,
+        lastHeartbeatAt: hosts.lastHeartbeatAt,
+      })
+      .from(hosts)
+      .where(
+        and(
+          isNull(hosts.offlineSince),
+          isNull(hosts.removedAt),
+          sql`${hosts.enrolledAt} is not null`,
+          lt(sql`coalesce(${hosts.lastHeartbeatAt}, ${hosts.enrolledAt})`, before),
+        ),
+      )
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  },
+
+  async markOffline(conn: Conn, id: string, since: Date, at: Date) {
+    await conn.update(hosts).set({ offlineSince: at }).where(eq(hosts.id, id));
+    await conn.insert(hostOutages).values({ hostId: id, startedAt: since }).onConflictDoNothing();
+  },
+
+  async closeOutage(conn: Conn, id: string, at: Date) {
+    await conn
+      .update(hostOutages)
+      .set({ endedAt: at })
+      .where(and(eq(hostOutages.hostId, id), isNull(hostOutages.endedAt)));
+  },
+
+  /** Live instances on a host that went dark are unreachable from `at` (not billed). */
+  async markUnreachable(conn: Conn, hostId: string, at: Date) {
+    return conn
+      .update(instances)
+      .set({ unreachableSince: at })
+      .where(
+        and(
+          eq(instances.hostId, hostId),
+          isNull(instances.endTime),
+          isNull(instances.unreachableSince),
+        ),
+      )
+      .returning({ id: instances.id, userId: instances.userId, providerId: instances.providerId });
+  },
+
+  /** Back in touch: the unreachable time is added up (booked: refunded at settlement). */
+  async markReachable(conn: Conn, hostId: string, at: Date) {
+    await conn.execute(sql`
+      update ${instances} set
+        unreachable_seconds = unreachable_seconds
+          + greatest(0, floor(extract(epoch from (${at.toISOString()}::timestamptz - unreachable_since))))::int,
+        unreachable_since = null
+      where host_id = ${hostId} and unreachable_since is not null`);
+  },
+};
