@@ -34,6 +34,18 @@ export default defineConfig({
         },
       },
       {
+        // The whole supply side: the server listening on a port, the real agent process and
+        // a real QEMU guest, the OpenSSH client (system/).
+        test: {
+          name: 'system',
+          include: ['system/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['server/test/global-setup.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
         test: {
           name: 'api',
           include: ['server/**/*.test.ts'],
