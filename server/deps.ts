@@ -10,6 +10,7 @@ import { createAccountService } from './modules/account/service';
 import { createAuthService } from './modules/auth/service';
 import { createDemoService } from './modules/demo/service';
 import { createDemoHost } from './modules/hosts/demo-host';
+import { createOutageCredits } from './modules/hosts/outage-credits';
 import { createHostsService } from './modules/hosts/service';
 import { createInstancesService } from './modules/instances/service';
 import { createAccountBook } from './modules/ledger/accounts';
@@ -77,7 +78,15 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     }),
     instances,
     hosts,
-    worker: createWorker(instanceJobs({ instances, demoHost, hosts }), log),
+    worker: createWorker(
+      instanceJobs({
+        instances,
+        demoHost,
+        hosts,
+        outageCredits: createOutageCredits({ accounts }),
+      }),
+      log,
+    ),
     paypal,
     paypalSandbox,
     payments: createPaymentsService({

@@ -1,4 +1,5 @@
 import type { DemoHost } from '../modules/hosts/demo-host';
+import type { OutageCredits } from '../modules/hosts/outage-credits';
 import type { HostsService } from '../modules/hosts/service';
 import type { InstancesService } from '../modules/instances/service';
 
@@ -29,8 +30,9 @@ export function instanceJobs(deps: {
   instances: InstancesService;
   demoHost: DemoHost;
   hosts: HostsService;
+  outageCredits: OutageCredits;
 }): Job[] {
-  const { instances, demoHost, hosts } = deps;
+  const { instances, demoHost, hosts, outageCredits } = deps;
   return [
     { name: 'demo-host', batch: 50, run: (now, n) => demoHost.converge(now, n) },
     // Before billing: a host silent for 90 s is offline and its instances stop being billed.
@@ -55,6 +57,12 @@ export function instanceJobs(deps: {
       batch: 500,
       drain: true,
       run: (now, n) => instances.chargeMeteredMinute(now, n),
+    },
+    {
+      name: 'outage-credits',
+      batch: 20,
+      everyMs: 60_000,
+      run: (now, n) => outageCredits.creditLongOutages(now, n),
     },
     {
       name: 'low-balance',

@@ -364,7 +364,9 @@ describe('a host that goes dark', () => {
 
     t.clock.advance(AGENT_OFFLINE_AFTER_MS - 1000);
     await t.app.deps.worker.runOnce(t.clock.now());
-    expect((await t.database.db.select().from(hosts).where(eq(hosts.id, host.id)))[0]?.offlineSince).toBeNull();
+    expect(
+      (await t.database.db.select().from(hosts).where(eq(hosts.id, host.id)))[0]?.offlineSince,
+    ).toBeNull();
 
     t.clock.advance(2000);
     await t.app.deps.worker.runOnce(t.clock.now());
@@ -399,6 +401,14 @@ describe('a host that goes dark', () => {
       .poll(() => t.mailer.sent.some((m) => m.subject.includes(`Instance #${id} ended`)))
       .toBe(true);
 
+    // Past 4 hours dark: the outage credit rule pays the renter 4 h at $6.00/h from the
+    // provider's earnings, once however often the job runs.
+    t.clock.advance(4 * 3_600_000);
+    await t.app.deps.worker.runOnce(t.clock.now());
+    t.clock.advance(60_000);
+    await t.app.deps.worker.runOnce(t.clock.now());
+    expect(await w.balance(renter.cookie)).toBe('121.50');
+
     // Back: the outage closes and the host is told to delete the failed machine.
     const back = await heartbeat(host.credential);
     expect(back.instances).toMatchObject([{ id: String(id), state: 'terminated' }]);
@@ -424,8 +434,7 @@ describe('a host that goes dark', () => {
     await report(host.credential, id, { generation, state: 'running' });
     await t.app.deps.worker.runOnce(t.clock.now());
     const charged = async () =>
-      (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0]
-        ?.chargedMicros;
+      (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0]?.chargedMicros;
     const before = await charged();
     t.clock.advance(AGENT_OFFLINE_AFTER_MS + 1000);
     await t.app.deps.worker.runOnce(t.clock.now());

@@ -5,7 +5,7 @@ export const termsOfService: LegalText = {
   title: 'Terms of Service',
   description:
     'The agreement between you and RentGPU: accounts and verification, credits, billing, refunds, service levels, provider obligations and liability.',
-  lastUpdated: 'November 1, 2026',
+  lastUpdated: 'November 22, 2026',
   content: `
 These terms are an agreement between you and ${COMPANY.name}, operated from ${COMPANY.address.short} ("we", "us"). They apply to our website, web app, public API, command-line tool and provider agent (together, the "Service"). By creating an account or using the Service you accept these terms. If you use the Service for an organisation, you accept them on its behalf and confirm that you may do so.
 
@@ -81,6 +81,7 @@ If you list GPUs as a provider, these additional terms apply.
 - **Hardware.** Listings must meet our minimum (an NVIDIA GTX 1080 or better with 8GB or more of memory, 100 Mbps internet and 24/7 uptime) and must describe the hardware, location and bandwidth accurately.
 - **Security.** Providers must keep hosts physically secure and limited to authorised people; keep the operating system, drivers and our agent updated; isolate each rental from the host and from other rentals; securely wipe rental storage when a rental ends; and never access a renter's instance or data unless the renter asks for help.
 - **Maintenance.** Planned maintenance must be announced at least 48 hours ahead, and providers must not interrupt running rentals except in an emergency.
+- **Hosts and outages.** Each host runs our agent, which reports every 30 seconds. A host unheard of for 90 seconds is offline and its listings cannot be rented. For an outage of more than 4 hours, the outage credits of section 11 (4 hours at the rate of each instance that was running) are deducted from the provider's earnings, and from later earnings if these do not cover them. Each host's uptime over the last 30 days is shown on its listings.
 - **Revenue.** Providers keep 90% of the rental revenue from their GPUs; the platform fee is 10%. Earnings are credited as each rental settles and paid out to the verified payout account. Providers are responsible for their own taxes, including GST where it applies to them.
 
 # 10. API access
@@ -93,7 +94,8 @@ We aim for monthly availability of 99.9% for the platform, 99.5% for GPU instanc
 
 - Critical support issues receive a response within 4 hours, at any time of day.
 - Planned maintenance is announced at least 48 hours in advance.
-- If an outage caused by us makes your running rentals unavailable for more than 4 hours, we add service credits to your balance automatically for the affected time.
+- **When a host goes dark.** A provider's host that has not been heard from for 90 seconds is offline: its GPUs cannot be rented, and your instances on it are not billed from its last sign of life until it is back. Booked time your instance was unreachable is returned to your balance when the rental settles. An instance unreachable for 20 minutes is ended and settled, and you are told by e-mail.
+- **Outage credits.** If an outage makes your running instances unavailable for more than 4 hours, we add service credits to your balance automatically: for each instance that was running on the host when the outage began, 4 hours at that instance's hourly rate. The credits are paid once per outage, on top of the unbilled time, and come from the provider's earnings.
 - These levels do not cover planned maintenance announced as above, problems caused by your own code or network, or events beyond our reasonable control.
 
 # 12. Ending the agreement
