@@ -350,6 +350,8 @@ function fixtureListing(id: number, over: Partial<GpuListingView>): GpuListingVi
     totalCount: 5,
     specifications: '{}',
     isDemoHost: false,
+    hostStatus: 'online',
+    hostId: null,
     provider: {
       id: PROVIDER.id,
       companyName: PROVIDER.companyName,

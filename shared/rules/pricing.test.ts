@@ -28,8 +28,19 @@ describe('availability', () => {
     [{ status: 'available', availableCount: 2 }, '2 Available'],
     [{ status: 'available', availableCount: 3 }, 'Available'],
     [{ status: 'available', availableCount: 12 }, 'Available'],
+    [{ status: 'available', availableCount: 3, hostStatus: 'online' as const }, 'Available'],
+    [{ status: 'available', availableCount: 3, hostStatus: 'offline' as const }, 'Host offline'],
+    [{ status: 'available', availableCount: 3, hostStatus: 'none' as const }, 'No host connected'],
   ])('%o is labelled %s', (listing, label) => {
     expect(availabilityLabel(listing)).toBe(label);
+  });
+
+  it('is not rentable while its host is offline or missing', () => {
+    const free = { status: 'available', availableCount: 2 };
+    expect(isRentable({ ...free, hostStatus: 'demo' })).toBe(true);
+    expect(isRentable({ ...free, hostStatus: 'online' })).toBe(true);
+    expect(isRentable({ ...free, hostStatus: 'offline' })).toBe(false);
+    expect(isRentable({ ...free, hostStatus: 'none' })).toBe(false);
   });
 
   it('is amber at 2 or fewer', () => {

@@ -9,15 +9,30 @@ const SECONDS_PER_HOUR = 3_600n;
 export interface ListingAvailability {
   status: string;
   availableCount: number;
+  /** Where its instances run (docs/decisions/011); absent means a demo or online host. */
+  hostStatus?: 'demo' | 'online' | 'offline' | 'none';
 }
 
-/** Rentable only when status is available and at least one unit is free. */
+/** Whether a machine can run it: its host is online (or it is a demo listing). */
+export function hostCanRun(listing: ListingAvailability): boolean {
+  return listing.hostStatus !== 'offline' && listing.hostStatus !== 'none';
+}
+
+/**
+ * Rentable only when status is available, at least one unit is free and its host can run
+ * it (the server refuses the rest with HOST_OFFLINE).
+ */
 export function isRentable(listing: ListingAvailability): boolean {
-  return listing.status === 'available' && listing.availableCount > 0;
+  return listing.status === 'available' && listing.availableCount > 0 && hostCanRun(listing);
 }
 
-/** 'Rented' at 0 or when rented; '1 Available'; '2 Available'; above 2 'Available'. */
+/**
+ * 'Rented' at 0 or when rented; '1 Available'; '2 Available'; above 2 'Available'. A listing
+ * whose host is offline says 'Host offline'; one without a host yet 'No host connected'.
+ */
 export function availabilityLabel(listing: ListingAvailability): string {
+  if (listing.hostStatus === 'offline') return 'Host offline';
+  if (listing.hostStatus === 'none') return 'No host connected';
   if (listing.status === 'rented' || listing.availableCount <= 0) return 'Rented';
   if (listing.status === 'maintenance') return 'Maintenance';
   if (listing.availableCount <= 2) return `${listing.availableCount} Available`;
