@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: the listing and stats endpoints against a bare node:http server
  * answering the same bytes (same machine, same run), then rent-and-stop throughput with
- * an invariant check. Runs on the embedded database, and on PostgreSQL when
- * DATABASE_URL is set (in a scratch database that is dropped afterwards).
+ * an invariant check, then (PostgreSQL) 10,000 hosts heartbeating every 30 s while
+ * rentals run. Runs on the embedded database, and on PostgreSQL when DATABASE_URL is set
+ * (in a scratch database that is dropped afterwards).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,9 @@ const RENT_WORKERS = 32;
 /** Instance alerts (ready e-mails) are sent after commit; the bench does not print them. */
 const silentMailer: Mailer = { send: async () => {}, close: () => {} };
 const METERED = 10_000;
+/** Hosts heartbeating every 30 s: 10,000 of them make 333 heartbeats a second. */
+const HOSTS = 10_000;
+const HEARTBEATS_PER_S = HOSTS / 30;
 
 interface Figures {
   rps: number;
@@ -199,6 +203,126 @@ async function meteredMinute(database: Database, instances: InstancesService) {
   return { charged, ms, problems };
 }
 
+/**
+ * HOSTS enrolled hosts, each with a credential `bench-host-<n>-credential` (only its hash
+ * stored, as enrolment leaves it) and, for one host in ten, a listing with a running
+ * instance, so a tenth of the heartbeats answer a desired instance.
+ */
+async function seedHosts(database: Database): Promise<string[]> {
+  const db = database.db;
+  await db.execute(sql`
+    insert into hosts (id, provider_id, name, enrolled_at, credential_hash, hostname, agent_version,
+      accelerator, last_heartbeat_at)
+    select 'bench-host-' || g, (select id from providers order by id offset (g % 200) limit 1),
+      'host ' || g, now(), encode(sha256(convert_to('bench-host-' || g || '-credential', 'UTF8')), 'hex'),
+      'host-' || g, 'bench', 'kvm', now()
+    from generate_series(1, ${HOSTS}) g`);
+  await db.execute(sql`
+    insert into gpu_listings (provider_id, model, memory, cuda_cores, tensor_cores, location, bandwidth,
+      hourly_rate_micros, status, available_count, total_count, specifications, memory_gb,
+      performance_score, is_demo_host, host_id, host_gpu_indexes)
+    select h.provider_id, 'RTX 4090', '24GB', 16384, 512, 'Host city', '10 Gbps', 45000000, 'available',
+      1, 2, '{}'::jsonb, 24, 540, false, h.id, '[0,1]'::jsonb
+    from hosts h where h.id like 'bench-host-%' and substring(h.id from 12)::int % 10 = 0`);
+  const user = await db.transaction((tx) => createUser(tx, { credits: '1000.00' }));
+  const at = new Date().toISOString();
+  await db.execute(sql`
+    insert into instances (user_id, gpu_listing_id, provider_id, host_id, source, billing_plan,
+      status, hourly_rate_micros, storage_gb, start_time, provisioning_deadline, ready_at,
+      duration_hours, ends_at, booked_cost_micros, gpu_indexes, vnc_password, ssh_host, ssh_port)
+    select ${user.id}::uuid, l.id, l.provider_id, l.host_id, 'marketplace', 'booked', 'running',
+      l.hourly_rate_micros, 50, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, 720,
+      ${at}::timestamptz + interval '720 hours', 0, '[0]'::jsonb, 'benchpw1', l.host_id, 22000
+    from gpu_listings l where l.host_id like 'bench-host-%'`);
+  return Array.from({ length: HOSTS }, (_, i) => `bench-host-${i + 1}-credential`);
+}
+
+function heartbeatBody(n: number) {
+  return JSON.stringify({
+    agentVersion: 'bench',
+    sentAt: new Date().toISOString(),
+    host: {
+      hostname: `host-${n}`,
+      cpu: { model: 'AMD EPYC 7543', cores: 64 },
+      memory: { totalBytes: 256 * 1024 ** 3, availableBytes: 200 * 1024 ** 3 },
+      disk: { path: '/var/lib/rentgpu-agent', totalBytes: 4e12, freeBytes: 3e12 },
+      accelerator: 'kvm',
+    },
+    gpus: {
+      gpus: [0, 1].map((index) => ({
+        index,
+        name: 'NVIDIA GeForce RTX 4090',
+        uuid: `GPU-${n}-${index}`,
+        memoryTotalMib: 24564,
+        memoryUsedMib: 1200,
+        utilizationPercent: 37,
+        temperatureC: 61,
+        pciBusId: `00000000:0${index + 1}:00.0`,
+      })),
+      error: null,
+    },
+    instances: [],
+  });
+}
+
+/**
+ * Heartbeats at a fixed rate (HEARTBEATS_PER_S, round robin over the hosts) until `stop`
+ * resolves: each one's latency is recorded; a heartbeat never waits for the previous one.
+ */
+function heartbeatLoad(base: string, credentials: string[]) {
+  const latencies: number[] = [];
+  let failures = 0;
+  let next = 0;
+  let running = true;
+  const inFlight = new Set<Promise<void>>();
+  const periodMs = 1000 / HEARTBEATS_PER_S;
+  const started = performance.now();
+  const loop = (async () => {
+    for (let i = 0; running; i += 1) {
+      const due = started + i * periodMs;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const n = (next % credentials.length) + 1;
+      const credential = credentials[next % credentials.length] ?? '';
+      next += 1;
+      const sent = performance.now();
+      const p = fetch(`${base}/api/v1/agents/heartbeat`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+        body: heartbeatBody(n),
+      })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.status === 200) latencies.push(performance.now() - sent);
+          else failures += 1;
+        })
+        .catch(() => {
+          failures += 1;
+        })
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      await Promise.all(inFlight);
+      const seconds = (performance.now() - started) / 1000;
+      latencies.sort((a, b) => a - b);
+      const pct = (q: number) =>
+        latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+      return {
+        sent: latencies.length,
+        perSecond: latencies.length / seconds,
+        failures,
+        p50: pct(0.5),
+        p99: pct(0.99),
+      };
+    },
+  };
+}
+
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -267,6 +391,38 @@ async function benchOn(label: string, database: Database): Promise<void> {
     );
     console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
     if (problems.length > 0) process.exitCode = 1;
+    if (label === 'PostgreSQL') {
+      const credentials = await seedHosts(database);
+      console.log(
+        `heartbeats: ${fmt(HOSTS)} hosts every 30 s (${fmt(HEARTBEATS_PER_S)}/s), ${DURATION_S}s each`,
+      );
+      const alone = heartbeatLoad(base, credentials);
+      await new Promise((resolve) => setTimeout(resolve, DURATION_S * 1000));
+      const hbAlone = await alone.stop();
+      console.log(
+        `  alone           ${fmt(hbAlone.perSecond)} /s  p50 ${fmt(hbAlone.p50, 1)} ms  p99 ${fmt(hbAlone.p99, 1)} ms  (${hbAlone.failures} failures)`,
+      );
+      const withRents = heartbeatLoad(base, credentials);
+      const rsLoaded = await rentAndStop(base, database, app.deps.hosts);
+      const hbRents = await withRents.stop();
+      console.log(
+        `  + rent-then-stop ${fmt(hbRents.perSecond)} /s  p50 ${fmt(hbRents.p50, 1)} ms  p99 ${fmt(hbRents.p99, 1)} ms  (${hbRents.failures} failures)`,
+      );
+      console.log(
+        `  rent-then-stop under heartbeats: ${fmt(rsLoaded.pairsPerSecond, 1)} pairs/s (${fmt((rsLoaded.pairsPerSecond / rs.pairsPerSecond) * 100, 1)}% of without)`,
+      );
+      const withListings = heartbeatLoad(base, credentials);
+      const listingsLoaded = await cannon(`${base}/api/gpu-listings`);
+      const hbListings = await withListings.stop();
+      console.log(
+        `  + listings      ${fmt(hbListings.perSecond)} /s  p50 ${fmt(hbListings.p50, 1)} ms  p99 ${fmt(hbListings.p99, 1)} ms; /api/gpu-listings ${fmt(listingsLoaded.rps)} req/s p99 ${listingsLoaded.p99} ms under heartbeats`,
+      );
+      const hbProblems = await checkInvariants(database.db);
+      console.log(`  invariants: ${hbProblems.length === 0 ? 'all hold' : hbProblems.join('; ')}`);
+      if (hbProblems.length > 0 || hbAlone.failures + hbRents.failures + hbListings.failures > 0) {
+        process.exitCode = 1;
+      }
+    }
     const mm = await meteredMinute(database, app.deps.instances);
     console.log(`metered-minute job (${fmt(METERED)} running metered instances)`);
     console.log(

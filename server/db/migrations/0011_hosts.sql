@@ -48,4 +48,5 @@ CREATE UNIQUE INDEX "hosts_enrol_token_key" ON "hosts" USING btree ("enrol_token
 CREATE UNIQUE INDEX "hosts_credential_key" ON "hosts" USING btree ("credential_hash");--> statement-breakpoint
 CREATE INDEX "hosts_online_idx" ON "hosts" USING btree ("last_heartbeat_at") WHERE "hosts"."offline_since" is null and "hosts"."enrolled_at" is not null;--> statement-breakpoint
 ALTER TABLE "gpu_listings" ADD CONSTRAINT "gpu_listings_host_id_hosts_id_fk" FOREIGN KEY ("host_id") REFERENCES "public"."hosts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "instances_on_host_idx" ON "instances" USING btree ("host_id") WHERE "instances"."host_released_at" is null and "instances"."host_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "instances_live_ssh_port_key" ON "instances" USING btree ("ssh_host","ssh_port") WHERE "instances"."end_time" is null and "instances"."ssh_port" is not null;

@@ -107,6 +107,10 @@ export const instances = pgTable(
     index('instances_metered_due_idx')
       .on(t.paidThrough)
       .where(sql`${t.billingPlan} = 'metered' and ${t.endTime} is null`),
+    // The heartbeat's desired-state list: everything on a host it has not let go of yet.
+    index('instances_on_host_idx')
+      .on(t.hostId)
+      .where(sql`${t.hostReleasedAt} is null and ${t.hostId} is not null`),
     index('instances_host_pending_idx')
       .on(t.hostId)
       .where(sql`${t.status} in ('provisioning', 'starting', 'stopping', 'terminating')`),
