@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -208,7 +209,7 @@ async function meteredMinute(database: Database, instances: InstancesService) {
  * stored, as enrolment leaves it) and, for one host in ten, a listing with a running
  * instance, so a tenth of the heartbeats answer a desired instance.
  */
-async function seedHosts(database: Database): Promise<string[]> {
+async function seedHosts(database: Database): Promise<void> {
   const db = database.db;
   await db.execute(sql`
     insert into hosts (id, provider_id, name, enrolled_at, credential_hash, hostname, agent_version,
@@ -234,91 +235,31 @@ async function seedHosts(database: Database): Promise<string[]> {
       l.hourly_rate_micros, 50, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, 720,
       ${at}::timestamptz + interval '720 hours', 0, '[0]'::jsonb, 'benchpw1', l.host_id, 22000
     from gpu_listings l where l.host_id like 'bench-host-%'`);
-  return Array.from({ length: HOSTS }, (_, i) => `bench-host-${i + 1}-credential`);
 }
 
-function heartbeatBody(n: number) {
-  return JSON.stringify({
-    agentVersion: 'bench',
-    sentAt: new Date().toISOString(),
-    host: {
-      hostname: `host-${n}`,
-      cpu: { model: 'AMD EPYC 7543', cores: 64 },
-      memory: { totalBytes: 256 * 1024 ** 3, availableBytes: 200 * 1024 ** 3 },
-      disk: { path: '/var/lib/rentgpu-agent', totalBytes: 4e12, freeBytes: 3e12 },
-      accelerator: 'kvm',
-    },
-    gpus: {
-      gpus: [0, 1].map((index) => ({
-        index,
-        name: 'NVIDIA GeForce RTX 4090',
-        uuid: `GPU-${n}-${index}`,
-        memoryTotalMib: 24564,
-        memoryUsedMib: 1200,
-        utilizationPercent: 37,
-        temperatureC: 61,
-        pciBusId: `00000000:0${index + 1}:00.0`,
-      })),
-      error: null,
-    },
-    instances: [],
+interface HeartbeatFigures {
+  answered: number;
+  perSecond: number;
+  failures: number;
+  p50: number;
+  p99: number;
+}
+
+/** Starts scripts/bench/heartbeat-load.mjs in a worker thread; `stop()` returns its figures. */
+function heartbeatLoad(base: string) {
+  const worker = new Worker(new URL('./heartbeat-load.mjs', import.meta.url), {
+    workerData: { base, hosts: HOSTS, rate: HEARTBEATS_PER_S },
   });
-}
-
-/**
- * Heartbeats at a fixed rate (HEARTBEATS_PER_S, round robin over the hosts) until `stop`
- * resolves: each one's latency is recorded; a heartbeat never waits for the previous one.
- */
-function heartbeatLoad(base: string, credentials: string[]) {
-  const latencies: number[] = [];
-  let failures = 0;
-  let next = 0;
-  let running = true;
-  const inFlight = new Set<Promise<void>>();
-  const periodMs = 1000 / HEARTBEATS_PER_S;
-  const started = performance.now();
-  const loop = (async () => {
-    for (let i = 0; running; i += 1) {
-      const due = started + i * periodMs;
-      const wait = due - performance.now();
-      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-      const n = (next % credentials.length) + 1;
-      const credential = credentials[next % credentials.length] ?? '';
-      next += 1;
-      const sent = performance.now();
-      const p = fetch(`${base}/api/v1/agents/heartbeat`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
-        body: heartbeatBody(n),
-      })
-        .then(async (res) => {
-          await res.arrayBuffer();
-          if (res.status === 200) latencies.push(performance.now() - sent);
-          else failures += 1;
-        })
-        .catch(() => {
-          failures += 1;
-        })
-        .finally(() => inFlight.delete(p));
-      inFlight.add(p);
-    }
-  })();
+  const result = new Promise<HeartbeatFigures>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
   return {
-    async stop() {
-      running = false;
-      await loop;
-      await Promise.all(inFlight);
-      const seconds = (performance.now() - started) / 1000;
-      latencies.sort((a, b) => a - b);
-      const pct = (q: number) =>
-        latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-      return {
-        sent: latencies.length,
-        perSecond: latencies.length / seconds,
-        failures,
-        p50: pct(0.5),
-        p99: pct(0.99),
-      };
+    async stop(): Promise<HeartbeatFigures> {
+      worker.postMessage('stop');
+      const figures = await result;
+      await worker.terminate();
+      return figures;
     },
   };
 }
@@ -392,17 +333,17 @@ async function benchOn(label: string, database: Database): Promise<void> {
     console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
     if (problems.length > 0) process.exitCode = 1;
     if (label === 'PostgreSQL') {
-      const credentials = await seedHosts(database);
+      await seedHosts(database);
       console.log(
         `heartbeats: ${fmt(HOSTS)} hosts every 30 s (${fmt(HEARTBEATS_PER_S)}/s), ${DURATION_S}s each`,
       );
-      const alone = heartbeatLoad(base, credentials);
+      const alone = heartbeatLoad(base);
       await new Promise((resolve) => setTimeout(resolve, DURATION_S * 1000));
       const hbAlone = await alone.stop();
       console.log(
         `  alone           ${fmt(hbAlone.perSecond)} /s  p50 ${fmt(hbAlone.p50, 1)} ms  p99 ${fmt(hbAlone.p99, 1)} ms  (${hbAlone.failures} failures)`,
       );
-      const withRents = heartbeatLoad(base, credentials);
+      const withRents = heartbeatLoad(base);
       const rsLoaded = await rentAndStop(base, database, app.deps.hosts);
       const hbRents = await withRents.stop();
       console.log(
@@ -411,7 +352,7 @@ async function benchOn(label: string, database: Database): Promise<void> {
       console.log(
         `  rent-then-stop under heartbeats: ${fmt(rsLoaded.pairsPerSecond, 1)} pairs/s (${fmt((rsLoaded.pairsPerSecond / rs.pairsPerSecond) * 100, 1)}% of without)`,
       );
-      const withListings = heartbeatLoad(base, credentials);
+      const withListings = heartbeatLoad(base);
       const listingsLoaded = await cannon(`${base}/api/gpu-listings`);
       const hbListings = await withListings.stop();
       console.log(
@@ -438,9 +379,11 @@ async function benchOn(label: string, database: Database): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const embedded = await openDatabase({ kind: 'pglite' });
-  await benchOn('embedded PGlite', embedded);
-  await embedded.close();
+  if (process.env.BENCH_SKIP_EMBEDDED !== '1') {
+    const embedded = await openDatabase({ kind: 'pglite' });
+    await benchOn('embedded PGlite', embedded);
+    await embedded.close();
+  }
 
   const url = parseEnv().DATABASE_URL;
   if (!url) {
