@@ -103,38 +103,42 @@ export const updateListingBody = z
   });
 export type UpdateListingBody = z.infer<typeof updateListingBody>;
 
-export interface GpuListingView {
-  id: number;
-  providerId: number;
-  model: string;
-  memory: string;
-  cudaCores: number | null;
-  tensorCores: number | null;
-  location: string;
-  bandwidth: string;
-  hourlyRate: string;
-  dailyRate: string;
-  status: 'available' | 'rented' | 'maintenance';
-  availableCount: number;
-  totalCount: number;
-  /** JSON text: bandwidth, pcieLanes, powerConsumption, cooling, additionalSpecs. */
-  specifications: string;
-  isDemoHost: boolean;
-  provider: {
-    id: number;
-    companyName: string;
-    location: string;
-    isVerified: boolean;
-    reputation: string;
-  };
-}
+export const LISTING_STATUSES = ['available', 'rented', 'maintenance'] as const;
 
-export interface MarketplaceStats {
-  availableGPUs: number;
-  avgPrice: string;
-  activeRentals: number;
-  providersOnline: number;
-}
+export const gpuListingView = z.object({
+  id: z.number(),
+  providerId: z.number(),
+  model: z.string(),
+  memory: z.string(),
+  cudaCores: z.number().nullable(),
+  tensorCores: z.number().nullable(),
+  location: z.string(),
+  bandwidth: z.string(),
+  hourlyRate: z.string(),
+  dailyRate: z.string(),
+  status: z.enum(LISTING_STATUSES),
+  availableCount: z.number(),
+  totalCount: z.number(),
+  /** JSON text: bandwidth, pcieLanes, powerConsumption, cooling, additionalSpecs. */
+  specifications: z.string(),
+  isDemoHost: z.boolean(),
+  provider: z.object({
+    id: z.number(),
+    companyName: z.string(),
+    location: z.string(),
+    isVerified: z.boolean(),
+    reputation: z.string(),
+  }),
+});
+export type GpuListingView = z.infer<typeof gpuListingView>;
+
+export const marketplaceStats = z.object({
+  availableGPUs: z.number(),
+  avgPrice: z.string(),
+  activeRentals: z.number(),
+  providersOnline: z.number(),
+});
+export type MarketplaceStats = z.infer<typeof marketplaceStats>;
 
 // Defined with the constants so the web reads it without loading zod and these schemas.
 export { NEXT_CURSOR_HEADER } from '../constants';
