@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorBody } from '../../../shared/contracts/errors';
 import { healthResponse } from '../../../shared/contracts/health';
 
 export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
@@ -9,7 +10,7 @@ export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/health',
-    { schema: { response: { 200: healthResponse, 503: healthResponse } } },
+    { schema: { response: { 200: healthResponse, 503: healthResponse, '4xx': errorBody } } },
     async (_request, reply) => {
       const begin = performance.now();
       let ok = true;
