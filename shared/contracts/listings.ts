@@ -84,7 +84,10 @@ export const createListingBody = z.object({
   totalCount: z.unknown().optional(),
   specifications: specificationsInput.optional(),
 });
-export type CreateListingBody = z.infer<typeof createListingBody>;
+/** What the add-listing form sends. */
+export type CreateListingBody = z.input<typeof createListingBody>;
+/** A new listing as the server works with it once parsed. */
+export type NewListing = z.output<typeof createListingBody>;
 
 export const updateListingBody = z
   .object({
@@ -101,7 +104,10 @@ export const updateListingBody = z
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message: 'Nothing to change',
   });
-export type UpdateListingBody = z.infer<typeof updateListingBody>;
+/** What the edit-listing form sends. */
+export type UpdateListingBody = z.input<typeof updateListingBody>;
+/** The changes as the server works with them once parsed. */
+export type ListingChanges = z.output<typeof updateListingBody>;
 
 export const LISTING_STATUSES = ['available', 'rented', 'maintenance'] as const;
 

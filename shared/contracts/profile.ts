@@ -86,4 +86,4 @@ export const confirmEmailBody = z.object({
     .string()
     .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), { message: 'Please enter a valid 6-digit code' }),
 });
-export type ConfirmEmailBody = z.infer<typeof confirmEmailBody>;
+export type ConfirmEmailBody = z.input<typeof confirmEmailBody>;

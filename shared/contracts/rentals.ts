@@ -14,7 +14,10 @@ export const createRentalBody = z.object({
   hourlyRate: dollars({ max: MAX_HOURLY_RATE }),
   totalCost: dollars(),
 });
-export type CreateRentalBody = z.infer<typeof createRentalBody>;
+/** What the rent dialog sends. */
+export type CreateRentalBody = z.input<typeof createRentalBody>;
+/** What the server works with once the body is parsed. */
+export type CreateRentalInput = z.output<typeof createRentalBody>;
 
 export const RENTAL_STATUSES = ['active', 'completed', 'cancelled'] as const;
 export type RentalStatus = (typeof RENTAL_STATUSES)[number];
