@@ -9,6 +9,7 @@ import Fastify, {
   LogController,
   type RouteOptions,
 } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/client';
 import { buildDeps } from './deps';
 import type { Env } from './env';
@@ -18,6 +19,7 @@ import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import { WEB_DIST_DIR } from './lib/paths';
 import { createPaypalClient, type PaypalClient } from './lib/paypal';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
+import { validatorCompiler } from './lib/validate';
 import { accountRoutes } from './modules/account/routes';
 import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -87,6 +89,10 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     clientErrorHandler,
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Routes declare zod schemas (docs/architecture.md, "How a route declares its schemas"):
+  // input is checked with the app's 400 VALIDATION_FAILED, answers are encoded by their schema.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   // PAYPAL_MODE (server/env.ts): real PayPal, the in-process local sandbox, or none.
   const paypalSandbox =

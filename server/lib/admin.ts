@@ -11,3 +11,8 @@ export function requireAdmin(request: FastifyRequest): RequestAuth {
   if (!auth?.isAdmin) throw notFound('API route');
   return auth;
 }
+
+/** requireAdmin as a route's `preValidation` hook: 404 before any input is checked. */
+export async function adminOnly(request: FastifyRequest): Promise<void> {
+  requireAdmin(request);
+}

@@ -74,6 +74,19 @@ export function requireSelf(request: FastifyRequest): RequestAuth {
   return auth;
 }
 
+/**
+ * Route hooks for `preValidation`: the access checks that need only the session (and the
+ * path's user id). They run before Fastify validates the route's declared params, body and
+ * query, so a signed-out caller gets 401 and another user's id 403 whatever the input.
+ */
+export async function signedIn(request: FastifyRequest): Promise<void> {
+  requireUser(request);
+}
+
+export async function selfOnly(request: FastifyRequest): Promise<void> {
+  requireSelf(request);
+}
+
 export function setSessionCookie(
   reply: FastifyReply,
   token: string,

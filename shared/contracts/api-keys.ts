@@ -31,20 +31,20 @@ export type CreateApiKeyBody = z.input<typeof createApiKeyBody>;
 
 export const apiKeyIdParam = uuidIdParam('Not a key id');
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
+export const apiKeyView = z.object({
+  id: z.string(),
+  name: z.string(),
   /** The first characters of the key, to recognise it; the rest is never stored. */
-  prefix: string;
-  permissions: ApiKeyPermission[];
-  rateTier: RateTier;
-  createdAt: string;
-  lastUsedAt: string | null;
+  prefix: z.string(),
+  permissions: z.array(z.enum(API_KEY_PERMISSIONS)),
+  rateTier: z.enum(Object.keys(RATE_TIERS) as [RateTier, ...RateTier[]]),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
   /** When the rotation policy retires it; null under manual rotation. */
-  expiresAt: string | null;
-}
+  expiresAt: z.string().nullable(),
+});
+export type ApiKeyView = z.infer<typeof apiKeyView>;
 
 /** The answer to POST /api/auth/api-keys: the only time the full key is shown. */
-export interface CreatedApiKey extends ApiKeyView {
-  key: string;
-}
+export const createdApiKey = apiKeyView.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKey>;

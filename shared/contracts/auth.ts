@@ -10,7 +10,7 @@ export const emailSchema = z
   .pipe(z.email({ message: 'Please enter a valid email address' }));
 
 export const sendOtpBody = z.object({ email: emailSchema });
-export type SendOtpBody = z.infer<typeof sendOtpBody>;
+export type SendOtpBody = z.input<typeof sendOtpBody>;
 
 export const verifyOtpBody = z.object({
   email: emailSchema,
@@ -18,7 +18,7 @@ export const verifyOtpBody = z.object({
     .string()
     .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), { message: 'Please enter a valid 6-digit OTP' }),
 });
-export type VerifyOtpBody = z.infer<typeof verifyOtpBody>;
+export type VerifyOtpBody = z.input<typeof verifyOtpBody>;
 
 export const messageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof messageResponse>;

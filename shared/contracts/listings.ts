@@ -84,7 +84,10 @@ export const createListingBody = z.object({
   totalCount: z.unknown().optional(),
   specifications: specificationsInput.optional(),
 });
-export type CreateListingBody = z.infer<typeof createListingBody>;
+/** What the add-listing form sends. */
+export type CreateListingBody = z.input<typeof createListingBody>;
+/** A new listing as the server works with it once parsed. */
+export type NewListing = z.output<typeof createListingBody>;
 
 export const updateListingBody = z
   .object({
@@ -101,46 +104,53 @@ export const updateListingBody = z
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message: 'Nothing to change',
   });
-export type UpdateListingBody = z.infer<typeof updateListingBody>;
+/** What the edit-listing form sends. */
+export type UpdateListingBody = z.input<typeof updateListingBody>;
+/** The changes as the server works with them once parsed. */
+export type ListingChanges = z.output<typeof updateListingBody>;
 
-export interface GpuListingView {
-  id: number;
-  providerId: number;
-  model: string;
-  memory: string;
-  cudaCores: number | null;
-  tensorCores: number | null;
-  location: string;
-  bandwidth: string;
-  hourlyRate: string;
-  dailyRate: string;
-  status: 'available' | 'rented' | 'maintenance';
-  availableCount: number;
-  totalCount: number;
+export const LISTING_STATUSES = ['available', 'rented', 'maintenance'] as const;
+
+export const gpuListingView = z.object({
+  id: z.number(),
+  providerId: z.number(),
+  model: z.string(),
+  memory: z.string(),
+  cudaCores: z.number().nullable(),
+  tensorCores: z.number().nullable(),
+  location: z.string(),
+  bandwidth: z.string(),
+  hourlyRate: z.string(),
+  dailyRate: z.string(),
+  status: z.enum(LISTING_STATUSES),
+  availableCount: z.number(),
+  totalCount: z.number(),
   /** JSON text: bandwidth, pcieLanes, powerConsumption, cooling, additionalSpecs. */
-  specifications: string;
-  isDemoHost: boolean;
+  specifications: z.string(),
+  isDemoHost: z.boolean(),
   /**
    * Where its instances run: demo (the in-process demo host), online or offline (its
    * provider's host; offline listings cannot be rented), none (no host connected yet).
    */
-  hostStatus: 'demo' | 'online' | 'offline' | 'none';
-  hostId: string | null;
-  provider: {
-    id: number;
-    companyName: string;
-    location: string;
-    isVerified: boolean;
-    reputation: string;
-  };
-}
+  hostStatus: z.enum(['demo', 'online', 'offline', 'none']),
+  hostId: z.string().nullable(),
+  provider: z.object({
+    id: z.number(),
+    companyName: z.string(),
+    location: z.string(),
+    isVerified: z.boolean(),
+    reputation: z.string(),
+  }),
+});
+export type GpuListingView = z.infer<typeof gpuListingView>;
 
-export interface MarketplaceStats {
-  availableGPUs: number;
-  avgPrice: string;
-  activeRentals: number;
-  providersOnline: number;
-}
+export const marketplaceStats = z.object({
+  availableGPUs: z.number(),
+  avgPrice: z.string(),
+  activeRentals: z.number(),
+  providersOnline: z.number(),
+});
+export type MarketplaceStats = z.infer<typeof marketplaceStats>;
 
 // Defined with the constants so the web reads it without loading zod and these schemas.
 export { NEXT_CURSOR_HEADER } from '../constants';

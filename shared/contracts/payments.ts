@@ -76,65 +76,79 @@ export const paypalOrderIdParam = z.object({
     .regex(/^[A-Za-z0-9-]+$/, { message: 'Not a PayPal order id' }),
 });
 
-export interface PaypalSetupResponse {
-  success: boolean;
-  clientId: string | null;
+export const paypalSetupResponse = z.object({
+  success: z.boolean(),
+  clientId: z.string().nullable(),
   /** Where the browser loads PayPal's JavaScript SDK from (configurable for tests). */
-  sdkUrl: string | null;
-  currency: 'USD';
-  intent: 'capture';
-  message?: string;
+  sdkUrl: z.string().nullable(),
+  currency: z.literal(PAYMENT_CURRENCY),
+  intent: z.literal('capture'),
+  message: z.string().optional(),
   /**
    * True when payments run against the built-in local sandbox (no PayPal credentials, not
    * production): no SDK is loaded, the buyer approves in the app and no real money moves.
    */
-  sandbox?: true;
-}
+  sandbox: z.literal(true).optional(),
+});
+export type PaypalSetupResponse = z.infer<typeof paypalSetupResponse>;
 
 /** POST /api/payments/sandbox/order/{orderID}/approve: the buyer's approval in the sandbox. */
-export interface SandboxApprovalResponse {
-  id: string;
-  status: 'approved';
-}
+export const sandboxApprovalResponse = z.object({
+  id: z.string(),
+  status: z.literal('approved'),
+});
+export type SandboxApprovalResponse = z.infer<typeof sandboxApprovalResponse>;
 
-export interface PaypalOrderResponse {
-  id: string;
-  status: string;
-  amount: string;
-  bonus: string;
-  credits: string;
-  currency: 'USD';
-}
+export const paypalOrderResponse = z.object({
+  id: z.string(),
+  status: z.string(),
+  amount: z.string(),
+  bonus: z.string(),
+  credits: z.string(),
+  currency: z.literal(PAYMENT_CURRENCY),
+});
+export type PaypalOrderResponse = z.infer<typeof paypalOrderResponse>;
 
-export interface PaypalCaptureResponse {
-  success: boolean;
-  status: 'completed' | 'pending';
-  orderId: string;
-  amount: string;
-  bonus: string;
+export const paypalCaptureResponse = z.object({
+  success: z.boolean(),
+  status: z.enum(['completed', 'pending']),
+  orderId: z.string(),
+  amount: z.string(),
+  bonus: z.string(),
   /** Amount plus bonus: what the wallet received. */
-  credits: string;
-  balance: string;
-  message: string;
-}
+  credits: z.string(),
+  balance: z.string(),
+  message: z.string(),
+});
+export type PaypalCaptureResponse = z.infer<typeof paypalCaptureResponse>;
 
-export type WalletEntryType = 'purchase' | 'bonus' | 'charge' | 'refund' | 'credit';
+/** POST /api/payments/paypal/webhook, once PayPal's signature is confirmed. */
+export const paypalWebhookResponse = z.object({
+  received: z.literal(true),
+  outcome: z.string(),
+});
+export type PaypalWebhookResponse = z.infer<typeof paypalWebhookResponse>;
 
-export interface WalletEntry {
-  id: string;
-  type: WalletEntryType;
-  description: string;
+export const WALLET_ENTRY_TYPES = ['purchase', 'bonus', 'charge', 'refund', 'credit'] as const;
+export type WalletEntryType = (typeof WALLET_ENTRY_TYPES)[number];
+
+export const walletEntry = z.object({
+  id: z.string(),
+  type: z.enum(WALLET_ENTRY_TYPES),
+  description: z.string(),
   /** Signed dollars: positive adds to the balance. */
-  amount: string;
-  createdAt: string;
-}
+  amount: z.string(),
+  createdAt: z.string(),
+});
+export type WalletEntry = z.infer<typeof walletEntry>;
 
-export interface SpendingSummary {
-  balance: string;
+export const spendingSummaryView = z.object({
+  balance: z.string(),
   /** Net spending since the first of this month in the user's time zone. */
-  thisMonth: string;
-  totalSpent: string;
-  totalPurchased: string;
-  monthStart: string;
-  timezone: string;
-}
+  thisMonth: z.string(),
+  totalSpent: z.string(),
+  totalPurchased: z.string(),
+  monthStart: z.string(),
+  timezone: z.string(),
+});
+export type SpendingSummary = z.infer<typeof spendingSummaryView>;

@@ -61,23 +61,24 @@ export type UpdateProfileBody = z.input<typeof updateProfileBody>;
 export type ProfileChanges = z.output<typeof updateProfileBody>;
 
 /** GET /api/users/:userId: the profile view of spec part 2 section 3. */
-export interface UserProfile {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  location: string | null;
-  bio: string | null;
-  company: string | null;
-  website: string | null;
+export const userProfile = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  phone: z.string().nullable(),
+  location: z.string().nullable(),
+  bio: z.string().nullable(),
+  company: z.string().nullable(),
+  website: z.string().nullable(),
   /** A new e-mail address waiting for its code (owner only; null when none). */
-  pendingEmail: string | null;
-  profileImageUrl: string | null;
-  credits: string;
-  isProvider: boolean;
-  createdAt: string;
-}
+  pendingEmail: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  credits: z.string(),
+  isProvider: z.boolean(),
+  createdAt: z.string(),
+});
+export type UserProfile = z.infer<typeof userProfile>;
 
 /** POST /api/users/:userId/email/confirm: the code sent to the pending address. */
 export const confirmEmailBody = z.object({
@@ -85,4 +86,4 @@ export const confirmEmailBody = z.object({
     .string()
     .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), { message: 'Please enter a valid 6-digit code' }),
 });
-export type ConfirmEmailBody = z.infer<typeof confirmEmailBody>;
+export type ConfirmEmailBody = z.input<typeof confirmEmailBody>;

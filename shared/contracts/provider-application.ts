@@ -305,23 +305,38 @@ export const PROVIDER_APPLICATION_DEFAULTS = {
 export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
-/** An application as its applicant and the admins see it. */
-export interface ProviderApplicationView {
-  id: string;
-  userId: string;
-  status: ApplicationStatus;
+/**
+ * An application as its applicant and the admins see it. `application` is the stored
+ * (already parsed) form, shown as it was saved.
+ */
+export const providerApplicationView = z.object({
+  id: z.string(),
+  userId: z.string(),
+  status: z.enum(APPLICATION_STATUSES),
+  application: z.record(z.string(), z.unknown()),
+  rejectionReason: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  providerId: z.number().nullable(),
+  createdAt: z.string(),
+});
+export type ProviderApplicationView = Omit<
+  z.infer<typeof providerApplicationView>,
+  'application'
+> & {
   application: ProviderApplication;
-  rejectionReason: string | null;
-  reviewedAt: string | null;
-  providerId: number | null;
-  createdAt: string;
-}
+};
 
 /** GET /api/provider-applications/mine: the newest application, or null. */
+export const myProviderApplicationResponse = z.object({
+  application: providerApplicationView.nullable(),
+});
 export interface MyProviderApplicationResponse {
   application: ProviderApplicationView | null;
 }
 
+export const listProviderApplicationsResponse = z.object({
+  applications: z.array(providerApplicationView),
+});
 export interface ListProviderApplicationsResponse {
   applications: ProviderApplicationView[];
 }

@@ -1,10 +1,13 @@
+import { z } from 'zod';
+
 /** A provider profile as GET /api/providers/user/{userId} answers it. */
-export interface ProviderView {
-  id: number;
-  userId: string | null;
-  companyName: string;
-  location: string;
-  isVerified: boolean;
-  reputation: string;
-  createdAt: string;
-}
+export const providerView = z.object({
+  id: z.number(),
+  userId: z.string().nullable(),
+  companyName: z.string(),
+  location: z.string(),
+  isVerified: z.boolean(),
+  reputation: z.string(),
+  createdAt: z.string(),
+});
+export type ProviderView = z.infer<typeof providerView>;

@@ -14,36 +14,41 @@ export const createRentalBody = z.object({
   hourlyRate: dollars({ max: MAX_HOURLY_RATE }),
   totalCost: dollars(),
 });
-export type CreateRentalBody = z.infer<typeof createRentalBody>;
+/** What the rent dialog sends. */
+export type CreateRentalBody = z.input<typeof createRentalBody>;
+/** What the server works with once the body is parsed. */
+export type CreateRentalInput = z.output<typeof createRentalBody>;
 
-export type RentalStatus = 'active' | 'completed' | 'cancelled';
+export const RENTAL_STATUSES = ['active', 'completed', 'cancelled'] as const;
+export type RentalStatus = (typeof RENTAL_STATUSES)[number];
 
-export interface RentalView {
-  id: number;
-  gpuListingId: number;
-  providerId: number;
-  durationHours: number;
-  hourlyRate: string;
+export const rentalView = z.object({
+  id: z.number(),
+  gpuListingId: z.number(),
+  providerId: z.number(),
+  durationHours: z.number(),
+  hourlyRate: z.string(),
   /** Booked hours × rate, as sent at rent time (storage excluded). */
-  totalCost: string;
-  storageFee: string;
-  status: RentalStatus;
+  totalCost: z.string(),
+  storageFee: z.string(),
+  status: z.enum(RENTAL_STATUSES),
   /** provisioning until the host is ready; ready while it runs; ended afterwards. */
-  phase: 'provisioning' | 'ready' | 'ended';
-  startTime: string;
-  endsAt: string;
-  endTime: string | null;
-  readyAt: string | null;
-  provisioningDeadline: string;
-  sshHost: string | null;
-  sshPort: number | null;
-  sshUsername: string;
-  usedCost: string | null;
-  refund: string | null;
+  phase: z.enum(['provisioning', 'ready', 'ended']),
+  startTime: z.string(),
+  endsAt: z.string(),
+  endTime: z.string().nullable(),
+  readyAt: z.string().nullable(),
+  provisioningDeadline: z.string(),
+  sshHost: z.string().nullable(),
+  sshPort: z.number().nullable(),
+  sshUsername: z.string(),
+  usedCost: z.string().nullable(),
+  refund: z.string().nullable(),
   /** The provider's share of the used cost (used cost less the platform fee). */
-  providerEarnings: string | null;
-  settledBy: string | null;
-  isDemoHost: boolean;
-  gpuListing: { model: string; location: string };
-  provider: { companyName: string };
-}
+  providerEarnings: z.string().nullable(),
+  settledBy: z.string().nullable(),
+  isDemoHost: z.boolean(),
+  gpuListing: z.object({ model: z.string(), location: z.string() }),
+  provider: z.object({ companyName: z.string() }),
+});
+export type RentalView = z.infer<typeof rentalView>;

@@ -28,12 +28,13 @@ export type AddSshKeyBody = z.input<typeof addSshKeyBody>;
 
 export const sshKeyIdParam = uuidIdParam('Not a key id');
 
-export interface SshKeyView {
-  id: string;
-  name: string;
-  type: string;
+export const sshKeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
   /** SHA256:… as `ssh-keygen -l` prints it. */
-  fingerprint: string;
-  comment: string | null;
-  createdAt: string;
-}
+  fingerprint: z.string(),
+  comment: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type SshKeyView = z.infer<typeof sshKeyView>;

@@ -6,7 +6,9 @@ import { LANGUAGES, TIMEZONES } from './settings';
 export const themeSchema = z.enum(THEMES);
 
 export const updateThemeBody = z.object({ theme: themeSchema });
-export type UpdateThemeBody = z.infer<typeof updateThemeBody>;
+export type UpdateThemeBody = z.input<typeof updateThemeBody>;
+/** PATCH /api/user/theme answers the saved theme. */
+export const updateThemeResponse = updateThemeBody;
 
 /** The current user as GET /api/auth/user answers it. Money is a dollar string. */
 export const currentUser = z.object({

@@ -63,7 +63,9 @@ const claims = new WeakMap<FastifyRequest, Claim>();
 
 /**
  * The Idempotency-Key mechanism (docs/decisions/009-idempotency-keys.md). A route opts in with
- * `{ config: { idempotency: true } }`. Before the handler: the key is validated and claimed,
+ * `{ config: { idempotency: true } }`. Before the route's input is validated (preValidation,
+ * on the input as sent, so a refused input is stored and replayed like any answer) and before
+ * the handler: the key is validated and claimed,
  * or the first answer replayed (`Idempotent-Replayed: true`), or the request refused (422 for
  * another request under the same key, 409 while the first is still running). After: the
  * answer is stored unless the handler already stored it in its own transaction, or the key is
@@ -73,7 +75,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
   const { db, clock } = deps;
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preValidation', async (request, reply) => {
     const option = request.routeOptions.config.idempotency;
     if (!option) return;
     const owner =

@@ -1,33 +1,60 @@
 import type { FastifyInstance } from 'fastify';
-import { apiKeyIdParam, createApiKeyBody } from '../../../shared/contracts/api-keys';
-import { parse } from '../../lib/validate';
-import { requireUser } from '../../plugins/session';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  apiKeyIdParam,
+  apiKeyView,
+  createApiKeyBody,
+  createdApiKey,
+} from '../../../shared/contracts/api-keys';
+import { errorResponses, noContent } from '../../../shared/contracts/errors';
+import { requireUser, signedIn } from '../../plugins/session';
 import { presentApiKey } from './presenter';
 import { apiKeysService } from './service';
 
 /** The caller's own API keys; identity from the session only. */
-export async function apiKeysRoutes(app: FastifyInstance): Promise<void> {
+export async function apiKeysRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, clock } = app.deps;
 
-  app.get('/api/auth/api-keys', async (request) => {
-    const { userId } = requireUser(request);
-    return (await apiKeysService.list(database.db, userId)).map(presentApiKey);
-  });
+  app.get(
+    '/api/auth/api-keys',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: z.array(apiKeyView), ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return (await apiKeysService.list(database.db, userId)).map(presentApiKey);
+    },
+  );
 
-  app.post('/api/auth/api-keys', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const body = parse(createApiKeyBody, request.body);
-    const { row, key } = await database.db.transaction((tx) =>
-      apiKeysService.create(tx, userId, body, clock.now()),
-    );
-    reply.header('cache-control', 'no-store');
-    return reply.status(201).send({ ...presentApiKey(row), key });
-  });
+  app.post(
+    '/api/auth/api-keys',
+    {
+      preValidation: signedIn,
+      schema: { body: createApiKeyBody, response: { 201: createdApiKey, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const { row, key } = await database.db.transaction((tx) =>
+        apiKeysService.create(tx, userId, request.body, clock.now()),
+      );
+      reply.header('cache-control', 'no-store');
+      return reply.status(201).send({ ...presentApiKey(row), key });
+    },
+  );
 
-  app.delete('/api/auth/api-keys/:id', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { id } = parse(apiKeyIdParam, request.params);
-    await apiKeysService.revoke(database.db, userId, id, clock.now());
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/auth/api-keys/:id',
+    {
+      preValidation: signedIn,
+      schema: { params: apiKeyIdParam, response: { 204: noContent, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      await apiKeysService.revoke(database.db, userId, request.params.id, clock.now());
+      return reply.status(204).send();
+    },
+  );
 }

@@ -1,40 +1,73 @@
 import type { FastifyInstance } from 'fastify';
-import { idParam, providerIdParam } from '../../../shared/contracts/params';
-import { createRentalBody } from '../../../shared/contracts/rentals';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '../../../shared/contracts/errors';
+import { idParam, providerIdParam, userIdParam } from '../../../shared/contracts/params';
+import { createRentalBody, rentalView } from '../../../shared/contracts/rentals';
 import { recordAnswer } from '../../lib/idempotency';
-import { parse } from '../../lib/validate';
-import { requireUser } from '../../plugins/session';
+import { requireUser, signedIn } from '../../plugins/session';
 import { instancesPolicy } from './policy';
 import { presentRental } from './presenter';
 
 /** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
-export async function rentalsRoutes(app: FastifyInstance): Promise<void> {
+export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { instances, clock, database } = app.deps;
 
-  app.post('/api/rentals', { config: { idempotency: true } }, async (request, reply) => {
-    const { userId } = requireUser(request);
-    const body = parse(createRentalBody, request.body);
-    const rental = await instances.rent(userId, body, clock.now(), {
-      record: recordAnswer(request, 201, presentRental),
-    });
-    return reply.status(201).send(presentRental(rental));
-  });
+  app.post(
+    '/api/rentals',
+    {
+      config: { idempotency: true },
+      preValidation: signedIn,
+      schema: { body: createRentalBody, response: { 201: rentalView, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const rental = await instances.rent(userId, request.body, clock.now(), {
+        record: recordAnswer(request, 201, presentRental),
+      });
+      return reply.status(201).send(presentRental(rental));
+    },
+  );
 
-  app.patch('/api/rentals/:id/stop', async (request) => {
-    const { userId } = requireUser(request);
-    const { id } = parse(idParam, request.params);
-    return presentRental(await instances.stopRental(userId, id, clock.now()));
-  });
+  app.patch(
+    '/api/rentals/:id/stop',
+    {
+      preValidation: signedIn,
+      schema: { params: idParam, response: { 200: rentalView, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return presentRental(await instances.stopRental(userId, request.params.id, clock.now()));
+    },
+  );
 
-  app.get('/api/rentals/user/:userId', async (request) => {
-    const { userId } = instancesPolicy.ownUserList(request);
-    return (await instances.listRentalsByUser(userId)).map(presentRental);
-  });
+  app.get(
+    '/api/rentals/user/:userId',
+    {
+      preValidation: async (request) => {
+        instancesPolicy.ownUserList(request);
+      },
+      schema: { params: userIdParam, response: { 200: z.array(rentalView), ...errorResponses } },
+    },
+    async (request) => {
+      return (await instances.listRentalsByUser(request.params.userId)).map(presentRental);
+    },
+  );
 
-  app.get('/api/rentals/provider/:providerId', async (request) => {
-    requireUser(request);
-    const { providerId } = parse(providerIdParam, request.params);
-    await instancesPolicy.ownProvider(request, providerId, database.db);
-    return (await instances.listRentalsByProvider(providerId)).map(presentRental);
-  });
+  app.get(
+    '/api/rentals/provider/:providerId',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: providerIdParam,
+        response: { 200: z.array(rentalView), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { providerId } = request.params;
+      await instancesPolicy.ownProvider(request, providerId, database.db);
+      return (await instances.listRentalsByProvider(providerId)).map(presentRental);
+    },
+  );
 }

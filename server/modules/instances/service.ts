@@ -1,4 +1,4 @@
-import type { CreateRentalBody } from '../../../shared/contracts/rentals';
+import type { CreateRentalInput } from '../../../shared/contracts/rentals';
 import {
   acceptsReport,
   allowedActions,
@@ -232,7 +232,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   }
 
   /** The error for a rent that could not take a unit: the first rule it breaks. */
-  async function whyNotRentable(body: CreateRentalBody, userId: string) {
+  async function whyNotRentable(body: CreateRentalInput, userId: string) {
     const found = await listingsService.findById(db, body.gpuListingId);
     // Another demo visitor's sandbox listing does not exist for this renter.
     if (!found || (found.provider.isSandbox && found.provider.userId !== userId))
@@ -277,7 +277,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
      */
     async rent(
       userId: string,
-      body: CreateRentalBody,
+      body: CreateRentalInput,
       now: Date,
       options: RentOptions = {},
     ): Promise<InstanceRow> {

@@ -1,74 +1,118 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import {
   createListingBody,
+  gpuListingView,
   listingsQuery,
   type MarketplaceStats,
+  marketplaceStats,
   NEXT_CURSOR_HEADER,
   updateListingBody,
 } from '../../../shared/contracts/listings';
 import { idParam } from '../../../shared/contracts/params';
 import { microsToDollars } from '../../../shared/rules/money';
-import { parse } from '../../lib/validate';
-import { requireUser } from '../../plugins/session';
+import { sendJsonText } from '../../lib/json-text';
+import { requireUser, signedIn } from '../../plugins/session';
 import { presentListing } from './presenter';
 import { listingsService } from './service';
 
-export async function listingsRoutes(app: FastifyInstance): Promise<void> {
+export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, clock, readCache } = app.deps;
   const db = database.db;
+  const listingResponse = { 200: gpuListingView, ...errorResponses };
 
-  /** The list shape stays an array; the next page's cursor travels in a header. */
-  app.get('/api/gpu-listings', { config: { publicRead: true } }, async (request, reply) => {
-    const query = parse(listingsQuery, request.query);
-    // A demo visitor's own sandbox listings join their view only (ADR 010).
-    const sandbox = request.auth
-      ? await listingsService.sandboxProviderOf(db, request.auth.userId)
-      : undefined;
-    const key = `listings:${sandbox ?? ''}:${JSON.stringify(query)}`;
-    const page = await readCache.getOrLoad(key, async () => {
-      const { rows, nextCursor } = await listingsService.list(db, query, sandbox);
-      return { body: JSON.stringify(rows.map(presentListing)), nextCursor };
-    });
-    if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
-    return reply.type('application/json; charset=utf-8').send(page.body);
-  });
+  /**
+   * The list shape stays an array; the next page's cursor travels in a header. Pages are
+   * cached as JSON text (lib/read-cache.ts) and sent as they are.
+   */
+  app.get(
+    '/api/gpu-listings',
+    {
+      config: { publicRead: true },
+      schema: {
+        querystring: listingsQuery,
+        response: { 200: z.array(gpuListingView), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      // A demo visitor's own sandbox listings join their view only (ADR 010).
+      const sandbox = request.auth
+        ? await listingsService.sandboxProviderOf(db, request.auth.userId)
+        : undefined;
+      const key = `listings:${sandbox ?? ''}:${JSON.stringify(query)}`;
+      const page = await readCache.getOrLoad(key, async () => {
+        const { rows, nextCursor } = await listingsService.list(db, query, sandbox);
+        return { body: JSON.stringify(rows.map(presentListing)), nextCursor };
+      });
+      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      return sendJsonText(reply, page.body);
+    },
+  );
 
-  app.get('/api/marketplace/stats', { config: { publicRead: true } }, async (_request, reply) => {
-    const page = await readCache.getOrLoad('stats', async () => {
-      const stats = await listingsService.stats(db);
-      const body: MarketplaceStats = {
-        availableGPUs: stats.availableGPUs,
-        avgPrice: microsToDollars(stats.avgRateMicros),
-        activeRentals: stats.activeRentals,
-        providersOnline: stats.providersOnline,
-      };
-      return { body: JSON.stringify(body), nextCursor: null };
-    });
-    return reply.type('application/json; charset=utf-8').send(page.body);
-  });
+  app.get(
+    '/api/marketplace/stats',
+    {
+      config: { publicRead: true },
+      schema: { response: { 200: marketplaceStats, ...errorResponses } },
+    },
+    async (_request, reply) => {
+      const page = await readCache.getOrLoad('stats', async () => {
+        const stats = await listingsService.stats(db);
+        const body: MarketplaceStats = {
+          availableGPUs: stats.availableGPUs,
+          avgPrice: microsToDollars(stats.avgRateMicros),
+          activeRentals: stats.activeRentals,
+          providersOnline: stats.providersOnline,
+        };
+        return { body: JSON.stringify(body), nextCursor: null };
+      });
+      return sendJsonText(reply, page.body);
+    },
+  );
 
-  app.post('/api/gpu-listings', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const body = parse(createListingBody, request.body);
-    const created = await listingsService.create(db, userId, body);
-    readCache.invalidate();
-    return reply.status(201).send(presentListing(created));
-  });
+  app.post(
+    '/api/gpu-listings',
+    {
+      preValidation: signedIn,
+      schema: { body: createListingBody, response: { 201: gpuListingView, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const created = await listingsService.create(db, userId, request.body);
+      readCache.invalidate();
+      return reply.status(201).send(presentListing(created));
+    },
+  );
 
-  app.patch('/api/gpu-listings/:id', async (request) => {
-    const { userId } = requireUser(request);
-    const { id } = parse(idParam, request.params);
-    const body = parse(updateListingBody, request.body);
-    const updated = await listingsService.update(db, userId, id, body);
-    readCache.invalidate();
-    return presentListing(updated);
-  });
+  app.patch(
+    '/api/gpu-listings/:id',
+    {
+      preValidation: signedIn,
+      schema: { params: idParam, body: updateListingBody, response: listingResponse },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      const updated = await listingsService.update(db, userId, request.params.id, request.body);
+      readCache.invalidate();
+      return presentListing(updated);
+    },
+  );
 
-  app.delete('/api/gpu-listings/:id', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { id } = parse(idParam, request.params);
-    await listingsService.remove(db, userId, id, clock.now());
-    readCache.invalidate();
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/gpu-listings/:id',
+    {
+      preValidation: signedIn,
+      schema: { params: idParam, response: { 204: noContent, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      await listingsService.remove(db, userId, request.params.id, clock.now());
+      readCache.invalidate();
+      return reply.status(204).send();
+    },
+  );
 }

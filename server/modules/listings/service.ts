@@ -1,8 +1,4 @@
-import type {
-  CreateListingBody,
-  ListingsQuery,
-  UpdateListingBody,
-} from '../../../shared/contracts/listings';
+import type { ListingChanges, ListingsQuery, NewListing } from '../../../shared/contracts/listings';
 import { gpuModelInfo, performanceScore } from '../../../shared/gpu-models';
 import { dollarsToMicros } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
@@ -66,7 +62,7 @@ export const listingsService = {
     return listingsRepo.stats(db);
   },
 
-  async create(db: Db, userId: string, body: CreateListingBody) {
+  async create(db: Db, userId: string, body: NewListing) {
     const providerId = await providersService.providerIdOf(db, userId);
     if (providerId === null) throw notAProvider();
     if (body.providerId !== providerId)
@@ -99,7 +95,7 @@ export const listingsService = {
     return created;
   },
 
-  async update(db: Db, userId: string, listingId: number, body: UpdateListingBody) {
+  async update(db: Db, userId: string, listingId: number, body: ListingChanges) {
     await ownedListing(db, userId, listingId);
     await db.transaction(async (tx) => {
       const locked = await listingsRepo.lockById(tx, listingId);

@@ -1,16 +1,30 @@
 import type { FastifyInstance } from 'fastify';
-import { subscribeNewsletterBody } from '../../../shared/contracts/newsletter';
-import { parse } from '../../lib/validate';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../../shared/contracts/errors';
+import {
+  subscribeNewsletterBody,
+  subscribeNewsletterResponse,
+} from '../../../shared/contracts/newsletter';
 import { presentSubscription } from './presenter';
 import { createNewsletterService } from './service';
 
-export async function newsletterRoutes(app: FastifyInstance): Promise<void> {
+export async function newsletterRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, limiter } = app.deps;
   const newsletter = createNewsletterService({ db: database.db, limiter });
 
-  app.post('/api/newsletter/subscribe', async (request) => {
-    const { email, subscriptionSource } = parse(subscribeNewsletterBody, request.body);
-    await newsletter.subscribe(email, subscriptionSource, request.ip);
-    return presentSubscription(email);
-  });
+  app.post(
+    '/api/newsletter/subscribe',
+    {
+      schema: {
+        body: subscribeNewsletterBody,
+        response: { 200: subscribeNewsletterResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { email, subscriptionSource } = request.body;
+      await newsletter.subscribe(email, subscriptionSource, request.ip);
+      return presentSubscription(email);
+    },
+  );
 }

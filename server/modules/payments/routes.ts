@@ -1,66 +1,129 @@
 import type { FastifyInstance } from 'fastify';
-import { createPaypalOrderBody, paypalOrderIdParam } from '../../../shared/contracts/payments';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '../../../shared/contracts/errors';
+import {
+  createPaypalOrderBody,
+  paypalCaptureResponse,
+  paypalOrderIdParam,
+  paypalOrderResponse,
+  paypalSetupResponse,
+  paypalWebhookResponse,
+  sandboxApprovalResponse,
+  spendingSummaryView,
+  walletEntry,
+} from '../../../shared/contracts/payments';
 import { recordAnswer } from '../../lib/idempotency';
-import { parse } from '../../lib/validate';
-import { requireUser } from '../../plugins/session';
+import { requireUser, signedIn } from '../../plugins/session';
 import { ledgerService } from '../ledger/service';
 import { presentCapture, presentOrder } from './presenter';
 import { spendingSummary, walletHistory } from './wallet';
 import { handlePaypalWebhook } from './webhook';
 
-export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
+export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { payments, database, clock, paypal, env } = app.deps;
 
-  app.get('/api/payments/paypal/setup', async (request) => {
-    requireUser(request);
-    return payments.setup();
-  });
+  app.get(
+    '/api/payments/paypal/setup',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: paypalSetupResponse, ...errorResponses } },
+    },
+    async () => payments.setup(),
+  );
 
   app.post(
     '/api/payments/paypal/order',
-    { config: { idempotency: true } },
+    {
+      config: { idempotency: true },
+      preValidation: signedIn,
+      schema: {
+        body: createPaypalOrderBody,
+        response: { 201: paypalOrderResponse, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const body = parse(createPaypalOrderBody, request.body);
-      const order = await payments.createOrder(userId, body, {
+      const order = await payments.createOrder(userId, request.body, {
         record: recordAnswer(request, 201, presentOrder),
       });
       return reply.status(201).send(presentOrder(order));
     },
   );
 
-  app.post('/api/payments/paypal/order/:orderID/capture', async (request) => {
-    const { userId } = requireUser(request);
-    const { orderID } = parse(paypalOrderIdParam, request.params);
-    const { order } = await payments.capture(userId, orderID);
-    return presentCapture(order, await ledgerService.walletBalance(database.db, userId));
-  });
+  app.post(
+    '/api/payments/paypal/order/:orderID/capture',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: paypalOrderIdParam,
+        response: { 200: paypalCaptureResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      const { order } = await payments.capture(userId, request.params.orderID);
+      return presentCapture(order, await ledgerService.walletBalance(database.db, userId));
+    },
+  );
 
   /** The local sandbox's approval step; the route exists only when payments run against it. */
   if (app.deps.paypalSandbox) {
-    app.post('/api/payments/sandbox/order/:orderID/approve', async (request) => {
-      const { userId } = requireUser(request);
-      const { orderID } = parse(paypalOrderIdParam, request.params);
-      return payments.approveSandboxOrder(userId, orderID);
-    });
+    app.post(
+      '/api/payments/sandbox/order/:orderID/approve',
+      {
+        preValidation: signedIn,
+        schema: {
+          params: paypalOrderIdParam,
+          response: { 200: sandboxApprovalResponse, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const { userId } = requireUser(request);
+        return payments.approveSandboxOrder(userId, request.params.orderID);
+      },
+    );
   }
 
-  /** PayPal calls this; it is trusted only after PayPal confirms the signature. */
-  app.post('/api/payments/paypal/webhook', async (request) => {
-    return handlePaypalWebhook(
-      { payments, paypal, webhookId: env.PAYPAL_WEBHOOK_ID ?? null, log: request.log },
-      request.headers,
-      request.body,
-    );
-  });
+  /**
+   * PayPal calls this; it is trusted only after PayPal confirms the signature. The body is
+   * PayPal's event, checked by the handler after the configuration (503 before 400), so it
+   * declares none.
+   */
+  app.post(
+    '/api/payments/paypal/webhook',
+    { schema: { response: { 200: paypalWebhookResponse, ...errorResponses } } },
+    async (request) => {
+      return handlePaypalWebhook(
+        { payments, paypal, webhookId: env.PAYPAL_WEBHOOK_ID ?? null, log: request.log },
+        request.headers,
+        request.body,
+      );
+    },
+  );
 
-  app.get('/api/payments/history', async (request) => {
-    const { userId } = requireUser(request);
-    return walletHistory(database.db, userId);
-  });
+  app.get(
+    '/api/payments/history',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: z.array(walletEntry), ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return walletHistory(database.db, userId);
+    },
+  );
 
-  app.get('/api/payments/summary', async (request) => {
-    const { userId } = requireUser(request);
-    return spendingSummary(database.db, userId, clock.now());
-  });
+  app.get(
+    '/api/payments/summary',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: spendingSummaryView, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return spendingSummary(database.db, userId, clock.now());
+    },
+  );
 }

@@ -1,30 +1,54 @@
 import type { FastifyInstance } from 'fastify';
-import { addSshKeyBody, sshKeyIdParam } from '../../../shared/contracts/ssh-keys';
-import { parse } from '../../lib/validate';
-import { requireUser } from '../../plugins/session';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses, noContent } from '../../../shared/contracts/errors';
+import { addSshKeyBody, sshKeyIdParam, sshKeyView } from '../../../shared/contracts/ssh-keys';
+import { requireUser, signedIn } from '../../plugins/session';
 import { presentSshKey } from './presenter';
 import { sshKeysService } from './service';
 
 /** The caller's own SSH public keys; rentals and the public API install them on instances. */
-export async function sshKeysRoutes(app: FastifyInstance): Promise<void> {
+export async function sshKeysRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database } = app.deps;
 
-  app.get('/api/ssh-keys', async (request) => {
-    const { userId } = requireUser(request);
-    return (await sshKeysService.list(database.db, userId)).map(presentSshKey);
-  });
+  app.get(
+    '/api/ssh-keys',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: z.array(sshKeyView), ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return (await sshKeysService.list(database.db, userId)).map(presentSshKey);
+    },
+  );
 
-  app.post('/api/ssh-keys', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const body = parse(addSshKeyBody, request.body);
-    const row = await database.db.transaction((tx) => sshKeysService.add(tx, userId, body));
-    return reply.status(201).send(presentSshKey(row));
-  });
+  app.post(
+    '/api/ssh-keys',
+    {
+      preValidation: signedIn,
+      schema: { body: addSshKeyBody, response: { 201: sshKeyView, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const row = await database.db.transaction((tx) =>
+        sshKeysService.add(tx, userId, request.body),
+      );
+      return reply.status(201).send(presentSshKey(row));
+    },
+  );
 
-  app.delete('/api/ssh-keys/:id', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { id } = parse(sshKeyIdParam, request.params);
-    await sshKeysService.remove(database.db, userId, id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/ssh-keys/:id',
+    {
+      preValidation: signedIn,
+      schema: { params: sshKeyIdParam, response: { 204: noContent, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      await sshKeysService.remove(database.db, userId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -1,9 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateRentalBody, RentalView } from '../../../../shared/contracts/rentals';
 import { apiRequest } from '../../../lib/api-client';
-import { CURRENT_USER_KEY } from '../../../lib/query-keys';
-import { LISTINGS_KEY } from './get-listings';
-import { STATS_KEY } from './get-stats';
+import {
+  CURRENT_USER_KEY,
+  LISTINGS_KEY,
+  MARKETPLACE_STATS_KEY,
+  USER_RENTALS_KEY,
+} from '../../../lib/query-keys';
 
 /** One rent attempt; retries of it carry the same Idempotency-Key, so it is charged once. */
 export async function createRental({
@@ -27,10 +30,10 @@ export function useCreateRental() {
     mutationFn: createRental,
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [LISTINGS_KEY] }),
-        queryClient.invalidateQueries({ queryKey: STATS_KEY }),
+        queryClient.invalidateQueries({ queryKey: LISTINGS_KEY }),
+        queryClient.invalidateQueries({ queryKey: MARKETPLACE_STATS_KEY }),
         queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
-        queryClient.invalidateQueries({ queryKey: ['/api/rentals/user'] }),
+        queryClient.invalidateQueries({ queryKey: USER_RENTALS_KEY }),
       ]);
     },
   });

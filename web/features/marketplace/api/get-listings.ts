@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { NEXT_CURSOR_HEADER } from '../../../../shared/constants';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { LISTINGS_KEY } from '../../../lib/query-keys';
 
 export interface ListingFilters {
   /** Search text, or the chosen GPU type (spec part 1 section 7). */
@@ -9,7 +10,7 @@ export interface ListingFilters {
   sort: string;
 }
 
-export const LISTINGS_KEY = '/api/gpu-listings';
+const LISTINGS_URL = '/api/gpu-listings';
 
 interface ListingsPage {
   listings: GpuListingView[];
@@ -24,7 +25,7 @@ function listingsUrl(filters: ListingFilters, cursor: string | null): string {
   if (filters.sort) params.set('sort', filters.sort);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
-  return query ? `${LISTINGS_KEY}?${query}` : LISTINGS_KEY;
+  return query ? `${LISTINGS_URL}?${query}` : LISTINGS_URL;
 }
 
 export async function getListingsPage(
@@ -41,7 +42,7 @@ export async function getListingsPage(
 
 export const listingsQueryOptions = (filters: ListingFilters) =>
   infiniteQueryOptions({
-    queryKey: [LISTINGS_KEY, filters],
+    queryKey: [...LISTINGS_KEY, filters],
     queryFn: ({ pageParam }) => getListingsPage(filters, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,

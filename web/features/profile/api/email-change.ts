@@ -1,5 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UserProfile } from '../../../../shared/contracts/profile';
+import type {
+  ConfirmEmailBody,
+  UpdateProfileBody,
+  UserProfile,
+} from '../../../../shared/contracts/profile';
 import { apiRequest } from '../../../lib/api-client';
 import { CURRENT_USER_KEY } from '../../../lib/query-keys';
 import { userProfileKey } from './get-user-profile';
@@ -7,12 +11,14 @@ import { userProfileKey } from './get-user-profile';
 type Step = 'confirm' | 'cancel' | 'resend';
 
 async function send(userId: string, step: Step, value: string): Promise<UserProfile> {
+  const confirm: ConfirmEmailBody = { otp: value };
+  const resend: UpdateProfileBody = { email: value };
   const res =
     step === 'confirm'
-      ? await apiRequest('POST', `/api/users/${userId}/email/confirm`, { otp: value })
+      ? await apiRequest('POST', `/api/users/${userId}/email/confirm`, confirm)
       : step === 'cancel'
         ? await apiRequest('DELETE', `/api/users/${userId}/email/pending`)
-        : await apiRequest('PATCH', `/api/users/${userId}`, { email: value });
+        : await apiRequest('PATCH', `/api/users/${userId}`, resend);
   return (await res.json()) as UserProfile;
 }
 

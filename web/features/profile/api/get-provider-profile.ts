@@ -1,19 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ProviderView } from '../../../../shared/contracts/providers';
-import { apiRequest } from '../../../lib/api-client';
+import { providerProfileKey } from '../../../lib/query-keys';
 
-export async function getProviderProfile(userId: string): Promise<ProviderView> {
-  const res = await apiRequest('GET', `/api/providers/user/${userId}`);
-  return (await res.json()) as ProviderView;
-}
-
-/** Only asked for users with a provider profile (404 otherwise). */
+/**
+ * The user's provider profile under the key the provider dashboard uses, fetched by the
+ * default query function (GET /api/providers/user/{userId}). Only asked for users with a
+ * provider profile.
+ */
 export function useProviderProfile(userId: string, enabled: boolean) {
   return useQuery(
-    queryOptions({
-      queryKey: ['/api/providers/user', userId],
-      queryFn: () => getProviderProfile(userId),
-      enabled,
-    }),
+    queryOptions<ProviderView | null>({ queryKey: providerProfileKey(userId), enabled }),
   );
 }

@@ -1,18 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RentalView } from '../../../../shared/contracts/rentals';
-import { apiRequest } from '../../../lib/api-client';
+import { userRentalsKey } from '../../../lib/query-keys';
 
-export async function getUserRentals(userId: string): Promise<RentalView[]> {
-  const res = await apiRequest('GET', `/api/rentals/user/${userId}`);
-  return (await res.json()) as RentalView[];
-}
-
+/**
+ * The user's rentals under the key the dashboard uses, fetched by the default query function
+ * (GET /api/rentals/user/{userId}); the profile always reads them fresh.
+ */
 export const userRentalsQueryOptions = (userId: string) =>
-  queryOptions({
-    queryKey: ['/api/rentals/user', userId],
-    queryFn: () => getUserRentals(userId),
-    staleTime: 0,
-  });
+  queryOptions<RentalView[]>({ queryKey: userRentalsKey(userId), staleTime: 0 });
 
 export function useUserRentals(userId: string) {
   return useQuery(userRentalsQueryOptions(userId));

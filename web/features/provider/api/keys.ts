@@ -1,12 +1,13 @@
+import { LISTINGS_KEY, providerProfileKey } from '../../../lib/query-keys';
+
 /**
  * Query keys of the provider dashboard. Listings share the marketplace's '/api/gpu-listings'
- * prefix, so invalidating that prefix refreshes the marketplace and this page together.
+ * prefix (web/lib/query-keys.ts), so invalidating it refreshes the marketplace and this page.
  */
-export const LISTINGS_KEY = ['/api/gpu-listings'] as const;
-export const MARKETPLACE_STATS_KEY = ['/api/marketplace/stats'] as const;
+export { LISTINGS_KEY, MARKETPLACE_STATS_KEY } from '../../../lib/query-keys';
 
 export const providerKeys = {
-  profile: (userId: string) => ['/api/providers/user', userId] as const,
+  profile: providerProfileKey,
   listings: (providerId: number) => [...LISTINGS_KEY, { providerId }] as const,
   rentals: (providerId: number) => ['/api/rentals/provider', providerId] as const,
 };

@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RentalView } from '../../../../shared/contracts/rentals';
+import { userRentalsKey } from '../../../lib/query-keys';
 
 const PROVISIONING_POLL_MS = 5_000;
-
-export const userRentalsKey = (userId: string) => ['/api/rentals/user', userId] as const;
 
 /**
  * The signed-in user's rentals. While an instance is provisioning the list is polled, so

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RentalView } from '../../../../shared/contracts/rentals';
 import { apiRequest } from '../../../lib/api-client';
-import { CURRENT_USER_KEY } from '../../../lib/query-keys';
+import { CURRENT_USER_KEY, USER_RENTALS_KEY } from '../../../lib/query-keys';
 
 export async function stopRental(id: number): Promise<RentalView> {
   const res = await apiRequest('PATCH', `/api/rentals/${id}/stop`);
@@ -15,7 +15,7 @@ export function useStopRental() {
     mutationFn: stopRental,
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['/api/rentals/user'] }),
+        queryClient.invalidateQueries({ queryKey: USER_RENTALS_KEY }),
         queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
       ]);
     },
