@@ -5,7 +5,6 @@
  */
 export * from './schema/accounts';
 export * from './schema/content';
-export * from './schema/hosts';
 export * from './schema/idempotency';
 export * from './schema/instances';
 export * from './schema/ledger';

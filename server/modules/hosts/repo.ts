@@ -7,6 +7,8 @@ import { hostOutages, hosts, instances } from '../../db/schema';
 const onHostCondition = (hostId: string) =>
   and(
     eq(instances.hostId, hostId),
+    // Implies the partial index instances_on_host_idx's predicate.
+    isNull(instances.hostReleasedAt),
     or(
       inArray(instances.status, [
         'provisioning',
@@ -69,19 +71,20 @@ export const hostsRepo = {
   },
 
   /**
-   * Records a heartbeat. Answers when the host had been offline (null when it was online),
-   * so the caller can close the outage and make its instances reachable again.
+   * Authenticates and records a heartbeat in one statement: the host whose credential hash
+   * matches (not removed) is online now with this inventory. Answers null for an unknown
+   * credential, and when the host had been offline, since when (the caller closes the outage).
    */
   async recordHeartbeat(
     conn: Conn,
-    id: string,
+    credentialHash: string,
     values: {
       at: Date;
       agentVersion: string;
       host: HostInventory;
       gpus: GpuInventory;
     },
-  ): Promise<{ wasOfflineSince: Date | null }> {
+  ): Promise<{ id: string; providerId: number; wasOfflineSince: Date | null } | null> {
     const result = await conn.execute(sql`
       update ${hosts} h set
         last_heartbeat_at = ${values.at.toISOString()}::timestamptz,
@@ -91,13 +94,22 @@ export const hostsRepo = {
         inventory = ${JSON.stringify({ host: values.host, gpus: values.gpus })}::jsonb,
         heartbeat_count = h.heartbeat_count + 1,
         offline_since = null
-      from (select offline_since from ${hosts} where id = ${id} for update) as before
-      where h.id = ${id}
-      returning before.offline_since as "wasOfflineSince"`);
-    const row = (result as unknown as { rows: { wasOfflineSince: string | Date | null }[] })
-      .rows[0];
-    const was = row?.wasOfflineSince ?? null;
-    return { wasOfflineSince: was === null ? null : new Date(was) };
+      from (select id, offline_since from ${hosts}
+        where credential_hash = ${credentialHash} and removed_at is null for update) as before
+      where h.id = before.id
+      returning h.id as "id", h.provider_id as "providerId", before.offline_since as "wasOfflineSince"`);
+    const row = (
+      result as unknown as {
+        rows: { id: string; providerId: number; wasOfflineSince: string | Date | null }[];
+      }
+    ).rows[0];
+    if (!row) return null;
+    const was = row.wasOfflineSince;
+    return {
+      id: row.id,
+      providerId: Number(row.providerId),
+      wasOfflineSince: was === null ? null : new Date(was),
+    };
   },
 
   /** Every instance a host must converge or keep (see onHostCondition). */

@@ -247,10 +247,9 @@ export function createHostsService(deps: {
       return { agentId: host.id, credential, heartbeatIntervalMs: AGENT_HEARTBEAT_INTERVAL_MS };
     },
 
-    /** The host a bearer credential belongs to; 401 for an unknown or revoked one. */
-    async authenticate(authorization: string | undefined): Promise<AgentHost> {
-      const match = /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(authorization ?? '');
-      const host = match?.[1] ? await hostsRepo.findByCredential(db, sha256(match[1])) : null;
+    /** The host an agent's credential belongs to; 401 for an unknown or revoked one. */
+    async authenticate(credential: string): Promise<AgentHost> {
+      const host = await hostsRepo.findByCredential(db, sha256(credential));
       if (!host) throw unauthenticated('Unknown or revoked agent credential.');
       return { id: host.id, providerId: host.providerId };
     },
@@ -260,21 +259,23 @@ export function createHostsService(deps: {
      * makes its instances reachable again, statuses the server missed (a lost report) are
      * applied, and the answer lists every instance the host must run or let go of.
      */
-    async heartbeat(host: AgentHost, body: HeartbeatRequest): Promise<HeartbeatResponse> {
+    async heartbeat(credential: string, body: HeartbeatRequest): Promise<HeartbeatResponse> {
       const now = clock.now();
-      let rows = await db.transaction(async (tx) => {
-        const { wasOfflineSince } = await hostsRepo.recordHeartbeat(tx, host.id, {
-          at: now,
-          agentVersion: body.agentVersion,
-          host: body.host,
-          gpus: body.gpus,
-        });
-        if (wasOfflineSince) {
+      const recorded = await hostsRepo.recordHeartbeat(db, sha256(credential), {
+        at: now,
+        agentVersion: body.agentVersion,
+        host: body.host,
+        gpus: body.gpus,
+      });
+      if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
+      const host: AgentHost = { id: recorded.id, providerId: recorded.providerId };
+      if (recorded.wasOfflineSince) {
+        await db.transaction(async (tx) => {
           await hostsRepo.closeOutage(tx, host.id, now);
           await hostsRepo.markReachable(tx, host.id, now);
-        }
-        return hostsRepo.instancesOnHost(tx, host.id);
-      });
+        });
+      }
+      let rows = await hostsRepo.instancesOnHost(db, host.id);
       const byId = new Map(rows.map((r) => [String(r.id), r]));
       let changed = false;
       for (const status of body.instances) {
