@@ -11,8 +11,8 @@ export const INSTALLER_PATH = path.join(ROOT_DIR, 'agent/install/install.sh');
 export const AGENT_BUNDLE_PATH = path.join(ROOT_DIR, 'dist/agent/rentgpu-agent.mjs');
 const AGENT_ENTRY = path.join(ROOT_DIR, 'agent/main.ts');
 
-export const INSTALLER_FILENAME = 'install.sh';
-export const AGENT_FILENAME = 'rentgpu-agent.mjs';
+const INSTALLER_FILENAME = 'install.sh';
+const AGENT_FILENAME = 'rentgpu-agent.mjs';
 
 let installer: Promise<Buffer> | null = null;
 let agentBundle: Promise<Buffer> | null = null;
