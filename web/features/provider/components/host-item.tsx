@@ -1,6 +1,6 @@
 import { Cpu, HardDrive, KeyRound, MemoryStick, Server, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { HostView } from '../../../../shared/contracts/hosts';
+import { ENROLMENT_TOKEN_TTL_MS, type HostView } from '../../../../shared/contracts/hosts';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import {
@@ -33,7 +33,10 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItemProps) {
   const awaiting = host.status === 'awaiting_enrolment';
   const gpus = gpuSummary(host.gpus);
-  const left = host.enrolmentExpiresAt ? minutesLeft(host.enrolmentExpiresAt, now) : null;
+  // `now` ticks every few seconds and the browser's clock is not the server's: never more than
+  // the token's hour.
+  const minutes = host.enrolmentExpiresAt ? minutesLeft(host.enrolmentExpiresAt, now) : null;
+  const left = minutes === null ? null : Math.min(minutes, ENROLMENT_TOKEN_TTL_MS / 60_000);
   const titleId = `host-${host.id}-title`;
   return (
     <li
