@@ -47,15 +47,18 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
       <div className="flex flex-col gap-3 md:flex-row md:items-start md:justify-between">
         <div className="grid min-w-0 gap-1">
           <div className="flex flex-wrap items-center gap-2">
-            <Server className="h-4 w-4 text-muted-foreground" aria-hidden />
-            <h3 id={titleId} className="text-base font-semibold break-all">
-              {host.name}
+            <h3
+              id={titleId}
+              className="inline-flex min-w-0 items-start gap-2 text-base font-semibold wrap-anywhere"
+            >
+              <Server className="mt-1 h-4 w-4 shrink-0 text-muted-foreground" aria-hidden />
+              <span className="min-w-0">{host.name}</span>
             </h3>
             <Badge tone={HOST_STATUS_TONES[host.status]} data-testid="host-status">
               {HOST_STATUS_LABELS[host.status]}
             </Badge>
           </div>
-          <p className="text-sm text-muted-foreground break-all">
+          <p className="text-sm text-muted-foreground wrap-anywhere">
             {host.hostname ?? 'Not connected yet'}
             {host.agentVersion ? ` · agent ${host.agentVersion}` : ''}
           </p>

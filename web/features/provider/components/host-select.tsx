@@ -26,7 +26,7 @@ export function HostSelect({
     ? 'Loading your hosts...'
     : list.length === 0
       ? 'Add a host in the Hosts section first; renters’ machines then run on it.'
-      : 'The machine running the agent where renters’ machines of this listing run.';
+      : 'Renters’ machines of this listing run on this host.';
   return (
     <Field id={id} label="Host" hint={hint} error={error} className={className}>
       <Select

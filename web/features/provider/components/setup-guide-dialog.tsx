@@ -160,8 +160,8 @@ function ConfigRow({
   copy?: boolean;
 }) {
   return (
-    <div className="flex flex-col gap-1 rounded-md bg-muted px-3 py-2 sm:flex-row sm:items-center sm:gap-3">
-      <dt className="grid text-sm text-muted-foreground sm:w-56 sm:shrink-0">
+    <div className="flex flex-col gap-1 rounded-md bg-muted px-3 py-2">
+      <dt className="flex flex-wrap items-baseline gap-x-2 text-sm text-muted-foreground">
         <span>{label}</span>
         {name ? <span className="font-mono text-xs break-all">{name}</span> : null}
       </dt>
