@@ -541,3 +541,38 @@ describe('listings on a host', () => {
     expect(await row(id)).toMatchObject({ hostId: null, hostGpuIndexes: [] });
   });
 });
+
+describe('closing the account', () => {
+  it("removes the provider's idle hosts and refuses their agents; a host still running someone's instance stays", async () => {
+    const provider = await w.provider();
+    const { host: idle } = await newHost(provider.cookie, 'idle');
+    const { host: busy } = await newHost(provider.cookie, 'busy');
+    await enrol(idle.id, t.clock.now());
+    await enrol(busy.id, t.clock.now());
+    // Someone else's rental on the busy host.
+    const renter = await t.signIn({ credits: '50.00' });
+    const listing = await w.listing({ providerId: provider.providerId, totalCount: 1 });
+    const rented = await t.request({
+      method: 'POST',
+      url: '/api/rentals',
+      payload: w.rentBody(listing, 1),
+      cookie: renter.cookie,
+    });
+    expect(rented.statusCode).toBe(201);
+    await db()
+      .update(instances)
+      .set({ hostId: busy.id })
+      .where(eq(instances.gpuListingId, listing.id));
+
+    const closed = await t.request({
+      method: 'DELETE',
+      url: `/api/users/${provider.userId}`,
+      cookie: provider.cookie,
+    });
+    expect(closed.statusCode).toBe(204);
+    expect(await hostRow(idle.id)).toMatchObject({ credentialHash: null });
+    expect((await hostRow(idle.id)).removedAt).not.toBeNull();
+    expect((await hostRow(busy.id)).removedAt).toBeNull();
+    expect((await hostRow(busy.id)).credentialHash).not.toBeNull();
+  });
+});
