@@ -28,6 +28,8 @@ describe('parseAgentEnv', () => {
       /RENTGPU_SERVER_URL: must be http\(s\):\/\/\n {2}AGENT_ALLOW_SOFTWARE_EMULATION: .*\n {2}AGENT_SSH_PORTS: must be a range like 22000-22999/,
     );
     expect(() => parseAgentEnv({})).toThrow(AgentConfigError);
+    // Text that is no URL at all is a configuration error too, not a TypeError.
+    expect(() => parseAgentEnv({ RENTGPU_SERVER_URL: 'not a url' })).toThrow(AgentConfigError);
     expect(() =>
       parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_GUEST_KERNEL: '/k' }),
     ).toThrow('AGENT_GUEST_KERNEL and AGENT_GUEST_INITRD go together');

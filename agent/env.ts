@@ -35,7 +35,11 @@ const envSchema = z.object({
   RENTGPU_SERVER_URL: z
     .string()
     .url()
-    .refine((v) => ['http:', 'https:'].includes(new URL(v).protocol), 'must be http(s)://'),
+    // zod runs this even after .url() failed: a text that is no URL must not throw here.
+    .refine(
+      (v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol),
+      'must be http(s)://',
+    ),
   /** One-time enrolment token; needed only until the credential is stored. */
   AGENT_ENROLL_TOKEN: z.string().min(1).optional(),
   AGENT_STATE_DIR: z.string().min(1).default('/var/lib/rentgpu-agent'),

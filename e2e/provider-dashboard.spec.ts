@@ -274,11 +274,22 @@ test('the KVM Agent Setup Guide shows the steps, requirements and configuration'
     'true',
   );
 
-  // Downloads come with the agent release: shown, disabled, and no link that would 404.
-  await expect(dialog.getByRole('button', { name: 'Installer script' })).toBeDisabled();
-  await expect(dialog.getByRole('button', { name: 'Agent script' })).toBeDisabled();
-  await expect(dialog).toContainText('The agent release is coming soon');
-  await expect(dialog.getByRole('link')).toHaveCount(0);
+  // The downloads are the server's real routes, as attachments.
+  const installer = dialog.getByRole('link', { name: 'Installer script' });
+  const agent = dialog.getByRole('link', { name: 'Agent script' });
+  await expect(installer).toHaveAttribute('href', '/api/providers/agent/download');
+  await expect(agent).toHaveAttribute('href', '/api/providers/agent/download-script');
+  for (const href of ['/api/providers/agent/download', '/api/providers/agent/download-script']) {
+    const res = await page.request.get(href);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-disposition']).toMatch(/^attachment; filename=/);
+    expect(res.headers()['x-content-type-options']).toBe('nosniff');
+  }
+  await expect(dialog).not.toContainText('nothing to download');
+  await expect(dialog).toContainText('Add a host first');
+  await expect(dialog).toContainText(
+    `curl -fsSL '${baseURL}/api/providers/agent/download' | sudo bash -s -- --server '${baseURL}' --token '<token>'`,
+  );
 
   await dialog.getByRole('tab', { name: 'Requirements' }).click();
   const requirements = dialog.getByRole('tabpanel');
@@ -295,14 +306,12 @@ test('the KVM Agent Setup Guide shows the steps, requirements and configuration'
 
   await dialog.getByRole('tab', { name: 'Configuration' }).click();
   const config = dialog.getByRole('tabpanel');
-  await expect(config).toContainText(`${baseURL}/api/v1`);
+  await expect(config).toContainText(`Server URLRENTGPU_SERVER_URL${baseURL}`);
   await expect(config).toContainText(`${baseURL}/api/v1/agents`);
-  await expect(config).toContainText('Heartbeat interval30 s');
-  await expect(config).toContainText('Update interval60 s');
-  const seeded = (await myListings(page.request)).find(
-    (l) => l.model === 'RTX 4090' && l.location === 'San Francisco, USA',
-  );
-  await expect(config).toContainText(`Listing ID${seeded?.id}`);
+  await expect(config).toContainText('Heartbeat intervalAGENT_HEARTBEAT_INTERVAL_MS30 s');
+  await expect(config).toContainText('Update intervalAGENT_UPDATE_INTERVAL_MS60 s');
+  await expect(config).toContainText('AGENT_ENROLL_TOKEN');
+  await expect(config).toContainText('/var/lib/rentgpu-agent');
 
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

@@ -1,4 +1,4 @@
-// Builds the web app and the server bundle unless dist/ already matches the sources.
+// Builds the web app, the server bundle and the agent bundle unless dist/ already matches the sources.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -8,9 +8,11 @@ const SOURCES = [
   'web',
   'shared',
   'server',
+  'agent',
   'vite.config.ts',
   'package-lock.json',
   'scripts/build-server.mjs',
+  'scripts/build-agent.mjs',
 ];
 const STAMP = 'dist/.build-stamp';
 
@@ -39,13 +41,16 @@ export function buildIfStale({ log = console.log } = {}) {
     existsSync(STAMP) &&
     existsSync('dist/web/index.html') &&
     existsSync('dist/server/main.js') &&
+    existsSync('dist/agent/rentgpu-agent.mjs') &&
     readFileSync(STAMP, 'utf8') === fingerprint;
   if (fresh) return false;
-  log('Building the web app and the server (first start or changed sources)...');
+  log('Building the web app, the server and the agent (first start or changed sources)...');
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
     stdio: 'inherit',
   });
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
+  // The agent hosts download (GET /api/providers/agent/download-script).
+  execFileSync(process.execPath, ['scripts/build-agent.mjs'], { stdio: 'inherit' });
   writeFileSync(STAMP, fingerprint);
   return true;
 }

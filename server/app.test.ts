@@ -104,6 +104,8 @@ describe('configuration', () => {
 
   it('stops with a message naming each bad variable', () => {
     expect(() => parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    // Text that is no URL at all is a configuration error too, not a TypeError.
+    expect(() => parseEnv({ DATABASE_URL: 'not a url' })).toThrow(ConfigError);
     try {
       parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', NODE_ENV: 'staging' });
     } catch (error) {

@@ -26,6 +26,7 @@ import { authRoutes } from './modules/auth/routes';
 import { contactRoutes } from './modules/contact/routes';
 import { healthRoutes } from './modules/health/routes';
 import { agentRoutes } from './modules/hosts/agent-routes';
+import { providerHostsRoutes } from './modules/hosts/provider-routes';
 import { rentalsRoutes } from './modules/instances/rentals-routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
@@ -142,6 +143,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(usersRoutes);
   await app.register(providersRoutes);
   await app.register(providerApplicationsRoutes);
+  await app.register(providerHostsRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
   await app.register(newsletterRoutes);

@@ -9,7 +9,8 @@ const urlWithProtocols = (protocols: string[]) =>
   z
     .string()
     .url()
-    .refine((value) => protocols.includes(new URL(value).protocol), {
+    // zod runs this even after .url() failed: a text that is no URL must not throw here.
+    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
       message: `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`,
     });
 

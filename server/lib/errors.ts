@@ -136,6 +136,15 @@ export const listingHasActiveRentals = (activeRentals: number) =>
     { activeRentals },
   );
 
+/** A host that listings or live instances still use cannot be removed. */
+export const hostInUse = (usage: { listings: number; liveInstances: number }) =>
+  new AppError(
+    409,
+    'HOST_IN_USE',
+    'This host is still in use. Remove its listings (or move them to another host) and wait for its instances to end before removing it.',
+    usage,
+  );
+
 export const notAProvider = () =>
   new AppError(
     403,

@@ -61,6 +61,25 @@ const cudaCores = z
   .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : Number(v)))
   .pipe(z.number().int().min(1).max(1_000_000).nullable().optional());
 
+/**
+ * The host a listing's instances run on (one of the provider's hosts, shared/contracts/
+ * hosts.ts); null or absent: no host yet. Its GPU indexes (nvidia-smi `index`), one per unit;
+ * empty with a host means the first totalCount GPUs.
+ */
+export const listingHostId = z.string().uuid({ message: 'Choose one of your hosts' }).nullable();
+export const listingHostGpuIndexes = z
+  .array(
+    z
+      .number({ message: 'GPU indexes are whole numbers from 0 to 255' })
+      .int({ message: 'GPU indexes are whole numbers from 0 to 255' })
+      .min(0, { message: 'GPU indexes are whole numbers from 0 to 255' })
+      .max(255, { message: 'GPU indexes are whole numbers from 0 to 255' }),
+  )
+  .max(64)
+  .refine((list) => new Set(list).size === list.length, {
+    message: 'Each GPU index may appear once',
+  });
+
 export const createListingBody = z.object({
   providerId: serialId,
   model: z.enum(LISTABLE_MODELS as [string, ...string[]], {
@@ -83,6 +102,8 @@ export const createListingBody = z.object({
   availableCount: z.coerce.number().int().min(1, { message: 'At least 1' }).max(1000).default(1),
   totalCount: z.unknown().optional(),
   specifications: specificationsInput.optional(),
+  hostId: listingHostId.optional(),
+  hostGpuIndexes: listingHostGpuIndexes.optional(),
 });
 /** What the add-listing form sends. */
 export type CreateListingBody = z.input<typeof createListingBody>;
@@ -100,6 +121,8 @@ export const updateListingBody = z
     status: z.enum(['available', 'maintenance']).optional(),
     totalCount: z.coerce.number().int().min(1).max(1000).optional(),
     specifications: specificationsInput.optional(),
+    hostId: listingHostId.optional(),
+    hostGpuIndexes: listingHostGpuIndexes.optional(),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message: 'Nothing to change',

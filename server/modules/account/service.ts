@@ -12,6 +12,7 @@ import {
 import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
 import type { DemoService } from '../demo/service';
+import { providerHostsService } from '../hosts/provider-hosts';
 import type { InstancesService } from '../instances/service';
 import { providerApplicationsData } from '../provider-applications/service';
 import { sshKeysService } from '../ssh-keys/service';
@@ -43,6 +44,8 @@ export function createAccountService({
     await apiKeysService.deleteAllForUser(tx, userId);
     await sshKeysService.deleteAllForUser(tx, userId);
     await providerApplicationsData.deleteAllForUser(tx, userId);
+    // Its hosts' agents are refused from now on (a demo visitor may have connected one).
+    await providerHostsService.removeAllForUser(tx, userId, now);
   }
 
   return {
@@ -81,7 +84,7 @@ export function createAccountService({
 
     /**
      * Closes the account unless instances are running: personal data is cleared and the
-     * e-mail freed; sessions, API keys, SSH keys and provider applications are deleted; ledger, rentals and payments
+     * e-mail freed; sessions, API keys, SSH keys and provider applications are deleted, hosts removed; ledger, rentals and payments
      * stay (financial records are kept, spec part 2 section 9).
      */
     async deleteAccount(userId: string): Promise<void> {

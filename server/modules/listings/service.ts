@@ -1,14 +1,16 @@
 import type { ListingChanges, ListingsQuery, NewListing } from '../../../shared/contracts/listings';
 import { gpuModelInfo, performanceScore } from '../../../shared/gpu-models';
 import { dollarsToMicros } from '../../../shared/rules/money';
-import type { Db } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import {
   badRequest,
   forbidden,
   listingHasActiveRentals,
   notAProvider,
   notFound,
+  validationFailed,
 } from '../../lib/errors';
+import { providerHostsService } from '../hosts/provider-hosts';
 import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { listingsRepo } from './repo';
@@ -18,6 +20,47 @@ export function derivedListingColumns(model: string, memory: string) {
   return { memoryGb: Number.parseInt(memory, 10) || 0, performanceScore: performanceScore(model) };
 }
 const derived = derivedListingColumns;
+
+const firstGpus = (count: number) => Array.from({ length: Math.min(count, 256) }, (_, i) => i);
+
+/**
+ * Where a listing's instances run: one of the provider's own hosts (not removed) and the
+ * host's GPU indexes it offers, at most one per unit; none given means the first totalCount.
+ * Undefined when the body changes neither.
+ */
+async function placement(
+  conn: Conn,
+  providerId: number,
+  change: { hostId?: string | null; hostGpuIndexes?: number[] },
+  current: { hostId: string | null; hostGpuIndexes: number[]; totalCount: number | null },
+  totalCount: number,
+): Promise<{ hostId: string | null; hostGpuIndexes: number[] } | undefined> {
+  if (change.hostId === undefined && change.hostGpuIndexes === undefined) {
+    // A new total re-derives indexes that were the default ones.
+    const wasDefault =
+      current.hostId !== null &&
+      current.totalCount !== null &&
+      current.hostGpuIndexes.join() === firstGpus(current.totalCount).join();
+    return wasDefault && current.totalCount !== totalCount
+      ? { hostId: current.hostId, hostGpuIndexes: firstGpus(totalCount) }
+      : undefined;
+  }
+  const hostId = change.hostId === undefined ? current.hostId : change.hostId;
+  const indexes = change.hostGpuIndexes ?? [];
+  if (hostId === null) {
+    if (indexes.length > 0)
+      throw validationFailed({ hostGpuIndexes: ['Choose a host for these GPUs first'] });
+    return { hostId: null, hostGpuIndexes: [] };
+  }
+  if (!(await providerHostsService.ownsHost(conn, providerId, hostId)))
+    throw validationFailed({ hostId: ['Choose one of your hosts'] });
+  if (indexes.length > totalCount) {
+    throw validationFailed({
+      hostGpuIndexes: [`At most ${totalCount} GPU indexes (one per unit)`],
+    });
+  }
+  return { hostId, hostGpuIndexes: indexes.length > 0 ? indexes : firstGpus(totalCount) };
+}
 
 async function ownedListing(db: Db, userId: string, listingId: number) {
   const providerId = await providersService.providerIdOf(db, userId);
@@ -74,7 +117,15 @@ export const listingsService = {
       cooling: 'Air Cooled',
       additionalSpecs: '',
     };
+    const placed = await placement(
+      db,
+      providerId,
+      body,
+      { hostId: null, hostGpuIndexes: [], totalCount: null },
+      body.availableCount,
+    );
     const id = await listingsRepo.insert(db, {
+      ...(placed ?? {}),
       providerId,
       model: body.model,
       memory: body.memory,
@@ -129,6 +180,8 @@ export const listingsService = {
         );
       }
       changes.totalCount = total;
+      const placed = await placement(tx, locked.providerId, body, locked, total);
+      if (placed) Object.assign(changes, placed);
       changes.availableCount = total - active;
       const wanted = body.status ?? (locked.status === 'maintenance' ? 'maintenance' : 'available');
       changes.status =

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { apiRequest } from '../../../lib/api-client';
-import { LISTINGS_KEY, MARKETPLACE_STATS_KEY } from './keys';
+import { LISTINGS_KEY, MARKETPLACE_STATS_KEY, providerKeys } from './keys';
 
 /** The body the Add New GPU Listing dialog sends (spec part 1 section 7). */
 export interface CreateListingPayload {
@@ -18,6 +18,8 @@ export interface CreateListingPayload {
   totalCount: number;
   /** JSON text of bandwidth, pcieLanes, powerConsumption, cooling, additionalSpecs. */
   specifications: string;
+  /** One of the provider's hosts; absent for none. */
+  hostId?: string;
 }
 
 export async function createListing(payload: CreateListingPayload): Promise<GpuListingView> {
@@ -34,6 +36,7 @@ export function useCreateListing() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: LISTINGS_KEY }),
         queryClient.invalidateQueries({ queryKey: MARKETPLACE_STATS_KEY }),
+        queryClient.invalidateQueries({ queryKey: providerKeys.hosts }),
       ]);
     },
   });

@@ -10,6 +10,7 @@ export const providerKeys = {
   profile: providerProfileKey,
   listings: (providerId: number) => [...LISTINGS_KEY, { providerId }] as const,
   rentals: (providerId: number) => ['/api/rentals/provider', providerId] as const,
+  hosts: ['/api/providers/hosts'] as const,
 };
 
 export const MY_APPLICATION_KEY = ['/api/provider-applications/mine'] as const;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { apiRequest } from '../../../lib/api-client';
-import { LISTINGS_KEY, MARKETPLACE_STATS_KEY } from './keys';
+import { LISTINGS_KEY, MARKETPLACE_STATS_KEY, providerKeys } from './keys';
 
 /** The fields the Edit dialog may change; only the changed ones are sent. */
 export interface UpdateListingChanges {
@@ -10,6 +10,8 @@ export interface UpdateListingChanges {
   bandwidth?: string;
   totalCount?: number;
   status?: 'available' | 'maintenance';
+  /** One of the provider's hosts, or null for none. */
+  hostId?: string | null;
 }
 
 export async function updateListing({
@@ -31,6 +33,7 @@ export function useUpdateListing() {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: LISTINGS_KEY }),
         queryClient.invalidateQueries({ queryKey: MARKETPLACE_STATS_KEY }),
+        queryClient.invalidateQueries({ queryKey: providerKeys.hosts }),
       ]);
     },
   });

@@ -26,6 +26,7 @@ import {
   toCreateListingPayload,
   withModel,
 } from '../utils/listing-form';
+import { HostSelect } from './host-select';
 
 const FORM_ID = 'add-listing-form';
 const id = (name: string) => `add-listing-${name}`;
@@ -246,6 +247,12 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
             {...described('availableCount')}
           />
         </Field>
+        <HostSelect
+          id={id('hostId')}
+          value={values.hostId}
+          onChange={set('hostId')}
+          error={fieldErrors.hostId ?? fieldErrors.hostGpuIndexes}
+        />
         <Field id={id('pcieLanes')} label="PCIe Lanes">
           <Select
             id={id('pcieLanes')}

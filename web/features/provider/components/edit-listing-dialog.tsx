@@ -17,6 +17,7 @@ import {
   listingChanges,
   unitsRented,
 } from '../utils/listing-edit';
+import { HostSelect } from './host-select';
 
 const FORM_ID = 'edit-listing-form';
 const id = (name: string) => `edit-listing-${name}`;
@@ -123,6 +124,13 @@ function EditListingForm({ listing, onDone }: { listing: GpuListingView; onDone:
             {...described('totalCount')}
           />
         </Field>
+        <HostSelect
+          id={id('hostId')}
+          value={values.hostId}
+          onChange={set('hostId')}
+          error={fieldErrors.hostId ?? fieldErrors.hostGpuIndexes}
+          className="sm:col-span-2"
+        />
         <Field
           id={id('status')}
           label="Status"

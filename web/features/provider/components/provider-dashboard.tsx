@@ -1,10 +1,9 @@
 import { Plus } from 'lucide-react';
-import { type ReactNode, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { ProviderView } from '../../../../shared/contracts/providers';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useMyApplication } from '../api/get-my-application';
 import { useMyProvider } from '../api/get-my-provider';
@@ -15,36 +14,14 @@ import { AddListingDialog } from './add-listing-dialog';
 import { ApplicationStatus } from './application-status';
 import { BecomeProviderCta } from './become-provider-cta';
 import { EditListingDialog } from './edit-listing-dialog';
+import { HostsSection } from './hosts-section';
 import { ListingList } from './listing-list';
 import { ProviderRentals } from './provider-rentals';
 import { ProviderStats } from './provider-stats';
 import { QueryError } from './query-error';
 import { RemoveListingDialog } from './remove-listing-dialog';
+import { Section } from './section';
 import { SetupGuideDialog } from './setup-guide-dialog';
-
-function Section({
-  id,
-  title,
-  action,
-  children,
-}: {
-  id: string;
-  title: string;
-  action?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <Card className="grid gap-4 p-4 sm:p-6" aria-labelledby={id} role="region">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id={id} className="text-xl font-semibold">
-          {title}
-        </h2>
-        {action}
-      </div>
-      {children}
-    </Card>
-  );
-}
 
 function ProviderWorkspace({ provider }: { provider: ProviderView }) {
   const listings = useProviderListings(provider.id);
@@ -95,6 +72,8 @@ function ProviderWorkspace({ provider }: { provider: ProviderView }) {
           onRemove={setRemoving}
         />
       </Section>
+
+      <HostsSection />
 
       <Section id="provider-rentals-title" title="Active Rentals">
         <ProviderRentals

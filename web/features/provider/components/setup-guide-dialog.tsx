@@ -1,14 +1,20 @@
 import { Download, Info } from 'lucide-react';
 import type { ReactNode } from 'react';
+import {
+  AGENT_API_PREFIX,
+  AGENT_HEARTBEAT_INTERVAL_MS,
+  AGENT_UPDATE_INTERVAL_MS,
+} from '../../../../shared/contracts/agent-protocol';
+import { installCommand } from '../../../../shared/contracts/hosts';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
-import { Button } from '../../../components/ui/button';
+import { buttonClasses } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Tabs } from '../../../components/ui/tabs';
 
 /** Agent configuration defaults (spec part 1 section 9). */
-export const AGENT_HEARTBEAT_SECONDS = 30;
-export const AGENT_UPDATE_INTERVAL_SECONDS = 60;
+export const AGENT_HEARTBEAT_SECONDS = AGENT_HEARTBEAT_INTERVAL_MS / 1000;
+export const AGENT_UPDATE_INTERVAL_SECONDS = AGENT_UPDATE_INTERVAL_MS / 1000;
 
 /** Host requirements, worded as spec part 1 section 9 words them. */
 const REQUIREMENTS: { label: string; text: string; why?: string }[] = [
@@ -30,63 +36,85 @@ function Code({ children }: { children: ReactNode }) {
   );
 }
 
+const DOWNLOADS = [
+  { href: '/api/providers/agent/download', label: 'Installer script' },
+  { href: '/api/providers/agent/download-script', label: 'Agent script' },
+] as const;
+
 function Downloads() {
   return (
     <div className="grid gap-3 rounded-lg border border-border p-4">
       <div className="flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" disabled aria-describedby="agent-release-note">
-          <Download className="h-4 w-4" aria-hidden />
-          Installer script
-        </Button>
-        <Button variant="outline" size="sm" disabled aria-describedby="agent-release-note">
-          <Download className="h-4 w-4" aria-hidden />
-          Agent script
-        </Button>
+        {DOWNLOADS.map((item) => (
+          <a
+            key={item.href}
+            href={item.href}
+            download
+            className={buttonClasses('outline', 'sm')}
+            aria-describedby="agent-downloads-note"
+          >
+            <Download className="h-4 w-4" aria-hidden />
+            {item.label}
+          </a>
+        ))}
       </div>
-      <p id="agent-release-note" className="flex items-start gap-2 text-sm text-muted-foreground">
+      <p id="agent-downloads-note" className="flex items-start gap-2 text-sm text-muted-foreground">
         <Info className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden />
         <span>
-          The agent release is coming soon: the installer and agent scripts are not published yet,
-          so there is nothing to download today. The steps and configuration here are the ones they
-          will use.
+          The install command downloads both for you. To read the installer first, download it, then
+          run{' '}
+          <Code>
+            sudo bash install.sh --server {'<server URL>'} --token {'<token>'}
+          </Code>{' '}
+          on the host.
         </span>
       </p>
     </div>
   );
 }
 
-function QuickStart({ origin, listingId }: { origin: string; listingId: number }) {
+function QuickStart({ origin }: { origin: string }) {
   const steps: { key: string; body: ReactNode }[] = [
     {
       key: 'check',
       body: 'Check that the host meets the requirements (see the Requirements tab).',
     },
     {
-      key: 'download',
-      body: 'Download the installer script and the agent script onto the GPU host.',
+      key: 'add-host',
+      body: (
+        <>
+          Add a host first: <span className="font-medium">Add Host</span> in the Hosts section of
+          this page gives you a one-time enrolment token (valid 1 hour) and the install command with
+          it.
+        </>
+      ),
     },
     {
       key: 'install',
-      body: 'Run the installer as root; it sets the agent up as a system service.',
-    },
-    {
-      key: 'configure',
       body: (
-        <>
-          Configure the agent with the server URL <Code>{`${origin}/api/v1`}</Code> and this
-          listing’s ID <Code>{listingId}</Code> (see the Configuration tab).
-        </>
+        <div className="grid gap-1.5">
+          <span>Run the install command as root on the GPU host. It looks like this:</span>
+          <Code>{installCommand(origin, '<token>')}</Code>
+          <span>
+            It checks the host, installs QEMU and the agent as the rentgpu-agent system service, and
+            starts it.
+          </span>
+        </div>
       ),
     },
     {
       key: 'start',
       body: (
         <>
-          Start the agent. It registers at <Code>{`${origin}/api/v1/agents`}</Code> and sends a
-          heartbeat every {AGENT_HEARTBEAT_SECONDS} seconds; rentals of this listing then run on
-          your host.
+          The agent registers at <Code>{`${origin}${AGENT_API_PREFIX}`}</Code> and sends a heartbeat
+          every {AGENT_HEARTBEAT_SECONDS} seconds; the host then shows online in Hosts, with its
+          GPUs.
         </>
       ),
+    },
+    {
+      key: 'assign',
+      body: <>Edit this listing and choose the host, so that its rentals run on your machine.</>,
     },
   ];
   return (
@@ -120,10 +148,23 @@ function Requirements() {
   );
 }
 
-function ConfigRow({ label, value, copy }: { label: string; value: string; copy?: boolean }) {
+function ConfigRow({
+  label,
+  name,
+  value,
+  copy,
+}: {
+  label: string;
+  name?: string;
+  value: string;
+  copy?: boolean;
+}) {
   return (
-    <div className="flex flex-col gap-1 rounded-md bg-muted px-3 py-2 sm:flex-row sm:items-center sm:gap-3">
-      <dt className="text-sm text-muted-foreground sm:w-40 sm:shrink-0">{label}</dt>
+    <div className="flex flex-col gap-1 rounded-md bg-muted px-3 py-2">
+      <dt className="flex flex-wrap items-baseline gap-x-2 text-sm text-muted-foreground">
+        <span>{label}</span>
+        {name ? <span className="font-mono text-xs break-all">{name}</span> : null}
+      </dt>
       <dd className="flex min-w-0 items-center gap-1">
         <span className="font-mono text-sm break-all">{value}</span>
         {copy ? <CopyButton value={value} label={label} /> : null}
@@ -132,19 +173,38 @@ function ConfigRow({ label, value, copy }: { label: string; value: string; copy?
   );
 }
 
-function Configuration({ origin, listingId }: { origin: string; listingId: number }) {
+function Configuration({ origin }: { origin: string }) {
   return (
     <div className="grid gap-3">
+      <p className="text-sm text-muted-foreground">
+        The installer writes these to <Code>/etc/rentgpu-agent/agent.env</Code> (readable by root
+        only); change a value there and run <Code>systemctl restart rentgpu-agent</Code>.
+      </p>
       <dl className="grid gap-2">
-        <ConfigRow label="Server URL" value={`${origin}/api/v1`} copy />
-        <ConfigRow label="Agent endpoint" value={`${origin}/api/v1/agents`} copy />
-        <ConfigRow label="Listing ID" value={String(listingId)} copy />
-        <ConfigRow label="Heartbeat interval" value={`${AGENT_HEARTBEAT_SECONDS} s`} />
-        <ConfigRow label="Update interval" value={`${AGENT_UPDATE_INTERVAL_SECONDS} s`} />
+        <ConfigRow label="Server URL" name="RENTGPU_SERVER_URL" value={origin} copy />
+        <ConfigRow label="Agent endpoint" value={`${origin}${AGENT_API_PREFIX}`} copy />
+        <ConfigRow
+          label="Enrolment token"
+          name="AGENT_ENROLL_TOKEN"
+          value="one-time, from Add Host"
+        />
+        <ConfigRow label="State folder" name="AGENT_STATE_DIR" value="/var/lib/rentgpu-agent" />
+        <ConfigRow
+          label="Heartbeat interval"
+          name="AGENT_HEARTBEAT_INTERVAL_MS"
+          value={`${AGENT_HEARTBEAT_SECONDS} s`}
+        />
+        <ConfigRow
+          label="Update interval"
+          name="AGENT_UPDATE_INTERVAL_MS"
+          value={`${AGENT_UPDATE_INTERVAL_SECONDS} s`}
+        />
       </dl>
       <p className="text-sm text-muted-foreground">
-        The heartbeat tells the marketplace the host is online; every update interval the agent
-        reports GPU use and the state of running instances.
+        The heartbeat tells the marketplace the host is online and brings the agent its work; every
+        update interval the agent reads the GPUs again (<Code>nvidia-smi</Code>). A host silent for
+        90 seconds is offline. The token is needed once: after enrolling, the agent keeps its
+        credential in the state folder.
       </p>
     </div>
   );
@@ -180,13 +240,13 @@ export function SetupGuideDialog({
             {
               value: 'quick-start',
               label: 'Quick Start',
-              content: <QuickStart origin={origin} listingId={listing.id} />,
+              content: <QuickStart origin={origin} />,
             },
             { value: 'requirements', label: 'Requirements', content: <Requirements /> },
             {
               value: 'configuration',
               label: 'Configuration',
-              content: <Configuration origin={origin} listingId={listing.id} />,
+              content: <Configuration origin={origin} />,
             },
           ]}
         />

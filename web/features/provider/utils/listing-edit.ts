@@ -8,6 +8,16 @@ export interface EditListingValues {
   bandwidth: string;
   totalCount: string;
   status: 'available' | 'maintenance';
+  /** A host id, '' for no host, or KEEP_HOST while the listing's host is not known here. */
+  hostId: string;
+}
+
+/** The Host select's "leave it as it is" choice, for a listing view that does not name its host. */
+export const KEEP_HOST = '__keep__';
+
+/** The listing's host id ('' for none), or KEEP_HOST when the view does not carry it. */
+export function hostIdOf(listing: GpuListingView & { hostId?: string | null }): string {
+  return listing.hostId === undefined ? KEEP_HOST : (listing.hostId ?? '');
 }
 
 export function editValuesOf(listing: GpuListingView): EditListingValues {
@@ -17,6 +27,7 @@ export function editValuesOf(listing: GpuListingView): EditListingValues {
     bandwidth: listing.bandwidth,
     totalCount: String(listing.totalCount),
     status: listing.status === 'maintenance' ? 'maintenance' : 'available',
+    hostId: hostIdOf(listing),
   };
 }
 
@@ -40,5 +51,7 @@ export function listingChanges(
   const total = Number(values.totalCount.trim());
   if (values.totalCount.trim() !== before.totalCount) changes.totalCount = total;
   if (values.status !== before.status) changes.status = values.status;
+  if (values.hostId !== before.hostId && values.hostId !== KEEP_HOST)
+    changes.hostId = values.hostId === '' ? null : values.hostId;
   return changes;
 }

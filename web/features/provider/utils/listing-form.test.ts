@@ -81,6 +81,10 @@ describe('Add New GPU Listing form', () => {
       1,
     );
     expect(payload.cudaCores).toBeNull();
+    expect(payload).not.toHaveProperty('hostId');
+    expect(toCreateListingPayload({ ...initialListingForm(), hostId: 'h-1' }, 1).hostId).toBe(
+      'h-1',
+    );
     expect(payload.availableCount).toBe(1);
     expect(parseAvailableCount('abc')).toBe(1);
     expect(parseAvailableCount('12')).toBe(12);

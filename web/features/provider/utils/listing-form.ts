@@ -16,6 +16,8 @@ export interface ListingFormValues {
   powerConsumption: string;
   cooling: string;
   additionalSpecs: string;
+  /** One of the provider's hosts, '' for none. */
+  hostId: string;
 }
 
 export function initialListingForm(): ListingFormValues {
@@ -31,6 +33,7 @@ export function initialListingForm(): ListingFormValues {
     cooling: LISTING_DEFAULTS.cooling,
     powerConsumption: '',
     additionalSpecs: '',
+    hostId: '',
   };
 }
 
@@ -103,5 +106,6 @@ export function toCreateListingPayload(
       cooling: values.cooling,
       additionalSpecs: values.additionalSpecs.trim(),
     }),
+    ...(values.hostId ? { hostId: values.hostId } : {}),
   };
 }

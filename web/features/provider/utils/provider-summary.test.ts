@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { RentalView } from '../../../../shared/contracts/rentals';
-import { listingChanges } from './listing-edit';
+import { editValuesOf, KEEP_HOST, listingChanges } from './listing-edit';
 import { endedRentals, rentalPhaseLabel, summarizeProvider } from './provider-summary';
 
 const listing = (over: Partial<GpuListingView>): GpuListingView =>
@@ -74,6 +74,7 @@ describe('listing edit', () => {
         bandwidth: '10 Gbps',
         totalCount: '2',
         status: 'available',
+        hostId: KEEP_HOST,
       }),
     ).toEqual({});
     expect(
@@ -83,6 +84,7 @@ describe('listing edit', () => {
         bandwidth: '25 Gbps',
         totalCount: '3',
         status: 'maintenance',
+        hostId: KEEP_HOST,
       }),
     ).toEqual({
       hourlyRate: '1.99',
@@ -90,6 +92,27 @@ describe('listing edit', () => {
       bandwidth: '25 Gbps',
       totalCount: 3,
       status: 'maintenance',
+    });
+  });
+
+  it('changes the host only when one is chosen; a view without the host keeps it', () => {
+    const unknown = listing({});
+    expect(editValuesOf(unknown).hostId).toBe(KEEP_HOST);
+    const values = editValuesOf(unknown);
+    expect(listingChanges(unknown, values)).toEqual({});
+    expect(listingChanges(unknown, { ...values, hostId: 'h-1' })).toEqual({ hostId: 'h-1' });
+    expect(listingChanges(unknown, { ...values, hostId: '' })).toEqual({ hostId: null });
+
+    const placed = { ...listing({}), hostId: 'h-1' };
+    expect(editValuesOf(placed).hostId).toBe('h-1');
+    expect(listingChanges(placed, editValuesOf(placed))).toEqual({});
+    expect(listingChanges(placed, { ...editValuesOf(placed), hostId: '' })).toEqual({
+      hostId: null,
+    });
+    const none = { ...listing({}), hostId: null };
+    expect(editValuesOf(none).hostId).toBe('');
+    expect(listingChanges(none, { ...editValuesOf(none), hostId: 'h-2' })).toEqual({
+      hostId: 'h-2',
     });
   });
 });

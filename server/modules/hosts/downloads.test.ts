@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app';
+import { INSTALLER_PATH, loadAgentBundle } from './downloads';
+
+const run = promisify(execFile);
+let t: TestApp;
+let tmp: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'rentgpu-downloads-'));
+});
+afterAll(async () => {
+  await t.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('agent downloads (spec part 1 section 7)', () => {
+  it('GET /api/providers/agent/download: the committed installer, as an attachment, signed out', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/providers/agent/download' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="install.sh"');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-type']).toMatch(/^text\/x-shellscript/);
+    expect(res.rawPayload.equals(await readFile(INSTALLER_PATH))).toBe(true);
+    expect(res.body.startsWith('#!/usr/bin/env bash\n')).toBe(true);
+  });
+
+  it('the installer is the same bytes whoever asks and whatever the request carries', async () => {
+    const a = await t.request({
+      method: 'GET',
+      url: '/api/providers/agent/download?server=https://evil.example&token=x',
+      headers: { host: 'evil.example', origin: 'https://evil.example' },
+    });
+    const { cookie } = await t.signIn();
+    const b = await t.request({ method: 'GET', url: '/api/providers/agent/download', cookie });
+    expect(a.statusCode).toBe(200);
+    expect(a.body).toBe(b.body);
+    expect(a.body).not.toContain('evil.example');
+  });
+
+  it('GET /api/providers/agent/download-script: an agent bundle that runs with Node alone', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/providers/agent/download-script' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="rentgpu-agent.mjs"');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    // Bundled: no import of our sources or of zod is left for the host to resolve.
+    expect(res.body).not.toMatch(/from ['"](zod|\.\.?\/)/);
+
+    const agent = path.join(tmp, 'agent.mjs');
+    await writeFile(agent, res.rawPayload);
+    const bad = await run(process.execPath, [agent], {
+      cwd: tmp,
+      env: { PATH: process.env.PATH ?? '', AGENT_STATE_DIR: tmp },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code?: number; stderr?: string }) => ({ code: e.code, stderr: e.stderr ?? '' }),
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Invalid agent configuration');
+    expect(bad.stderr).toContain('RENTGPU_SERVER_URL');
+
+    // Built once, then served from memory.
+    const again = await t.request({ method: 'GET', url: '/api/providers/agent/download-script' });
+    expect(again.rawPayload.equals(res.rawPayload)).toBe(true);
+  });
+
+  it('serves the built bundle (npm run build:agent) when there is one', async () => {
+    const built = path.join(tmp, 'built.mjs');
+    await writeFile(built, 'console.log("built")\n');
+    expect((await loadAgentBundle(built)).toString()).toBe('console.log("built")\n');
+  });
+});

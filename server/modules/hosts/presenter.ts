@@ -1,0 +1,82 @@
+import { AGENT_OFFLINE_AFTER_MS } from '../../../shared/contracts/agent-protocol';
+import { type HostStatus, type HostView, UPTIME_WINDOW_MS } from '../../../shared/contracts/hosts';
+import { type OutagePeriod, uptimePercent } from '../../../shared/rules/uptime';
+import type { Host } from '../../db/schema';
+
+/**
+ * awaiting_enrolment until the agent enrols; then offline when the worker marked it so
+ * (offline_since) or it has been silent for AGENT_OFFLINE_AFTER_MS (the worker may not have
+ * run yet); online otherwise.
+ */
+export function hostStatus(
+  host: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>,
+  now: Date,
+): HostStatus {
+  if (!host.enrolledAt) return 'awaiting_enrolment';
+  if (host.offlineSince) return 'offline';
+  const last = host.lastHeartbeatAt ?? host.enrolledAt;
+  return now.getTime() - last.getTime() > AGENT_OFFLINE_AFTER_MS ? 'offline' : 'online';
+}
+
+/**
+ * The uptime score over the rolling window. A host silent past the offline limit whose outage
+ * the worker has not opened yet counts as down since its last heartbeat.
+ */
+export function hostUptimePercent(
+  host: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>,
+  outages: readonly OutagePeriod[],
+  now: Date,
+): number | null {
+  const open = outages.some((o) => o.endedAt === null);
+  const silentSince = host.lastHeartbeatAt ?? host.enrolledAt;
+  const implied =
+    !open && silentSince && hostStatus(host, now) === 'offline'
+      ? [{ startedAt: silentSince, endedAt: null }]
+      : [];
+  return uptimePercent({
+    now,
+    windowMs: UPTIME_WINDOW_MS,
+    enrolledAt: host.enrolledAt,
+    outages: [...outages, ...implied],
+  });
+}
+
+export function presentHost(
+  host: Host,
+  extra: {
+    now: Date;
+    outages: readonly OutagePeriod[];
+    usage: { listings: number; liveInstances: number };
+  },
+): HostView {
+  const { now, outages, usage } = extra;
+  const inventory = host.inventory;
+  const awaiting = !host.enrolledAt;
+  return {
+    id: host.id,
+    name: host.name,
+    status: hostStatus(host, now),
+    hostname: host.hostname ?? inventory?.host.hostname ?? null,
+    agentVersion: host.agentVersion,
+    accelerator:
+      (host.accelerator as HostView['accelerator']) ?? inventory?.host.accelerator ?? null,
+    enrolledAt: host.enrolledAt?.toISOString() ?? null,
+    lastHeartbeatAt: host.lastHeartbeatAt?.toISOString() ?? null,
+    uptimePercent: hostUptimePercent(host, outages, now),
+    cpuCores: inventory?.host.cpu.cores ?? null,
+    memoryTotalBytes: inventory?.host.memory.totalBytes ?? null,
+    diskFreeBytes: inventory?.host.disk.freeBytes ?? null,
+    gpus: (inventory?.gpus.gpus ?? []).map((gpu) => ({
+      index: gpu.index,
+      name: gpu.name,
+      memoryTotalMib: gpu.memoryTotalMib,
+      utilizationPercent: gpu.utilizationPercent,
+      temperatureC: gpu.temperatureC,
+    })),
+    gpuError: inventory?.gpus.error ?? null,
+    enrolmentExpiresAt: awaiting ? (host.enrolTokenExpiresAt?.toISOString() ?? null) : null,
+    liveInstances: usage.liveInstances,
+    listings: usage.listings,
+    createdAt: host.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,135 @@
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Conn } from '../../db/client';
+import { gpuListings, hostOutages, hosts, instances } from '../../db/schema';
+
+export interface HostUsage {
+  listings: number;
+  liveInstances: number;
+}
+
+/** The provider side of hosts: rows a provider owns, their usage and their outages. */
+export const providerHostsRepo = {
+  /** A provider's hosts that are not removed, oldest first. */
+  listByProvider(conn: Conn, providerId: number) {
+    return conn
+      .select()
+      .from(hosts)
+      .where(and(eq(hosts.providerId, providerId), isNull(hosts.removedAt)))
+      .orderBy(asc(hosts.createdAt), asc(hosts.id));
+  },
+
+  async countByProvider(conn: Conn, providerId: number): Promise<number> {
+    const [row] = await conn
+      .select({ n: sql<number>`count(*)::int` })
+      .from(hosts)
+      .where(and(eq(hosts.providerId, providerId), isNull(hosts.removedAt)));
+    return row?.n ?? 0;
+  },
+
+  /** The provider's host with this id, not removed; null for anyone else's. */
+  async findOwned(conn: Conn, providerId: number, id: string, lock = false) {
+    const query = conn
+      .select()
+      .from(hosts)
+      .where(and(eq(hosts.id, id), eq(hosts.providerId, providerId), isNull(hosts.removedAt)))
+      .limit(1);
+    const rows = lock ? await query.for('update') : await query;
+    return rows[0] ?? null;
+  },
+
+  async insert(conn: Conn, values: typeof hosts.$inferInsert) {
+    const [row] = await conn.insert(hosts).values(values).returning();
+    if (!row) throw new Error('host insert returned nothing');
+    return row;
+  },
+
+  /** Replaces the enrolment token of a host that has not enrolled; null when it has. */
+  async setEnrolment(conn: Conn, id: string, tokenHash: string, expiresAt: Date) {
+    const [row] = await conn
+      .update(hosts)
+      .set({ enrolTokenHash: tokenHash, enrolTokenExpiresAt: expiresAt })
+      .where(and(eq(hosts.id, id), isNull(hosts.enrolledAt), isNull(hosts.removedAt)))
+      .returning();
+    return row ?? null;
+  },
+
+  /** Removed: kept for history, its credential and token cleared (the agent then gets 401). */
+  async markRemoved(conn: Conn, id: string, now: Date) {
+    await conn
+      .update(hosts)
+      .set({
+        removedAt: now,
+        credentialHash: null,
+        enrolTokenHash: null,
+        enrolTokenExpiresAt: null,
+      })
+      .where(eq(hosts.id, id));
+  },
+
+  /**
+   * Every host of a provider removed at once (its account is closed), except a host that
+   * still runs someone's instance: that one stays until the instance ends.
+   */
+  async removeAllForProvider(conn: Conn, providerId: number, now: Date) {
+    await conn
+      .update(hosts)
+      .set({
+        removedAt: now,
+        credentialHash: null,
+        enrolTokenHash: null,
+        enrolTokenExpiresAt: null,
+      })
+      .where(
+        and(
+          eq(hosts.providerId, providerId),
+          isNull(hosts.removedAt),
+          sql`not exists (select 1 from ${instances} where ${instances.hostId} = ${hosts.id} and ${instances.endTime} is null)`,
+        ),
+      );
+  },
+
+  /** Listings (not removed) and live instances (not ended) on each host. */
+  async usage(conn: Conn, ids: string[]): Promise<Map<string, HostUsage>> {
+    const result = new Map<string, HostUsage>(
+      ids.map((id) => [id, { listings: 0, liveInstances: 0 }]),
+    );
+    if (ids.length === 0) return result;
+    const listingRows = await conn
+      .select({ hostId: gpuListings.hostId, n: sql<number>`count(*)::int` })
+      .from(gpuListings)
+      .where(and(inArray(gpuListings.hostId, ids), isNull(gpuListings.removedAt)))
+      .groupBy(gpuListings.hostId);
+    const instanceRows = await conn
+      .select({ hostId: instances.hostId, n: sql<number>`count(*)::int` })
+      .from(instances)
+      .where(and(inArray(instances.hostId, ids), isNull(instances.endTime)))
+      .groupBy(instances.hostId);
+    for (const row of listingRows) {
+      const entry = row.hostId ? result.get(row.hostId) : undefined;
+      if (entry) entry.listings = row.n;
+    }
+    for (const row of instanceRows) {
+      const entry = row.hostId ? result.get(row.hostId) : undefined;
+      if (entry) entry.liveInstances = row.n;
+    }
+    return result;
+  },
+
+  /** Outages of these hosts that were open at some point after `since`. */
+  outagesSince(conn: Conn, ids: string[], since: Date) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return conn
+      .select({
+        hostId: hostOutages.hostId,
+        startedAt: hostOutages.startedAt,
+        endedAt: hostOutages.endedAt,
+      })
+      .from(hostOutages)
+      .where(
+        and(
+          inArray(hostOutages.hostId, ids),
+          or(isNull(hostOutages.endedAt), gt(hostOutages.endedAt, since)),
+        ),
+      );
+  },
+};

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHostBody } from '../../../shared/contracts/hosts';
+import { uuidIdParam } from '../../../shared/contracts/params';
+import { parse } from '../../lib/validate';
+import { requireUser } from '../../plugins/session';
+import { registerAgentDownloads } from './downloads';
+import { providerHostsService } from './provider-hosts';
+
+const hostIdParam = uuidIdParam('Not a host id');
+
+/**
+ * The origin the browser used, for absolute URLs shown to the user (the install command).
+ * A same-origin write carries Origin (the session plugin refuses another site's), which also
+ * keeps https behind a TLS-terminating proxy; otherwise the request's own protocol and host.
+ */
+export function requestOrigin(request: FastifyRequest): string {
+  const origin = request.headers.origin;
+  if (origin && origin !== 'null') {
+    try {
+      const url = new URL(origin);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.host === request.host)
+        return url.origin;
+    } catch {
+      // fall through to the request's own address
+    }
+  }
+  return `${request.protocol}://${request.host}`;
+}
+
+/** The provider dashboard's hosts and the agent downloads (shared/contracts/hosts.ts). */
+export async function providerHostsRoutes(app: FastifyInstance): Promise<void> {
+  const { database, clock } = app.deps;
+  const db = database.db;
+
+  app.get('/api/providers/hosts', async (request) => {
+    const { userId } = requireUser(request);
+    return { hosts: await providerHostsService.list(db, userId, clock.now()) };
+  });
+
+  app.post('/api/providers/hosts', async (request, reply) => {
+    const { userId } = requireUser(request);
+    const body = parse(createHostBody, request.body);
+    const created = await providerHostsService.create(
+      db,
+      userId,
+      body,
+      requestOrigin(request),
+      clock.now(),
+    );
+    return reply.status(201).send(created);
+  });
+
+  app.post('/api/providers/hosts/:id/enrolment', async (request, reply) => {
+    const { userId } = requireUser(request);
+    const { id } = parse(hostIdParam, request.params);
+    const renewed = await providerHostsService.newEnrolment(
+      db,
+      userId,
+      id,
+      requestOrigin(request),
+      clock.now(),
+    );
+    return reply.status(201).send(renewed);
+  });
+
+  app.delete('/api/providers/hosts/:id', async (request, reply) => {
+    const { userId } = requireUser(request);
+    const { id } = parse(hostIdParam, request.params);
+    await providerHostsService.remove(db, userId, id, clock.now());
+    return reply.status(204).send();
+  });
+
+  registerAgentDownloads(app);
+}

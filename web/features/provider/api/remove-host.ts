@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { providerKeys } from './keys';
+
+/** Removes a host; the server refuses (409 HOST_IN_USE) while listings or instances use it. */
+export async function removeHost(hostId: string): Promise<void> {
+  await apiRequest('DELETE', `/api/providers/hosts/${encodeURIComponent(hostId)}`);
+}
+
+export function useRemoveHost() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeHost,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: providerKeys.hosts }),
+  });
+}

@@ -1,0 +1,80 @@
+import { TriangleAlert } from 'lucide-react';
+import type { CreateHostResponse } from '../../../../shared/contracts/hosts';
+import { Button } from '../../../components/ui/button';
+import { CopyButton } from '../../../components/ui/copy-button';
+import { Dialog } from '../../../components/ui/dialog';
+import { useFormatDate } from '../../../lib/date-format';
+
+/**
+ * The one-time token of a new host (or a new token), with the install command to paste into
+ * a root shell on the machine. Shown once: the server keeps only the token's hash.
+ */
+export function EnrolmentDialog({
+  shown,
+  onClose,
+}: {
+  shown: CreateHostResponse | null;
+  onClose: () => void;
+}) {
+  const formatDate = useFormatDate();
+  return (
+    <Dialog
+      open={shown !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title="Connect Your Host"
+      description={shown ? `Install the agent on ${shown.host.name}.` : ''}
+      className="max-w-2xl"
+      footer={<Button onClick={onClose}>Done</Button>}
+    >
+      {shown ? (
+        <div className="grid gap-4 text-sm">
+          <ol className="grid list-decimal gap-1 pl-5">
+            <li>Open a shell on the GPU host (Ubuntu 22.04+, with Node.js 20 or newer).</li>
+            <li>
+              Run this command as root. It checks the host, installs QEMU and the agent as the
+              rentgpu-agent service, and enrols the host.
+            </li>
+            <li>The host then shows online here, with its GPUs.</li>
+          </ol>
+          <div className="grid gap-1.5">
+            <p className="font-medium">Install command</p>
+            <div className="flex items-start gap-1 rounded-md bg-muted p-3">
+              <code
+                className="min-w-0 flex-1 font-mono text-xs break-all"
+                data-testid="install-command"
+              >
+                {shown.enrolment.installCommand}
+              </code>
+              <CopyButton value={shown.enrolment.installCommand} label="install command" />
+            </div>
+          </div>
+          <div className="grid gap-1.5">
+            <p className="font-medium">Enrolment token</p>
+            <div className="flex items-center gap-1 rounded-md bg-muted px-3 py-2">
+              <code
+                className="min-w-0 flex-1 font-mono text-xs break-all"
+                data-testid="enrolment-token"
+              >
+                {shown.enrolment.token}
+              </code>
+              <CopyButton value={shown.enrolment.token} label="enrolment token" />
+            </div>
+          </div>
+          <p className="flex items-start gap-2 rounded-md border border-warning-text/40 p-3">
+            <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0 text-warning-text" aria-hidden />
+            <span>
+              The token works once and expires at{' '}
+              <span className="font-medium">
+                {formatDate(shown.enrolment.expiresAt, { withTime: true })}
+              </span>{' '}
+              (in 1 hour). It is shown only now; if it expires before the host enrols, use New token
+              on the host.
+            </span>
+          </p>
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,117 @@
+import { Plus, ServerOff } from 'lucide-react';
+import { useState } from 'react';
+import type { CreateHostResponse, HostView } from '../../../../shared/contracts/hosts';
+import { Button } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { toast } from '../../../components/ui/toast-store';
+import { serverMessage } from '../../../lib/api-client';
+import { useNow } from '../../../lib/use-now';
+import { useProviderHosts } from '../api/get-provider-hosts';
+import { useRenewEnrolment } from '../api/renew-enrolment';
+import { AddHostDialog } from './add-host-dialog';
+import { EnrolmentDialog } from './enrolment-dialog';
+import { HostItem } from './host-item';
+import { QueryError } from './query-error';
+import { RemoveHostDialog } from './remove-host-dialog';
+import { Section } from './section';
+
+function HostList({
+  hosts,
+  renewingId,
+  onAdd,
+  onNewToken,
+  onRemove,
+}: {
+  hosts: HostView[];
+  renewingId: string | null;
+  onAdd: () => void;
+  onNewToken: (host: HostView) => void;
+  onRemove: (host: HostView) => void;
+}) {
+  const now = useNow(10_000);
+  if (hosts.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border p-8 text-center">
+        <ServerOff className="h-8 w-8 text-muted-foreground" aria-hidden />
+        <p className="font-medium">No hosts connected yet</p>
+        <p className="max-w-md text-sm text-muted-foreground">
+          Add a host to get a one-line command that installs the agent on your GPU machine. Once it
+          is online, choose it in a listing so that renters' machines run there.
+        </p>
+        <Button variant="provider" onClick={onAdd}>
+          Add your first host
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <ul className="grid gap-3" aria-label="My hosts">
+      {hosts.map((host) => (
+        <HostItem
+          key={host.id}
+          host={host}
+          now={now}
+          renewing={renewingId === host.id}
+          onNewToken={onNewToken}
+          onRemove={onRemove}
+        />
+      ))}
+    </ul>
+  );
+}
+
+/** Hosts: the provider's machines running the agent, polled every 30 seconds. */
+export function HostsSection() {
+  const hosts = useProviderHosts();
+  const renew = useRenewEnrolment();
+  const [adding, setAdding] = useState(false);
+  const [shown, setShown] = useState<CreateHostResponse | null>(null);
+  const [removing, setRemoving] = useState<HostView | null>(null);
+
+  async function newToken(host: HostView) {
+    try {
+      setShown(await renew.mutateAsync(host.id));
+    } catch (failure) {
+      toast({
+        title: 'Failed to Create Token',
+        description: serverMessage(failure, 'Failed to create a new token. Please try again.'),
+        variant: 'destructive',
+      });
+    }
+  }
+
+  return (
+    <Section
+      id="provider-hosts-title"
+      title="Hosts"
+      action={
+        <Button variant="outline" onClick={() => setAdding(true)}>
+          <Plus className="h-4 w-4" aria-hidden />
+          Add Host
+        </Button>
+      }
+    >
+      {hosts.isLoading ? (
+        <div className="grid gap-3" aria-busy="true">
+          <span role="status" className="sr-only">
+            Loading hosts
+          </span>
+          <Skeleton className="h-24 w-full" />
+        </div>
+      ) : hosts.error ? (
+        <QueryError what="your hosts" error={hosts.error} onRetry={() => void hosts.refetch()} />
+      ) : (
+        <HostList
+          hosts={hosts.data ?? []}
+          renewingId={renew.isPending ? (renew.variables ?? null) : null}
+          onAdd={() => setAdding(true)}
+          onNewToken={(host) => void newToken(host)}
+          onRemove={setRemoving}
+        />
+      )}
+      <AddHostDialog open={adding} onOpenChange={setAdding} onCreated={setShown} />
+      <EnrolmentDialog shown={shown} onClose={() => setShown(null)} />
+      <RemoveHostDialog host={removing} onClose={() => setRemoving(null)} />
+    </Section>
+  );
+}
