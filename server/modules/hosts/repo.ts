@@ -54,6 +54,8 @@ export const hostsRepo = {
         hostname: values.hostname,
         agentVersion: values.agentVersion,
         enrolledAt: values.at,
+        // It just called: online until it misses its heartbeats.
+        lastHeartbeatAt: values.at,
       })
       .where(eq(hosts.id, id));
   },
