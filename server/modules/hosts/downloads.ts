@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { errorResponses } from '../../../shared/contracts/errors';
 import { serviceUnavailable } from '../../lib/errors';
 import { ROOT_DIR } from '../../lib/paths';
 
@@ -66,7 +68,12 @@ function cached(
  * anyone (spec part 1 section 7): attachments, never rendered by a browser (nosniff).
  */
 export function registerAgentDownloads(app: FastifyInstance): void {
-  app.get('/api/providers/agent/download', async (_request, reply) => {
+  const attachment = {
+    schema: {
+      response: { 200: z.string().describe('The file, as an attachment'), ...errorResponses },
+    },
+  };
+  app.get('/api/providers/agent/download', attachment, async (_request, reply) => {
     const body = await cached(
       () => installer,
       (v) => {
@@ -81,7 +88,7 @@ export function registerAgentDownloads(app: FastifyInstance): void {
       .send(body);
   });
 
-  app.get('/api/providers/agent/download-script', async (_request, reply) => {
+  app.get('/api/providers/agent/download-script', attachment, async (_request, reply) => {
     const body = await cached(
       () => agentBundle,
       (v) => {

@@ -401,7 +401,11 @@ describe('DELETE /api/providers/hosts/:id', () => {
     });
     expect((await listHosts(provider.cookie))[0]).toMatchObject({ listings: 1 });
 
-    // A rental placed on the host (as placement will do), then the listing removed.
+    // The host enrols and heartbeats; a rental is placed on it, then the listing removed.
+    await db()
+      .update(hosts)
+      .set({ enrolledAt: t.clock.now(), lastHeartbeatAt: t.clock.now() })
+      .where(eq(hosts.id, host.id));
     const rented = await t.request({
       method: 'POST',
       url: '/api/rentals',

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHostBody } from '../../../shared/contracts/hosts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses, noContent } from '../../../shared/contracts/errors';
+import { createHostBody, createHostResponse, hostsResponse } from '../../../shared/contracts/hosts';
 import { uuidIdParam } from '../../../shared/contracts/params';
-import { parse } from '../../lib/validate';
-import { requireUser } from '../../plugins/session';
+import { requireUser, signedIn } from '../../plugins/session';
 import { registerAgentDownloads } from './downloads';
 import { providerHostsService } from './provider-hosts';
 
@@ -28,47 +29,73 @@ export function requestOrigin(request: FastifyRequest): string {
 }
 
 /** The provider dashboard's hosts and the agent downloads (shared/contracts/hosts.ts). */
-export async function providerHostsRoutes(app: FastifyInstance): Promise<void> {
+export async function providerHostsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, clock } = app.deps;
   const db = database.db;
 
-  app.get('/api/providers/hosts', async (request) => {
-    const { userId } = requireUser(request);
-    return { hosts: await providerHostsService.list(db, userId, clock.now()) };
-  });
+  app.get(
+    '/api/providers/hosts',
+    { preValidation: signedIn, schema: { response: { 200: hostsResponse, ...errorResponses } } },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return { hosts: await providerHostsService.list(db, userId, clock.now()) };
+    },
+  );
 
-  app.post('/api/providers/hosts', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const body = parse(createHostBody, request.body);
-    const created = await providerHostsService.create(
-      db,
-      userId,
-      body,
-      requestOrigin(request),
-      clock.now(),
-    );
-    return reply.status(201).send(created);
-  });
+  app.post(
+    '/api/providers/hosts',
+    {
+      preValidation: signedIn,
+      schema: { body: createHostBody, response: { 201: createHostResponse, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const created = await providerHostsService.create(
+        db,
+        userId,
+        request.body,
+        requestOrigin(request),
+        clock.now(),
+      );
+      return reply.status(201).send(created);
+    },
+  );
 
-  app.post('/api/providers/hosts/:id/enrolment', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { id } = parse(hostIdParam, request.params);
-    const renewed = await providerHostsService.newEnrolment(
-      db,
-      userId,
-      id,
-      requestOrigin(request),
-      clock.now(),
-    );
-    return reply.status(201).send(renewed);
-  });
+  app.post(
+    '/api/providers/hosts/:id/enrolment',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: hostIdParam,
+        response: { 201: createHostResponse, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const renewed = await providerHostsService.newEnrolment(
+        db,
+        userId,
+        request.params.id,
+        requestOrigin(request),
+        clock.now(),
+      );
+      return reply.status(201).send(renewed);
+    },
+  );
 
-  app.delete('/api/providers/hosts/:id', async (request, reply) => {
-    const { userId } = requireUser(request);
-    const { id } = parse(hostIdParam, request.params);
-    await providerHostsService.remove(db, userId, id, clock.now());
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/providers/hosts/:id',
+    {
+      preValidation: signedIn,
+      schema: { params: hostIdParam, response: { 204: noContent, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      await providerHostsService.remove(db, userId, request.params.id, clock.now());
+      return reply.status(204).send();
+    },
+  );
 
   registerAgentDownloads(app);
 }
