@@ -31,6 +31,8 @@ export interface AgentSettings {
   updateIntervalMs: number;
   nvidiaSmi: string;
   accelerator: Accelerator;
+  /** AGENT_GUEST_MEMORY_MIB: memory all guests may use together, reported in the inventory. */
+  guestMemoryMib?: number | null;
 }
 
 export class EnrollmentError extends Error {
@@ -130,7 +132,11 @@ export class Agent {
       const res = await this.api.heartbeat({
         agentVersion: AGENT_VERSION,
         sentAt: new Date().toISOString(),
-        host: await readHostInventory(this.settings.stateDir, this.settings.accelerator),
+        host: await readHostInventory(
+          this.settings.stateDir,
+          this.settings.accelerator,
+          this.settings.guestMemoryMib ?? null,
+        ),
         gpus: this.gpus,
         instances: [...this.statuses.values()],
       });

@@ -44,6 +44,7 @@ async function main() {
       updateIntervalMs: env.AGENT_UPDATE_INTERVAL_MS,
       nvidiaSmi: env.AGENT_NVIDIA_SMI,
       accelerator,
+      guestMemoryMib: env.AGENT_GUEST_MEMORY_MIB ?? null,
     },
     new AgentApi(env.RENTGPU_SERVER_URL),
     driver,

@@ -54,6 +54,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     db,
     instances,
     clock,
+    heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
     onEvent: createHostAlerts({ db, mailer, log }),
   });
   const demo = createDemoService({ db, clock });

@@ -50,6 +50,8 @@ const envSchema = z.object({
   PROVISIONING_TIMEOUT_MS: z.coerce.number().int().min(1000).default(600_000),
   /** How long the demo host simulator takes to make an instance ready. */
   DEMO_PROVISIONING_DELAY_MS: z.coerce.number().int().min(0).default(20_000),
+  /** The heartbeat interval the server asks of agents (spec: 30 s; tests ask less). */
+  AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** How often the billing worker looks for due work. */
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** How long public listing pages and stats may be served from memory (0 turns it off). */

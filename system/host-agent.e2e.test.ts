@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,7 +39,10 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-'));
   key = path.join(tmp, 'renter');
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
-  t = await createTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } });
+  // The server asks agents to heartbeat every second (30 s in production).
+  t = await createTestApp({
+    env: { PROVISIONING_TIMEOUT_MS: '600000', AGENT_HEARTBEAT_INTERVAL_MS: '1000' },
+  });
   w = world(t);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
@@ -54,6 +57,8 @@ beforeEach((ctx) => {
 });
 
 afterAll(async () => {
+  if (process.env.SYSTEM_E2E_AGENT_LOG)
+    await writeFile(process.env.SYSTEM_E2E_AGENT_LOG, agentLines.join(''));
   if (agent) {
     agent.child.kill('SIGKILL');
     await agent.exited;
@@ -123,6 +128,8 @@ describe('provider host → agent → real VM → renter over SSH', () => {
       AGENT_BOOT_TIMEOUT_MS: '240000',
       AGENT_STOP_TIMEOUT_MS: '20000',
       AGENT_GPU_PASSTHROUGH: 'false',
+      // Guests share 1 GiB (512 MiB per GPU): the test guest boots quickly under emulation.
+      AGENT_GUEST_MEMORY_MIB: '1024',
     });
     agent.child.stdout?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
     agent.child.stderr?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
@@ -131,7 +138,7 @@ describe('provider host → agent → real VM → renter over SSH', () => {
       'the first heartbeat',
       async () => {
         const [row] = await t.database.db.select().from(hosts).where(eq(hosts.id, host.id));
-        return row?.lastHeartbeatAt ? row : null;
+        return row?.inventory ? row : null;
       },
       60_000,
     );

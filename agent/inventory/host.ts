@@ -19,6 +19,7 @@ export async function detectAccelerator(allowSoftware: boolean, sysModule = '/sy
 export async function readHostInventory(
   stateDir: string,
   accelerator: Accelerator,
+  guestMemoryMib: number | null = null,
 ): Promise<HostInventory> {
   const cpus = os.cpus();
   const fs = await statfs(stateDir);
@@ -28,7 +29,11 @@ export async function readHostInventory(
       model: (cpus[0]?.model ?? 'unknown').trim().slice(0, 200),
       cores: Math.max(1, cpus.length),
     },
-    memory: { totalBytes: os.totalmem(), availableBytes: await memAvailable() },
+    memory: {
+      totalBytes: os.totalmem(),
+      availableBytes: await memAvailable(),
+      ...(guestMemoryMib === null ? {} : { guestBytes: guestMemoryMib * 1024 * 1024 }),
+    },
     disk: { path: stateDir, totalBytes: fs.blocks * fs.bsize, freeBytes: fs.bavail * fs.bsize },
     accelerator,
   };

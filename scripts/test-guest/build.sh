@@ -169,7 +169,7 @@ esac; done
 for d in /dev/vd?; do
   [ -b "$d" ] && [ "$d" != "$SEED" ] || continue
   magic=$(dd if="$d" bs=1 skip=1080 count=2 2>/dev/null | hexdump -v -e '2/1 "%02x"')
-  if [ "$magic" != "53ef" ]; then say "formatting $d (first boot)"; mke2fs -q -L rgdata "$d" >/dev/null 2>&1; fi
+  if [ "$magic" != "53ef" ]; then say "formatting $d (first boot)"; mke2fs -q -i 4194304 -L rgdata "$d" >/dev/null 2>&1; fi
   mount -t ext4 "$d" /data && say "mounted $d on /data" && break
 done
 mkdir -p /data/home /data/etc/dropbear; mount --bind /data/home /home

@@ -80,7 +80,15 @@ export type GpuInventory = z.infer<typeof gpuInventory>;
 export const hostInventory = z.object({
   hostname: shortText(253),
   cpu: z.object({ model: z.string().max(200), cores: z.number().int().min(1).max(4096) }),
-  memory: z.object({ totalBytes: bytes, availableBytes: bytes }),
+  memory: z.object({
+    totalBytes: bytes,
+    availableBytes: bytes,
+    /**
+     * What guests may use together (AGENT_GUEST_MEMORY_MIB): the rest stays with the host.
+     * Absent: the server keeps 20% for the host. Each GPU's instance gets its share.
+     */
+    guestBytes: bytes.optional(),
+  }),
   /** The file system holding the agent's state folder (instance disks live there). */
   disk: z.object({ path: z.string().max(4096), totalBytes: bytes, freeBytes: bytes }),
   /** `kvm` when hardware virtualisation is usable; `tcg` = software emulation (tests only). */

@@ -46,8 +46,9 @@ const HOLDS_GPU = new Set(['provisioning', 'starting', 'running']);
 
 /**
  * What a unit of a listing gets on its host: the instance's own shape, but never more than a
- * per-GPU share of the machine (a marketplace rental asks 8 vCPUs and 32 GB by default; a host
- * with 2 GPUs, 16 cores and 64 GB gives each 8 and 25).
+ * per-GPU share of the machine: of its cores, and of the memory it lets guests use
+ * (AGENT_GUEST_MEMORY_MIB, else 80%). A marketplace rental asks 8 vCPUs and 32 GB by default;
+ * a host with 2 GPUs, 16 cores and 64 GB gives each 8 vCPUs and 25.6 GB.
  */
 export function shapeOnHost(
   instance: Pick<Instance, 'cpus' | 'memoryGb'>,
@@ -56,8 +57,8 @@ export function shapeOnHost(
 ): { cpus: number; memoryMib: number } {
   const share = Math.max(1, gpuCount);
   const cpus = Math.max(1, Math.min(instance.cpus, Math.floor(inventory.cpu.cores / share)));
-  const hostMib = Math.floor(inventory.memory.totalBytes / 1024 / 1024);
-  const shareMib = Math.floor((hostMib * 0.8) / share);
+  const poolBytes = inventory.memory.guestBytes ?? inventory.memory.totalBytes * 0.8;
+  const shareMib = Math.floor(poolBytes / 1024 / 1024 / share);
   const memoryMib = Math.max(512, Math.min(instance.memoryGb * 1024, shareMib));
   return { cpus, memoryMib };
 }
@@ -75,8 +76,11 @@ export function createHostsService(deps: {
   db: Db;
   instances: InstancesService;
   clock: Clock;
+  /** What agents are asked to heartbeat at (AGENT_HEARTBEAT_INTERVAL_MS, default 30 s). */
+  heartbeatIntervalMs?: number;
   onEvent?: (event: HostEvent) => void;
 }) {
+  const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
   const { db, clock } = deps;
 
   function report(report: HostReport): Promise<{ accepted: boolean; generation: number }> {
@@ -244,7 +248,7 @@ export function createHostsService(deps: {
         return found;
       });
       if (!host) throw unauthenticated('Unknown, expired or spent enrolment token.');
-      return { agentId: host.id, credential, heartbeatIntervalMs: AGENT_HEARTBEAT_INTERVAL_MS };
+      return { agentId: host.id, credential, heartbeatIntervalMs };
     },
 
     /** The host an agent's credential belongs to; 401 for an unknown or revoked one. */
@@ -288,7 +292,7 @@ export function createHostsService(deps: {
       rows = await place(host, rows);
       return {
         instances: rows.map((row) => desired(row, body)),
-        heartbeatIntervalMs: AGENT_HEARTBEAT_INTERVAL_MS,
+        heartbeatIntervalMs,
       };
     },
 
