@@ -361,6 +361,7 @@ function fixtureListing(id: number, over: Partial<GpuListingView>): GpuListingVi
     isDemoHost: false,
     hostStatus: 'online',
     hostId: null,
+    hostUptimePercent: null,
     provider: {
       id: PROVIDER.id,
       companyName: PROVIDER.companyName,

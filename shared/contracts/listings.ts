@@ -157,6 +157,8 @@ export const gpuListingView = z.object({
    */
   hostStatus: z.enum(['demo', 'online', 'offline', 'none']),
   hostId: z.string().nullable(),
+  /** Its host's uptime over the last 30 days, percent with one decimal; null without a host. */
+  hostUptimePercent: z.number().nullable(),
   provider: z.object({
     id: z.number(),
     companyName: z.string(),

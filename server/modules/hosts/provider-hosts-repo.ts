@@ -116,6 +116,19 @@ export const providerHostsRepo = {
   },
 
   /** Outages of these hosts that were open at some point after `since`. */
+  byIds(conn: Conn, ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return conn
+      .select({
+        id: hosts.id,
+        enrolledAt: hosts.enrolledAt,
+        offlineSince: hosts.offlineSince,
+        lastHeartbeatAt: hosts.lastHeartbeatAt,
+      })
+      .from(hosts)
+      .where(inArray(hosts.id, ids));
+  },
+
   outagesSince(conn: Conn, ids: string[], since: Date) {
     if (ids.length === 0) return Promise.resolve([]);
     return conn

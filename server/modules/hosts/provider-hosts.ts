@@ -12,7 +12,7 @@ import type { Host } from '../../db/schema';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { conflict, hostInUse, limitReached, notAProvider, notFound } from '../../lib/errors';
 import { providersService } from '../providers/service';
-import { presentHost } from './presenter';
+import { hostUptimePercent, presentHost } from './presenter';
 import { providerHostsRepo } from './provider-hosts-repo';
 
 /** Hosts one provider may have at a time (removed ones do not count). */
@@ -139,6 +139,25 @@ export const providerHostsService = {
       if (usage && (usage.listings > 0 || usage.liveInstances > 0)) throw hostInUse(usage);
       await providerHostsRepo.markRemoved(tx, hostId, now);
     });
+  },
+
+  /** Each host's uptime score over the last 30 days (the marketplace shows it on listings). */
+  async uptimeOf(conn: Conn, hostIds: string[], now: Date): Promise<Map<string, number | null>> {
+    const ids = [...new Set(hostIds)];
+    const [rows, outages] = await Promise.all([
+      providerHostsRepo.byIds(conn, ids),
+      providerHostsRepo.outagesSince(conn, ids, new Date(now.getTime() - UPTIME_WINDOW_MS)),
+    ]);
+    return new Map(
+      rows.map((host) => [
+        host.id,
+        hostUptimePercent(
+          host,
+          outages.filter((o) => o.hostId === host.id),
+          now,
+        ),
+      ]),
+    );
   },
 
   /** For listings: whether the host is this provider's and not removed. */

@@ -2,7 +2,11 @@ import type { GpuListingView } from '../../../shared/contracts/listings';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { ListingRow } from './repo';
 
-export function presentListing({ listing, provider, hostStatus }: ListingRow): GpuListingView {
+/** `uptime`: the listing's host's uptime score (null for demo listings and new hosts). */
+export function presentListing(
+  { listing, provider, hostStatus }: ListingRow,
+  uptime: ReadonlyMap<string, number | null> = new Map(),
+): GpuListingView {
   const specs = listing.specifications ?? {};
   return {
     id: listing.id,
@@ -22,6 +26,7 @@ export function presentListing({ listing, provider, hostStatus }: ListingRow): G
     isDemoHost: listing.isDemoHost,
     hostStatus,
     hostId: listing.hostId,
+    hostUptimePercent: listing.hostId ? (uptime.get(listing.hostId) ?? null) : null,
     provider: {
       id: provider.id,
       companyName: provider.companyName,

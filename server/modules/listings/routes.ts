@@ -45,8 +45,13 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
         : undefined;
       const key = `listings:${sandbox ?? ''}:${JSON.stringify(query)}`;
       const page = await readCache.getOrLoad(key, async () => {
-        const { rows, nextCursor } = await listingsService.list(db, query, sandbox);
-        return { body: JSON.stringify(rows.map(presentListing)), nextCursor };
+        const { rows, uptime, nextCursor } = await listingsService.list(
+          db,
+          query,
+          sandbox,
+          clock.now(),
+        );
+        return { body: JSON.stringify(rows.map((row) => presentListing(row, uptime))), nextCursor };
       });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return sendJsonText(reply, page.body);

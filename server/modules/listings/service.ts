@@ -79,7 +79,7 @@ export const listingsService = {
   takeUnit: listingsRepo.takeUnit,
 
   /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
-  async list(db: Db, query: ListingsQuery, viewerSandboxId?: number) {
+  async list(db: Db, query: ListingsQuery, viewerSandboxId?: number, now = new Date()) {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     if (query.cursor && !after)
       throw badRequest('The cursor is not valid. Start again without it.');
@@ -92,7 +92,9 @@ export const listingsService = {
       limit: query.limit,
       ...(after ? { after } : {}),
     });
-    return { rows, nextCursor: next ? encodeCursor(next) : null };
+    const hostIds = rows.flatMap((r) => (r.listing.hostId ? [r.listing.hostId] : []));
+    const uptime = await providerHostsService.uptimeOf(db, hostIds, now);
+    return { rows, uptime, nextCursor: next ? encodeCursor(next) : null };
   },
 
   /** The sandbox provider a demo visitor owns, if any (whose listings only they see). */

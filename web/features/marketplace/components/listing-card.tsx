@@ -79,6 +79,11 @@ export function ListingCard({ listing, currency, selected, onSelect, onRent }: L
           <p className="text-xs text-muted-foreground">
             {formatMoney(listing.dailyRate, currency)}/day
           </p>
+          {listing.hostUptimePercent !== null ? (
+            <p className="text-xs text-muted-foreground" data-testid="host-uptime">
+              Host uptime {listing.hostUptimePercent.toFixed(1)}% (30 days)
+            </p>
+          ) : null}
         </div>
         {listing.isDemoHost ? (
           <Tooltip content="A simulated host for trying RentGPU: renting, billing and refunds are real, but its SSH address is not a real machine.">
