@@ -74,6 +74,12 @@ export const instances = pgTable(
     /** The renter's OpenSSH public keys at creation (a later change to Settings is not pushed). */
     sshPublicKeys: jsonb('ssh_public_keys').$type<string[]>().notNull().default([]),
     vncPassword: text('vnc_password'),
+    /**
+     * The platform's per-instance key (the web console logs in with it): its public half is
+     * installed beside the renter's keys; the private half never leaves the server.
+     */
+    platformSshPublicKey: text('platform_ssh_public_key'),
+    platformSshPrivateKey: text('platform_ssh_private_key'),
     /** The template's setup (cloud-config or a script), handed to the host. */
     userData: text('user_data'),
     /** Set while its host is offline; such time is never billed (DESIGN.md section 3). */

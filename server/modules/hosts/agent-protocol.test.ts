@@ -99,7 +99,9 @@ async function listingView(listing: { id: number; providerId: number }) {
     method: 'GET',
     url: `/api/gpu-listings?providerId=${listing.providerId}`,
   });
-  return (res.json() as { id: number }[]).find((l) => l.id === listing.id);
+  return (res.json() as { id: number; hostUptimePercent: number | null }[]).find(
+    (l) => l.id === listing.id,
+  );
 }
 
 async function renterWithKey(credits = '100.00') {
@@ -418,7 +420,10 @@ describe('a host that goes dark', () => {
       .where(eq(hostOutages.hostId, host.id));
     expect(outages).toHaveLength(1);
     expect(outages[0]?.endedAt).not.toBeNull();
-    expect(await listingView(listing)).toMatchObject({ hostStatus: 'online' });
+    const view = await listingView(listing);
+    expect(view).toMatchObject({ hostStatus: 'online' });
+    // Dark for nearly all of its life: the uptime score says so.
+    expect(view?.hostUptimePercent).toBeLessThan(10);
   });
 
   it('does not charge a metered instance for the minutes its host is dark', async () => {

@@ -218,7 +218,7 @@ export function createHostsService(deps: {
       gpuIndexes: row.gpuIndexes,
       sshUser: row.sshUsername,
       sshPublicKeys: row.sshPublicKeys.slice(0, 20),
-      platformSshPublicKey: null,
+      platformSshPublicKey: row.platformSshPublicKey,
       vncPassword: row.vncPassword ?? vncPassword(),
       userData: row.userData,
     };

@@ -92,6 +92,13 @@ export interface CreateMeteredInput {
   source: 'vm' | 'deploy' | 'api';
   template?: string | null;
   storageGb: number;
+  /** The VM's shape (VM dashboard: 2–16 vCPUs, 8–128 GB); the host caps it to a GPU's share. */
+  cpus?: number;
+  memoryGb?: number;
+  /** The template's setup, handed to the host as cloud-init user-data. */
+  userData?: string | null;
+  /** The platform's per-instance key pair for the web console (OpenSSH public, PEM private). */
+  platformKey?: { publicKey: string; privateKey: string } | null;
 }
 
 function parseDollars(value: string): bigint | null {
@@ -395,6 +402,11 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
           hostId: listing.hostId,
           source: input.source,
           template: input.template ?? null,
+          ...(input.cpus !== undefined ? { cpus: input.cpus } : {}),
+          ...(input.memoryGb !== undefined ? { memoryGb: input.memoryGb } : {}),
+          userData: input.userData ?? null,
+          platformSshPublicKey: input.platformKey?.publicKey ?? null,
+          platformSshPrivateKey: input.platformKey?.privateKey ?? null,
           billingPlan: 'metered',
           status: 'provisioning',
           stateChangedAt: now,
