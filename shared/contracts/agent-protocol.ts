@@ -39,7 +39,10 @@ const bytes = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 // ── enrol ────────────────────────────────────────────────────────────────────────────────
 
 export const enrollRequest = z.object({
-  /** The one-time enrolment token the provider copied from the web app; spent by this call. */
+  /**
+   * The one-time enrolment token the provider copied from the web app. It stays good until the
+   * host's first heartbeat (a lost answer can be retried; each enrol replaces the credential).
+   */
   token: shortText(200),
   hostname: shortText(253),
   agentVersion: shortText(40),

@@ -146,14 +146,24 @@ describe('enrolment', () => {
     expect(body.credential).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const [row] = await t.database.db.select().from(hosts).where(eq(hosts.id, id));
     expect(row?.credentialHash).toBe(sha256(body.credential));
-    expect(row?.enrolTokenHash).toBeNull();
     expect(JSON.stringify(row)).not.toContain(body.credential);
 
+    // The answer was lost: the agent enrols again before its first heartbeat and gets a new
+    // credential; the first one is dead.
+    const retry = await enrol(token);
+    expect(retry.statusCode).toBe(201);
+    const credential = retry.json().credential as string;
+    expect(credential).not.toBe(body.credential);
+    const stale = await agentPost('/api/v1/agents/heartbeat', body.credential, inventory());
+    expect(stale.statusCode).toBe(401);
+
+    // From the first heartbeat on the token is spent.
+    await heartbeat(credential);
+    const [spent] = await t.database.db.select().from(hosts).where(eq(hosts.id, id));
+    expect(spent?.enrolTokenHash).toBeNull();
     const again = await enrol(token);
     expect(again.statusCode).toBe(401);
     expect(again.json().error).toMatchObject({ code: 'UNAUTHENTICATED', details: {} });
-    // The credential works; the host is online after its first heartbeat.
-    await heartbeat(body.credential);
   });
 
   it('refuses an expired or unknown token', async () => {

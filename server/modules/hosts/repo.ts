@@ -23,7 +23,11 @@ const onHostCondition = (hostId: string) =>
   );
 
 export const hostsRepo = {
-  /** The host an unspent, unexpired enrolment token belongs to, locked. */
+  /**
+   * The host an unspent, unexpired enrolment token belongs to, locked. A token stays good
+   * until the host's first heartbeat, so an agent whose enrol answer was lost can enrol again
+   * (and the first credential dies); from the first heartbeat on it is spent.
+   */
   async lockByEnrolToken(conn: Conn, tokenHash: string, now: Date) {
     const rows = await conn
       .select()
@@ -31,7 +35,7 @@ export const hostsRepo = {
       .where(
         and(
           eq(hosts.enrolTokenHash, tokenHash),
-          isNull(hosts.enrolledAt),
+          or(isNull(hosts.enrolledAt), eq(hosts.heartbeatCount, 0)),
           isNull(hosts.removedAt),
           gt(hosts.enrolTokenExpiresAt, now),
         ),
@@ -48,8 +52,6 @@ export const hostsRepo = {
     await conn
       .update(hosts)
       .set({
-        enrolTokenHash: null,
-        enrolTokenExpiresAt: null,
         credentialHash: values.credentialHash,
         hostname: values.hostname,
         agentVersion: values.agentVersion,
@@ -95,7 +97,9 @@ export const hostsRepo = {
         accelerator = ${values.host.accelerator},
         inventory = ${JSON.stringify({ host: values.host, gpus: values.gpus })}::jsonb,
         heartbeat_count = h.heartbeat_count + 1,
-        offline_since = null
+        offline_since = null,
+        enrol_token_hash = null,
+        enrol_token_expires_at = null
       from (select id, offline_since from ${hosts}
         where credential_hash = ${credentialHash} and removed_at is null for update) as before
       where h.id = before.id
