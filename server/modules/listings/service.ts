@@ -13,6 +13,7 @@ import {
 import { providerHostsService } from '../hosts/provider-hosts';
 import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
+import { listingsPolicy } from './policy';
 import { listingsRepo } from './repo';
 
 /** Columns derived from the model and memory, kept so sorting stays an index scan. */
@@ -60,15 +61,6 @@ async function placement(
     });
   }
   return { hostId, hostGpuIndexes: indexes.length > 0 ? indexes : firstGpus(totalCount) };
-}
-
-async function ownedListing(db: Db, userId: string, listingId: number) {
-  const providerId = await providersService.providerIdOf(db, userId);
-  const row = await listingsRepo.findById(db, listingId);
-  if (!row) throw notFound('GPU listing');
-  if (providerId === null || row.listing.providerId !== providerId)
-    throw forbidden('Only the provider who listed this GPU can change it.');
-  return row;
 }
 
 export const listingsService = {
@@ -149,7 +141,7 @@ export const listingsService = {
   },
 
   async update(db: Db, userId: string, listingId: number, body: ListingChanges) {
-    await ownedListing(db, userId, listingId);
+    await listingsPolicy.ownedListing(db, userId, listingId);
     await db.transaction(async (tx) => {
       const locked = await listingsRepo.lockById(tx, listingId);
       if (!locked || locked.removedAt) throw notFound('GPU listing');
@@ -197,7 +189,7 @@ export const listingsService = {
 
   /** Removal keeps the row (and so every rental's history); refused while rentals run. */
   async remove(db: Db, userId: string, listingId: number, now: Date) {
-    await ownedListing(db, userId, listingId);
+    await listingsPolicy.ownedListing(db, userId, listingId);
     await db.transaction(async (tx) => {
       await listingsRepo.lockById(tx, listingId);
       const active = await listingsRepo.countLiveInstances(tx, listingId);
