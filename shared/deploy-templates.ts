@@ -31,8 +31,10 @@ export interface DeployTemplate {
 /** Where the template's JupyterLab listens inside the VM (reached through an SSH tunnel). */
 export const JUPYTER_PORT = 8888;
 
-const DRIVER = 'NVIDIA server driver 535 (installed when a GPU is attached)';
-const JUPYTER = 'JupyterLab on port 8888 (token per instance)';
+/** Installed on first boot when an NVIDIA GPU is passed through (see DRIVER_SCRIPT). */
+const DRIVER = 'NVIDIA driver 535';
+/** On 127.0.0.1:8888 inside the VM, with a token of its own per instance. */
+const JUPYTER = 'JupyterLab (port 8888)';
 
 export const DEPLOY_TEMPLATES: readonly DeployTemplate[] = [
   {
@@ -45,7 +47,7 @@ export const DEPLOY_TEMPLATES: readonly DeployTemplate[] = [
     recommendedGpu: 'RTX 4090',
     software: [
       DRIVER,
-      'Python 3.10 (venv in /opt/rentgpu/venv)',
+      'Python 3.10 venv',
       'PyTorch (CUDA 12.1)',
       'torchvision',
       'torchaudio',
@@ -61,13 +63,7 @@ export const DEPLOY_TEMPLATES: readonly DeployTemplate[] = [
     cpuCores: 8,
     ramGb: 32,
     recommendedGpu: 'RTX 4090',
-    software: [
-      DRIVER,
-      'Python 3.10 (venv in /opt/rentgpu/venv)',
-      'TensorFlow 2 with CUDA libraries',
-      'Keras',
-      JUPYTER,
-    ],
+    software: [DRIVER, 'Python 3.10 venv', 'TensorFlow 2 + CUDA libraries', 'Keras', JUPYTER],
     deploySeconds: 50,
   },
   {
@@ -80,7 +76,7 @@ export const DEPLOY_TEMPLATES: readonly DeployTemplate[] = [
     recommendedGpu: 'A100 80GB',
     software: [
       DRIVER,
-      'Python 3.10 (venv in /opt/rentgpu/venv)',
+      'Python 3.10 venv',
       'PyTorch (CUDA 12.1)',
       'Transformers',
       'Datasets',
@@ -100,7 +96,7 @@ export const DEPLOY_TEMPLATES: readonly DeployTemplate[] = [
     recommendedGpu: 'RTX 4090',
     software: [
       DRIVER,
-      'Python 3.10 (venv in /opt/rentgpu/venv)',
+      'Python 3.10 venv',
       'PyTorch (CUDA 12.1)',
       'Diffusers',
       'Transformers',
@@ -118,7 +114,7 @@ export const DEPLOY_TEMPLATES: readonly DeployTemplate[] = [
     cpuCores: 8,
     ramGb: 64,
     recommendedGpu: 'RTX 4090',
-    software: [DRIVER, 'Ollama (systemd service, port 11434)', 'ollama Python client', JUPYTER],
+    software: [DRIVER, 'Ollama service (port 11434)', 'ollama Python client', JUPYTER],
     deploySeconds: 120,
   },
   {
