@@ -133,6 +133,7 @@ for (const width of [1280, 390]) {
         await new Promise((resolve) => setTimeout(resolve, 800));
         await route.continue();
       });
+      const pressed = Date.now();
       await button.click();
       await expect(page.getByRole('button', { name: 'Deploying...' })).toBeDisabled();
       await expect(toastWith(page, 'Deployment Initiated')).toBeVisible();
@@ -155,6 +156,12 @@ for (const width of [1280, 390]) {
       await expect(result.getByTestId('deployment-status')).toHaveText('Running', {
         timeout: 15_000,
       });
+      // Deploy Instantly to Running on screen (request held 0.8 s above, 2 s polling).
+      test.info().annotations.push({
+        type: 'deploy-to-running-ms',
+        description: String(Date.now() - pressed),
+      });
+      console.log(`deploy-to-running at ${width}px: ${Date.now() - pressed} ms`);
       await expect(
         result.getByText(/^ssh -p \d{5} ubuntu@gpu-\d+\.demo\.rentgpu\.dev$/),
       ).toBeVisible();
