@@ -24,6 +24,7 @@ import { accountRoutes } from './modules/account/routes';
 import { apiKeysRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { contactRoutes } from './modules/contact/routes';
+import { deployRoutes } from './modules/deploy/routes';
 import { healthRoutes } from './modules/health/routes';
 import { agentRoutes } from './modules/hosts/agent-routes';
 import { providerHostsRoutes } from './modules/hosts/provider-routes';
@@ -146,6 +147,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(providerHostsRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
+  await app.register(deployRoutes);
   await app.register(newsletterRoutes);
   await app.register(contactRoutes);
   await app.register(paymentsRoutes);

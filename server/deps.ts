@@ -9,6 +9,7 @@ import { ReadCache } from './lib/read-cache';
 import { createAccountService } from './modules/account/service';
 import { createAuthService } from './modules/auth/service';
 import { createDemoService } from './modules/demo/service';
+import { createDeployService } from './modules/deploy/service';
 import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
 import { createHostsService } from './modules/hosts/service';
@@ -78,6 +79,11 @@ export function buildDeps(infra: Infrastructure): AppDeps {
       triesPerIpPer15Min: env.CODE_TRIES_PER_IP_PER_15_MIN,
     }),
     instances,
+    deploy: createDeployService(db, instances, {
+      demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
+      workerIntervalMs: env.WORKER_INTERVAL_MS,
+      heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
+    }),
     hosts,
     worker: createWorker(
       instanceJobs({

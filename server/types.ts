@@ -7,6 +7,7 @@ import type { RateLimiter } from './lib/rate-limit';
 import type { ReadCache } from './lib/read-cache';
 import type { AccountService } from './modules/account/service';
 import type { AuthService } from './modules/auth/service';
+import type { DeployService } from './modules/deploy/service';
 import type { HostsService } from './modules/hosts/service';
 import type { InstancesService } from './modules/instances/service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
@@ -23,6 +24,8 @@ export interface AppDeps {
   auth: AuthService;
   /** Every GPU machine: marketplace rentals (booked) and metered instances. */
   instances: InstancesService;
+  /** Instant Deploy: templates on the cheapest rentable GPU of a type (metered instances). */
+  deploy: DeployService;
   /** Where hosts report what happened to instances. */
   hosts: HostsService;
   /** The worker's named jobs (server/worker); main.ts starts its timer. */

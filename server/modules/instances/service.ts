@@ -384,7 +384,12 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
      * and the wallet must hold one hour at the instance's rate. Charged per minute by the
      * worker from the first minute on; compute only once running.
      */
-    async createMetered(userId: string, input: CreateMeteredInput, now: Date) {
+    async createMetered(
+      userId: string,
+      input: CreateMeteredInput,
+      now: Date,
+      options: RentOptions = {},
+    ) {
       return afterCommit(async (tx) => {
         const found = await listingsService.findById(tx, input.gpuListingId);
         if (!found) throw notFound('GPU listing');
@@ -393,7 +398,14 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
         if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
           throw hostOffline(found.hostStatus);
         }
-        const listing = await listingsService.reserveUnit(tx, found.listing.id, rate);
+        // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
+        const listing = await listingsService.reserveUnit(
+          tx,
+          found.listing.id,
+          rate,
+          undefined,
+          userId,
+        );
         if (!listing) throw capacityUnavailable();
         const instance = await instancesRepo.insert(tx, {
           userId,
@@ -418,6 +430,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
         });
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');
+        await options.record?.(tx, row);
         return row;
       }, []);
     },
@@ -733,6 +746,13 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
         after = spenders[spenders.length - 1]?.userId ?? null;
       }
       return warned;
+    },
+
+    /** One of the user's instances with its view (404 for anyone else's, as if absent). */
+    async findOwn(userId: string, id: number, what = 'Instance'): Promise<InstanceRow> {
+      const row = await instancesRepo.findView(db, id);
+      if (!row || row.instance.userId !== userId) throw notFound(what);
+      return row;
     },
 
     /** What the app's banner shows: a low balance, or instances stopped for want of credits. */

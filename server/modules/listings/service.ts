@@ -13,6 +13,7 @@ import {
 import { providerHostsService } from '../hosts/provider-hosts';
 import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
+import { gpuOfferings } from './offerings';
 import { listingsPolicy } from './policy';
 import { listingsRepo } from './repo';
 
@@ -69,6 +70,8 @@ export const listingsService = {
   reserveUnit: listingsRepo.reserveUnit,
   releaseUnit: listingsRepo.releaseUnit,
   takeUnit: listingsRepo.takeUnit,
+  /** Per GPU type: its listings and the cheapest rentable one (Instant Deploy, the VM list). */
+  offerings: gpuOfferings,
 
   /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
   async list(db: Db, query: ListingsQuery, viewerSandboxId?: number, now = new Date()) {
