@@ -1,16 +1,13 @@
-// `npm run openapi`: writes the public API's OpenAPI 3.1 document to docs/openapi.json, generated
-// from the routes' zod schemas (server/modules/public-api/openapi.ts). A test fails when the
-// committed file is not current.
+// `npm run openapi`: writes the public API's OpenAPI 3.1 document to docs/openapi.json and its
+// openapi-typescript types to cli/api-types.ts, both generated from the routes' zod schemas
+// (server/modules/public-api/openapi.ts). A test fails when either committed file is stale.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateOpenApiDocument } from '../server/modules/public-api/document';
+import { apiTypesText, generateOpenApiDocument } from '../server/modules/public-api/document';
 
-const target = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  'docs',
-  'openapi.json',
-);
-writeFileSync(target, await generateOpenApiDocument());
-console.log(`wrote ${path.relative(process.cwd(), target)}`);
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const document = await generateOpenApiDocument();
+writeFileSync(path.join(root, 'docs', 'openapi.json'), document);
+writeFileSync(path.join(root, 'cli', 'api-types.ts'), await apiTypesText(document));
+console.log('wrote docs/openapi.json and cli/api-types.ts');
