@@ -1,5 +1,5 @@
 // `npm run openapi`: writes the public API's OpenAPI 3.1 document to docs/openapi.json and its
-// openapi-typescript types to cli/api-types.ts, both generated from the routes' zod schemas
+// openapi-typescript types to shared/contracts/openapi-types.ts, both generated from the routes' zod schemas
 // (server/modules/public-api/openapi.ts). A test fails when either committed file is stale.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,5 +9,8 @@ import { apiTypesText, generateOpenApiDocument } from '../server/modules/public-
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const document = await generateOpenApiDocument();
 writeFileSync(path.join(root, 'docs', 'openapi.json'), document);
-writeFileSync(path.join(root, 'cli', 'api-types.ts'), await apiTypesText(document));
-console.log('wrote docs/openapi.json and cli/api-types.ts');
+writeFileSync(
+  path.join(root, 'shared', 'contracts', 'openapi-types.ts'),
+  await apiTypesText(document),
+);
+console.log('wrote docs/openapi.json and shared/contracts/openapi-types.ts');

@@ -32,7 +32,7 @@ export async function generateOpenApiDocument(): Promise<string> {
 
 /**
  * TypeScript types of the document by an independent generator (openapi-typescript), as
- * committed in cli/api-types.ts for clients such as openapi-fetch.
+ * committed in shared/contracts/openapi-types.ts for clients such as openapi-fetch.
  */
 export async function apiTypesText(documentJson: string): Promise<string> {
   const ast = await openapiTS(JSON.parse(documentJson) as Parameters<typeof openapiTS>[0]);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { paths } from '../../../cli/api-types';
+import type { paths } from '../../../shared/contracts/openapi-types';
 import { createTestApp, type TestApp } from '../../test/app';
 import { world } from '../../test/world';
 import { apiTypesText, documentText } from './document';
@@ -30,10 +30,10 @@ afterAll(async () => {
 });
 
 describe('the OpenAPI document', () => {
-  it('docs/openapi.json and cli/api-types.ts are current (run `npm run openapi`)', async () => {
+  it('docs/openapi.json and shared/contracts/openapi-types.ts are current (run `npm run openapi`)', async () => {
     const document = documentText(t.app);
     expect(committed('docs/openapi.json')).toBe(document);
-    expect(committed('cli/api-types.ts')).toBe(await apiTypesText(document));
+    expect(committed('shared/contracts/openapi-types.ts')).toBe(await apiTypesText(document));
   });
 
   it('is served at GET /api/v1/openapi.json without a key', async () => {
