@@ -8,6 +8,7 @@ import {
   apiKeyView,
   createInstanceBody,
   createPublicRentalBody,
+  type GpuListingsPage,
   gpuListingsPage,
   instanceAnswer,
   instanceIdParam,
@@ -26,6 +27,7 @@ import { microsToDollars } from '../../../shared/rules/money';
 import { quoteRental } from '../../../shared/rules/pricing';
 import { AppError, badRequest, notFound, validationFailed } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
+import { sendJsonText } from '../../lib/json-text';
 import { presentApiKey } from '../api-keys/presenter';
 import { apiKeysService } from '../api-keys/service';
 import { presentRental, rentalStatus } from '../instances/presenter';
@@ -61,8 +63,23 @@ const answerOf = (row: InstanceRow) => ({ instance: presentPublicInstance(row) }
 export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
   registerApiKeyAccess(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, instances } = app.deps;
+  const { database, clock, instances, readCache } = app.deps;
   const db = database.db;
+
+  /**
+   * A demo visitor's sandbox provider, remembered a while: it is made with the account, before
+   * any key exists, and never changes (ADR 010).
+   */
+  const sandboxes = new Map<string, { id: number | undefined; until: number }>();
+  async function sandboxOf(userId: string): Promise<number | undefined> {
+    const at = Date.now();
+    const hit = sandboxes.get(userId);
+    if (hit && hit.until > at) return hit.id;
+    const id = await listingsService.sandboxProviderOf(db, userId);
+    if (sandboxes.size >= 10_000) sandboxes.clear();
+    sandboxes.set(userId, { id, until: at + 60_000 });
+    return id;
+  }
 
   /** Another demo visitor's sandbox listing does not exist for this caller (ADR 010). */
   async function listingFor(userId: string, gpuListingId: number) {
@@ -112,19 +129,27 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: gpuListingsPage, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = requireKey(request);
-      const sandbox = await listingsService.sandboxProviderOf(db, userId);
-      const { rows, uptime, nextCursor } = await listingsService.list(
-        db,
-        request.query,
-        sandbox,
-        clock.now(),
-      );
-      return {
-        gpus: rows.map((row) => presentPublicListing(presentListing(row, uptime))),
-        nextCursor,
-      };
+      // A demo visitor's own sandbox listings join their view only (ADR 010).
+      const sandbox = await sandboxOf(userId);
+      // Pages are cached as text like the marketplace's (lib/read-cache.ts): every write that
+      // changes listings clears them.
+      const key = `v1:listings:${sandbox ?? ''}:${JSON.stringify(request.query)}`;
+      const page = await readCache.getOrLoad(key, async () => {
+        const { rows, uptime, nextCursor } = await listingsService.list(
+          db,
+          request.query,
+          sandbox,
+          clock.now(),
+        );
+        const answer: GpuListingsPage = {
+          gpus: rows.map((row) => presentPublicListing(presentListing(row, uptime))),
+          nextCursor,
+        };
+        return { body: JSON.stringify(answer), nextCursor };
+      });
+      return sendJsonText(reply, page.body);
     },
   );
 
