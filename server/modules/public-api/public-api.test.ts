@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TIER_LIMITS } from '../../../shared/contracts/public-api';
 import { apiKeys, instances } from '../../db/schema';
+import { testRedisUrl } from '../../env';
+import { RedisRateLimiter } from '../../lib/rate-limit';
 import { createTestApp, type TestApp } from '../../test/app';
 import { world } from '../../test/world';
 import { checkInvariants } from '../ledger/invariants';
@@ -136,6 +138,46 @@ describe('authentication, permissions and tiers', () => {
     const statuses = answers.map((a) => a.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(50);
     expect(statuses.filter((s) => s === 429)).toHaveLength(150);
+  });
+});
+
+describe('tiers in Redis (TEST_REDIS_URL)', () => {
+  it.skipIf(!testRedisUrl())('no overshoot under 200 concurrent requests', async () => {
+    const limiter = new RedisRateLimiter(
+      testRedisUrl() ?? '',
+      `rentgpu:test:${crypto.randomUUID()}:`,
+    );
+    const r = await createTestApp({ limiter });
+    try {
+      const user = await r.signIn();
+      const { key, id } = (
+        await r.request({
+          method: 'POST',
+          url: '/api/auth/api-keys',
+          cookie: user.cookie,
+          payload: { name: 'redis' },
+        })
+      ).json();
+      const limit = TIER_LIMITS.standard;
+      await Promise.all(
+        Array.from({ length: limit - 50 }, () => limiter.hit(keyBucket(id), limit, 3_600_000)),
+      );
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, () =>
+          r.request({
+            method: 'GET',
+            url: '/api/v1/account',
+            headers: { authorization: `Bearer ${key}` },
+          }),
+        ),
+      );
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(150);
+      expect(answers.find((a) => a.statusCode === 429)?.headers['retry-after']).toMatch(/^\d+$/);
+    } finally {
+      await r.close();
+    }
   });
 });
 
