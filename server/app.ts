@@ -35,6 +35,8 @@ import { paymentsRoutes } from './modules/payments/routes';
 import { createLocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import { providerApplicationsRoutes } from './modules/provider-applications/routes';
 import { providersRoutes } from './modules/providers/routes';
+import { registerOpenApi } from './modules/public-api/openapi';
+import { publicApiRoutes } from './modules/public-api/routes';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
 import {
@@ -138,6 +140,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerSession(app);
   registerInputGuard(app);
   registerIdempotency(app, { db: database.db, clock });
+  // Before any route, so the document sees them all (it keeps only the public API's).
+  await registerOpenApi(app);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
@@ -155,6 +159,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(apiKeysRoutes);
   await app.register(sshKeysRoutes);
   await app.register(agentRoutes);
+  // The public API (bearer API keys, tiers): /api/v1 beside the agents' /api/v1/agents.
+  await app.register(publicApiRoutes, { prefix: '/api/v1' });
 
   const webDir =
     options.webDir === undefined

@@ -5,13 +5,16 @@ import { ERROR_CODES } from '../error-codes';
  * Every error answer of the API (DESIGN.md section 5): a stable code, a message and details,
  * always an object. Routes declare it for their 4xx and 5xx answers.
  */
-export const errorBody = z.object({
-  error: z.object({
-    code: z.enum(ERROR_CODES),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()),
-  }),
-});
+export const errorBody = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  })
+  // One named component in the public API's OpenAPI document.
+  .meta({ id: 'Error' });
 
 /** The error statuses every route may answer, for a route's `schema.response`. */
 export const errorResponses = { '4xx': errorBody, '5xx': errorBody } as const;

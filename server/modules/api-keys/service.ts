@@ -23,6 +23,21 @@ export function hashApiKey(key: string): string {
   return sha256(`api-key:${key}`);
 }
 
+/**
+ * Authentications are remembered this long in the process, so a busy key costs no query per
+ * request. Revoking, rotating or deleting clears them here at once; another server process
+ * sees a revocation within this time (ADR 012).
+ */
+export const AUTH_CACHE_MS = 5_000;
+const AUTH_CACHE_MAX = 10_000;
+const authCache = new Map<
+  string,
+  { key: AuthenticatedKey; until: number; expiresAt: number | null }
+>();
+function forgetKeys(match: (key: AuthenticatedKey) => boolean): void {
+  for (const [hash, entry] of authCache) if (match(entry.key)) authCache.delete(hash);
+}
+
 export interface AuthenticatedKey {
   keyId: string;
   userId: string;
@@ -63,27 +78,47 @@ export const apiKeysService = {
 
   /** Revoked keys stop matching at once: authenticate reads the row on every call. */
   async revoke(conn: Conn, userId: string, id: string, now: Date): Promise<void> {
-    if (!(await apiKeysRepo.revoke(conn, userId, id, now))) throw notFound('API key');
+    const revoked = await apiKeysRepo.revoke(conn, userId, id, now);
+    forgetKeys((key) => key.keyId === id);
+    if (!revoked) throw notFound('API key');
   },
 
   /** For the public API: the key's owner and rights, or null for an unknown, revoked or expired key. */
   async authenticate(conn: Conn, key: string, now: Date): Promise<AuthenticatedKey | null> {
     if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
-    const row = await apiKeysRepo.findUsable(conn, hashApiKey(key), now);
-    if (!row) return null;
+    const hash = hashApiKey(key);
+    const at = now.getTime();
+    const hit = authCache.get(hash);
+    if (hit && hit.until > at && (hit.expiresAt === null || hit.expiresAt > at)) return hit.key;
+    const row = await apiKeysRepo.findUsable(conn, hash, now);
+    if (!row) {
+      authCache.delete(hash);
+      return null;
+    }
     await apiKeysRepo.touch(conn, row.id, now);
-    return {
+    const found: AuthenticatedKey = {
       keyId: row.id,
       userId: row.userId,
       permissions: row.permissions as ApiKeyPermission[],
       rateTier: row.rateTier as RateTier,
     };
+    if (authCache.size >= AUTH_CACHE_MAX) authCache.clear();
+    authCache.set(hash, {
+      key: found,
+      until: at + AUTH_CACHE_MS,
+      expiresAt: row.expiresAt?.getTime() ?? null,
+    });
+    return found;
   },
 
-  applyRotation(conn: Conn, userId: string, rotation: KeyRotation) {
-    return apiKeysRepo.setExpiryFromCreation(conn, userId, KEY_ROTATION_MS[rotation]);
+  async applyRotation(conn: Conn, userId: string, rotation: KeyRotation) {
+    await apiKeysRepo.setExpiryFromCreation(conn, userId, KEY_ROTATION_MS[rotation]);
+    forgetKeys((key) => key.userId === userId);
   },
 
   listAll: (conn: Conn, userId: string) => apiKeysRepo.listAll(conn, userId),
-  deleteAllForUser: (conn: Conn, userId: string) => apiKeysRepo.deleteByUser(conn, userId),
+  async deleteAllForUser(conn: Conn, userId: string) {
+    await apiKeysRepo.deleteByUser(conn, userId);
+    forgetKeys((key) => key.userId === userId);
+  },
 };

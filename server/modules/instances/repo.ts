@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { balanceAlerts, gpuListings, instances, providers } from '../../db/schema';
@@ -68,6 +68,28 @@ export const instancesRepo = {
       .where(and(owner, plan ? eq(instances.billingPlan, plan) : undefined))
       .orderBy(desc(instances.startTime), desc(instances.id))
       .limit(500);
+  },
+
+  /** A page of one user's instances, newest first (keyset on id), optionally of one state. */
+  listPage(
+    conn: Conn,
+    userId: string,
+    page: { status?: InstanceState; beforeId?: number; limit: number },
+  ): Promise<InstanceRow[]> {
+    return conn
+      .select(viewColumns)
+      .from(instances)
+      .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
+      .innerJoin(providers, eq(providers.id, instances.providerId))
+      .where(
+        and(
+          eq(instances.userId, userId),
+          page.status ? eq(instances.status, page.status) : undefined,
+          page.beforeId !== undefined ? lt(instances.id, page.beforeId) : undefined,
+        ),
+      )
+      .orderBy(desc(instances.id))
+      .limit(page.limit);
   },
 
   /**

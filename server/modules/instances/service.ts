@@ -539,6 +539,17 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
     listRentalsByUser: (userId: string) => instancesRepo.list(db, { userId }, 'booked'),
     listRentalsByProvider: (providerId: number) => instancesRepo.list(db, { providerId }, 'booked'),
     listMeteredByUser: (userId: string) => instancesRepo.list(db, { userId }, 'metered'),
+    /** The public API's list: one user's instances of both plans, newest first, a page at a time. */
+    listPageByUser: (
+      userId: string,
+      page: { status?: InstanceState; beforeId?: number; limit: number },
+    ) => instancesRepo.listPage(db, userId, page),
+    /** One of the caller's instances; another user's is as good as missing (404). */
+    async getOwn(userId: string, id: number): Promise<InstanceRow> {
+      const row = await instancesRepo.findView(db, id);
+      if (!row || row.instance.userId !== userId) throw notFound('Instance');
+      return row;
+    },
     /** Instances of a user that still exist, counted in the caller's transaction when given. */
     countLiveByUser: (userId: string, conn: Conn = db) =>
       instancesRepo.countLiveByUser(conn, userId),

@@ -1,0 +1,28 @@
+/** A column of a table: its header and how to read it from a row. */
+export type Column<T> = [header: string, read: (row: T) => unknown];
+
+/** Plain aligned columns, for a terminal. */
+export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  const cells = rows.map((row) => columns.map(([, read]) => text(read(row))));
+  const widths = columns.map(([header], i) =>
+    Math.max(header.length, ...cells.map((line) => line[i]?.length ?? 0)),
+  );
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map(([header]) => header.toUpperCase())), ...cells.map(line)].join('\n');
+}
+
+/** A record as "Key  value" lines, for one object on a terminal. */
+export function fields(pairs: readonly [string, unknown][]): string {
+  const width = Math.max(...pairs.map(([name]) => name.length));
+  return pairs.map(([name, value]) => `${name.padEnd(width)}  ${text(value)}`).join('\n');
+}
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (Array.isArray(value)) return value.join(',');
+  return String(value);
+}

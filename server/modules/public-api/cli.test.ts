@@ -1,0 +1,229 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { instances } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../test/app';
+import { world } from '../../test/world';
+
+/** The rentgpu CLI as a real child process (bin/rentgpu.mjs) against the app on a port. */
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const bin = path.join(root, 'bin', 'rentgpu.mjs');
+
+let t: TestApp;
+let apiUrl: string;
+beforeAll(async () => {
+  t = await createTestApp({ env: { DEMO_PROVISIONING_DELAY_MS: '20000' } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  apiUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `rentgpu …` (async: the app answers in this process meanwhile). */
+function rentgpu(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string; configHome: string },
+): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: options.configHome,
+        XDG_CONFIG_HOME: options.configHome,
+        RENTGPU_API_URL: apiUrl,
+        ...options.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+async function keyFor(credits: string, permissions = ['read', 'write']) {
+  const user = await t.signIn({ credits });
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/auth/api-keys',
+    cookie: user.cookie,
+    payload: { name: 'cli', permissions },
+  });
+  return { ...user, key: res.json().key as string };
+}
+
+describe('the rentgpu CLI', () => {
+  it('login (stdin), whoami, list, rent, status, stop, logout', async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+    const me = await keyFor('50.00');
+    const listing = await world(t).listing({ model: 'A100', hourlyRate: '2.00', totalCount: 3 });
+
+    const login = await rentgpu(['login'], { configHome, stdin: `${me.key}\n` });
+    expect(login.stderr).toContain('API key: ');
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ loggedIn: true });
+    const file = path.join(configHome, 'rentgpu', 'config.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ apiKey: me.key });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const whoami = await rentgpu(['whoami', '--json'], { configHome });
+    expect(whoami.code).toBe(0);
+    expect(JSON.parse(whoami.stdout)).toMatchObject({ id: me.userId, balance: '50.00' });
+
+    const list = await rentgpu(['list', '--limit', '100'], { configHome });
+    expect(list.code).toBe(0);
+    const gpus = JSON.parse(list.stdout).gpus as { id: number; model: string }[];
+    expect(gpus.find((g) => g.id === listing.id)?.model).toBe('A100');
+
+    const rent = await rentgpu(['rent', String(listing.id), '--duration', '2'], { configHome });
+    expect(rent.code, rent.stderr).toBe(0);
+    const { instance } = JSON.parse(rent.stdout);
+    expect(instance).toMatchObject({
+      status: 'provisioning',
+      billingPlan: 'booked',
+      durationHours: 2,
+    });
+    expect(instance).toHaveProperty('estimatedStartTime');
+
+    const status = await rentgpu(['status'], { configHome });
+    expect(JSON.parse(status.stdout).instances.map((i: { id: number }) => i.id)).toEqual([
+      instance.id,
+    ]);
+    const one = await rentgpu(['status', String(instance.id)], { configHome });
+    expect(JSON.parse(one.stdout).instance.id).toBe(instance.id);
+
+    const stop = await rentgpu(['instances', 'stop', String(instance.id)], { configHome });
+    expect(stop.code).toBe(0);
+    expect(['terminating', 'terminated']).toContain(JSON.parse(stop.stdout).instance.status);
+
+    const balance = await rentgpu(['account', 'balance'], { configHome });
+    expect(JSON.parse(balance.stdout).balance).toBe('50.00');
+
+    const logout = await rentgpu(['logout'], { configHome });
+    expect(logout.code).toBe(0);
+    const after = await rentgpu(['whoami'], { configHome });
+    expect(after.code).toBe(3);
+    expect(after.stderr).toContain('rentgpu login');
+  }, 120_000);
+
+  it('the key comes from --api-key, then RENTGPU_API_KEY; a bad one exits 3 and stores nothing', async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+    const me = await keyFor('10.00');
+    const byEnv = await rentgpu(['whoami'], { configHome, env: { RENTGPU_API_KEY: me.key } });
+    expect(JSON.parse(byEnv.stdout).id).toBe(me.userId);
+    const byFlag = await rentgpu(['--api-key', 'rgpu_wrong', 'whoami'], {
+      configHome,
+      env: { RENTGPU_API_KEY: me.key },
+    });
+    expect(byFlag.code).toBe(3);
+    expect(byFlag.stderr).toContain('UNAUTHENTICATED, HTTP 401');
+    const login = await rentgpu(['login'], { configHome, stdin: 'rgpu_wrong\n' });
+    expect(login.code).toBe(3);
+    expect(() => statSync(path.join(configHome, 'rentgpu', 'config.json'))).toThrow();
+  }, 60_000);
+
+  it('--explain prints the request with the key redacted and sends nothing', async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+    const me = await keyFor('50.00');
+    const listing = await world(t).listing();
+    const explained = await rentgpu(['--explain', 'rent', String(listing.id), '--duration', '3'], {
+      configHome,
+      env: { RENTGPU_API_KEY: me.key },
+    });
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toBe('');
+    expect(explained.stderr).toContain(`POST ${apiUrl}/api/v1/instances`);
+    expect(explained.stderr).toContain('authorization: Bearer rgpu_');
+    expect(explained.stderr).toContain('(redacted)');
+    expect(explained.stderr).not.toContain(me.key);
+    expect(explained.stderr).toMatch(/idempotency-key: [0-9a-f-]{36}/);
+    expect(JSON.parse(explained.stderr.slice(explained.stderr.indexOf('{')))).toEqual({
+      gpuListingId: listing.id,
+      durationHours: 3,
+    });
+    const rows = await t.database.db
+      .select()
+      .from(instances)
+      .where(eq(instances.userId, me.userId));
+    expect(rows).toEqual([]);
+  }, 60_000);
+
+  it('a refused call exits 1 with the message, code and details; bad usage exits 2', async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+    const me = await keyFor('1.00');
+    const listing = await world(t).listing({ hourlyRate: '5.00' });
+    const env = { RENTGPU_API_KEY: me.key };
+    const poor = await rentgpu(['rent', String(listing.id), '--duration', '2'], {
+      configHome,
+      env,
+    });
+    expect(poor.code).toBe(1);
+    expect(poor.stderr).toContain('INSUFFICIENT_CREDITS, HTTP 402');
+    expect(poor.stderr).toContain('Required: $12.50 USD; available: $1.00 USD.');
+    const usage = await rentgpu(['rent', String(listing.id)], { configHome, env });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("required option '--duration <hours>' not specified");
+    const missing = await rentgpu(['instances', 'get', '999999'], { configHome, env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('NOT_FOUND');
+    const down = await rentgpu(['whoami'], {
+      configHome,
+      env: { ...env, RENTGPU_API_URL: 'http://127.0.0.1:9' },
+    });
+    expect(down.code).toBe(4);
+  }, 60_000);
+
+  it('a changing call retried after a 503 sends the same Idempotency-Key', async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+    const keys: string[] = [];
+    const flaky = createServer((req, res) => {
+      keys.push(String(req.headers['idempotency-key']));
+      res.setHeader('content-type', 'application/json');
+      if (keys.length === 1) {
+        res.statusCode = 503;
+        res.end(
+          JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'busy', details: {} } }),
+        );
+        return;
+      }
+      res.statusCode = 200;
+      res.end(JSON.stringify({ instance: { id: 7, status: 'stopping' } }));
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const port = (flaky.address() as AddressInfo).port;
+    try {
+      const res = await rentgpu(['instances', 'stop', '7'], {
+        configHome,
+        env: { RENTGPU_API_KEY: 'rgpu_test', RENTGPU_API_URL: `http://127.0.0.1:${port}` },
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      flaky.close();
+    }
+  }, 60_000);
+});

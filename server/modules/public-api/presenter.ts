@@ -1,0 +1,62 @@
+import type { GpuListingView } from '../../../shared/contracts/listings';
+import type { PublicGpuListing, PublicInstance } from '../../../shared/contracts/public-api';
+import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
+import { microsToDollars } from '../../../shared/rules/money';
+import type { InstanceRow } from '../instances/service';
+
+/** The documentation's provisioning time: "a rented GPU may take 2-5 minutes". */
+export const PROVISIONING_ESTIMATE_MS = 5 * 60_000;
+
+/** The spec's public listing shape, from the marketplace's view of a listing. */
+export function presentPublicListing(view: GpuListingView): PublicGpuListing {
+  return {
+    id: view.id,
+    model: view.model,
+    memory: view.memory,
+    cudaCores: view.cudaCores,
+    location: view.location,
+    hourlyRate: view.hourlyRate,
+    dailyRate: view.dailyRate,
+    availableCount: view.availableCount,
+    provider: { name: view.provider.companyName, reputation: view.provider.reputation },
+  };
+}
+
+/** When the instance is (or was) ready: readyAt once it ran, else its state's start + estimate. */
+function estimatedStart(row: InstanceRow['instance']): string | null {
+  const state = row.status as InstanceState;
+  if (state === 'provisioning' || state === 'starting') {
+    return new Date(row.stateChangedAt.getTime() + PROVISIONING_ESTIMATE_MS).toISOString();
+  }
+  if (state === 'running') return (row.readyAt ?? row.stateChangedAt).toISOString();
+  return null;
+}
+
+/** An instance of either plan in the public API's words (spec part 2 section 3 and more). */
+export function presentPublicInstance({ instance, listing }: InstanceRow): PublicInstance {
+  const state = instance.status as InstanceState;
+  return {
+    id: instance.id,
+    status: state,
+    sshHost: instance.sshHost,
+    sshPort: instance.sshPort,
+    sshUsername: instance.sshUsername,
+    estimatedStartTime: estimatedStart(instance),
+    gpuListingId: instance.gpuListingId,
+    gpuModel: listing.model,
+    location: listing.location,
+    billingPlan: instance.billingPlan === 'booked' ? 'booked' : 'metered',
+    hourlyRate: microsToDollars(instance.hourlyRateMicros),
+    durationHours: instance.durationHours,
+    createdAt: instance.startTime.toISOString(),
+    endsAt: instance.endsAt?.toISOString() ?? null,
+    endedAt: instance.endTime?.toISOString() ?? null,
+    actions: [...allowedActions(state)],
+  };
+}
+
+/** What an instance has cost so far, in micro-dollars (a booked one: booking and storage less its refund). */
+export function instanceCostMicros(instance: InstanceRow['instance']): bigint {
+  if (instance.billingPlan !== 'booked') return instance.chargedMicros;
+  return instance.bookedCostMicros + instance.storageFeeMicros - (instance.refundMicros ?? 0n);
+}
