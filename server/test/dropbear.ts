@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export const DROPBEAR = '/usr/sbin/dropbear';
+const DROPBEAR = '/usr/sbin/dropbear';
 
 /**
  * Dropbear can serve the tests here: it is installed and we may give it a home of its own

@@ -177,7 +177,7 @@ function parseControl(bytes: Buffer) {
 }
 
 /** A close reason is at most 123 bytes of UTF-8 (RFC 6455). */
-export function closeReason(text: string): string {
+function closeReason(text: string): string {
   const reason = text.replace(/\s+/g, ' ').trim();
   if (Buffer.byteLength(reason) <= 123) return reason;
   let cut = reason;

@@ -3,7 +3,10 @@ import { type ITheme, Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { RotateCw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import type { ConsoleClientMessage } from '../../../../shared/contracts/console';
+import {
+  type ConsoleClientMessage,
+  consoleServerMessage,
+} from '../../../../shared/contracts/console';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { serverMessage } from '../../../lib/api-client';
@@ -52,6 +55,16 @@ function terminalTheme(mode: 'dark' | 'light'): ITheme {
     brightCyan: '#0891b2',
     brightWhite: '#334155',
   };
+}
+
+/** A text frame from the server: a control message, or null when it is not one. */
+function readControl(text: string) {
+  try {
+    const parsed = consoleServerMessage.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 interface ConsoleTerminalProps {
@@ -138,7 +151,7 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
           term.write(new Uint8Array(event.data));
           return;
         }
-        if ((JSON.parse(event.data) as { type?: string }).type === 'ready' && !cancelled) {
+        if (readControl(event.data)?.type === 'ready' && !cancelled) {
           setConnection({ kind: 'connected' });
           term.focus();
         }
