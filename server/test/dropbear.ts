@@ -20,6 +20,8 @@ export interface Dropbear {
   port: number;
   /** The user to log in as: the one running the tests. */
   username: string;
+  /** How many connections it is serving now (its child processes, one per connection). */
+  connections(): number;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,16 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
   return {
     port,
     username: user.username,
+    connections() {
+      try {
+        return execFileSync('pgrep', ['-P', String(child.pid)])
+          .toString()
+          .trim()
+          .split('\n').length;
+      } catch {
+        return 0; // pgrep exits 1 when there is none
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -67,6 +67,21 @@ export function runConsoleSession(
     }
   };
 
+  /**
+   * The SSH side ended: when the instance is stopping (its shutdown drops the connection
+   * before the next poll), that is the reason the person should read.
+   */
+  let sshEnded = false;
+  const endFromSsh = (code: number, reason: string) => {
+    // The first word from SSH (an error, then 'close') is the one that says what happened.
+    if (ended || sshEnded) return;
+    sshEnded = true;
+    options.check().then(
+      (why) => end(why?.code ?? code, why?.reason ?? reason),
+      () => end(code, reason),
+    );
+  };
+
   const sendOutput = (chunk: Buffer) => {
     if (socket.readyState !== OPEN) return;
     socket.send(chunk, { binary: true }, () => {
@@ -126,15 +141,15 @@ export function runConsoleSession(
         pending = [];
         channel.on('data', sendOutput);
         channel.stderr.on('data', sendOutput);
-        channel.on('close', () => end(CONSOLE_CLOSE.ended, 'The shell session ended.'));
+        channel.on('close', () => endFromSsh(CONSOLE_CLOSE.ended, 'The shell session ended.'));
       },
     );
   });
   client.on('error', (error) => {
     options.log?.warn({ err: error, instanceId: target.instanceId }, 'web console SSH failed');
-    end(CONSOLE_CLOSE.sshFailed, `Could not connect to the instance: ${error.message}`);
+    endFromSsh(CONSOLE_CLOSE.sshFailed, `Could not connect to the instance: ${error.message}`);
   });
-  client.on('close', () => end(CONSOLE_CLOSE.ended, 'The SSH connection closed.'));
+  client.on('close', () => endFromSsh(CONSOLE_CLOSE.ended, 'The SSH connection closed.'));
 
   const timer = setInterval(() => {
     options

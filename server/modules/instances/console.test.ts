@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE } from '../../../shared/contracts/console';
-import { instances } from '../../db/schema';
+import { instances, sessions } from '../../db/schema';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import { createTestApp, type TestApp } from '../../test/app';
 import { type Dropbear, dropbearUsable, startDropbear } from '../../test/dropbear';
@@ -203,6 +203,47 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     expect(await term.closed).toEqual({
       code: CONSOLE_CLOSE.notRunning,
       reason: 'The instance is stopping.',
+    });
+  });
+
+  it('an instance whose shutdown drops SSH before the next check is reported as stopping', async () => {
+    const vm = await instanceOf('running');
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.type('echo down-$((4+4))\r');
+    await term.waitFor('down-8');
+    const started = Date.now();
+    await t.database.db
+      .update(instances)
+      .set({ status: 'stopping' })
+      .where(eq(instances.id, vm.id));
+    // The SSH server's session process dies: the connection drops long before the next check.
+    term.type('kill -KILL $PPID\r');
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.notRunning,
+      reason: 'The instance is stopping.',
+    });
+  });
+
+  it('closing the page ends the SSH session', async () => {
+    const vm = await instanceOf('running');
+    const before = sshd.connections();
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.type('echo open-$((2+2))\r');
+    await term.waitFor('open-4');
+    expect(sshd.connections()).toBe(before + 1);
+    term.socket.close(1000, 'Closed by the user.');
+    await expect.poll(() => sshd.connections(), { timeout: 5000 }).toBe(before);
+  });
+
+  it('closes when the session ends (signed out elsewhere)', async () => {
+    const vm = await instanceOf('running');
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.type('echo in-$((3+3))\r');
+    await term.waitFor('in-6');
+    await t.database.db.delete(sessions).where(eq(sessions.userId, vm.userId));
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.signedOut,
+      reason: 'Your session ended. Sign in again.',
     });
   });
 
