@@ -211,7 +211,6 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
     term.type('echo down-$((4+4))\r');
     await term.waitFor('down-8');
-    const started = Date.now();
     await t.database.db
       .update(instances)
       .set({ status: 'stopping' })
