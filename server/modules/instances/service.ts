@@ -107,7 +107,7 @@ export interface CreateMeteredInput {
   memoryGb?: number;
   /** The template's setup, handed to the host as cloud-init user-data. */
   userData?: string | null;
-  /** The platform's per-instance key pair for the web console (OpenSSH public, PEM private). */
+  /** The platform's per-instance key pair for the web console: `generateSshKeyPair()` (lib/ssh-keypair.ts). */
   platformKey?: { publicKey: string; privateKey: string } | null;
 }
 
