@@ -14,6 +14,7 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:5000' },
+    // ws: the web console's WebSocket goes through the proxy too.
+    proxy: { '/api': { target: 'http://localhost:5000', ws: true } },
   },
 });

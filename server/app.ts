@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -28,6 +29,7 @@ import { deployRoutes } from './modules/deploy/routes';
 import { healthRoutes } from './modules/health/routes';
 import { agentRoutes } from './modules/hosts/agent-routes';
 import { providerHostsRoutes } from './modules/hosts/provider-routes';
+import { consoleRoutes } from './modules/instances/console-routes';
 import { rentalsRoutes } from './modules/instances/rentals-routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
@@ -133,6 +135,9 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     paypalSdkUrl: paypal && !paypalSandbox ? env.PAYPAL_SDK_URL : null,
   });
   await app.register(fastifyCookie);
+  // Before any route: its onRoute hook turns routes with a wsHandler into WebSocket routes
+  // (the web console). Messages above 64 KB are refused (a terminal sends keystrokes).
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   acceptEmptyJsonBodies(app);
 
   registerErrorHandler(app);
@@ -152,6 +157,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
   await app.register(deployRoutes);
+  await app.register(consoleRoutes);
   await app.register(newsletterRoutes);
   await app.register(contactRoutes);
   await app.register(paymentsRoutes);

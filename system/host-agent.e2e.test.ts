@@ -14,8 +14,11 @@ import {
   ssh,
 } from '../agent/test/helpers';
 import { hosts, instances } from '../server/db/schema';
+import { generateSshKeyPair } from '../server/lib/ssh-keypair';
 import { createTestApp, type TestApp } from '../server/test/app';
 import { world } from '../server/test/world';
+import { openConsoleSocket } from '../server/test/ws-client';
+import { CONSOLE_CLOSE } from '../shared/contracts/console';
 
 /**
  * The whole supply side on one machine: the real server (the Fastify app listening on a
@@ -208,7 +211,12 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     // A metered VM on the second GPU: write a file, stop, start, the file is still there.
     const vm = await t.app.deps.instances.createMetered(
       renter.userId,
-      { gpuListingId: listing.id, source: 'vm', storageGb: 50 },
+      {
+        gpuListingId: listing.id,
+        source: 'vm',
+        storageGb: 50,
+        platformKey: generateSshKeyPair(),
+      },
       t.clock.now(),
     );
     const vmId = vm.instance.id;
@@ -217,7 +225,19 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     expect(
       await ssh(key, vmReady.sshPort ?? 0, 'ubuntu', 'echo kept > ~/file && sync && cat ~/file'),
     ).toBe('kept\n');
+
+    // The web console: a WebSocket to the server, which logs in to the VM over SSH with the
+    // platform's key (installed by the agent beside the renter's); it closes when the VM stops.
+    const term = await openConsoleSocket(
+      `${url.replace('http:', 'ws:')}/api/kvm/instances/${vmId}/console`,
+      { cookie: renter.cookie, origin: url },
+    );
+    term.type('echo console-$((40+2)) $(cat ~/file)\r');
+    await term.waitFor('console-42 kept', 120_000);
     await t.app.deps.instances.stop(renter.userId, vmId, t.clock.now());
+    const closed = await term.closed;
+    expect(closed.code).toBe(CONSOLE_CLOSE.notRunning);
+    expect(closed.reason).toMatch(/^The instance is (stopping|stopped)\.$/);
     await statusIs(vmId, 'stopped');
     expect(await qemuPidsOf(String(vmId))).toHaveLength(0);
     await t.app.deps.instances.start(renter.userId, vmId, t.clock.now());

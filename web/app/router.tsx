@@ -10,6 +10,8 @@ const Marketplace = page(() => import('./routes/marketplace'));
 const Deploy = page(() => import('./routes/deploy'));
 const Dashboard = page(() => import('./routes/dashboard'));
 const VmDashboard = page(() => import('./routes/vm-dashboard'));
+// xterm.js loads with this page only.
+const VmConsole = page(() => import('./routes/vm-console'));
 const Provider = page(() => import('./routes/provider'));
 const Payments = page(() => import('./routes/payments'));
 const Profile = page(() => import('./routes/profile'));
@@ -69,6 +71,7 @@ export function SignedInRouter() {
         <Route path="/deploy" component={Deploy} />
         <Route path="/dashboard" component={Dashboard} />
         <Route path="/vm-dashboard" component={VmDashboard} />
+        <Route path="/vm-dashboard/console/:id" component={VmConsole} />
         <Route path="/provider" component={Provider} />
         <Route path="/payments" component={Payments} />
         <Route path="/profile" component={Profile} />

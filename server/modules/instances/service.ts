@@ -25,6 +25,7 @@ import type { Instance } from '../../db/schema';
 import {
   badRequest,
   capacityUnavailable,
+  conflict,
   hostOffline,
   insufficientCredits,
   invalidStateTransition,
@@ -87,6 +88,15 @@ export interface HostReport {
   };
 }
 
+/** Where the web console logs in: the instance's SSH address and the platform's key. */
+export interface ConsoleTarget {
+  instanceId: number;
+  host: string;
+  port: number;
+  username: string;
+  privateKey: string;
+}
+
 export interface CreateMeteredInput {
   gpuListingId: number;
   source: 'vm' | 'deploy' | 'api';
@@ -97,7 +107,7 @@ export interface CreateMeteredInput {
   memoryGb?: number;
   /** The template's setup, handed to the host as cloud-init user-data. */
   userData?: string | null;
-  /** The platform's per-instance key pair for the web console (OpenSSH public, PEM private). */
+  /** The platform's per-instance key pair for the web console: `generateSshKeyPair()` (lib/ssh-keypair.ts). */
   platformKey?: { publicKey: string; privateKey: string } | null;
 }
 
@@ -764,6 +774,42 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       const row = await instancesRepo.findView(db, id);
       if (!row || row.instance.userId !== userId) throw notFound(what);
       return row;
+    },
+
+    /**
+     * What the web console connects to: the caller's instance (someone else's is not found),
+     * running, with an SSH address and the platform's key; otherwise 409 saying why not.
+     */
+    async consoleTarget(userId: string, id: number): Promise<ConsoleTarget> {
+      const row = await instancesRepo.findView(db, id);
+      if (!row || row.instance.userId !== userId) throw notFound('Instance');
+      const instance = row.instance;
+      if (instance.status !== 'running') {
+        throw conflict(`The instance is ${instance.status}, not running.`, {
+          state: instance.status,
+        });
+      }
+      if (!instance.sshHost || !instance.sshPort) {
+        throw conflict('The instance has not reported its SSH address yet.', { state: 'running' });
+      }
+      if (!instance.platformSshPrivateKey) {
+        throw conflict('This instance has no web console key; connect over SSH instead.', {
+          state: 'running',
+        });
+      }
+      return {
+        instanceId: instance.id,
+        host: instance.sshHost,
+        port: instance.sshPort,
+        username: instance.sshUsername,
+        privateKey: instance.platformSshPrivateKey,
+      };
+    },
+
+    /** An instance's status now, null when there is no such instance (the console polls it). */
+    async statusOf(id: number): Promise<InstanceState | null> {
+      const row = await instancesRepo.findView(db, id);
+      return row ? stateOf(row.instance) : null;
     },
 
     /** What the app's banner shows: a low balance, or instances stopped for want of credits. */

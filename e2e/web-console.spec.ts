@@ -1,0 +1,62 @@
+import { expect, test } from './fixtures';
+
+interface Listing {
+  id: number;
+  providerId: number;
+  hourlyRate: string;
+  availableCount: number;
+  hostStatus: string;
+}
+
+/**
+ * The web console page (opened from the VM dashboard). The e2e world has no real VM, so it
+ * is seen refusing with the server's reason; the terminal itself is tested against a real
+ * SSH server in server/modules/instances/console.test.ts.
+ */
+test('the console of an instance that is not running shows the terminal and why it is disconnected', async ({
+  page,
+}) => {
+  // A demo visitor's account: credits and sandbox listings on the demo host.
+  expect((await page.request.post('/api/login')).ok()).toBeTruthy();
+  const listings = (await (await page.request.get('/api/gpu-listings')).json()) as Listing[];
+  const listing = listings.find((l) => l.hostStatus === 'demo' && l.availableCount > 0);
+  if (!listing) throw new Error('no demo listing to rent');
+  const rented = await page.request.post('/api/rentals', {
+    data: {
+      gpuListingId: listing.id,
+      providerId: listing.providerId,
+      durationHours: 1,
+      hourlyRate: listing.hourlyRate,
+      totalCost: listing.hourlyRate,
+    },
+  });
+  expect(rented.status()).toBe(201);
+  const { id } = (await rented.json()) as { id: number };
+  expect((await page.request.patch(`/api/rentals/${id}/stop`)).ok()).toBeTruthy();
+
+  await page.goto(`/vm-dashboard/console/${id}`);
+  await expect(page.getByRole('heading', { name: 'Web Console', level: 1 })).toBeVisible();
+  await expect(page.getByText(`Instance #${id}`)).toBeVisible();
+  await expect(page).toHaveTitle('Web Console · RentGPU');
+  // The terminal is there (xterm's input), filling the page's width.
+  await expect(page.getByTestId('console-terminal').locator('.xterm')).toBeVisible();
+  const state = page.getByTestId('console-state');
+  await expect(state).toHaveText('Disconnected: The instance is terminated, not running.');
+
+  // Reconnect asks again and lands on the same reason.
+  const asked = page.waitForResponse(
+    (res) => res.url().endsWith(`/api/kvm/instances/${id}/console`) && res.status() === 409,
+  );
+  await page.getByRole('button', { name: 'Reconnect' }).click();
+  await asked;
+  await expect(state).toHaveText('Disconnected: The instance is terminated, not running.');
+});
+
+test("someone else's or an unknown instance is not found; a malformed id is the 404 page", async ({
+  signedInPage: page,
+}) => {
+  await page.goto('/vm-dashboard/console/2147483647');
+  await expect(page.getByTestId('console-state')).toHaveText('Disconnected: Instance not found.');
+  await page.goto('/vm-dashboard/console/abc');
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+});

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import ssh2 from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSshKeyPair } from './ssh-keypair';
+
+describe('generateSshKeyPair', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'rentgpu-keypair-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('gives an authorized_keys line that ssh-keygen reads as ed25519', async () => {
+    const { publicKey } = generateSshKeyPair();
+    expect(publicKey).toMatch(/^ssh-ed25519 AAAAC3NzaC1lZDI1NTE5\S+ rentgpu-platform$/);
+    const file = path.join(dir, 'key.pub');
+    await writeFile(file, `${publicKey}\n`);
+    expect(execFileSync('ssh-keygen', ['-l', '-f', file]).toString()).toMatch(
+      /^256 SHA256:\S+ rentgpu-platform \(ED25519\)/,
+    );
+  });
+
+  it('gives a private key that ssh2 parses and whose public half is the public key', () => {
+    const { publicKey, privateKey } = generateSshKeyPair('console@test');
+    expect(privateKey).toMatch(
+      /^-----BEGIN OPENSSH PRIVATE KEY-----\n[\s\S]+\n-----END OPENSSH PRIVATE KEY-----\n$/,
+    );
+    const parsed = ssh2.utils.parseKey(privateKey);
+    if (parsed instanceof Error) throw parsed;
+    const key = Array.isArray(parsed) ? parsed[0] : parsed;
+    expect(key?.type).toBe('ssh-ed25519');
+    expect(`ssh-ed25519 ${key?.getPublicSSH().toString('base64')} console@test`).toBe(publicKey);
+    // It signs, and the signature verifies with the public key (the pair belongs together).
+    const data = Buffer.from('challenge');
+    const signature = key?.sign(data);
+    expect(signature instanceof Buffer && key?.verify(data, signature)).toBe(true);
+  });
+
+  it('ssh-keygen derives the same public key from the private key', async () => {
+    const { publicKey, privateKey } = generateSshKeyPair();
+    const file = path.join(dir, 'id');
+    await writeFile(file, privateKey, { mode: 0o600 });
+    expect(execFileSync('ssh-keygen', ['-y', '-f', file]).toString().trim()).toBe(publicKey);
+  });
+
+  it('makes a new pair every time', () => {
+    expect(generateSshKeyPair().publicKey).not.toBe(generateSshKeyPair().publicKey);
+  });
+});

@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CONSOLE_CLOSE,
+  CONSOLE_STATUS_POLL_MS,
+  consoleQuery,
+  consoleView,
+} from '../../../shared/contracts/console';
+import { errorResponses } from '../../../shared/contracts/errors';
+import { idParam } from '../../../shared/contracts/params';
+import { crossOriginRefused } from '../../lib/errors';
+import { isSameOrigin, requireUser, signedIn } from '../../plugins/session';
+import { type ConsoleSocket, runConsoleSession } from './console-session';
+import type { ConsoleTarget } from './service';
+
+/**
+ * The web console (docs/architecture.md, "Web console"). One URL, two uses:
+ * - a plain GET answers whether the console can open now (200 `consoleView`, or the error
+ *   body: 401 signed out, 403 cross-site, 404 not the caller's, 409 not running / no key);
+ * - the same GET upgraded to a WebSocket (`?cols=&rows=`) runs the same checks before the
+ *   upgrade — a refusal is that HTTP answer, no socket opens — and then is the terminal
+ *   (framing: shared/contracts/console.ts, session: console-session.ts).
+ */
+export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { instances, auth } = app.deps;
+  const targets = new WeakMap<FastifyRequest, ConsoleTarget>();
+
+  app.route({
+    method: 'GET',
+    url: '/api/kvm/instances/:id/console',
+    // A WebSocket is not covered by the same-origin policy: refuse one opened by another site
+    // with the visitor's cookie (cross-site WebSocket hijacking), as writes are refused.
+    preValidation: [
+      signedIn,
+      async (request) => {
+        if (!isSameOrigin(request)) throw crossOriginRefused();
+      },
+    ],
+    schema: {
+      params: idParam,
+      querystring: consoleQuery,
+      response: { 200: consoleView, ...errorResponses },
+    },
+    preHandler: async (request) => {
+      const { userId } = requireUser(request);
+      targets.set(request, await instances.consoleTarget(userId, request.params.id));
+    },
+    handler: async (request) => {
+      const target = targets.get(request);
+      if (!target) throw new Error('console target missing');
+      return {
+        instanceId: target.instanceId,
+        status: 'running' as const,
+        sshUsername: target.username,
+      };
+    },
+    wsHandler: (socket, request) => {
+      const target = targets.get(request);
+      const token = request.sessionToken;
+      if (!target || !token) throw new Error('console target missing');
+      runConsoleSession(socket as ConsoleSocket, target, {
+        cols: request.query.cols,
+        rows: request.query.rows,
+        pollMs: CONSOLE_STATUS_POLL_MS,
+        log: request.log,
+        check: async () => {
+          const state = await instances.statusOf(target.instanceId);
+          if (state !== 'running') {
+            return {
+              code: CONSOLE_CLOSE.notRunning,
+              reason: state ? `The instance is ${state}.` : 'The instance is gone.',
+            };
+          }
+          if (!(await auth.sessionFor(token))) {
+            return { code: CONSOLE_CLOSE.signedOut, reason: 'Your session ended. Sign in again.' };
+          }
+          return null;
+        },
+      });
+    },
+  });
+}

@@ -1,0 +1,201 @@
+import ssh2, { type ClientChannel } from 'ssh2';
+import {
+  CONSOLE_CLOSE,
+  type ConsoleServerMessage,
+  consoleClientMessage,
+} from '../../../shared/contracts/console';
+import type { ConsoleTarget } from './service';
+
+/**
+ * One web console session: a browser's WebSocket piped to a shell on the instance over SSH,
+ * logged in with the platform's per-instance key. Framing (shared/contracts/console.ts):
+ * binary frames are terminal bytes both ways; a text frame is one JSON control message —
+ * `{type:'resize',cols,rows}` from the browser, `{type:'ready'}` from the server once the
+ * shell is open. The server closes the socket with a CONSOLE_CLOSE code and a readable reason.
+ */
+
+/** What the session needs of a `ws` WebSocket (the server side of @fastify/websocket). */
+export interface ConsoleSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: Buffer | string, options: { binary: boolean }, callback?: () => void): void;
+  close(code: number, reason: string): void;
+  on(
+    event: 'message',
+    listener: (data: Buffer | ArrayBuffer | Buffer[], binary: boolean) => void,
+  ): unknown;
+  on(event: 'close', listener: () => void): unknown;
+}
+
+export interface ConsoleSessionOptions {
+  cols: number;
+  rows: number;
+  /** Asked every `pollMs`: a reason to end the session (the instance stopped, signed out), or null. */
+  check: () => Promise<{ code: number; reason: string } | null>;
+  pollMs: number;
+  /** SSH handshake and login must finish within this (ms). */
+  readyTimeoutMs?: number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+const OPEN = 1;
+const CONNECTING = 0;
+/** Keystrokes typed before the shell opens are kept up to this much, then dropped. */
+const MAX_PENDING_INPUT = 64 * 1024;
+/** Output waiting in the socket's buffer above this pauses the shell until the browser catches up. */
+const HIGH_WATER = 1024 * 1024;
+
+export function runConsoleSession(
+  socket: ConsoleSocket,
+  target: ConsoleTarget,
+  options: ConsoleSessionOptions,
+): void {
+  const client = new ssh2.Client();
+  let shell: ClientChannel | null = null;
+  let ended = false;
+  let paused = false;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+
+  const end = (code: number, reason: string) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(timer);
+    client.end();
+    if (socket.readyState === OPEN || socket.readyState === CONNECTING) {
+      socket.close(code, closeReason(reason));
+    }
+  };
+
+  /**
+   * The SSH side ended: when the instance is stopping (its shutdown drops the connection
+   * before the next poll), that is the reason the person should read.
+   */
+  let sshEnded = false;
+  const endFromSsh = (code: number, reason: string) => {
+    // The first word from SSH (an error, then 'close') is the one that says what happened.
+    if (ended || sshEnded) return;
+    sshEnded = true;
+    options.check().then(
+      (why) => end(why?.code ?? code, why?.reason ?? reason),
+      () => end(code, reason),
+    );
+  };
+
+  const sendOutput = (chunk: Buffer) => {
+    if (socket.readyState !== OPEN) return;
+    socket.send(chunk, { binary: true }, () => {
+      if (paused && socket.bufferedAmount < HIGH_WATER / 4) {
+        paused = false;
+        shell?.resume();
+      }
+    });
+    if (!paused && socket.bufferedAmount > HIGH_WATER) {
+      paused = true;
+      shell?.pause();
+    }
+  };
+
+  socket.on('message', (data, binary) => {
+    const bytes = toBuffer(data);
+    if (binary) {
+      if (shell) shell.write(bytes);
+      else if (pendingBytes + bytes.length <= MAX_PENDING_INPUT) {
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+      }
+      return;
+    }
+    const message = parseControl(bytes);
+    if (!message) {
+      end(CONSOLE_CLOSE.badMessage, 'Unreadable control message.');
+      return;
+    }
+    options.cols = message.cols;
+    options.rows = message.rows;
+    shell?.setWindow(message.rows, message.cols, 0, 0);
+  });
+  socket.on('close', () => {
+    // The user closed the page (or the server closed the socket): end the SSH session.
+    ended = true;
+    clearInterval(timer);
+    client.end();
+  });
+
+  client.on('ready', () => {
+    client.shell(
+      { term: 'xterm-256color', cols: options.cols, rows: options.rows },
+      (error, channel) => {
+        if (error) {
+          end(CONSOLE_CLOSE.sshFailed, `Could not open a shell: ${error.message}`);
+          return;
+        }
+        if (ended) {
+          channel.close();
+          return;
+        }
+        shell = channel;
+        const ready: ConsoleServerMessage = { type: 'ready' };
+        socket.send(JSON.stringify(ready), { binary: false });
+        for (const bytes of pending) channel.write(bytes);
+        pending = [];
+        channel.on('data', sendOutput);
+        channel.stderr.on('data', sendOutput);
+        channel.on('close', () => endFromSsh(CONSOLE_CLOSE.ended, 'The shell session ended.'));
+      },
+    );
+  });
+  client.on('error', (error) => {
+    options.log?.warn({ err: error, instanceId: target.instanceId }, 'web console SSH failed');
+    endFromSsh(CONSOLE_CLOSE.sshFailed, `Could not connect to the instance: ${error.message}`);
+  });
+  client.on('close', () => endFromSsh(CONSOLE_CLOSE.ended, 'The SSH connection closed.'));
+
+  const timer = setInterval(() => {
+    options
+      .check()
+      .then((why) => {
+        if (why) end(why.code, why.reason);
+      })
+      .catch((error: unknown) => {
+        options.log?.warn(
+          { err: error, instanceId: target.instanceId },
+          'web console check failed',
+        );
+      });
+  }, options.pollMs);
+  timer.unref();
+
+  client.connect({
+    host: target.host,
+    port: target.port,
+    username: target.username,
+    privateKey: target.privateKey,
+    readyTimeout: options.readyTimeoutMs ?? 20_000,
+    keepaliveInterval: 15_000,
+  });
+}
+
+function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+function parseControl(bytes: Buffer) {
+  try {
+    const parsed = consoleClientMessage.safeParse(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A close reason is at most 123 bytes of UTF-8 (RFC 6455). */
+function closeReason(text: string): string {
+  const reason = text.replace(/\s+/g, ' ').trim();
+  if (Buffer.byteLength(reason) <= 123) return reason;
+  let cut = reason;
+  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}

@@ -1,0 +1,267 @@
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CLOSE } from '../../../shared/contracts/console';
+import { instances, sessions } from '../../db/schema';
+import { generateSshKeyPair } from '../../lib/ssh-keypair';
+import { createTestApp, type TestApp } from '../../test/app';
+import { type Dropbear, dropbearUsable, startDropbear } from '../../test/dropbear';
+import { world } from '../../test/world';
+import { openConsoleSocket } from '../../test/ws-client';
+
+/**
+ * The web console against a real SSH server: dropbear on 127.0.0.1 lets in the instance's
+ * platform key as the user running the tests; the app listens on a port and a WebSocket
+ * client (the `ws` library) plays the browser.
+ */
+describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
+  let t: TestApp;
+  let sshd: Dropbear;
+  let base: string;
+  let origin: string;
+  const key = generateSshKeyPair();
+
+  beforeAll(async () => {
+    sshd = await startDropbear(key.publicKey);
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    origin = `http://127.0.0.1:${port}`;
+    base = `ws://127.0.0.1:${port}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sshd?.stop();
+  });
+
+  /** A user with an instance in `status` whose SSH address is the test's dropbear. */
+  async function instanceOf(
+    status: 'running' | 'stopped',
+    options: { privateKey?: string | null; port?: number | null } = {},
+  ) {
+    const user = await t.signIn();
+    const listing = await world(t).listing();
+    const now = t.clock.now();
+    // One live instance per SSH address (a unique index): the previous test's is over.
+    await t.database.db
+      .update(instances)
+      .set({ status: 'terminated', endTime: now })
+      .where(eq(instances.sshPort, sshd.port));
+    const [row] = await t.database.db
+      .insert(instances)
+      .values({
+        userId: user.userId,
+        gpuListingId: listing.id,
+        providerId: listing.providerId,
+        source: 'vm',
+        billingPlan: 'metered',
+        status,
+        hourlyRateMicros: listing.hourlyRateMicros,
+        startTime: now,
+        paidThrough: now,
+        provisioningDeadline: now,
+        readyAt: now,
+        sshHost: '127.0.0.1',
+        sshPort: options.port === undefined ? sshd.port : options.port,
+        sshUsername: sshd.username,
+        platformSshPublicKey: key.publicKey,
+        platformSshPrivateKey:
+          options.privateKey === undefined ? key.privateKey : options.privateKey,
+      })
+      .returning();
+    if (!row) throw new Error('no instance');
+    return { ...user, id: row.id, url: `${base}/api/kvm/instances/${row.id}/console` };
+  }
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'opened',
+      (error: { status?: number }) => error.status,
+    );
+
+  it('runs a command on the instance and shows its output', async () => {
+    const vm = await instanceOf('running');
+    const term = await openConsoleSocket(`${vm.url}?cols=100&rows=30`, {
+      cookie: vm.cookie,
+      origin,
+    });
+    // Typed before the shell is ready: kept and delivered once it is.
+    term.type('echo console-$((40+2))\r');
+    await term.waitFor('console-42');
+    expect(term.controls).toContainEqual({ type: 'ready' });
+
+    // The pty has the size the browser asked for, and follows a resize.
+    term.type('stty size\r');
+    await term.waitFor('30 100');
+    term.socket.send(JSON.stringify({ type: 'resize', cols: 132, rows: 40 }));
+    term.type('stty size\r');
+    await term.waitFor('40 132');
+
+    term.type('exit\r');
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.ended,
+      reason: 'The shell session ended.',
+    });
+  });
+
+  it('the plain GET says whether the console can open', async () => {
+    const vm = await instanceOf('running');
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/kvm/instances/${vm.id}/console`,
+      cookie: vm.cookie,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      instanceId: vm.id,
+      status: 'running',
+      sshUsername: sshd.username,
+    });
+  });
+
+  it("only the owner may open it: another user's instance is not found, signed out is 401", async () => {
+    const vm = await instanceOf('running');
+    const other = await t.signIn();
+    expect(await refusal(openConsoleSocket(vm.url, { cookie: other.cookie, origin }))).toBe(404);
+    expect(await refusal(openConsoleSocket(vm.url, { origin }))).toBe(401);
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/kvm/instances/${vm.id}/console`,
+      cookie: other.cookie,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Instance not found.',
+      details: {},
+    });
+  });
+
+  it('a WebSocket opened by another site is refused before it opens', async () => {
+    const vm = await instanceOf('running');
+    expect(
+      await refusal(
+        openConsoleSocket(vm.url, { cookie: vm.cookie, origin: 'https://evil.example' }),
+      ),
+    ).toBe(403);
+    expect(
+      await refusal(
+        openConsoleSocket(vm.url, { cookie: vm.cookie, origin, 'sec-fetch-site': 'cross-site' }),
+      ),
+    ).toBe(403);
+  });
+
+  it('an instance that is not running, or has no console key, is refused with the reason', async () => {
+    const stopped = await instanceOf('stopped', { port: null });
+    expect(await refusal(openConsoleSocket(stopped.url, { cookie: stopped.cookie, origin }))).toBe(
+      409,
+    );
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/kvm/instances/${stopped.id}/console`,
+      cookie: stopped.cookie,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual({
+      code: 'CONFLICT',
+      message: 'The instance is stopped, not running.',
+      details: { state: 'stopped' },
+    });
+
+    const keyless = await instanceOf('running', { privateKey: null });
+    const keylessRes = await t.request({
+      method: 'GET',
+      url: `/api/kvm/instances/${keyless.id}/console`,
+      cookie: keyless.cookie,
+    });
+    expect(keylessRes.statusCode).toBe(409);
+    expect(keylessRes.json().error.message).toBe(
+      'This instance has no web console key; connect over SSH instead.',
+    );
+  });
+
+  it('bad sizes are a 400 before anything opens', async () => {
+    const vm = await instanceOf('running');
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/kvm/instances/${vm.id}/console?cols=5`,
+      cookie: vm.cookie,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details.fields).toEqual({ cols: ['At least 10 columns'] });
+  });
+
+  it('closes when the instance leaves running', async () => {
+    const vm = await instanceOf('running');
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.type('echo up-$((1+1))\r');
+    await term.waitFor('up-2');
+    await t.database.db
+      .update(instances)
+      .set({ status: 'stopping' })
+      .where(eq(instances.id, vm.id));
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.notRunning,
+      reason: 'The instance is stopping.',
+    });
+  });
+
+  it('an instance whose shutdown drops SSH before the next check is reported as stopping', async () => {
+    const vm = await instanceOf('running');
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.type('echo down-$((4+4))\r');
+    await term.waitFor('down-8');
+    await t.database.db
+      .update(instances)
+      .set({ status: 'stopping' })
+      .where(eq(instances.id, vm.id));
+    // The SSH server's session process dies: the connection drops long before the next check.
+    term.type('kill -KILL $PPID\r');
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.notRunning,
+      reason: 'The instance is stopping.',
+    });
+  });
+
+  it('closing the page ends the SSH session', async () => {
+    const vm = await instanceOf('running');
+    const before = sshd.connections();
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.type('echo open-$((2+2))\r');
+    await term.waitFor('open-4');
+    expect(sshd.connections()).toBe(before + 1);
+    term.socket.close(1000, 'Closed by the user.');
+    await expect.poll(() => sshd.connections(), { timeout: 5000 }).toBe(before);
+  });
+
+  it('closes when the session ends (signed out elsewhere)', async () => {
+    const vm = await instanceOf('running');
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.type('echo in-$((3+3))\r');
+    await term.waitFor('in-6');
+    await t.database.db.delete(sessions).where(eq(sessions.userId, vm.userId));
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.signedOut,
+      reason: 'Your session ended. Sign in again.',
+    });
+  });
+
+  it('closes with the reason when SSH refuses the key', async () => {
+    const wrong = generateSshKeyPair();
+    const vm = await instanceOf('running', { privateKey: wrong.privateKey });
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    const { code, reason } = await term.closed;
+    expect(code).toBe(CONSOLE_CLOSE.sshFailed);
+    expect(reason).toMatch(/^Could not connect to the instance: All configured authentication/);
+  });
+
+  it('closes on an unreadable control message', async () => {
+    const vm = await instanceOf('running');
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    term.socket.send(JSON.stringify({ type: 'resize', cols: 'wide' }));
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.badMessage,
+      reason: 'Unreadable control message.',
+    });
+  });
+});

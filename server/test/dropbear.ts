@@ -1,0 +1,126 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const DROPBEAR = '/usr/sbin/dropbear';
+
+/**
+ * Dropbear can serve the tests here: it is installed and we may give it a home of its own
+ * (root, and `unshare` for a private mount namespace).
+ */
+export function dropbearUsable(): boolean {
+  return existsSync(DROPBEAR) && process.getuid?.() === 0 && hasCommand('unshare');
+}
+
+export interface Dropbear {
+  port: number;
+  /** The user to log in as: the one running the tests. */
+  username: string;
+  /** How many connections it is serving now (its child processes, one per connection). */
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real SSH server on 127.0.0.1 (dropbear, in the foreground) that lets in `authorizedKey`
+ * as the current user. Dropbear reads ~/.ssh/authorized_keys of the user it logs in, so it
+ * runs in its own mount namespace where a temporary folder is bind-mounted over that home:
+ * the machine's own files are neither read nor written.
+ */
+export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'rentgpu-dropbear-'));
+  const home = path.join(dir, 'home');
+  await mkdir(path.join(home, '.ssh'), { recursive: true, mode: 0o700 });
+  await chmod(home, 0o700);
+  await writeFile(path.join(home, '.ssh', 'authorized_keys'), `${authorizedKey}\n`, {
+    mode: 0o600,
+  });
+  const hostKey = path.join(dir, 'host_key');
+  execFileSync('dropbearkey', ['-t', 'ed25519', '-f', hostKey], { stdio: 'ignore' });
+  const port = await freePort();
+  const user = os.userInfo();
+  const child: ChildProcess = spawn(
+    'unshare',
+    [
+      '-m',
+      'sh',
+      '-c',
+      'mount --bind "$1" "$2" && exec "$3" -F -E -s -m -p "127.0.0.1:$4" -r "$5" -P "$6"',
+      'sh',
+      home,
+      user.homedir,
+      DROPBEAR,
+      String(port),
+      hostKey,
+      path.join(dir, 'dropbear.pid'),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const deadline = Date.now() + 10_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill();
+      throw new Error(`dropbear did not start: ${log}`);
+    }
+    await sleep(50);
+  }
+  return {
+    port,
+    username: user.username,
+    connections() {
+      try {
+        return execFileSync('pgrep', ['-P', String(child.pid)])
+          .toString()
+          .trim()
+          .split('\n').length;
+      } catch {
+        return 0; // pgrep exits 1 when there is none
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function hasCommand(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
