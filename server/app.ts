@@ -27,6 +27,7 @@ import { contactRoutes } from './modules/contact/routes';
 import { healthRoutes } from './modules/health/routes';
 import { agentRoutes } from './modules/hosts/agent-routes';
 import { providerHostsRoutes } from './modules/hosts/provider-routes';
+import { kvmRoutes } from './modules/instances/kvm-routes';
 import { rentalsRoutes } from './modules/instances/rentals-routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
@@ -146,6 +147,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(providerHostsRoutes);
   await app.register(listingsRoutes);
   await app.register(rentalsRoutes);
+  await app.register(kvmRoutes);
   await app.register(newsletterRoutes);
   await app.register(contactRoutes);
   await app.register(paymentsRoutes);

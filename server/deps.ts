@@ -13,6 +13,7 @@ import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
 import { createHostsService } from './modules/hosts/service';
 import { createInstancesService } from './modules/instances/service';
+import { createVmService } from './modules/instances/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
 import { createHostAlerts, createInstanceAlerts } from './modules/notifications/service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
@@ -79,6 +80,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     }),
     instances,
     hosts,
+    vms: createVmService({ db, instances, hosts }),
     worker: createWorker(
       instanceJobs({
         instances,

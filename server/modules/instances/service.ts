@@ -384,7 +384,12 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
      * and the wallet must hold one hour at the instance's rate. Charged per minute by the
      * worker from the first minute on; compute only once running.
      */
-    async createMetered(userId: string, input: CreateMeteredInput, now: Date) {
+    async createMetered(
+      userId: string,
+      input: CreateMeteredInput,
+      now: Date,
+      options: RentOptions = {},
+    ) {
       return afterCommit(async (tx) => {
         const found = await listingsService.findById(tx, input.gpuListingId);
         if (!found) throw notFound('GPU listing');
@@ -418,8 +423,18 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
         });
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');
+        await options.record?.(tx, row);
         return row;
       }, []);
+    },
+
+    /** The caller's metered instance; anyone else's (or a rental) is not found. */
+    async getOwnMetered(userId: string, id: number): Promise<InstanceRow> {
+      const row = await instancesRepo.findView(db, id);
+      if (!row || row.instance.userId !== userId || row.instance.billingPlan !== 'metered') {
+        throw notFound('Instance');
+      }
+      return row;
     },
 
     /** Starts a stopped metered instance: one hour of balance and a free unit needed. */

@@ -77,6 +77,8 @@ export const listingsService = {
   reserveUnit: listingsRepo.reserveUnit,
   releaseUnit: listingsRepo.releaseUnit,
   takeUnit: listingsRepo.takeUnit,
+  /** Listings a VM can be made from, cheapest first (the VM dashboard's GPU list and create). */
+  vmCandidates: listingsRepo.vmCandidates,
 
   /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
   async list(db: Db, query: ListingsQuery, viewerSandboxId?: number, now = new Date()) {
