@@ -90,7 +90,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
 
   return (
     <Card
-      className="grid gap-4 p-5"
+      className="grid grid-cols-[minmax(0,1fr)] gap-4 p-5"
       role="group"
       aria-label={`${vm.gpu_type} instance ${vm.vm_id}`}
       data-testid="vm-card"
@@ -136,10 +136,10 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
 
       {connection ? (
         <section
-          className="grid gap-3 rounded-lg border border-border p-3"
+          className="grid grid-cols-[minmax(0,1fr)] gap-3 rounded-lg border border-border p-3"
           aria-label="Connection info"
         >
-          <div className="grid gap-1">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
             <span className="text-xs text-muted-foreground">SSH</span>
             <div className="flex items-center gap-2">
               <code
@@ -151,7 +151,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               <CopyButton value={connection.ssh_command} label="SSH command" />
             </div>
           </div>
-          <div className="grid gap-1">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
             <span className="text-xs text-muted-foreground">VNC Console</span>
             {connection.vnc_url ? (
               <code className="rounded bg-muted px-2 py-1 text-xs break-all" data-testid="vm-vnc">
@@ -172,7 +172,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
             <ExternalLink className="h-4 w-4" aria-hidden />
             Open Web Console
           </a>
-          <section className="grid gap-2" aria-label="GPU usage">
+          <section className="grid grid-cols-[minmax(0,1fr)] gap-2" aria-label="GPU usage">
             {usage ? (
               <>
                 <UsageBar
@@ -271,7 +271,8 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               variant="danger"
               disabled={terminate.isPending}
               onClick={async () => {
-                const done = await run(
+                // Like the spec's confirm(): once answered, the question is gone, whatever the outcome.
+                await run(
                   () => terminate.mutateAsync(vm.vm_id),
                   {
                     title: 'VM Terminated',
@@ -279,7 +280,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
                   },
                   'Failed to Terminate VM',
                 );
-                if (done) setConfirming(false);
+                setConfirming(false);
               }}
             >
               {terminate.isPending ? 'Terminating...' : 'Terminate'}

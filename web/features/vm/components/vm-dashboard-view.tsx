@@ -55,7 +55,7 @@ export function VmDashboardView() {
 
   const list = instances.data ?? [];
   return (
-    <div className="mt-6 grid gap-6">
+    <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-6">
       <div className="flex flex-wrap gap-2">
         <Button variant="outline" onClick={refresh} disabled={instances.isFetching}>
           <RefreshCw
@@ -81,7 +81,10 @@ export function VmDashboardView() {
         />
       ) : null}
 
-      <section aria-labelledby="vm-instances-title" className="grid gap-4">
+      <section
+        aria-labelledby="vm-instances-title"
+        className="grid grid-cols-[minmax(0,1fr)] gap-4"
+      >
         <h2 id="vm-instances-title" className="text-xl font-semibold">
           Instances
         </h2>
@@ -100,7 +103,7 @@ export function VmDashboardView() {
             </p>
           </Card>
         ) : (
-          <div className="grid gap-4 lg:grid-cols-2">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-2">
             {list.map((vm) => (
               <VmCard key={vm.vm_id} vm={vm} now={now} />
             ))}
