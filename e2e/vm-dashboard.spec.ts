@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test, toastWith } from './fixtures';
 
@@ -208,7 +209,7 @@ test('a session that ends shows Authentication Required', async ({ page }) => {
 });
 
 for (const width of [1280, 390]) {
-  test(`a running VM at ${width} px in the dark, light and pastel themes`, async ({
+  test(`a running VM at ${width} px in the dark, light and pastel themes, without serious accessibility violations`, async ({
     page,
   }, info) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
@@ -235,10 +236,19 @@ for (const width of [1280, 390]) {
             [...document.querySelectorAll('body *')]
               .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
               .slice(0, 8)
-              .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)} ${e.textContent?.slice(0, 40)}`),
+              .map(
+                (e) =>
+                  `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)} ${e.textContent?.slice(0, 40)}`,
+              ),
           ),
         );
       expect(overflow).toBeLessThanOrEqual(0);
+      await page.mouse.move(0, 0); // no button left in its hover state
+      const axe = await new AxeBuilder({ page }).analyze();
+      const serious = axe.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+      expect(serious, `${theme} at ${width} px`).toEqual([]);
       await page.screenshot({
         path: info.outputPath(`vm-dashboard-${width}-${theme}.png`),
         fullPage: true,

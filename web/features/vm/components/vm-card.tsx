@@ -143,7 +143,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
             <span className="text-xs text-muted-foreground">SSH</span>
             <div className="flex items-center gap-2">
               <code
-                className="min-w-0 flex-1 overflow-x-auto rounded bg-muted px-2 py-1 text-xs whitespace-nowrap"
+                className="min-w-0 flex-1 rounded bg-muted px-2 py-1 text-xs break-all"
                 data-testid="vm-ssh"
               >
                 {connection.ssh_command}
