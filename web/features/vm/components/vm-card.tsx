@@ -18,6 +18,7 @@ import { useFormatDate } from '../../../lib/date-format';
 import { useStartVm } from '../api/start-vm';
 import { useStopVm } from '../api/stop-vm';
 import { useTerminateVm } from '../api/terminate-vm';
+import { uptime } from '../uptime';
 import { UsageBar } from './usage-bar';
 
 /** Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue, terminated red. */
@@ -36,13 +37,6 @@ const STATE_NOTES: Partial<Record<VmInstanceView['state'], string>> = {
   terminating: 'terminating',
   failed: 'failed',
 };
-
-/** Hours and minutes since it started, or 'Not started' (spec part 2 section 4). */
-export function uptime(startedAt: string | null, now: number): string {
-  if (!startedAt) return 'Not started';
-  const minutes = Math.max(0, Math.floor((now - new Date(startedAt).getTime()) / 60_000));
-  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
-}
 
 const END_REASONS: Record<string, string> = {
   insufficient_credits: 'Stopped: your credits ran out.',
