@@ -30,6 +30,7 @@ import { healthRoutes } from './modules/health/routes';
 import { agentRoutes } from './modules/hosts/agent-routes';
 import { providerHostsRoutes } from './modules/hosts/provider-routes';
 import { consoleRoutes } from './modules/instances/console-routes';
+import { kvmRoutes } from './modules/instances/kvm-routes';
 import { rentalsRoutes } from './modules/instances/rentals-routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
@@ -158,6 +159,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(rentalsRoutes);
   await app.register(deployRoutes);
   await app.register(consoleRoutes);
+  await app.register(kvmRoutes);
   await app.register(newsletterRoutes);
   await app.register(contactRoutes);
   await app.register(paymentsRoutes);

@@ -14,6 +14,7 @@ import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
 import { createHostsService } from './modules/hosts/service';
 import { createInstancesService } from './modules/instances/service';
+import { createVmService } from './modules/instances/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
 import { createHostAlerts, createInstanceAlerts } from './modules/notifications/service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
@@ -85,6 +86,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
       heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
     }),
     hosts,
+    vms: createVmService({ db, instances, hosts }),
     worker: createWorker(
       instanceJobs({
         instances,

@@ -10,6 +10,7 @@ import type { AuthService } from './modules/auth/service';
 import type { DeployService } from './modules/deploy/service';
 import type { HostsService } from './modules/hosts/service';
 import type { InstancesService } from './modules/instances/service';
+import type { VmService } from './modules/instances/vm-service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import type { PaymentsService } from './modules/payments/service';
 import type { Worker } from './worker';
@@ -28,6 +29,8 @@ export interface AppDeps {
   deploy: DeployService;
   /** Where hosts report what happened to instances. */
   hosts: HostsService;
+  /** The VM dashboard (/api/kvm) over metered instances. */
+  vms: VmService;
   /** The worker's named jobs (server/worker); main.ts starts its timer. */
   worker: Worker;
   /**

@@ -96,6 +96,14 @@ export const hostInventory = z.object({
   disk: z.object({ path: z.string().max(4096), totalBytes: bytes, freeBytes: bytes }),
   /** `kvm` when hardware virtualisation is usable; `tcg` = software emulation (tests only). */
   accelerator: z.enum(['kvm', 'tcg', 'none']),
+  /**
+   * Guest images the host can boot besides its Ubuntu base (`windows11`). Absent: only Ubuntu.
+   * The VM dashboard offers the windows11 template only on hosts that list it.
+   */
+  images: z
+    .array(z.enum(['ubuntu22', 'windows11']))
+    .max(10)
+    .optional(),
 });
 export type HostInventory = z.infer<typeof hostInventory>;
 

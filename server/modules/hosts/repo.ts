@@ -23,6 +23,15 @@ const onHostCondition = (hostId: string) =>
   );
 
 export const hostsRepo = {
+  /** The last inventory each host reported (its GPUs' nvidia-smi readings) and when. */
+  async inventories(conn: Conn, ids: string[]) {
+    if (ids.length === 0) return [];
+    return conn
+      .select({ id: hosts.id, inventory: hosts.inventory, at: hosts.lastHeartbeatAt })
+      .from(hosts)
+      .where(inArray(hosts.id, ids));
+  },
+
   /**
    * The host an unspent, unexpired enrolment token belongs to, locked. A token stays good
    * until the host's first heartbeat, so an agent whose enrol answer was lost can enrol again

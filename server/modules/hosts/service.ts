@@ -227,6 +227,14 @@ export function createHostsService(deps: {
   return {
     report,
 
+    /** The GPU readings of the hosts' last heartbeats, by host id (for instances' usage bars). */
+    async gpuReadings(hostIds: string[]) {
+      const rows = await hostsRepo.inventories(db, [...new Set(hostIds)]);
+      return new Map(
+        rows.map((r) => [r.id, { gpus: r.inventory?.gpus.gpus ?? [], at: r.at }] as const),
+      );
+    },
+
     /** What the in-process demo host should converge: instances awaiting a transition. */
     desiredState(hostId: string, limit = 100) {
       return deps.instances.pendingOnHost(hostId, limit);

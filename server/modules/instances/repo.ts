@@ -9,6 +9,7 @@ const viewColumns = {
     model: gpuListings.model,
     location: gpuListings.location,
     isDemoHost: gpuListings.isDemoHost,
+    memoryGb: gpuListings.memoryGb,
   },
   provider: { companyName: providers.companyName },
 };
@@ -16,7 +17,8 @@ const viewColumns = {
 /** An instance with what its views need: the listing's model and place, the provider's name. */
 export type InstanceRow = {
   instance: typeof instances.$inferSelect;
-  listing: { model: string; location: string; isDemoHost: boolean };
+  /** memoryGb: the GPU's memory (absent where a caller built the row by hand). */
+  listing: { model: string; location: string; isDemoHost: boolean; memoryGb?: number };
   provider: { companyName: string };
 };
 

@@ -445,6 +445,15 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       }, []);
     },
 
+    /** The caller's metered instance; anyone else's (or a rental) is not found. */
+    async getOwnMetered(userId: string, id: number): Promise<InstanceRow> {
+      const row = await instancesRepo.findView(db, id);
+      if (!row || row.instance.userId !== userId || row.instance.billingPlan !== 'metered') {
+        throw notFound('Instance');
+      }
+      return row;
+    },
+
     /** Starts a stopped metered instance: one hour of balance and a free unit needed. */
     async start(userId: string, id: number, now: Date) {
       return afterCommit(async (tx) => {

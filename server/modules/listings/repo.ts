@@ -144,6 +144,41 @@ export const listingsRepo = {
     return { rows: page, next };
   },
 
+  /**
+   * Listings a VM can be made from (the VM dashboard): not removed, not in maintenance, visible
+   * to the viewer (public, or the viewer's own sandbox), cheapest first; `model` narrows to
+   * one GPU type. Says whether a unit can be taken now and whether the host advertises a
+   * Windows 11 image (its inventory's `host.images`).
+   */
+  async vmCandidates(conn: Conn, filter: { model?: string; viewerSandboxId?: number }) {
+    const visible =
+      filter.viewerSandboxId === undefined
+        ? eq(providers.isSandbox, false)
+        : or(eq(providers.isSandbox, false), eq(providers.id, filter.viewerSandboxId));
+    return conn
+      .select({
+        id: gpuListings.id,
+        model: gpuListings.model,
+        memoryGb: gpuListings.memoryGb,
+        hourlyRateMicros: gpuListings.hourlyRateMicros,
+        rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
+        windows: sql<boolean>`coalesce((select h.inventory->'host'->'images' @> '["windows11"]'::jsonb
+          from ${hosts} h where h.id = ${gpuListings.hostId}), false)`,
+      })
+      .from(gpuListings)
+      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
+      .where(
+        and(
+          isNull(gpuListings.removedAt),
+          inArray(gpuListings.status, ['available', 'rented']),
+          visible,
+          filter.model === undefined ? undefined : eq(gpuListings.model, filter.model),
+        ),
+      )
+      .orderBy(asc(gpuListings.hourlyRateMicros), asc(gpuListings.id))
+      .limit(1000);
+  },
+
   async findById(conn: Conn, id: number): Promise<ListingRow | null> {
     const rows = await conn
       .select(listingColumns)

@@ -72,6 +72,8 @@ export const listingsService = {
   takeUnit: listingsRepo.takeUnit,
   /** Per GPU type: its listings and the cheapest rentable one (Instant Deploy, the VM list). */
   offerings: gpuOfferings,
+  /** Listings a VM can be made from, cheapest first (the VM dashboard's GPU list and create). */
+  vmCandidates: listingsRepo.vmCandidates,
 
   /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
   async list(db: Db, query: ListingsQuery, viewerSandboxId?: number, now = new Date()) {

@@ -1,5 +1,16 @@
 import { Page } from '../../components/ui/page';
+import { useCurrentUser } from '../../features/auth/api/get-current-user';
+import {
+  AuthenticationRequired,
+  VmDashboardView,
+} from '../../features/vm/components/vm-dashboard-view';
 
 export default function VmDashboardPage() {
-  return <Page title="VM Dashboard" description="Pay-as-you-go GPU virtual machines." />;
+  const { user } = useCurrentUser();
+  return (
+    <Page title="VM Dashboard" description="Pay-as-you-go GPU virtual machines.">
+      {/* VM calls are made only when signed in (spec part 2 section 7). */}
+      {user ? <VmDashboardView /> : <AuthenticationRequired />}
+    </Page>
+  );
 }

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '../../../shared/contracts/errors';
+import {
+  billingSummary,
+  createVmBody,
+  gpuOffering,
+  vmInstanceView,
+  vmTemplateOption,
+} from '../../../shared/contracts/kvm';
+import { idParam } from '../../../shared/contracts/params';
+import { recordAnswer } from '../../lib/idempotency';
+import { requireUser, signedIn } from '../../plugins/session';
+import { presentVm } from './vm-presenter';
+
+/**
+ * The VM dashboard's API (spec part 2 section 7, "Virtual machines"): metered instances in
+ * the spec's snake_case shapes. Only the owner sees or acts on an instance (404 otherwise).
+ */
+export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { instances, vms, clock } = app.deps;
+
+  app.get(
+    '/api/kvm/gpus',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: z.array(gpuOffering), ...errorResponses } },
+    },
+    async (request) => vms.offerings(requireUser(request).userId),
+  );
+
+  app.get(
+    '/api/kvm/templates',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: z.array(vmTemplateOption), ...errorResponses } },
+    },
+    async (request) => vms.templates(requireUser(request).userId),
+  );
+
+  app.get(
+    '/api/kvm/instances',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: z.array(vmInstanceView), ...errorResponses } },
+    },
+    async (request) => vms.list(requireUser(request).userId, clock.now()),
+  );
+
+  app.post(
+    '/api/kvm/instances',
+    {
+      config: { idempotency: true },
+      preValidation: signedIn,
+      schema: { body: createVmBody, response: { 201: vmInstanceView, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const now = clock.now();
+      // A new VM is provisioning: no connection info, nothing to read from its host yet.
+      const created = await vms.create(userId, request.body, now, {
+        record: recordAnswer(request, 201, (row) => presentVm(row, undefined, now)),
+      });
+      return reply.status(201).send(presentVm(created, undefined, now));
+    },
+  );
+
+  for (const action of ['start', 'stop'] as const) {
+    app.post(
+      `/api/kvm/instances/:id/${action}`,
+      {
+        preValidation: signedIn,
+        schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
+      },
+      async (request) => {
+        const { userId } = requireUser(request);
+        await instances.getOwnMetered(userId, request.params.id);
+        const now = clock.now();
+        const row = await instances[action](userId, request.params.id, now);
+        return vms.present(row, now);
+      },
+    );
+  }
+
+  app.delete(
+    '/api/kvm/instances/:id',
+    {
+      preValidation: signedIn,
+      schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      await instances.getOwnMetered(userId, request.params.id);
+      const now = clock.now();
+      return vms.present(await instances.terminate(userId, request.params.id, now), now);
+    },
+  );
+
+  app.get(
+    '/api/kvm/billing/summary',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: billingSummary, ...errorResponses } },
+    },
+    async (request) => vms.billing(requireUser(request).userId, clock.now()),
+  );
+}

@@ -1,0 +1,108 @@
+import type { GpuInfo } from '../../../shared/contracts/agent-protocol';
+import type { GpuUtilization, VmInstanceView } from '../../../shared/contracts/kvm';
+import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
+import { microsToDollars } from '../../../shared/rules/money';
+import { vmStatus } from './presenter';
+import type { InstanceRow } from './repo';
+
+/** A host's last GPU readings (its heartbeat's nvidia-smi inventory) and when they came. */
+export interface HostReadings {
+  gpus: GpuInfo[];
+  at: Date | null;
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const clampPct = (n: number) => Math.max(0, Math.min(100, round1(n)));
+
+/**
+ * What the instance's GPUs (its `gpu_indexes` on its host) did at the last heartbeat: usage
+ * and memory averaged over its GPUs, the hottest temperature. Null without a reading.
+ */
+export function measuredUsage(
+  indexes: number[],
+  readings: HostReadings | undefined,
+): GpuUtilization | null {
+  if (!readings) return null;
+  const mine = readings.gpus.filter((g) => indexes.includes(g.index));
+  const usage = mine.flatMap((g) => (g.utilizationPercent === null ? [] : [g.utilizationPercent]));
+  const memory = mine.flatMap((g) =>
+    g.memoryUsedMib === null || !g.memoryTotalMib
+      ? []
+      : [(g.memoryUsedMib / g.memoryTotalMib) * 100],
+  );
+  const temps = mine.flatMap((g) => (g.temperatureC === null ? [] : [g.temperatureC]));
+  if (usage.length === 0 && memory.length === 0 && temps.length === 0) return null;
+  const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+  return {
+    gpu_usage: clampPct(mean(usage)),
+    memory_usage: clampPct(mean(memory)),
+    temperature: round1(temps.length === 0 ? 0 : Math.max(...temps)),
+    simulated: false,
+    measured_at: readings.at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * A demo host runs no GPU, so its figures are made up: smooth waves, different per instance,
+ * moving each minute. Flagged `simulated` so the page labels them.
+ */
+export function simulatedUsage(instanceId: number, now: Date): GpuUtilization {
+  const t = now.getTime() / 60_000 + instanceId * 7;
+  return {
+    gpu_usage: clampPct(55 + 30 * Math.sin(t / 5)),
+    memory_usage: clampPct(45 + 20 * Math.sin(t / 9 + 1)),
+    temperature: round1(58 + 12 * Math.sin(t / 7 + 2)),
+    simulated: true,
+    measured_at: null,
+  };
+}
+
+/** The in-process demo host's id (server/modules/hosts/demo-host.ts, DEMO_HOST_ID). */
+const onDemoHost = (hostId: string | null) => hostId === 'demo';
+
+/** The console page the web console engineer serves for an instance. */
+export const webConsolePath = (id: number) => `/vm-dashboard/console/${id}`;
+
+/**
+ * A metered instance in the VM dashboard's words (spec part 2 section 3, "VM instance").
+ * Status: provisioning and starting → creating; running; stopping and stopped → stopped;
+ * terminating, terminated and failed → terminated (the lifecycle state rides along as
+ * `state`). Connection info only while running with an SSH address reported.
+ */
+export function presentVm(
+  { instance, listing }: InstanceRow,
+  readings: HostReadings | undefined,
+  now: Date,
+): VmInstanceView {
+  const state = instance.status as InstanceState;
+  const running = state === 'running';
+  const reachable = running && instance.sshHost !== null && instance.sshPort !== null;
+  return {
+    vm_id: instance.id,
+    gpu_type: listing.model,
+    gpu_memory: listing.memoryGb ?? 0,
+    cpu_cores: instance.cpus,
+    ram_gb: instance.memoryGb,
+    disk_gb: instance.storageGb,
+    template: instance.template,
+    source: instance.source,
+    status: vmStatus(instance),
+    state,
+    created_at: instance.startTime.toISOString(),
+    started_at: running ? instance.stateChangedAt.toISOString() : null,
+    hourly_rate: microsToDollars(instance.hourlyRateMicros),
+    total_cost: microsToDollars(instance.chargedMicros),
+    is_demo_host: listing.isDemoHost,
+    end_reason: instance.endReason,
+    connection_info: reachable
+      ? {
+          ssh_command: `ssh -p ${instance.sshPort} ${instance.sshUsername}@${instance.sshHost}`,
+          vnc_url: instance.vncAddress,
+          web_console: webConsolePath(instance.id),
+          gpu_utilization: onDemoHost(instance.hostId)
+            ? simulatedUsage(instance.id, now)
+            : measuredUsage(instance.gpuIndexes, readings),
+        }
+      : null,
+  };
+}

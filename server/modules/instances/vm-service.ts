@@ -1,0 +1,203 @@
+import type {
+  BillingSummary,
+  CreateVmInput,
+  GpuOffering,
+  VmInstanceView,
+  VmTemplateOption,
+} from '../../../shared/contracts/kvm';
+import { VM_TEMPLATE_LABELS } from '../../../shared/contracts/kvm';
+import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
+import { microsToDollars } from '../../../shared/rules/money';
+import type { Db } from '../../db/client';
+import { AppError, conflict, validationFailed } from '../../lib/errors';
+import { generateSshKeyPair } from '../../lib/ssh-keypair';
+import type { HostsService } from '../hosts/service';
+import { listingsService } from '../listings/service';
+import type { InstanceRow, InstancesService, RentOptions } from './service';
+import { presentVm } from './vm-presenter';
+
+export const WINDOWS_UNAVAILABLE_REASON =
+  'No host offers a Windows 11 image yet. Choose Ubuntu 22.04.';
+
+/** Tried in turn when the cheapest listing is taken between reading and renting. */
+const CREATE_ATTEMPTS = 3;
+
+/**
+ * The VM dashboard (spec part 2, /vm-dashboard) over metered instances: GPU types from real
+ * listings, a create that picks the cheapest rentable listing of a type, the user's VMs with
+ * their hosts' GPU readings, and what they cost.
+ */
+export function createVmService(deps: {
+  db: Db;
+  instances: InstancesService;
+  hosts: Pick<HostsService, 'gpuReadings'>;
+}) {
+  const { db, instances, hosts } = deps;
+
+  async function candidates(userId: string, model?: string) {
+    const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
+    return listingsService.vmCandidates(db, {
+      ...(model === undefined ? {} : { model }),
+      ...(viewerSandboxId === undefined ? {} : { viewerSandboxId }),
+    });
+  }
+
+  async function present(rows: InstanceRow[], now: Date): Promise<VmInstanceView[]> {
+    const hostIds = rows.flatMap((r) =>
+      r.instance.status === 'running' && r.instance.hostId ? [r.instance.hostId] : [],
+    );
+    const readings = await hosts.gpuReadings(hostIds);
+    return rows.map((r) =>
+      presentVm(r, r.instance.hostId ? readings.get(r.instance.hostId) : undefined, now),
+    );
+  }
+
+  async function presentOne(row: InstanceRow, now: Date): Promise<VmInstanceView> {
+    const [view] = await present([row], now);
+    if (!view) throw new Error('nothing to present');
+    return view;
+  }
+
+  return {
+    present: presentOne,
+
+    /**
+     * One entry per GPU type the user could see: the lowest rate among listings that can be
+     * rented now (else the lowest listed), its memory, and whether any can be rented now.
+     */
+    async offerings(userId: string): Promise<GpuOffering[]> {
+      const byModel = new Map<string, { memoryGb: number; rate: bigint; available: boolean }>();
+      for (const row of await candidates(userId)) {
+        const seen = byModel.get(row.model);
+        if (!seen) {
+          byModel.set(row.model, {
+            memoryGb: row.memoryGb,
+            rate: row.hourlyRateMicros,
+            available: row.rentable,
+          });
+        } else if (row.rentable && !seen.available) {
+          // Rows come cheapest first: the first rentable one sets the type's rate.
+          byModel.set(row.model, { ...seen, rate: row.hourlyRateMicros, available: true });
+        }
+      }
+      return [...byModel.entries()]
+        .sort(([a, x], [b, y]) =>
+          x.rate === y.rate ? a.localeCompare(b) : x.rate < y.rate ? -1 : 1,
+        )
+        .map(([model, o]) => ({
+          gpu_type: model,
+          memory_gb: o.memoryGb,
+          hourly_rate: microsToDollars(o.rate),
+          is_available: o.available,
+        }));
+    },
+
+    /** ubuntu22 always; windows11 only where a rentable listing's host advertises the image. */
+    async templates(userId: string): Promise<VmTemplateOption[]> {
+      const windows = (await candidates(userId)).some((r) => r.rentable && r.windows);
+      return [
+        { id: 'ubuntu22', name: VM_TEMPLATE_LABELS.ubuntu22, available: true, reason: null },
+        {
+          id: 'windows11',
+          name: VM_TEMPLATE_LABELS.windows11,
+          available: windows,
+          reason: windows ? null : WINDOWS_UNAVAILABLE_REASON,
+        },
+      ];
+    },
+
+    /**
+     * Creates a VM on the cheapest rentable listing of the GPU type (for windows11: whose host
+     * advertises the image), with a fresh platform key pair for the web console.
+     */
+    async create(userId: string, body: CreateVmInput, now: Date, options: RentOptions = {}) {
+      const rows = await candidates(userId, body.gpu_type);
+      if (rows.length === 0) {
+        throw validationFailed({ gpu_type: [`No ${body.gpu_type} GPU is offered`] });
+      }
+      let pool = rows.filter((r) => r.rentable);
+      if (body.template === 'windows11') {
+        pool = pool.filter((r) => r.windows);
+        if (pool.length === 0) {
+          throw conflict(WINDOWS_UNAVAILABLE_REASON, {
+            fields: { template: [WINDOWS_UNAVAILABLE_REASON] },
+          });
+        }
+      }
+      if (pool.length === 0) {
+        throw new AppError(
+          409,
+          'CAPACITY_UNAVAILABLE',
+          `No ${body.gpu_type} is free right now. Choose another GPU type or try again later.`,
+          { gpu_type: body.gpu_type },
+        );
+      }
+      const platformKey = generateSshKeyPair('rentgpu-web-console');
+      let last: unknown = null;
+      for (const listing of pool.slice(0, CREATE_ATTEMPTS)) {
+        try {
+          return await instances.createMetered(
+            userId,
+            {
+              gpuListingId: listing.id,
+              source: 'vm',
+              template: body.template,
+              storageGb: body.disk_gb,
+              cpus: body.cpu_cores,
+              memoryGb: body.ram_gb,
+              platformKey,
+            },
+            now,
+            options,
+          );
+        } catch (error) {
+          // Taken (or its host went dark) since we read the list: try the next cheapest.
+          const retry =
+            error instanceof AppError &&
+            (error.code === 'CAPACITY_UNAVAILABLE' || error.code === 'HOST_OFFLINE');
+          if (!retry) throw error;
+          last = error;
+        }
+      }
+      throw last;
+    },
+
+    /** The user's metered instances (VMs, deploys, API instances), newest first. */
+    async list(userId: string, now: Date): Promise<VmInstanceView[]> {
+      return present(await instances.listMeteredByUser(userId), now);
+    },
+
+    /**
+     * What the user's metered instances have cost. Minutes are charged in advance from prepaid
+     * credits, so "unpaid" is only what minutes already begun will cost once the worker
+     * charges them (zero right after each run; never a debt).
+     */
+    async billing(userId: string, now: Date): Promise<BillingSummary> {
+      let total = 0n;
+      let unpaid = 0n;
+      let minutes = 0;
+      for (const { instance } of await instances.listMeteredByUser(userId)) {
+        total += instance.chargedMicros;
+        minutes += instance.computeMinutes;
+        const paidThrough = instance.paidThrough;
+        if (instance.endTime !== null || instance.unreachableSince !== null || !paidThrough)
+          continue;
+        if (paidThrough >= now) continue;
+        const due = Math.ceil((now.getTime() - paidThrough.getTime()) / MINUTE_MS);
+        const { computeMicros, storageMicros } = minuteChargeMicros(
+          instance.hourlyRateMicros,
+          instance.storageGb,
+          instance.status === 'running',
+        );
+        unpaid += BigInt(due) * (computeMicros + storageMicros);
+      }
+      return {
+        total_amount: microsToDollars(total),
+        unpaid_amount: microsToDollars(unpaid),
+        total_hours: Math.round((minutes / 60) * 100) / 100,
+      };
+    },
+  };
+}
+
+export type VmService = ReturnType<typeof createVmService>;

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { INSTANCE_STATES } from '../rules/instance-lifecycle';
+
+/**
+ * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
+ * VMs are metered instances (docs/decisions/007); the presenter turns lifecycle states into
+ * the spec's status words.
+ */
+
+/** VM dashboard limits and defaults (spec part 2 sections 3, 5 and 9). */
+export const VM_LIMITS = {
+  cpu_cores: { min: 2, max: 16, default: 4 },
+  ram_gb: { min: 8, max: 128, default: 16 },
+  disk_gb: { min: 50, max: 1000, default: 100 },
+} as const;
+export const DEFAULT_VM_GPU = 'RTX 4070';
+export const VM_TEMPLATES = ['ubuntu22', 'windows11'] as const;
+export type VmTemplate = (typeof VM_TEMPLATES)[number];
+export const DEFAULT_VM_TEMPLATE: VmTemplate = 'ubuntu22';
+export const VM_TEMPLATE_LABELS: Record<VmTemplate, string> = {
+  ubuntu22: 'Ubuntu 22.04',
+  windows11: 'Windows 11',
+};
+/** The instance list is polled this often (spec part 2 section 9). */
+export const VM_POLL_MS = 30_000;
+
+const bounded = (field: keyof typeof VM_LIMITS, unit: string) => {
+  const { min, max, default: fallback } = VM_LIMITS[field];
+  const message = `${field} must be a whole number from ${min} to ${max}${unit}`;
+  return z
+    .number({ message })
+    .int({ message })
+    .min(min, { message })
+    .max(max, { message })
+    .default(fallback);
+};
+
+export const createVmBody = z.object({
+  gpu_type: z
+    .string({ message: 'gpu_type must be a GPU type' })
+    .trim()
+    .min(1, { message: 'gpu_type must be a GPU type' })
+    .max(100, { message: 'gpu_type must be a GPU type' })
+    .default(DEFAULT_VM_GPU),
+  cpu_cores: bounded('cpu_cores', ''),
+  ram_gb: bounded('ram_gb', ' GB'),
+  disk_gb: bounded('disk_gb', ' GB'),
+  template: z
+    .enum(VM_TEMPLATES, { message: 'template must be ubuntu22 or windows11' })
+    .default(DEFAULT_VM_TEMPLATE),
+});
+/** What the create form sends. */
+export type CreateVmBody = z.input<typeof createVmBody>;
+export type CreateVmInput = z.output<typeof createVmBody>;
+
+export const VM_STATUSES = ['creating', 'running', 'stopped', 'terminated'] as const;
+export type VmStatus = (typeof VM_STATUSES)[number];
+
+export const gpuUtilization = z.object({
+  /** Percent of the GPU in use. */
+  gpu_usage: z.number(),
+  /** Percent of the GPU's memory in use. */
+  memory_usage: z.number(),
+  /** Degrees Celsius (the bar reads it as a percentage of 100). */
+  temperature: z.number(),
+  /** true on a demo host: the figures are made up, not read from nvidia-smi. */
+  simulated: z.boolean(),
+  /** When the host reported them (its last heartbeat); null when simulated. */
+  measured_at: z.string().nullable(),
+});
+export type GpuUtilization = z.infer<typeof gpuUtilization>;
+
+export const vmConnectionInfo = z.object({
+  ssh_command: z.string(),
+  /** host:port of the VNC console; null where the host offers none (demo hosts). */
+  vnc_url: z.string().nullable(),
+  /** The web console's page (opened in a new tab). */
+  web_console: z.string(),
+  /** null when the host has not reported readings for the instance's GPU yet. */
+  gpu_utilization: gpuUtilization.nullable(),
+});
+
+export const vmInstanceView = z.object({
+  vm_id: z.number(),
+  gpu_type: z.string(),
+  /** The GPU's memory in GB. */
+  gpu_memory: z.number(),
+  cpu_cores: z.number(),
+  ram_gb: z.number(),
+  disk_gb: z.number(),
+  template: z.string().nullable(),
+  /** Where it came from: vm (this dashboard), deploy (Instant Deploy) or api. */
+  source: z.string(),
+  status: z.enum(VM_STATUSES),
+  /** The lifecycle state (shared/rules/instance-lifecycle.ts): the buttons read it. */
+  state: z.enum(INSTANCE_STATES),
+  created_at: z.string(),
+  /** When it last became running; null unless it runs now. */
+  started_at: z.string().nullable(),
+  hourly_rate: z.string(),
+  /** What it has been charged so far (compute and storage), in dollars. */
+  total_cost: z.string(),
+  is_demo_host: z.boolean(),
+  /** Why it ended or was stopped by the system (insufficient_credits, host_failed, …). */
+  end_reason: z.string().nullable(),
+  /** Only while running and the host has reported how to reach it. */
+  connection_info: vmConnectionInfo.nullable(),
+});
+export type VmInstanceView = z.infer<typeof vmInstanceView>;
+
+export const gpuOffering = z.object({
+  gpu_type: z.string(),
+  memory_gb: z.number(),
+  /** The lowest rate a rentable listing of this type asks (the lowest listed when none is). */
+  hourly_rate: z.string(),
+  is_available: z.boolean(),
+});
+export type GpuOffering = z.infer<typeof gpuOffering>;
+
+export const vmTemplateOption = z.object({
+  id: z.enum(VM_TEMPLATES),
+  name: z.string(),
+  available: z.boolean(),
+  /** Why it cannot be chosen; null when it can. */
+  reason: z.string().nullable(),
+});
+export type VmTemplateOption = z.infer<typeof vmTemplateOption>;
+
+export const billingSummary = z.object({
+  /** Everything the user's VMs have been charged (dollars). */
+  total_amount: z.string(),
+  /**
+   * Used but not yet charged (dollars): minutes are charged in advance from prepaid credits,
+   * so this is only what the worker has yet to charge for minutes already begun.
+   */
+  unpaid_amount: z.string(),
+  /** Hours the user's VMs have run (compute minutes ÷ 60). */
+  total_hours: z.number(),
+});
+export type BillingSummary = z.infer<typeof billingSummary>;

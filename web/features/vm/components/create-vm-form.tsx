@@ -1,0 +1,158 @@
+import { type FormEvent, useState } from 'react';
+import {
+  type CreateVmBody,
+  DEFAULT_VM_GPU,
+  DEFAULT_VM_TEMPLATE,
+  type GpuOffering,
+  VM_LIMITS,
+  type VmTemplate,
+  type VmTemplateOption,
+} from '../../../../shared/contracts/kvm';
+import { formatMoney } from '../../../../shared/rules/currency';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Field, Select } from '../../../components/ui/field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/toast-store';
+import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import { useCreateVm } from '../api/create-vm';
+
+type NumberField = keyof typeof VM_LIMITS;
+const NUMBER_FIELDS: { key: NumberField; label: string }[] = [
+  { key: 'cpu_cores', label: 'CPU Cores' },
+  { key: 'ram_gb', label: 'RAM (GB)' },
+  { key: 'disk_gb', label: 'Disk (GB)' },
+];
+
+/**
+ * The create form (spec part 2 section 5): only GPUs with is_available are offered; CPU, RAM
+ * and disk carry their bounds as input attributes and parse as integers; the server checks
+ * them again and its message is the toast's.
+ */
+export function CreateVmForm({
+  gpus,
+  templates,
+  onCreated,
+  onCancel,
+}: {
+  gpus: GpuOffering[];
+  templates: VmTemplateOption[];
+  onCreated: () => void;
+  onCancel: () => void;
+}) {
+  const offered = gpus.filter((g) => g.is_available);
+  const initialGpu = offered.some((g) => g.gpu_type === DEFAULT_VM_GPU)
+    ? DEFAULT_VM_GPU
+    : (offered[0]?.gpu_type ?? '');
+  const [gpuType, setGpuType] = useState(initialGpu);
+  const [numbers, setNumbers] = useState<Record<NumberField, string>>({
+    cpu_cores: String(VM_LIMITS.cpu_cores.default),
+    ram_gb: String(VM_LIMITS.ram_gb.default),
+    disk_gb: String(VM_LIMITS.disk_gb.default),
+  });
+  const [template, setTemplate] = useState<VmTemplate>(DEFAULT_VM_TEMPLATE);
+  // One key per opened form; a new one after a refusal the server keeps (docs/decisions/009).
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  const create = useCreateVm();
+  const unavailable = templates.filter((t) => !t.available && t.reason);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const body: CreateVmBody = {
+      gpu_type: gpuType,
+      cpu_cores: Number.parseInt(numbers.cpu_cores, 10),
+      ram_gb: Number.parseInt(numbers.ram_gb, 10),
+      disk_gb: Number.parseInt(numbers.disk_gb, 10),
+      template,
+    };
+    try {
+      await create.mutateAsync({ body, idempotencyKey });
+      toast({
+        title: 'VM Created',
+        description: 'Your GPU instance is being created and will be ready shortly.',
+      });
+      onCreated();
+    } catch (error) {
+      if (!keepIdempotencyKey(error)) setIdempotencyKey(newIdempotencyKey());
+      toast({
+        title: 'Failed to Create VM',
+        description: serverMessage(error, 'There was an error creating your VM instance.'),
+        variant: 'destructive',
+      });
+    }
+  }
+
+  return (
+    <Card className="p-5">
+      <h2 className="text-lg font-semibold">Create New Instance</h2>
+      <form className="mt-4 grid gap-4" onSubmit={submit} aria-label="Create New Instance">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <Field
+            id="vm-gpu"
+            label="GPU Type"
+            hint={offered.length === 0 ? 'No GPU can be rented right now.' : undefined}
+          >
+            <Select
+              id="vm-gpu"
+              value={gpuType}
+              onChange={(e) => setGpuType(e.target.value)}
+              disabled={offered.length === 0}
+            >
+              {offered.map((g) => (
+                <option key={g.gpu_type} value={g.gpu_type}>
+                  {g.gpu_type} ({g.memory_gb}GB) - {formatMoney(g.hourly_rate)}/hr
+                </option>
+              ))}
+            </Select>
+          </Field>
+          {NUMBER_FIELDS.map(({ key, label }) => (
+            <Field
+              key={key}
+              id={`vm-${key}`}
+              label={label}
+              hint={`${VM_LIMITS[key].min}–${VM_LIMITS[key].max}`}
+            >
+              <Input
+                id={`vm-${key}`}
+                type="number"
+                inputMode="numeric"
+                step={1}
+                min={VM_LIMITS[key].min}
+                max={VM_LIMITS[key].max}
+                value={numbers[key]}
+                onChange={(e) => setNumbers((n) => ({ ...n, [key]: e.target.value }))}
+                aria-describedby={`vm-${key}-hint`}
+              />
+            </Field>
+          ))}
+          <Field
+            id="vm-template"
+            label="Template"
+            hint={unavailable.map((t) => `${t.name}: ${t.reason}`).join(' ') || undefined}
+          >
+            <Select
+              id="vm-template"
+              value={template}
+              onChange={(e) => setTemplate(e.target.value as VmTemplate)}
+              aria-describedby={unavailable.length > 0 ? 'vm-template-hint' : undefined}
+            >
+              {templates.map((t) => (
+                <option key={t.id} value={t.id} disabled={!t.available}>
+                  {t.available ? t.name : `${t.name} (unavailable)`}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={create.isPending || offered.length === 0}>
+            {create.isPending ? 'Creating...' : 'Create Instance'}
+          </Button>
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

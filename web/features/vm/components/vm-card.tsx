@@ -1,0 +1,292 @@
+import { ExternalLink, Loader2, Play, Square, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import {
+  VM_TEMPLATE_LABELS,
+  type VmInstanceView,
+  type VmStatus,
+} from '../../../../shared/contracts/kvm';
+import { formatMoney } from '../../../../shared/rules/currency';
+import { canAct } from '../../../../shared/rules/instance-lifecycle';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button, buttonClasses } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { CopyButton } from '../../../components/ui/copy-button';
+import { Dialog } from '../../../components/ui/dialog';
+import { toast } from '../../../components/ui/toast-store';
+import { serverMessage } from '../../../lib/api-client';
+import { useFormatDate } from '../../../lib/date-format';
+import { useStartVm } from '../api/start-vm';
+import { useStopVm } from '../api/stop-vm';
+import { useTerminateVm } from '../api/terminate-vm';
+import { uptime } from '../uptime';
+import { UsageBar } from './usage-bar';
+
+/** Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue, terminated red. */
+const STATUS_TONES: Record<VmStatus, BadgeTone> = {
+  running: 'success',
+  stopped: 'warning',
+  creating: 'info',
+  terminated: 'danger',
+};
+
+/** What the lifecycle state adds to the spec's word, when they differ. */
+const STATE_NOTES: Partial<Record<VmInstanceView['state'], string>> = {
+  provisioning: 'provisioning',
+  starting: 'starting',
+  stopping: 'stopping',
+  terminating: 'terminating',
+  failed: 'failed',
+};
+
+const END_REASONS: Record<string, string> = {
+  insufficient_credits: 'Stopped: your credits ran out.',
+  host_failed: 'Its host failed or went dark.',
+  provisioning_timeout: 'Its host did not start it in time.',
+};
+
+export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
+  const [confirming, setConfirming] = useState(false);
+  const start = useStartVm();
+  const stop = useStopVm();
+  const terminate = useTerminateVm();
+  const formatDate = useFormatDate();
+  const busy = start.isPending || stop.isPending || terminate.isPending;
+  const connection = vm.status === 'running' ? vm.connection_info : null;
+  const usage = connection?.gpu_utilization ?? null;
+  const note = STATE_NOTES[vm.state];
+  const endNote = vm.end_reason ? END_REASONS[vm.end_reason] : undefined;
+
+  async function run(
+    action: () => Promise<unknown>,
+    success: { title: string; description: string },
+    failure: string,
+  ) {
+    try {
+      await action();
+      toast(success);
+      return true;
+    } catch (error) {
+      toast({ title: failure, description: serverMessage(error, failure), variant: 'destructive' });
+      return false;
+    }
+  }
+
+  const details: [string, string][] = [
+    ['ID', String(vm.vm_id)],
+    ['Created', formatDate(vm.created_at, { withTime: true })],
+    ['Total Cost', formatMoney(vm.total_cost)],
+    ['Hourly Rate', `${formatMoney(vm.hourly_rate)}/hr`],
+    ['GPU', `${vm.gpu_type} (${vm.gpu_memory}GB)`],
+    ['CPU Cores', String(vm.cpu_cores)],
+    ['RAM', `${vm.ram_gb} GB`],
+    ['Uptime', uptime(vm.started_at, now)],
+  ];
+
+  return (
+    <Card
+      className="grid grid-cols-[minmax(0,1fr)] gap-4 p-5"
+      role="group"
+      aria-label={`${vm.gpu_type} instance ${vm.vm_id}`}
+      data-testid="vm-card"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h3 className="font-semibold">{vm.gpu_type}</h3>
+          <p className="text-sm text-muted-foreground">
+            {vm.template
+              ? (VM_TEMPLATE_LABELS[vm.template as keyof typeof VM_TEMPLATE_LABELS] ?? vm.template)
+              : 'Custom image'}
+            {' · '}
+            {vm.disk_gb} GB disk
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          {vm.is_demo_host ? <Badge tone="neutral">Demo host</Badge> : null}
+          <Badge tone={STATUS_TONES[vm.status] ?? 'neutral'} data-testid="vm-status">
+            {vm.status}
+          </Badge>
+          {note ? (
+            <span className="text-xs text-muted-foreground" data-testid="vm-state">
+              ({note})
+            </span>
+          ) : null}
+        </div>
+      </div>
+
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
+        {details.map(([label, value]) => (
+          <div key={label} className="min-w-0">
+            <dt className="text-muted-foreground">{label}</dt>
+            <dd
+              className="font-medium break-words"
+              data-testid={`vm-${label.toLowerCase().replace(/\s+/g, '-')}`}
+            >
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {endNote ? <p className="text-sm text-warning-text">{endNote}</p> : null}
+
+      {connection ? (
+        <section
+          className="grid grid-cols-[minmax(0,1fr)] gap-3 rounded-lg border border-border p-3"
+          aria-label="Connection info"
+        >
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
+            <span className="text-xs text-muted-foreground">SSH</span>
+            <div className="flex items-center gap-2">
+              <code
+                className="min-w-0 flex-1 rounded bg-muted px-2 py-1 text-xs break-all"
+                data-testid="vm-ssh"
+              >
+                {connection.ssh_command}
+              </code>
+              <CopyButton value={connection.ssh_command} label="SSH command" />
+            </div>
+          </div>
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
+            <span className="text-xs text-muted-foreground">VNC Console</span>
+            {connection.vnc_url ? (
+              <code className="rounded bg-muted px-2 py-1 text-xs break-all" data-testid="vm-vnc">
+                {connection.vnc_url}
+              </code>
+            ) : (
+              <span className="text-sm text-muted-foreground" data-testid="vm-vnc">
+                Not offered by this host{vm.is_demo_host ? ' (demo hosts have no display)' : ''}.
+              </span>
+            )}
+          </div>
+          <a
+            href={connection.web_console}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={buttonClasses('outline', 'sm', 'w-fit')}
+          >
+            <ExternalLink className="h-4 w-4" aria-hidden />
+            Open Web Console
+          </a>
+          <section className="grid grid-cols-[minmax(0,1fr)] gap-2" aria-label="GPU usage">
+            {usage ? (
+              <>
+                <UsageBar
+                  label="GPU Usage"
+                  value={usage.gpu_usage}
+                  display={`${usage.gpu_usage}%`}
+                />
+                <UsageBar
+                  label="GPU Memory"
+                  value={usage.memory_usage}
+                  display={`${usage.memory_usage}%`}
+                />
+                <UsageBar
+                  label="Temperature"
+                  value={usage.temperature}
+                  display={`${usage.temperature}°C`}
+                />
+                <p className="text-xs text-muted-foreground" data-testid="vm-usage-source">
+                  {usage.simulated
+                    ? 'Simulated: demo hosts run no GPU.'
+                    : `From the host's last report${usage.measured_at ? ` (${formatDate(usage.measured_at, { withTime: true })})` : ''}.`}
+                </p>
+              </>
+            ) : (
+              <p className="text-xs text-muted-foreground">No GPU readings from the host yet.</p>
+            )}
+          </section>
+        </section>
+      ) : null}
+
+      <div className="flex flex-wrap gap-2">
+        {vm.status === 'stopped' && canAct(vm.state, 'start') ? (
+          <Button
+            size="sm"
+            disabled={busy}
+            onClick={() =>
+              run(
+                () => start.mutateAsync(vm.vm_id),
+                { title: 'VM Started', description: 'Your instance is starting up.' },
+                'Failed to Start VM',
+              )
+            }
+          >
+            {start.isPending ? (
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            ) : (
+              <Play className="h-4 w-4" aria-hidden />
+            )}
+            Start
+          </Button>
+        ) : null}
+        {vm.status === 'running' && canAct(vm.state, 'stop') ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={busy}
+            onClick={() =>
+              run(
+                () => stop.mutateAsync(vm.vm_id),
+                { title: 'VM Stopped', description: 'Your instance has been stopped.' },
+                'Failed to Stop VM',
+              )
+            }
+          >
+            {stop.isPending ? (
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            ) : (
+              <Square className="h-4 w-4" aria-hidden />
+            )}
+            Stop
+          </Button>
+        ) : null}
+        <Button
+          size="sm"
+          variant="danger"
+          disabled={busy || !canAct(vm.state, 'terminate')}
+          title={canAct(vm.state, 'terminate') ? undefined : 'This instance has ended.'}
+          onClick={() => setConfirming(true)}
+        >
+          <Trash2 className="h-4 w-4" aria-hidden />
+          Terminate
+        </Button>
+      </div>
+
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Terminate instance"
+        description="Are you sure? This will permanently delete the instance."
+        footer={
+          <>
+            <Button variant="outline" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              disabled={terminate.isPending}
+              onClick={async () => {
+                // Like the spec's confirm(): once answered, the question is gone, whatever the outcome.
+                await run(
+                  () => terminate.mutateAsync(vm.vm_id),
+                  {
+                    title: 'VM Terminated',
+                    description: 'Your instance has been permanently terminated.',
+                  },
+                  'Failed to Terminate VM',
+                );
+                setConfirming(false);
+              }}
+            >
+              {terminate.isPending ? 'Terminating...' : 'Terminate'}
+            </Button>
+          </>
+        }
+      >
+        <p className="text-sm text-muted-foreground">
+          Instance {vm.vm_id} ({vm.gpu_type}) and its {vm.disk_gb} GB disk are deleted; charges
+          stop.
+        </p>
+      </Dialog>
+    </Card>
+  );
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { uptime } from './uptime';
+
+describe('uptime', () => {
+  const start = '2026-01-01T10:00:00.000Z';
+  const at = (iso: string) => new Date(iso).getTime();
+
+  it("says 'Not started' without a start time", () => {
+    expect(uptime(null, at(start))).toBe('Not started');
+  });
+
+  it('counts whole hours and minutes since the start', () => {
+    expect(uptime(start, at('2026-01-01T10:00:59.999Z'))).toBe('0h 0m');
+    expect(uptime(start, at('2026-01-01T10:01:00.000Z'))).toBe('0h 1m');
+    expect(uptime(start, at('2026-01-01T12:05:30.000Z'))).toBe('2h 5m');
+    expect(uptime(start, at('2026-01-03T10:00:00.000Z'))).toBe('48h 0m');
+  });
+
+  it('never goes below zero when the browser clock is behind the server', () => {
+    expect(uptime(start, at('2026-01-01T09:59:00.000Z'))).toBe('0h 0m');
+  });
+});
