@@ -10,6 +10,7 @@ import { hostOutages, hosts, instances, sshKeys } from '../../db/schema';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { createHost, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
+import { heartbeatBody } from '../../test/hosts';
 import { world } from '../../test/world';
 import { UNREACHABLE_FAIL_AFTER_MS } from '../../worker/jobs';
 
@@ -32,31 +33,7 @@ const PUBLIC_KEY =
   'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl renter@laptop';
 
 function inventory(instances: InstanceStatus[] = []): HeartbeatRequest {
-  return {
-    agentVersion: '0.1.0',
-    sentAt: new Date().toISOString(),
-    host: {
-      hostname: 'gpu-box-1',
-      cpu: { model: 'AMD EPYC', cores: 32 },
-      memory: { totalBytes: 128 * 1024 ** 3, availableBytes: 100 * 1024 ** 3 },
-      disk: { path: '/var/lib/rentgpu-agent', totalBytes: 2e12, freeBytes: 1.5e12 },
-      accelerator: 'kvm',
-    },
-    gpus: {
-      gpus: [0, 1].map((index) => ({
-        index,
-        name: 'NVIDIA GeForce RTX 4090',
-        uuid: `GPU-${index}`,
-        memoryTotalMib: 24564,
-        memoryUsedMib: 0,
-        utilizationPercent: 0,
-        temperatureC: 35,
-        pciBusId: `00000000:0${index + 1}:00.0`,
-      })),
-      error: null,
-    },
-    instances,
-  };
+  return heartbeatBody({ instances });
 }
 
 async function agentPost(url: string, credential: string | null, payload: unknown) {

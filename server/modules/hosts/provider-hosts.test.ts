@@ -12,6 +12,7 @@ import { gpuListings, hostOutages, hosts, instances } from '../../db/schema';
 import { sha256 } from '../../lib/crypto';
 import { createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
+import { gpuInventory, hostInventory } from '../../test/hosts';
 import { world } from '../../test/world';
 
 let t: TestApp;
@@ -67,26 +68,8 @@ async function enrol(id: string, at: Date) {
       agentVersion: '0.1.0',
       accelerator: 'kvm',
       inventory: {
-        host: {
-          hostname: 'gpu-box-01',
-          cpu: { model: 'AMD EPYC', cores: 32 },
-          memory: { totalBytes: 128 * 2 ** 30, availableBytes: 100 * 2 ** 30 },
-          disk: { path: '/var/lib/rentgpu-agent', totalBytes: 2e12, freeBytes: 1.5e12 },
-          accelerator: 'kvm',
-        },
-        gpus: {
-          gpus: [0, 1].map((index) => ({
-            index,
-            name: 'NVIDIA GeForce RTX 4090',
-            uuid: `GPU-${index}`,
-            memoryTotalMib: 24_564,
-            memoryUsedMib: 1,
-            utilizationPercent: 0,
-            temperatureC: 35,
-            pciBusId: `00000000:0${index + 1}:00.0`,
-          })),
-          error: null,
-        },
+        host: hostInventory({ hostname: 'gpu-box-01' }),
+        gpus: gpuInventory(),
       },
     })
     .where(eq(hosts.id, id));

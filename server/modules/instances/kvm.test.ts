@@ -4,6 +4,7 @@ import type { HeartbeatRequest } from '../../../shared/contracts/agent-protocol'
 import { gpuListings, instances } from '../../db/schema';
 import { createHost, createListing, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
+import { gpuInventory, heartbeatBody as heartbeat, hostInventory } from '../../test/hosts';
 import { world } from '../../test/world';
 import { checkInvariants } from '../ledger/invariants';
 import { ledgerService } from '../ledger/service';
@@ -62,32 +63,15 @@ async function listVm(cookie: string, id: number) {
 }
 
 function heartbeatBody(images?: ('ubuntu22' | 'windows11')[]): HeartbeatRequest {
-  return {
-    agentVersion: '0.1.0',
-    sentAt: t.clock.now().toISOString(),
-    host: {
-      hostname: 'gpu-box-1',
-      cpu: { model: 'AMD EPYC', cores: 32 },
-      memory: { totalBytes: 128 * 1024 ** 3, availableBytes: 100 * 1024 ** 3 },
-      disk: { path: '/var/lib/rentgpu-agent', totalBytes: 2e12, freeBytes: 1.5e12 },
-      accelerator: 'kvm',
-      ...(images ? { images } : {}),
-    },
-    gpus: {
-      gpus: [0, 1].map((index) => ({
-        index,
-        name: 'NVIDIA RTX A5000',
-        uuid: `GPU-${index}`,
-        memoryTotalMib: 24_000,
-        memoryUsedMib: index === 0 ? 6_000 : 12_000,
-        utilizationPercent: index === 0 ? 73 : 10,
-        temperatureC: index === 0 ? 66 : 40,
-        pciBusId: `00000000:0${index + 1}:00.0`,
-      })),
-      error: null,
-    },
-    instances: [],
-  };
+  return heartbeat({
+    host: hostInventory(images ? { images } : {}),
+    gpus: gpuInventory('NVIDIA RTX A5000', (index) => ({
+      memoryTotalMib: 24_000,
+      memoryUsedMib: index === 0 ? 6_000 : 12_000,
+      utilizationPercent: index === 0 ? 73 : 10,
+      temperatureC: index === 0 ? 66 : 40,
+    })),
+  });
 }
 
 describe('signed out', () => {
@@ -199,7 +183,7 @@ describe('POST /api/kvm/instances', () => {
       template: 'ubuntu22',
     });
     expect(saved.platformSshPublicKey).toMatch(/^ssh-ed25519 AAAA\S+ rentgpu-web-console$/);
-    expect(saved.platformSshPrivateKey).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    expect(saved.platformSshPrivateKey).toMatch(/^-----BEGIN OPENSSH PRIVATE KEY-----/);
     expect(dear.id).not.toBe(cheap.id);
     // The next one takes the next unit at the same cheapest rate; the key pair is new.
     const second = (await create(user.cookie, { gpu_type: 'RTX 4070' })).json();
