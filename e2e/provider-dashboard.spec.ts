@@ -142,8 +142,9 @@ test('a provider adds a GPU listing through the dialog and finds it in the marke
     await expect(item).toContainText('A40');
     await expect(item).toContainText('$2.35/hr');
     await expect(item).toContainText('$56.40/day');
-    await expect(item.getByTestId('availability')).toHaveText('2 Available');
-    await expect(item.getByTestId('availability')).toHaveClass(/text-warning-text/);
+    // Listed on no host yet: it says so, and renters cannot take it until a host runs it.
+    await expect(item.getByTestId('availability')).toHaveText('No host connected');
+    await expect(item.getByTestId('availability')).toHaveClass(/text-muted-foreground/);
 
     const [listing, ...others] = await listingsAt(page.request, location);
     expect(others).toEqual([]);
@@ -159,6 +160,8 @@ test('a provider adds a GPU listing through the dialog and finds it in the marke
       availableCount: 2,
       totalCount: 2,
       isDemoHost: false,
+      hostStatus: 'none',
+      hostId: null,
       provider: { companyName: 'Demo Compute Co.' },
     });
     expect(JSON.parse(listing?.specifications ?? '{}')).toEqual({

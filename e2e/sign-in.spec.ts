@@ -1,4 +1,10 @@
-import { expect, readCodeFromServerLog, test, uniqueEmail } from './fixtures';
+import {
+  countCodesInServerLog,
+  expect,
+  readCodeFromServerLog,
+  test,
+  uniqueEmail,
+} from './fixtures';
 
 test('demo sign-in from the landing page opens the signed-in shell with balance and avatar', async ({
   page,
@@ -44,10 +50,12 @@ test('e-mail code sign-in with the code the server printed', async ({ page }) =>
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByLabel('Email address')).toHaveValue(email);
   await expect(page.getByRole('alert')).toHaveCount(0);
+  // The first code is retired by this second send: wait for the newer one in the log.
+  const before = countCodesInServerLog(email);
   await page.getByRole('button', { name: 'Send Login Code' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'OTP sent to' })).toBeVisible();
 
-  await code.fill(await readCodeFromServerLog(email));
+  await code.fill(await readCodeFromServerLog(email, { after: before }));
   await page.getByRole('button', { name: 'Verify & Sign In' }).click();
   await expect(page.getByText('Login successful! Redirecting...')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { FlaskConical, MapPin, Pencil, Terminal, Trash2, Wrench } from 'lucide-react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { formatMoney } from '../../../../shared/rules/currency';
-import { availabilityLabel, isLowAvailability } from '../../../../shared/rules/pricing';
+import { availabilityLabel, hostCanRun, isLowAvailability } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
@@ -59,7 +59,11 @@ export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: Listing
               <span
                 className={cn(
                   'font-medium',
-                  isLowAvailability(listing) ? 'text-warning-text' : 'text-success-text',
+                  !hostCanRun(listing)
+                    ? 'text-muted-foreground'
+                    : isLowAvailability(listing)
+                      ? 'text-warning-text'
+                      : 'text-success-text',
                 )}
                 data-testid="availability"
               >
