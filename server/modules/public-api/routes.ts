@@ -185,10 +185,12 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
       let row: InstanceRow;
       if (durationHours === undefined) {
         await listingFor(userId, gpuListingId);
+        // The Idempotency-Key answer is stored in the create's own transaction.
         row = await instances.createMetered(
           userId,
           { gpuListingId, source: 'api', storageGb: 50 },
           clock.now(),
+          { record: recordAnswer(request, 201, answerOf) },
         );
       } else {
         row = await rentBooked(request, userId, gpuListingId, durationHours, answerOf);
