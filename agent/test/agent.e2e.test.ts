@@ -152,8 +152,16 @@ describe('agent + QEMU driver + test guest', () => {
     server.setDesired(spec(id), 'running');
 
     // kill -9 while it provisions: QEMU is up, SSH is not yet.
-    await server.waitFor('QEMU started', async () => (await qemuPidsOf(id)).length === 1, 60_000);
-    const pid = (await qemuPidsOf(id))[0];
+    // Daemonized: QEMU's parent has exited and the daemon wrote its pid file (before that, the
+    // short-lived parent also carries the instance's -name).
+    const pidFile = path.join(stateDir, 'instances', id, 'qemu.pid');
+    await server.waitFor(
+      'QEMU started',
+      async () => existsSync(pidFile) && (await qemuPidsOf(id)).length === 1,
+      60_000,
+    );
+    const pid = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(await qemuPidsOf(id)).toEqual([pid]);
     expect(server.lastAccepted(id)?.state).toBe('provisioning');
     await stopAgent('SIGKILL');
     const reportsBeforeRestart = server.reportsFor(id).length;
