@@ -30,6 +30,9 @@ const METERED = 10_000;
 /** Hosts heartbeating every 30 s: 10,000 of them make 333 heartbeats a second. */
 const HOSTS = 10_000;
 const HEARTBEATS_PER_S = HOSTS / 30;
+/** BENCH_ONLY=listings,rent,heartbeats,metered runs only those parts (all when unset). */
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
 
 interface Figures {
   rps: number;
@@ -84,7 +87,7 @@ async function rentAndStop(
   base: string,
   database: Database,
   hosts: HostsService,
-): Promise<{ pairsPerSecond: number; pairs: number; failures: number }> {
+): Promise<{ pairsPerSecond: number; pairs: number; failures: number; cpuMsPerPair: number }> {
   const users = await Promise.all(
     Array.from({ length: RENT_WORKERS }, () =>
       database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' })),
@@ -109,49 +112,43 @@ async function rentAndStop(
     providerId: number;
     hourlyRate: string;
   }[];
-  let pairs = 0;
-  let failures = 0;
-  const until = Date.now() + DURATION_S * 1000;
-  await Promise.all(
-    cookies.map(async (cookie, worker) => {
-      const headers = { cookie, 'content-type': 'application/json' };
-      for (let i = 0; Date.now() < until; i += 1) {
-        const listing = page[(worker * 7 + i) % page.length];
-        if (!listing) break;
-        const rent = await fetch(`${base}/api/rentals`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            gpuListingId: listing.id,
-            providerId: listing.providerId,
-            durationHours: 2,
-            hourlyRate: listing.hourlyRate,
-            totalCost: (Number(listing.hourlyRate) * 2).toFixed(2),
-          }),
-        });
-        if (rent.status !== 201) {
-          failures += 1;
-          if (failures === 1) console.log(`  first failure: ${rent.status} ${await rent.text()}`);
-          continue;
-        }
-        const { id } = (await rent.json()) as { id: number };
+  const eluBefore = performance.eventLoopUtilization();
+  const worker = new Worker(new URL('./rent-load.mjs', import.meta.url), {
+    workerData: { base, cookies, listings: page, seconds: DURATION_S },
+  });
+  const { pairs, failures, firstFailure } = await new Promise<{
+    pairs: number;
+    failures: number;
+    firstFailure: string | null;
+  }>((resolve, reject) => {
+    worker.on(
+      'message',
+      (message: {
+        ready?: number;
+        done?: { pairs: number; failures: number; firstFailure: string | null };
+      }) => {
+        if (message.done) resolve(message.done);
+        const id = message.ready;
+        if (id === undefined) return;
         // The host reports ready (what the agent or the demo host does), then the renter stops.
-        await hosts.report({
-          instanceId: id,
-          generation: 1,
-          state: 'running',
-          connection: { sshHost: 'bench' },
-        });
-        const stop = await fetch(`${base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
-        if (stop.status === 200) pairs += 1;
-        else {
-          failures += 1;
-          if (failures === 1) console.log(`  first failure: ${stop.status} ${await stop.text()}`);
-        }
-      }
-    }),
-  );
-  return { pairsPerSecond: pairs / DURATION_S, pairs, failures };
+        hosts
+          .report({
+            instanceId: id,
+            generation: 1,
+            state: 'running',
+            connection: { sshHost: 'bench' },
+          })
+          .then(() => worker.postMessage({ reported: id }), reject);
+      },
+    );
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  if (firstFailure) console.log(`  first failure: ${firstFailure}`);
+  // The renters run in a worker thread; this thread's busy time is the server's (and the ready reports').
+  const elu = performance.eventLoopUtilization(eluBefore);
+  const cpuMsPerPair = elu.active / Math.max(1, pairs);
+  return { pairsPerSecond: pairs / DURATION_S, pairs, failures, cpuMsPerPair };
 }
 
 /**
@@ -276,63 +273,69 @@ async function benchOn(label: string, database: Database): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {
-    for (const path of ['/api/gpu-listings', '/api/marketplace/stats']) {
-      const sample = await fetch(base + path);
-      const body = Buffer.from(await sample.arrayBuffer());
-      const bare = await bareServer(body, {
-        'content-type': sample.headers.get('content-type') ?? 'application/json',
+    if (runs('listings')) {
+      for (const path of ['/api/gpu-listings', '/api/marketplace/stats']) {
+        const sample = await fetch(base + path);
+        const body = Buffer.from(await sample.arrayBuffer());
+        const bare = await bareServer(body, {
+          'content-type': sample.headers.get('content-type') ?? 'application/json',
+        });
+        const ceiling = await cannon(bare.url);
+        await bare.close();
+        const ours = await cannon(base + path);
+        console.log(
+          `${path}  (${fmt(body.length)} bytes, ${CONNECTIONS} connections, ${DURATION_S}s each)`,
+        );
+        console.log(
+          `  bare node:http  ${fmt(ceiling.rps)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms`,
+        );
+        console.log(
+          `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+        );
+        console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
+      }
+      // The same listing page with the read cache off: every request reaches the database.
+      const uncached = await createApp({
+        env: { ...env, READ_CACHE_TTL_MS: 0 },
+        database,
+        logger: false,
+        webDir: null,
+        mailer: silentMailer,
       });
-      const ceiling = await cannon(bare.url);
-      await bare.close();
-      const ours = await cannon(base + path);
-      console.log(
-        `${path}  (${fmt(body.length)} bytes, ${CONNECTIONS} connections, ${DURATION_S}s each)`,
-      );
-      console.log(
-        `  bare node:http  ${fmt(ceiling.rps)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms`,
-      );
-      console.log(
-        `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
-      );
-      console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
+      await uncached.listen({ port: 0, host: '127.0.0.1' });
+      try {
+        const path = '/api/gpu-listings';
+        const uncachedBase = `http://127.0.0.1:${(uncached.server.address() as AddressInfo).port}`;
+        const sample = await fetch(uncachedBase + path);
+        const body = Buffer.from(await sample.arrayBuffer());
+        const bare = await bareServer(body, {
+          'content-type': sample.headers.get('content-type') ?? 'application/json',
+        });
+        const ceiling = await cannon(bare.url);
+        await bare.close();
+        const ours = await cannon(uncachedBase + path);
+        console.log(`${path}  with the read cache off (READ_CACHE_TTL_MS=0)`);
+        console.log(
+          `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+        );
+        console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
+      } finally {
+        await uncached.close();
+      }
     }
-    // The same listing page with the read cache off: every request reaches the database.
-    const uncached = await createApp({
-      env: { ...env, READ_CACHE_TTL_MS: 0 },
-      database,
-      logger: false,
-      webDir: null,
-      mailer: silentMailer,
-    });
-    await uncached.listen({ port: 0, host: '127.0.0.1' });
-    try {
-      const path = '/api/gpu-listings';
-      const uncachedBase = `http://127.0.0.1:${(uncached.server.address() as AddressInfo).port}`;
-      const sample = await fetch(uncachedBase + path);
-      const body = Buffer.from(await sample.arrayBuffer());
-      const bare = await bareServer(body, {
-        'content-type': sample.headers.get('content-type') ?? 'application/json',
-      });
-      const ceiling = await cannon(bare.url);
-      await bare.close();
-      const ours = await cannon(uncachedBase + path);
-      console.log(`${path}  with the read cache off (READ_CACHE_TTL_MS=0)`);
+    let rentAlone: number | undefined;
+    if (runs('rent')) {
+      const rs = await rentAndStop(base, database, app.deps.hosts);
+      rentAlone = rs.pairsPerSecond;
+      const problems = await checkInvariants(database.db);
+      console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
       console.log(
-        `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+        `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures); ${fmt(rs.cpuMsPerPair, 1)} ms of the server's event loop per pair`,
       );
-      console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
-    } finally {
-      await uncached.close();
+      console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
+      if (problems.length > 0) process.exitCode = 1;
     }
-    const rs = await rentAndStop(base, database, app.deps.hosts);
-    const problems = await checkInvariants(database.db);
-    console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
-    console.log(
-      `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures)`,
-    );
-    console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
-    if (problems.length > 0) process.exitCode = 1;
-    if (label === 'PostgreSQL') {
+    if (label === 'PostgreSQL' && runs('heartbeats')) {
       await seedHosts(database);
       console.log(
         `heartbeats: ${fmt(HOSTS)} hosts every 30 s (${fmt(HEARTBEATS_PER_S)}/s), ${DURATION_S}s each`,
@@ -350,7 +353,7 @@ async function benchOn(label: string, database: Database): Promise<void> {
         `  + rent-then-stop ${fmt(hbRents.perSecond)} /s  p50 ${fmt(hbRents.p50, 1)} ms  p99 ${fmt(hbRents.p99, 1)} ms  (${hbRents.failures} failures)`,
       );
       console.log(
-        `  rent-then-stop under heartbeats: ${fmt(rsLoaded.pairsPerSecond, 1)} pairs/s (${fmt((rsLoaded.pairsPerSecond / rs.pairsPerSecond) * 100, 1)}% of without)`,
+        `  rent-then-stop under heartbeats: ${fmt(rsLoaded.pairsPerSecond, 1)} pairs/s${rentAlone ? ` (${fmt((rsLoaded.pairsPerSecond / rentAlone) * 100, 1)}% of without)` : ''}`,
       );
       const withListings = heartbeatLoad(base);
       const listingsLoaded = await cannon(`${base}/api/gpu-listings`);
@@ -364,15 +367,17 @@ async function benchOn(label: string, database: Database): Promise<void> {
         process.exitCode = 1;
       }
     }
-    const mm = await meteredMinute(database, app.deps.instances);
-    console.log(`metered-minute job (${fmt(METERED)} running metered instances)`);
-    console.log(
-      `  one minute charged in ${fmt(mm.ms)} ms (${fmt(mm.charged)} instance-minutes, ${fmt((mm.charged / mm.ms) * 1000)} per s)`,
-    );
-    console.log(
-      `  invariants: ${mm.problems.length === 0 ? 'all hold' : mm.problems.slice(0, 5).join('; ')}`,
-    );
-    if (mm.problems.length > 0) process.exitCode = 1;
+    if (runs('metered')) {
+      const mm = await meteredMinute(database, app.deps.instances);
+      console.log(`metered-minute job (${fmt(METERED)} running metered instances)`);
+      console.log(
+        `  one minute charged in ${fmt(mm.ms)} ms (${fmt(mm.charged)} instance-minutes, ${fmt((mm.charged / mm.ms) * 1000)} per s)`,
+      );
+      console.log(
+        `  invariants: ${mm.problems.length === 0 ? 'all hold' : mm.problems.slice(0, 5).join('; ')}`,
+      );
+      if (mm.problems.length > 0) process.exitCode = 1;
+    }
   } finally {
     await app.close();
   }

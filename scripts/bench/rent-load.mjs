@@ -1,0 +1,66 @@
+/**
+ * The rent-then-stop load generator (plain JS: a worker thread does not inherit tsx), in its
+ * own thread so that the bench's requests never compete with the server under test for its
+ * event loop. Each renter rents, asks the main thread to report the instance ready (what the
+ * agent or the demo host does, through the server's hosts service), then stops it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+
+/** @type {{ base: string; cookies: string[]; listings: { id: number; providerId: number; hourlyRate: string }[]; seconds: number }} */
+const job = workerData;
+/** @type {Map<number, () => void>} */
+const waiting = new Map();
+parentPort?.on('message', (/** @type {{ reported: number }} */ message) => {
+  waiting.get(message.reported)?.();
+  waiting.delete(message.reported);
+});
+
+/** @param {number} id */
+function reportReady(id) {
+  return new Promise((resolve) => {
+    waiting.set(id, () => resolve(undefined));
+    parentPort?.postMessage({ ready: id });
+  });
+}
+
+let pairs = 0;
+let failures = 0;
+/** @type {string | null} */
+let firstFailure = null;
+const until = Date.now() + job.seconds * 1000;
+await Promise.all(
+  job.cookies.map(async (cookie, worker) => {
+    const headers = { cookie, 'content-type': 'application/json' };
+    for (let i = 0; Date.now() < until; i += 1) {
+      const listing = job.listings[(worker * 7 + i) % job.listings.length];
+      if (!listing) break;
+      const rent = await fetch(`${job.base}/api/rentals`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          gpuListingId: listing.id,
+          providerId: listing.providerId,
+          durationHours: 2,
+          hourlyRate: listing.hourlyRate,
+          totalCost: (Number(listing.hourlyRate) * 2).toFixed(2),
+        }),
+      });
+      if (rent.status !== 201) {
+        failures += 1;
+        firstFailure ??= `${rent.status} ${await rent.text()}`;
+        continue;
+      }
+      const { id } = /** @type {{ id: number }} */ (await rent.json());
+      await reportReady(id);
+      const stop = await fetch(`${job.base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
+      if (stop.status === 200) {
+        pairs += 1;
+        await stop.arrayBuffer();
+      } else {
+        failures += 1;
+        firstFailure ??= `${stop.status} ${await stop.text()}`;
+      }
+    }
+  }),
+);
+parentPort?.postMessage({ done: { pairs, failures, firstFailure } });
