@@ -1,6 +1,28 @@
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
+import { compiled } from '../../db/compiled';
 import { sessions, users } from '../../db/schema';
+
+/** Every signed-in request's lookup (built once: server/db/compiled.ts). */
+const findLiveSession = compiled('sessions_find_live', (conn) =>
+  conn
+    .select({
+      sessionId: sessions.id,
+      userId: sessions.userId,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      isAdmin: users.isAdmin,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+      ),
+    )
+    .limit(1),
+);
 
 export const sessionsRepo = {
   async insert(
@@ -22,18 +44,7 @@ export const sessionsRepo = {
   },
 
   async findLive(conn: Conn, tokenHash: string, now: Date) {
-    const rows = await conn
-      .select({
-        sessionId: sessions.id,
-        userId: sessions.userId,
-        expiresAt: sessions.expiresAt,
-        lastSeenAt: sessions.lastSeenAt,
-        isAdmin: users.isAdmin,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-      .limit(1);
+    const rows = await findLiveSession(conn, { tokenHash, now: now.toISOString() });
     return rows[0] ?? null;
   },
 

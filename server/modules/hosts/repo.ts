@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, type Placeholder, sql } from 'drizzle-orm';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
 import type { Conn } from '../../db/client';
+import { compiled } from '../../db/compiled';
 import { hostOutages, hosts, instances } from '../../db/schema';
 
 /** Instances a host must know about: everything placed there until the host let it go. */
-const onHostCondition = (hostId: string) =>
+const onHostCondition = (hostId: string | Placeholder) =>
   and(
     eq(instances.hostId, hostId),
     // Implies the partial index instances_on_host_idx's predicate.
@@ -21,6 +22,15 @@ const onHostCondition = (hostId: string) =>
       and(eq(instances.status, 'failed'), isNull(instances.hostReleasedAt)),
     ),
   );
+
+/** Every heartbeat's read (built once: server/db/compiled.ts). */
+const instancesOnHostStatement = compiled('hosts_instances_on_host', (conn) =>
+  conn
+    .select()
+    .from(instances)
+    .where(onHostCondition(sql.placeholder('hostId')))
+    .orderBy(instances.id),
+);
 
 export const hostsRepo = {
   /** The last inventory each host reported (its GPUs' nvidia-smi readings) and when. */
@@ -129,7 +139,7 @@ export const hostsRepo = {
 
   /** Every instance a host must converge or keep (see onHostCondition). */
   async instancesOnHost(conn: Conn, hostId: string) {
-    return conn.select().from(instances).where(onHostCondition(hostId)).orderBy(instances.id);
+    return instancesOnHostStatement(conn, { hostId });
   },
 
   /** The instance if it is placed on this host (a report for another host's is refused). */

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
+import { compiled } from '../../db/compiled';
 import { balanceAlerts, gpuListings, instances, providers } from '../../db/schema';
 
 const viewColumns = {
@@ -24,6 +25,19 @@ export type InstanceRow = {
 
 type Changes = Partial<typeof instances.$inferInsert>;
 
+const viewById = (conn: Conn) =>
+  conn
+    .select(viewColumns)
+    .from(instances)
+    .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
+    .innerJoin(providers, eq(providers.id, instances.providerId))
+    .where(eq(instances.id, sql.placeholder('id')))
+    .limit(1);
+const lockViewById = compiled<{ id: number }, InstanceRow[]>('instances_lock_view', (conn) =>
+  viewById(conn).for('update', { of: instances }),
+);
+const findViewById = compiled<{ id: number }, InstanceRow[]>('instances_find_view', viewById);
+
 export const instancesRepo = {
   async insert(conn: Conn, values: typeof instances.$inferInsert) {
     const [row] = await conn.insert(instances).values(values).returning();
@@ -33,26 +47,11 @@ export const instancesRepo = {
 
   /** The instance with what its view needs, its row locked for the caller's transaction. */
   async lockView(conn: Conn, id: number): Promise<InstanceRow | null> {
-    const rows = await conn
-      .select(viewColumns)
-      .from(instances)
-      .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
-      .innerJoin(providers, eq(providers.id, instances.providerId))
-      .where(eq(instances.id, id))
-      .for('update', { of: instances })
-      .limit(1);
-    return rows[0] ?? null;
+    return (await lockViewById(conn, { id }))[0] ?? null;
   },
 
   async findView(conn: Conn, id: number): Promise<InstanceRow | null> {
-    const rows = await conn
-      .select(viewColumns)
-      .from(instances)
-      .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
-      .innerJoin(providers, eq(providers.id, instances.providerId))
-      .where(eq(instances.id, id))
-      .limit(1);
-    return rows[0] ?? null;
+    return (await findViewById(conn, { id }))[0] ?? null;
   },
 
   list(

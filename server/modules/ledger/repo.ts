@@ -1,8 +1,26 @@
 import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
+import { compiled } from '../../db/compiled';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
 export type SystemAccountKind = 'platform_revenue' | 'payment_clearing' | 'promotions' | 'escrow';
+
+/** The one statement every posting runs per tracked account (built once: server/db/compiled.ts). */
+const moveCachedBalance = compiled('ledger_move_cached_balance', (conn) =>
+  conn
+    .update(ledgerAccounts)
+    .set({
+      balanceMicros: sql`${ledgerAccounts.balanceMicros} + ${sql.placeholder('amount')}::bigint`,
+    })
+    .where(
+      and(
+        eq(ledgerAccounts.id, sql.placeholder('id')),
+        eq(ledgerAccounts.tracksBalance, true),
+        sql`(${ledgerAccounts.kind} <> 'wallet' or ${ledgerAccounts.balanceMicros} + ${sql.placeholder('amount')}::bigint >= 0)`,
+      ),
+    )
+    .returning({ balance: ledgerAccounts.balanceMicros }),
+);
 
 export const ledgerRepo = {
   async findWallet(conn: Conn, userId: string) {
@@ -215,17 +233,7 @@ export const ledgerRepo = {
     accountId: number,
     amountMicros: bigint,
   ): Promise<bigint | null> {
-    const rows = await conn
-      .update(ledgerAccounts)
-      .set({ balanceMicros: sql`${ledgerAccounts.balanceMicros} + ${amountMicros}` })
-      .where(
-        and(
-          eq(ledgerAccounts.id, accountId),
-          eq(ledgerAccounts.tracksBalance, true),
-          sql`(${ledgerAccounts.kind} <> 'wallet' or ${ledgerAccounts.balanceMicros} + ${amountMicros} >= 0)`,
-        ),
-      )
-      .returning({ balance: ledgerAccounts.balanceMicros });
+    const rows = await moveCachedBalance(conn, { id: accountId, amount: String(amountMicros) });
     return rows[0]?.balance ?? null;
   },
 

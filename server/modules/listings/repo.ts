@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ListingSort } from '../../../shared/listing-options';
 import type { Conn } from '../../db/client';
+import { compiled } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
 
 /**
@@ -25,6 +26,54 @@ export const hostStatusOfListing = sql<'demo' | 'online' | 'offline' | 'none'>`(
   when exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
     and h.offline_since is null and h.last_heartbeat_at is not null) then 'online'
   else 'offline' end)`;
+
+/**
+ * Takes one unit at the rate the renter was shown (the rent's one statement): only from an
+ * available listing on a host that can run it, of the provider named (when one is), and a
+ * sandbox provider's units only for its owner. Built once (server/db/compiled.ts).
+ */
+const reserveUnitStatement = compiled('listings_reserve_unit', (conn) =>
+  conn
+    .update(gpuListings)
+    .set({
+      availableCount: sql`${gpuListings.availableCount} - 1`,
+      status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
+    })
+    .where(
+      and(
+        eq(gpuListings.id, sql.placeholder('id')),
+        eq(gpuListings.status, 'available'),
+        sql`${gpuListings.availableCount} > 0`,
+        isNull(gpuListings.removedAt),
+        hostCanRun,
+        sql`${gpuListings.hourlyRateMicros} = ${sql.placeholder('rate')}::bigint`,
+        sql`(${sql.placeholder('providerId')}::int is null or ${gpuListings.providerId} = ${sql.placeholder('providerId')}::int)`,
+        sql`(${sql.placeholder('renterId')}::uuid is null or not exists (select 1 from ${providers}
+            where ${providers.id} = ${gpuListings.providerId} and ${providers.isSandbox}
+            and ${providers.userId} is distinct from ${sql.placeholder('renterId')}::uuid))`,
+      ),
+    )
+    .returning({
+      id: gpuListings.id,
+      providerId: gpuListings.providerId,
+      model: gpuListings.model,
+      location: gpuListings.location,
+      isDemoHost: gpuListings.isDemoHost,
+      hostId: hostOfListing,
+      companyName: sql<string>`(select ${providers.companyName} from ${providers} where ${providers.id} = ${gpuListings.providerId})`,
+    }),
+);
+
+/** Gives a unit back; a fully rented listing becomes available again. */
+const releaseUnitStatement = compiled('listings_release_unit', (conn) =>
+  conn
+    .update(gpuListings)
+    .set({
+      availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
+      status: sql`case when ${gpuListings.status} = 'rented' then 'available' else ${gpuListings.status} end`,
+    })
+    .where(eq(gpuListings.id, sql.placeholder('id'))),
+);
 
 export const listingColumns = {
   listing: gpuListings,
@@ -220,37 +269,12 @@ export const listingsRepo = {
     providerId?: number,
     renterId?: string,
   ) {
-    const rows = await conn
-      .update(gpuListings)
-      .set({
-        availableCount: sql`${gpuListings.availableCount} - 1`,
-        status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
-      })
-      .where(
-        and(
-          eq(gpuListings.id, id),
-          eq(gpuListings.status, 'available'),
-          sql`${gpuListings.availableCount} > 0`,
-          isNull(gpuListings.removedAt),
-          hostCanRun,
-          eq(gpuListings.hourlyRateMicros, hourlyRateMicros),
-          providerId === undefined ? undefined : eq(gpuListings.providerId, providerId),
-          // A sandbox provider's units are rented by its owner only.
-          renterId === undefined
-            ? undefined
-            : sql`not exists (select 1 from ${providers} where ${providers.id} = ${gpuListings.providerId}
-                and ${providers.isSandbox} and ${providers.userId} is distinct from ${renterId})`,
-        ),
-      )
-      .returning({
-        id: gpuListings.id,
-        providerId: gpuListings.providerId,
-        model: gpuListings.model,
-        location: gpuListings.location,
-        isDemoHost: gpuListings.isDemoHost,
-        hostId: hostOfListing,
-        companyName: sql<string>`(select ${providers.companyName} from ${providers} where ${providers.id} = ${gpuListings.providerId})`,
-      });
+    const rows = await reserveUnitStatement(conn, {
+      id,
+      rate: String(hourlyRateMicros),
+      providerId: providerId ?? null,
+      renterId: renterId ?? null,
+    });
     return rows[0] ?? null;
   },
 
@@ -277,13 +301,7 @@ export const listingsRepo = {
 
   /** Gives a unit back; a fully rented listing becomes available again. */
   async releaseUnit(conn: Conn, id: number) {
-    await conn
-      .update(gpuListings)
-      .set({
-        availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
-        status: sql`case when ${gpuListings.status} = 'rented' then 'available' else ${gpuListings.status} end`,
-      })
-      .where(eq(gpuListings.id, id));
+    await releaseUnitStatement(conn, { id });
   },
 
   /** Instances of the listing holding a unit (provisioning, starting, running). */
