@@ -122,8 +122,10 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     'deps',
     buildDeps({ env, database, clock, mailer, limiter, paypal, paypalSandbox, log: app.log }),
   );
-  app.addHook('onSend', async (request, reply) => {
+  // Hooks that run on every request take a callback, not a promise (cheaper per request).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   if (env.NODE_ENV !== 'production') registerQuietRequestLog(app);
   app.addHook('onClose', async () => {

@@ -170,10 +170,11 @@ export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void 
  * (the marketplace's listings and stats: the same for everyone, revalidated on every use).
  */
 export function registerCacheControl(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
-    if (!request.url.startsWith('/api')) return;
-    if (reply.hasHeader('cache-control')) return;
-    const publicRead = reply.statusCode < 400 && request.routeOptions.config?.publicRead === true;
-    reply.header('cache-control', publicRead ? 'no-cache' : 'no-store');
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.url.startsWith('/api') && !reply.hasHeader('cache-control')) {
+      const publicRead = reply.statusCode < 400 && request.routeOptions.config?.publicRead === true;
+      reply.header('cache-control', publicRead ? 'no-cache' : 'no-store');
+    }
+    done(null, payload);
   });
 }

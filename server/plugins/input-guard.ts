@@ -9,10 +9,14 @@ import { validationFailed } from '../lib/errors';
  * (details.fields["bio"], details.fields["specifications.cooling"]).
  */
 export function registerInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     for (const input of [request.params, request.query, request.body]) {
       const path = findUnstorableText(input);
-      if (path) throw validationFailed({ [path.join('.') || '_']: [UNSTORABLE_TEXT_MESSAGE] });
+      if (path) {
+        done(validationFailed({ [path.join('.') || '_']: [UNSTORABLE_TEXT_MESSAGE] }));
+        return;
+      }
     }
+    done();
   });
 }

@@ -25,18 +25,21 @@ export function registerSession(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('sessionToken', null);
 
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api')) return;
+  // A callback hook: most requests (no cookie, or not /api) cost no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api')) return done();
     const token = request.cookies[SESSION_COOKIE];
     const isWrite = !SAFE_METHODS.has(request.method);
     if (isWrite && (token || isSignInWrite(request)) && !isSameOrigin(request)) {
-      throw crossOriginRefused();
+      return done(crossOriginRefused());
     }
-    if (!token) return;
+    if (!token) return done();
     request.sessionToken = token;
-    const live = await app.deps.auth.sessionFor(token);
-    if (live)
-      request.auth = { userId: live.userId, sessionId: live.sessionId, isAdmin: live.isAdmin };
+    app.deps.auth.sessionFor(token).then((live) => {
+      if (live)
+        request.auth = { userId: live.userId, sessionId: live.sessionId, isAdmin: live.isAdmin };
+      done();
+    }, done);
   });
 }
 

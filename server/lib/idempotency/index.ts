@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Conn, Db } from '../../db/client';
 import type { Clock } from '../clock';
 import { idempotencyKeyInUse, idempotencyKeyReused } from '../errors';
@@ -75,14 +75,27 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
   const { db, clock } = deps;
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preValidation', async (request, reply) => {
+  app.addHook('preValidation', (request, reply, done) => {
+    // Most routes take no key: no promise for them.
+    if (!request.routeOptions.config.idempotency) {
+      done();
+      return;
+    }
+    // A replay answers here: then the route must not run, so done() is not called.
+    claimOrReplay(request, reply).then((replayed) => {
+      if (!replayed) done();
+    }, done);
+  });
+
+  /** Claims the key (false: the route runs) or answers with the stored answer (true). */
+  async function claimOrReplay(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const option = request.routeOptions.config.idempotency;
-    if (!option) return;
+    if (!option) return false;
     const owner =
       option === true || !option.owner ? (request.auth?.userId ?? null) : option.owner(request);
-    if (owner === null) return;
+    if (owner === null) return false;
     const key = readIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
-    if (key === null) return;
+    if (key === null) return false;
     const scope = { owner, method: request.method, route: request.routeOptions.url ?? '', key };
     const hash = requestHash({ params: request.params, query: request.query, body: request.body });
     const result = await idempotencyStore.claim(db, scope, hash, clock.now());
@@ -100,22 +113,38 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
           if (!stored) throw idempotencyKeyInUse();
         },
       };
-      return;
+      return false;
     }
     const row = result.row;
     if (row.requestHash !== hash) throw idempotencyKeyReused();
     if (row.state !== 'completed' || row.responseStatus === null || row.responseBody === null)
       throw idempotencyKeyInUse();
-    return reply
+    reply
       .status(row.responseStatus)
       .header('content-type', 'application/json; charset=utf-8')
       .header(REPLAYED_HEADER, 'true')
       .send(row.responseBody);
+    return true;
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = claims.get(request);
+    if (!claim) {
+      done(null, payload);
+      return;
+    }
+    settle(request, reply, payload, claim).then(
+      (answer) => done(null, answer),
+      (error: Error) => done(error),
+    );
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = claims.get(request);
-    if (!claim) return payload;
+  async function settle(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    claim: Claim,
+  ): Promise<unknown> {
     claims.delete(request);
     request.idempotency = null;
     try {
@@ -136,7 +165,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       request.log.error({ err: error }, 'idempotency key could not be finished');
     }
     return payload;
-  });
+  }
 }
 
 /** Deletes expired keys every `intervalMs` (expired keys are already ignored when claiming). */
