@@ -42,7 +42,7 @@ export interface Infrastructure {
 export function buildDeps(infra: Infrastructure): AppDeps {
   const { env, database, clock, mailer, limiter, paypal, paypalSandbox, log } = infra;
   const db = database.db;
-  const readCache = new ReadCache<{ body: string; nextCursor: string | null }>(
+  const readCache = new ReadCache<{ body: string | Buffer; nextCursor: string | null }>(
     env.READ_CACHE_TTL_MS,
   );
   const accounts = createAccountBook(db);

@@ -43,7 +43,8 @@ export interface AppDeps {
   payments: PaymentsService;
   account: AccountService;
   /** Public read answers (listing pages, stats), invalidated by every write that changes them. */
-  readCache: ReadCache<{ body: string; nextCursor: string | null }>;
+  /** Cached answers as bytes (or text), sent as they are. */
+  readCache: ReadCache<{ body: string | Buffer; nextCursor: string | null }>;
 }
 
 export interface RequestAuth {

@@ -51,7 +51,8 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
           sandbox,
           clock.now(),
         );
-        return { body: JSON.stringify(rows.map((row) => presentListing(row, uptime))), nextCursor };
+        const body = Buffer.from(JSON.stringify(rows.map((row) => presentListing(row, uptime))));
+        return { body, nextCursor };
       });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return sendJsonText(reply, page.body);
@@ -73,7 +74,7 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
           activeRentals: stats.activeRentals,
           providersOnline: stats.providersOnline,
         };
-        return { body: JSON.stringify(body), nextCursor: null };
+        return { body: Buffer.from(JSON.stringify(body)), nextCursor: null };
       });
       return sendJsonText(reply, page.body);
     },
