@@ -375,6 +375,11 @@ describe('provider host → agent → real VM → renter over SSH', () => {
       .filter({ hasText: `${marker}-42` })
       .waitFor({ timeout: 60_000 });
 
+    // A second console of the same run (the tab reloaded) meets the host key the first one
+    // pinned (the guest keeps its key on its disk), so it connects again.
+    await tab.reload();
+    await state.filter({ hasText: /^Connected$/ }).waitFor({ timeout: 120_000 });
+
     // Stop: the console closes with the reason; the card goes stopped, the VM's QEMU ends.
     const stopAt = Date.now();
     await card.getByRole('button', { name: 'Stop' }).click();

@@ -274,6 +274,7 @@ for part in $I/parts/*; do
 done 2>>/var/log/cloud-init-output.log
 touch $I/sem/user-data
 echo "$(cut -d' ' -f1 /proc/uptime)" > $I/boot-finished
+sync
 say "finished at uptime $(cut -d' ' -f1 /proc/uptime)s"
 EOF
 chmod +x "$R/etc/init.d/cloud-final"
