@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
+import { type Browser, chromium, type Locator, type Page } from 'playwright';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type AgentProcess,
@@ -15,10 +16,12 @@ import {
 } from '../agent/test/helpers';
 import { hosts, instances } from '../server/db/schema';
 import { generateSshKeyPair } from '../server/lib/ssh-keypair';
+import { SESSION_COOKIE } from '../server/plugins/session';
 import { createTestApp, type TestApp } from '../server/test/app';
 import { world } from '../server/test/world';
 import { openConsoleSocket } from '../server/test/ws-client';
 import { CONSOLE_CLOSE } from '../shared/contracts/console';
+import { jupyterTokenIn } from '../shared/deploy-templates';
 
 /**
  * The whole supply side on one machine: the real server (the Fastify app listening on a
@@ -34,6 +37,12 @@ let key: string;
 let url: string;
 let agent: AgentProcess | null = null;
 const agentLines: string[] = [];
+let browser: Browser | null = null;
+/** The provider's listing of the host's two GPUs (made by the first test, used by the next). */
+let hostListing: { id: number; providerId: number; hourlyRate: string } | null = null;
+/** Figures printed at the end (measured, not asserted). */
+const figures: string[] = [];
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 beforeAll(async () => {
   await run('bash', [path.resolve(import.meta.dirname, '../scripts/test-guest/build.sh')], {
@@ -42,9 +51,25 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-'));
   key = path.join(tmp, 'renter');
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
+  // The web app, built for the browser part (served by the app as in production).
+  const webDir = path.join(tmp, 'web');
+  await run(
+    process.execPath,
+    [
+      'node_modules/vite/bin/vite.js',
+      'build',
+      '--logLevel',
+      'warn',
+      '--outDir',
+      webDir,
+      '--emptyOutDir',
+    ],
+    { timeout: 600_000, cwd: path.resolve(import.meta.dirname, '..') },
+  );
   // The server asks agents to heartbeat every second (30 s in production).
   t = await createTestApp({
     env: { PROVISIONING_TIMEOUT_MS: '600000', AGENT_HEARTBEAT_INTERVAL_MS: '1000' },
+    webDir,
   });
   w = world(t);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -60,6 +85,8 @@ beforeEach((ctx) => {
 });
 
 afterAll(async () => {
+  if (figures.length) console.log(`[system e2e] measured:\n  ${figures.join('\n  ')}`);
+  await browser?.close();
   if (process.env.SYSTEM_E2E_AGENT_LOG)
     await writeFile(process.env.SYSTEM_E2E_AGENT_LOG, agentLines.join(''));
   if (agent) {
@@ -173,6 +200,7 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     });
     expect(listed.statusCode).toBe(201);
     const listing = listed.json() as { id: number; providerId: number; hourlyRate: string };
+    hostListing = listing;
     expect(listed.json()).toMatchObject({ hostStatus: 'online', hostId: host.id });
 
     // The renter keeps an SSH key in Settings and rents for 2 hours.
@@ -279,4 +307,270 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     );
     expect(seen.status).toBe('online');
   });
+
+  it('the VM dashboard in Chromium: create → running → web console echo → stop → start → terminate', async () => {
+    if (!hostListing) throw new Error('the first test lists the host');
+    const renter = await t.signIn({ credits: '100.00' });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const context = await browser.newContext({
+      baseURL: url,
+      viewport: { width: 1280, height: 900 },
+    });
+    await context.addCookies([{ name: SESSION_COOKIE, value: renter.token, url }]);
+    const page = await context.newPage();
+    await page.goto('/vm-dashboard');
+    await page.getByRole('heading', { name: 'VM Dashboard', level: 1 }).waitFor();
+    await page.getByText('No Instances', { exact: true }).waitFor();
+
+    // The create form: the host's RTX 4090, the smallest disk (the guest formats it on first boot).
+    await page.getByRole('button', { name: 'Create New Instance' }).click();
+    const form = page.getByRole('form', { name: 'Create New Instance' });
+    const gpuOptions = await form.getByLabel('GPU Type').locator('option').allTextContents();
+    const rtx = gpuOptions.find((o) => o.startsWith('RTX 4090'));
+    expect(rtx, gpuOptions.join(', ')).toBeDefined();
+    await form.getByLabel('GPU Type').selectOption({ label: rtx ?? '' });
+    await form.getByLabel('Disk (GB)').fill('50');
+    const createdAt = Date.now();
+    await form.getByRole('button', { name: 'Create Instance' }).click();
+    await toast(page, 'VM Created').waitFor();
+    await form.waitFor({ state: 'hidden' });
+    const card = page.getByTestId('vm-card').first();
+    const id = Number(await card.getByTestId('vm-id').textContent());
+    expect((await instanceRow(id))?.hostId).not.toBe('demo');
+
+    await refreshUntil(page, card, 'running');
+    figures.push(
+      `VM dashboard: Create Instance → card shows running: ${seconds(Date.now() - createdAt)}`,
+    );
+    expect(await card.getByTestId('vm-ssh').textContent()).toMatch(
+      /^ssh -p 228\d\d ubuntu@127\.0\.0\.1$/,
+    );
+
+    // The web console opens in a new tab and runs a command in the VM's shell.
+    const consoleLink = card.getByRole('link', { name: 'Open Web Console' });
+    const [tab] = await Promise.all([context.waitForEvent('page'), consoleLink.click()]);
+    await tab.waitForURL(`**/vm-dashboard/console/${id}`);
+    const state = tab.getByTestId('console-state');
+    await state.filter({ hasText: /^Connected$/ }).waitFor({ timeout: 120_000 });
+    const marker = `hello-${Math.random().toString(36).slice(2, 10)}`;
+    await tab.getByTestId('console-terminal').locator('.xterm').click();
+    // The shell computes part of the line, so the output differs from the echoed keystrokes.
+    await tab.keyboard.type(`echo ${marker}-$((6*7))`);
+    await tab.keyboard.press('Enter');
+    await tab
+      .getByTestId('console-terminal')
+      .locator('.xterm-rows')
+      .filter({ hasText: `${marker}-42` })
+      .waitFor({ timeout: 60_000 });
+
+    // A second console of the same run (the tab reloaded) meets the host key the first one
+    // pinned (the guest keeps its key on its disk), so it connects again.
+    await tab.reload();
+    await state.filter({ hasText: /^Connected$/ }).waitFor({ timeout: 120_000 });
+
+    // Stop: the console closes with the reason; the card goes stopped, the VM's QEMU ends.
+    const stopAt = Date.now();
+    await card.getByRole('button', { name: 'Stop' }).click();
+    await toast(page, 'VM Stopped').waitFor();
+    await state
+      .filter({ hasText: /^Disconnected: The instance is (stopping|stopped)\./ })
+      .waitFor({ timeout: 30_000 });
+    await refreshUntil(page, card, 'stopped');
+    figures.push(`VM dashboard: Stop → card shows stopped: ${seconds(Date.now() - stopAt)}`);
+    // The guest powered off; its QEMU process exits right after.
+    await until('QEMU to exit', async () => (await qemuPidsOf(String(id))).length === 0, 30_000);
+
+    const startAt = Date.now();
+    await card.getByRole('button', { name: 'Start' }).click();
+    await toast(page, 'VM Started').waitFor();
+    await refreshUntil(page, card, 'running');
+    figures.push(`VM dashboard: Start → card shows running: ${seconds(Date.now() - startAt)}`);
+
+    // Reconnect in the console tab: the same VM (its disk kept) answers again.
+    await tab.getByRole('button', { name: 'Reconnect' }).click();
+    await state.filter({ hasText: /^Connected$/ }).waitFor({ timeout: 120_000 });
+
+    await card.getByRole('button', { name: 'Terminate' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Terminate instance' });
+    await confirm.getByText('Are you sure? This will permanently delete the instance.').waitFor();
+    await confirm.getByRole('button', { name: 'Terminate' }).click();
+    await toast(page, 'VM Terminated').waitFor();
+    await refreshUntil(page, card, 'terminated');
+    await state
+      .filter({ hasText: /^Disconnected: The instance is (terminating|terminated)\./ })
+      .waitFor({ timeout: 30_000 });
+    await until('the VM to be gone', async () => (await qemuPidsOf(String(id))).length === 0);
+    await context.close();
+  });
+
+  it("a deploy template's user-data reaches the VM and its first command runs", async () => {
+    if (!hostListing) throw new Error('the first test lists the host');
+    const renter = await t.signIn({ credits: '100.00' });
+    const publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
+    const keyRes = await t.request({
+      method: 'POST',
+      url: '/api/ssh-keys',
+      cookie: renter.cookie,
+      payload: { name: 'laptop', publicKey },
+    });
+    expect(keyRes.statusCode).toBe(201);
+
+    const deployedAt = Date.now();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/deploy',
+      cookie: renter.cookie,
+      payload: { gpu_type: 'RTX 4090', template: 'pytorch', storage_gb: 20 },
+    });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().deployment.deployment_id as number;
+    expect(res.json().deployment).toMatchObject({ status: 'provisioning', is_demo_host: false });
+    const seen = new Set<string>();
+    const running = await until('the deployment to run', async () => {
+      const status = await t.request({
+        method: 'GET',
+        url: `/api/deploy/${id}`,
+        cookie: renter.cookie,
+      });
+      const body = status.json() as {
+        deployment: { status: string };
+        access_info: { ssh_command: string | null; jupyter: string | null };
+      };
+      seen.add(body.deployment.status);
+      return body.deployment.status === 'running' ? body : null;
+    });
+    figures.push(
+      `Instant Deploy (pytorch) on the test VM: Deploy → running: ${seconds(Date.now() - deployedAt)}`,
+    );
+    expect([...seen]).toEqual(['provisioning', 'running']);
+    const row = await instanceRow(id);
+    const token = jupyterTokenIn(row?.userData ?? null);
+    expect(token).toMatch(/^[0-9a-f]{48}$/);
+    expect(running.access_info.jupyter).toBe(`http://localhost:8888/lab?token=${token}`);
+    const port = row?.sshPort ?? 0;
+
+    // The guest's cloud-init subset (scripts/test-guest/build.sh) ran the template's part.
+    const finishedAt = await until(
+      'cloud-final to finish',
+      async () =>
+        (
+          await ssh(
+            key,
+            port,
+            'ubuntu',
+            'cat /var/lib/cloud/instance/boot-finished 2>/dev/null || true',
+          )
+        ).trim(),
+      120_000,
+    );
+    figures.push(
+      `Instant Deploy on the test VM: the template's runcmd finished at guest uptime ${finishedAt} s`,
+    );
+    // write_files: the instance's own Jupyter token, with the template's permissions.
+    expect(
+      await ssh(
+        key,
+        port,
+        'root',
+        'stat -c "%a %U" /etc/rentgpu/jupyter.env; cat /etc/rentgpu/jupyter.env',
+      ),
+    ).toBe(`600 root\nJUPYTER_TOKEN=${token}\n`);
+    expect(await ssh(key, port, 'root', 'stat -c "%a" /usr/local/sbin/rentgpu-gpu-driver')).toBe(
+      '755\n',
+    );
+    // runcmd: the first entry is the template's first command, and it ran to success (the
+    // driver script found no NVIDIA GPU, so it installed nothing and asked for no reboot).
+    const script = await ssh(key, port, 'root', 'sed -n 2p /var/lib/cloud/instance/scripts/runcmd');
+    expect(script).toBe("'/usr/local/sbin/rentgpu-gpu-driver'\n");
+    const statuses = (await ssh(key, port, 'ubuntu', 'cat /var/lib/cloud/instance/runcmd-status'))
+      .trim()
+      .split('\n');
+    expect(statuses[0]).toBe('0 0');
+    expect(
+      await ssh(key, port, 'root', 'test -e /run/rentgpu-reboot && echo reboot || echo none'),
+    ).toBe('none\n');
+    // What could not run offline (no python, pip, apt or systemd in the test guest).
+    const log = await ssh(
+      key,
+      port,
+      'root',
+      'grep -v "^cloud-final" /var/log/cloud-init-output.log | head -4',
+    );
+    figures.push(
+      `Instant Deploy on the test VM: runcmd exit statuses ${statuses.map((l) => l.split(' ')[1]).join(' ')}; first failures: ${log.trim().replace(/\n/g, ' | ')}`,
+    );
+
+    const gone = await t.request({
+      method: 'DELETE',
+      url: `/api/kvm/instances/${id}`,
+      cookie: renter.cookie,
+    });
+    expect(gone.statusCode).toBe(200);
+    await statusIs(id, 'terminated');
+    await until('the VM to be gone', async () => (await qemuPidsOf(String(id))).length === 0);
+  });
+
+  it('Instant Deploy on a demo host: provisioning, then running after the demo delay (fake clock)', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    await w.listing({ model: 'Demo Deploy GPU', hourlyRate: '0.90' });
+    const startedAt = t.clock.now().getTime();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/deploy',
+      cookie: renter.cookie,
+      payload: { gpu_type: 'Demo Deploy GPU', template: 'pytorch', storage_gb: 50 },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().deployment).toMatchObject({ status: 'provisioning', is_demo_host: true });
+    const id = res.json().deployment.deployment_id as number;
+    // The production worker runs every WORKER_INTERVAL_MS (1 s): step the clock by that.
+    let status = 'provisioning';
+    while (status === 'provisioning') {
+      t.clock.advance(1000);
+      await t.app.deps.worker.runOnce(t.clock.now());
+      const now = await t.request({
+        method: 'GET',
+        url: `/api/deploy/${id}`,
+        cookie: renter.cookie,
+      });
+      status = now.json().deployment.status;
+      expect(t.clock.now().getTime() - startedAt).toBeLessThan(10 * 60_000);
+    }
+    expect(status).toBe('running');
+    figures.push(
+      `Instant Deploy on a demo host: Deploy → running: ${seconds(t.clock.now().getTime() - startedAt)} (fake clock, worker every 1 s)`,
+    );
+  });
 });
+
+/** A toast with this exact title (the app's notifications region). */
+function toast(page: Page, text: string): Locator {
+  return page
+    .getByRole('region', { name: /Notifications/ })
+    .getByText(text, { exact: true })
+    .first();
+}
+
+/** Clicks Refresh until the card's status badge reads `status` (the list polls only every 30 s). */
+async function refreshUntil(page: Page, card: Locator, status: string, ms = 240_000) {
+  const deadline = Date.now() + ms;
+  const badge = card.getByTestId('vm-status');
+  for (;;) {
+    if ((await badge.textContent())?.trim() === status) return;
+    if (Date.now() > deadline) throw new Error(`the card never showed ${status}`);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await sleep(1000);
+  }
+}

@@ -13,6 +13,24 @@
 # as on real clouds: `users: [{name, ssh_authorized_keys}]` or `user:` + `ssh_authorized_keys:`.
 # ACPI power button (QMP system_powerdown) powers the guest off cleanly.
 #
+# User-data is acted on with a small, honest subset of cloud-init (/etc/init.d/cloud-final, run
+# in the background once dropbear is up, as cloud-init's final stage runs after sshd):
+#   * a MIME multipart user-data is split into its parts; a plain one is one part;
+#   * a part starting "#cloud-config": `write_files` (path, permissions, owner, content as a
+#     literal block `|` or a one-line scalar) then `runcmd` (a list item that is a flow sequence
+#     ["cmd", "arg", ...] of quoted or plain words is quoted word by word; a string item is run
+#     by sh), written to /var/lib/cloud/instance/scripts/runcmd and run as root, as cloud-init
+#     does; other keys (packages, package_update, users, power_state, ...) are logged as skipped;
+#   * a part starting "#!" is saved to /var/lib/cloud/instance/scripts/part-NNN and executed;
+#   * once per instance: the state lives on the instance disk under /data/var/lib/cloud, keyed
+#     by meta-data's instance-id, so stop/start does not run it again (files written outside
+#     /data and /home live in the initramfs and are gone after a restart);
+#   * output goes to /var/log/cloud-init-output.log; the runcmd script also appends
+#     "<index> <exit status>" per entry to /var/lib/cloud/instance/runcmd-status (a test-guest
+#     addition that tests read), and /var/lib/cloud/instance/boot-finished is written at the end.
+#   /bin/bash runs busybox's ash (the templates' scripts use POSIX sh only). There is no package
+#   manager, python or network beyond slirp: installing software cannot work here.
+#
 # Usage: scripts/test-guest/build.sh [OUT_DIR]        (default <repo>/.cache/test-guest, not in git)
 # Output: OUT_DIR/vmlinuz  OUT_DIR/initrd.img  OUT_DIR/base.qcow2  OUT_DIR/guest-info.txt
 # Idempotent: exits at once when OUT_DIR holds a guest built by this same script.
@@ -70,6 +88,7 @@ chmod 755 "$R"; chmod 1777 "$R/tmp"; chmod 700 "$R/root"
 cp /bin/busybox "$R/bin/busybox"
 for a in $(/bin/busybox --list-full); do [ -e "$R/$a" ] || ln -s /bin/busybox "$R/$a"; done
 ln -s /bin/busybox "$R/init"
+printf '#!/bin/sh\nexec /bin/busybox sh "$@"\n' > "$R/bin/bash"; chmod 755 "$R/bin/bash"
 # dropbear + its shared libraries
 cp /usr/sbin/dropbear "$R/usr/sbin/"; cp /usr/bin/dropbearkey "$R/usr/bin/"
 for lib in $(ldd /usr/sbin/dropbear /usr/bin/dropbearkey | awk '/=> \//{print $3} /^\t\/lib64/{print $1}' | sort -u); do
@@ -193,8 +212,163 @@ HK=/data/etc/dropbear/dropbear_ed25519_host_key
 fp=$(dropbearkey -y -f $HK | sed -n 's/^Fingerprint: //p')
 say "-----BEGIN SSH HOST KEY FINGERPRINTS----- ed25519 $fp -----END SSH HOST KEY FINGERPRINTS-----"
 say "RENTGPU_GUEST_READY uptime=$(cut -d' ' -f1 /proc/uptime)s ip=$(ip -4 -o addr show eth0 | awk '{print $4}')"
+# --- user-data: cloud-init's final stage, once dropbear is up (see the header) --------------------
+[ -n "$SEED" ] && [ -f /run/seed/user-data ] && { sleep 1; /etc/init.d/cloud-final; } </dev/null >/dev/null 2>&1 &
 EOF
 chmod +x "$R/etc/init.d/rcS"
+
+cat > "$R/etc/init.d/cloud-final" <<'EOF'
+#!/bin/sh
+# The test guest's subset of cloud-init (scripts/test-guest/build.sh, header).
+export PATH=/sbin:/bin:/usr/sbin:/usr/bin HOME=/root
+say() { echo "rentgpu-guest: cloud-final: $*" > /dev/console; echo "cloud-final: $*" >> /var/log/cloud-init-output.log; }
+id=$(awk -F': *' '$1=="instance-id"{print $2}' /run/seed/meta-data 2>/dev/null | tr -d "\"'")
+[ -n "$id" ] || id=nocloud
+mkdir -p /data/var/lib/cloud/instances/"$id" /var/lib /var/log
+[ -e /var/lib/cloud ] || ln -s /data/var/lib/cloud /var/lib/cloud
+ln -sfn /var/lib/cloud/instances/"$id" /var/lib/cloud/instance
+I=/var/lib/cloud/instance
+if [ -e $I/sem/user-data ]; then say "user-data of instance $id already ran"; exit 0; fi
+mkdir -p $I/sem $I/scripts $I/parts; chmod 755 /data/var /data/var/lib /data/var/lib/cloud
+# 1. the parts: headers dropped, bodies in $I/parts/NNN
+rm -f $I/parts/*
+awk -v dir="$I/parts" '
+  NR==1 && !/^Content-Type: multipart\// { single=1 }
+  single { print > (dir "/001"); next }
+  NR<=3 && match($0, /boundary="[^"]+"/) { b=substr($0, RSTART+10, RLENGTH-11); next }
+  b=="" { next }
+  $0=="--" b || $0=="--" b "--" { n++; inhead=1; out=sprintf("%s/%03d", dir, n); next }
+  inhead { if ($0=="") inhead=0; next }
+  n { print > out }
+' /run/seed/user-data
+# 2. each part by its first line
+cloud_config() {
+  for k in $(awk '/^[A-Za-z_][A-Za-z0-9_]*:/{sub(/:.*/, ""); print}' "$1"); do case $k in
+    write_files|runcmd) ;;
+    hostname|users|user|ssh_authorized_keys) say "$k: applied at boot (rcS)" ;;
+    *) say "$k: skipped (not in the test guest's cloud-init subset)" ;;
+  esac; done
+  W=$I/files/$(basename "$1"); rm -rf "$W"; mkdir -p "$W"
+  awk -v dir="$W" -f /etc/cloud/write-files.awk "$1" | while IFS='	' read -r f p m o; do
+    mkdir -p "$(dirname "$p")" && cp "$f" "$p" && chmod "$m" "$p" && chown "$o" "$p" \
+      && say "wrote $p ($m $o)" || say "could not write $p"
+  done
+  if grep -q '^runcmd:' "$1"; then
+    awk -v status="$I/runcmd-status" -f /etc/cloud/runcmd.awk "$1" > $I/scripts/runcmd
+    chmod 700 $I/scripts/runcmd; : > $I/runcmd-status; chmod 644 $I/runcmd-status
+    say "running runcmd ($(( ($(wc -l < $I/scripts/runcmd) - 1) / 2 )) entries)"
+    $I/scripts/runcmd >> /var/log/cloud-init-output.log 2>&1
+    say "runcmd done, entry exit statuses: $(cut -d' ' -f2 $I/runcmd-status | tr '\n' ' ')"
+  fi
+}
+for part in $I/parts/*; do
+  [ -s "$part" ] || continue
+  first=$(head -n1 "$part")
+  case "$first" in
+    '#cloud-config'*) cloud_config "$part" ;;
+    '#!'*) s=$I/scripts/part-$(basename "$part"); cp "$part" "$s"; chmod 700 "$s"
+      say "running script part $(basename "$part")"; "$s" >> /var/log/cloud-init-output.log 2>&1
+      say "script part $(basename "$part") exit $?" ;;
+    *) say "part $(basename "$part") skipped (neither #cloud-config nor #!)" ;;
+  esac
+done 2>>/var/log/cloud-init-output.log
+touch $I/sem/user-data
+echo "$(cut -d' ' -f1 /proc/uptime)" > $I/boot-finished
+sync
+say "finished at uptime $(cut -d' ' -f1 /proc/uptime)s"
+EOF
+chmod +x "$R/etc/init.d/cloud-final"
+mkdir -p "$R/etc/cloud"
+# write_files: each item's content into dir/N; prints "file<TAB>path<TAB>permissions<TAB>owner".
+cat > "$R/etc/cloud/write-files.awk" <<'EOF'
+function unq(v) {
+  sub(/^[ \t]+/, "", v); sub(/[ \t]+$/, "", v)
+  if (v ~ /^'.*'$/ || v ~ /^".*"$/) v = substr(v, 2, length(v) - 2)
+  return v
+}
+function endblock() { if (inblock && started && !strip) printf "\n" > out; inblock = 0 }
+function flush() {
+  endblock()
+  if (n && path != "") { close(out); printf "%s\t%s\t%s\t%s\n", out, path, perm, owner }
+}
+/^[A-Za-z_]/ { flush(); n = 0; inwf = ($0 ~ /^write_files:/); next }
+!inwf { next }
+inblock {
+  if ($0 ~ /^[ \t]*$/) { if (started) blanks++; next }
+  match($0, /^ */)
+  if (RLENGTH > kind) {
+    if (!bi) bi = RLENGTH
+    if (started) { printf "\n" > out; for (; blanks > 0; blanks--) printf "\n" > out }
+    printf "%s", substr($0, bi + 1) > out; started = 1; next
+  }
+  endblock()
+}
+{
+  line = $0
+  if (match(line, /^ *- /)) {
+    flush(); n++; out = dir "/" n; path = ""; perm = "0644"; owner = "root:root"
+    printf "" > out
+    line = sprintf("%" RLENGTH "s", "") substr(line, RLENGTH + 1)
+  }
+  if (match(line, /^ *[a-z_]+:/)) {
+    match(line, /^ */); kind = RLENGTH
+    k = substr(line, kind + 1); v = k; sub(/:.*/, "", k); sub(/^[a-z_]+:/, "", v); v = unq(v)
+    if (k == "content") {
+      if (v ~ /^\|/) { inblock = 1; bi = 0; blanks = 0; started = 0; strip = (v ~ /^\|-/) }
+      else printf "%s", v > out
+    } else if (k == "path") path = v
+    else if (k == "permissions") perm = v
+    else if (k == "owner") owner = v
+  }
+}
+END { flush() }
+EOF
+# runcmd: a /bin/sh script, one line per entry, each followed by its exit status line.
+cat > "$R/etc/cloud/runcmd.awk" <<'EOF'
+function shq(w,   parts, c, j, r) {
+  c = split(w, parts, "'"); r = parts[1]
+  for (j = 2; j <= c; j++) r = r "'\"'\"'" parts[j]
+  return "'" r "'"
+}
+function flow(s,   i, c, w, out, q, n) {
+  out = ""; i = 1; n = length(s)
+  while (i <= n) {
+    c = substr(s, i, 1)
+    if (c == " " || c == "," || c == "\t") { i++; continue }
+    if (c == "]") break
+    w = ""
+    if (c == "\"") {
+      for (i++; i <= n; i++) {
+        c = substr(s, i, 1)
+        if (c == "\\") { i++; c = substr(s, i, 1); if (c == "n") c = "\n"; else if (c == "t") c = "\t" }
+        else if (c == "\"") { i++; break }
+        w = w c
+      }
+    } else if (c == "'") {
+      for (i++; i <= n; i++) {
+        c = substr(s, i, 1)
+        if (c == "'") { if (substr(s, i + 1, 1) == "'") { i++ } else { i++; break } }
+        w = w c
+      }
+    } else {
+      for (; i <= n; i++) { c = substr(s, i, 1); if (c == "," || c == "]") break; w = w c }
+      sub(/[ \t]+$/, "", w)
+    }
+    out = out (out == "" ? "" : " ") shq(w)
+  }
+  return out
+}
+BEGIN { print "#!/bin/sh" }
+/^[A-Za-z_]/ { inrc = ($0 ~ /^runcmd:/); next }
+inrc && match($0, /^ *- /) {
+  v = substr($0, RLENGTH + 1); sub(/[ \t]+$/, "", v)
+  if (v ~ /^\[/) cmd = flow(substr(v, 2))
+  else if (v ~ /^'.*'$/ || v ~ /^".*"$/) cmd = substr(v, 2, length(v) - 2)
+  else cmd = v
+  print cmd
+  printf "echo \"%d $?\" >> %s\n", i++, status
+}
+EOF
 
 cat > "$R/etc/init.d/rcK" <<'EOF'
 #!/bin/sh

@@ -47,6 +47,8 @@ export interface TestAppOptions {
   extend?: (app: FastifyInstance) => void;
   /** Sees every route as the app registers it. */
   onRoute?: (route: RouteOptions) => void;
+  /** A built web app to serve (the system test drives it in Chromium); none by default. */
+  webDir?: string | null;
 }
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
@@ -63,7 +65,7 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
     mailer,
     limiter,
     logger: false,
-    webDir: null,
+    webDir: overrides.webDir ?? null,
     ...(overrides.onRoute ? { onRoute: overrides.onRoute } : {}),
   });
   overrides.extend?.(app);

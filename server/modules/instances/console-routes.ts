@@ -8,8 +8,9 @@ import {
 } from '../../../shared/contracts/console';
 import { errorResponses } from '../../../shared/contracts/errors';
 import { idParam } from '../../../shared/contracts/params';
-import { crossOriginRefused } from '../../lib/errors';
+import { crossOriginRefused, rateLimited } from '../../lib/errors';
 import { isSameOrigin, requireUser, signedIn } from '../../plugins/session';
+import { ConsoleSessionCounter, HostKeyPins, tooManyConsolesMessage } from './console-guards';
 import { type ConsoleSocket, runConsoleSession } from './console-session';
 import type { ConsoleTarget } from './service';
 
@@ -25,6 +26,10 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { instances, auth } = app.deps;
   const targets = new WeakMap<FastifyRequest, ConsoleTarget>();
+  // In this process's memory (console-guards.ts): host keys pinned per run, open sessions.
+  const hostKeys = new HostKeyPins();
+  const sessions = new ConsoleSessionCounter();
+  const tooMany = () => rateLimited(5, tooManyConsolesMessage(sessions.limit));
 
   app.route({
     method: 'GET',
@@ -45,6 +50,8 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
     preHandler: async (request) => {
       const { userId } = requireUser(request);
       targets.set(request, await instances.consoleTarget(userId, request.params.id));
+      // At the limit: the plain GET and the upgrade are both refused with the reason (429).
+      if (sessions.count(userId) >= sessions.limit) throw tooMany();
     },
     handler: async (request) => {
       const target = targets.get(request);
@@ -58,11 +65,19 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
     wsHandler: (socket, request) => {
       const target = targets.get(request);
       const token = request.sessionToken;
+      const { userId } = requireUser(request);
       if (!target || !token) throw new Error('console target missing');
+      // Two upgrades at once may both have passed the check before the upgrade.
+      if (!sessions.acquire(userId)) {
+        socket.close(CONSOLE_CLOSE.tooManySessions, tooManyConsolesMessage(sessions.limit));
+        return;
+      }
+      socket.on('close', () => sessions.release(userId));
       runConsoleSession(socket as ConsoleSocket, target, {
         cols: request.query.cols,
         rows: request.query.rows,
         pollMs: CONSOLE_STATUS_POLL_MS,
+        hostKeys,
         log: request.log,
         check: async () => {
           const state = await instances.statusOf(target.instanceId);

@@ -4,6 +4,7 @@ import {
   type ConsoleServerMessage,
   consoleClientMessage,
 } from '../../../shared/contracts/console';
+import type { HostKeyPins } from './console-guards';
 import type { ConsoleTarget } from './service';
 
 /**
@@ -35,7 +36,12 @@ export interface ConsoleSessionOptions {
   pollMs: number;
   /** SSH handshake and login must finish within this (ms). */
   readyTimeoutMs?: number;
-  log?: { warn(obj: object, msg: string): void };
+  /** The host keys pinned on first use; without it any host key is accepted. */
+  hostKeys?: HostKeyPins;
+  log?: {
+    warn(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+  };
 }
 
 const OPEN = 1;
@@ -146,6 +152,10 @@ export function runConsoleSession(
     );
   });
   client.on('error', (error) => {
+    if (hostKeyRefused) {
+      endFromSsh(CONSOLE_CLOSE.sshFailed, HOST_KEY_CHANGED);
+      return;
+    }
     options.log?.warn({ err: error, instanceId: target.instanceId }, 'web console SSH failed');
     endFromSsh(CONSOLE_CLOSE.sshFailed, `Could not connect to the instance: ${error.message}`);
   });
@@ -166,6 +176,9 @@ export function runConsoleSession(
   }, options.pollMs);
   timer.unref();
 
+  // The guest's host key: pinned by the first console of this run, checked by the next ones.
+  let hostKeyRefused = false;
+  const { hostKeys } = options;
   client.connect({
     host: target.host,
     port: target.port,
@@ -173,8 +186,33 @@ export function runConsoleSession(
     privateKey: target.privateKey,
     readyTimeout: options.readyTimeoutMs ?? 20_000,
     keepaliveInterval: 15_000,
+    ...(hostKeys
+      ? {
+          hostVerifier: (key: Buffer) => {
+            const verdict = hostKeys.verify(target.instanceId, target.generation, key);
+            const where = { instanceId: target.instanceId, generation: target.generation };
+            if (!verdict.ok) {
+              hostKeyRefused = true;
+              options.log?.warn(
+                { ...where, seen: verdict.fingerprint, pinned: verdict.pinned },
+                'web console: the instance showed another SSH host key; refused',
+              );
+            } else if (verdict.firstUse) {
+              options.log?.info(
+                { ...where, fingerprint: verdict.fingerprint },
+                'web console: SSH host key pinned on first use',
+              );
+            }
+            return verdict.ok;
+          },
+        }
+      : {}),
   });
 }
+
+/** The close reason when the guest shows a host key other than the one pinned. */
+export const HOST_KEY_CHANGED =
+  "The instance's SSH host key changed since the first console; not connecting.";
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
   if (Buffer.isBuffer(data)) return data;

@@ -7,7 +7,9 @@ import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import { createTestApp, type TestApp } from '../../test/app';
 import { type Dropbear, dropbearUsable, startDropbear } from '../../test/dropbear';
 import { world } from '../../test/world';
-import { openConsoleSocket } from '../../test/ws-client';
+import { type ConsoleClient, openConsoleSocket } from '../../test/ws-client';
+import { MAX_CONSOLES_PER_USER, tooManyConsolesMessage } from './console-guards';
+import { HOST_KEY_CHANGED } from './console-session';
 
 /**
  * The web console against a real SSH server: dropbear on 127.0.0.1 lets in the instance's
@@ -253,6 +255,81 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     const { code, reason } = await term.closed;
     expect(code).toBe(CONSOLE_CLOSE.sshFailed);
     expect(reason).toMatch(/^Could not connect to the instance: All configured authentication/);
+  });
+
+  it("pins the instance's SSH host key on first use: another key in the same run is refused", async () => {
+    const vm = await instanceOf('running');
+    const first = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    first.type('echo pinned-$((5+5))\r');
+    await first.waitFor('pinned-10');
+    first.socket.close(1000, 'Closed by the user.');
+    await first.closed;
+
+    // Something else answers on the instance's address with another host key.
+    const impostor = await startDropbear(key.publicKey);
+    try {
+      await t.database.db
+        .update(instances)
+        .set({ sshPort: impostor.port })
+        .where(eq(instances.id, vm.id));
+      const refused = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+      expect(await refused.closed).toEqual({
+        code: CONSOLE_CLOSE.sshFailed,
+        reason: HOST_KEY_CHANGED,
+      });
+      expect(impostor.connections()).toBe(0);
+
+      // A new run of the instance (stopped and started: a new generation) pins anew.
+      const [row] = await t.database.db.select().from(instances).where(eq(instances.id, vm.id));
+      await t.database.db
+        .update(instances)
+        .set({ generation: (row?.generation ?? 0) + 1 })
+        .where(eq(instances.id, vm.id));
+      const again = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+      again.type('echo repinned-$((6+6))\r');
+      await again.waitFor('repinned-12');
+      again.socket.close(1000, 'Closed by the user.');
+      await again.closed;
+    } finally {
+      await impostor.stop();
+    }
+  });
+
+  it(`a user has at most ${MAX_CONSOLES_PER_USER} consoles open; one more is refused with the reason until one closes`, async () => {
+    const vm = await instanceOf('running');
+    const open: ConsoleClient[] = [];
+    for (let i = 0; i < MAX_CONSOLES_PER_USER; i += 1) {
+      const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+      term.type(`echo tab-${i}-$((7*6))\r`);
+      await term.waitFor(`tab-${i}-42`);
+      open.push(term);
+    }
+    const ask = () =>
+      t.request({ method: 'GET', url: `/api/kvm/instances/${vm.id}/console`, cookie: vm.cookie });
+    const res = await ask();
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: tooManyConsolesMessage(MAX_CONSOLES_PER_USER),
+    });
+    expect(await refusal(openConsoleSocket(vm.url, { cookie: vm.cookie, origin }))).toBe(429);
+
+    // The person closes a tab: a place is free again.
+    open.pop()?.socket.close(1000, 'Closed by the user.');
+    await expect.poll(async () => (await ask()).statusCode, { timeout: 5000 }).toBe(200);
+    const fifth = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    fifth.type('echo fifth-$((2+3))\r');
+    await fifth.waitFor('fifth-5');
+
+    // Another user (with an instance of their own) is not affected.
+    const other = await instanceOf('running');
+    const theirs = await openConsoleSocket(other.url, { cookie: other.cookie, origin });
+    theirs.type('echo theirs-$((1+2))\r');
+    await theirs.waitFor('theirs-3');
+    theirs.socket.close(1000, 'Closed by the user.');
+    await theirs.closed;
+    for (const term of [...open, fifth]) term.socket.close(1000, 'Closed by the user.');
+    await Promise.all([...open, fifth].map((term) => term.closed));
   });
 
   it('closes on an unreadable control message', async () => {

@@ -91,6 +91,8 @@ export interface HostReport {
 /** Where the web console logs in: the instance's SSH address and the platform's key. */
 export interface ConsoleTarget {
   instanceId: number;
+  /** The instance's generation now: the host key is pinned per run (console-guards.ts). */
+  generation: number;
   host: string;
   port: number;
   username: string;
@@ -808,6 +810,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       }
       return {
         instanceId: instance.id,
+        generation: instance.generation,
         host: instance.sshHost,
         port: instance.sshPort,
         username: instance.sshUsername,
