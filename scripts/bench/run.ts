@@ -340,11 +340,13 @@ async function benchOn(label: string, database: Database): Promise<void> {
       console.log(
         `heartbeats: ${fmt(HOSTS)} hosts every 30 s (${fmt(HEARTBEATS_PER_S)}/s), ${DURATION_S}s each`,
       );
+      const eluBefore = performance.eventLoopUtilization();
       const alone = heartbeatLoad(base);
       await new Promise((resolve) => setTimeout(resolve, DURATION_S * 1000));
       const hbAlone = await alone.stop();
+      const busyMs = performance.eventLoopUtilization(eluBefore).active;
       console.log(
-        `  alone           ${fmt(hbAlone.perSecond)} /s  p50 ${fmt(hbAlone.p50, 1)} ms  p99 ${fmt(hbAlone.p99, 1)} ms  (${hbAlone.failures} failures)`,
+        `  alone           ${fmt(hbAlone.perSecond)} /s  p50 ${fmt(hbAlone.p50, 1)} ms  p99 ${fmt(hbAlone.p99, 1)} ms  (${hbAlone.failures} failures); ${fmt(busyMs / Math.max(1, hbAlone.answered), 2)} ms of the server's event loop per heartbeat`,
       );
       const withRents = heartbeatLoad(base);
       const rsLoaded = await rentAndStop(base, database, app.deps.hosts);
