@@ -4,7 +4,7 @@ import { INSTANCE_ACTIONS, INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { API_KEY_PERMISSIONS, type ApiKeyPermission, RATE_TIERS, type RateTier } from './api-keys';
 import { TEXT_LIMITS } from './limits';
 import { listingsQuery } from './listings';
-import { serialId } from './params';
+import { bodySerialId, serialId } from './params';
 import { rentalView } from './rentals';
 
 /**
@@ -23,7 +23,8 @@ export const RATE_WINDOW_SECONDS = 3600;
 /** Which permission a call needs: read for reads, write for changes, admin for keys. */
 export type RequiredPermission = ApiKeyPermission;
 
-const hours = z.coerce
+/** Hours in a JSON body: a number as sent (no coercion of "2", true or [2]). */
+const hours = z
   .number({ message: 'Whole hours only' })
   .int({ message: 'Whole hours only' })
   .min(MIN_RENTAL_HOURS, { message: 'Minimum 1 hour, maximum 30 days (720 hours)' })
@@ -60,7 +61,7 @@ export type GpuListingsPage = z.infer<typeof gpuListingsPage>;
 
 export const createInstanceBody = z
   .object({
-    gpuListingId: serialId,
+    gpuListingId: bodySerialId,
     durationHours: hours
       .optional()
       .describe('With a duration: a booked rental paid up front. Without: metered per minute.'),
@@ -118,7 +119,7 @@ export const instanceIdParam = z.object({ id: serialId });
 // ---- Rentals (the documentation page's older reading) --------------------------------------
 
 export const createPublicRentalBody = z.object({
-  gpuListingId: serialId,
+  gpuListingId: bodySerialId,
   duration: hours.describe('Hours to book (1–720)'),
 });
 export const updatePublicRentalBody = z.object({

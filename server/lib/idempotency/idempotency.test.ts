@@ -127,6 +127,27 @@ describe('Idempotency-Key header', () => {
     expect(await rentalsOf(renter.userId)).toBe(0);
     expect(await w.balance(renter.cookie)).toBe('100.00');
   });
+
+  it('a body nested too deeply to hash is 400, not a stack overflow (found by the API fuzz run)', async () => {
+    expect(() => canonicalJson(JSON.parse(`${'['.repeat(65)}${']'.repeat(65)}`))).toThrowError(
+      expect.objectContaining({ status: 400, code: 'BAD_REQUEST' }),
+    );
+    expect(canonicalJson(JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`))).toBe(
+      `${'['.repeat(64)}${']'.repeat(64)}`,
+    );
+    const renter = await t.signIn({ credits: '100.00' });
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/rentals',
+      payload: deep,
+      cookie: renter.cookie,
+      headers: { 'idempotency-key': 'deep', 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('BAD_REQUEST');
+    expect(await rentalsOf(renter.userId)).toBe(0);
+  });
 });
 
 describe(`POST /api/rentals with an Idempotency-Key (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, () => {

@@ -1,5 +1,5 @@
 import { sha256 } from '../crypto';
-import { validationFailed } from '../errors';
+import { badRequest, validationFailed } from '../errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -21,15 +21,24 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
   return header;
 }
 
+/**
+ * How deep a request may nest to be hashed: far beyond any real body, and far below the
+ * depth at which the recursion below would overflow the stack (a 500).
+ */
+export const MAX_HASHED_DEPTH = 64;
+
 /** JSON with object keys sorted at every level, so equal requests hash equally. */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, depth = 0): string {
   if (value === undefined || value === null) return 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && depth >= MAX_HASHED_DEPTH) {
+    throw badRequest(`The request is nested more than ${MAX_HASHED_DEPTH} levels deep.`);
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -312,6 +312,11 @@ describe('instances', () => {
       { gpuListingId: listing.id, durationHours: 721 },
       { gpuListingId: listing.id, sshKeyId: 'nope' },
       { gpuListingId: listing.id, sshKeyId: crypto.randomUUID() },
+      // Numbers as the document says: no "1", true or [1] read as 1 (found by the fuzz run).
+      { gpuListingId: String(listing.id) },
+      { gpuListingId: true },
+      { gpuListingId: [listing.id] },
+      { gpuListingId: listing.id, durationHours: '2' },
     ]) {
       const res = await v1(me.key, 'POST', '/instances', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
@@ -444,6 +449,11 @@ describe('rentals: the documentation page’s older reading', () => {
     expect((await v1(me.key, 'GET', '/rentals?status=cancelled')).json().rentals).toHaveLength(1);
     const bad = await v1(me.key, 'PUT', `/rentals/${rental.id}`, { action: 'grow' });
     expect(bad.statusCode).toBe(400);
+    const asText = await v1(me.key, 'POST', '/rentals', {
+      gpuListingId: listing.id,
+      duration: '2',
+    });
+    expect(asText.statusCode).toBe(400);
   });
 });
 
