@@ -236,10 +236,11 @@ describe('usage and invoice of one instance', () => {
       },
     ]);
 
-    for (const ask of [
+    const asks: { path: string; headers: Record<string, string> }[] = [
       { path: `/instances/${instance.id}/invoice?format=csv`, headers: {} },
       { path: `/instances/${instance.id}/invoice`, headers: { accept: 'text/csv' } },
-    ]) {
+    ];
+    for (const ask of asks) {
       const csv = await v1(me.key, 'GET', ask.path, undefined, ask.headers);
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
