@@ -1,14 +1,12 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type {
   AccountUsage,
   GpuListingsPage,
   InstanceAnswer,
   InstancesPage,
   PublicAccount,
-  PublicGpuListing,
-  PublicInstance,
 } from '../shared/contracts/public-api';
 import type { SshKeyView } from '../shared/contracts/ssh-keys';
 import { ApiError, type ClientOptions, call, NetworkError, type Request } from './client';
@@ -16,8 +14,9 @@ import { CommandError, type Ctx, EXIT, type Io, positiveInt, UsageError } from '
 import { registerCredits } from './commands/credits';
 import { registerInstanceExtras } from './commands/instance-extras';
 import { registerTemplates } from './commands/templates';
+import { gpuColumns, instanceColumns, instanceFields } from './commands/views';
 import { configPath, removeConfig, resolveKey, resolveUrl, writeConfig } from './config';
-import { type Column, fields, table } from './output';
+import { fields, table } from './output';
 
 export { EXIT, type Io };
 
@@ -29,39 +28,6 @@ interface GlobalOptions {
 }
 
 class NotLoggedIn extends Error {}
-
-const instanceColumns: Column<PublicInstance>[] = [
-  ['id', (i) => i.id],
-  ['status', (i) => i.status],
-  ['gpu', (i) => i.gpuModel],
-  ['plan', (i) => i.billingPlan],
-  ['$/hour', (i) => i.hourlyRate],
-  ['ssh', (i) => (i.sshHost ? `${i.sshUsername}@${i.sshHost}:${i.sshPort}` : null)],
-  ['created', (i) => i.createdAt],
-];
-
-const gpuColumns: Column<PublicGpuListing>[] = [
-  ['id', (g) => g.id],
-  ['model', (g) => g.model],
-  ['memory', (g) => g.memory],
-  ['location', (g) => g.location],
-  ['$/hour', (g) => g.hourlyRate],
-  ['available', (g) => g.availableCount],
-  ['provider', (g) => g.provider.name],
-];
-
-function instanceFields(i: PublicInstance): string {
-  return fields([
-    ['ID', i.id],
-    ['Status', i.status],
-    ['GPU', `${i.gpuModel} (${i.location})`],
-    ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
-    ['Rate', `$${i.hourlyRate}/hour`],
-    ['SSH', i.sshHost ? `ssh -p ${i.sshPort} ${i.sshUsername}@${i.sshHost}` : 'not ready yet'],
-    ['Ready by', i.estimatedStartTime],
-    ['Actions', i.actions.join(', ') || 'none'],
-  ]);
-}
 
 /** Builds the program; `run` parses one command line with it (and reads `result.exitCode`). */
 function program(io: Io, result: { exitCode: number }): Command {
@@ -205,9 +171,17 @@ function program(io: Io, result: { exitCode: number }): Command {
     .command('rent')
     .description('rent a GPU for a number of hours (paid up front)')
     .argument('<gpu-id>', 'the GPU listing id (from rentgpu list)', positiveInt('gpu-id'))
-    .requiredOption('--duration <hours>', 'hours to book (1-720)', positiveInt('--duration'))
+    .option('--duration <hours>', 'hours to book (1-720; required)', positiveInt('--duration'))
+    .addOption(new Option('--hours <hours>').argParser(positiveInt('--hours')).hideHelp())
     .option('--ssh-key <id>', 'one of your SSH keys')
-    .action(create);
+    .action((gpuId: number, options: { duration?: number; hours?: number; sshKey?: string }) => {
+      // --hours: the documentation's and help centre's spelling of --duration.
+      const duration = options.duration ?? options.hours;
+      if (duration === undefined) {
+        throw new UsageError("required option '--duration <hours>' not specified");
+      }
+      return create(gpuId, { ...options, duration });
+    });
 
   const instanceGet = async (id: number) =>
     show(await api<InstanceAnswer>({ method: 'GET', path: `/instances/${id}` }), (a) =>

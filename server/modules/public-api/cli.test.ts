@@ -163,6 +163,16 @@ describe('the rentgpu CLI', () => {
       gpuListingId: listing.id,
       durationHours: 3,
     });
+    // The documentation's spelling, `rent <gpu-id> --hours N`, is the same request.
+    const hours = await rentgpu(['--explain', 'rent', String(listing.id), '--hours', '4'], {
+      configHome,
+      env: { RENTGPU_API_KEY: me.key },
+    });
+    expect(hours.code, hours.stderr).toBe(0);
+    expect(JSON.parse(hours.stderr.slice(hours.stderr.indexOf('{')))).toEqual({
+      gpuListingId: listing.id,
+      durationHours: 4,
+    });
     const rows = await t.database.db
       .select()
       .from(instances)
