@@ -349,11 +349,35 @@ export interface paths {
          */
         get: operations["listProviderListings"];
         put?: never;
-        post?: never;
+        /**
+         * List a GPU (providers)
+         * @description The provider dashboard’s Add Listing: model, memory, location, hourly rate (the daily rate is derived), how many units, specifications, and optionally the host (`hostId`) and its GPU indexes that run it. Without a host it cannot be rented until one is connected. 403 `NOT_A_PROVIDER` without an approved provider profile.
+         */
+        post: operations["createProviderListing"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/provider/listings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change one of your listings (providers)
+         * @description Any of the listing’s fields; `status` `maintenance` takes it off the marketplace and `available` puts it back; `totalCount` cannot go below the units rented now. Another provider’s listing is 403.
+         */
+        patch: operations["updateProviderListing"];
         trace?: never;
     };
     "/provider/hosts": {
@@ -568,6 +592,50 @@ export interface components {
             approvalUrl: string | null;
             message: string;
         };
+        NewListingInput: {
+            /** @enum {string} */
+            model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | string | null;
+            location: string;
+            /**
+             * @default 1 Gbps
+             * @enum {string}
+             */
+            bandwidth: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate: string | number;
+            dailyRate?: unknown;
+            /** @constant */
+            status?: "available";
+            /** @default 1 */
+            availableCount: number;
+            totalCount?: unknown;
+            specifications?: string | {
+                [key: string]: unknown;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
+        };
+        ListingChangesInput: {
+            /** @enum {string} */
+            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | string | null;
+            location?: string;
+            /** @enum {string} */
+            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate?: string | number;
+            /** @enum {string} */
+            status?: "available" | "maintenance";
+            totalCount?: number;
+            specifications?: string | {
+                [key: string]: unknown;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -755,6 +823,80 @@ export interface components {
             };
             approvalUrl: string | null;
             message: string;
+        };
+        NewListing: {
+            /** @enum {string} */
+            model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | null;
+            location: string;
+            /**
+             * @default 1 Gbps
+             * @enum {string}
+             */
+            bandwidth: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate: string;
+            dailyRate?: unknown;
+            /** @constant */
+            status?: "available";
+            /** @default 1 */
+            availableCount: number;
+            totalCount?: unknown;
+            specifications?: {
+                /** @enum {string} */
+                bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+                /**
+                 * @default 16x
+                 * @enum {string}
+                 */
+                pcieLanes: "8x" | "16x";
+                /** @default  */
+                powerConsumption: string;
+                /**
+                 * @default Air Cooled
+                 * @enum {string}
+                 */
+                cooling: "Air Cooled" | "Liquid Cooled" | "Hybrid Cooled";
+                /** @default  */
+                additionalSpecs: string;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
+        };
+        ListingChanges: {
+            /** @enum {string} */
+            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | null;
+            location?: string;
+            /** @enum {string} */
+            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate?: string;
+            /** @enum {string} */
+            status?: "available" | "maintenance";
+            totalCount?: number;
+            specifications?: {
+                /** @enum {string} */
+                bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+                /**
+                 * @default 16x
+                 * @enum {string}
+                 */
+                pcieLanes: "8x" | "16x";
+                /** @default  */
+                powerConsumption: string;
+                /**
+                 * @default Air Cooled
+                 * @enum {string}
+                 */
+                cooling: "Air Cooled" | "Liquid Cooled" | "Hybrid Cooled";
+                /** @default  */
+                additionalSpecs: string;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
         };
     };
     responses: never;
@@ -1827,6 +1969,152 @@ export interface operations {
                             };
                         }[];
                         nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createProviderListing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewListingInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        listing: {
+                            id: number;
+                            providerId: number;
+                            model: string;
+                            memory: string;
+                            cudaCores: number | null;
+                            tensorCores: number | null;
+                            location: string;
+                            bandwidth: string;
+                            hourlyRate: string;
+                            dailyRate: string;
+                            /** @enum {string} */
+                            status: "available" | "rented" | "maintenance";
+                            availableCount: number;
+                            totalCount: number;
+                            specifications: string;
+                            isDemoHost: boolean;
+                            /** @enum {string} */
+                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostId: string | null;
+                            hostUptimePercent: number | null;
+                            provider: {
+                                id: number;
+                                companyName: string;
+                                location: string;
+                                isVerified: boolean;
+                                reputation: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateProviderListing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingChangesInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        listing: {
+                            id: number;
+                            providerId: number;
+                            model: string;
+                            memory: string;
+                            cudaCores: number | null;
+                            tensorCores: number | null;
+                            location: string;
+                            bandwidth: string;
+                            hourlyRate: string;
+                            dailyRate: string;
+                            /** @enum {string} */
+                            status: "available" | "rented" | "maintenance";
+                            availableCount: number;
+                            totalCount: number;
+                            specifications: string;
+                            isDemoHost: boolean;
+                            /** @enum {string} */
+                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostId: string | null;
+                            hostUptimePercent: number | null;
+                            provider: {
+                                id: number;
+                                companyName: string;
+                                location: string;
+                                isVerified: boolean;
+                                reputation: string;
+                            };
+                        };
                     };
                 };
             };

@@ -6,7 +6,7 @@ import { API_KEY_PERMISSIONS, type ApiKeyPermission, RATE_TIERS, type RateTier }
 import { hostView } from './hosts';
 import { VM_TEMPLATES } from './kvm';
 import { TEXT_LIMITS } from './limits';
-import { gpuListingView, listingsQuery } from './listings';
+import { createListingBody, gpuListingView, listingsQuery, updateListingBody } from './listings';
 import { serialId } from './params';
 import { createPaypalOrderBody, paypalOrderResponse } from './payments';
 import { rentalView } from './rentals';
@@ -305,6 +305,13 @@ export const providerListingsPage = z.object({
   nextCursor: z.string().nullable(),
 });
 export type ProviderListingsPage = z.infer<typeof providerListingsPage>;
+/** A new listing of your provider profile: the web's add-listing body without providerId. */
+export const providerCreateListingBody = createListingBody
+  .omit({ providerId: true })
+  .meta({ id: 'NewListing' });
+export type ProviderCreateListingBody = z.input<typeof providerCreateListingBody>;
+export const providerUpdateListingBody = updateListingBody.meta({ id: 'ListingChanges' });
+export const providerListingAnswer = z.object({ listing: gpuListingView });
 export const providerHostsAnswer = z.object({ hosts: z.array(hostView) });
 export type ProviderHostsAnswer = z.infer<typeof providerHostsAnswer>;
 

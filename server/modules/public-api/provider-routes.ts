@@ -1,17 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../shared/contracts/errors';
+import { idParam } from '../../../shared/contracts/params';
 import {
+  providerCreateListingBody,
   providerHostsAnswer,
+  providerListingAnswer,
   providerListingsPage,
   providerListingsQuery,
+  providerUpdateListingBody,
 } from '../../../shared/contracts/public-api';
 import { notAProvider } from '../../lib/errors';
 import { providerHostsService } from '../hosts/provider-hosts';
 import { presentListing } from '../listings/presenter';
 import { listingsService } from '../listings/service';
 import { providersService } from '../providers/service';
-import { requireKey } from './access';
+import { keyIdempotency, requireKey } from './access';
 
 /**
  * A provider's own listings and hosts (registered inside publicApiRoutes), as the provider
@@ -20,7 +24,7 @@ import { requireKey } from './access';
  */
 export function registerProviderRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock } = app.deps;
+  const { database, clock, readCache } = app.deps;
   const db = database.db;
 
   app.get(
@@ -48,6 +52,53 @@ export function registerProviderRoutes(fastify: FastifyInstance): void {
         clock.now(),
       );
       return { listings: rows.map((row) => presentListing(row, uptime)), nextCursor };
+    },
+  );
+
+  app.post(
+    '/provider/listings',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Provider'],
+        operationId: 'createProviderListing',
+        summary: 'List a GPU (providers)',
+        description:
+          'The provider dashboard’s Add Listing: model, memory, location, hourly rate (the daily rate is derived), how many units, specifications, and optionally the host (`hostId`) and its GPU indexes that run it. Without a host it cannot be rented until one is connected. 403 `NOT_A_PROVIDER` without an approved provider profile.',
+        body: providerCreateListingBody,
+        response: { 201: providerListingAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireKey(request);
+      const providerId = await providersService.providerIdOf(db, userId);
+      if (providerId === null) throw notAProvider();
+      const created = await listingsService.create(db, userId, { ...request.body, providerId });
+      readCache.invalidate();
+      return reply.status(201).send({ listing: presentListing(created) });
+    },
+  );
+
+  app.patch(
+    '/provider/listings/:id',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Provider'],
+        operationId: 'updateProviderListing',
+        summary: 'Change one of your listings (providers)',
+        description:
+          'Any of the listing’s fields; `status` `maintenance` takes it off the marketplace and `available` puts it back; `totalCount` cannot go below the units rented now. Another provider’s listing is 403.',
+        params: idParam,
+        body: providerUpdateListingBody,
+        response: { 200: providerListingAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const updated = await listingsService.update(db, userId, request.params.id, request.body);
+      readCache.invalidate();
+      return { listing: presentListing(updated) };
     },
   );
 

@@ -407,6 +407,67 @@ describe('credits', () => {
 });
 
 describe('provider listings and hosts', () => {
+  it('POST and PATCH listings: the web’s listing service, idempotent; others’ refused', async () => {
+    const provider = await w.provider();
+    const key = await keyOf(t, provider.cookie, ['read', 'write']);
+    const body = { model: 'H100', memory: '80GB', location: 'Oslo, NO', hourlyRate: '3.20' };
+    const headers = { 'idempotency-key': 'list-1' };
+    const created = await v1(key, 'POST', '/provider/listings', body, headers);
+    expect(created.statusCode).toBe(201);
+    const { listing } = created.json();
+    expect(listing).toMatchObject({
+      providerId: provider.providerId,
+      model: 'H100',
+      hourlyRate: '3.20',
+      dailyRate: '76.80',
+      status: 'available',
+      totalCount: 1,
+      hostStatus: 'none',
+    });
+    const replay = await v1(key, 'POST', '/provider/listings', body, headers);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json()).toEqual(created.json());
+    const page = (await v1(key, 'GET', '/provider/listings')).json();
+    expect(page.listings.map((l: { id: number }) => l.id)).toEqual([listing.id]);
+
+    const patched = await v1(key, 'PATCH', `/provider/listings/${listing.id}`, {
+      hourlyRate: '2.90',
+      status: 'maintenance',
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().listing).toMatchObject({ hourlyRate: '2.90', status: 'maintenance' });
+
+    for (const bad of [
+      { ...body, model: 'Potato 9000' },
+      { ...body, hourlyRate: '-1' },
+      { memory: '80GB' },
+    ]) {
+      const res = await v1(key, 'POST', '/provider/listings', bad);
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await v1(key, 'PATCH', `/provider/listings/${listing.id}`, {})).statusCode).toBe(400);
+
+    const renter = await caller(['read', 'write']);
+    const notProvider = await v1(renter.key, 'POST', '/provider/listings', body);
+    expect(notProvider.statusCode).toBe(403);
+    expect(notProvider.json().error.code).toBe('NOT_A_PROVIDER');
+    const other = await w.provider();
+    const otherKey = await keyOf(t, other.cookie, ['read', 'write']);
+    const theirs = await v1(otherKey, 'PATCH', `/provider/listings/${listing.id}`, {
+      hourlyRate: '0.10',
+    });
+    expect(theirs.statusCode).toBe(403);
+    expect(theirs.body).not.toContain('Oslo');
+    expect(
+      (await v1(otherKey, 'PATCH', '/provider/listings/999999', { hourlyRate: '1' })).statusCode,
+    ).toBe(404);
+    const reader = await keyOf(t, provider.cookie, ['read']);
+    expect((await v1(reader, 'POST', '/provider/listings', body)).statusCode).toBe(403);
+    const still = (await v1(key, 'GET', '/provider/listings')).json().listings[0];
+    expect(still.hourlyRate).toBe('2.90');
+  });
+
   it('403 NOT_A_PROVIDER without a provider profile; a provider sees only their own', async () => {
     const renter = await caller(['read', 'write', 'admin']);
     for (const path of ['/provider/listings', '/provider/hosts']) {
