@@ -30,13 +30,26 @@ function creditsAnswer(order: CreatedOrder): BuyCreditsAnswer {
   };
 }
 
-/** Whether the caller asked for the CSV form: ?format=csv, or Accept naming text/csv first. */
+/** The q-value Accept gives a media type (its most specific range: exact, its type's, any); 0 when not named. */
+function acceptWeight(accept: string, type: string): number {
+  let best = { specificity: -1, q: 0 };
+  for (const part of accept.split(',')) {
+    const [range = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    const specificity =
+      range === type ? 2 : range === `${type.split('/')[0]}/*` ? 1 : range === '*/*' ? 0 : -1;
+    if (specificity > best.specificity) best = { specificity, q: q === undefined ? 1 : Number(q) };
+  }
+  return Number.isFinite(best.q) ? best.q : 0;
+}
+
+/** Whether the caller asked for the CSV form: ?format=csv, or Accept preferring text/csv to JSON. */
 function wantsCsv(request: FastifyRequest, format: 'json' | 'csv' | undefined): boolean {
   if (format) return format === 'csv';
-  const accept = request.headers.accept ?? '';
-  const csv = accept.indexOf(CSV_MEDIA_TYPE);
-  const json = accept.indexOf('application/json');
-  return csv >= 0 && (json < 0 || csv < json);
+  const accept = request.headers.accept;
+  if (!accept) return false;
+  const csv = acceptWeight(accept, CSV_MEDIA_TYPE);
+  return csv > 0 && csv > acceptWeight(accept, 'application/json');
 }
 
 /**

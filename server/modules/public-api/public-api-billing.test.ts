@@ -258,6 +258,17 @@ describe('usage and invoice of one instance', () => {
         `INV-${instance.id},${instance.id},Total,,,,${usage.totalCost},USD`,
       );
     }
+    for (const [accept, type] of [
+      ['application/json;q=0.5, text/csv', 'text/csv'],
+      ['text/csv;q=0.9, application/json', 'application/json'],
+      ['*/*', 'application/json'],
+      ['text/*', 'text/csv'],
+    ]) {
+      const res = await v1(me.key, 'GET', `/instances/${instance.id}/invoice`, undefined, {
+        accept: accept ?? '',
+      });
+      expect(res.headers['content-type'], accept).toContain(type);
+    }
     const bad = await v1(me.key, 'GET', `/instances/${instance.id}/invoice?format=pdf`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('VALIDATION_FAILED');
