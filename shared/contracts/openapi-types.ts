@@ -527,6 +527,7 @@ export interface components {
             endedAt: string | null;
             computeMinutes: number;
             storageMinutes: number;
+            /** @description Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used */
             billedSeconds: number;
             /** @description US dollars, e.g. "1.45" */
             computeCharges: string;
@@ -759,6 +760,7 @@ export interface components {
             endedAt: string | null;
             computeMinutes: number;
             storageMinutes: number;
+            /** @description Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used */
             billedSeconds: number;
             /** @description US dollars, e.g. "1.45" */
             computeCharges: string;

@@ -232,8 +232,12 @@ export const instanceUsage = z
     /** Metered: minutes billed with the GPU running, and minutes of storage billed. */
     computeMinutes: z.number().int(),
     storageMinutes: z.number().int(),
-    /** Seconds of compute billed: metered minutes × 60, or a settled rental's used seconds. */
-    billedSeconds: z.number().int(),
+    billedSeconds: z
+      .number()
+      .int()
+      .describe(
+        'Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used',
+      ),
     computeCharges: moneyText,
     storageCharges: moneyText,
     /** Money back: a rental's unused time, outage credits (a positive amount). */
