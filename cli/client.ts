@@ -9,6 +9,8 @@ export interface Request {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** Another media type than JSON (e.g. text/csv): the answer is its text. */
+  accept?: string;
 }
 
 export interface ClientOptions {
@@ -53,7 +55,7 @@ export async function call<T>(options: ClientOptions, request: Request): Promise
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
   }
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: request.accept ?? 'application/json' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const changing = CHANGING.has(request.method);
@@ -86,7 +88,8 @@ export async function call<T>(options: ClientOptions, request: Request): Promise
       );
     }
     const text = await res.text();
-    const parsed = text ? safeJson(text) : undefined;
+    const isJson = (res.headers.get('content-type') ?? '').includes('json');
+    const parsed = text ? (isJson || !res.ok ? safeJson(text) : text) : undefined;
     if (res.ok) return parsed as T;
     const error = errorOf(res.status, parsed);
     const retryable = res.status >= 500 || error.code === 'IDEMPOTENCY_KEY_IN_USE';

@@ -1,30 +1,24 @@
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type {
   AccountUsage,
   GpuListingsPage,
   InstanceAnswer,
   InstancesPage,
   PublicAccount,
-  PublicGpuListing,
-  PublicInstance,
 } from '../shared/contracts/public-api';
 import type { SshKeyView } from '../shared/contracts/ssh-keys';
 import { ApiError, type ClientOptions, call, NetworkError, type Request } from './client';
+import { CommandError, type Ctx, EXIT, type Io, positiveInt, UsageError } from './commands/context';
+import { registerCredits } from './commands/credits';
+import { registerInstanceExtras } from './commands/instance-extras';
+import { registerTemplates } from './commands/templates';
+import { gpuColumns, instanceColumns, instanceFields } from './commands/views';
 import { configPath, removeConfig, resolveKey, resolveUrl, writeConfig } from './config';
-import { type Column, fields, table } from './output';
+import { fields, table } from './output';
 
-/** Exit codes: documented in README ("The rentgpu CLI"). */
-export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3, network: 4 } as const;
-
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-  /** Reads one line (the key at login). */
-  prompt(question: string): Promise<string>;
-  isTTY: boolean;
-  env: Record<string, string | undefined>;
-}
+export { EXIT, type Io };
 
 interface GlobalOptions {
   apiKey?: string;
@@ -33,53 +27,10 @@ interface GlobalOptions {
   explain?: boolean;
 }
 
-class UsageError extends Error {}
 class NotLoggedIn extends Error {}
 
-function positiveInt(what: string) {
-  return (value: string): number => {
-    if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) {
-      throw new InvalidArgumentError(`${what} must be a positive whole number.`);
-    }
-    return Number(value);
-  };
-}
-
-const instanceColumns: Column<PublicInstance>[] = [
-  ['id', (i) => i.id],
-  ['status', (i) => i.status],
-  ['gpu', (i) => i.gpuModel],
-  ['plan', (i) => i.billingPlan],
-  ['$/hour', (i) => i.hourlyRate],
-  ['ssh', (i) => (i.sshHost ? `${i.sshUsername}@${i.sshHost}:${i.sshPort}` : null)],
-  ['created', (i) => i.createdAt],
-];
-
-const gpuColumns: Column<PublicGpuListing>[] = [
-  ['id', (g) => g.id],
-  ['model', (g) => g.model],
-  ['memory', (g) => g.memory],
-  ['location', (g) => g.location],
-  ['$/hour', (g) => g.hourlyRate],
-  ['available', (g) => g.availableCount],
-  ['provider', (g) => g.provider.name],
-];
-
-function instanceFields(i: PublicInstance): string {
-  return fields([
-    ['ID', i.id],
-    ['Status', i.status],
-    ['GPU', `${i.gpuModel} (${i.location})`],
-    ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
-    ['Rate', `$${i.hourlyRate}/hour`],
-    ['SSH', i.sshHost ? `ssh -p ${i.sshPort} ${i.sshUsername}@${i.sshHost}` : 'not ready yet'],
-    ['Ready by', i.estimatedStartTime],
-    ['Actions', i.actions.join(', ') || 'none'],
-  ]);
-}
-
-/** Builds the program; `run` parses one command line with it. */
-function program(io: Io): Command {
+/** Builds the program; `run` parses one command line with it (and reads `result.exitCode`). */
+function program(io: Io, result: { exitCode: number }): Command {
   const root = new Command('rentgpu')
     .description('RentGPU from the command line, through the public API (/api/v1).')
     .option('--api-key <key>', 'API key (else RENTGPU_API_KEY, else the one stored by login)')
@@ -112,6 +63,8 @@ function program(io: Io): Command {
     if (answer === undefined) return;
     io.out(`${json() ? JSON.stringify(answer, null, 2) : human(answer)}\n`);
   };
+
+  const ctx: Ctx = { io, api, show, json, exitWith: (code) => (result.exitCode = code) };
 
   root
     .command('login')
@@ -196,7 +149,7 @@ function program(io: Io): Command {
 
   const create = async (
     gpuId: number,
-    options: { duration?: number; sshKey?: string },
+    options: { duration?: number; sshKey?: string; template?: string },
   ): Promise<void> => {
     const answer = await api<InstanceAnswer>({
       method: 'POST',
@@ -205,6 +158,7 @@ function program(io: Io): Command {
         gpuListingId: gpuId,
         ...(options.duration !== undefined ? { durationHours: options.duration } : {}),
         ...(options.sshKey ? { sshKeyId: options.sshKey } : {}),
+        ...(options.template ? { template: options.template } : {}),
       },
     });
     show(
@@ -217,9 +171,17 @@ function program(io: Io): Command {
     .command('rent')
     .description('rent a GPU for a number of hours (paid up front)')
     .argument('<gpu-id>', 'the GPU listing id (from rentgpu list)', positiveInt('gpu-id'))
-    .requiredOption('--duration <hours>', 'hours to book (1-720)', positiveInt('--duration'))
+    .option('--duration <hours>', 'hours to book (1-720; required)', positiveInt('--duration'))
+    .addOption(new Option('--hours <hours>').argParser(positiveInt('--hours')).hideHelp())
     .option('--ssh-key <id>', 'one of your SSH keys')
-    .action(create);
+    .action((gpuId: number, options: { duration?: number; hours?: number; sshKey?: string }) => {
+      // --hours: the documentation's and help centre's spelling of --duration.
+      const duration = options.duration ?? options.hours;
+      if (duration === undefined) {
+        throw new UsageError("required option '--duration <hours>' not specified");
+      }
+      return create(gpuId, { ...options, duration });
+    });
 
   const instanceGet = async (id: number) =>
     show(await api<InstanceAnswer>({ method: 'GET', path: `/instances/${id}` }), (a) =>
@@ -251,6 +213,7 @@ function program(io: Io): Command {
     .argument('<gpu-id>', 'the GPU listing id', positiveInt('gpu-id'))
     .option('--duration <hours>', 'hours to book (1-720)', positiveInt('--duration'))
     .option('--ssh-key <id>', 'one of your SSH keys')
+    .option('--template <id>', 'a template from `rentgpu templates list` (metered only)')
     .action(create);
   instances
     .command('list')
@@ -288,6 +251,8 @@ function program(io: Io): Command {
   );
   act('start', 'start a stopped instance', 'POST', (id) => `/instances/${id}/start`);
   act('terminate', 'end it for good', 'DELETE', (id) => `/instances/${id}`);
+  registerInstanceExtras(instances, ctx);
+  registerTemplates(root, ctx);
 
   const account = root.command('account').description('balance and usage');
   account
@@ -315,6 +280,8 @@ function program(io: Io): Command {
           ])}\nTotal: $${u.totalCost} ${u.currency}`,
       ),
     );
+
+  registerCredits(account, ctx);
 
   const sshKeys = root
     .command('ssh-keys')
@@ -374,9 +341,10 @@ function describeApiError(error: ApiError): string {
 
 /** Runs one command line (argv without node and script); answers the exit code. */
 export async function run(args: string[], io: Io): Promise<number> {
+  const result = { exitCode: EXIT.ok as number };
   try {
-    await program(io).parseAsync(args, { from: 'user' });
-    return EXIT.ok;
+    await program(io, result).parseAsync(args, { from: 'user' });
+    return result.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -384,6 +352,10 @@ export async function run(args: string[], io: Io): Promise<number> {
     if (error instanceof NotLoggedIn) {
       io.err('rentgpu: no API key. Run `rentgpu login`, set RENTGPU_API_KEY or pass --api-key.\n');
       return EXIT.auth;
+    }
+    if (error instanceof CommandError) {
+      io.err(`rentgpu: ${error.message}\n`);
+      return EXIT.api;
     }
     if (error instanceof UsageError) {
       io.err(`rentgpu: ${error.message}\n`);
@@ -409,6 +381,18 @@ export function processIo(): Io {
     err: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY),
     env: process.env,
+    exec: (command, args) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(command, args, { stdio: 'inherit' });
+        child.once('error', (error: NodeJS.ErrnoException) =>
+          reject(
+            error.code === 'ENOENT'
+              ? new CommandError(`${command} is not installed (or not on PATH).`)
+              : error,
+          ),
+        );
+        child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : EXIT.api)));
+      }),
     prompt: (question) =>
       new Promise((resolve) => {
         const rl = createInterface({

@@ -24,6 +24,8 @@ export interface PaypalOrder {
   /** CREATED, APPROVED, COMPLETED, VOIDED, PAYER_ACTION_REQUIRED. */
   status: string;
   captures: PaypalCapture[];
+  /** Where the buyer approves it (PayPal's `approve` or `payer-action` link), when PayPal gives one. */
+  approveUrl?: string | null;
 }
 
 export interface CreateOrderInput {
@@ -220,10 +222,19 @@ export function toOrder(json: Record<string, unknown>): PaypalOrder {
       if (parsed) captures.push({ ...parsed, orderId: parsed.orderId ?? String(json.id ?? '') });
     }
   }
+  const links = Array.isArray(json.links) ? json.links : [];
+  const approve = links.find(
+    (link) =>
+      isRecord(link) &&
+      (link.rel === 'approve' || link.rel === 'payer-action') &&
+      typeof link.href === 'string' &&
+      /^https?:\/\//.test(link.href),
+  );
   return {
     id: typeof json.id === 'string' ? json.id : '',
     status: typeof json.status === 'string' ? json.status : 'UNKNOWN',
     captures,
+    approveUrl: isRecord(approve) && typeof approve.href === 'string' ? approve.href : null,
   };
 }
 

@@ -39,6 +39,8 @@ export interface FakePaypalOptions {
 }
 
 export const VALID_WEBHOOK_SIGNATURE = 'fake-valid-signature';
+/** Where PayPal's sandbox sends a buyer to approve an order (the orders' `approve` link). */
+export const PAYPAL_SANDBOX_APPROVAL_PAGE = 'https://www.sandbox.paypal.com/checkoutnow';
 
 export interface FakePaypal {
   url: string;
@@ -68,7 +70,10 @@ export async function startFakePaypal(options: FakePaypalOptions = {}): Promise<
   const clientSecret = options.clientSecret ?? 'y';
   const webhookId = options.webhookId ?? 'WH-TEST';
   const auth = new SandboxAuth(clientId, clientSecret);
-  const store = new SandboxOrders({ requireApproval: options.requireApproval ?? false });
+  const store = new SandboxOrders({
+    requireApproval: options.requireApproval ?? false,
+    approvalPage: PAYPAL_SANDBOX_APPROVAL_PAGE,
+  });
   const orders = store.orders;
   const reply = (res: ServerResponse, answer: PaypalAnswer) =>
     send(res, answer.status, answer.body);

@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create an instance
-         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.
+         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.
          */
         post: operations["createInstance"];
         delete?: never;
@@ -256,6 +256,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Templates for a new instance
+         * @description The Instant Deploy templates (`kind` software: Ubuntu 22.04 with the software installed on first boot, the cores and RAM it gets, the GPU it suits) and the VM images (`kind` image). `available` is false, with a `reason`, where no host can run it now (windows11 needs a host that offers the image).
+         */
+        get: operations["listTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy credits with PayPal
+         * @description Creates a PayPal order for a package (`packageId`) or a custom `amount` in US dollars, as the Credits page does, and answers the page where you approve it (`approvalUrl`). Nothing is charged until you approve it at PayPal; the credits are then added to your balance. Needs the write permission, as every change does: the key only starts a payment its owner must approve in PayPal. Outside production the server uses PayPal’s sandbox (or its built-in sandbox without PayPal credentials, which has no approval page: `approvalUrl` is null).
+         */
+        post: operations["buyCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What one instance has been billed
+         * @description From the ledger: compute and storage charges, refunds (a rental’s unused time, outage credits) and the net cost; the minutes (metered) or seconds billed.
+         */
+        get: operations["getInstanceUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One instance’s invoice (JSON or CSV)
+         * @description Its lines from the ledger (compute, storage, a booking, refunds and credits) and the total. A draft while the instance can still be charged; final once it has ended. As CSV with `?format=csv` or `Accept: text/csv`.
+         */
+        get: operations["getInstanceInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your GPU listings (providers)
+         * @description Every listing of your provider profile, whatever its status (available, rented, maintenance), a page at a time with `cursor`. 403 `NOT_A_PROVIDER` without an approved provider profile.
+         */
+        get: operations["listProviderListings"];
+        put?: never;
+        /**
+         * List a GPU (providers)
+         * @description The provider dashboard’s Add Listing: model, memory, location, hourly rate (the daily rate is derived), how many units, specifications, and optionally the host (`hostId`) and its GPU indexes that run it. Without a host it cannot be rented until one is connected. 403 `NOT_A_PROVIDER` without an approved provider profile.
+         */
+        post: operations["createProviderListing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider/listings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change one of your listings (providers)
+         * @description Any of the listing’s fields; `status` `maintenance` takes it off the marketplace and `available` puts it back; `totalCount` cannot go below the units rented now. Another provider’s listing is 403.
+         */
+        patch: operations["updateProviderListing"];
+        trace?: never;
+    };
+    "/provider/hosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your hosts (providers)
+         * @description The machines running your listings’ instances: status, last heartbeat, 30-day uptime, GPUs with their readings, and what runs on them. 403 `NOT_A_PROVIDER` without an approved provider profile.
+         */
+        get: operations["listProviderHosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -286,6 +430,21 @@ export interface components {
                 reputation: string;
             };
         };
+        TemplateInput: {
+            /** @enum {string} */
+            id: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            /** @enum {string} */
+            kind: "software" | "image";
+            name: string;
+            description: string;
+            cpuCores: number;
+            ramGb: number;
+            recommendedGpu: string | null;
+            software: string[];
+            deploySeconds: number | null;
+            available: boolean;
+            reason: string | null;
+        };
         CreateInstanceInput: {
             gpuListingId: number;
             /** @description With a duration: a booked rental paid up front. Without: metered per minute. */
@@ -295,6 +454,11 @@ export interface components {
              * @description One of your SSH keys (all your keys are installed on the instance).
              */
             sshKeyId?: string;
+            /**
+             * @description A template from GET /templates: its software is installed on first boot (metered instances only).
+             * @enum {string}
+             */
+            template?: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
         };
         InstanceInput: {
             id: number;
@@ -349,6 +513,130 @@ export interface components {
                 cost: string;
             }[];
         };
+        InstanceUsageInput: {
+            instanceId: number;
+            gpuModel: string;
+            /** @enum {string} */
+            billingPlan: "booked" | "metered";
+            /** @enum {string} */
+            status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+            /** @description US dollars, e.g. "1.45" */
+            hourlyRate: string;
+            storageGb: number;
+            startedAt: string;
+            endedAt: string | null;
+            computeMinutes: number;
+            storageMinutes: number;
+            /** @description Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used */
+            billedSeconds: number;
+            /** @description US dollars, e.g. "1.45" */
+            computeCharges: string;
+            /** @description US dollars, e.g. "1.45" */
+            storageCharges: string;
+            /** @description US dollars, e.g. "1.45" */
+            refunds: string;
+            /** @description US dollars, e.g. "1.45" */
+            totalCost: string;
+            /** @constant */
+            currency: "USD";
+        };
+        InvoiceInput: {
+            number: string;
+            instanceId: number;
+            issuedAt: string;
+            /** @enum {string} */
+            status: "draft" | "final";
+            customer: {
+                email: string;
+                name: string | null;
+            };
+            periodStart: string;
+            periodEnd: string | null;
+            lines: {
+                description: string;
+                quantity: number;
+                /** @enum {string} */
+                unit: "minute" | "hour" | "item";
+                unitPrice: string;
+                amount: string;
+            }[];
+            /** @description US dollars, e.g. "1.45" */
+            total: string;
+            /** @constant */
+            currency: "USD";
+        };
+        BuyCreditsInput: {
+            /** @enum {string} */
+            packageId?: "starter" | "basic" | "standard" | "pro" | "enterprise";
+            amount?: string | number;
+            /**
+             * @default USD
+             * @constant
+             */
+            currency: "USD";
+            /**
+             * @default credits
+             * @constant
+             */
+            payment_type: "credits";
+        };
+        CreditsOrderInput: {
+            order: {
+                id: string;
+                status: string;
+                amount: string;
+                bonus: string;
+                credits: string;
+                /** @constant */
+                currency: "USD";
+            };
+            approvalUrl: string | null;
+            message: string;
+        };
+        NewListingInput: {
+            /** @enum {string} */
+            model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | string | null;
+            location: string;
+            /**
+             * @default 1 Gbps
+             * @enum {string}
+             */
+            bandwidth: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate: string | number;
+            dailyRate?: unknown;
+            /** @constant */
+            status?: "available";
+            /** @default 1 */
+            availableCount: number;
+            totalCount?: unknown;
+            specifications?: string | {
+                [key: string]: unknown;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
+        };
+        ListingChangesInput: {
+            /** @enum {string} */
+            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | string | null;
+            location?: string;
+            /** @enum {string} */
+            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate?: string | number;
+            /** @enum {string} */
+            status?: "available" | "maintenance";
+            totalCount?: number;
+            specifications?: string | {
+                [key: string]: unknown;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -375,6 +663,21 @@ export interface components {
                 reputation: string;
             };
         };
+        Template: {
+            /** @enum {string} */
+            id: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            /** @enum {string} */
+            kind: "software" | "image";
+            name: string;
+            description: string;
+            cpuCores: number;
+            ramGb: number;
+            recommendedGpu: string | null;
+            software: string[];
+            deploySeconds: number | null;
+            available: boolean;
+            reason: string | null;
+        };
         CreateInstance: {
             gpuListingId: number;
             /** @description With a duration: a booked rental paid up front. Without: metered per minute. */
@@ -384,6 +687,11 @@ export interface components {
              * @description One of your SSH keys (all your keys are installed on the instance).
              */
             sshKeyId?: string;
+            /**
+             * @description A template from GET /templates: its software is installed on first boot (metered instances only).
+             * @enum {string}
+             */
+            template?: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
         };
         Instance: {
             id: number;
@@ -437,6 +745,160 @@ export interface components {
                 endedAt: string | null;
                 cost: string;
             }[];
+        };
+        InstanceUsage: {
+            instanceId: number;
+            gpuModel: string;
+            /** @enum {string} */
+            billingPlan: "booked" | "metered";
+            /** @enum {string} */
+            status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+            /** @description US dollars, e.g. "1.45" */
+            hourlyRate: string;
+            storageGb: number;
+            startedAt: string;
+            endedAt: string | null;
+            computeMinutes: number;
+            storageMinutes: number;
+            /** @description Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used */
+            billedSeconds: number;
+            /** @description US dollars, e.g. "1.45" */
+            computeCharges: string;
+            /** @description US dollars, e.g. "1.45" */
+            storageCharges: string;
+            /** @description US dollars, e.g. "1.45" */
+            refunds: string;
+            /** @description US dollars, e.g. "1.45" */
+            totalCost: string;
+            /** @constant */
+            currency: "USD";
+        };
+        Invoice: {
+            number: string;
+            instanceId: number;
+            issuedAt: string;
+            /** @enum {string} */
+            status: "draft" | "final";
+            customer: {
+                email: string;
+                name: string | null;
+            };
+            periodStart: string;
+            periodEnd: string | null;
+            lines: {
+                description: string;
+                quantity: number;
+                /** @enum {string} */
+                unit: "minute" | "hour" | "item";
+                unitPrice: string;
+                amount: string;
+            }[];
+            /** @description US dollars, e.g. "1.45" */
+            total: string;
+            /** @constant */
+            currency: "USD";
+        };
+        BuyCredits: {
+            /** @enum {string} */
+            packageId?: "starter" | "basic" | "standard" | "pro" | "enterprise";
+            amount?: string;
+            /**
+             * @default USD
+             * @constant
+             */
+            currency: "USD";
+            /**
+             * @default credits
+             * @constant
+             */
+            payment_type: "credits";
+        };
+        CreditsOrder: {
+            order: {
+                id: string;
+                status: string;
+                amount: string;
+                bonus: string;
+                credits: string;
+                /** @constant */
+                currency: "USD";
+            };
+            approvalUrl: string | null;
+            message: string;
+        };
+        NewListing: {
+            /** @enum {string} */
+            model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | null;
+            location: string;
+            /**
+             * @default 1 Gbps
+             * @enum {string}
+             */
+            bandwidth: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate: string;
+            dailyRate?: unknown;
+            /** @constant */
+            status?: "available";
+            /** @default 1 */
+            availableCount: number;
+            totalCount?: unknown;
+            specifications?: {
+                /** @enum {string} */
+                bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+                /**
+                 * @default 16x
+                 * @enum {string}
+                 */
+                pcieLanes: "8x" | "16x";
+                /** @default  */
+                powerConsumption: string;
+                /**
+                 * @default Air Cooled
+                 * @enum {string}
+                 */
+                cooling: "Air Cooled" | "Liquid Cooled" | "Hybrid Cooled";
+                /** @default  */
+                additionalSpecs: string;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
+        };
+        ListingChanges: {
+            /** @enum {string} */
+            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | null;
+            location?: string;
+            /** @enum {string} */
+            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate?: string;
+            /** @enum {string} */
+            status?: "available" | "maintenance";
+            totalCount?: number;
+            specifications?: {
+                /** @enum {string} */
+                bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+                /**
+                 * @default 16x
+                 * @enum {string}
+                 */
+                pcieLanes: "8x" | "16x";
+                /** @default  */
+                powerConsumption: string;
+                /**
+                 * @default Air Cooled
+                 * @enum {string}
+                 */
+                cooling: "Air Cooled" | "Liquid Cooled" | "Hybrid Cooled";
+                /** @default  */
+                additionalSpecs: string;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
         };
     };
     responses: never;
@@ -1269,6 +1731,460 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: components["schemas"]["Template"][];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buyCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyCreditsInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditsOrder"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstanceUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        usage: components["schemas"]["InstanceUsage"];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInstanceInvoice: {
+        parameters: {
+            query?: {
+                /** @description csv: the invoice as CSV (also with `Accept: text/csv`) */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invoice: components["schemas"]["Invoice"];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProviderListings: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        listings: {
+                            id: number;
+                            providerId: number;
+                            model: string;
+                            memory: string;
+                            cudaCores: number | null;
+                            tensorCores: number | null;
+                            location: string;
+                            bandwidth: string;
+                            hourlyRate: string;
+                            dailyRate: string;
+                            /** @enum {string} */
+                            status: "available" | "rented" | "maintenance";
+                            availableCount: number;
+                            totalCount: number;
+                            specifications: string;
+                            isDemoHost: boolean;
+                            /** @enum {string} */
+                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostId: string | null;
+                            hostUptimePercent: number | null;
+                            provider: {
+                                id: number;
+                                companyName: string;
+                                location: string;
+                                isVerified: boolean;
+                                reputation: string;
+                            };
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createProviderListing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewListingInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        listing: {
+                            id: number;
+                            providerId: number;
+                            model: string;
+                            memory: string;
+                            cudaCores: number | null;
+                            tensorCores: number | null;
+                            location: string;
+                            bandwidth: string;
+                            hourlyRate: string;
+                            dailyRate: string;
+                            /** @enum {string} */
+                            status: "available" | "rented" | "maintenance";
+                            availableCount: number;
+                            totalCount: number;
+                            specifications: string;
+                            isDemoHost: boolean;
+                            /** @enum {string} */
+                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostId: string | null;
+                            hostUptimePercent: number | null;
+                            provider: {
+                                id: number;
+                                companyName: string;
+                                location: string;
+                                isVerified: boolean;
+                                reputation: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateProviderListing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListingChangesInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        listing: {
+                            id: number;
+                            providerId: number;
+                            model: string;
+                            memory: string;
+                            cudaCores: number | null;
+                            tensorCores: number | null;
+                            location: string;
+                            bandwidth: string;
+                            hourlyRate: string;
+                            dailyRate: string;
+                            /** @enum {string} */
+                            status: "available" | "rented" | "maintenance";
+                            availableCount: number;
+                            totalCount: number;
+                            specifications: string;
+                            isDemoHost: boolean;
+                            /** @enum {string} */
+                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostId: string | null;
+                            hostUptimePercent: number | null;
+                            provider: {
+                                id: number;
+                                companyName: string;
+                                location: string;
+                                isVerified: boolean;
+                                reputation: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProviderHosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hosts: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "awaiting_enrolment" | "online" | "offline";
+                            hostname: string | null;
+                            agentVersion: string | null;
+                            accelerator: ("kvm" | "tcg" | "none") | null;
+                            enrolledAt: string | null;
+                            lastHeartbeatAt: string | null;
+                            uptimePercent: number | null;
+                            cpuCores: number | null;
+                            memoryTotalBytes: number | null;
+                            diskFreeBytes: number | null;
+                            gpus: {
+                                index: number;
+                                name: string;
+                                memoryTotalMib: number | null;
+                                utilizationPercent: number | null;
+                                temperatureC: number | null;
+                            }[];
+                            gpuError: string | null;
+                            enrolmentExpiresAt: string | null;
+                            liveInstances: number;
+                            listings: number;
+                            createdAt: string;
+                        }[];
+                    };
+                };
             };
             /** @description Default Response */
             "4XX": {

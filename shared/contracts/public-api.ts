@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
+import { DEPLOY_TEMPLATE_IDS } from '../deploy-templates';
 import { INSTANCE_ACTIONS, INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { API_KEY_PERMISSIONS, type ApiKeyPermission, RATE_TIERS, type RateTier } from './api-keys';
+import { hostView } from './hosts';
+import { VM_TEMPLATES } from './kvm';
 import { TEXT_LIMITS } from './limits';
-import { listingsQuery } from './listings';
+import { createListingBody, gpuListingView, listingsQuery, updateListingBody } from './listings';
 import { bodySerialId, serialId } from './params';
+import { createPaypalOrderBody, paypalOrderResponse } from './payments';
 import { rentalView } from './rentals';
 
 /**
@@ -57,6 +61,36 @@ export const gpuListingsPage = z.object({
 });
 export type GpuListingsPage = z.infer<typeof gpuListingsPage>;
 
+// ---- Templates -----------------------------------------------------------------------------
+
+/** Every template an instance may be created with: the Instant Deploy ones and the VM images. */
+export const PUBLIC_TEMPLATE_IDS = [...DEPLOY_TEMPLATE_IDS, ...VM_TEMPLATES] as const;
+export type PublicTemplateId = (typeof PUBLIC_TEMPLATE_IDS)[number];
+
+export const publicTemplate = z
+  .object({
+    id: z.enum(PUBLIC_TEMPLATE_IDS),
+    /** software: Ubuntu 22.04 with a stack installed on first boot; image: the machine's OS. */
+    kind: z.enum(['software', 'image']),
+    name: z.string(),
+    description: z.string(),
+    cpuCores: z.number().int(),
+    ramGb: z.number().int(),
+    /** The GPU it suits best; null for a plain image. */
+    recommendedGpu: z.string().nullable(),
+    software: z.array(z.string()),
+    /** Seconds from create to ready the template's setup takes (before the host's own time). */
+    deploySeconds: z.number().int().nullable(),
+    /** Whether an instance can be created with it now (windows11 needs a host with the image). */
+    available: z.boolean(),
+    /** Why it cannot be chosen now; null when it can. */
+    reason: z.string().nullable(),
+  })
+  .meta({ id: 'Template' });
+export type PublicTemplate = z.infer<typeof publicTemplate>;
+export const templatesList = z.object({ templates: z.array(publicTemplate) });
+export type TemplatesList = z.infer<typeof templatesList>;
+
 // ---- Instances -----------------------------------------------------------------------------
 
 export const createInstanceBody = z
@@ -70,6 +104,16 @@ export const createInstanceBody = z
       .uuid({ message: 'Not an SSH key id' })
       .optional()
       .describe('One of your SSH keys (all your keys are installed on the instance).'),
+    template: z
+      .enum(PUBLIC_TEMPLATE_IDS, { message: 'Choose one of the templates (GET /templates)' })
+      .optional()
+      .describe(
+        'A template from GET /templates: its software is installed on first boot (metered instances only).',
+      ),
+  })
+  .refine((body) => body.template === undefined || body.durationHours === undefined, {
+    message: 'A template runs on a metered instance: leave out durationHours',
+    path: ['template'],
   })
   .meta({ id: 'CreateInstance' });
 export type CreateInstanceBody = z.input<typeof createInstanceBody>;
@@ -172,6 +216,109 @@ export const accountUsage = z
   })
   .meta({ id: 'Usage' });
 export type AccountUsage = z.infer<typeof accountUsage>;
+
+const moneyText = z.string().describe('US dollars, e.g. "1.45"');
+
+/** What one instance has been billed, from its ledger entries (spec part 2: usage per instance). */
+export const instanceUsage = z
+  .object({
+    instanceId: z.number().int(),
+    gpuModel: z.string(),
+    billingPlan: z.enum(['booked', 'metered']),
+    status: z.enum(INSTANCE_STATES),
+    hourlyRate: moneyText,
+    storageGb: z.number().int(),
+    startedAt: z.string(),
+    endedAt: z.string().nullable(),
+    /** Metered: minutes billed with the GPU running, and minutes of storage billed. */
+    computeMinutes: z.number().int(),
+    storageMinutes: z.number().int(),
+    billedSeconds: z
+      .number()
+      .int()
+      .describe(
+        'Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used',
+      ),
+    computeCharges: moneyText,
+    storageCharges: moneyText,
+    /** Money back: a rental's unused time, outage credits (a positive amount). */
+    refunds: moneyText,
+    /** Charges less refunds: what the instance has cost the wallet. */
+    totalCost: moneyText,
+    currency: z.literal('USD'),
+  })
+  .meta({ id: 'InstanceUsage' });
+export type InstanceUsage = z.infer<typeof instanceUsage>;
+export const instanceUsageAnswer = z.object({ usage: instanceUsage });
+
+export const invoiceLine = z.object({
+  description: z.string(),
+  quantity: z.number(),
+  unit: z.enum(['minute', 'hour', 'item']),
+  /** Dollars per unit (more decimals than cents for a minute's price). */
+  unitPrice: z.string(),
+  /** Dollars; negative for refunds and credits. */
+  amount: z.string(),
+});
+export const instanceInvoice = z
+  .object({
+    /** INV-<instance id>: one invoice per instance, updated while it runs. */
+    number: z.string(),
+    instanceId: z.number().int(),
+    issuedAt: z.string(),
+    /** final once the instance has ended; draft while it can still be charged. */
+    status: z.enum(['draft', 'final']),
+    customer: z.object({ email: z.string(), name: z.string().nullable() }),
+    periodStart: z.string(),
+    periodEnd: z.string().nullable(),
+    lines: z.array(invoiceLine),
+    total: moneyText,
+    currency: z.literal('USD'),
+  })
+  .meta({ id: 'Invoice' });
+export type InstanceInvoice = z.infer<typeof instanceInvoice>;
+export const instanceInvoiceAnswer = z.object({ invoice: instanceInvoice });
+export const invoiceQuery = z.object({
+  format: z
+    .enum(['json', 'csv'])
+    .optional()
+    .describe('csv: the invoice as CSV (also with `Accept: text/csv`)'),
+});
+/** The CSV form's media type, as declared in the document. */
+export const CSV_MEDIA_TYPE = 'text/csv';
+
+/** POST /account/credits: the web app's credit purchase body (a package or a custom amount). */
+export const buyCreditsBody = createPaypalOrderBody.meta({ id: 'BuyCredits' });
+export const buyCreditsAnswer = z
+  .object({
+    order: paypalOrderResponse,
+    /** Open it in a browser to pay with PayPal; null when the server has no PayPal page. */
+    approvalUrl: z.string().nullable(),
+    message: z.string(),
+  })
+  .meta({ id: 'CreditsOrder' });
+export type BuyCreditsAnswer = z.infer<typeof buyCreditsAnswer>;
+
+// ---- Provider ------------------------------------------------------------------------------
+
+export const providerListingsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
+});
+export const providerListingsPage = z.object({
+  listings: z.array(gpuListingView),
+  nextCursor: z.string().nullable(),
+});
+export type ProviderListingsPage = z.infer<typeof providerListingsPage>;
+/** A new listing of your provider profile: the web's add-listing body without providerId. */
+export const providerCreateListingBody = createListingBody
+  .omit({ providerId: true })
+  .meta({ id: 'NewListing' });
+export type ProviderCreateListingBody = z.input<typeof providerCreateListingBody>;
+export const providerUpdateListingBody = updateListingBody.meta({ id: 'ListingChanges' });
+export const providerListingAnswer = z.object({ listing: gpuListingView });
+export const providerHostsAnswer = z.object({ hosts: z.array(hostView) });
+export type ProviderHostsAnswer = z.infer<typeof providerHostsAnswer>;
 
 // ---- API keys (admin) ----------------------------------------------------------------------
 

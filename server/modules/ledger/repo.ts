@@ -256,6 +256,35 @@ export const ledgerRepo = {
       .limit(limit);
   },
 
+  /**
+   * A user's wallet entries caused by these references (e.g. "instance:12", "rental:12"),
+   * summed per transaction kind: how many and their total.
+   */
+  async walletSumsByKind(conn: Conn, userId: string, references: string[]) {
+    const rows = await conn
+      .select({
+        kind: ledgerTransactions.kind,
+        count: sql<number>`count(*)::int`,
+        total: sql<string>`sum(${ledgerEntries.amountMicros})::text`,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+      .where(
+        and(
+          inArray(ledgerTransactions.reference, references),
+          eq(ledgerAccounts.kind, 'wallet'),
+          eq(ledgerAccounts.userId, userId),
+        ),
+      )
+      .groupBy(ledgerTransactions.kind);
+    return rows.map((row) => ({
+      kind: row.kind,
+      count: Number(row.count),
+      totalMicros: BigInt(row.total ?? '0'),
+    }));
+  },
+
   /** Sum of a user's wallet entries, split by whether the transaction kind is a top-up. */
   async walletSums(
     conn: Conn,

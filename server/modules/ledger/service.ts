@@ -157,6 +157,11 @@ export const ledgerService = {
     return ledgerRepo.walletSums(conn, userId, topUpKinds, range);
   },
 
+  /** What these references (an instance's "instance:<id>" and "rental:<id>") moved in the user's wallet, per kind. */
+  walletSumsByKind(conn: Conn, userId: string, references: string[]) {
+    return ledgerRepo.walletSumsByKind(conn, userId, references);
+  },
+
   async walletBalance(conn: Conn, userId: string): Promise<bigint> {
     return (await ledgerRepo.findWallet(conn, userId))?.balanceMicros ?? 0n;
   },

@@ -50,6 +50,9 @@ export interface PaymentsDeps {
 
 /** Ledger kinds that bring money into a wallet; everything else is spending or its refund. */
 export const TOP_UP_KINDS = ['paypal_purchase', 'purchase_bonus', 'grant'];
+/** A new order with PayPal's page where the buyer approves it (null: none given). */
+export type CreatedOrder = PaymentOrder & { approveUrl: string | null };
+
 export const ORDER_LIMIT = { limit: 30, windowMs: 60 * 60_000 } as const;
 
 export function createPaymentsService(deps: PaymentsDeps) {
@@ -122,8 +125,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async createOrder(
       userId: string,
       body: CreatePaypalOrderBody,
-      options: { record?: (tx: Tx, order: PaymentOrder) => Promise<void> } = {},
-    ): Promise<PaymentOrder> {
+      options: { record?: (tx: Tx, order: CreatedOrder) => Promise<void> } = {},
+    ): Promise<CreatedOrder> {
       const client = requirePaypal();
       const decision = await deps.limiter.hit(
         `paypal-order:${userId}`,
@@ -166,7 +169,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
         );
         throw paymentFailed('PayPal could not create the order. Please try again.');
       }
-      const done: PaymentOrder = { ...order, status: 'created', paypalOrderId: created.id };
+      const done: CreatedOrder = {
+        ...order,
+        status: 'created',
+        paypalOrderId: created.id,
+        approveUrl: created.approveUrl ?? null,
+      };
       await db.transaction(async (tx) => {
         await transition(tx, order, 'created', 'browser', { paypalOrderId: created.id });
         await options.record?.(tx, done);

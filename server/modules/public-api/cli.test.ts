@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -163,6 +163,16 @@ describe('the rentgpu CLI', () => {
       gpuListingId: listing.id,
       durationHours: 3,
     });
+    // The documentation's spelling, `rent <gpu-id> --hours N`, is the same request.
+    const hours = await rentgpu(['--explain', 'rent', String(listing.id), '--hours', '4'], {
+      configHome,
+      env: { RENTGPU_API_KEY: me.key },
+    });
+    expect(hours.code, hours.stderr).toBe(0);
+    expect(JSON.parse(hours.stderr.slice(hours.stderr.indexOf('{')))).toEqual({
+      gpuListingId: listing.id,
+      durationHours: 4,
+    });
     const rows = await t.database.db
       .select()
       .from(instances)
@@ -194,6 +204,112 @@ describe('the rentgpu CLI', () => {
     });
     expect(down.code).toBe(4);
   }, 60_000);
+
+  it('instances ssh: --print, the system ssh run with its exit code, refused until running', async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+    const me = await keyFor('50.00');
+    const env = { RENTGPU_API_KEY: me.key };
+    const listing = await world(t).listing({ hourlyRate: '1.00' });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/v1/instances',
+      headers: { authorization: `Bearer ${me.key}` },
+      payload: { gpuListingId: listing.id },
+    });
+    const id = created.json().instance.id as number;
+
+    const early = await rentgpu(['instances', 'ssh', String(id), '--print'], { configHome, env });
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain(
+      `Instance ${id} is provisioning: SSH works only while it is running.`,
+    );
+    expect(early.stdout).toBe('');
+
+    // The demo host reports it ready.
+    t.clock.advance(21_000);
+    await t.app.deps.worker.runOnce(t.clock.now());
+    const { instance } = (
+      await t.request({
+        method: 'GET',
+        url: `/api/v1/instances/${id}`,
+        headers: { authorization: `Bearer ${me.key}` },
+      })
+    ).json();
+    expect(instance.status).toBe('running');
+    const target = `${instance.sshUsername}@${instance.sshHost}`;
+
+    const printed = await rentgpu(['instances', 'ssh', String(id), '--print', '--json'], {
+      configHome,
+      env,
+    });
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual({
+      command: ['ssh', '-p', String(instance.sshPort), target],
+    });
+
+    // A stand-in ssh on PATH: the CLI runs it on this terminal and exits with its code.
+    const bin = mkdtempSync(path.join(tmpdir(), 'rentgpu-ssh-'));
+    writeFileSync(path.join(bin, 'ssh'), '#!/bin/sh\necho "ssh $*"\nexit 7\n');
+    chmodSync(path.join(bin, 'ssh'), 0o755);
+    const ran = await rentgpu(['instances', 'ssh', String(id), '--', 'nvidia-smi', '-L'], {
+      configHome,
+      env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    expect(ran.code).toBe(7);
+    expect(ran.stdout).toBe(`ssh -p ${instance.sshPort} ${target} nvidia-smi -L\n`);
+
+    const usage = await rentgpu(['instances', 'usage', String(id)], { configHome, env });
+    expect(JSON.parse(usage.stdout).usage).toMatchObject({
+      instanceId: id,
+      billingPlan: 'metered',
+    });
+    const csv = await rentgpu(['instances', 'invoice', String(id), '--csv'], { configHome, env });
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.split('\r\n')[0]).toBe(
+      'invoice,instance_id,description,quantity,unit,unit_price,amount,currency',
+    );
+    expect(csv.stdout).toContain(`INV-${id},${id},Total,`);
+  }, 120_000);
+
+  it('templates list --json; instances create --template; account credits', async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+    const me = await keyFor('50.00');
+    const env = { RENTGPU_API_KEY: me.key };
+    const list = await rentgpu(['templates', 'list', '--json'], { configHome, env });
+    expect(list.code, list.stderr).toBe(0);
+    const { templates } = JSON.parse(list.stdout);
+    expect(templates.map((x: { id: string }) => x.id)).toContain('pytorch');
+    expect(templates.find((x: { id: string }) => x.id === 'windows11')).toMatchObject({
+      kind: 'image',
+      available: false,
+    });
+
+    const listing = await world(t).listing();
+    const create = await rentgpu(
+      ['instances', 'create', String(listing.id), '--template', 'ollama'],
+      { configHome, env },
+    );
+    expect(create.code, create.stderr).toBe(0);
+    const [row] = await t.database.db
+      .select()
+      .from(instances)
+      .where(eq(instances.id, JSON.parse(create.stdout).instance.id));
+    expect(row?.template).toBe('ollama');
+    const wrong = await rentgpu(['instances', 'create', String(listing.id), '--template', 'nope'], {
+      configHome,
+      env,
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('VALIDATION_FAILED, HTTP 400');
+    expect(wrong.stderr).toContain('template: Choose one of the templates');
+
+    const credits = await rentgpu(['account', 'credits', '15'], { configHome, env });
+    expect(credits.code, credits.stderr).toBe(0);
+    expect(JSON.parse(credits.stdout)).toMatchObject({
+      order: { amount: '15.00', currency: 'USD' },
+      approvalUrl: null,
+    });
+  }, 120_000);
 
   it('a changing call retried after a 503 sends the same Idempotency-Key', async () => {
     const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));

@@ -68,6 +68,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Account', description: 'Balance and usage' },
         { name: 'SSH keys', description: 'Public keys installed on new instances' },
         { name: 'API keys', description: 'Needs the admin permission' },
+        {
+          name: 'Provider',
+          description: 'Your listings and hosts, with an approved provider profile',
+        },
       ],
       components: {
         securitySchemes: {

@@ -38,7 +38,11 @@ import { presentSshKey } from '../ssh-keys/presenter';
 import { sshKeysService } from '../ssh-keys/service';
 import { usersService } from '../users/service';
 import { keyIdempotency, registerApiKeyAccess, requireKey } from './access';
+import { registerBillingRoutes } from './billing-routes';
 import { instanceCostMicros, presentPublicInstance, presentPublicListing } from './presenter';
+import { registerProviderRoutes } from './provider-routes';
+import { registerTemplateRoutes } from './template-routes';
+import { templateCreateInput } from './templates';
 
 const USAGE_INSTANCES = 500;
 
@@ -164,14 +168,14 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
         operationId: 'createInstance',
         summary: 'Create an instance',
         description:
-          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.',
+          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.',
         body: createInstanceBody,
         response: { 201: instanceAnswer, ...errorResponses },
       },
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      const { gpuListingId, durationHours, sshKeyId } = request.body;
+      const { gpuListingId, durationHours, sshKeyId, template } = request.body;
       if (sshKeyId) {
         try {
           await sshKeysService.authorizedKeys(db, userId, [sshKeyId]);
@@ -184,11 +188,12 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
       }
       let row: InstanceRow;
       if (durationHours === undefined) {
-        await listingFor(userId, gpuListingId);
+        const { listing } = await listingFor(userId, gpuListingId);
+        const setup = template ? await templateCreateInput(db, userId, listing, template) : {};
         // The Idempotency-Key answer is stored in the create's own transaction.
         row = await instances.createMetered(
           userId,
-          { gpuListingId, source: 'api', storageGb: 50 },
+          { ...setup, gpuListingId, source: 'api', storageGb: 50 },
           clock.now(),
           { record: recordAnswer(request, 201, answerOf) },
         );
@@ -541,6 +546,10 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.status(204).send();
     },
   );
+
+  registerTemplateRoutes(app);
+  registerBillingRoutes(app);
+  registerProviderRoutes(app);
 
   // ---- The document itself ----------------------------------------------------------------
 

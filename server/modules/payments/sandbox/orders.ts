@@ -37,8 +37,11 @@ export interface CaptureShape {
 export const id = (length: number) =>
   randomBytes(length).toString('hex').toUpperCase().slice(0, length);
 
-/** An order as PayPal answers it (Prefer: return=representation). */
-export const representation = (order: SandboxOrder) => ({
+/**
+ * An order as PayPal answers it (Prefer: return=representation); with `approvalPage`, the
+ * buyer's `approve` link as PayPal gives it (`<page>?token=<order id>`).
+ */
+export const representation = (order: SandboxOrder, approvalPage?: string) => ({
   id: order.id,
   status: order.status,
   intent: 'CAPTURE',
@@ -61,6 +64,17 @@ export const representation = (order: SandboxOrder) => ({
         : {}),
     },
   ],
+  ...(approvalPage
+    ? {
+        links: [
+          {
+            href: `${approvalPage}?token=${encodeURIComponent(order.id)}`,
+            rel: 'approve',
+            method: 'GET',
+          },
+        ],
+      }
+    : {}),
 });
 
 export const unprocessable = (issue: string, description: string) => ({
@@ -90,13 +104,17 @@ export class SandboxOrders {
   private readonly createdByRequestId = new Map<string, string>();
   private readonly captureAnswers = new Map<string, PaypalAnswer>();
 
-  /** requireApproval: a capture before approve() is refused with ORDER_NOT_APPROVED. */
-  constructor(private readonly options: { requireApproval: boolean }) {}
+  /**
+   * requireApproval: a capture before approve() is refused with ORDER_NOT_APPROVED.
+   * approvalPage: orders carry PayPal's `approve` link to this page (the tests' fake PayPal
+   * stands in for PayPal's sandbox; the local sandbox has no such page).
+   */
+  constructor(private readonly options: { requireApproval: boolean; approvalPage?: string }) {}
 
   create(body: Record<string, unknown>, requestId: string | undefined): PaypalAnswer {
     const existing = requestId ? this.createdByRequestId.get(requestId) : undefined;
     const known = existing ? this.orders.get(existing) : undefined;
-    if (known) return { status: 200, body: representation(known) };
+    if (known) return { status: 200, body: representation(known, this.options.approvalPage) };
     const units = Array.isArray(body.purchase_units) ? body.purchase_units : [];
     const unit: Record<string, unknown> = isRecord(units[0]) ? units[0] : {};
     const amount: Record<string, unknown> = isRecord(unit.amount) ? unit.amount : {};
@@ -125,12 +143,14 @@ export class SandboxOrders {
     };
     this.orders.set(order.id, order);
     if (requestId) this.createdByRequestId.set(requestId, order.id);
-    return { status: 201, body: representation(order) };
+    return { status: 201, body: representation(order, this.options.approvalPage) };
   }
 
   get(orderId: string): PaypalAnswer {
     const order = this.orders.get(orderId);
-    return order ? { status: 200, body: representation(order) } : NOT_FOUND_ANSWER;
+    return order
+      ? { status: 200, body: representation(order, this.options.approvalPage) }
+      : NOT_FOUND_ANSWER;
   }
 
   /** The buyer approves in PayPal's window; false when there is no such order to approve. */

@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import type {
+  InstanceAnswer,
+  InstanceInvoice,
+  InstanceUsage,
+  PublicInstance,
+} from '../../shared/contracts/public-api';
+import { fields, table } from '../output';
+import { CommandError, type Ctx, positiveInt } from './context';
+
+/** The system ssh's arguments for an instance, or why there are none yet. */
+export function sshArgs(instance: PublicInstance, extra: string[] = []): string[] {
+  if (instance.status !== 'running' || !instance.sshHost || !instance.sshPort) {
+    const when = instance.actions.includes('start')
+      ? ` Start it first: rentgpu instances start ${instance.id}.`
+      : instance.status === 'provisioning' || instance.status === 'starting'
+        ? ' Try again once it is running (rentgpu instances get shows its state).'
+        : '';
+    throw new CommandError(
+      `Instance ${instance.id} is ${instance.status}: SSH works only while it is running.${when}`,
+    );
+  }
+  return ['-p', String(instance.sshPort), `${instance.sshUsername}@${instance.sshHost}`, ...extra];
+}
+
+/** A command line as a shell would read it back (single quotes where needed). */
+export function shellLine(command: string, args: string[]): string {
+  const quote = (word: string) =>
+    /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  return [command, ...args].map(quote).join(' ');
+}
+
+/** `instances ssh`, `instances usage` and `instances invoice`. */
+export function registerInstanceExtras(instances: Command, ctx: Ctx): void {
+  instances
+    .command('ssh')
+    .description('open an SSH session to a running instance (the system ssh)')
+    .argument('<instance-id>', 'the instance', positiveInt('instance-id'))
+    .argument('[ssh-args...]', 'more arguments for ssh, after --')
+    .option('--print', 'print the ssh command instead of running it')
+    .action(async (id: number, extra: string[], options: { print?: boolean }) => {
+      const answer = await ctx.api<InstanceAnswer>({ method: 'GET', path: `/instances/${id}` });
+      if (!answer) return;
+      const args = sshArgs(answer.instance, extra);
+      if (options.print) {
+        ctx.show({ command: ['ssh', ...args] }, () => shellLine('ssh', args));
+        return;
+      }
+      ctx.exitWith(await ctx.io.exec('ssh', args));
+    });
+
+  instances
+    .command('usage')
+    .description('what one instance has been billed (compute, storage, refunds)')
+    .argument('<instance-id>', 'the instance', positiveInt('instance-id'))
+    .action(async (id: number) =>
+      ctx.show(
+        await ctx.api<{ usage: InstanceUsage }>({ method: 'GET', path: `/instances/${id}/usage` }),
+        ({ usage: u }) =>
+          fields([
+            ['Instance', `${u.instanceId} (${u.gpuModel}, ${u.billingPlan}, ${u.status})`],
+            ['Rate', `$${u.hourlyRate}/hour`],
+            [
+              'Billed',
+              u.billingPlan === 'metered'
+                ? `${u.computeMinutes} min compute, ${u.storageMinutes} min storage (${u.storageGb} GB)`
+                : `${u.billedSeconds} s`,
+            ],
+            ['Compute', `$${u.computeCharges}`],
+            ['Storage', `$${u.storageCharges}`],
+            ['Refunds', `$${u.refunds}`],
+            ['Total', `$${u.totalCost} ${u.currency}`],
+          ]),
+      ),
+    );
+
+  instances
+    .command('invoice')
+    .description("one instance's invoice (JSON, a table, or CSV with --csv)")
+    .argument('<instance-id>', 'the instance', positiveInt('instance-id'))
+    .option('--csv', 'print it as CSV')
+    .action(async (id: number, options: { csv?: boolean }) => {
+      if (options.csv) {
+        const csv = await ctx.api<string>({
+          method: 'GET',
+          path: `/instances/${id}/invoice`,
+          query: { format: 'csv' },
+          accept: 'text/csv',
+        });
+        if (csv !== undefined) ctx.io.out(csv);
+        return;
+      }
+      ctx.show(
+        await ctx.api<{ invoice: InstanceInvoice }>({
+          method: 'GET',
+          path: `/instances/${id}/invoice`,
+        }),
+        ({ invoice: i }) =>
+          `Invoice ${i.number} (${i.status}) for instance ${i.instanceId}, ${i.periodStart} – ${i.periodEnd ?? 'now'}\n${table(
+            i.lines,
+            [
+              ['description', (l) => l.description],
+              ['quantity', (l) => `${l.quantity} ${l.unit}`],
+              ['unit $', (l) => l.unitPrice],
+              ['amount $', (l) => l.amount],
+            ],
+          )}\nTotal: $${i.total} ${i.currency}`,
+      );
+    });
+}

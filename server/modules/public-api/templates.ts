@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { VM_LIMITS, VM_TEMPLATE_LABELS, type VmTemplate } from '../../../shared/contracts/kvm';
+import type { PublicTemplate, PublicTemplateId } from '../../../shared/contracts/public-api';
+import {
+  DEPLOY_TEMPLATES,
+  type DeployTemplateId,
+  deployTemplate,
+  deployUserData,
+} from '../../../shared/deploy-templates';
+import type { Db } from '../../db/client';
+import { conflict } from '../../lib/errors';
+import { generateSshKeyPair } from '../../lib/ssh-keypair';
+import type { CreateMeteredInput } from '../instances/service';
+import { WINDOWS_UNAVAILABLE_REASON } from '../instances/vm-service';
+import { listingsService } from '../listings/service';
+
+const IMAGE_DESCRIPTIONS: Record<VmTemplate, string> = {
+  ubuntu22:
+    'A plain Ubuntu 22.04 machine: the VM dashboard’s image, with your SSH keys and nothing else installed.',
+  windows11: 'Windows 11, on hosts that offer the image (the VM dashboard’s second image).',
+};
+
+const isImage = (id: PublicTemplateId): id is VmTemplate => id === 'ubuntu22' || id === 'windows11';
+
+/**
+ * The public API's templates: the Instant Deploy templates (shared/deploy-templates.ts) and
+ * the VM dashboard's images, with what the deploy page and the VM dashboard say of them; the
+ * images' availability is the VM dashboard's (windows11 only where a host offers it).
+ */
+export async function listTemplates(
+  vms: {
+    templates(
+      userId: string,
+    ): Promise<{ id: VmTemplate; available: boolean; reason: string | null }[]>;
+  },
+  userId: string,
+): Promise<PublicTemplate[]> {
+  const software: PublicTemplate[] = DEPLOY_TEMPLATES.map((t) => ({
+    id: t.id,
+    kind: 'software',
+    name: t.name,
+    description: t.description,
+    cpuCores: t.cpuCores,
+    ramGb: t.ramGb,
+    recommendedGpu: t.recommendedGpu,
+    software: [...t.software],
+    deploySeconds: t.deploySeconds,
+    available: true,
+    reason: null,
+  }));
+  const images: PublicTemplate[] = (await vms.templates(userId)).map((image) => ({
+    id: image.id,
+    kind: 'image',
+    name: VM_TEMPLATE_LABELS[image.id],
+    description: IMAGE_DESCRIPTIONS[image.id],
+    cpuCores: VM_LIMITS.cpu_cores.default,
+    ramGb: VM_LIMITS.ram_gb.default,
+    recommendedGpu: null,
+    software: [],
+    deploySeconds: null,
+    available: image.available,
+    reason: image.reason,
+  }));
+  return [...software, ...images];
+}
+
+/**
+ * What a template adds to a metered create on one listing: an Instant Deploy template's
+ * shape and cloud-init setup (as the deploy page's), or a VM image (as the VM dashboard's;
+ * windows11 only where the listing's host offers the image, else 409), and the platform's
+ * key pair for the web console.
+ */
+export async function templateCreateInput(
+  db: Db,
+  userId: string,
+  listing: { id: number; model: string },
+  id: PublicTemplateId,
+): Promise<Partial<CreateMeteredInput>> {
+  if (isImage(id)) {
+    if (id === 'windows11') {
+      const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
+      const rows = await listingsService.vmCandidates(db, {
+        model: listing.model,
+        ...(viewerSandboxId === undefined ? {} : { viewerSandboxId }),
+      });
+      if (!rows.some((r) => r.id === listing.id && r.windows)) {
+        throw conflict(WINDOWS_UNAVAILABLE_REASON, {
+          fields: { template: [WINDOWS_UNAVAILABLE_REASON] },
+        });
+      }
+    }
+    return {
+      template: id,
+      cpus: VM_LIMITS.cpu_cores.default,
+      memoryGb: VM_LIMITS.ram_gb.default,
+      platformKey: generateSshKeyPair('rentgpu-web-console'),
+    };
+  }
+  const template = deployTemplate(id as DeployTemplateId);
+  return {
+    template: template.id,
+    cpus: template.cpuCores,
+    memoryGb: template.ramGb,
+    userData: deployUserData(template.id, { jupyterToken: randomBytes(24).toString('hex') }),
+    platformKey: generateSshKeyPair(`rentgpu-console-${template.id}`),
+  };
+}
