@@ -1,5 +1,28 @@
+import type { Page } from '@playwright/test';
 import { CONTENT_PAGES } from './content-routes';
 import { expect, test } from './fixtures';
+import { BASE_PATH, OPERATIONS, TIERS } from './openapi-document';
+
+/**
+ * Elements of the page's own content wider than the screen, except inside a box that scrolls
+ * sideways itself (code samples, tables).
+ */
+function overflowingElements(page: Page) {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    const scrollsItself = (el: Element) => {
+      for (let p = el.parentElement; p && p.tagName !== 'MAIN'; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('main *')]
+      .filter((el) => el.getBoundingClientRect().right > width + 1 && !scrollsItself(el))
+      .map((el) => el.outerHTML.slice(0, 80));
+  });
+}
+
+const squash = (texts: string[]) => texts.map((text) => text.replace(/\s+/g, ' ').trim());
 
 test.describe('signed out', () => {
   for (const { path, heading } of CONTENT_PAGES) {
@@ -14,21 +37,89 @@ test.describe('signed out', () => {
       expect(description?.length ?? 0).toBeGreaterThan(30);
       // Nothing in the page's own content is wider than the phone's screen, except inside
       // a box that scrolls sideways itself (code samples, tables).
-      const overflowing = await page.evaluate(() => {
-        const width = window.innerWidth;
-        const scrollsItself = (el: Element) => {
-          for (let p = el.parentElement; p && p.tagName !== 'MAIN'; p = p.parentElement) {
-            if (getComputedStyle(p).overflowX !== 'visible') return true;
-          }
-          return false;
-        };
-        return [...document.querySelectorAll('main *')]
-          .filter((el) => el.getBoundingClientRect().right > width + 1 && !scrollsItself(el))
-          .map((el) => el.outerHTML.slice(0, 80));
-      });
-      expect(overflowing).toEqual([]);
+      expect(await overflowingElements(page)).toEqual([]);
     });
   }
+});
+
+test('the API Reference shows each operation of docs/openapi.json once, with its tiers', async ({
+  page,
+}) => {
+  await page.goto('/api-reference');
+  const endpoints = page.getByRole('region', { name: 'Endpoints', exact: true });
+  // One card per operation, headed by its method and full path, in the document's groups.
+  await expect(endpoints.getByRole('heading', { level: 4 })).toHaveCount(OPERATIONS.length);
+  const headings = await endpoints.getByRole('heading', { level: 4 }).allInnerTexts();
+  expect(squash(headings).sort()).toEqual(
+    OPERATIONS.map((op) => `${op.method} ${BASE_PATH}${op.path}`).sort(),
+  );
+  for (const op of OPERATIONS) {
+    const group = endpoints.getByRole('region', { name: op.tag, exact: true });
+    const card = group.locator(`[id="${op.id}"]`);
+    await expect(card.getByRole('heading', { level: 4 })).toHaveText(
+      `${op.method} ${BASE_PATH}${op.path}`,
+    );
+    await expect(card).toContainText(op.summary);
+    await expect(card).toContainText(`Key permission: ${op.permission}`);
+    await expect(
+      card.getByRole('region', { name: `Example request: ${op.method} ${op.path}` }),
+    ).toContainText('-H "Authorization: Bearer YOUR_API_KEY"');
+  }
+  // The index links to every card.
+  const index = page.getByRole('navigation', { name: 'Endpoints by group' });
+  const first = OPERATIONS[0];
+  expect(first).toBeDefined();
+  await expect(index.getByRole('link', { name: first?.path, exact: true }).first()).toBeVisible();
+  const linkCount = await index.getByRole('link').count();
+  expect(linkCount).toBe(OPERATIONS.length + new Set(OPERATIONS.map((op) => op.tag)).size);
+  const last = OPERATIONS.at(-1);
+  const lastLink = index.locator(`a[href="#${last?.id}"]`);
+  await expect(lastLink).toHaveText(last?.path ?? '');
+  await lastLink.click();
+  await expect(page).toHaveURL(new RegExp(`#${last?.id}$`));
+  await expect(page.locator(`[id="${last?.id}"]`)).toBeInViewport();
+  // Response fields open on demand.
+  const fields = page.locator(`[id="${first?.id}"]`).getByText('Response fields');
+  await fields.first().click();
+  await expect(
+    page.getByRole('list', { name: new RegExp(`^Response fields of ${first?.method} `) }).first(),
+  ).toBeVisible();
+
+  // The spec's tiers, status codes, error body and support promise.
+  const tierRowsLocator = page.getByRole('region', { name: 'Rate limits' }).getByRole('row');
+  await expect(tierRowsLocator).toHaveCount(TIERS.length + 1);
+  const tierRows = await tierRowsLocator.allInnerTexts();
+  expect(squash(tierRows).slice(1)).toEqual(TIERS);
+  expect(TIERS).toEqual(['Standard 1,000', 'Pro 5,000', 'Enterprise 25,000']);
+  const codes = page.getByRole('region', { name: 'Status codes' });
+  for (const code of ['200', '400', '401', '429', '500']) {
+    await expect(codes.getByRole('rowheader', { name: code, exact: true })).toBeVisible();
+  }
+  const errors = page.getByRole('region', { name: 'Errors' });
+  await expect(errors.getByRole('region', { name: 'Error body example' })).toContainText(
+    '"code": "INSUFFICIENT_CREDITS"',
+  );
+  await expect(errors.getByRole('list', { name: 'Fields of the error body' })).toContainText(
+    'error.details',
+  );
+  await expect(
+    page.getByRole('region', { name: 'Authentication' }).getByRole('link', { name: 'settings' }),
+  ).toHaveAttribute('href', '/settings');
+  await expect(page.getByRole('region', { name: 'Support' })).toContainText('4-8 hours');
+});
+
+test('the API pages fit a 390 px phone with every response field open', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/api-reference');
+  await expect(page.getByRole('heading', { level: 1, name: 'API Reference' })).toBeVisible();
+  const summaries = page.getByText('Response fields', { exact: true });
+  expect(await summaries.count()).toBeGreaterThan(0);
+  for (const summary of await summaries.all()) await summary.click();
+  await expect(page.getByRole('list', { name: /^Response fields of / }).first()).toBeVisible();
+  expect(await overflowingElements(page)).toEqual([]);
+  await page.goto('/documentation#api');
+  await expect(page.getByRole('heading', { name: '3. Endpoints' })).toBeVisible();
+  expect(await overflowingElements(page)).toEqual([]);
 });
 
 test('the blog index shows the featured article, nine more and their details', async ({ page }) => {
@@ -171,7 +262,27 @@ test('documentation: the five tabs show their content', async ({ page }) => {
     'rentgpu rent <gpu-id> --hours 4',
   );
   await tabs.getByRole('tab', { name: 'API Reference' }).click();
-  await expect(page.getByRole('tabpanel')).toContainText('/api/v1');
+  const api = page.getByRole('tabpanel');
+  await expect(api.getByRole('heading', { name: 'API Reference' })).toBeVisible();
+  await expect(api.getByRole('link', { name: 'settings' })).toHaveAttribute('href', '/settings');
+  await expect(api).toContainText(`The API lives under ${BASE_PATH}.`);
+  await expect(api.getByRole('region', { name: 'Example request' })).toContainText(
+    'Authorization: Bearer YOUR_API_KEY',
+  );
+  // Every operation of docs/openapi.json, once, with its summary; and the document's tiers.
+  await expect(api.getByRole('listitem')).toHaveCount(OPERATIONS.length);
+  const listed = await api.getByRole('listitem').allInnerTexts();
+  expect(squash(listed).sort()).toEqual(
+    OPERATIONS.map((op) => `${op.method} ${op.path} ${op.summary}`).sort(),
+  );
+  await expect(api).toContainText(`Limits per key per hour: ${TIERS.join(', ')}.`);
+  const last = OPERATIONS.at(-1);
+  const lastLink = api.locator(`a[href="/api-reference#${last?.id}"]`);
+  await expect(lastLink).toHaveText(last?.path ?? '');
+  await lastLink.click();
+  await expect(page).toHaveURL(new RegExp(`/api-reference#${last?.id}$`));
+  await expect(page.locator(`[id="${last?.id}"]`)).toBeInViewport();
+  await page.goBack();
   await tabs.getByRole('tab', { name: 'For Providers' }).click();
   await expect(page.getByRole('table')).toContainText('$2,880-4,320');
   await tabs.getByRole('tab', { name: 'Support' }).click();

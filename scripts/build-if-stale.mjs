@@ -9,6 +9,8 @@ const SOURCES = [
   'shared',
   'server',
   'agent',
+  // The web bundles the OpenAPI document for the API Reference.
+  'docs/openapi.json',
   'vite.config.ts',
   'package-lock.json',
   'scripts/build-server.mjs',

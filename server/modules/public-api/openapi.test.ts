@@ -66,6 +66,27 @@ describe('the OpenAPI document', () => {
     expect(document.info.description).toContain('| Standard | 1,000 |');
     expect(document.info.description).toContain('| Pro | 5,000 |');
     expect(document.info.description).toContain('| Enterprise | 25,000 |');
+    expect(document['x-rate-limit-tiers']).toEqual({
+      windowSeconds: 3600,
+      tiers: [
+        { tier: 'standard', name: 'Standard', requestsPerHour: 1000 },
+        { tier: 'pro', name: 'Pro', requestsPerHour: 5000 },
+        { tier: 'enterprise', name: 'Enterprise', requestsPerHour: 25000 },
+      ],
+    });
+    // Each operation names the key permission it needs as its security requirement's role.
+    const operations = Object.values(document.paths as Record<string, object>).flatMap(
+      (ops) => Object.values(ops) as { operationId: string; security?: unknown }[],
+    );
+    const roles = Object.fromEntries(operations.map((op) => [op.operationId, op.security]));
+    expect(roles.listGpus).toEqual([{ apiKey: ['read'] }]);
+    expect(roles.createInstance).toEqual([{ apiKey: ['write'] }]);
+    expect(roles.revokeApiKey).toEqual([{ apiKey: ['admin'] }]);
+    for (const op of operations) {
+      expect(op.security, op.operationId).toEqual([
+        { apiKey: [expect.stringMatching(/^(read|write|admin)$/)] },
+      ]);
+    }
     expect(document.components.securitySchemes.apiKey).toMatchObject({
       type: 'http',
       scheme: 'bearer',

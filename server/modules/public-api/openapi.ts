@@ -4,7 +4,11 @@ import {
   createJsonSchemaTransform,
   createJsonSchemaTransformObject,
 } from 'fastify-type-provider-zod';
-import { PUBLIC_API_BASE, TIER_LIMITS } from '../../../shared/contracts/public-api';
+import {
+  PUBLIC_API_BASE,
+  RATE_WINDOW_SECONDS,
+  TIER_LIMITS,
+} from '../../../shared/contracts/public-api';
 
 /** The document's version: v1 of the API; raised when a change is visible to clients. */
 export const OPENAPI_VERSION = '1.0.0';
@@ -12,11 +16,28 @@ export const OPENAPI_VERSION = '1.0.0';
 const zodToJsonConfig = { target: 'draft-2020-12' } as const;
 const toJsonSchema = createJsonSchemaTransform({ zodToJsonConfig });
 
+const tierName = (tier: string) => `${tier[0]?.toUpperCase()}${tier.slice(1)}`;
+
+/**
+ * The rate tiers as data, the document's `x-rate-limit-tiers` extension: the API Reference
+ * page and the documentation's API tab render them from here.
+ */
+export const RATE_LIMIT_TIERS_EXTENSION = {
+  windowSeconds: RATE_WINDOW_SECONDS,
+  tiers: Object.entries(TIER_LIMITS).map(([tier, limit]) => ({
+    tier,
+    name: tierName(tier),
+    requestsPerHour: limit,
+  })),
+};
+
+/** Top-level `x-` keys of the document (@fastify/swagger copies them as they are). */
+const documentExtensions: Record<`x-${string}`, unknown> = {
+  'x-rate-limit-tiers': RATE_LIMIT_TIERS_EXTENSION,
+};
+
 const tiers = Object.entries(TIER_LIMITS)
-  .map(
-    ([tier, limit]) =>
-      `| ${tier[0]?.toUpperCase()}${tier.slice(1)} | ${limit.toLocaleString('en-US')} |`,
-  )
+  .map(([tier, limit]) => `| ${tierName(tier)} | ${limit.toLocaleString('en-US')} |`)
   .join('\n');
 
 export const OPENAPI_DESCRIPTION = `Everything the RentGPU web app does with GPUs, as a documented API.
@@ -83,10 +104,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ apiKey: [] }],
+      ...documentExtensions,
     },
     transform(input) {
       if (!isPublicApiRoute(input.url)) return { schema: { hide: true }, url: input.url };
-      return toJsonSchema(input);
+      // The permission the route declares, as the operation's security requirement: OpenAPI 3.1
+      // lets a non-OAuth scheme list the roles an operation needs.
+      const permission = input.route.config?.permission ?? 'read';
+      const schema =
+        permission === 'none'
+          ? input.schema
+          : { ...input.schema, security: [{ apiKey: [permission] }] };
+      return toJsonSchema({ ...input, schema });
     },
     transformObject: createJsonSchemaTransformObject({ zodToJsonConfig }),
   });

@@ -1,6 +1,12 @@
 import { Fragment, type ReactNode, useMemo } from 'react';
 import { Link } from 'wouter';
-import { type Block, type Inline, parseMarkup, slugify } from '../../../shared/content/markup';
+import {
+  type Block,
+  type Inline,
+  parseInline,
+  parseMarkup,
+  slugify,
+} from '../../../shared/content/markup';
 import { cn } from '../../lib/cn';
 
 export const linkClasses = 'font-medium text-link underline underline-offset-2 hover:no-underline';
@@ -39,6 +45,12 @@ function InlineParts({ parts }: { parts: Inline[] }) {
       })}
     </>
   );
+}
+
+/** One line of the simple markup (`code`, **strong**, [links](/x)) without its block. */
+export function InlineMarkup({ text }: { text: string }) {
+  const parts = useMemo(() => parseInline(text), [text]);
+  return <InlineParts parts={parts} />;
 }
 
 const HEADINGS = {

@@ -1,20 +1,15 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Link } from 'wouter';
 import { CONTACT_EMAILS, SUPPORT_PROMISES } from '../../../../shared/content/company';
-import {
-  API_ENDPOINTS,
-  API_ERROR_EXAMPLE,
-  API_RATE_TIERS,
-  API_STATUS_CODES,
-  PUBLIC_API_BASE_URL,
-} from '../../../../shared/content/public-api';
+import { slugify } from '../../../../shared/content/markup';
+import { API_ERROR_EXAMPLE, API_STATUS_CODES } from '../../../../shared/content/public-api';
 import { CodeBlock } from '../../../components/content/code-block';
+import { HttpMethod } from '../../../components/content/http-method';
 import { linkClasses } from '../../../components/content/markup-view';
 import { Card } from '../../../components/ui/card';
-import { EndpointCard, endpointAnchor } from './endpoint-card';
-
-const AUTH_EXAMPLE = `curl ${PUBLIC_API_BASE_URL}/account \\
-  -H "Authorization: Bearer $RENTGPU_API_KEY"`;
+import { apiView, firstPlainRead } from '../../../lib/api-document';
+import { FieldList } from './field-list';
+import { OperationCard } from './operation-card';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -29,17 +24,27 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 const th = 'p-3 text-left font-semibold';
 
+const groupAnchor = (name: string) => `api-group-${slugify(name)}`;
+
+/** The public API's reference, rendered from its OpenAPI document (docs/openapi.json). */
 export function ApiReference() {
+  const view = apiView();
+  const authExample = firstPlainRead(view)?.example;
+  // The page loads after the address does, so the browser's own jump to #anchor finds nothing.
+  useEffect(() => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id) document.getElementById(id)?.scrollIntoView();
+  }, []);
   return (
     <div className="grid gap-12">
       <Section id="api-base" title="Base URL">
         <p className="text-muted-foreground">
           All endpoints live under the versioned base path{' '}
-          <code className="font-mono text-foreground">/api/v1</code>. Requests and responses are
-          JSON; money is in US dollars as decimal strings such as{' '}
+          <code className="font-mono text-foreground">{view.basePath}</code>. Requests and responses
+          are JSON; money is in US dollars as decimal strings such as{' '}
           <code className="font-mono text-foreground">"2.50"</code>.
         </p>
-        <CodeBlock label="Base URL" code={PUBLIC_API_BASE_URL} />
+        <CodeBlock label="The base URL" code={view.baseUrl} />
       </Section>
 
       <Section id="api-auth" title="Authentication">
@@ -50,9 +55,16 @@ export function ApiReference() {
             settings
           </Link>
           . A key is shown once when you create it; we store only a hash. Each key has a permission
-          (read, write or admin) and can be revoked at any time.
+          (read, write or admin) and can be revoked at any time. Each endpoint below names the
+          permission it needs; an admin key may call them all.
         </p>
-        <CodeBlock label="Authenticated request" code={AUTH_EXAMPLE} />
+        {view.auth?.description ? (
+          <p className="text-sm text-muted-foreground">
+            Scheme: <code className="font-mono text-foreground">{view.auth.scheme}</code>.{' '}
+            {view.auth.description}
+          </p>
+        ) : null}
+        {authExample ? <CodeBlock label="Authenticated request" code={authExample} /> : null}
       </Section>
 
       <Section id="api-limits" title="Rate limits">
@@ -73,7 +85,7 @@ export function ApiReference() {
               </tr>
             </thead>
             <tbody>
-              {API_RATE_TIERS.map((tier) => (
+              {view.tiers.map((tier) => (
                 <tr key={tier.name} className="border-t border-border">
                   <th scope="row" className="p-3 text-left font-medium">
                     {tier.name}
@@ -88,21 +100,47 @@ export function ApiReference() {
 
       <Section id="api-endpoints" title="Endpoints">
         <Card className="p-4">
-          <ul className="grid gap-1 text-sm">
-            {API_ENDPOINTS.map((endpoint) => (
-              <li key={endpointAnchor(endpoint)}>
-                <a
-                  href={`#${endpointAnchor(endpoint)}`}
-                  className="font-mono break-all text-link hover:underline"
-                >
-                  {endpoint.method} {endpoint.path}
+          <nav aria-label="Endpoints by group" className="grid gap-4 sm:grid-cols-2">
+            {view.groups.map((group) => (
+              <div key={group.name} className="grid min-w-0 content-start gap-1">
+                <a href={`#${groupAnchor(group.name)}`} className="font-semibold hover:underline">
+                  {group.name}
                 </a>
-              </li>
+                <ul className="grid gap-1 text-sm">
+                  {group.operations.map((operation) => (
+                    <li key={operation.id} className="flex min-w-0 items-center gap-2">
+                      <HttpMethod method={operation.method} />
+                      <a
+                        href={`#${operation.id}`}
+                        className="min-w-0 font-mono break-all text-link hover:underline"
+                      >
+                        {operation.path}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
             ))}
-          </ul>
+          </nav>
         </Card>
-        {API_ENDPOINTS.map((endpoint) => (
-          <EndpointCard key={endpointAnchor(endpoint)} endpoint={endpoint} />
+        {view.groups.map((group) => (
+          <section
+            key={group.name}
+            aria-labelledby={groupAnchor(group.name)}
+            className="mt-4 grid min-w-0 gap-4"
+          >
+            <div className="grid gap-1">
+              <h3 id={groupAnchor(group.name)} className="scroll-mt-24 text-xl font-semibold">
+                {group.name}
+              </h3>
+              {group.description ? (
+                <p className="text-muted-foreground">{group.description}</p>
+              ) : null}
+            </div>
+            {group.operations.map((operation) => (
+              <OperationCard key={operation.id} operation={operation} basePath={view.basePath} />
+            ))}
+          </section>
         ))}
       </Section>
 
@@ -140,6 +178,9 @@ export function ApiReference() {
           <code className="font-mono">details</code>. For example, renting with too little credit:
         </p>
         <CodeBlock label="Error body example" code={API_ERROR_EXAMPLE} />
+        {view.errorBody ? (
+          <FieldList label="Fields of the error body" fields={view.errorBody.fields} />
+        ) : null}
       </Section>
 
       <Section id="api-support" title="Support">

@@ -1,18 +1,15 @@
 import { Link } from 'wouter';
-import {
-  API_ENDPOINTS,
-  API_RATE_TIERS,
-  PUBLIC_API_BASE_URL,
-} from '../../../../shared/content/public-api';
 import { CodeBlock } from '../../../components/content/code-block';
+import { HttpMethod } from '../../../components/content/http-method';
 import { linkClasses } from '../../../components/content/markup-view';
 import { buttonClasses } from '../../../components/ui/button';
+import { apiView, firstPlainRead } from '../../../lib/api-document';
 import { TabHeading } from './doc-parts';
 
-const CURL_EXAMPLE = `curl ${PUBLIC_API_BASE_URL}/gpu-listings \\
-  -H "Authorization: Bearer $RENTGPU_API_KEY"`;
-
+/** The documentation's API tab: a short guide, with the endpoints and tiers of the OpenAPI document. */
 export function ApiTab() {
+  const view = apiView();
+  const example = firstPlainRead(view)?.example;
   return (
     <div className="grid gap-8">
       <TabHeading title="API Reference">
@@ -33,40 +30,53 @@ export function ApiTab() {
           use.
         </p>
       </section>
-      <section aria-labelledby="doc-api-call" className="grid gap-3 text-muted-foreground">
+      <section aria-labelledby="doc-api-call" className="grid min-w-0 gap-3 text-muted-foreground">
         <h3 id="doc-api-call" className="text-xl font-semibold text-foreground">
           2. Make a request
         </h3>
         <p>
-          The API lives under <code className="font-mono text-sm">/api/v1</code>. Send your key as a
-          bearer token in the Authorization header of every request:
+          The API lives under <code className="font-mono text-sm">{view.basePath}</code>. Send your
+          key as a bearer token in the Authorization header of every request:
         </p>
-        <CodeBlock label="Example request" code={CURL_EXAMPLE} />
+        {example ? <CodeBlock label="Example request" code={example} /> : null}
       </section>
-      <section aria-labelledby="doc-api-endpoints" className="grid gap-3">
+      <section aria-labelledby="doc-api-endpoints" className="grid min-w-0 gap-4">
         <h3 id="doc-api-endpoints" className="text-xl font-semibold">
           3. Endpoints
         </h3>
-        <ul className="grid gap-2">
-          {API_ENDPOINTS.map((endpoint) => (
-            <li
-              key={`${endpoint.method} ${endpoint.path}`}
-              className="grid gap-1 rounded-lg border border-border p-3 sm:grid-cols-[16rem_1fr] sm:gap-4"
-            >
-              <code className="font-mono text-sm font-semibold break-all">
-                {endpoint.method} {endpoint.path}
-              </code>
-              <span className="text-sm text-muted-foreground">{endpoint.summary}</span>
-            </li>
-          ))}
-        </ul>
-        <p className="text-sm text-muted-foreground">
-          Limits per key per hour:{' '}
-          {API_RATE_TIERS.map(
-            (tier) => `${tier.name} ${tier.requestsPerHour.toLocaleString('en-US')}`,
-          ).join(', ')}
-          .
-        </p>
+        {view.groups.map((group) => (
+          <div key={group.name} className="grid min-w-0 gap-2">
+            <h4 className="font-semibold">{group.name}</h4>
+            <ul aria-label={`${group.name} endpoints`} className="grid gap-2">
+              {group.operations.map((operation) => (
+                <li
+                  key={operation.id}
+                  className="grid min-w-0 gap-1 rounded-lg border border-border p-3 sm:grid-cols-[minmax(0,18rem)_minmax(0,1fr)] sm:gap-4"
+                >
+                  <span className="flex min-w-0 items-center gap-2">
+                    <HttpMethod method={operation.method} />{' '}
+                    <Link
+                      href={`/api-reference#${operation.id}`}
+                      className="min-w-0 font-mono text-sm font-semibold break-all text-link hover:underline"
+                    >
+                      {operation.path}
+                    </Link>
+                  </span>
+                  <span className="text-sm text-muted-foreground">{operation.summary}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+        {view.tiers.length > 0 ? (
+          <p className="text-sm text-muted-foreground">
+            Limits per key per hour:{' '}
+            {view.tiers
+              .map((tier) => `${tier.name} ${tier.requestsPerHour.toLocaleString('en-US')}`)
+              .join(', ')}
+            .
+          </p>
+        ) : null}
       </section>
       <Link href="/api-reference" className={buttonClasses('primary', 'md', 'w-fit')}>
         Read the full API Reference
