@@ -175,7 +175,7 @@ function program(io: Io, result: { exitCode: number }): Command {
     .addOption(new Option('--hours <hours>').argParser(positiveInt('--hours')).hideHelp())
     .option('--ssh-key <id>', 'one of your SSH keys')
     .action((gpuId: number, options: { duration?: number; hours?: number; sshKey?: string }) => {
-      // --hours: the documentation's and help centre's spelling of --duration.
+      // --hours: an alias of --duration (earlier documentation spelled it so).
       const duration = options.duration ?? options.hours;
       if (duration === undefined) {
         throw new UsageError("required option '--duration <hours>' not specified");

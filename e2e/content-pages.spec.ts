@@ -259,7 +259,7 @@ test('documentation: the five tabs show their content', async ({ page }) => {
   ).toBeVisible();
   await tabs.getByRole('tab', { name: 'Getting Started' }).click();
   await expect(page.getByRole('region', { name: 'rentgpu commands' })).toContainText(
-    'rentgpu rent <gpu-id> --hours 4',
+    'rentgpu rent <gpu-id> --duration 4',
   );
   await tabs.getByRole('tab', { name: 'API Reference' }).click();
   const api = page.getByRole('tabpanel');

@@ -55,7 +55,7 @@ export const HELP_CATEGORIES: HelpCategory[] = [
       {
         question: 'Is there a command-line tool or an API?',
         answer:
-          'Yes. The `rentgpu` command-line tool has `rentgpu login`, `rentgpu list`, `rentgpu rent <gpu-id> --hours N` and `rentgpu status`. It is built on the public API at `/api/v1`, which you can call directly with an API key from your [settings](/settings). See the [API Reference](/api-reference).',
+          'Yes. The `rentgpu` command-line tool has `rentgpu login`, `rentgpu list`, `rentgpu rent <gpu-id> --duration N` and `rentgpu status`. It is built on the public API at `/api/v1`, which you can call directly with an API key from your [settings](/settings). See the [API Reference](/api-reference).',
       },
     ],
   },

@@ -59,7 +59,7 @@ Parallel sweeps are where renting shines, and also where costs can drift. A few 
 
 1. **Run a pilot.** Run one configuration for 15 minutes to measure time per epoch and GPU memory. Now you know the cost of the whole sweep before you start it.
 2. **Prune early.** Use a method such as successive halving: start many configurations with a small budget, keep the best third, and give them more time. Most bad configurations reveal themselves in the first tenth of training.
-3. **Automate start and stop.** With the \`rentgpu\` command-line tool (\`rentgpu list\`, \`rentgpu rent <gpu-id> --hours N\` and \`rentgpu status\`) or the public API under \`/api/v1\`, a sweep script can rent GPUs, launch runs and stop each rental as soon as its run ends.
+3. **Automate start and stop.** With the \`rentgpu\` command-line tool (\`rentgpu list\`, \`rentgpu rent <gpu-id> --duration N\` and \`rentgpu status\`) or the public API under \`/api/v1\`, a sweep script can rent GPUs, launch runs and stop each rental as soon as its run ends.
 4. **Log centrally.** Send metrics to one place so you can compare runs as they finish rather than collecting files from ten machines afterwards.
 
 ## Choosing the GPU for the question
