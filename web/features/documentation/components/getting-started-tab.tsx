@@ -3,7 +3,7 @@ import { CodeBlock } from '../../../components/content/code-block';
 import { linkClasses } from '../../../components/content/markup-view';
 import { Step, TabHeading } from './doc-parts';
 
-const CLI_EXAMPLE = `rentgpu login                     # paste an API key created on /settings
+const CLI_EXAMPLE = `rentgpu login                        # paste an API key created on /settings
 rentgpu list                         # GPUs available now, with prices and locations
 rentgpu rent <gpu-id> --duration 4   # rent a GPU for 4 hours
 rentgpu status                       # your rentals, their status and SSH details`;
