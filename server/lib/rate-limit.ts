@@ -10,6 +10,8 @@ export interface RateDecision {
 /** Fixed-window counters. In-process by default; Redis when several server nodes share limits. */
 export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<RateDecision>;
+  /** The same count without a promise, where the limiter needs no round trip (in memory). */
+  hitNow?(key: string, limit: number, windowMs: number): RateDecision;
   close(): Promise<void>;
 }
 
@@ -20,6 +22,10 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly clock: Clock) {}
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateDecision> {
+    return this.hitNow(key, limit, windowMs);
+  }
+
+  hitNow(key: string, limit: number, windowMs: number): RateDecision {
     const now = this.clock.now().getTime();
     this.sweep(now);
     let window = this.windows.get(key);

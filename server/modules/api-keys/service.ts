@@ -83,6 +83,18 @@ export const apiKeysService = {
     if (!revoked) throw notFound('API key');
   },
 
+  /**
+   * The key as authenticate() remembered it (for AUTH_CACHE_MS), without a promise; undefined
+   * when it is not remembered (then authenticate() reads the row).
+   */
+  authenticateRemembered(key: string, now: Date): AuthenticatedKey | undefined {
+    if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return undefined;
+    const at = now.getTime();
+    const hit = authCache.get(hashApiKey(key));
+    if (hit && hit.until > at && (hit.expiresAt === null || hit.expiresAt > at)) return hit.key;
+    return undefined;
+  },
+
   /** For the public API: the key's owner and rights, or null for an unknown, revoked or expired key. */
   async authenticate(conn: Conn, key: string, now: Date): Promise<AuthenticatedKey | null> {
     if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;

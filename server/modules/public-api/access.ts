@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyPermission } from '../../../shared/contracts/api-keys';
 import { RATE_WINDOW_SECONDS, TIER_LIMITS } from '../../../shared/contracts/public-api';
 import { AppError, rateLimited } from '../../lib/errors';
+import type { RateDecision } from '../../lib/rate-limit';
 import { type AuthenticatedKey, apiKeysService } from '../api-keys/service';
 
 declare module 'fastify' {
@@ -46,13 +47,27 @@ async function countRequest(
   bucket: string,
   quota: number,
 ): Promise<void> {
-  const decision = await app.deps.limiter.hit(bucket, quota, WINDOW_MS);
+  applyDecision(reply, policy, quota, await app.deps.limiter.hit(bucket, quota, WINDOW_MS));
+}
+
+function applyDecision(reply: FastifyReply, policy: string, quota: number, decision: RateDecision) {
   reply.header('ratelimit-policy', `"${policy}";q=${quota};w=${RATE_WINDOW_SECONDS}`);
   reply.header('ratelimit', `"${policy}";r=${decision.remaining};t=${decision.retryAfterSeconds}`);
   if (!decision.allowed) {
     throw rateLimited(
       decision.retryAfterSeconds,
       `This API key's ${policy} tier allows ${quota.toLocaleString('en-US')} requests per hour. Try again in ${decision.retryAfterSeconds} seconds.`,
+    );
+  }
+}
+
+function requirePermission(key: AuthenticatedKey, permission: ApiKeyPermission | 'none') {
+  if (permission !== 'none' && !keyAllows(key, permission)) {
+    throw new AppError(
+      403,
+      'FORBIDDEN',
+      `This API key does not have the ${permission} permission.`,
+      { required: permission, granted: key.permissions },
     );
   }
 }
@@ -77,26 +92,45 @@ export function registerApiKeyAccess(app: FastifyInstance): void {
   app.decorateRequest('apiKey', null);
   const { database, clock } = app.deps;
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const permission = request.routeOptions.config.permission ?? 'read';
-    const header = request.headers.authorization;
-    const token = header ? BEARER.exec(header)?.[1] : undefined;
+  async function access(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    permission: ApiKeyPermission | 'none',
+    token: string | undefined,
+  ) {
     const key = token ? await apiKeysService.authenticate(database.db, token, clock.now()) : null;
     if (!key) {
       await countRequest(app, reply, 'anonymous', addressBucket(request.ip), ANONYMOUS_LIMIT);
       if (permission === 'none') return;
-      throw invalidKey(header !== undefined);
+      throw invalidKey(request.headers.authorization !== undefined);
     }
     request.apiKey = key;
     await countRequest(app, reply, key.rateTier, keyBucket(key.keyId), TIER_LIMITS[key.rateTier]);
-    if (permission !== 'none' && !keyAllows(key, permission)) {
-      throw new AppError(
-        403,
-        'FORBIDDEN',
-        `This API key does not have the ${permission} permission.`,
-        { required: permission, granted: key.permissions },
-      );
+    requirePermission(key, permission);
+  }
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const permission = request.routeOptions.config.permission ?? 'read';
+    const header = request.headers.authorization;
+    const token = header ? BEARER.exec(header)?.[1] : undefined;
+    // The common case (a key seen in the last seconds, the limiter in memory) needs no promise.
+    const { limiter } = app.deps;
+    const remembered = token && apiKeysService.authenticateRemembered(token, clock.now());
+    if (remembered && limiter.hitNow) {
+      request.apiKey = remembered;
+      const quota = TIER_LIMITS[remembered.rateTier];
+      try {
+        const decision = limiter.hitNow(keyBucket(remembered.keyId), quota, WINDOW_MS);
+        applyDecision(reply, remembered.rateTier, quota, decision);
+        requirePermission(remembered, permission);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
+      return;
     }
+    access(request, reply, permission, token).then(() => done(), done);
   });
 }
 

@@ -137,7 +137,7 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
       const { userId } = requireKey(request);
       // A demo visitor's own sandbox listings join their view only (ADR 010).
       const sandbox = await sandboxOf(userId);
-      // Pages are cached as text like the marketplace's (lib/read-cache.ts): every write that
+      // Pages are cached as bytes like the marketplace's (lib/read-cache.ts): every write that
       // changes listings clears them.
       const key = `v1:listings:${sandbox ?? ''}:${JSON.stringify(request.query)}`;
       const page = await readCache.getOrLoad(key, async () => {
@@ -151,7 +151,7 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
           gpus: rows.map((row) => presentPublicListing(presentListing(row, uptime))),
           nextCursor,
         };
-        return { body: JSON.stringify(answer), nextCursor };
+        return { body: Buffer.from(JSON.stringify(answer)), nextCursor };
       });
       return sendJsonText(reply, page.body);
     },
