@@ -115,7 +115,11 @@ export const createInstanceBody = z
     message: 'A template runs on a metered instance: leave out durationHours',
     path: ['template'],
   })
-  .meta({ id: 'CreateInstance' });
+  .meta({
+    id: 'CreateInstance',
+    // A booked instance for 4 hours; leave out durationHours (and add a template) for metered.
+    examples: [{ gpuListingId: 1, durationHours: 4 }],
+  });
 export type CreateInstanceBody = z.input<typeof createInstanceBody>;
 
 export const publicInstance = z

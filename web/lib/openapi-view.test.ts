@@ -62,6 +62,7 @@ describe('openApiView of docs/openapi.json', () => {
       ['gpuListingId', true],
       ['durationHours', false],
       ['sshKeyId', false],
+      ['template', false],
     ]);
     expect(create?.requestBody?.fields[1]).toMatchObject({
       type: 'integer',
@@ -76,7 +77,8 @@ describe('openApiView of docs/openapi.json', () => {
         `curl -X POST "${ORIGIN}/api/v1/instances"`,
         '-H "Authorization: Bearer YOUR_API_KEY"',
         '-H "Content-Type: application/json"',
-        `-d '{\n  "gpuListingId": 1,\n  "durationHours": 1,\n  "sshKeyId": "3fa85f64-5717-4562-b3fc-2c963f66afa6"\n}'`,
+        // The schema's own example (a booked instance), not one made up from its fields.
+        `-d '{\n  "gpuListingId": 1,\n  "durationHours": 4\n}'`,
       ].join(' \\\n  '),
     );
   });

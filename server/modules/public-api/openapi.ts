@@ -15,6 +15,7 @@ export const OPENAPI_VERSION = '1.0.0';
 
 const zodToJsonConfig = { target: 'draft-2020-12' } as const;
 const toJsonSchema = createJsonSchemaTransform({ zodToJsonConfig });
+const baseTransformObject = createJsonSchemaTransformObject({ zodToJsonConfig });
 
 const tierName = (tier: string) => `${tier[0]?.toUpperCase()}${tier.slice(1)}`;
 
@@ -57,6 +58,100 @@ Every answer carries \`RateLimit-Policy\` and \`RateLimit\` (IETF draft-ietf-htt
 **Errors.** Every error answer is \`{"error": {"code", "message", "details"}}\` with a stable code: 400 \`VALIDATION_FAILED\` (\`details.fields\`), 401 \`UNAUTHENTICATED\`, 402 \`INSUFFICIENT_CREDITS\` (\`details.required\`, \`details.available\`, \`details.currency\`), 403 \`FORBIDDEN\`, 404 \`NOT_FOUND\`, 409 (\`INVALID_STATE_TRANSITION\`, \`CAPACITY_UNAVAILABLE\`, \`HOST_OFFLINE\`, \`LISTING_UNAVAILABLE\`), 429 \`RATE_LIMITED\`, 500 \`INTERNAL\`.
 
 **Pagination.** Lists answer a page and \`nextCursor\`; pass it as \`cursor\` for the next page (null on the last).`;
+
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+const rateLimitHeaders = {
+  'RateLimit-Policy': {
+    description: 'The key\'s tier: `"<tier>";q=<requests per window>;w=<window seconds>`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'This window: `"<tier>";r=<requests remaining>;t=<seconds to reset>`.',
+    schema: { type: 'string' },
+  },
+};
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No content',
+  '4XX': 'The request was refused: the error body says why (a stable `code`, a `message`).',
+  '5XX': 'The server failed: the error body, with the request id in `X-Request-Id`.',
+};
+
+type Operation = {
+  parameters?: { name: string; in: string }[];
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
+  security?: unknown[];
+};
+
+/**
+ * What every operation of the public API shares but no route schema says: the
+ * `Idempotency-Key` header of the changing calls, the RateLimit headers of every answer, and
+ * the 401 and 429 answers every keyed call can give (429 with `Retry-After`).
+ */
+export function describeCommonBehaviour<D>(document: D): D {
+  const doc = document as {
+    paths?: Record<string, Record<string, Operation>>;
+    components?: { headers?: Record<string, unknown> };
+  };
+  const paths = doc.paths ?? {};
+  doc.components ??= {};
+  doc.components.headers = { ...doc.components.headers, ...rateLimitHeaders };
+  const errorRef = { $ref: '#/components/schemas/Error' };
+  const errorContent = { 'application/json': { schema: errorRef } };
+  for (const operations of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      if (
+        WRITE_METHODS.has(method) &&
+        !operation.parameters?.some(
+          (p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+        )
+      ) {
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Makes a retry safe: within 24 hours the same key returns the stored answer (`Idempotent-Replayed: true`); with another request, 422; while the first runs, 409.',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+          } as { name: string; in: string },
+        ];
+      }
+      operation.responses ??= {};
+      const responses = operation.responses;
+      if (operation.security === undefined || operation.security.length > 0) {
+        responses['401'] ??= {
+          description: 'No API key, or one that is unknown, revoked or expired.',
+          content: errorContent,
+        } as never;
+      }
+      responses['429'] ??= {
+        description: "Over the key's hourly quota: wait `Retry-After` seconds.",
+        headers: {
+          'Retry-After': {
+            description: 'Seconds until the window resets.',
+            schema: { type: 'integer' },
+          },
+        },
+        content: errorContent,
+      } as never;
+      for (const [status, response] of Object.entries(responses)) {
+        if (!response.description || response.description === 'Default Response') {
+          response.description = STATUS_TEXT[status] ?? 'See the error body.';
+        }
+        response.headers = {
+          'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+          RateLimit: { $ref: '#/components/headers/RateLimit' },
+          ...response.headers,
+        };
+      }
+    }
+  }
+  return document;
+}
 
 /** Routes in the document: the public API's, not the host agents' protocol (ADR 008, ADR 012). */
 export function isPublicApiRoute(url: string): boolean {
@@ -117,6 +212,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           : { ...input.schema, security: [{ apiKey: [permission] }] };
       return toJsonSchema({ ...input, schema });
     },
-    transformObject: createJsonSchemaTransformObject({ zodToJsonConfig }),
+    transformObject: (input) => describeCommonBehaviour(baseTransformObject(input)),
   });
 }
