@@ -40,7 +40,7 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
       });
     }
 
-    test('the API Reference: its opened response fields, and the page at 390 px, have no serious violations', async ({
+    test('the API Reference: its opened response fields, and (dark) the page at 390 px, have no serious violations', async ({
       browser,
     }) => {
       // axe twice over the longest page, which on a busy machine takes more than a minute.
@@ -56,6 +56,8 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
         expect(await opened.count()).toBeGreaterThan(1);
         // The rest of the page is checked closed above; here only what opening adds.
         expect(await seriousViolations(page, 'ul[aria-label^="Response fields of "]')).toEqual([]);
+        // The phone layout is the same in every theme (colours are checked above): once.
+        if (theme !== 'dark') return;
         await page.setViewportSize({ width: 390, height: 844 });
         await page.reload();
         await expect(page.getByRole('heading', { level: 1, name: 'API Reference' })).toBeVisible();
