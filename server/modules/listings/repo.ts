@@ -27,6 +27,19 @@ export const hostStatusOfListing = sql<'demo' | 'online' | 'offline' | 'none'>`(
     and h.offline_since is null and h.last_heartbeat_at is not null) then 'online'
   else 'offline' end)`;
 
+/** One unit taken: the last one makes the listing rented. */
+const oneUnitFewer = {
+  availableCount: sql`${gpuListings.availableCount} - 1`,
+  status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
+};
+/** A unit can be taken: the listing is available, not removed, and its host can run it. */
+const unitFree = and(
+  eq(gpuListings.status, 'available'),
+  sql`${gpuListings.availableCount} > 0`,
+  isNull(gpuListings.removedAt),
+  hostCanRun,
+);
+
 /**
  * Takes one unit at the rate the renter was shown (the rent's one statement): only from an
  * available listing on a host that can run it, of the provider named (when one is), and a
@@ -35,17 +48,11 @@ export const hostStatusOfListing = sql<'demo' | 'online' | 'offline' | 'none'>`(
 const reserveUnitStatement = compiled('listings_reserve_unit', (conn) =>
   conn
     .update(gpuListings)
-    .set({
-      availableCount: sql`${gpuListings.availableCount} - 1`,
-      status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
-    })
+    .set(oneUnitFewer)
     .where(
       and(
         eq(gpuListings.id, sql.placeholder('id')),
-        eq(gpuListings.status, 'available'),
-        sql`${gpuListings.availableCount} > 0`,
-        isNull(gpuListings.removedAt),
-        hostCanRun,
+        unitFree,
         sql`${gpuListings.hourlyRateMicros} = ${sql.placeholder('rate')}::bigint`,
         sql`(${sql.placeholder('providerId')}::int is null or ${gpuListings.providerId} = ${sql.placeholder('providerId')}::int)`,
         sql`(${sql.placeholder('renterId')}::uuid is null or not exists (select 1 from ${providers}
@@ -282,19 +289,8 @@ export const listingsRepo = {
   async takeUnit(conn: Conn, id: number): Promise<boolean> {
     const rows = await conn
       .update(gpuListings)
-      .set({
-        availableCount: sql`${gpuListings.availableCount} - 1`,
-        status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
-      })
-      .where(
-        and(
-          eq(gpuListings.id, id),
-          eq(gpuListings.status, 'available'),
-          sql`${gpuListings.availableCount} > 0`,
-          isNull(gpuListings.removedAt),
-          hostCanRun,
-        ),
-      )
+      .set(oneUnitFewer)
+      .where(and(eq(gpuListings.id, id), unitFree))
       .returning({ id: gpuListings.id });
     return rows.length === 1;
   },
