@@ -98,10 +98,10 @@ export const apiKeysService = {
   /** For the public API: the key's owner and rights, or null for an unknown, revoked or expired key. */
   async authenticate(conn: Conn, key: string, now: Date): Promise<AuthenticatedKey | null> {
     if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
+    const remembered = apiKeysService.authenticateRemembered(key, now);
+    if (remembered) return remembered;
     const hash = hashApiKey(key);
     const at = now.getTime();
-    const hit = authCache.get(hash);
-    if (hit && hit.until > at && (hit.expiresAt === null || hit.expiresAt > at)) return hit.key;
     const row = await apiKeysRepo.findUsable(conn, hash, now);
     if (!row) {
       authCache.delete(hash);
