@@ -54,3 +54,22 @@ export function compiled<V extends Record<string, unknown>, R>(
     return query.execute(values) as Promise<R>;
   };
 }
+
+/**
+ * A hot statement written in SQL, its text fixed: named, so PostgreSQL parses and plans it
+ * once per connection (PGlite ignores the name). Runs on the caller's connection or
+ * transaction with positional parameters ($1, $2, …) and answers the rows as PostgreSQL
+ * sends them (bigint columns are best cast to text).
+ */
+export function compiledSql<R>(
+  name: string,
+  text: string,
+): (conn: Conn, params: unknown[]) => Promise<R[]> {
+  return async (conn, params) => {
+    const session = (conn as unknown as { session: Session }).session;
+    const result = (await session
+      .prepareQuery({ sql: text, params }, undefined, name, false)
+      .execute({})) as { rows: R[] };
+    return result.rows;
+  };
+}

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
-import { compiled } from '../../db/compiled';
+import { compiled, compiledSql } from '../../db/compiled';
 import { ledgerAccounts, ledgerEntries, ledgerTransactions } from '../../db/schema';
 
 export type SystemAccountKind = 'platform_revenue' | 'payment_clearing' | 'promotions' | 'escrow';
@@ -20,6 +20,39 @@ const moveCachedBalance = compiled('ledger_move_cached_balance', (conn) =>
       ),
     )
     .returning({ balance: ledgerAccounts.balanceMicros }),
+);
+
+/**
+ * A posting whose lines move at most one cached balance, in one statement: the transaction,
+ * its entries (any number of lines: the text never changes), and the move. With one row to
+ * lock there is no lock order to keep. Nothing is written or moved when the idempotency key
+ * was used before; a wallet that cannot cover its line is not moved (moved = 0).
+ */
+const postMovingOne = compiledSql<{
+  id: string | null;
+  moved: number;
+  tracks: boolean | null;
+  balance: string | null;
+}>(
+  'ledger_post_moving_one',
+  `with t as (
+    insert into ledger_transactions (kind, memo, idempotency_key, reference)
+    values ($1, $2, $3, $4)
+    on conflict do nothing
+    returning id
+  ), e as (
+    insert into ledger_entries (transaction_id, account_id, amount_micros)
+    select t.id, v.account_id, v.amount from t, unnest($5::int[], $6::bigint[]) as v(account_id, amount)
+    returning transaction_id
+  ), b as (
+    update ledger_accounts a set balance_micros = a.balance_micros + $8::bigint
+    where a.id = $7::int and a.tracks_balance and exists (select 1 from t)
+      and (a.kind <> 'wallet' or a.balance_micros + $8::bigint >= 0)
+    returning a.id
+  )
+  select (select id::text from t) as id, (select count(*)::int from b) as moved,
+    (select tracks_balance from ledger_accounts where id = $7::int) as tracks,
+    (select balance_micros::text from ledger_accounts where id = $7::int) as balance`,
 );
 
 export const ledgerRepo = {
@@ -148,6 +181,36 @@ export const ledgerRepo = {
       select id::text as id from t`);
     const row = (result as unknown as { rows: { id: string }[] }).rows[0];
     return row ? BigInt(row.id) : null;
+  },
+
+  /**
+   * The transaction, its entries and the move of at most one cached balance, in one
+   * statement. `id` is null, nothing written, when the idempotency key was used before;
+   * `moved` false when the account tracks a balance it cannot cover (a wallet), and then
+   * `balance` is what it holds.
+   */
+  async insertPostingMovingOne(
+    conn: Conn,
+    head: { kind: string; memo: string; idempotencyKey: string | null; reference: string | null },
+    lines: { accountId: number; amountMicros: bigint }[],
+    move: { accountId: number; amountMicros: bigint } | null,
+  ): Promise<{ id: bigint | null; moved: boolean; balance: bigint }> {
+    const [row] = await postMovingOne(conn, [
+      head.kind,
+      head.memo,
+      head.idempotencyKey,
+      head.reference,
+      lines.map((line) => line.accountId),
+      lines.map((line) => String(line.amountMicros)),
+      move?.accountId ?? null,
+      move ? String(move.amountMicros) : null,
+    ]);
+    if (!row) throw new Error('posting statement answered no row');
+    return {
+      id: row.id === null ? null : BigInt(row.id),
+      moved: move === null || row.moved === 1 || row.tracks !== true,
+      balance: BigInt(row.balance ?? '0'),
+    };
   },
 
   /**

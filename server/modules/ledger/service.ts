@@ -67,23 +67,26 @@ export const ledgerService = {
         `unbalanced ledger posting ${posting.kind}: sum ${sum} over ${posting.lines.length} lines`,
       );
     }
-    const transactionId = await ledgerRepo.insertTransactionWithEntries(
-      tx,
-      {
-        kind: posting.kind,
-        memo: posting.memo,
-        idempotencyKey: posting.idempotencyKey ?? null,
-        reference: posting.reference ?? null,
-      },
-      posting.lines,
-    );
+    const head = {
+      kind: posting.kind,
+      memo: posting.memo,
+      idempotencyKey: posting.idempotencyKey ?? null,
+      reference: posting.reference ?? null,
+    };
+    // Shared system accounts keep no cached balance, so their lines need no update.
+    const tracked = posting.lines.filter((line) => !line.system);
+    if (tracked.length <= 1) {
+      // The common case (a rent, a refund, a top-up): one statement writes and moves.
+      const move = tracked[0] ?? null;
+      const done = await ledgerRepo.insertPostingMovingOne(tx, head, posting.lines, move);
+      if (!done.moved && move) throw insufficientCredits(-move.amountMicros, done.balance);
+      return done.id;
+    }
+    const transactionId = await ledgerRepo.insertTransactionWithEntries(tx, head, posting.lines);
     if (transactionId === null) return null;
-    // Shared system accounts keep no cached balance, so their lines need no update. Every
-    // other line moves its account's cached balance, in a fixed order of row locks so
-    // concurrent postings cannot deadlock.
-    const ordered = posting.lines
-      .filter((line) => !line.system)
-      .sort((a, b) => a.accountId - b.accountId);
+    // Every tracked line moves its account's cached balance, in a fixed order of row locks
+    // so concurrent postings cannot deadlock.
+    const ordered = tracked.sort((a, b) => a.accountId - b.accountId);
     for (const line of ordered) {
       const balance = await ledgerRepo.applyToCachedBalance(tx, line.accountId, line.amountMicros);
       if (balance !== null) continue;
