@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, is, isNull, lt, lte, SQL, sql } from 'drizzle-orm';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiled } from '../../db/compiled';
@@ -38,11 +38,147 @@ const lockViewById = compiled<{ id: number }, InstanceRow[]>('instances_lock_vie
 );
 const findViewById = compiled<{ id: number }, InstanceRow[]>('instances_find_view', viewById);
 
+type Instance = typeof instances.$inferSelect;
+type Run = (conn: Conn, values: Record<string, unknown>) => Promise<Instance[]>;
+
+/**
+ * Inserts and state changes are built once per shape (which columns they set, which are
+ * null, from which states), not on every call: a few shapes cover every code path, and the
+ * rent, ready and stop paths run them many times a second. A value that is SQL is not a
+ * shape's parameter: such a call is built as it comes.
+ */
+function byShape(
+  prefix: string,
+  build: (conn: Conn, shape: Shape) => { prepare(name: string): unknown },
+) {
+  const runs = new Map<string, Run>();
+  return (conn: Conn, shape: Shape): Run => {
+    const key = `${shape.from.join(',')}|${shape.keys.join(',')}|${shape.nulls.join(',')}`;
+    let run = runs.get(key);
+    if (!run) {
+      run = compiled(`${prefix}_${runs.size}`, (c) => build(c, shape) as never) as unknown as Run;
+      runs.set(key, run);
+    }
+    return run;
+  };
+}
+
+interface Shape {
+  from: readonly string[];
+  /** Columns set from the call's values (placeholders named as the column keys). */
+  keys: string[];
+  /** Columns set to null. */
+  nulls: string[];
+}
+
+function shapeOf(values: Record<string, unknown>, from: readonly string[] = []): Shape | null {
+  const keys: string[] = [];
+  const nulls: string[] = [];
+  for (const key of Object.keys(values).sort()) {
+    const value = values[key];
+    if (value === undefined) continue;
+    if (value === null) nulls.push(key);
+    else if (is(value, SQL)) return null;
+    else keys.push(key);
+  }
+  return { from, keys, nulls };
+}
+
+const setOf = (shape: Shape) =>
+  Object.fromEntries([
+    ...shape.keys.map((key) => [key, sql.placeholder(key)]),
+    ...shape.nulls.map((key) => [key, null]),
+  ]);
+
+const insertShaped = byShape('instances_insert', (conn, shape) =>
+  conn
+    .insert(instances)
+    .values(setOf(shape) as typeof instances.$inferInsert)
+    .returning(),
+);
+
+const transitionShaped = byShape('instances_transition', (conn, shape) =>
+  conn
+    .update(instances)
+    .set({ ...setOf(shape), generation: sql`${instances.generation} + 1` })
+    .where(
+      and(
+        eq(instances.id, sql.placeholder('__id')),
+        inArray(instances.status, [...shape.from] as InstanceState[]),
+      ),
+    )
+    .returning(),
+);
+
+/**
+ * A provisioning instance's first readiness, in one statement (no transaction, no lock
+ * first): only while it is still provisioning at the reported generation and before its
+ * deadline. Anything else is left to the general path, which locks and decides.
+ */
+const markReadyStatement = compiled<Record<string, unknown>, Instance[]>(
+  'instances_mark_ready',
+  (conn) =>
+    conn
+      .update(instances)
+      .set({
+        generation: sql`${instances.generation} + 1`,
+        status: 'running',
+        stateChangedAt: sql`${sql.placeholder('at')}::timestamptz`,
+        readyAt: sql`${sql.placeholder('at')}::timestamptz`,
+        sshHost: sql`coalesce(${sql.placeholder('sshHost')}::text, ${instances.sshHost})`,
+        sshPort: sql`coalesce(${sql.placeholder('sshPort')}::int, ${instances.sshPort})`,
+        sshUsername: sql`coalesce(${sql.placeholder('sshUsername')}::text, ${instances.sshUsername})`,
+        vncAddress: sql`coalesce(${sql.placeholder('vncAddress')}::text, ${instances.vncAddress})`,
+      })
+      .where(
+        and(
+          eq(instances.id, sql.placeholder('id')),
+          eq(instances.status, 'provisioning'),
+          eq(instances.generation, sql.placeholder('generation')),
+          isNull(instances.readyAt),
+          sql`${instances.provisioningDeadline} > ${sql.placeholder('at')}::timestamptz`,
+        ),
+      )
+      .returning(),
+);
+
 export const instancesRepo = {
   async insert(conn: Conn, values: typeof instances.$inferInsert) {
-    const [row] = await conn.insert(instances).values(values).returning();
+    const shape = shapeOf(values);
+    const [row] = shape
+      ? await insertShaped(conn, shape)(conn, values)
+      : await conn.insert(instances).values(values).returning();
     if (!row) throw new Error('instance insert returned nothing');
     return row;
+  },
+
+  /**
+   * A provisioning instance becomes running with its first readiness report, in one
+   * statement. Null when it is not (or no longer) provisioning at that generation, or the
+   * deadline has passed: the caller then takes the general path.
+   */
+  async markReady(
+    conn: Conn,
+    report: {
+      id: number;
+      generation: number;
+      at: Date;
+      sshHost?: string | undefined;
+      sshPort?: number | undefined;
+      sshUsername?: string | undefined;
+      vncAddress?: string | undefined;
+    },
+  ): Promise<Instance | null> {
+    const [row] = await markReadyStatement(conn, {
+      id: report.id,
+      generation: report.generation,
+      at: report.at.toISOString(),
+      sshHost: report.sshHost ?? null,
+      sshPort: report.sshPort ?? null,
+      sshUsername: report.sshUsername ?? null,
+      vncAddress: report.vncAddress ?? null,
+    });
+    return row ?? null;
   },
 
   /** The instance with what its view needs, its row locked for the caller's transaction. */
@@ -105,16 +241,15 @@ export const instancesRepo = {
     at: Date,
     changes: Changes = {},
   ) {
-    const [row] = await conn
-      .update(instances)
-      .set({
-        ...changes,
-        status: to,
-        stateChangedAt: at,
-        generation: sql`${instances.generation} + 1`,
-      })
-      .where(and(eq(instances.id, id), inArray(instances.status, [...from])))
-      .returning();
+    const values = { ...changes, status: to, stateChangedAt: at };
+    const shape = shapeOf(values, from);
+    const [row] = shape
+      ? await transitionShaped(conn, shape)(conn, { ...values, __id: id })
+      : await conn
+          .update(instances)
+          .set({ ...values, generation: sql`${instances.generation} + 1` })
+          .where(and(eq(instances.id, id), inArray(instances.status, [...from])))
+          .returning();
     return row ?? null;
   },
 
