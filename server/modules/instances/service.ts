@@ -509,6 +509,22 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
      */
     async applyHostReport(report: HostReport, now: Date) {
       const at = report.at ?? now;
+      if (report.state === 'running') {
+        // The common report, a provisioning instance's first readiness, is one statement.
+        const ready = await instancesRepo.markReady(db, {
+          id: report.instanceId,
+          generation: report.generation,
+          at,
+          ...report.connection,
+        });
+        if (ready) {
+          config.onChange?.();
+          if (ready.billingPlan === 'booked') {
+            config.onInstanceEvent?.({ kind: 'ready', instanceId: ready.id, userId: ready.userId });
+          }
+          return { accepted: true, generation: ready.generation };
+        }
+      }
       const told: InstanceEvent[] = [];
       const outcome = await afterCommit(async (tx) => {
         const row = await instancesRepo.lockView(tx, report.instanceId);
