@@ -46,11 +46,10 @@ export function createInstanceAlerts(deps: {
   log: { error(obj: unknown, msg: string): void };
 }) {
   async function send(event: InstanceEvent) {
-    const { notifications } = await usersService.getSettings(deps.db, event.userId);
-    if (!notifications.email || !notifications.instanceAlerts) return;
-    const profile = await usersService.getProfile(deps.db, event.userId);
+    const to = await usersService.alertAddress(deps.db, event.userId);
+    if (!to) return;
     await deps.mailer.send({
-      to: profile.email,
+      to,
       ...MESSAGES[event.kind](event.instanceId ?? 0, event),
     });
   }
@@ -78,12 +77,11 @@ export function createHostAlerts(deps: {
       .where(eq(hosts.id, event.hostId));
     const row = rows[0];
     if (!row?.userId) return;
-    const { notifications } = await usersService.getSettings(deps.db, row.userId);
-    if (!notifications.email || !notifications.instanceAlerts) return;
-    const profile = await usersService.getProfile(deps.db, row.userId);
+    const to = await usersService.alertAddress(deps.db, row.userId);
+    if (!to) return;
     const n = event.instanceIds.length;
     await deps.mailer.send({
-      to: profile.email,
+      to,
       subject: `Your host "${row.name}" is offline`,
       text: `RentGPU has not heard from host "${row.name}" for 90 seconds, so it is offline: its listings cannot be rented and ${n} instance${n === 1 ? '' : 's'} on it ${n === 1 ? 'is' : 'are'} not billed until it is back. Instances unreachable for 20 minutes end and their renters are refunded. Check the agent with: systemctl status rentgpu-agent`,
     });

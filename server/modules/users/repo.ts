@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
+import { compiled } from '../../db/compiled';
 import { balanceAlerts, ledgerAccounts, providers, users } from '../../db/schema';
 
 export interface UserProfileRow {
@@ -55,6 +56,16 @@ const profileColumns = {
   stoppedInstances: sql<number>`coalesce((select ${balanceAlerts.stoppedCount} from ${balanceAlerts} where ${balanceAlerts.userId} = ${users.id}), 0)::int`,
 };
 
+const alertAddressById = compiled<{ id: string }, { email: string; settings: unknown }[]>(
+  'users_alert_address',
+  (conn) =>
+    conn
+      .select({ email: users.email, settings: users.settings })
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1),
+);
+
 export const usersRepo = {
   async findProfileById(conn: Conn, id: string): Promise<UserProfileRow | null> {
     const rows = await conn
@@ -93,6 +104,11 @@ export const usersRepo = {
 
   async setTheme(conn: Conn, id: string, theme: string): Promise<void> {
     await conn.update(users).set({ theme, updatedAt: sql`now()` }).where(eq(users.id, id));
+  },
+
+  /** The e-mail address and settings: what an alert needs, in one statement. */
+  async findAlertAddress(conn: Conn, id: string) {
+    return (await alertAddressById(conn, { id }))[0] ?? null;
   },
 
   async findSettings(conn: Conn, id: string) {

@@ -30,6 +30,17 @@ export const usersService = {
   },
 
   /**
+   * Where an instance or host alert goes: the user's address, or null when their settings
+   * turn e-mail notifications or instance alerts off.
+   */
+  async alertAddress(conn: Conn, userId: string): Promise<string | null> {
+    const row = await usersRepo.findAlertAddress(conn, userId);
+    if (!row) throw notFound('User');
+    const { notifications } = resolveSettings(row.settings);
+    return notifications.email && notifications.instanceAlerts ? row.email : null;
+  },
+
+  /**
    * The whole settings object with the section 9 defaults filled in. The theme is read from
    * users.theme, which PATCH /api/user/theme also writes, so the two never disagree.
    */
