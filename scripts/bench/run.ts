@@ -34,6 +34,17 @@ const HEARTBEATS_PER_S = HOSTS / 30;
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
 
+/**
+ * Statements sent to PostgreSQL by this process (the server under test), counted at the
+ * driver: what one rent-then-stop pair costs in round trips.
+ */
+const statements = { count: 0 };
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements.count += 1;
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof sendQuery;
+
 interface Figures {
   rps: number;
   p50: number;
@@ -87,7 +98,15 @@ async function rentAndStop(
   base: string,
   database: Database,
   hosts: HostsService,
-): Promise<{ pairsPerSecond: number; pairs: number; failures: number; cpuMsPerPair: number }> {
+): Promise<{
+  pairsPerSecond: number;
+  pairs: number;
+  failures: number;
+  cpuMsPerPair: number;
+  userMsPerPair: number;
+  systemMsPerPair: number;
+  statementsPerPair: number;
+}> {
   const users = await Promise.all(
     Array.from({ length: RENT_WORKERS }, () =>
       database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' })),
@@ -113,6 +132,8 @@ async function rentAndStop(
     hourlyRate: string;
   }[];
   const eluBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
+  const statementsBefore = statements.count;
   const worker = new Worker(new URL('./rent-load.mjs', import.meta.url), {
     workerData: { base, cookies, listings: page, seconds: DURATION_S },
   });
@@ -147,8 +168,19 @@ async function rentAndStop(
   if (firstFailure) console.log(`  first failure: ${firstFailure}`);
   // The renters run in a worker thread; this thread's busy time is the server's (and the ready reports').
   const elu = performance.eventLoopUtilization(eluBefore);
-  const cpuMsPerPair = elu.active / Math.max(1, pairs);
-  return { pairsPerSecond: pairs / DURATION_S, pairs, failures, cpuMsPerPair };
+  const cpu = process.cpuUsage(cpuBefore);
+  const per = Math.max(1, pairs);
+  const statementsPerPair = (statements.count - statementsBefore) / per;
+  const cpuMsPerPair = elu.active / per;
+  return {
+    pairsPerSecond: pairs / DURATION_S,
+    pairs,
+    failures,
+    cpuMsPerPair,
+    userMsPerPair: cpu.user / 1000 / per,
+    systemMsPerPair: cpu.system / 1000 / per,
+    statementsPerPair,
+  };
 }
 
 /**
@@ -331,6 +363,14 @@ async function benchOn(label: string, database: Database): Promise<void> {
       console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
       console.log(
         `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures); ${fmt(rs.cpuMsPerPair, 1)} ms of the server's event loop per pair`,
+      );
+      if (rs.statementsPerPair > 0) {
+        console.log(
+          `  ${fmt(rs.statementsPerPair, 1)} SQL statements per pair (rent, ready report and its alert, stop; BEGIN and COMMIT count)`,
+        );
+      }
+      console.log(
+        `  CPU of the whole bench process (server, renters' thread, GC) per pair: user ${fmt(rs.userMsPerPair, 1)} ms, system ${fmt(rs.systemMsPerPair, 1)} ms`,
       );
       console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
       if (problems.length > 0) process.exitCode = 1;
