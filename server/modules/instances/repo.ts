@@ -52,7 +52,7 @@ function byShape(
   build: (conn: Conn, shape: Shape) => { prepare(name: string): unknown },
 ) {
   const runs = new Map<string, Run>();
-  return (conn: Conn, shape: Shape): Run => {
+  return (shape: Shape): Run => {
     const key = `${shape.from.join(',')}|${shape.keys.join(',')}|${shape.nulls.join(',')}`;
     let run = runs.get(key);
     if (!run) {
@@ -146,7 +146,7 @@ export const instancesRepo = {
   async insert(conn: Conn, values: typeof instances.$inferInsert) {
     const shape = shapeOf(values);
     const [row] = shape
-      ? await insertShaped(conn, shape)(conn, values)
+      ? await insertShaped(shape)(conn, values)
       : await conn.insert(instances).values(values).returning();
     if (!row) throw new Error('instance insert returned nothing');
     return row;
@@ -244,7 +244,7 @@ export const instancesRepo = {
     const values = { ...changes, status: to, stateChangedAt: at };
     const shape = shapeOf(values, from);
     const [row] = shape
-      ? await transitionShaped(conn, shape)(conn, { ...values, __id: id })
+      ? await transitionShaped(shape)(conn, { ...values, __id: id })
       : await conn
           .update(instances)
           .set({ ...values, generation: sql`${instances.generation} + 1` })
