@@ -1,3 +1,4 @@
+import { is, SQL, sql } from 'drizzle-orm';
 import type { Conn } from './client';
 
 /** What drizzle's prepare() leaves on a prepared query (the same on node-postgres and PGlite). */
@@ -71,5 +72,45 @@ export function compiledSql<R>(
       .prepareQuery({ sql: text, params }, undefined, name, false)
       .execute({})) as { rows: R[] };
     return result.rows;
+  };
+}
+
+/**
+ * A statement whose columns depend on the call (an insert or an update with some fields
+ * set), compiled once per *shape*: which columns get a value, which are set to null, and the
+ * caller's `context` (e.g. the states an update may start from), keyed by `contextKey`.
+ * A few shapes cover every code path, each its own named statement, without a hand-kept
+ * list. `build` receives `set`: a placeholder per valued column (named as the column key)
+ * and null for each null one. Returns null, running nothing, when a value is SQL: such a
+ * call is built by the caller as it comes. `extra` fills placeholders `build` adds itself.
+ */
+export function compiledByShape<R, C = undefined>(
+  prefix: string,
+  build: (conn: Conn, set: Record<string, unknown>, context: C) => Preparable<R>,
+  contextKey: (context: C) => string = () => '',
+): (
+  conn: Conn,
+  values: Record<string, unknown>,
+  context: C,
+  extra?: Record<string, unknown>,
+) => Promise<R> | null {
+  const runs = new Map<string, (conn: Conn, values: Record<string, unknown>) => Promise<R>>();
+  return (conn, values, context, extra) => {
+    const set: Record<string, unknown> = {};
+    const shape: string[] = [contextKey(context)];
+    for (const key of Object.keys(values).sort()) {
+      const value = values[key];
+      if (value === undefined) continue;
+      if (is(value, SQL)) return null;
+      set[key] = value === null ? null : sql.placeholder(key);
+      shape.push(value === null ? `${key}=null` : key);
+    }
+    const key = shape.join('|');
+    let run = runs.get(key);
+    if (!run) {
+      run = compiled(`${prefix}_${runs.size}`, (c) => build(c, set, context));
+      runs.set(key, run);
+    }
+    return run(conn, extra ? { ...values, ...extra } : values);
   };
 }

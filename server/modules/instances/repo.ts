@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, is, isNull, lt, lte, SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
-import { compiled } from '../../db/compiled';
+import { compiled, compiledByShape } from '../../db/compiled';
 import { balanceAlerts, gpuListings, instances, providers } from '../../db/schema';
 
 const viewColumns = {
@@ -39,75 +39,24 @@ const lockViewById = compiled<{ id: number }, InstanceRow[]>('instances_lock_vie
 const findViewById = compiled<{ id: number }, InstanceRow[]>('instances_find_view', viewById);
 
 type Instance = typeof instances.$inferSelect;
-type Run = (conn: Conn, values: Record<string, unknown>) => Promise<Instance[]>;
 
-/**
- * Inserts and state changes are built once per shape (which columns they set, which are
- * null, from which states), not on every call: a few shapes cover every code path, and the
- * rent, ready and stop paths run them many times a second. A value that is SQL is not a
- * shape's parameter: such a call is built as it comes.
- */
-function byShape(
-  prefix: string,
-  build: (conn: Conn, shape: Shape) => { prepare(name: string): unknown },
-) {
-  const runs = new Map<string, Run>();
-  return (shape: Shape): Run => {
-    const key = `${shape.from.join(',')}|${shape.keys.join(',')}|${shape.nulls.join(',')}`;
-    let run = runs.get(key);
-    if (!run) {
-      run = compiled(`${prefix}_${runs.size}`, (c) => build(c, shape) as never) as unknown as Run;
-      runs.set(key, run);
-    }
-    return run;
-  };
-}
-
-interface Shape {
-  from: readonly string[];
-  /** Columns set from the call's values (placeholders named as the column keys). */
-  keys: string[];
-  /** Columns set to null. */
-  nulls: string[];
-}
-
-function shapeOf(values: Record<string, unknown>, from: readonly string[] = []): Shape | null {
-  const keys: string[] = [];
-  const nulls: string[] = [];
-  for (const key of Object.keys(values).sort()) {
-    const value = values[key];
-    if (value === undefined) continue;
-    if (value === null) nulls.push(key);
-    else if (is(value, SQL)) return null;
-    else keys.push(key);
-  }
-  return { from, keys, nulls };
-}
-
-const setOf = (shape: Shape) =>
-  Object.fromEntries([
-    ...shape.keys.map((key) => [key, sql.placeholder(key)]),
-    ...shape.nulls.map((key) => [key, null]),
-  ]);
-
-const insertShaped = byShape('instances_insert', (conn, shape) =>
+/** Inserts and state changes, compiled once per shape (server/db/compiled.ts). */
+const insertShaped = compiledByShape<Instance[]>('instances_insert', (conn, set) =>
   conn
     .insert(instances)
-    .values(setOf(shape) as typeof instances.$inferInsert)
+    .values(set as typeof instances.$inferInsert)
     .returning(),
 );
 
-const transitionShaped = byShape('instances_transition', (conn, shape) =>
-  conn
-    .update(instances)
-    .set({ ...setOf(shape), generation: sql`${instances.generation} + 1` })
-    .where(
-      and(
-        eq(instances.id, sql.placeholder('__id')),
-        inArray(instances.status, [...shape.from] as InstanceState[]),
-      ),
-    )
-    .returning(),
+const transitionShaped = compiledByShape<Instance[], readonly InstanceState[]>(
+  'instances_transition',
+  (conn, set, from) =>
+    conn
+      .update(instances)
+      .set({ ...set, generation: sql`${instances.generation} + 1` })
+      .where(and(eq(instances.id, sql.placeholder('__id')), inArray(instances.status, [...from])))
+      .returning(),
+  (from) => from.join(','),
 );
 
 /**
@@ -144,10 +93,9 @@ const markReadyStatement = compiled<Record<string, unknown>, Instance[]>(
 
 export const instancesRepo = {
   async insert(conn: Conn, values: typeof instances.$inferInsert) {
-    const shape = shapeOf(values);
-    const [row] = shape
-      ? await insertShaped(shape)(conn, values)
-      : await conn.insert(instances).values(values).returning();
+    const [row] =
+      (await insertShaped(conn, values, undefined)) ??
+      (await conn.insert(instances).values(values).returning());
     if (!row) throw new Error('instance insert returned nothing');
     return row;
   },
@@ -242,14 +190,13 @@ export const instancesRepo = {
     changes: Changes = {},
   ) {
     const values = { ...changes, status: to, stateChangedAt: at };
-    const shape = shapeOf(values, from);
-    const [row] = shape
-      ? await transitionShaped(shape)(conn, { ...values, __id: id })
-      : await conn
-          .update(instances)
-          .set({ ...values, generation: sql`${instances.generation} + 1` })
-          .where(and(eq(instances.id, id), inArray(instances.status, [...from])))
-          .returning();
+    const [row] =
+      (await transitionShaped(conn, values, from, { __id: id })) ??
+      (await conn
+        .update(instances)
+        .set({ ...values, generation: sql`${instances.generation} + 1` })
+        .where(and(eq(instances.id, id), inArray(instances.status, [...from])))
+        .returning());
     return row ?? null;
   },
 
