@@ -3,22 +3,17 @@ import {
   acceptsReport,
   allowedActions,
   canAct,
-  holdsUnit,
   type InstanceAction,
   type InstanceState,
-  LIVE_STATES,
-  type ReportedState,
   stateAfter,
 } from '../../../shared/rules/instance-lifecycle';
-import { minuteChargeMicros, minuteIndex, oneHourMicros } from '../../../shared/rules/metering';
+import { oneHourMicros } from '../../../shared/rules/metering';
 import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
 import {
   bookedCostMicros,
   quoteRental,
   STORAGE_ADDON_MICROS,
   sameDollars,
-  splitEarnings,
-  usedCostMicros,
 } from '../../../shared/rules/pricing';
 import type { Conn, Db, Tx } from '../../db/client';
 import type { Instance } from '../../db/schema';
@@ -34,84 +29,31 @@ import {
   quoteMismatch,
 } from '../../lib/errors';
 import type { AccountBook } from '../ledger/accounts';
-import { type LedgerLine, ledgerService } from '../ledger/service';
+import { ledgerService } from '../ledger/service';
 import { listingsService } from '../listings/service';
-import { usersService } from '../users/service';
+import { createMeteredBilling } from './metered-billing';
 import { type InstanceRow, instancesRepo } from './repo';
+import { createSettlement, stateOf } from './settlement';
+import type {
+  ConsoleTarget,
+  CreateMeteredInput,
+  EndReason,
+  HostReport,
+  InstanceEvent,
+  InstancesConfig,
+  RentOptions,
+} from './types';
 
 export type { InstanceRow } from './repo';
-
-export interface InstancesConfig {
-  platformFeeBps: number;
-  provisioningTimeoutMs: number;
-  /** Called after any change to instances or listing availability (read caches listen). */
-  onChange?: () => void;
-  /** Told after commit about what users hear of (instance alerts, balance warnings). */
-  onInstanceEvent?: (event: InstanceEvent) => void;
-}
-
-export interface InstanceEvent {
-  kind: 'ready' | 'expired' | 'timed_out' | 'stopped_for_credits' | 'low_balance' | 'host_failed';
-  userId: string;
-  /** The instance concerned (absent for a balance warning). */
-  instanceId?: number;
-  /** The wallet balance at the time (balance warnings), in dollars. */
-  balance?: string;
-}
-
-export interface RentOptions {
-  /** Runs last inside the rent's transaction (the route stores its Idempotency-Key answer). */
-  record?: (tx: Tx, created: InstanceRow) => Promise<void>;
-}
-
-export type EndReason =
-  | 'user'
-  | 'expiry'
-  | 'provisioning_timeout'
-  | 'api'
-  | 'insufficient_credits'
-  | 'host_failed'
-  | 'demo_cleanup';
-
-export interface HostReport {
-  instanceId: number;
-  /** The generation the host acted on; a report of an older one is ignored. */
-  generation: number;
-  state: ReportedState;
-  /** When it happened (defaults to now). */
-  at?: Date;
-  connection?: {
-    sshHost?: string;
-    sshPort?: number;
-    sshUsername?: string;
-    vncAddress?: string;
-  };
-}
-
-/** Where the web console logs in: the instance's SSH address and the platform's key. */
-export interface ConsoleTarget {
-  instanceId: number;
-  /** The instance's generation now: the host key is pinned per run (console-guards.ts). */
-  generation: number;
-  host: string;
-  port: number;
-  username: string;
-  privateKey: string;
-}
-
-export interface CreateMeteredInput {
-  gpuListingId: number;
-  source: 'vm' | 'deploy' | 'api';
-  template?: string | null;
-  storageGb: number;
-  /** The VM's shape (VM dashboard: 2–16 vCPUs, 8–128 GB); the host caps it to a GPU's share. */
-  cpus?: number;
-  memoryGb?: number;
-  /** The template's setup, handed to the host as cloud-init user-data. */
-  userData?: string | null;
-  /** The platform's per-instance key pair for the web console: `generateSshKeyPair()` (lib/ssh-keypair.ts). */
-  platformKey?: { publicKey: string; privateKey: string } | null;
-}
+export type {
+  ConsoleTarget,
+  CreateMeteredInput,
+  EndReason,
+  HostReport,
+  InstanceEvent,
+  InstancesConfig,
+  RentOptions,
+} from './types';
 
 function parseDollars(value: string): bigint | null {
   try {
@@ -119,17 +61,6 @@ function parseDollars(value: string): bigint | null {
   } catch {
     return null;
   }
-}
-
-const stateOf = (instance: Instance) => instance.status as InstanceState;
-
-/** Seconds an instance's host was unreachable up to `end` (closed outages plus an open one). */
-function unreachableSecondsUntil(instance: Instance, end: Date): number {
-  const open =
-    instance.unreachableSince !== null && instance.unreachableSince < end
-      ? Math.floor((end.getTime() - instance.unreachableSince.getTime()) / 1000)
-      : 0;
-  return instance.unreachableSeconds + open;
 }
 
 /**
@@ -145,109 +76,12 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
     return result;
   };
 
+  const settlement = createSettlement(accounts, config);
+  const { settleBooked, endMetered, stopMetered } = settlement;
+
   function refuse(instance: Instance, action: InstanceAction): never {
     const state = stateOf(instance);
     throw invalidStateTransition(action, state, allowedActions(state));
-  }
-
-  /**
-   * Ends a booked instance inside the caller's transaction (the row locked). Completed:
-   * the used time's cost (by the second, rounded up to the cent) goes to the provider less
-   * the platform fee, the rest of the escrow back to the wallet. Never ready: everything,
-   * storage included, goes back to the wallet.
-   */
-  async function settleBooked(
-    tx: Tx,
-    instance: Instance,
-    how: { at: Date; by: EndReason; to: InstanceState },
-  ): Promise<Instance> {
-    const wallet = await accounts.wallet(tx, instance.userId);
-    const escrowId = await accounts.system(tx, 'escrow');
-    const platformId = await accounts.system(tx, 'platform_revenue');
-    const booked = instance.bookedCostMicros;
-    const reference = `rental:${instance.id}`;
-    if (holdsUnit(stateOf(instance))) await listingsService.releaseUnit(tx, instance.gpuListingId);
-    let changes: Partial<Instance>;
-    if (instance.readyAt === null) {
-      await ledgerService.post(tx, {
-        kind: 'rental_cancel',
-        memo: `Full refund: rental ${instance.id} cancelled (${how.by})`,
-        reference,
-        lines: [
-          { accountId: escrowId, amountMicros: -booked, system: true },
-          { accountId: platformId, amountMicros: -instance.storageFeeMicros, system: true },
-          { accountId: wallet, amountMicros: booked + instance.storageFeeMicros },
-        ],
-      });
-      changes = {
-        endTime: how.at,
-        usedSeconds: 0,
-        usedCostMicros: 0n,
-        refundMicros: booked + instance.storageFeeMicros,
-        platformFeeMicros: 0n,
-        endReason: how.by,
-      };
-    } else {
-      const endsAt = instance.endsAt ?? how.at;
-      const end = how.at < endsAt ? how.at : endsAt;
-      // Time its host was unreachable is not billed (DESIGN.md section 3): refunded here.
-      const unreachableSeconds = unreachableSecondsUntil(instance, end);
-      const usedSeconds = Math.max(
-        0,
-        Math.floor((end.getTime() - instance.startTime.getTime()) / 1000) - unreachableSeconds,
-      );
-      const used = usedCostMicros(
-        instance.hourlyRateMicros,
-        usedSeconds,
-        instance.durationHours ?? 0,
-      );
-      const { providerMicros, feeMicros } = splitEarnings(used, config.platformFeeBps);
-      const providerId = await accounts.earnings(tx, instance.providerId);
-      await ledgerService.post(tx, {
-        kind: 'rental_settle',
-        memo: `Rental ${instance.id}: ${usedSeconds} s used${unreachableSeconds > 0 ? `, ${unreachableSeconds} s unreachable refunded` : ''} (${how.by})`,
-        reference,
-        lines: [
-          { accountId: escrowId, amountMicros: -booked, system: true },
-          { accountId: providerId, amountMicros: providerMicros },
-          { accountId: platformId, amountMicros: feeMicros, system: true },
-          { accountId: wallet, amountMicros: booked - used },
-        ],
-      });
-      changes = {
-        endTime: end,
-        usedSeconds,
-        usedCostMicros: used,
-        refundMicros: booked - used,
-        platformFeeMicros: feeMicros,
-        endReason: how.by,
-      };
-    }
-    const moved = await instancesRepo.transition(
-      tx,
-      instance.id,
-      LIVE_STATES,
-      how.to,
-      how.at,
-      changes,
-    );
-    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
-    return moved;
-  }
-
-  /** Ends a metered instance: its unit back if it held one; minutes already paid stay paid. */
-  async function endMetered(
-    tx: Tx,
-    instance: Instance,
-    how: { at: Date; by: EndReason; to: InstanceState },
-  ): Promise<Instance> {
-    if (holdsUnit(stateOf(instance))) await listingsService.releaseUnit(tx, instance.gpuListingId);
-    const moved = await instancesRepo.transition(tx, instance.id, LIVE_STATES, how.to, how.at, {
-      endTime: how.at,
-      endReason: how.by,
-    });
-    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
-    return moved;
   }
 
   /** The error for a rent that could not take a unit: the first rule it breaks. */
@@ -289,6 +123,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   }
 
   return {
+    ...createMeteredBilling(db, accounts, config, settlement),
     /**
      * Rents one unit on the booked plan: the server's quote must match what the client
      * showed; in one transaction a unit is taken, the booked cost moves from the wallet to
@@ -645,157 +480,6 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       }, told);
     },
 
-    /**
-     * Job: charges the next minute of up to `batch` metered instances whose paid time has
-     * run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
-     * written together in one statement. A wallet that cannot pay a running instance's
-     * minute stops it (never deletes it); storage it cannot pay is not charged.
-     */
-    async chargeMeteredMinute(now: Date, batch = 500): Promise<number> {
-      const told: InstanceEvent[] = [];
-      let changedState = false;
-      const charged = await accounts.transact(async (tx) => {
-        const due = await instancesRepo.claimDue(tx, 'metered', now, batch);
-        if (due.length === 0) return { count: 0, stops: [] as Instance[] };
-        const wallets = await accounts.wallets(
-          tx,
-          due.map((d) => d.userId),
-        );
-        const earnings = new Map<number, number>();
-        for (const providerId of new Set(due.map((d) => d.providerId))) {
-          earnings.set(providerId, await accounts.earnings(tx, providerId));
-        }
-        const platformId = await accounts.system(tx, 'platform_revenue');
-        const balances = await ledgerService.lockBalances(
-          tx,
-          [...new Set([...wallets.values(), ...earnings.values()])].sort((a, b) => a - b),
-        );
-        const postings: Parameters<typeof ledgerService.postMany>[1] = [];
-        const minutes: {
-          id: number;
-          compute: number;
-          storage: number;
-          charged: bigint;
-          key: string;
-        }[] = [];
-        const stops: Instance[] = [];
-        for (const instance of due) {
-          const wallet = wallets.get(instance.userId);
-          const providerAccount = earnings.get(instance.providerId);
-          if (wallet === undefined || providerAccount === undefined) continue;
-          if (instance.unreachableSince !== null) {
-            // Its host is dark: the minute passes unbilled, compute and storage alike.
-            minutes.push({ id: instance.id, compute: 0, storage: 0, charged: 0n, key: '' });
-            continue;
-          }
-          const running = instance.status === 'running';
-          let { computeMicros, storageMicros } = minuteChargeMicros(
-            instance.hourlyRateMicros,
-            instance.storageGb,
-            running,
-          );
-          const balance = balances.get(wallet) ?? 0n;
-          if (computeMicros + storageMicros > balance) {
-            if (running) stops.push(instance);
-            computeMicros = 0n;
-            if (storageMicros > balance) storageMicros = 0n;
-          }
-          const total = computeMicros + storageMicros;
-          balances.set(wallet, balance - total);
-          const minute = minuteIndex(instance.paidThrough ?? now);
-          const key = `metered:${instance.id}:${minute}`;
-          minutes.push({
-            id: instance.id,
-            compute: computeMicros > 0n ? 1 : 0,
-            storage: storageMicros > 0n ? 1 : 0,
-            charged: total,
-            key,
-          });
-          if (total === 0n) continue;
-          const { providerMicros, feeMicros } = splitEarnings(computeMicros, config.platformFeeBps);
-          const lines: LedgerLine[] = [
-            { accountId: wallet, amountMicros: -total },
-            { accountId: providerAccount, amountMicros: providerMicros },
-            { accountId: platformId, amountMicros: feeMicros + storageMicros, system: true },
-          ];
-          postings.push({
-            kind: 'metered_minute',
-            memo: `Instance ${instance.id}: minute ${minute} (${computeMicros > 0n ? 'compute and storage' : 'storage'})`,
-            idempotencyKey: key,
-            reference: `instance:${instance.id}`,
-            lines,
-          });
-        }
-        const written = await ledgerService.postMany(tx, postings);
-        // A minute whose key was used before moves paid time on without counting again.
-        await instancesRepo.recordMinutes(
-          tx,
-          minutes.map((m) =>
-            m.charged === 0n || written.has(m.key)
-              ? m
-              : { ...m, compute: 0, storage: 0, charged: 0n },
-          ),
-        );
-        return { count: due.length, stops };
-      });
-      // Stopped in transactions of their own, after the charges commit: a stop takes the
-      // listing's row lock, which must never be awaited while holding wallet locks (a rent
-      // takes them the other way round).
-      for (const candidate of charged.stops) {
-        const stopped = await accounts.transact(async (tx) => {
-          const row = await instancesRepo.lockView(tx, candidate.id);
-          if (!row || row.instance.status !== 'running') return false;
-          await stopMetered(tx, row.instance, now, 'insufficient_credits');
-          await instancesRepo.markStoppedForCredits(tx, row.instance.userId, now, 1);
-          return true;
-        });
-        if (!stopped) continue;
-        changedState = true;
-        told.push({
-          kind: 'stopped_for_credits',
-          instanceId: candidate.id,
-          userId: candidate.userId,
-        });
-      }
-      if (changedState) config.onChange?.();
-      for (const e of told) config.onInstanceEvent?.(e);
-      return charged.count;
-    },
-
-    /**
-     * Job: warns users whose wallet fell below their low-balance threshold (settings; by
-     * default one hour of what their metered instances cost now), once per crossing.
-     */
-    async warnLowBalances(now: Date, batch = 500): Promise<number> {
-      let after: string | null = null;
-      let warned = 0;
-      for (;;) {
-        const spenders = await instancesRepo.meteredSpenders(db, batch, after);
-        for (const s of spenders) {
-          const { billing } = await usersService.getSettings(db, s.userId);
-          const threshold =
-            billing.lowBalanceThreshold === null
-              ? s.hourlyMicros
-              : dollarsToMicros(billing.lowBalanceThreshold);
-          if (s.balanceMicros < threshold) {
-            if (await instancesRepo.markLowBalance(db, s.userId, now)) {
-              warned += 1;
-              config.onInstanceEvent?.({
-                kind: 'low_balance',
-                userId: s.userId,
-                balance: microsToDollars(s.balanceMicros),
-              });
-            }
-          } else {
-            await instancesRepo.clearBalanceAlerts(db, s.userId);
-          }
-        }
-        if (spenders.length < batch) break;
-        after = spenders[spenders.length - 1]?.userId ?? null;
-      }
-      return warned;
-    },
-
     /** One of the user's instances with its view (404 for anyone else's, as if absent). */
     async findOwn(userId: string, id: number, what = 'Instance'): Promise<InstanceRow> {
       const row = await instancesRepo.findView(db, id);
@@ -839,37 +523,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       const row = await instancesRepo.findView(db, id);
       return row ? stateOf(row.instance) : null;
     },
-
-    /** What the app's banner shows: a low balance, or instances stopped for want of credits. */
-    async balanceAlert(userId: string, conn: Conn = db) {
-      const row = await instancesRepo.balanceAlertOf(conn, userId);
-      if (!row) return null;
-      if (row.stoppedAt)
-        return { kind: 'out_of_credits' as const, stoppedInstances: row.stoppedCount };
-      if (row.lowBalanceAt) return { kind: 'low_balance' as const, stoppedInstances: 0 };
-      return null;
-    },
   };
-
-  async function stopMetered(
-    tx: Tx,
-    instance: Instance,
-    now: Date,
-    reason: EndReason | null,
-  ): Promise<Instance> {
-    const state = stateOf(instance);
-    if (holdsUnit(state)) await listingsService.releaseUnit(tx, instance.gpuListingId);
-    const moved = await instancesRepo.transition(
-      tx,
-      instance.id,
-      [state],
-      stateAfter('stop', instance.hostId !== null),
-      now,
-      { endReason: reason },
-    );
-    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
-    return moved;
-  }
 }
 
 export type InstancesService = ReturnType<typeof createInstancesService>;

@@ -1,0 +1,159 @@
+import {
+  holdsUnit,
+  type InstanceState,
+  LIVE_STATES,
+  stateAfter,
+} from '../../../shared/rules/instance-lifecycle';
+import { splitEarnings, usedCostMicros } from '../../../shared/rules/pricing';
+import type { Tx } from '../../db/client';
+import type { Instance } from '../../db/schema';
+import type { AccountBook } from '../ledger/accounts';
+import { ledgerService } from '../ledger/service';
+import { listingsService } from '../listings/service';
+import { instancesRepo } from './repo';
+import type { EndReason, InstancesConfig } from './types';
+
+export const stateOf = (instance: Instance) => instance.status as InstanceState;
+
+/** Seconds an instance's host was unreachable up to `end` (closed outages plus an open one). */
+function unreachableSecondsUntil(instance: Instance, end: Date): number {
+  const open =
+    instance.unreachableSince !== null && instance.unreachableSince < end
+      ? Math.floor((end.getTime() - instance.unreachableSince.getTime()) / 1000)
+      : 0;
+  return instance.unreachableSeconds + open;
+}
+
+/**
+ * How instances end or stop, inside the caller's transaction with the row locked: the
+ * money (a booked instance's escrow settled or refunded) and the listing's unit.
+ */
+export function createSettlement(
+  accounts: AccountBook,
+  config: Pick<InstancesConfig, 'platformFeeBps'>,
+) {
+  /**
+   * Ends a booked instance inside the caller's transaction (the row locked). Completed:
+   * the used time's cost (by the second, rounded up to the cent) goes to the provider less
+   * the platform fee, the rest of the escrow back to the wallet. Never ready: everything,
+   * storage included, goes back to the wallet.
+   */
+  async function settleBooked(
+    tx: Tx,
+    instance: Instance,
+    how: { at: Date; by: EndReason; to: InstanceState },
+  ): Promise<Instance> {
+    const wallet = await accounts.wallet(tx, instance.userId);
+    const escrowId = await accounts.system(tx, 'escrow');
+    const platformId = await accounts.system(tx, 'platform_revenue');
+    const booked = instance.bookedCostMicros;
+    const reference = `rental:${instance.id}`;
+    if (holdsUnit(stateOf(instance))) await listingsService.releaseUnit(tx, instance.gpuListingId);
+    let changes: Partial<Instance>;
+    if (instance.readyAt === null) {
+      await ledgerService.post(tx, {
+        kind: 'rental_cancel',
+        memo: `Full refund: rental ${instance.id} cancelled (${how.by})`,
+        reference,
+        lines: [
+          { accountId: escrowId, amountMicros: -booked, system: true },
+          { accountId: platformId, amountMicros: -instance.storageFeeMicros, system: true },
+          { accountId: wallet, amountMicros: booked + instance.storageFeeMicros },
+        ],
+      });
+      changes = {
+        endTime: how.at,
+        usedSeconds: 0,
+        usedCostMicros: 0n,
+        refundMicros: booked + instance.storageFeeMicros,
+        platformFeeMicros: 0n,
+        endReason: how.by,
+      };
+    } else {
+      const endsAt = instance.endsAt ?? how.at;
+      const end = how.at < endsAt ? how.at : endsAt;
+      // Time its host was unreachable is not billed (DESIGN.md section 3): refunded here.
+      const unreachableSeconds = unreachableSecondsUntil(instance, end);
+      const usedSeconds = Math.max(
+        0,
+        Math.floor((end.getTime() - instance.startTime.getTime()) / 1000) - unreachableSeconds,
+      );
+      const used = usedCostMicros(
+        instance.hourlyRateMicros,
+        usedSeconds,
+        instance.durationHours ?? 0,
+      );
+      const { providerMicros, feeMicros } = splitEarnings(used, config.platformFeeBps);
+      const providerId = await accounts.earnings(tx, instance.providerId);
+      await ledgerService.post(tx, {
+        kind: 'rental_settle',
+        memo: `Rental ${instance.id}: ${usedSeconds} s used${unreachableSeconds > 0 ? `, ${unreachableSeconds} s unreachable refunded` : ''} (${how.by})`,
+        reference,
+        lines: [
+          { accountId: escrowId, amountMicros: -booked, system: true },
+          { accountId: providerId, amountMicros: providerMicros },
+          { accountId: platformId, amountMicros: feeMicros, system: true },
+          { accountId: wallet, amountMicros: booked - used },
+        ],
+      });
+      changes = {
+        endTime: end,
+        usedSeconds,
+        usedCostMicros: used,
+        refundMicros: booked - used,
+        platformFeeMicros: feeMicros,
+        endReason: how.by,
+      };
+    }
+    const moved = await instancesRepo.transition(
+      tx,
+      instance.id,
+      LIVE_STATES,
+      how.to,
+      how.at,
+      changes,
+    );
+    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
+    return moved;
+  }
+
+  /** Ends a metered instance: its unit back if it held one; minutes already paid stay paid. */
+  async function endMetered(
+    tx: Tx,
+    instance: Instance,
+    how: { at: Date; by: EndReason; to: InstanceState },
+  ): Promise<Instance> {
+    if (holdsUnit(stateOf(instance))) await listingsService.releaseUnit(tx, instance.gpuListingId);
+    const moved = await instancesRepo.transition(tx, instance.id, LIVE_STATES, how.to, how.at, {
+      endTime: how.at,
+      endReason: how.by,
+    });
+    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
+    return moved;
+  }
+
+  /** Stops a metered instance: its unit back; the disk and the paid minutes stay. */
+  async function stopMetered(
+    tx: Tx,
+    instance: Instance,
+    now: Date,
+    reason: EndReason | null,
+  ): Promise<Instance> {
+    const state = stateOf(instance);
+    if (holdsUnit(state)) await listingsService.releaseUnit(tx, instance.gpuListingId);
+    const moved = await instancesRepo.transition(
+      tx,
+      instance.id,
+      [state],
+      stateAfter('stop', instance.hostId !== null),
+      now,
+      { endReason: reason },
+    );
+    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
+    return moved;
+  }
+
+  return { settleBooked, endMetered, stopMetered };
+}
+
+export type Settlement = ReturnType<typeof createSettlement>;

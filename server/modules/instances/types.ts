@@ -1,0 +1,75 @@
+import type { ReportedState } from '../../../shared/rules/instance-lifecycle';
+import type { Tx } from '../../db/client';
+import type { InstanceRow } from './repo';
+
+export interface InstancesConfig {
+  platformFeeBps: number;
+  provisioningTimeoutMs: number;
+  /** Called after any change to instances or listing availability (read caches listen). */
+  onChange?: () => void;
+  /** Told after commit about what users hear of (instance alerts, balance warnings). */
+  onInstanceEvent?: (event: InstanceEvent) => void;
+}
+
+export interface InstanceEvent {
+  kind: 'ready' | 'expired' | 'timed_out' | 'stopped_for_credits' | 'low_balance' | 'host_failed';
+  userId: string;
+  /** The instance concerned (absent for a balance warning). */
+  instanceId?: number;
+  /** The wallet balance at the time (balance warnings), in dollars. */
+  balance?: string;
+}
+
+export interface RentOptions {
+  /** Runs last inside the rent's transaction (the route stores its Idempotency-Key answer). */
+  record?: (tx: Tx, created: InstanceRow) => Promise<void>;
+}
+
+export type EndReason =
+  | 'user'
+  | 'expiry'
+  | 'provisioning_timeout'
+  | 'api'
+  | 'insufficient_credits'
+  | 'host_failed'
+  | 'demo_cleanup';
+
+export interface HostReport {
+  instanceId: number;
+  /** The generation the host acted on; a report of an older one is ignored. */
+  generation: number;
+  state: ReportedState;
+  /** When it happened (defaults to now). */
+  at?: Date;
+  connection?: {
+    sshHost?: string;
+    sshPort?: number;
+    sshUsername?: string;
+    vncAddress?: string;
+  };
+}
+
+/** Where the web console logs in: the instance's SSH address and the platform's key. */
+export interface ConsoleTarget {
+  instanceId: number;
+  /** The instance's generation now: the host key is pinned per run (console-guards.ts). */
+  generation: number;
+  host: string;
+  port: number;
+  username: string;
+  privateKey: string;
+}
+
+export interface CreateMeteredInput {
+  gpuListingId: number;
+  source: 'vm' | 'deploy' | 'api';
+  template?: string | null;
+  storageGb: number;
+  /** The VM's shape (VM dashboard: 2–16 vCPUs, 8–128 GB); the host caps it to a GPU's share. */
+  cpus?: number;
+  memoryGb?: number;
+  /** The template's setup, handed to the host as cloud-init user-data. */
+  userData?: string | null;
+  /** The platform's per-instance key pair for the web console: `generateSshKeyPair()` (lib/ssh-keypair.ts). */
+  platformKey?: { publicKey: string; privateKey: string } | null;
+}
