@@ -9,7 +9,7 @@ export interface StoredConfig {
   apiUrl?: string;
 }
 
-export function readConfig(file: string): StoredConfig {
+function readConfig(file: string): StoredConfig {
   try {
     const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) return {};
