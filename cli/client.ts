@@ -42,7 +42,7 @@ export class ApiError extends Error {
 export class NetworkError extends Error {}
 
 /** The first characters of a key, enough to recognise it; never the secret part. */
-export function redact(key: string): string {
+function redact(key: string): string {
   return `${key.slice(0, 9)}…(redacted)`;
 }
 

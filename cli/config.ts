@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_API_URL } from '../shared/contracts/public-api';
+import type { CliEnv } from './env';
 
 /** What `rentgpu login` keeps: the key and, when given at login, the server. */
 export interface StoredConfig {
@@ -9,17 +9,9 @@ export interface StoredConfig {
   apiUrl?: string;
 }
 
-type Env = Record<string, string | undefined>;
-
-/** `$XDG_CONFIG_HOME/rentgpu/config.json`, else `~/.config/rentgpu/config.json`. */
-export function configPath(env: Env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config');
-  return path.join(base, 'rentgpu', 'config.json');
-}
-
-export function readConfig(env: Env): StoredConfig {
+function readConfig(file: string): StoredConfig {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(configPath(env), 'utf8'));
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) return {};
     const { apiKey, apiUrl } = parsed as Record<string, unknown>;
     return {
@@ -32,16 +24,14 @@ export function readConfig(env: Env): StoredConfig {
 }
 
 /** Written readable by the user only (0600, its folder 0700): it holds a secret. */
-export function writeConfig(env: Env, config: StoredConfig): string {
-  const file = configPath(env);
+export function writeConfig(file: string, config: StoredConfig): string {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
 }
 
-export function removeConfig(env: Env): boolean {
-  const file = configPath(env);
+export function removeConfig(file: string): boolean {
   try {
     rmSync(file);
     return true;
@@ -51,12 +41,12 @@ export function removeConfig(env: Env): boolean {
 }
 
 /** The key: --api-key, then RENTGPU_API_KEY, then the stored file. */
-export function resolveKey(flag: string | undefined, env: Env): string | undefined {
-  return flag || env.RENTGPU_API_KEY || readConfig(env).apiKey || undefined;
+export function resolveKey(flag: string | undefined, env: CliEnv): string | undefined {
+  return flag || env.apiKey || readConfig(env.configFile).apiKey || undefined;
 }
 
 /** The server: --api-url, then RENTGPU_API_URL, then the stored one, then the default. */
-export function resolveUrl(flag: string | undefined, env: Env): string {
-  const url = flag || env.RENTGPU_API_URL || readConfig(env).apiUrl || DEFAULT_API_URL;
+export function resolveUrl(flag: string | undefined, env: CliEnv): string {
+  const url = flag || env.apiUrl || readConfig(env.configFile).apiUrl || DEFAULT_API_URL;
   return url.replace(/\/+$/, '');
 }

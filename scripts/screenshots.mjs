@@ -3,24 +3,13 @@
 // a path starts with "+".
 import { mkdirSync } from 'node:fs';
 import { chromium } from '@playwright/test';
+import { chromiumLaunchOptions } from './chromium.mjs';
 
 const [base = 'http://localhost:5000', out = 'test-results/screenshots', ...paths] =
   process.argv.slice(2);
 const targets = paths.length ? paths : ['/', '+/'];
 mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 for (const theme of ['dark', 'light', 'pastel']) {
   for (const [label, viewport] of [
     ['desktop', { width: 1280, height: 900 }],

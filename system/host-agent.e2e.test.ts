@@ -14,6 +14,7 @@ import {
   spawnAgent,
   ssh,
 } from '../agent/test/helpers';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { hosts, instances } from '../server/db/schema';
 import { generateSshKeyPair } from '../server/lib/ssh-keypair';
 import { SESSION_COOKIE } from '../server/plugins/session';
@@ -311,19 +312,7 @@ describe('provider host → agent → real VM → renter over SSH', () => {
   it('the VM dashboard in Chromium: create → running → web console echo → stop → start → terminate', async () => {
     if (!hostListing) throw new Error('the first test lists the host');
     const renter = await t.signIn({ credits: '100.00' });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions);
     const context = await browser.newContext({
       baseURL: url,
       viewport: { width: 1280, height: 900 },

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import type { Request } from '../client';
+import type { ClientOptions, Request } from '../client';
+import type { CliEnv } from '../env';
 
 /** Exit codes: documented in README ("The rentgpu CLI"). */
 export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3, network: 4 } as const;
@@ -12,17 +13,30 @@ export interface Io {
   /** Runs a program with this terminal (stdio inherited); answers its exit code. */
   exec(command: string, args: string[]): Promise<number>;
   isTTY: boolean;
-  env: Record<string, string | undefined>;
+  env: CliEnv;
+}
+
+/** The options given before the command's name. */
+export interface GlobalOptions {
+  apiKey?: string;
+  apiUrl?: string;
+  json?: boolean;
+  explain?: boolean;
 }
 
 /** A mistake in the command line or its state: printed, exit code 2. */
 export class UsageError extends Error {}
 /** The call worked but the command cannot go on (e.g. the instance is not running): exit 1. */
 export class CommandError extends Error {}
+/** A call needs a key and there is none (flag, environment or stored): exit 3. */
+export class NotLoggedIn extends Error {}
 
 /** What a command needs of the program: calls, output and the exit code. */
 export interface Ctx {
   io: Io;
+  globals(): GlobalOptions;
+  /** How calls go out: the server, this key (else the one in use), --explain. */
+  client(key?: string): ClientOptions;
   /** A call that needs a key; with --explain it prints the request and answers undefined. */
   api<T>(request: Request): Promise<T | undefined>;
   /** Prints an answer: JSON as the API gave it, or the terminal form. */

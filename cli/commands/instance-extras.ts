@@ -9,7 +9,7 @@ import { fields, table } from '../output';
 import { CommandError, type Ctx, positiveInt } from './context';
 
 /** The system ssh's arguments for an instance, or why there are none yet. */
-export function sshArgs(instance: PublicInstance, extra: string[] = []): string[] {
+function sshArgs(instance: PublicInstance, extra: string[] = []): string[] {
   if (instance.status !== 'running' || !instance.sshHost || !instance.sshPort) {
     const when = instance.actions.includes('start')
       ? ` Start it first: rentgpu instances start ${instance.id}.`
@@ -24,7 +24,7 @@ export function sshArgs(instance: PublicInstance, extra: string[] = []): string[
 }
 
 /** A command line as a shell would read it back (single quotes where needed). */
-export function shellLine(command: string, args: string[]): string {
+function shellLine(command: string, args: string[]): string {
   const quote = (word: string) =>
     /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
   return [command, ...args].map(quote).join(' ');

@@ -11,7 +11,7 @@ import {
  * `npm run openapi` writes from the routes' zod contracts; a test keeps it current). Only the
  * lazily loaded pages that describe the API import this module.
  */
-export const API_DOCUMENT = document as unknown as OpenApiDocument;
+const API_DOCUMENT = document as unknown as OpenApiDocument;
 
 let cached: ApiView | undefined;
 

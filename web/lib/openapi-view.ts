@@ -222,7 +222,7 @@ function objectOf(document: OpenApiDocument, raw: JsonSchema): JsonSchema | null
 }
 
 /** A schema's properties flattened to dotted paths, nested objects and arrays of them too. */
-export function fieldsOf(
+function fieldsOf(
   document: OpenApiDocument,
   raw: JsonSchema,
   prefix = '',
@@ -260,7 +260,7 @@ const firstJson = (content: Record<string, MediaObject> | undefined): JsonSchema
 };
 
 /** A plausible value for a schema, for the example request. */
-export function exampleValue(document: OpenApiDocument, raw: JsonSchema, depth = 0): unknown {
+function exampleValue(document: OpenApiDocument, raw: JsonSchema, depth = 0): unknown {
   const schema = resolve(document, raw);
   if (schema.example !== undefined) return schema.example;
   if (schema.examples?.length) return schema.examples[0];

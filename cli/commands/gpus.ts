@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import type { GpuListingsPage } from '../../shared/contracts/public-api';
+import { table } from '../output';
+import { type Ctx, positiveInt } from './context';
+import { gpuColumns } from './views';
+
+interface GpuListOptions {
+  model?: string;
+  gpuType?: string;
+  sort?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** `list` and `gpus list`: the marketplace, the same filters under both names. */
+export function registerGpus(root: Command, ctx: Ctx): void {
+  const listGpus = async (options: GpuListOptions) => {
+    const page = await ctx.api<GpuListingsPage>({
+      method: 'GET',
+      path: '/gpu-listings',
+      query: {
+        model: options.model,
+        gpuType: options.gpuType,
+        sort: options.sort,
+        limit: options.limit,
+        cursor: options.cursor,
+      },
+    });
+    ctx.show(page, (p) =>
+      p.gpus.length === 0
+        ? 'No GPUs match.'
+        : `${table(p.gpus, gpuColumns)}${p.nextCursor ? `\nMore: --cursor ${p.nextCursor}` : ''}`,
+    );
+  };
+  const gpuListOptions = (command: Command) =>
+    command
+      .option('--model <text>', 'search by model')
+      .option('--gpu-type <type>', 'only this GPU type')
+      .option('--sort <order>', 'price-asc, price-desc, memory or performance')
+      .option('--limit <n>', 'at most this many (1-100)', positiveInt('--limit'))
+      .option('--cursor <cursor>', 'the next page, from a previous list')
+      .action(listGpus);
+
+  gpuListOptions(root.command('list').description('available GPUs'));
+  const gpus = root.command('gpus').description('the marketplace');
+  gpuListOptions(gpus.command('list').description('available GPUs, with filters and sort'));
+}

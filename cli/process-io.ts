@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { CommandError, EXIT, type Io } from './commands/context';
+import { parseCliEnv } from './env';
+
+/** The process's own input and output, and its environment read once. */
+export function processIo(): Io {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    isTTY: Boolean(process.stdout.isTTY),
+    env: parseCliEnv(),
+    exec: (command, args) =>
+      new Promise((resolve, reject) => {
+        const child = spawn(command, args, { stdio: 'inherit' });
+        child.once('error', (error: NodeJS.ErrnoException) =>
+          reject(
+            error.code === 'ENOENT'
+              ? new CommandError(`${command} is not installed (or not on PATH).`)
+              : error,
+          ),
+        );
+        child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : EXIT.api)));
+      }),
+    prompt: (question) =>
+      new Promise((resolve) => {
+        const rl = createInterface({
+          input: process.stdin,
+          output: process.stderr,
+          terminal: false,
+        });
+        process.stderr.write(question);
+        let answered = false;
+        rl.once('line', (line) => {
+          answered = true;
+          rl.close();
+          resolve(line);
+        });
+        rl.once('close', () => {
+          if (!answered) resolve('');
+        });
+      }),
+  };
+}
