@@ -1,10 +1,13 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useState } from 'react';
-import { ApiTab } from './api-tab';
+import { lazy, Suspense, useState } from 'react';
 import { GettingStartedTab } from './getting-started-tab';
 import { OverviewTab } from './overview-tab';
 import { ProvidersTab } from './providers-tab';
 import { SupportTab } from './support-tab';
+
+// The API tab renders the OpenAPI document (bundled, about 13 KB gzipped with its view):
+// loaded only when that tab opens, not with every documentation tab.
+const ApiTab = lazy(() => import('./api-tab').then((m) => ({ default: m.ApiTab })));
 
 const TABS = [
   { value: 'overview', label: 'Overview', Content: OverviewTab },
@@ -53,7 +56,9 @@ export function DocumentationTabs() {
       </Tabs.List>
       {TABS.map(({ value, Content }) => (
         <Tabs.Content key={value} value={value} className="min-w-0">
-          <Content />
+          <Suspense fallback={<div aria-busy="true" className="min-h-96" />}>
+            <Content />
+          </Suspense>
         </Tabs.Content>
       ))}
     </Tabs.Root>
