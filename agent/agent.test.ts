@@ -94,14 +94,14 @@ let driver: FakeDriver;
 let controller: AbortController;
 let running: Promise<void> | null;
 
-async function startAgent(token: string | null) {
+async function startAgent(token: string | null, heartbeatIntervalMs = 50) {
   const api = new AgentApi(server.url);
   const agent = new Agent(
     {
       serverUrl: server.url,
       stateDir,
       enrollToken: token,
-      heartbeatIntervalMs: 50,
+      heartbeatIntervalMs,
       updateIntervalMs: 60_000,
       nvidiaSmi: path.resolve(import.meta.dirname, 'test/fake-nvidia-smi'),
       accelerator: 'tcg',
@@ -161,6 +161,18 @@ describe('Agent', () => {
       '3:terminated',
     ]);
     expect(driver.calls).toEqual(['boot a@1', 'stop a', 'terminate a']);
+  });
+
+  it('hears of new work between heartbeats through the long poll, not at its next heartbeat', async () => {
+    server.longPoll = true;
+    void startAgent(server.newToken(), 60_000);
+    await server.waitFor('the first heartbeat', () => server.heartbeats.length === 1, 5000);
+    server.setDesired({ id: 'w', ...spec }, 'running');
+    // The heartbeat interval is a minute: only the wait's answer can make it boot now.
+    await server.waitFor('boot', () => driver.hasPendingBoot('w'), 5000);
+    driver.finishBoot('w');
+    await server.waitForState('w', 'running', 5000);
+    expect(server.heartbeats.length).toBe(2);
   });
 
   it('gives up a boot the server superseded and terminates at the newer generation', async () => {

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  DesiredInstance,
-  GpuInventory,
-  InstanceReportState,
-  InstanceStatus,
+import {
+  AGENT_WAIT_MAX_MS,
+  type DesiredInstance,
+  type GpuInventory,
+  type InstanceReportState,
+  type InstanceStatus,
 } from '../shared/contracts/agent-protocol';
 import { type AgentApi, ApiError } from './api-client';
 import {
@@ -60,6 +61,8 @@ export class Agent {
   private converging = false;
   private convergeAgain = false;
   private heartbeatIntervalMs: number;
+  /** Off once a server answers 404 to a wait (one older than the long poll). */
+  private waitSupported = true;
 
   constructor(
     private readonly settings: AgentSettings,
@@ -79,8 +82,33 @@ export class Agent {
     }
     while (!signal.aborted) {
       await this.heartbeat();
-      await sleep(this.heartbeatIntervalMs, undefined, { signal }).catch(() => {});
+      await this.pause(signal);
     }
+  }
+
+  /**
+   * Until the next heartbeat is due, or sooner when the server answers a wait with work (a
+   * renter started, stopped or created something here): the host hears of it at once
+   * instead of at its next heartbeat. A failed wait sleeps out the rest of the interval.
+   */
+  private async pause(signal: AbortSignal) {
+    const due = Date.now() + this.heartbeatIntervalMs;
+    while (this.waitSupported && !signal.aborted) {
+      const left = due - Date.now();
+      if (left <= 0) return;
+      try {
+        if (await this.api.wait(Math.min(left, AGENT_WAIT_MAX_MS), signal)) {
+          this.log('work-waiting', {});
+          return;
+        }
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) this.waitSupported = false;
+        else this.log('wait-failed', { error: (err as Error).message });
+        break;
+      }
+    }
+    const left = due - Date.now();
+    if (left > 0) await sleep(left, undefined, { signal }).catch(() => {});
   }
 
   private async ensureEnrolled(signal: AbortSignal) {

@@ -7,6 +7,7 @@ import {
   heartbeatResponse,
   type InstanceReport,
   instanceReportResponse,
+  waitResponse,
 } from '../shared/contracts/agent-protocol';
 
 export class ApiError extends Error {
@@ -19,7 +20,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The agent's side of the protocol: three POSTs, answers checked against the contract. */
+/** The agent's side of the protocol: four POSTs, answers checked against the contract. */
 export class AgentApi {
   credential: string | null = null;
 
@@ -40,11 +41,24 @@ export class AgentApi {
     return this.post(agentPaths.report(body.id), body, instanceReportResponse, true);
   }
 
+  /**
+   * The long poll between heartbeats: true when the server says the host has work. Held up
+   * to `maxMs` by the server; `signal` hangs up early.
+   */
+  async wait(maxMs: number, signal?: AbortSignal): Promise<boolean> {
+    const answer = await this.post(agentPaths.wait, { maxMs }, waitResponse, true, {
+      timeoutMs: maxMs + this.timeoutMs,
+      signal,
+    });
+    return answer.work;
+  }
+
   private async post<T extends z.ZodType>(
     pathname: string,
     body: unknown,
     schema: T,
     authenticated: boolean,
+    options: { timeoutMs?: number; signal?: AbortSignal | undefined } = {},
   ): Promise<z.infer<T>> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (authenticated) {
@@ -57,7 +71,12 @@ export class AgentApi {
         method: 'POST',
         headers,
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: options.signal
+          ? AbortSignal.any([
+              AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs),
+              options.signal,
+            ])
+          : AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs),
       });
     } catch (err) {
       throw new ApiError(`server unreachable: ${(err as Error).message}`, null);

@@ -13,6 +13,7 @@ import { createDeployService } from './modules/deploy/service';
 import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
 import { createHostsService } from './modules/hosts/service';
+import { createHostWake } from './modules/hosts/wake';
 import { createInstancesService } from './modules/instances/service';
 import { createVmService } from './modules/instances/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
@@ -46,11 +47,14 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     env.READ_CACHE_TTL_MS,
   );
   const accounts = createAccountBook(db);
+  // A renter's action on an instance wakes its host's waiting agent (agent long poll).
+  const wake = createHostWake();
   const instances = createInstancesService(db, accounts, {
     platformFeeBps: env.PLATFORM_FEE_BPS,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
     onChange: () => readCache.invalidate(),
     onInstanceEvent: createInstanceAlerts({ db, mailer, log }),
+    onHostWork: wake.wake,
   });
   const hosts = createHostsService({
     db,
@@ -58,6 +62,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     clock,
     heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
     onEvent: createHostAlerts({ db, mailer, log }),
+    wake,
   });
   const demo = createDemoService({ db, clock });
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });

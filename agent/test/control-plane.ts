@@ -11,6 +11,7 @@ import {
   heartbeatRequest,
   type InstanceReport,
   instanceReport,
+  waitRequest,
 } from '../../shared/contracts/agent-protocol';
 
 export interface ReceivedReport extends InstanceReport {
@@ -32,6 +33,9 @@ export class TestControlPlane {
   readonly heartbeats: HeartbeatRequest[] = [];
   readonly reports: ReceivedReport[] = [];
   private readonly desired = new Map<string, DesiredInstance>();
+  /** Answer the agent's long poll (POST /wait) as the real server does; off: 404, as an older server. */
+  longPoll = false;
+  private waiters: (() => void)[] = [];
   /** The last generation given to each instance, kept after it leaves the list. */
   private readonly generations = new Map<string, number>();
   private readonly acknowledged = new Map<string, InstanceReport>();
@@ -73,6 +77,7 @@ export class TestControlPlane {
     });
     this.desired.set(next.id, next);
     this.generations.set(next.id, next.generation);
+    for (const wake of this.waiters.splice(0)) wake();
     return next;
   }
 
@@ -164,6 +169,18 @@ export class TestControlPlane {
         }
       }
       return send(res, 200, { instances: [...this.desired.values()] });
+    }
+    if (url.pathname === '/api/v1/agents/wait' && this.longPoll) {
+      const parsed = waitRequest.safeParse(body);
+      if (!parsed.success) return invalid(res, parsed.error);
+      const work = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), parsed.data.maxMs);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      return send(res, 200, { work });
     }
     const m = /^\/api\/v1\/agents\/instances\/([^/]+)\/report$/.exec(url.pathname);
     if (m) {

@@ -8,6 +8,7 @@ import { z } from 'zod';
  *   POST /api/v1/agents/enroll                  enrollRequest  → 201 enrollResponse
  *   POST /api/v1/agents/heartbeat               heartbeatRequest → 200 heartbeatResponse
  *   POST /api/v1/agents/instances/{id}/report   instanceReport → 200 instanceReportResponse
+ *   POST /api/v1/agents/wait                    waitRequest → 200 waitResponse (long poll)
  *
  * Heartbeat and report carry `Authorization: Bearer <credential>` (the credential from enrol).
  * Errors use the API's error body `{"error":{"code","message","details"}}`: 400
@@ -20,7 +21,27 @@ export const agentPaths = {
   heartbeat: `${AGENT_API_PREFIX}/heartbeat`,
   report: (instanceId: string) =>
     `${AGENT_API_PREFIX}/instances/${encodeURIComponent(instanceId)}/report`,
+  wait: `${AGENT_API_PREFIX}/wait`,
 } as const;
+
+/**
+ * The longest a wait is held. Between heartbeats the agent waits (hosts still only call
+ * out): the server answers at once when a renter's action gives the host work (create,
+ * start, stop, terminate), so the host hears of it in well under a second, not at its next
+ * heartbeat (up to 30 s later); otherwise it answers `work: false` after `maxMs`.
+ */
+export const AGENT_WAIT_MAX_MS = 25_000;
+
+export const waitRequest = z.object({
+  maxMs: z.number().int().min(0).max(AGENT_WAIT_MAX_MS),
+});
+export type WaitRequest = z.infer<typeof waitRequest>;
+
+export const waitResponse = z.object({
+  /** true: something changed for this host since its last heartbeat; heartbeat now. */
+  work: z.boolean(),
+});
+export type WaitResponse = z.infer<typeof waitResponse>;
 
 /** Spec part 1 section 9: agent config defaults. */
 export const AGENT_HEARTBEAT_INTERVAL_MS = 30_000;

@@ -441,3 +441,57 @@ describe('a host that goes dark', () => {
     expect(row?.unreachableSeconds).toBeGreaterThan(10 * 60);
   });
 });
+
+describe('waiting for work between heartbeats (long poll)', () => {
+  const wait = (credential: string | null, maxMs: number) =>
+    agentPost('/api/v1/agents/wait', credential, { maxMs });
+
+  it('answers work: false after maxMs when nothing changes, and 401 without a credential', async () => {
+    const { host } = await hostWithListing();
+    await heartbeat(host.credential);
+    const idle = await wait(host.credential, 50);
+    expect(idle.statusCode).toBe(200);
+    expect(idle.json()).toEqual({ work: false });
+    expect((await wait(null, 50)).statusCode).toBe(401);
+    expect((await wait('x'.repeat(32), 50)).statusCode).toBe(401);
+    const tooLong = await wait(host.credential, 60_000);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().error.code).toBe('VALIDATION_FAILED');
+  });
+
+  it("wakes at once when a renter's action gives the host work, and keeps a wake that found no waiter", async () => {
+    const { host, listing } = await hostWithListing('2.00');
+    const renter = await renterWithKey();
+    await heartbeat(host.credential);
+    // Held (up to 20 s) until the rent below commits.
+    const held = wait(host.credential, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const rent = await t.request({
+      method: 'POST',
+      url: '/api/rentals',
+      payload: w.rentBody(listing, 1),
+      cookie: renter.cookie,
+    });
+    expect(rent.statusCode).toBe(201);
+    expect((await held).json()).toEqual({ work: true });
+
+    // A stop made between the heartbeat's answer and the next wait is not lost.
+    const first = await heartbeat(host.credential);
+    expect(first.instances).toHaveLength(1);
+    const stop = await t.request({
+      method: 'PATCH',
+      url: `/api/rentals/${rent.json().id}/stop`,
+      cookie: renter.cookie,
+    });
+    expect(stop.statusCode).toBe(200);
+    expect((await wait(host.credential, 20_000)).json()).toEqual({ work: true });
+    // Read by the next heartbeat: the wake is spent.
+    const next = await heartbeat(host.credential);
+    expect(next.instances[0]?.state).toBe('terminated');
+    expect((await wait(host.credential, 50)).json()).toEqual({ work: false });
+    await report(host.credential, rent.json().id, {
+      generation: next.instances[0]?.generation ?? 0,
+      state: 'terminated',
+    });
+  });
+});

@@ -9,6 +9,8 @@ import {
   heartbeatResponse,
   instanceReport,
   instanceReportResponse,
+  waitRequest,
+  waitResponse,
 } from '../../../shared/contracts/agent-protocol';
 import { errorResponses } from '../../../shared/contracts/errors';
 import { unauthenticated } from '../../lib/errors';
@@ -57,6 +59,29 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
     // One statement both authenticates and records the heartbeat (10,000 hosts make 333 a
     // second): an unknown or revoked credential is 401 from there.
     async (request) => hosts.heartbeat(credentialOf(request), request.body),
+  );
+
+  // Held waits are answered before the server stops, so they never delay a shutdown.
+  app.addHook('preClose', (done) => {
+    hosts.releaseWaits();
+    done();
+  });
+
+  app.post(
+    agentPaths.wait,
+    {
+      preValidation: agentCredential,
+      schema: { body: waitRequest, response: { 200: waitResponse, ...errorResponses } },
+    },
+    // Held until the host has work or maxMs passes; an agent that hangs up frees it.
+    async (request, reply) => {
+      // The response's close before it is sent is the agent hanging up (the request's own
+      // close comes as soon as its body is read).
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      const work = await hosts.waitForWork(credentialOf(request), request.body.maxMs, gone.signal);
+      return { work };
+    },
   );
 
   app.post(

@@ -17,6 +17,7 @@ import { randomToken, sha256 } from '../../lib/crypto';
 import { notFound, unauthenticated } from '../../lib/errors';
 import type { HostReport, InstancesService } from '../instances/service';
 import { hostsRepo } from './repo';
+import { createHostWake, type HostWake } from './wake';
 
 export type { HostReport } from '../instances/service';
 
@@ -79,9 +80,12 @@ export function createHostsService(deps: {
   /** What agents are asked to heartbeat at (AGENT_HEARTBEAT_INTERVAL_MS, default 30 s). */
   heartbeatIntervalMs?: number;
   onEvent?: (event: HostEvent) => void;
+  /** Hosts waiting for work between heartbeats (wake.ts); none: waits answer at maxMs. */
+  wake?: HostWake;
 }) {
   const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
   const { db, clock } = deps;
+  const wake = deps.wake ?? createHostWake();
 
   function report(report: HostReport): Promise<{ accepted: boolean; generation: number }> {
     return deps.instances.applyHostReport(report, clock.now());
@@ -259,6 +263,19 @@ export function createHostsService(deps: {
       return { agentId: host.id, credential, heartbeatIntervalMs };
     },
 
+    /**
+     * The agent's long poll between heartbeats: true as soon as an instance on the host
+     * changes (or changed since its last heartbeat), false after `maxMs` or when the agent
+     * hangs up (`signal`).
+     */
+    async waitForWork(credential: string, maxMs: number, signal?: AbortSignal): Promise<boolean> {
+      const host = await this.authenticate(credential);
+      return wake.wait(host.id, maxMs, signal);
+    },
+
+    /** Answers every held wait now (shutdown: a held wait must not delay it). */
+    releaseWaits: () => wake.releaseAll(),
+
     /** The host an agent's credential belongs to; 401 for an unknown or revoked one. */
     async authenticate(credential: string): Promise<AgentHost> {
       const host = await hostsRepo.findByCredential(db, sha256(credential));
@@ -281,6 +298,8 @@ export function createHostsService(deps: {
       });
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
       const host: AgentHost = { id: recorded.id, providerId: recorded.providerId };
+      // This answer reads every instance as it is now: earlier wakes are answered by it.
+      wake.heard(host.id);
       if (recorded.wasOfflineSince) {
         await db.transaction(async (tx) => {
           await hostsRepo.closeOutage(tx, host.id, now);

@@ -79,6 +79,14 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   const settlement = createSettlement(accounts, config);
   const { settleBooked, endMetered, stopMetered } = settlement;
 
+  /** After a user's action commits, the instance's host hears at once (its agent's wait). */
+  const tellHost = (row: InstanceRow) => {
+    if (row.instance.hostId !== null) config.onHostWork?.(row.instance.hostId);
+    return row;
+  };
+  const forHost = async (work: (tx: Tx) => Promise<InstanceRow>, told: InstanceEvent[]) =>
+    tellHost(await afterCommit(work, told));
+
   function refuse(instance: Instance, action: InstanceAction): never {
     const state = stateOf(instance);
     throw invalidStateTransition(action, state, allowedActions(state));
@@ -200,7 +208,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       });
       if (!created) throw await whyNotRentable(body, userId);
       config.onChange?.();
-      return created;
+      return tellHost(created);
     },
 
     /**
@@ -213,7 +221,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       now: Date,
       by: EndReason = 'user',
     ): Promise<InstanceRow> {
-      return afterCommit(async (tx) => {
+      return forHost(async (tx) => {
         const row = await lockOwn(tx, userId, id, 'Rental');
         if (row.instance.billingPlan !== 'booked') throw notFound('Rental');
         if (!canAct(stateOf(row.instance), 'terminate')) return row;
@@ -237,7 +245,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       now: Date,
       options: RentOptions = {},
     ) {
-      return afterCommit(async (tx) => {
+      return forHost(async (tx) => {
         const found = await listingsService.findById(tx, input.gpuListingId);
         if (!found) throw notFound('GPU listing');
         const rate = found.listing.hourlyRateMicros;
@@ -293,7 +301,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
 
     /** Starts a stopped metered instance: one hour of balance and a free unit needed. */
     async start(userId: string, id: number, now: Date) {
-      return afterCommit(async (tx) => {
+      return forHost(async (tx) => {
         const row = await lockOwn(tx, userId, id, 'Instance');
         const instance = row.instance;
         if (!canAct(stateOf(instance), 'start')) refuse(instance, 'start');
@@ -312,7 +320,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
 
     /** Stops a metered instance: compute stops being charged and its unit goes back. */
     async stop(userId: string, id: number, now: Date) {
-      return afterCommit(async (tx) => {
+      return forHost(async (tx) => {
         const row = await lockOwn(tx, userId, id, 'Instance');
         const instance = row.instance;
         if (instance.billingPlan !== 'metered' || !canAct(stateOf(instance), 'stop')) {
@@ -324,7 +332,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
 
     /** Ends any instance for good; a booked one is settled as a rental stop is. */
     async terminate(userId: string, id: number, now: Date, by: EndReason = 'user') {
-      return afterCommit(async (tx) => {
+      return forHost(async (tx) => {
         const row = await lockOwn(tx, userId, id, 'Instance');
         const instance = row.instance;
         if (!canAct(stateOf(instance), 'terminate')) refuse(instance, 'terminate');

@@ -9,6 +9,8 @@ export interface InstancesConfig {
   onChange?: () => void;
   /** Told after commit about what users hear of (instance alerts, balance warnings). */
   onInstanceEvent?: (event: InstanceEvent) => void;
+  /** Told after commit when a user's action gives an instance's host work (wakes its agent). */
+  onHostWork?: (hostId: string) => void;
 }
 
 export interface InstanceEvent {
