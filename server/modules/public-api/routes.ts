@@ -188,8 +188,8 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
       }
       let row: InstanceRow;
       if (durationHours === undefined) {
-        const { listing } = await listingFor(userId, gpuListingId);
-        const setup = template ? await templateCreateInput(db, userId, listing, template) : {};
+        const found = await listingFor(userId, gpuListingId);
+        const setup = template ? await templateCreateInput(db, found, template) : {};
         // The Idempotency-Key answer is stored in the create's own transaction.
         row = await instances.createMetered(
           userId,
