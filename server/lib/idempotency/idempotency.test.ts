@@ -15,14 +15,26 @@ import { recordAnswer } from '.';
 import { canonicalJson, readIdempotencyKey } from './request';
 import { CLAIM_LEASE_MS, idempotencyStore, KEY_TTL_MS } from './store';
 
-/** A gate the test route waits on, so a test decides when "the first request" finishes. */
-let gate: { open: () => void; wait: Promise<void> } | null = null;
+/**
+ * A gate the test route waits on, so a test decides when "the first request" finishes;
+ * `arrived` resolves once a request waits at it.
+ */
+let gate: {
+  open: () => void;
+  wait: Promise<void>;
+  arrive: () => void;
+  arrived: Promise<void>;
+} | null = null;
 const makeGate = () => {
   let open = () => {};
   const wait = new Promise<void>((resolve) => {
     open = resolve;
   });
-  gate = { open, wait };
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  gate = { open, wait, arrive, arrived };
   return gate;
 };
 /** What the test route did and committed. */
@@ -33,7 +45,10 @@ function testRoutes(app: FastifyInstance) {
   app.post('/api/test/idem/:id', { config: { idempotency: true } }, async (request, reply) => {
     const body = (request.body ?? {}) as { fail?: number; wait?: boolean };
     effects.runs += 1;
-    if (body.wait) await gate?.wait;
+    if (body.wait && gate) {
+      gate.arrive();
+      await gate.wait;
+    }
     if (body.fail) return reply.status(body.fail).send({ error: { code: 'X', message: 'x' } });
     const answer = { run: effects.runs, id: (request.params as { id: string }).id };
     // The "money" and the answer in one transaction, as the money routes do it.
@@ -402,11 +417,9 @@ describe('the mechanism, on a route that opts in', () => {
     const g = makeGate();
     const committed = effects.committed;
     const stuck = call(cookie, { wait: true }, 'lease');
-    while (
-      (await db().select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'lease'))).length ===
-      0
-    )
-      await new Promise((resolve) => setImmediate(resolve));
+    // Wait until the first request holds the claim and waits at the gate (not only the claim:
+    // a request that reached the route after `gate = null` would not wait at all).
+    await g.arrived;
     t.clock.advance(CLAIM_LEASE_MS);
     gate = null;
     const takeover = await call(cookie, { wait: true }, 'lease');

@@ -76,21 +76,24 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
   app.decorateRequest('idempotency', null);
 
   app.addHook('preValidation', (request, reply, done) => {
+    const option = request.routeOptions.config.idempotency;
     // Most routes take no key: no promise for them.
-    if (!request.routeOptions.config.idempotency) {
+    if (!option) {
       done();
       return;
     }
     // A replay answers here: then the route must not run, so done() is not called.
-    claimOrReplay(request, reply).then((replayed) => {
+    claimOrReplay(request, reply, option).then((replayed) => {
       if (!replayed) done();
     }, done);
   });
 
   /** Claims the key (false: the route runs) or answers with the stored answer (true). */
-  async function claimOrReplay(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const option = request.routeOptions.config.idempotency;
-    if (!option) return false;
+  async function claimOrReplay(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    option: true | IdempotencyRouteOptions,
+  ): Promise<boolean> {
     const owner =
       option === true || !option.owner ? (request.auth?.userId ?? null) : option.owner(request);
     if (owner === null) return false;
@@ -134,7 +137,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       return;
     }
     settle(request, reply, payload, claim).then(
-      (answer) => done(null, answer),
+      () => done(null, payload),
       (error: Error) => done(error),
     );
   });
@@ -144,7 +147,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     reply: FastifyReply,
     payload: unknown,
     claim: Claim,
-  ): Promise<unknown> {
+  ): Promise<void> {
     claims.delete(request);
     request.idempotency = null;
     try {
@@ -164,7 +167,6 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       // The answer still goes out; the claim lapses after CLAIM_LEASE_MS.
       request.log.error({ err: error }, 'idempotency key could not be finished');
     }
-    return payload;
   }
 }
 

@@ -34,6 +34,13 @@ const authCache = new Map<
   string,
   { key: AuthenticatedKey; until: number; expiresAt: number | null }
 >();
+/** A remembered authentication still good at `at` (neither its memory nor the key expired). */
+function remembered(hash: string, at: number): AuthenticatedKey | undefined {
+  const hit = authCache.get(hash);
+  if (hit && hit.until > at && (hit.expiresAt === null || hit.expiresAt > at)) return hit.key;
+  return undefined;
+}
+const wellFormed = (key: string) => key.startsWith(API_KEY_PREFIX) && key.length <= 200;
 function forgetKeys(match: (key: AuthenticatedKey) => boolean): void {
   for (const [hash, entry] of authCache) if (match(entry.key)) authCache.delete(hash);
 }
@@ -88,20 +95,16 @@ export const apiKeysService = {
    * when it is not remembered (then authenticate() reads the row).
    */
   authenticateRemembered(key: string, now: Date): AuthenticatedKey | undefined {
-    if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return undefined;
-    const at = now.getTime();
-    const hit = authCache.get(hashApiKey(key));
-    if (hit && hit.until > at && (hit.expiresAt === null || hit.expiresAt > at)) return hit.key;
-    return undefined;
+    return wellFormed(key) ? remembered(hashApiKey(key), now.getTime()) : undefined;
   },
 
   /** For the public API: the key's owner and rights, or null for an unknown, revoked or expired key. */
   async authenticate(conn: Conn, key: string, now: Date): Promise<AuthenticatedKey | null> {
-    if (!key.startsWith(API_KEY_PREFIX) || key.length > 200) return null;
-    const remembered = apiKeysService.authenticateRemembered(key, now);
-    if (remembered) return remembered;
+    if (!wellFormed(key)) return null;
     const hash = hashApiKey(key);
     const at = now.getTime();
+    const hit = remembered(hash, at);
+    if (hit) return hit;
     const row = await apiKeysRepo.findUsable(conn, hash, now);
     if (!row) {
       authCache.delete(hash);

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { gpuListings, instances, ledgerTransactions } from '../../db/schema';
 import type { AppError } from '../../lib/errors';
-import { createTestApp, type TestApp } from '../../test/app';
-import { world } from '../../test/world';
+import type { TestApp } from '../../test/app';
+import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
 import { checkInvariants } from '../ledger/invariants';
 import { ledgerService } from '../ledger/service';
 import { presentMetered } from './presenter';
@@ -14,18 +14,10 @@ import { presentMetered } from './presenter';
  * the wallet runs dry; warnings; the hosts seam.
  */
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({
-    env: { DEMO_PROVISIONING_DELAY_MS: '20000', PROVISIONING_TIMEOUT_MS: '600000' },
-  });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await checkInvariants(t.database.db)).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
+let w: World;
+setupTestApp({ env: SLOW_DEMO_HOST_ENV }, (app, appWorld) => {
+  t = app;
+  w = appWorld;
 });
 
 const svc = () => t.app.deps.instances;

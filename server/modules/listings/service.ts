@@ -104,10 +104,15 @@ export const listingsService = {
     return listingsRepo.stats(db);
   },
 
-  async create(db: Db, userId: string, body: NewListing) {
+  /** `providerId` must be the caller's own; without one (the public API), it is taken as theirs. */
+  async create(
+    db: Db,
+    userId: string,
+    body: Omit<NewListing, 'providerId'> & { providerId?: number },
+  ) {
     const providerId = await providersService.providerIdOf(db, userId);
     if (providerId === null) throw notAProvider();
-    if (body.providerId !== providerId)
+    if (body.providerId !== undefined && body.providerId !== providerId)
       throw forbidden('You can only list GPUs for your own provider profile.');
     const info = gpuModelInfo(body.model);
     const specs = body.specifications ?? {

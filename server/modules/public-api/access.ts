@@ -34,22 +34,12 @@ export function keyAllows(key: AuthenticatedKey, permission: ApiKeyPermission): 
 }
 
 /**
- * Counts the request in its hourly window and sets the IETF RateLimit headers
+ * Sets the IETF RateLimit headers of the request's count in its hourly window
  * (draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy: "<name>";q=<quota>;w=<window>` and
  * `RateLimit: "<name>";r=<remaining>;t=<seconds to reset>`); over the quota → 429 with
  * Retry-After. The limiter counts atomically (in memory, or INCR in Redis), so concurrent
  * requests never pass more than the quota.
  */
-async function countRequest(
-  app: FastifyInstance,
-  reply: FastifyReply,
-  policy: string,
-  bucket: string,
-  quota: number,
-): Promise<void> {
-  applyDecision(reply, policy, quota, await app.deps.limiter.hit(bucket, quota, WINDOW_MS));
-}
-
 function applyDecision(reply: FastifyReply, policy: string, quota: number, decision: RateDecision) {
   reply.header('ratelimit-policy', `"${policy}";q=${quota};w=${RATE_WINDOW_SECONDS}`);
   reply.header('ratelimit', `"${policy}";r=${decision.remaining};t=${decision.retryAfterSeconds}`);
@@ -61,7 +51,16 @@ function applyDecision(reply: FastifyReply, policy: string, quota: number, decis
   }
 }
 
-function requirePermission(key: AuthenticatedKey, permission: ApiKeyPermission | 'none') {
+/** A valid key's request, counted (`decision`): the caller is set, then quota and permission. */
+function admitKey(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: AuthenticatedKey,
+  permission: ApiKeyPermission | 'none',
+  decision: RateDecision,
+) {
+  request.apiKey = key;
+  applyDecision(reply, key.rateTier, TIER_LIMITS[key.rateTier], decision);
   if (permission !== 'none' && !keyAllows(key, permission)) {
     throw new AppError(
       403,
@@ -90,23 +89,28 @@ const invalidKey = (sent: boolean) =>
  */
 export function registerApiKeyAccess(app: FastifyInstance): void {
   app.decorateRequest('apiKey', null);
-  const { database, clock } = app.deps;
+  const { database, clock, limiter } = app.deps;
+  const countKey = (key: AuthenticatedKey) =>
+    [keyBucket(key.keyId), TIER_LIMITS[key.rateTier], WINDOW_MS] as const;
 
+  /** `remembered`: the key as already found in memory, so it is not looked up again. */
   async function access(
     request: FastifyRequest,
     reply: FastifyReply,
     permission: ApiKeyPermission | 'none',
     token: string | undefined,
+    remembered: AuthenticatedKey | undefined,
   ) {
-    const key = token ? await apiKeysService.authenticate(database.db, token, clock.now()) : null;
+    const key =
+      remembered ??
+      (token ? await apiKeysService.authenticate(database.db, token, clock.now()) : null);
     if (!key) {
-      await countRequest(app, reply, 'anonymous', addressBucket(request.ip), ANONYMOUS_LIMIT);
+      const decision = await limiter.hit(addressBucket(request.ip), ANONYMOUS_LIMIT, WINDOW_MS);
+      applyDecision(reply, 'anonymous', ANONYMOUS_LIMIT, decision);
       if (permission === 'none') return;
       throw invalidKey(request.headers.authorization !== undefined);
     }
-    request.apiKey = key;
-    await countRequest(app, reply, key.rateTier, keyBucket(key.keyId), TIER_LIMITS[key.rateTier]);
-    requirePermission(key, permission);
+    admitKey(request, reply, key, permission, await limiter.hit(...countKey(key)));
   }
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -114,15 +118,12 @@ export function registerApiKeyAccess(app: FastifyInstance): void {
     const header = request.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     // The common case (a key seen in the last seconds, the limiter in memory) needs no promise.
-    const { limiter } = app.deps;
-    const remembered = token && apiKeysService.authenticateRemembered(token, clock.now());
+    const remembered = token
+      ? apiKeysService.authenticateRemembered(token, clock.now())
+      : undefined;
     if (remembered && limiter.hitNow) {
-      request.apiKey = remembered;
-      const quota = TIER_LIMITS[remembered.rateTier];
       try {
-        const decision = limiter.hitNow(keyBucket(remembered.keyId), quota, WINDOW_MS);
-        applyDecision(reply, remembered.rateTier, quota, decision);
-        requirePermission(remembered, permission);
+        admitKey(request, reply, remembered, permission, limiter.hitNow(...countKey(remembered)));
       } catch (error) {
         done(error as Error);
         return;
@@ -130,7 +131,7 @@ export function registerApiKeyAccess(app: FastifyInstance): void {
       done();
       return;
     }
-    access(request, reply, permission, token).then(() => done(), done);
+    access(request, reply, permission, token, remembered).then(() => done(), done);
   });
 }
 

@@ -71,9 +71,8 @@ export function registerProviderRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      const providerId = await providersService.providerIdOf(db, userId);
-      if (providerId === null) throw notAProvider();
-      const created = await listingsService.create(db, userId, { ...request.body, providerId });
+      // The service takes the caller's provider (403 NOT_A_PROVIDER without one).
+      const created = await listingsService.create(db, userId, request.body);
       readCache.invalidate();
       return reply.status(201).send({ listing: presentListing(created) });
     },

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOY_TEMPLATES } from '../../../shared/deploy-templates';
 import { instances, paymentOrders } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -9,7 +9,8 @@ import {
   startFakePaypal,
 } from '../../test/fake-paypal';
 import { buyer, paypalEnv } from '../../test/payments';
-import { world } from '../../test/world';
+import { createApiKey, expectReplayOf, type V1Args, v1Request } from '../../test/public-api';
+import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
 import { WINDOWS_UNAVAILABLE_REASON } from '../instances/vm-service';
 import { checkInvariants } from '../ledger/invariants';
 
@@ -19,52 +20,19 @@ import { checkInvariants } from '../ledger/invariants';
  * another user's key (404 or 403, never data), idempotent replays and bad input.
  */
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({
-    env: { DEMO_PROVISIONING_DELAY_MS: '20000', PROVISIONING_TIMEOUT_MS: '600000' },
-  });
-  w = world(t);
+let w: World;
+setupTestApp({ env: SLOW_DEMO_HOST_ENV }, (app, appWorld) => {
+  t = app;
+  w = appWorld;
 });
-afterEach(async () => {
-  expect(await checkInvariants(t.database.db)).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-async function keyOf(app: TestApp, cookie: string, permissions: string[]) {
-  const res = await app.request({
-    method: 'POST',
-    url: '/api/auth/api-keys',
-    cookie,
-    payload: { name: 'test', permissions },
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().key as string;
-}
 
 /** A user with credits and an API key of these permissions. */
 async function caller(permissions = ['read', 'write'], credits = '100.00', app = t) {
   const user = await app.signIn(credits === '0.00' ? undefined : { credits });
-  return { ...user, key: await keyOf(app, user.cookie, permissions) };
+  return { ...user, key: (await createApiKey(app, user.cookie, permissions)).key };
 }
 
-function v1(
-  key: string | null,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  payload?: unknown,
-  headers: Record<string, string> = {},
-  app = t,
-) {
-  return app.request({
-    method,
-    url: `/api/v1${path}`,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
-    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-  });
-}
+const v1 = (...args: V1Args) => v1Request(t, ...args);
 
 /** Lets the demo host report the instance ready. */
 async function becomeReady() {
@@ -120,8 +88,7 @@ describe('templates', () => {
     expect(first.statusCode).toBe(201);
     expect(first.json().instance).toMatchObject({ billingPlan: 'metered', status: 'provisioning' });
     const replay = await v1(me.key, 'POST', '/instances', body, headers);
-    expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(replay.json()).toEqual(first.json());
+    expectReplayOf(replay, first);
     const rows = await t.database.db
       .select()
       .from(instances)
@@ -353,11 +320,13 @@ describe('credits', () => {
       await p.close();
       await fake.close();
     });
+    /** A call to the app that talks to the fake PayPal. */
+    const v1p = (...args: V1Args) => v1Request(p, ...args);
 
     it('answers the order with PayPal’s approval link; once approved, the credits arrive', async () => {
       const me = await caller(['read', 'write'], '0.00', p);
       const headers = { 'idempotency-key': 'buy-1' };
-      const res = await v1(me.key, 'POST', '/account/credits', { amount: '25' }, headers, p);
+      const res = await v1p(me.key, 'POST', '/account/credits', { amount: '25' }, headers);
       expect(res.statusCode).toBe(201);
       const { order, approvalUrl, message } = res.json();
       expect(order).toMatchObject({ status: 'created', amount: '25.00', credits: '25.00' });
@@ -365,15 +334,14 @@ describe('credits', () => {
       expect(fake.orders.get(order.id)?.amount).toEqual({ currency_code: 'USD', value: '25.00' });
       expect(message).toContain('approvalUrl');
 
-      const replay = await v1(me.key, 'POST', '/account/credits', { amount: '25' }, headers, p);
-      expect(replay.headers['idempotent-replayed']).toBe('true');
-      expect(replay.json()).toEqual(res.json());
+      const replay = await v1p(me.key, 'POST', '/account/credits', { amount: '25' }, headers);
+      expectReplayOf(replay, res);
       const orders = await p.database.db
         .select()
         .from(paymentOrders)
         .where(eq(paymentOrders.userId, me.userId));
       expect(orders).toHaveLength(1);
-      const reused = await v1(me.key, 'POST', '/account/credits', { amount: '30' }, headers, p);
+      const reused = await v1p(me.key, 'POST', '/account/credits', { amount: '30' }, headers);
       expect(reused.statusCode).toBe(422);
       expect(reused.json().error.code).toBe('IDEMPOTENCY_KEY_REUSED');
 
@@ -384,13 +352,13 @@ describe('credits', () => {
         status: 'APPROVED',
       });
       expect((await buyer(p).webhook(delivery)).json().outcome).toBe('completed');
-      expect((await v1(me.key, 'GET', '/account', undefined, {}, p)).json().balance).toBe('25.00');
+      expect((await v1p(me.key, 'GET', '/account')).json().balance).toBe('25.00');
       expect(await checkInvariants(p.database.db)).toEqual([]);
     });
 
     it('a package carries its bonus; read-only keys 403; bad amounts 400 in the error body', async () => {
       const me = await caller(['read', 'write'], '0.00', p);
-      const pkg = await v1(me.key, 'POST', '/account/credits', { packageId: 'pro' }, {}, p);
+      const pkg = await v1p(me.key, 'POST', '/account/credits', { packageId: 'pro' });
       expect(pkg.statusCode).toBe(201);
       expect(pkg.json().order).toMatchObject({
         amount: '100.00',
@@ -399,17 +367,15 @@ describe('credits', () => {
       });
 
       const reader = await caller(['read'], '0.00', p);
-      const refused = await v1(reader.key, 'POST', '/account/credits', { amount: '10' }, {}, p);
+      const refused = await v1p(reader.key, 'POST', '/account/credits', { amount: '10' });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error).toMatchObject({
         code: 'FORBIDDEN',
         details: { required: 'write' },
       });
-      expect((await v1(null, 'POST', '/account/credits', { amount: '10' }, {}, p)).statusCode).toBe(
-        401,
-      );
+      expect((await v1p(null, 'POST', '/account/credits', { amount: '10' })).statusCode).toBe(401);
       for (const body of [{}, { amount: '-5' }, { amount: 'ten' }, { amount: '1.001' }]) {
-        const res = await v1(me.key, 'POST', '/account/credits', body, {}, p);
+        const res = await v1p(me.key, 'POST', '/account/credits', body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json().error.code).toBe('VALIDATION_FAILED');
       }
@@ -420,7 +386,7 @@ describe('credits', () => {
 describe('provider listings and hosts', () => {
   it('POST and PATCH listings: the web’s listing service, idempotent; others’ refused', async () => {
     const provider = await w.provider();
-    const key = await keyOf(t, provider.cookie, ['read', 'write']);
+    const key = (await createApiKey(t, provider.cookie, ['read', 'write'])).key;
     const body = { model: 'H100', memory: '80GB', location: 'Oslo, NO', hourlyRate: '3.20' };
     const headers = { 'idempotency-key': 'list-1' };
     const created = await v1(key, 'POST', '/provider/listings', body, headers);
@@ -436,8 +402,7 @@ describe('provider listings and hosts', () => {
       hostStatus: 'none',
     });
     const replay = await v1(key, 'POST', '/provider/listings', body, headers);
-    expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(replay.json()).toEqual(created.json());
+    expectReplayOf(replay, created);
     const page = (await v1(key, 'GET', '/provider/listings')).json();
     expect(page.listings.map((l: { id: number }) => l.id)).toEqual([listing.id]);
 
@@ -464,7 +429,7 @@ describe('provider listings and hosts', () => {
     expect(notProvider.statusCode).toBe(403);
     expect(notProvider.json().error.code).toBe('NOT_A_PROVIDER');
     const other = await w.provider();
-    const otherKey = await keyOf(t, other.cookie, ['read', 'write']);
+    const otherKey = (await createApiKey(t, other.cookie, ['read', 'write'])).key;
     const theirs = await v1(otherKey, 'PATCH', `/provider/listings/${listing.id}`, {
       hourlyRate: '0.10',
     });
@@ -473,7 +438,7 @@ describe('provider listings and hosts', () => {
     expect(
       (await v1(otherKey, 'PATCH', '/provider/listings/999999', { hourlyRate: '1' })).statusCode,
     ).toBe(404);
-    const reader = await keyOf(t, provider.cookie, ['read']);
+    const reader = (await createApiKey(t, provider.cookie, ['read'])).key;
     expect((await v1(reader, 'POST', '/provider/listings', body)).statusCode).toBe(403);
     const still = (await v1(key, 'GET', '/provider/listings')).json().listings[0];
     expect(still.hourlyRate).toBe('2.90');
@@ -489,7 +454,7 @@ describe('provider listings and hosts', () => {
     }
 
     const provider = await w.provider();
-    const key = await keyOf(t, provider.cookie, ['read']);
+    const key = (await createApiKey(t, provider.cookie, ['read'])).key;
     const mine = [
       await w.listing({ providerId: provider.providerId, model: 'A100 80GB' }),
       await w.listing({ providerId: provider.providerId, status: 'maintenance' }),
@@ -530,10 +495,10 @@ describe('provider listings and hosts', () => {
     const hosts = (await v1(key, 'GET', '/provider/hosts')).json().hosts;
     expect(hosts).toHaveLength(1);
     expect(hosts[0]).toMatchObject({ name: 'rack-1', status: 'awaiting_enrolment' });
-    const theirKey = await keyOf(t, someoneElse.cookie, ['read']);
+    const theirKey = (await createApiKey(t, someoneElse.cookie, ['read'])).key;
     expect((await v1(theirKey, 'GET', '/provider/hosts')).json()).toEqual({ hosts: [] });
 
-    const writer = await keyOf(t, provider.cookie, ['write']);
+    const writer = (await createApiKey(t, provider.cookie, ['write'])).key;
     expect((await v1(writer, 'GET', '/provider/listings')).statusCode).toBe(403);
   });
 });

@@ -1,27 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TIER_LIMITS } from '../../../shared/contracts/public-api';
 import { apiKeys, instances } from '../../db/schema';
 import { testRedisUrl } from '../../env';
 import { RedisRateLimiter } from '../../lib/rate-limit';
 import { createTestApp, type TestApp } from '../../test/app';
-import { world } from '../../test/world';
-import { checkInvariants } from '../ledger/invariants';
+import { createApiKey, expectReplayOf, type V1Args, v1Request } from '../../test/public-api';
+import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
 import { keyBucket } from './access';
 
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({
-    env: { DEMO_PROVISIONING_DELAY_MS: '20000', PROVISIONING_TIMEOUT_MS: '600000' },
-  });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await checkInvariants(t.database.db)).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
+let w: World;
+setupTestApp({ env: SLOW_DEMO_HOST_ENV }, (app, appWorld) => {
+  t = app;
+  w = appWorld;
 });
 
 const ED25519 =
@@ -30,31 +22,10 @@ const ED25519 =
 /** A user with credits and an API key of these permissions. */
 async function caller(permissions = ['read', 'write'], credits = '100.00') {
   const user = await t.signIn({ credits });
-  const res = await t.request({
-    method: 'POST',
-    url: '/api/auth/api-keys',
-    cookie: user.cookie,
-    payload: { name: 'test', permissions },
-  });
-  expect(res.statusCode).toBe(201);
-  const { key, id } = res.json();
-  return { ...user, key: key as string, keyId: id as string };
+  return { ...user, ...(await createApiKey(t, user.cookie, permissions)) };
 }
 
-function v1(
-  key: string | null,
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
-  path: string,
-  payload?: unknown,
-  headers: Record<string, string> = {},
-) {
-  return t.request({
-    method,
-    url: `/api/v1${path}`,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
-    ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
-  });
-}
+const v1 = (...args: V1Args) => v1Request(t, ...args);
 
 describe('authentication, permissions and tiers', () => {
   it('401 in the error body without a key, with an unknown one and with a revoked one', async () => {
@@ -396,8 +367,7 @@ describe('idempotency with API keys', () => {
       headers,
     );
     expect(replay.statusCode).toBe(201);
-    expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(replay.json()).toEqual(first.json());
+    expectReplayOf(replay, first);
     const mine = await t.database.db
       .select()
       .from(instances)
@@ -428,8 +398,7 @@ describe('idempotency with API keys', () => {
     const stop = { 'idempotency-key': 'stop-1' };
     const s1 = await v1(me.key, 'PATCH', `/instances/${id}/stop`, undefined, stop);
     const s2 = await v1(me.key, 'PATCH', `/instances/${id}/stop`, undefined, stop);
-    expect(s2.headers['idempotent-replayed']).toBe('true');
-    expect(s2.json()).toEqual(s1.json());
+    expectReplayOf(s2, s1);
   });
 });
 

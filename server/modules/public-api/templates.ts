@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { VM_LIMITS, VM_TEMPLATE_LABELS, type VmTemplate } from '../../../shared/contracts/kvm';
+import { VM_LIMITS, VM_TEMPLATES, type VmTemplate } from '../../../shared/contracts/kvm';
 import type { PublicTemplate, PublicTemplateId } from '../../../shared/contracts/public-api';
 import {
   DEPLOY_TEMPLATES,
@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { conflict } from '../../lib/errors';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import type { CreateMeteredInput } from '../instances/service';
-import { WINDOWS_UNAVAILABLE_REASON } from '../instances/vm-service';
+import { type VmService, WINDOWS_UNAVAILABLE_REASON } from '../instances/vm-service';
 import { listingsService } from '../listings/service';
 
 const IMAGE_DESCRIPTIONS: Record<VmTemplate, string> = {
@@ -20,7 +20,8 @@ const IMAGE_DESCRIPTIONS: Record<VmTemplate, string> = {
   windows11: 'Windows 11, on hosts that offer the image (the VM dashboard’s second image).',
 };
 
-const isImage = (id: PublicTemplateId): id is VmTemplate => id === 'ubuntu22' || id === 'windows11';
+const isImage = (id: PublicTemplateId): id is VmTemplate =>
+  (VM_TEMPLATES as readonly string[]).includes(id);
 
 /**
  * The public API's templates: the Instant Deploy templates (shared/deploy-templates.ts) and
@@ -28,11 +29,7 @@ const isImage = (id: PublicTemplateId): id is VmTemplate => id === 'ubuntu22' ||
  * images' availability is the VM dashboard's (windows11 only where a host offers it).
  */
 export async function listTemplates(
-  vms: {
-    templates(
-      userId: string,
-    ): Promise<{ id: VmTemplate; available: boolean; reason: string | null }[]>;
-  },
+  vms: Pick<VmService, 'templates'>,
   userId: string,
 ): Promise<PublicTemplate[]> {
   const software: PublicTemplate[] = DEPLOY_TEMPLATES.map((t) => ({
@@ -51,7 +48,7 @@ export async function listTemplates(
   const images: PublicTemplate[] = (await vms.templates(userId)).map((image) => ({
     id: image.id,
     kind: 'image',
-    name: VM_TEMPLATE_LABELS[image.id],
+    name: image.name,
     description: IMAGE_DESCRIPTIONS[image.id],
     cpuCores: VM_LIMITS.cpu_cores.default,
     ramGb: VM_LIMITS.ram_gb.default,
@@ -72,16 +69,19 @@ export async function listTemplates(
  */
 export async function templateCreateInput(
   db: Db,
-  userId: string,
-  listing: { id: number; model: string },
+  found: {
+    listing: { id: number; model: string };
+    provider: { id: number; isSandbox: boolean };
+  },
   id: PublicTemplateId,
 ): Promise<Partial<CreateMeteredInput>> {
   if (isImage(id)) {
     if (id === 'windows11') {
-      const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
+      const { listing, provider } = found;
+      // The caller may see this listing (checked before): a sandbox one is their own sandbox's.
       const rows = await listingsService.vmCandidates(db, {
         model: listing.model,
-        ...(viewerSandboxId === undefined ? {} : { viewerSandboxId }),
+        ...(provider.isSandbox ? { viewerSandboxId: provider.id } : {}),
       });
       if (!rows.some((r) => r.id === listing.id && r.windows)) {
         throw conflict(WINDOWS_UNAVAILABLE_REASON, {

@@ -1,0 +1,193 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses, noContent } from '../../../shared/contracts/errors';
+import {
+  accountUsage,
+  apiKeyIdParam,
+  apiKeyView,
+  publicAccount,
+  TIER_LIMITS,
+} from '../../../shared/contracts/public-api';
+import { addSshKeyBody, sshKeyIdParam, sshKeyView } from '../../../shared/contracts/ssh-keys';
+import { microsToDollars } from '../../../shared/rules/money';
+import { presentApiKey } from '../api-keys/presenter';
+import { apiKeysService } from '../api-keys/service';
+import type { InstanceRow } from '../instances/service';
+import { presentSshKey } from '../ssh-keys/presenter';
+import { sshKeysService } from '../ssh-keys/service';
+import { usersService } from '../users/service';
+import { keyIdempotency, requireKey } from './access';
+import { instanceCostMicros, presentPublicInstance } from './presenter';
+
+const USAGE_INSTANCES = 500;
+
+/**
+ * The caller's account (registered inside publicApiRoutes): balance and this key, what the
+ * instances have cost, SSH keys, and API keys (admin).
+ */
+export function registerAccountRoutes(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { database, clock, instances } = app.deps;
+  const db = database.db;
+
+  // ---- Account ----------------------------------------------------------------------------
+
+  app.get(
+    '/account',
+    {
+      schema: {
+        tags: ['Account'],
+        operationId: 'getAccount',
+        summary: 'Your account, balance and this key',
+        response: { 200: publicAccount, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const key = requireKey(request);
+      const profile = await usersService.getProfile(db, key.userId);
+      return {
+        id: profile.id,
+        email: profile.email,
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        balance: microsToDollars(profile.balanceMicros),
+        currency: 'USD' as const,
+        apiKey: {
+          id: key.keyId,
+          permissions: key.permissions,
+          rateTier: key.rateTier,
+          requestsPerHour: TIER_LIMITS[key.rateTier],
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/account/usage',
+    {
+      schema: {
+        tags: ['Account'],
+        operationId: 'getUsage',
+        summary: 'What your instances have cost',
+        description: `Your newest ${USAGE_INSTANCES} instances with what each has cost so far, and their total.`,
+        response: { 200: accountUsage, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const rows = await instances.listPageByUser(userId, { limit: USAGE_INSTANCES });
+      let total = 0n;
+      const lines = rows.map(({ instance, listing }) => {
+        const cost = instanceCostMicros(instance);
+        total += cost;
+        return {
+          instanceId: instance.id,
+          gpuModel: listing.model,
+          billingPlan:
+            instance.billingPlan === 'booked' ? ('booked' as const) : ('metered' as const),
+          status: presentPublicInstance({ instance, listing } as InstanceRow).status,
+          startedAt: instance.startTime.toISOString(),
+          endedAt: instance.endTime?.toISOString() ?? null,
+          cost: microsToDollars(cost),
+        };
+      });
+      return { currency: 'USD' as const, totalCost: microsToDollars(total), instances: lines };
+    },
+  );
+
+  // ---- SSH keys ---------------------------------------------------------------------------
+
+  app.get(
+    '/ssh-keys',
+    {
+      schema: {
+        tags: ['SSH keys'],
+        operationId: 'listSshKeys',
+        summary: 'Your SSH public keys',
+        response: { 200: z.object({ sshKeys: z.array(sshKeyView) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      return { sshKeys: (await sshKeysService.list(db, userId)).map(presentSshKey) };
+    },
+  );
+
+  app.post(
+    '/ssh-keys',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['SSH keys'],
+        operationId: 'addSshKey',
+        summary: 'Add an SSH public key',
+        description: 'Installed on every instance created afterwards.',
+        body: addSshKeyBody,
+        response: { 201: z.object({ sshKey: sshKeyView }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireKey(request);
+      const row = await db.transaction((tx) => sshKeysService.add(tx, userId, request.body));
+      return reply.status(201).send({ sshKey: presentSshKey(row) });
+    },
+  );
+
+  app.delete(
+    '/ssh-keys/:id',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['SSH keys'],
+        operationId: 'removeSshKey',
+        summary: 'Remove an SSH public key',
+        params: sshKeyIdParam,
+        response: { 204: noContent, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireKey(request);
+      await sshKeysService.remove(db, userId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  // ---- API keys (admin) -------------------------------------------------------------------
+
+  app.get(
+    '/api-keys',
+    {
+      config: { permission: 'admin' },
+      schema: {
+        tags: ['API keys'],
+        operationId: 'listApiKeys',
+        summary: 'Your API keys (admin permission)',
+        response: { 200: z.object({ apiKeys: z.array(apiKeyView) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      return { apiKeys: (await apiKeysService.list(db, userId)).map(presentApiKey) };
+    },
+  );
+
+  app.delete(
+    '/api-keys/:id',
+    {
+      config: { permission: 'admin', ...keyIdempotency },
+      schema: {
+        tags: ['API keys'],
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key (admin permission)',
+        params: apiKeyIdParam,
+        response: { 204: noContent, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireKey(request);
+      await apiKeysService.revoke(db, userId, request.params.id, clock.now());
+      return reply.status(204).send();
+    },
+  );
+}

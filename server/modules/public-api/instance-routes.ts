@@ -1,0 +1,310 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../../shared/contracts/errors';
+import {
+  createInstanceBody,
+  createPublicRentalBody,
+  instanceAnswer,
+  instanceIdParam,
+  instancesPage,
+  instancesQuery,
+  rentalAnswer,
+  rentalsList,
+  rentalsQuery,
+  updatePublicRentalBody,
+} from '../../../shared/contracts/public-api';
+import { quoteRental } from '../../../shared/rules/pricing';
+import { AppError, badRequest, notFound, validationFailed } from '../../lib/errors';
+import { recordAnswer } from '../../lib/idempotency';
+import { presentRental, rentalStatus } from '../instances/presenter';
+import type { InstanceRow } from '../instances/service';
+import { listingsService } from '../listings/service';
+import { sshKeysService } from '../ssh-keys/service';
+import { keyIdempotency, requireKey } from './access';
+import { presentPublicInstance } from './presenter';
+import { templateCreateInput } from './templates';
+
+/** Keyset cursor of the instance list: the last id seen, as opaque text. */
+const encodeInstanceCursor = (id: number) => Buffer.from(`i:${id}`).toString('base64url');
+function decodeInstanceCursor(cursor: string): number {
+  const match = /^i:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const id = match ? Number(match[1]) : Number.NaN;
+  if (!Number.isSafeInteger(id))
+    throw badRequest('The cursor is not valid. Start again without it.');
+  return id;
+}
+
+const answerOf = (row: InstanceRow) => ({ instance: presentPublicInstance(row) });
+
+/**
+ * Instances of either plan, and the documentation page's older reading of booked ones as
+ * rentals (registered inside publicApiRoutes).
+ */
+export function registerInstanceRoutes(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { database, clock, instances } = app.deps;
+  const db = database.db;
+
+  /** Another demo visitor's sandbox listing does not exist for this caller (ADR 010). */
+  async function listingFor(userId: string, gpuListingId: number) {
+    const found = await listingsService.findById(db, gpuListingId);
+    if (!found || (found.provider.isSandbox && found.provider.userId !== userId)) {
+      throw notFound('GPU listing');
+    }
+    return found;
+  }
+
+  /** A booked rental at the server's own quote (the client names only listing and hours). */
+  async function rentBooked(
+    request: FastifyRequest,
+    userId: string,
+    gpuListingId: number,
+    durationHours: number,
+    present: (row: InstanceRow) => unknown,
+  ) {
+    const { listing } = await listingFor(userId, gpuListingId);
+    const quote = quoteRental(listing.hourlyRateMicros, durationHours);
+    return instances.rent(
+      userId,
+      {
+        gpuListingId,
+        providerId: listing.providerId,
+        durationHours,
+        hourlyRate: quote.hourlyRate,
+        totalCost: quote.totalCost,
+      },
+      clock.now(),
+      { record: recordAnswer(request, 201, present) },
+    );
+  }
+
+  // ---- Instances ---------------------------------------------------------------------------
+
+  app.post(
+    '/instances',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Instances'],
+        operationId: 'createInstance',
+        summary: 'Create an instance',
+        description:
+          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.',
+        body: createInstanceBody,
+        response: { 201: instanceAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireKey(request);
+      const { gpuListingId, durationHours, sshKeyId, template } = request.body;
+      if (sshKeyId) {
+        try {
+          await sshKeysService.authorizedKeys(db, userId, [sshKeyId]);
+        } catch (error) {
+          if (error instanceof AppError && error.status === 404) {
+            throw validationFailed({ sshKeyId: ['Not one of your SSH keys'] });
+          }
+          throw error;
+        }
+      }
+      let row: InstanceRow;
+      if (durationHours === undefined) {
+        const found = await listingFor(userId, gpuListingId);
+        const setup = template ? await templateCreateInput(db, found, template) : {};
+        // The Idempotency-Key answer is stored in the create's own transaction.
+        row = await instances.createMetered(
+          userId,
+          { ...setup, gpuListingId, source: 'api', storageGb: 50 },
+          clock.now(),
+          { record: recordAnswer(request, 201, answerOf) },
+        );
+      } else {
+        row = await rentBooked(request, userId, gpuListingId, durationHours, answerOf);
+      }
+      return reply.status(201).send(answerOf(row));
+    },
+  );
+
+  app.get(
+    '/instances',
+    {
+      schema: {
+        tags: ['Instances'],
+        operationId: 'listInstances',
+        summary: 'Your instances',
+        description:
+          'Every instance of yours, booked and metered, newest first; filter by `status`; a page at a time with `cursor`.',
+        querystring: instancesQuery,
+        response: { 200: instancesPage, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const { status, limit, cursor } = request.query;
+      const beforeId = cursor ? decodeInstanceCursor(cursor) : undefined;
+      const rows = await instances.listPageByUser(userId, {
+        ...(status ? { status } : {}),
+        ...(beforeId !== undefined ? { beforeId } : {}),
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        instances: page.map(presentPublicInstance),
+        nextCursor: rows.length > limit && last ? encodeInstanceCursor(last.instance.id) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/instances/:id',
+    {
+      schema: {
+        tags: ['Instances'],
+        operationId: 'getInstance',
+        summary: 'One instance',
+        params: instanceIdParam,
+        response: { 200: instanceAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      return answerOf(await instances.getOwn(userId, request.params.id));
+    },
+  );
+
+  app.patch(
+    '/instances/:id/stop',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Instances'],
+        operationId: 'stopInstance',
+        summary: 'Stop an instance',
+        description:
+          'A metered instance stops (its disk kept, compute no longer charged; start it again later). A booked rental ends: used time is paid, the rest refunded. Stopping a rental twice changes nothing.',
+        params: instanceIdParam,
+        response: { 200: instanceAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const { id } = request.params;
+      const { instance } = await instances.getOwn(userId, id);
+      const now = clock.now();
+      return answerOf(
+        instance.billingPlan === 'booked'
+          ? await instances.stopRental(userId, id, now, 'api')
+          : await instances.stop(userId, id, now),
+      );
+    },
+  );
+
+  app.post(
+    '/instances/:id/start',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Instances'],
+        operationId: 'startInstance',
+        summary: 'Start a stopped instance',
+        description: 'Needs one hour at its rate in the balance and a free GPU of its listing.',
+        params: instanceIdParam,
+        response: { 200: instanceAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      return answerOf(await instances.start(userId, request.params.id, clock.now()));
+    },
+  );
+
+  app.delete(
+    '/instances/:id',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Instances'],
+        operationId: 'terminateInstance',
+        summary: 'Terminate an instance',
+        description: 'Ends it for good and deletes its disk; a booked rental is settled.',
+        params: instanceIdParam,
+        response: { 200: instanceAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      return answerOf(await instances.terminate(userId, request.params.id, clock.now(), 'api'));
+    },
+  );
+
+  // ---- Rentals: the documentation page's older reading -------------------------------------
+
+  app.get(
+    '/rentals',
+    {
+      schema: {
+        tags: ['Rentals'],
+        operationId: 'listRentals',
+        summary: 'Your rentals (booked instances)',
+        querystring: rentalsQuery,
+        response: { 200: rentalsList, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const { status } = request.query;
+      const rows = await instances.listRentalsByUser(userId);
+      return {
+        rentals: rows
+          .filter((row) => status === 'all' || rentalStatus(row.instance) === status)
+          .map(presentRental),
+      };
+    },
+  );
+
+  app.post(
+    '/rentals',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Rentals'],
+        operationId: 'createRental',
+        summary: 'Rent a GPU for a number of hours',
+        description:
+          'The same as creating an instance with `durationHours`: booked at the current price, paid up front.',
+        body: createPublicRentalBody,
+        response: { 201: rentalAnswer, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireKey(request);
+      const { gpuListingId, duration } = request.body;
+      const present = (row: InstanceRow) => ({ rental: presentRental(row) });
+      const row = await rentBooked(request, userId, gpuListingId, duration, present);
+      return reply.status(201).send(present(row));
+    },
+  );
+
+  app.put(
+    '/rentals/:id',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Rentals'],
+        operationId: 'updateRental',
+        summary: 'Change a rental',
+        description:
+          'The one change a running rental takes is `{"action": "stop"}`: it ends, used time is paid and the rest refunded. Sending it again changes nothing.',
+        params: instanceIdParam,
+        body: updatePublicRentalBody,
+        response: { 200: rentalAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const row = await instances.stopRental(userId, request.params.id, clock.now(), 'api');
+      return { rental: presentRental(row) };
+    },
+  );
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../../shared/contracts/errors';
+import {
+  type GpuListingsPage,
+  gpuListingsPage,
+  publicListingsQuery,
+} from '../../../shared/contracts/public-api';
+import { sendJsonText } from '../../lib/json-text';
+import { presentListing } from '../listings/presenter';
+import { listingsService } from '../listings/service';
+import { requireKey } from './access';
+import { presentPublicListing } from './presenter';
+
+/** The marketplace through the public API (registered inside publicApiRoutes). */
+export function registerListingRoutes(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { database, clock, readCache } = app.deps;
+  const db = database.db;
+
+  /**
+   * A demo visitor's sandbox provider, remembered a while: it is made with the account, before
+   * any key exists, and never changes (ADR 010).
+   */
+  const sandboxes = new Map<string, { id: number | undefined; until: number }>();
+  async function sandboxOf(userId: string): Promise<number | undefined> {
+    const at = Date.now();
+    const hit = sandboxes.get(userId);
+    if (hit && hit.until > at) return hit.id;
+    const id = await listingsService.sandboxProviderOf(db, userId);
+    if (sandboxes.size >= 10_000) sandboxes.clear();
+    sandboxes.set(userId, { id, until: at + 60_000 });
+    return id;
+  }
+
+  app.get(
+    '/gpu-listings',
+    {
+      schema: {
+        tags: ['GPUs'],
+        operationId: 'listGpus',
+        summary: 'Available GPUs',
+        description:
+          'The marketplace, a page at a time (`limit` up to 100, `cursor` from the last page). Filter by `model` (search) or `gpuType`; sort by `price-asc`, `price-desc`, `memory` or `performance`.',
+        querystring: publicListingsQuery,
+        response: { 200: gpuListingsPage, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireKey(request);
+      // A demo visitor's own sandbox listings join their view only (ADR 010).
+      const sandbox = await sandboxOf(userId);
+      // Pages are cached as bytes like the marketplace's (lib/read-cache.ts): every write that
+      // changes listings clears them.
+      const key = `v1:listings:${sandbox ?? ''}:${JSON.stringify(request.query)}`;
+      const page = await readCache.getOrLoad(key, async () => {
+        const { rows, uptime, nextCursor } = await listingsService.list(
+          db,
+          request.query,
+          sandbox,
+          clock.now(),
+        );
+        const answer: GpuListingsPage = {
+          gpus: rows.map((row) => presentPublicListing(presentListing(row, uptime))),
+          nextCursor,
+        };
+        return { body: Buffer.from(JSON.stringify(answer)), nextCursor };
+      });
+      return sendJsonText(reply, page.body);
+    },
+  );
+}
