@@ -6,10 +6,19 @@ import {
   holdsUnit,
   INSTANCE_STATES,
   isLive,
+  isTransitional,
   stateAfter,
 } from './instance-lifecycle';
 
 describe('instance lifecycle', () => {
+  it('calls transitional exactly the states a host report moves on without a user', () => {
+    const movedByHost = INSTANCE_STATES.filter((s) =>
+      (['running', 'stopped', 'terminated'] as const).some((r) => acceptsReport(s, r)),
+    );
+    expect(INSTANCE_STATES.filter(isTransitional)).toEqual(movedByHost);
+    expect(movedByHost).toEqual(['provisioning', 'stopping', 'starting', 'terminating']);
+  });
+
   it('allows stop only from running and starting, start only from stopped', () => {
     expect(INSTANCE_STATES.filter((s) => canAct(s, 'stop'))).toEqual(['running', 'starting']);
     expect(INSTANCE_STATES.filter((s) => canAct(s, 'start'))).toEqual(['stopped']);

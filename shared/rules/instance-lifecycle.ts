@@ -38,6 +38,18 @@ export const UNIT_HOLDING_STATES: readonly InstanceState[] = [
   'running',
 ];
 
+/** States a host is moving the instance through: it will change without anyone acting. */
+export const TRANSITIONAL_STATES: readonly InstanceState[] = [
+  'provisioning',
+  'starting',
+  'stopping',
+  'terminating',
+];
+
+export function isTransitional(state: InstanceState): boolean {
+  return TRANSITIONAL_STATES.includes(state);
+}
+
 /** States after which nothing more happens; the instance has ended. */
 export const ENDED_STATES: readonly InstanceState[] = ['terminating', 'terminated', 'failed'];
 
