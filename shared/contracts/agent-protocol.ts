@@ -30,7 +30,7 @@ export const agentPaths = {
  * start, stop, terminate), so the host hears of it in well under a second, not at its next
  * heartbeat (up to 30 s later); otherwise it answers `work: false` after `maxMs`.
  */
-export const AGENT_WAIT_MAX_MS = 25_000;
+export const AGENT_WAIT_MAX_MS = 30_000;
 
 export const waitRequest = z.object({
   maxMs: z.number().int().min(0).max(AGENT_WAIT_MAX_MS),

@@ -86,6 +86,8 @@ export function createHostsService(deps: {
   const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
+  /** Credential hash → host, for waits (see waitForWork). */
+  const waitingHosts = new Map<string, { hostId: string; until: number }>();
 
   function report(report: HostReport): Promise<{ accepted: boolean; generation: number }> {
     return deps.instances.applyHostReport(report, clock.now());
@@ -269,8 +271,20 @@ export function createHostsService(deps: {
      * hangs up (`signal`).
      */
     async waitForWork(credential: string, maxMs: number, signal?: AbortSignal): Promise<boolean> {
-      const host = await this.authenticate(credential);
-      return wake.wait(host.id, maxMs, signal);
+      // Every host holds a wait nearly all the time: its credential is looked up once a
+      // minute, not at every wait. A wait carries no data, so a credential revoked within
+      // that minute gains nothing (its heartbeats are refused at once).
+      const hash = sha256(credential);
+      const now = clock.now().getTime();
+      let known = waitingHosts.get(hash);
+      if (!known || known.until <= now) {
+        const host = await hostsRepo.findByCredential(db, hash);
+        if (!host) throw unauthenticated('Unknown or revoked agent credential.');
+        if (waitingHosts.size >= 100_000) waitingHosts.clear();
+        known = { hostId: host.id, until: now + 60_000 };
+        waitingHosts.set(hash, known);
+      }
+      return wake.wait(known.hostId, maxMs, signal);
     },
 
     /** Answers every held wait now (shutdown: a held wait must not delay it). */
