@@ -15,11 +15,12 @@ import { gpuListings, type Instance, instances, sshKeys } from '../../db/schema'
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { notFound, unauthenticated } from '../../lib/errors';
-import type { HostReport, InstancesService } from '../instances/service';
+import type { InstancesService } from '../instances/service';
+import type { HostReport } from '../instances/types';
 import { hostsRepo } from './repo';
 import { createHostWake, type HostWake } from './wake';
 
-export type { HostReport } from '../instances/service';
+export type { HostReport } from '../instances/types';
 
 /** A host as its agent's credential identifies it. */
 export interface AgentHost {

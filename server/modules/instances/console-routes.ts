@@ -12,7 +12,7 @@ import { crossOriginRefused, rateLimited } from '../../lib/errors';
 import { isSameOrigin, requireUser, signedIn } from '../../plugins/session';
 import { ConsoleSessionCounter, HostKeyPins, tooManyConsolesMessage } from './console-guards';
 import { type ConsoleSocket, runConsoleSession } from './console-session';
-import type { ConsoleTarget } from './service';
+import type { ConsoleTarget } from './types';
 
 /**
  * The web console (docs/architecture.md, "Web console"). One URL, two uses:

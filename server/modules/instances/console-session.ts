@@ -5,7 +5,7 @@ import {
   consoleClientMessage,
 } from '../../../shared/contracts/console';
 import type { HostKeyPins } from './console-guards';
-import type { ConsoleTarget } from './service';
+import type { ConsoleTarget } from './types';
 
 /**
  * One web console session: a browser's WebSocket piped to a shell on the instance over SSH,

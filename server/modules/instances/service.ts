@@ -45,15 +45,6 @@ import type {
 } from './types';
 
 export type { InstanceRow } from './repo';
-export type {
-  ConsoleTarget,
-  CreateMeteredInput,
-  EndReason,
-  HostReport,
-  InstanceEvent,
-  InstancesConfig,
-  RentOptions,
-} from './types';
 
 function parseDollars(value: string): bigint | null {
   try {

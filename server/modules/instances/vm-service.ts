@@ -13,7 +13,8 @@ import { AppError, conflict, validationFailed } from '../../lib/errors';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import type { HostsService } from '../hosts/service';
 import { listingsService } from '../listings/service';
-import type { InstanceRow, InstancesService, RentOptions } from './service';
+import type { InstanceRow, InstancesService } from './service';
+import type { RentOptions } from './types';
 import { presentVm } from './vm-presenter';
 
 export const WINDOWS_UNAVAILABLE_REASON =

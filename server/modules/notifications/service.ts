@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { hosts, providers } from '../../db/schema';
 import type { Mailer } from '../../lib/mailer';
 import type { HostEvent } from '../hosts/service';
-import type { InstanceEvent } from '../instances/service';
+import type { InstanceEvent } from '../instances/types';
 import { usersService } from '../users/service';
 
 const MESSAGES: Record<

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/client';
 import { conflict } from '../../lib/errors';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
-import type { CreateMeteredInput } from '../instances/service';
+import type { CreateMeteredInput } from '../instances/types';
 import { type VmService, WINDOWS_UNAVAILABLE_REASON } from '../instances/vm-service';
 import { listingsService } from '../listings/service';
 
