@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { errorStatus, keepIdempotencyKey, newIdempotencyKey, serverMessage } from './api-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  errorStatus,
+  getQueryFn,
+  keepIdempotencyKey,
+  newIdempotencyKey,
+  serverMessage,
+} from './api-client';
 
 describe('serverMessage', () => {
   it('reads the message of our error body', () => {
@@ -35,5 +41,31 @@ describe('Idempotency-Key helpers', () => {
     const a = newIdempotencyKey();
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(newIdempotencyKey()).not.toBe(a);
+  });
+});
+
+describe('getQueryFn', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('reads a 401 body to its end before answering null (an unread body holds the request open)', async () => {
+    let read = false;
+    const body = new ReadableStream(
+      {
+        pull(controller) {
+          read = true;
+          controller.enqueue(new TextEncoder().encode('{"error":{}}'));
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    vi.stubGlobal('fetch', async () => new Response(body, { status: 401 }));
+    const query = getQueryFn<{ id: string }>({ on401: 'returnNull' });
+    const answer = await query({ queryKey: ['/api/auth/user'] } as never);
+    expect(answer).toBeNull();
+    expect(read).toBe(true);
+    expect(body.locked).toBe(true);
   });
 });

@@ -35,7 +35,11 @@ type UnauthorizedBehavior = 'returnNull' | 'throw';
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include' });
-    if (on401 === 'returnNull' && res.status === 401) return null;
+    if (on401 === 'returnNull' && res.status === 401) {
+      // Read to its end: an unread body keeps the request open and its connection unusable.
+      await res.arrayBuffer();
+      return null;
+    }
     await throwIfNotOk(res);
     return (await res.json()) as T;
   };
