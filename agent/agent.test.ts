@@ -141,6 +141,17 @@ describe('Agent', () => {
     );
   });
 
+  it('reports the address the server names for the host when none is configured', async () => {
+    server.publicAddress = '203.0.113.5';
+    void startAgent(server.newToken());
+    server.setDesired({ id: 'a', ...spec }, 'running');
+    await server.waitFor('boot', () => driver.hasPendingBoot('a'), 5000);
+    driver.finishBoot('a');
+    const up = await server.waitForState('a', 'running', 5000);
+    expect(up.ssh).toEqual({ host: '203.0.113.5', port: 22001, user: 'renter' });
+    expect(up.vnc).toEqual({ host: '203.0.113.5', port: 5901 });
+  });
+
   it('creates, reports running, stops, terminates; each report carries its generation', async () => {
     void startAgent(server.newToken());
     server.setDesired({ id: 'a', ...spec }, 'running');

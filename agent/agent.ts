@@ -34,6 +34,8 @@ export interface AgentSettings {
   accelerator: Accelerator;
   /** AGENT_GUEST_MEMORY_MIB: memory all guests may use together, reported in the inventory. */
   guestMemoryMib?: number | null;
+  /** AGENT_PUBLIC_HOST; null: the address the server names in its heartbeat answers. */
+  publicHost?: string | null;
 }
 
 export class EnrollmentError extends Error {
@@ -61,6 +63,8 @@ export class Agent {
   private converging = false;
   private convergeAgain = false;
   private heartbeatIntervalMs: number;
+  /** The address the server knows this host by (its heartbeat answer's publicAddress). */
+  private publicAddress: string | null = null;
   /** Off once a server answers 404 to a wait (one older than the long poll). */
   private waitSupported = true;
 
@@ -169,6 +173,7 @@ export class Agent {
         instances: [...this.statuses.values()],
       });
       if (res.heartbeatIntervalMs) this.heartbeatIntervalMs = res.heartbeatIntervalMs;
+      if (res.publicAddress) this.publicAddress = res.publicAddress;
       this.desired = res.instances;
       const listed = new Set(res.instances.map((d) => d.id));
       for (const [id, status] of this.statuses) {
@@ -321,12 +326,16 @@ export class Agent {
     endpoints: Endpoints | null = null,
     error: string | null = null,
   ) {
+    // Renters connect to the configured address, else to the one the server knows as ours.
+    const address = this.settings.publicHost ?? this.publicAddress;
+    const at = <T extends { host: string }>(e: T | null | undefined) =>
+      e ? { ...e, host: address ?? e.host } : null;
     const status: InstanceStatus = {
       id: d.id,
       generation: d.generation,
       state,
-      ssh: endpoints?.ssh ?? null,
-      vnc: endpoints?.vnc ?? null,
+      ssh: at(endpoints?.ssh),
+      vnc: at(endpoints?.vnc),
       error: error?.slice(0, 2000) ?? null,
     };
     this.statuses.set(d.id, status);

@@ -14,7 +14,16 @@ describe('parseAgentEnv', () => {
     expect(env.AGENT_SSH_PORTS).toEqual([22000, 22999]);
     expect(env.AGENT_VNC_DISPLAYS).toEqual([0, 99]);
     expect(env.AGENT_STATE_DIR).toBe('/var/lib/rentgpu-agent');
-    expect(env.AGENT_PUBLIC_HOST.length).toBeGreaterThan(0);
+    // Unset: the server tells the agent which of its own addresses renters connect to.
+    expect(env.AGENT_PUBLIC_HOST).toBeUndefined();
+  });
+
+  it('refuses a public host that is no address (shell text, an ssh option)', () => {
+    for (const bad of ['h.example;id;#', '-oProxyCommand=id', 'a b']) {
+      expect(() =>
+        parseAgentEnv({ RENTGPU_SERVER_URL: 'https://rentgpu.example', AGENT_PUBLIC_HOST: bad }),
+      ).toThrow(/AGENT_PUBLIC_HOST: Not a host name or IP address/);
+    }
   });
 
   it('names each bad variable', () => {

@@ -1,9 +1,9 @@
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import {
   AGENT_HEARTBEAT_INTERVAL_MS,
   AGENT_UPDATE_INTERVAL_MS,
+  hostAddress,
 } from '../shared/contracts/agent-protocol';
 
 /**
@@ -70,8 +70,12 @@ const envSchema = z.object({
   AGENT_GPU_PASSTHROUGH: bool('true'),
   /** Address SSH forwards and VNC listen on. */
   AGENT_LISTEN_HOST: z.string().min(1).default('0.0.0.0'),
-  /** Host name renters are told to connect to. */
-  AGENT_PUBLIC_HOST: z.string().min(1).optional(),
+  /**
+   * The address renters connect to. Unset: the one the server tells the agent (the public name
+   * the provider set for the host, else the address the agent calls from). The server accepts
+   * only the host's own addresses (docs/decisions/013-hosts-are-untrusted.md).
+   */
+  AGENT_PUBLIC_HOST: hostAddress.optional(),
   AGENT_SSH_PORTS: range('22000-22999'),
   /** VNC displays (port 5900 + N); the spec's requirements open 5900-5999. */
   AGENT_VNC_DISPLAYS: range('0-99'),
@@ -107,6 +111,5 @@ export function parseAgentEnv(source: NodeJS.ProcessEnv = process.env) {
   return {
     ...e,
     AGENT_STATE_DIR: path.resolve(e.AGENT_STATE_DIR),
-    AGENT_PUBLIC_HOST: e.AGENT_PUBLIC_HOST ?? os.hostname(),
   };
 }

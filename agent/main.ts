@@ -28,7 +28,8 @@ async function main() {
           }
         : null,
     listenHost: env.AGENT_LISTEN_HOST,
-    publicHost: env.AGENT_PUBLIC_HOST,
+    // A stand-in until the server names the host's address (Agent replaces it in reports).
+    publicHost: env.AGENT_PUBLIC_HOST ?? 'localhost',
     sshPorts: env.AGENT_SSH_PORTS,
     vncDisplays: env.AGENT_VNC_DISPLAYS,
     bootTimeoutMs: env.AGENT_BOOT_TIMEOUT_MS,
@@ -45,6 +46,7 @@ async function main() {
       nvidiaSmi: env.AGENT_NVIDIA_SMI,
       accelerator,
       guestMemoryMib: env.AGENT_GUEST_MEMORY_MIB ?? null,
+      publicHost: env.AGENT_PUBLIC_HOST ?? null,
     },
     new AgentApi(env.RENTGPU_SERVER_URL),
     driver,

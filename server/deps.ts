@@ -63,6 +63,8 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
     onEvent: createHostAlerts({ db, mailer, log }),
     wake,
+    hostAddressAllowlist: env.HOST_ADDRESS_ALLOWLIST,
+    log,
   });
   const demo = createDemoService({ db, clock });
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseHostAddress } from '../shared/rules/host-address';
 
 /**
  * The one place that reads process.env (STYLE.md habit 7). Parsed once at start;
@@ -52,6 +53,17 @@ const envSchema = z.object({
   DEMO_PROVISIONING_DELAY_MS: z.coerce.number().int().min(0).default(20_000),
   /** The heartbeat interval the server asks of agents (spec: 30 s; tests ask less). */
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * Addresses any host may report for its instances besides its own (comma-separated IP
+   * literals or DNS names; docs/decisions/013-hosts-are-untrusted.md). For development and
+   * tests, where agents run on this machine; production leaves it empty.
+   */
+  HOST_ADDRESS_ALLOWLIST: z.string().default(''),
+  /**
+   * Whether the web console may connect to loopback, private, link-local or this server's own
+   * addresses. `deny` in production unless set; development and tests run agents on loopback.
+   */
+  CONSOLE_PRIVATE_TARGETS: z.enum(['allow', 'deny']).optional(),
   /** How often the billing worker looks for due work. */
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** How long public listing pages and stats may be served from memory (0 turns it off). */
@@ -68,8 +80,10 @@ const envSchema = z.object({
 export type PaypalMode = 'live' | 'sandbox-api' | 'local-sandbox' | 'off';
 export const PAYPAL_LIVE_API_BASE = 'https://api-m.paypal.com';
 
-export type Env = z.infer<typeof envSchema> & {
+export type Env = Omit<z.infer<typeof envSchema>, 'HOST_ADDRESS_ALLOWLIST'> & {
   HOST: string;
+  HOST_ADDRESS_ALLOWLIST: string[];
+  CONSOLE_PRIVATE_TARGETS: 'allow' | 'deny';
   DATA_DIR: string;
   PAYPAL_API_BASE: string;
   PAYPAL_MODE: PaypalMode;
@@ -95,6 +109,14 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       'Invalid configuration:\n  PAYPAL_LOCAL_SANDBOX: the local PayPal sandbox is never offered in production',
     );
   }
+  const badAddress = env.HOST_ADDRESS_ALLOWLIST.split(',')
+    .map((a) => a.trim())
+    .find((a) => a !== '' && parseHostAddress(a) === null);
+  if (badAddress !== undefined) {
+    throw new ConfigError(
+      `Invalid configuration:\n  HOST_ADDRESS_ALLOWLIST: ${JSON.stringify(badAddress)} is not an IP address or host name`,
+    );
+  }
   const paypalDefault =
     env.NODE_ENV === 'production' ? PAYPAL_LIVE_API_BASE : 'https://api-m.sandbox.paypal.com';
   const apiBase = env.PAYPAL_API_BASE ?? paypalDefault;
@@ -104,6 +126,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     ...env,
     HOST: env.HOST ?? hostDefault,
+    HOST_ADDRESS_ALLOWLIST: env.HOST_ADDRESS_ALLOWLIST.split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== ''),
+    CONSOLE_PRIVATE_TARGETS:
+      env.CONSOLE_PRIVATE_TARGETS ?? (env.NODE_ENV === 'production' ? 'deny' : 'allow'),
     DATA_DIR: path.resolve(env.DATA_DIR),
     PAYPAL_API_BASE: apiBase,
     PAYPAL_MODE: paypalMode(env, apiBase),

@@ -28,6 +28,8 @@ export interface ReceivedReport extends InstanceReport {
  * list once acknowledged.
  */
 export class TestControlPlane {
+  /** The address the heartbeat answer names as the host's own (none: not sent). */
+  publicAddress: string | null = null;
   readonly tokens = new Set<string>();
   readonly agents = new Map<string, { agentId: string; hostname: string }>();
   readonly heartbeats: HeartbeatRequest[] = [];
@@ -168,7 +170,10 @@ export class TestControlPlane {
           this.desired.delete(id);
         }
       }
-      return send(res, 200, { instances: [...this.desired.values()] });
+      return send(res, 200, {
+        instances: [...this.desired.values()],
+        ...(this.publicAddress ? { publicAddress: this.publicAddress } : {}),
+      });
     }
     if (url.pathname === '/api/v1/agents/wait' && this.longPoll) {
       const parsed = waitRequest.safeParse(body);

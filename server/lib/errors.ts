@@ -189,6 +189,27 @@ export const limitReached = (what: string, limit: number) =>
 export const conflict = (message: string, details?: Record<string, unknown>) =>
   new AppError(409, 'CONFLICT', message, details);
 
+/** A host named an address that is not its own (docs/decisions/013-hosts-are-untrusted.md). */
+export const hostAddressRefused = (field: string, address: string) =>
+  new AppError(
+    409,
+    'HOST_ADDRESS_REFUSED',
+    `${field} must be this host's own address (its public name or the address its agent calls from).`,
+    { field, address },
+  );
+
+/** Another live instance on the same host already has this SSH port. */
+export const sshPortInUse = (port: number) =>
+  new AppError(
+    409,
+    'SSH_PORT_IN_USE',
+    `SSH port ${port} is in use by another instance on this host.`,
+    {
+      field: 'ssh.port',
+      port,
+    },
+  );
+
 export const paymentsNotConfigured = () =>
   new AppError(503, 'PAYMENTS_NOT_CONFIGURED', 'PayPal is not configured. Please contact support.');
 

@@ -113,7 +113,14 @@ export interface ListingInput {
  */
 export async function createHost(
   conn: Conn,
-  input: { providerId: number; name?: string; lastHeartbeatAt?: Date | null; credential?: string },
+  input: {
+    providerId: number;
+    name?: string;
+    lastHeartbeatAt?: Date | null;
+    credential?: string;
+    /** The name renters connect to, as the provider set it. */
+    publicHost?: string | null;
+  },
 ) {
   const credential = input.credential ?? randomBytes(32).toString('base64url');
   const at = input.lastHeartbeatAt === undefined ? new Date() : input.lastHeartbeatAt;
@@ -129,6 +136,7 @@ export async function createHost(
       agentVersion: 'test',
       accelerator: 'kvm',
       lastHeartbeatAt: at,
+      publicHost: input.publicHost ?? null,
     })
     .returning();
   if (!host) throw new Error('host insert returned nothing');

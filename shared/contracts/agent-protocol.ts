@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOST_ADDRESS_MAX, parseHostAddress } from '../rules/host-address';
 
 /**
  * The agent protocol (docs/decisions/008-agent-protocol-hosts-call-out.md): the one contract
@@ -145,8 +146,25 @@ export const INSTANCE_REPORT_STATES = [
 export const instanceReportState = z.enum(INSTANCE_REPORT_STATES);
 export type InstanceReportState = z.infer<typeof instanceReportState>;
 
-export const sshEndpoint = z.object({ host: shortText(253), port, user: shortText(32) });
-export const vncEndpoint = z.object({ host: shortText(253), port });
+/**
+ * A login user name, as the server asks for one (`sshUser`) and as a host reports the one it
+ * made: a POSIX-portable name, never an ssh option or shell text.
+ */
+export const SSH_USER_PATTERN = /^[a-z_][a-z0-9_-]{0,31}$/;
+export const sshUserName = z.string().regex(SSH_USER_PATTERN, { message: 'Not a user name' });
+
+/**
+ * An address a host reports: an IP literal or a DNS name (shared/rules/host-address.ts). Which
+ * addresses a host may name at all is the server's business (docs/decisions/013).
+ */
+export const hostAddress = z
+  .string()
+  .min(1)
+  .max(HOST_ADDRESS_MAX)
+  .refine((v) => parseHostAddress(v) !== null, { message: 'Not a host name or IP address' });
+
+export const sshEndpoint = z.object({ host: hostAddress, port, user: sshUserName });
+export const vncEndpoint = z.object({ host: hostAddress, port });
 
 /** One instance's actual state: the body of a report, and an entry of the heartbeat's list. */
 export const instanceStatus = z.object({
@@ -191,10 +209,7 @@ export const desiredInstance = z.object({
   /** Indexes into the heartbeat's `gpus` (nvidia-smi `index`), passed through with vfio-pci. */
   gpuIndexes: z.array(z.number().int().min(0).max(255)).max(16),
   /** Login user created in the guest by cloud-init. */
-  sshUser: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_-]{0,31}$/, { message: 'Not a user name' })
-    .default('ubuntu'),
+  sshUser: sshUserName.default('ubuntu'),
   /** The renter's OpenSSH public keys. */
   sshPublicKeys: z.array(z.string().min(1).max(16_384)).max(20),
   /** A per-instance key of the platform (the web console logs in with it). */
@@ -210,6 +225,12 @@ export const heartbeatResponse = z.object({
   /** Every instance placed on this host that is not yet acknowledged as terminated. */
   instances: z.array(desiredInstance).max(1000),
   heartbeatIntervalMs: z.number().int().min(1000).max(600_000).optional(),
+  /**
+   * The address renters connect to for this host, as the server knows it: the public name its
+   * provider set, else the address its agent calls from. An agent without AGENT_PUBLIC_HOST
+   * reports this one; the server accepts no other (docs/decisions/013).
+   */
+  publicAddress: hostAddress.optional(),
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponse>;
 

@@ -120,9 +120,11 @@ export const instances = pgTable(
     index('instances_host_pending_idx')
       .on(t.hostId)
       .where(sql`${t.status} in ('provisioning', 'starting', 'stopping', 'terminating')`),
-    // Each host hands out its own ports: one live instance per (address, port).
-    uniqueIndex('instances_live_ssh_port_key')
-      .on(t.sshHost, t.sshPort)
+    // Each host hands out its own ports: one live instance per (host, port). Per host, not per
+    // address: one host must not be able to claim another's address and port first
+    // (docs/decisions/013-hosts-are-untrusted.md).
+    uniqueIndex('instances_live_host_port_key')
+      .on(t.hostId, t.sshPort)
       .where(sql`${t.endTime} is null and ${t.sshPort} is not null`),
     check(
       'instances_status_check',

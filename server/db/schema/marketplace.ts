@@ -103,6 +103,13 @@ export const hosts = pgTable(
     enrolledAt: timestamp('enrolled_at', { withTimezone: true }),
     credentialHash: text('credential_hash'),
     hostname: text('hostname'),
+    /**
+     * The name renters connect to, set by the provider (never by the host): a DNS name or an
+     * IP literal. Null: the address the agent calls from (agentAddress).
+     */
+    publicHost: text('public_host'),
+    /** The address the host's agent last called from, as the server saw it. */
+    agentAddress: text('agent_address'),
     agentVersion: text('agent_version'),
     accelerator: text('accelerator'),
     inventory: jsonb('inventory').$type<{ host: HostInventory; gpus: GpuInventory } | null>(),

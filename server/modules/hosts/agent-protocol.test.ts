@@ -36,12 +36,23 @@ function inventory(instances: InstanceStatus[] = []): HeartbeatRequest {
   return heartbeatBody({ instances });
 }
 
-async function agentPost(url: string, credential: string | null, payload: unknown) {
+/** The address the test hosts' agents call from (one of their own, docs/decisions/013). */
+const AGENT_ADDRESS = '203.0.113.7';
+/** The public name the test hosts' provider set. */
+const PUBLIC_HOST = 'gpu-box-1.example.net';
+
+async function agentPost(
+  url: string,
+  credential: string | null,
+  payload: unknown,
+  from = AGENT_ADDRESS,
+) {
   return t.request({
     method: 'POST',
     url,
     payload: payload as Record<string, unknown>,
     headers: credential ? { authorization: `Bearer ${credential}` } : {},
+    remoteAddress: from,
   });
 }
 
@@ -66,7 +77,11 @@ async function hostWithListing(hourlyRate = '2.00', withOwner = false) {
   const providerId = withOwner
     ? (await w.provider()).providerId
     : (await createProvider(t.database.db, {})).id;
-  const host = await createHost(t.database.db, { providerId, lastHeartbeatAt: t.clock.now() });
+  const host = await createHost(t.database.db, {
+    providerId,
+    lastHeartbeatAt: t.clock.now(),
+    publicHost: PUBLIC_HOST,
+  });
   const listing = await w.listing({ providerId, hostId: host.id, hourlyRate, totalCount: 2 });
   return { providerId, host, listing };
 }
@@ -345,7 +360,7 @@ describe('a host that goes dark', () => {
     await report(host.credential, id, {
       generation,
       state: 'running',
-      ssh: { host: '203.0.113.9', port: 22003, user: 'ubuntu' },
+      ssh: { host: PUBLIC_HOST, port: 22003, user: 'ubuntu' },
     });
     // $12 in escrow and the $2.50 storage add-on charged.
     expect(await w.balance(renter.cookie)).toBe('85.50');

@@ -58,7 +58,8 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
     },
     // One statement both authenticates and records the heartbeat (10,000 hosts make 333 a
     // second): an unknown or revoked credential is 401 from there.
-    async (request) => hosts.heartbeat(credentialOf(request), request.body),
+    // The address the agent calls from is one the host may report (docs/decisions/013).
+    async (request) => hosts.heartbeat(credentialOf(request), request.body, request.ip),
   );
 
   // Held waits are answered before the server stops, so they never delay a shutdown.
@@ -96,7 +97,7 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const host = await hosts.authenticate(credentialOf(request));
+      const host = await hosts.authenticate(credentialOf(request), request.ip);
       return hosts.agentReport(host, request.params.id, request.body);
     },
   );

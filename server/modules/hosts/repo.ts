@@ -87,6 +87,8 @@ export const hostsRepo = {
         id: hosts.id,
         providerId: hosts.providerId,
         offlineSince: hosts.offlineSince,
+        publicHost: hosts.publicHost,
+        agentAddress: hosts.agentAddress,
       })
       .from(hosts)
       .where(and(eq(hosts.credentialHash, credentialHash), isNull(hosts.removedAt)));
@@ -95,8 +97,9 @@ export const hostsRepo = {
 
   /**
    * Authenticates and records a heartbeat in one statement: the host whose credential hash
-   * matches (not removed) is online now with this inventory. Answers null for an unknown
-   * credential, and when the host had been offline, since when (the caller closes the outage).
+   * matches (not removed) is online now with this inventory, calling from `address`. Answers
+   * null for an unknown credential, and when the host had been offline, since when (the caller
+   * closes the outage).
    */
   async recordHeartbeat(
     conn: Conn,
@@ -106,13 +109,20 @@ export const hostsRepo = {
       agentVersion: string;
       host: HostInventory;
       gpus: GpuInventory;
+      address: string | null;
     },
-  ): Promise<{ id: string; providerId: number; wasOfflineSince: Date | null } | null> {
+  ): Promise<{
+    id: string;
+    providerId: number;
+    publicHost: string | null;
+    wasOfflineSince: Date | null;
+  } | null> {
     const result = await conn.execute(sql`
       update ${hosts} h set
         last_heartbeat_at = ${values.at.toISOString()}::timestamptz,
         agent_version = ${values.agentVersion},
         hostname = ${values.host.hostname},
+        agent_address = coalesce(${values.address}::text, h.agent_address),
         accelerator = ${values.host.accelerator},
         inventory = ${JSON.stringify({ host: values.host, gpus: values.gpus })}::jsonb,
         heartbeat_count = h.heartbeat_count + 1,
@@ -122,10 +132,16 @@ export const hostsRepo = {
       from (select id, offline_since from ${hosts}
         where credential_hash = ${credentialHash} and removed_at is null for update) as before
       where h.id = before.id
-      returning h.id as "id", h.provider_id as "providerId", before.offline_since as "wasOfflineSince"`);
+      returning h.id as "id", h.provider_id as "providerId", h.public_host as "publicHost",
+        before.offline_since as "wasOfflineSince"`);
     const row = (
       result as unknown as {
-        rows: { id: string; providerId: number; wasOfflineSince: string | Date | null }[];
+        rows: {
+          id: string;
+          providerId: number;
+          publicHost: string | null;
+          wasOfflineSince: string | Date | null;
+        }[];
       }
     ).rows[0];
     if (!row) return null;
@@ -133,6 +149,7 @@ export const hostsRepo = {
     return {
       id: row.id,
       providerId: Number(row.providerId),
+      publicHost: row.publicHost,
       wasOfflineSince: was === null ? null : new Date(was),
     };
   },

@@ -3,6 +3,7 @@ import {
   AGENT_HEARTBEAT_INTERVAL_MS,
   AGENT_OFFLINE_AFTER_MS,
   type DesiredInstance,
+  desiredInstance,
   type EnrollRequest,
   type EnrollResponse,
   type HeartbeatRequest,
@@ -11,21 +12,35 @@ import {
   type InstanceStatus,
 } from '../../../shared/contracts/agent-protocol';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { gpuListings, type Instance, instances, sshKeys } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { notFound, unauthenticated } from '../../lib/errors';
+import {
+  AppError,
+  hostAddressRefused,
+  notFound,
+  sshPortInUse,
+  unauthenticated,
+} from '../../lib/errors';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
+import { canonicalAddress, createAddressPolicy, type HostAddresses } from './address-policy';
 import { hostsRepo } from './repo';
 import { createHostWake, type HostWake } from './wake';
 
 export type { HostReport } from '../instances/types';
 
-/** A host as its agent's credential identifies it. */
-export interface AgentHost {
+/** A host as its agent's credential identifies it, with the addresses that are its own. */
+export interface AgentHost extends HostAddresses {
   id: string;
   providerId: number;
+}
+
+/** What the hosts service tells the operator (the app's logger). */
+interface HostsLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
 
 export interface HostEvent {
@@ -83,10 +98,14 @@ export function createHostsService(deps: {
   onEvent?: (event: HostEvent) => void;
   /** Hosts waiting for work between heartbeats (wake.ts); none: waits answer at maxMs. */
   wake?: HostWake;
+  /** Addresses every host may report besides its own (HOST_ADDRESS_ALLOWLIST). */
+  hostAddressAllowlist?: readonly string[];
+  log?: HostsLog;
 }) {
   const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
+  const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? []);
   /** Credential hash → host, for waits (see waitForWork). */
   const waitingHosts = new Map<string, { hostId: string; until: number }>();
 
@@ -106,16 +125,28 @@ export function createHostsService(deps: {
     switch (status.state) {
       case 'running': {
         if (instance.status === 'running') return true;
-        const ssh = status.ssh;
-        const result = await report({
-          ...base,
-          state: 'running',
-          connection: {
-            ...(ssh ? { sshHost: ssh.host, sshPort: ssh.port, sshUsername: ssh.user } : {}),
-            ...(status.vnc ? { vncAddress: `${status.vnc.host}:${status.vnc.port}` } : {}),
-          },
-        });
-        return result.accepted;
+        const { ssh, vnc } = status;
+        // Only the host's own address reaches renters and the console (docs/decisions/013).
+        const sshHost = ssh ? addresses.accept(host, ssh.host) : null;
+        if (ssh && sshHost === null) throw hostAddressRefused('ssh.host', ssh.host);
+        const vncHost = vnc ? addresses.accept(host, vnc.host) : null;
+        if (vnc && vncHost === null) throw hostAddressRefused('vnc.host', vnc.host);
+        try {
+          const result = await report({
+            ...base,
+            state: 'running',
+            connection: {
+              ...(ssh ? { sshHost: sshHost ?? '', sshPort: ssh.port, sshUsername: ssh.user } : {}),
+              ...(vnc ? { vncAddress: `${vncHost}:${vnc.port}` } : {}),
+            },
+          });
+          return result.accepted;
+        } catch (error) {
+          if (ssh && isUniqueViolation(error, 'instances_live_host_port_key')) {
+            throw sshPortInUse(ssh.port);
+          }
+          throw error;
+        }
       }
       case 'stopped': {
         if (instance.status === 'stopped') return true;
@@ -213,7 +244,41 @@ export function createHostsService(deps: {
     return out;
   }
 
-  function desired(row: Instance, inventory: HeartbeatRequest): DesiredInstance {
+  /**
+   * The desired object of one instance, checked against the protocol. A stored value the
+   * contract refuses (a row written before a check existed) must not fail the whole heartbeat,
+   * and with it every other renter's instance on the host: the offending fields fall back to
+   * safe values (the default user, no key, no setup), and an object that still does not fit is
+   * left out of the answer (the host then stops it and keeps its disk, as for an orphan). Both
+   * are logged.
+   */
+  function desired(row: Instance, inventory: HeartbeatRequest): DesiredInstance | null {
+    const object = desiredObject(row, inventory);
+    const checked = desiredInstance.safeParse(object);
+    if (checked.success) return checked.data;
+    const field = desiredInstance.shape;
+    const repaired = desiredInstance.safeParse({
+      ...object,
+      sshUser: field.sshUser.safeParse(object.sshUser).success ? object.sshUser : 'ubuntu',
+      sshPublicKeys: object.sshPublicKeys.filter(
+        (k) => field.sshPublicKeys.element.safeParse(k).success,
+      ),
+      platformSshPublicKey: field.platformSshPublicKey.safeParse(object.platformSshPublicKey)
+        .success
+        ? object.platformSshPublicKey
+        : null,
+      userData: field.userData.safeParse(object.userData).success ? object.userData : null,
+    });
+    deps.log?.error(
+      { instanceId: row.id, hostId: row.hostId, issues: checked.error.issues },
+      repaired.success
+        ? 'heartbeat: a stored instance did not fit the agent protocol; sent with safe values'
+        : 'heartbeat: a stored instance does not fit the agent protocol; left out of the answer',
+    );
+    return repaired.success ? repaired.data : null;
+  }
+
+  function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInstance {
     const shape = shapeOnHost(row, inventory.host, inventory.gpus.gpus.length);
     return {
       id: String(row.id),
@@ -292,10 +357,16 @@ export function createHostsService(deps: {
     releaseWaits: () => wake.releaseAll(),
 
     /** The host an agent's credential belongs to; 401 for an unknown or revoked one. */
-    async authenticate(credential: string): Promise<AgentHost> {
+    async authenticate(credential: string, callerAddress?: string): Promise<AgentHost> {
       const host = await hostsRepo.findByCredential(db, sha256(credential));
       if (!host) throw unauthenticated('Unknown or revoked agent credential.');
-      return { id: host.id, providerId: host.providerId };
+      return {
+        id: host.id,
+        providerId: host.providerId,
+        publicHost: host.publicHost,
+        agentAddress: host.agentAddress,
+        callerAddress: callerAddress ?? null,
+      };
     },
 
     /**
@@ -303,16 +374,27 @@ export function createHostsService(deps: {
      * makes its instances reachable again, statuses the server missed (a lost report) are
      * applied, and the answer lists every instance the host must run or let go of.
      */
-    async heartbeat(credential: string, body: HeartbeatRequest): Promise<HeartbeatResponse> {
+    async heartbeat(
+      credential: string,
+      body: HeartbeatRequest,
+      callerAddress?: string,
+    ): Promise<HeartbeatResponse> {
       const now = clock.now();
       const recorded = await hostsRepo.recordHeartbeat(db, sha256(credential), {
         at: now,
         agentVersion: body.agentVersion,
         host: body.host,
         gpus: body.gpus,
+        address: callerAddress ?? null,
       });
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
-      const host: AgentHost = { id: recorded.id, providerId: recorded.providerId };
+      const host: AgentHost = {
+        id: recorded.id,
+        providerId: recorded.providerId,
+        publicHost: recorded.publicHost,
+        agentAddress: callerAddress ?? null,
+        callerAddress: callerAddress ?? null,
+      };
       // This answer reads every instance as it is now: earlier wakes are answered by it.
       wake.heard(host.id);
       if (recorded.wasOfflineSince) {
@@ -326,15 +408,27 @@ export function createHostsService(deps: {
       let changed = false;
       for (const status of body.instances) {
         const row = byId.get(status.id);
-        if (row && isNews(row, status)) {
+        if (!row || !isNews(row, status)) continue;
+        try {
           changed = (await applyStatus(host, row, status, now)) || changed;
+        } catch (error) {
+          // One refused entry (an address not the host's, a port taken) is that instance's
+          // problem: the rest of the heartbeat goes on, and the answer still lists it.
+          if (!(error instanceof AppError) || error.status >= 500) throw error;
+          deps.log?.warn(
+            { hostId: host.id, instanceId: row.id, code: error.code, details: error.details },
+            'heartbeat: an instance status was refused',
+          );
         }
       }
       if (changed) rows = await hostsRepo.instancesOnHost(db, host.id);
       rows = await place(host, rows);
+      const publicAddress =
+        canonicalAddress(recorded.publicHost) ?? canonicalAddress(callerAddress);
       return {
-        instances: rows.map((row) => desired(row, body)),
+        instances: rows.map((row) => desired(row, body)).filter((d) => d !== null),
         heartbeatIntervalMs,
+        ...(publicAddress ? { publicAddress } : {}),
       };
     },
 

@@ -78,6 +78,7 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
         rows: request.query.rows,
         pollMs: CONSOLE_STATUS_POLL_MS,
         hostKeys,
+        allowInternalTargets: app.deps.env.CONSOLE_PRIVATE_TARGETS === 'allow',
         log: request.log,
         check: async () => {
           const state = await instances.statusOf(target.instanceId);

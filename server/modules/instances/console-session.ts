@@ -4,6 +4,7 @@ import {
   type ConsoleServerMessage,
   consoleClientMessage,
 } from '../../../shared/contracts/console';
+import { OutboundRefused, outboundAddress } from '../../lib/outbound-address';
 import type { HostKeyPins } from './console-guards';
 import type { ConsoleTarget } from './types';
 
@@ -38,6 +39,11 @@ export interface ConsoleSessionOptions {
   readyTimeoutMs?: number;
   /** The host keys pinned on first use; without it any host key is accepted. */
   hostKeys?: HostKeyPins;
+  /**
+   * Whether the instance's address may be an internal one (loopback, private, link-local,
+   * this server's own): CONSOLE_PRIVATE_TARGETS, for development and tests only.
+   */
+  allowInternalTargets: boolean;
   log?: {
     warn(obj: object, msg: string): void;
     info(obj: object, msg: string): void;
@@ -151,13 +157,18 @@ export function runConsoleSession(
       },
     );
   });
-  client.on('error', (error) => {
+  client.on('error', (error: Error & { level?: string }) => {
     if (hostKeyRefused) {
       endFromSsh(CONSOLE_CLOSE.sshFailed, HOST_KEY_CHANGED);
       return;
     }
+    // The person reads what they can act on; the server's log has the real reason (a close
+    // reason that named it let a provider map the ports of whatever address it reported).
     options.log?.warn({ err: error, instanceId: target.instanceId }, 'web console SSH failed');
-    endFromSsh(CONSOLE_CLOSE.sshFailed, `Could not connect to the instance: ${error.message}`);
+    endFromSsh(
+      CONSOLE_CLOSE.sshFailed,
+      error.level === 'client-authentication' ? CONSOLE_KEY_REFUSED : CONSOLE_UNREACHABLE,
+    );
   });
   client.on('close', () => endFromSsh(CONSOLE_CLOSE.ended, 'The SSH connection closed.'));
 
@@ -179,36 +190,57 @@ export function runConsoleSession(
   // The guest's host key: pinned by the first console of this run, checked by the next ones.
   let hostKeyRefused = false;
   const { hostKeys } = options;
-  client.connect({
-    host: target.host,
-    port: target.port,
-    username: target.username,
-    privateKey: target.privateKey,
-    readyTimeout: options.readyTimeoutMs ?? 20_000,
-    keepaliveInterval: 15_000,
-    ...(hostKeys
-      ? {
-          hostVerifier: (key: Buffer) => {
-            const verdict = hostKeys.verify(target.instanceId, target.generation, key);
-            const where = { instanceId: target.instanceId, generation: target.generation };
-            if (!verdict.ok) {
-              hostKeyRefused = true;
-              options.log?.warn(
-                { ...where, seen: verdict.fingerprint, pinned: verdict.pinned },
-                'web console: the instance showed another SSH host key; refused',
-              );
-            } else if (verdict.firstUse) {
-              options.log?.info(
-                { ...where, fingerprint: verdict.fingerprint },
-                'web console: SSH host key pinned on first use',
-              );
-            }
-            return verdict.ok;
-          },
-        }
-      : {}),
-  });
+  outboundAddress(target.host, { allowInternal: options.allowInternalTargets }).then(
+    (address) => {
+      if (!ended) connect(address);
+    },
+    (error: unknown) => {
+      const why = error instanceof OutboundRefused ? error.message : String(error);
+      options.log?.warn(
+        { instanceId: target.instanceId, host: target.host, why },
+        'web console: connection to the instance refused',
+      );
+      end(CONSOLE_CLOSE.sshFailed, CONSOLE_UNREACHABLE);
+    },
+  );
+
+  const connect = (address: string) =>
+    client.connect({
+      host: address,
+      port: target.port,
+      username: target.username,
+      privateKey: target.privateKey,
+      readyTimeout: options.readyTimeoutMs ?? 20_000,
+      keepaliveInterval: 15_000,
+      ...(hostKeys
+        ? {
+            hostVerifier: (key: Buffer) => {
+              const verdict = hostKeys.verify(target.instanceId, target.generation, key);
+              const where = { instanceId: target.instanceId, generation: target.generation };
+              if (!verdict.ok) {
+                hostKeyRefused = true;
+                options.log?.warn(
+                  { ...where, seen: verdict.fingerprint, pinned: verdict.pinned },
+                  'web console: the instance showed another SSH host key; refused',
+                );
+              } else if (verdict.firstUse) {
+                options.log?.info(
+                  { ...where, fingerprint: verdict.fingerprint },
+                  'web console: SSH host key pinned on first use',
+                );
+              }
+              return verdict.ok;
+            },
+          }
+        : {}),
+    });
 }
+
+/** The close reason when the instance cannot be reached (the log says why). */
+export const CONSOLE_UNREACHABLE = 'Could not connect to the instance.';
+/** The close reason when the instance does not let the console's key in. */
+export const CONSOLE_KEY_REFUSED =
+  "The instance did not accept the web console's key (was it removed from authorized_keys?).";
 
 /** The close reason when the guest shows a host key other than the one pinned. */
 export const HOST_KEY_CHANGED =

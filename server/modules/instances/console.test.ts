@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CLOSE } from '../../../shared/contracts/console';
@@ -9,7 +9,7 @@ import { type Dropbear, dropbearUsable, startDropbear } from '../../test/dropbea
 import { world } from '../../test/world';
 import { type ConsoleClient, openConsoleSocket } from '../../test/ws-client';
 import { MAX_CONSOLES_PER_USER, tooManyConsolesMessage } from './console-guards';
-import { HOST_KEY_CHANGED } from './console-session';
+import { CONSOLE_KEY_REFUSED, CONSOLE_UNREACHABLE, HOST_KEY_CHANGED } from './console-session';
 
 /**
  * The web console against a real SSH server: dropbear on 127.0.0.1 lets in the instance's
@@ -39,17 +39,23 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
   /** A user with an instance in `status` whose SSH address is the test's dropbear. */
   async function instanceOf(
     status: 'running' | 'stopped',
-    options: { privateKey?: string | null; port?: number | null } = {},
+    options: {
+      privateKey?: string | null;
+      port?: number | null;
+      /** Another app (another configuration) listening at `base`. */
+      on?: { app: TestApp; base: string };
+    } = {},
   ) {
-    const user = await t.signIn();
-    const listing = await world(t).listing();
-    const now = t.clock.now();
+    const app = options.on?.app ?? t;
+    const user = await app.signIn();
+    const listing = await world(app).listing();
+    const now = app.clock.now();
     // One live instance per SSH address (a unique index): the previous test's is over.
-    await t.database.db
+    await app.database.db
       .update(instances)
       .set({ status: 'terminated', endTime: now })
       .where(eq(instances.sshPort, sshd.port));
-    const [row] = await t.database.db
+    const [row] = await app.database.db
       .insert(instances)
       .values({
         userId: user.userId,
@@ -72,7 +78,8 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
       })
       .returning();
     if (!row) throw new Error('no instance');
-    return { ...user, id: row.id, url: `${base}/api/kvm/instances/${row.id}/console` };
+    const at = options.on?.base ?? base;
+    return { ...user, id: row.id, url: `${at}/api/kvm/instances/${row.id}/console` };
   }
 
   const refusal = (promise: Promise<unknown>) =>
@@ -254,7 +261,7 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
     const { code, reason } = await term.closed;
     expect(code).toBe(CONSOLE_CLOSE.sshFailed);
-    expect(reason).toMatch(/^Could not connect to the instance: All configured authentication/);
+    expect(reason).toBe(CONSOLE_KEY_REFUSED);
   });
 
   it("pins the instance's SSH host key on first use: another key in the same run is refused", async () => {
@@ -339,6 +346,50 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     expect(await term.closed).toEqual({
       code: CONSOLE_CLOSE.badMessage,
       reason: 'Unreadable control message.',
+    });
+  });
+
+  it('never connects to loopback unless the operator allows it; the person reads a generic reason', async () => {
+    // What answers on the address: counts every connection made to it.
+    let reached = 0;
+    const listener = net.createServer((socket) => {
+      reached += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    const strict = await createTestApp({ env: { CONSOLE_PRIVATE_TARGETS: 'deny' } });
+    try {
+      await strict.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = strict.app.server.address() as AddressInfo;
+      const vm = await instanceOf('running', {
+        port: (listener.address() as AddressInfo).port,
+        on: { app: strict, base: `ws://127.0.0.1:${port}` },
+      });
+      const term = await openConsoleSocket(vm.url, {
+        cookie: vm.cookie,
+        origin: `http://127.0.0.1:${port}`,
+      });
+      expect(await term.closed).toEqual({
+        code: CONSOLE_CLOSE.sshFailed,
+        reason: CONSOLE_UNREACHABLE,
+      });
+      expect(reached).toBe(0);
+    } finally {
+      await strict.close();
+      listener.close();
+    }
+  });
+
+  it('tells the person a generic reason when nothing answers, not what the socket said', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    const vm = await instanceOf('running', { port });
+    const term = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
+    expect(await term.closed).toEqual({
+      code: CONSOLE_CLOSE.sshFailed,
+      reason: CONSOLE_UNREACHABLE,
     });
   });
 });

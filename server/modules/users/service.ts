@@ -3,6 +3,7 @@ import type { ProfileChanges } from '../../../shared/contracts/profile';
 import { resolveSettings, type UserSettings } from '../../../shared/contracts/settings';
 import type { Theme } from '../../../shared/rules/theme';
 import type { Conn } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { demoAccountLocked, emailInUse, noPendingEmail, notFound } from '../../lib/errors';
 import { ledgerService } from '../ledger/service';
 import { type ProfileColumns, usersRepo } from './repo';
@@ -108,24 +109,3 @@ export const usersService = {
     return usersRepo.anonymise(conn, userId, `deleted-${userId}@deleted.rentgpu.invalid`, at);
   },
 };
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    const e = current as {
-      code?: unknown;
-      constraint?: unknown;
-      message?: unknown;
-      cause?: unknown;
-    };
-    if (
-      e.code === '23505' &&
-      (e.constraint === constraint || String(e.message).includes(constraint))
-    )
-      return true;
-    current = e.cause;
-  }
-  return false;
-}

@@ -1,0 +1,24 @@
+/**
+ * A unique index refused a write (SQLSTATE 23505), naming this constraint. Looks through
+ * `cause` chains: drivers and Drizzle wrap the database's error.
+ */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as {
+      code?: unknown;
+      constraint?: unknown;
+      message?: unknown;
+      cause?: unknown;
+    };
+    if (
+      e.code === '23505' &&
+      (e.constraint === constraint || String(e.message).includes(constraint))
+    )
+      return true;
+    current = e.cause;
+  }
+  return false;
+}
