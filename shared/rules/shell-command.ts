@@ -147,13 +147,17 @@ function urlPart(value: string): string {
   );
 }
 
-/** The SFTP address for a file manager: `sftp://ubuntu@203.0.113.5:22022/home/ubuntu`. */
-export function sftpUrl(endpoint: SshEndpoint, path = `/home/${endpoint.user}`): string {
-  const host =
-    /^[0-9A-Fa-f:.]+$/.test(endpoint.host) && endpoint.host.includes(':')
-      ? `[${endpoint.host}]`
-      : urlPart(endpoint.host);
+/**
+ * The SFTP address for a file manager: `sftp://ubuntu@203.0.113.5:22022/home/ubuntu`. The path
+ * is given as its folder names (the user's home by default), each percent-encoded.
+ */
+export function sftpUrl(
+  endpoint: SshEndpoint,
+  folders: readonly string[] = ['home', endpoint.user],
+): string {
+  const ipv6 = endpoint.host.includes(':') && /^[0-9A-Fa-f:.]+$/.test(endpoint.host);
+  const host = ipv6 ? `[${endpoint.host}]` : urlPart(endpoint.host);
   const port = endpoint.port === null ? '' : `:${endpoint.port}`;
-  const encodedPath = path.split('/').map(urlPart).join('/');
-  return `sftp://${urlPart(endpoint.user)}@${host}${port}${encodedPath}`;
+  const path = folders.map((folder) => `/${urlPart(folder)}`).join('');
+  return `sftp://${urlPart(endpoint.user)}@${host}${port}${path}`;
 }
