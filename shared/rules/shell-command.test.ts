@@ -113,9 +113,9 @@ describe('shellQuote', () => {
       fc.property(fc.array(fc.oneof(word, nasty), { minLength: 1, maxLength: 6 }), (words) => {
         expect(readBack(shellLine(words))).toEqual(words);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
-  });
+  }, 60_000); // a shell per run: slow on a busy machine
 });
 
 const normal: SshEndpoint = { user: 'ubuntu', host: '203.0.113.5', port: 22022 };
@@ -208,7 +208,7 @@ describe('commands for an endpoint', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 60_000);
 });
 
 describe('unsafeEndpointReason', () => {

@@ -509,9 +509,9 @@ describe('the lifecycle through /api/kvm', () => {
       .update(instances)
       .set({ sshHost: 'h.example;id;#', sshUsername: '-oProxyCommand=touch /tmp/x;#' })
       .where(eq(instances.id, id));
-    expect((await listVm(user.cookie, id))?.connection_info?.ssh_command).toBe(
-      "ssh -p 22011 -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'",
-    );
+    expect((await listVm(user.cookie, id))?.connection_info).toMatchObject({
+      ssh_command: "ssh -p 22011 -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'",
+    });
     await api(user.cookie, 'DELETE', `/api/kvm/instances/${id}`);
     await t.app.deps.hosts.report({
       instanceId: id,
