@@ -24,5 +24,16 @@ export function fields(pairs: readonly [string, unknown][]): string {
 function text(value: unknown): string {
   if (value === null || value === undefined) return '-';
   if (Array.isArray(value)) return value.join(',');
-  return String(value);
+  return visible(String(value));
+}
+
+/**
+ * Control characters as visible escapes: a value from a provider's host (a user name, a host)
+ * must not move the cursor or rewrite what the terminal already shows.
+ */
+function visible(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point.
+  return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+    c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }

@@ -5,10 +5,17 @@ import type {
   InstanceUsage,
   PublicInstance,
 } from '../../shared/contracts/public-api';
+import { shellLine, sshArgv, unsafeEndpointReason } from '../../shared/rules/shell-command';
 import { fields, table } from '../output';
 import { CommandError, type Ctx, positiveInt } from './context';
 
-/** The system ssh's arguments for an instance, or why there are none yet. */
+/**
+ * The system ssh's arguments for an instance, or why there are none yet: `-l USER -p PORT --
+ * HOST [extra…]`. The user and host come from the provider's host (untrusted): after `-l` and
+ * `--` neither can be an ssh option, what the user typed after the instance id is the remote
+ * command, and a value no real name has (a leading `-`, whitespace, control characters) is
+ * refused before anything runs.
+ */
 function sshArgs(instance: PublicInstance, extra: string[] = []): string[] {
   if (instance.status !== 'running' || !instance.sshHost || !instance.sshPort) {
     const when = instance.actions.includes('start')
@@ -20,14 +27,14 @@ function sshArgs(instance: PublicInstance, extra: string[] = []): string[] {
       `Instance ${instance.id} is ${instance.status}: SSH works only while it is running.${when}`,
     );
   }
-  return ['-p', String(instance.sshPort), `${instance.sshUsername}@${instance.sshHost}`, ...extra];
-}
-
-/** A command line as a shell would read it back (single quotes where needed). */
-function shellLine(command: string, args: string[]): string {
-  const quote = (word: string) =>
-    /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-  return [command, ...args].map(quote).join(' ');
+  const endpoint = { user: instance.sshUsername, host: instance.sshHost, port: instance.sshPort };
+  const unsafe = unsafeEndpointReason(endpoint);
+  if (unsafe) {
+    throw new CommandError(
+      `Instance ${instance.id} has an SSH address that is not safe to use, so ssh was not run. ${unsafe} Contact support.`,
+    );
+  }
+  return sshArgv(endpoint, { remote: extra });
 }
 
 /** `instances ssh`, `instances usage` and `instances invoice`. */
@@ -43,7 +50,7 @@ export function registerInstanceExtras(instances: Command, ctx: Ctx): void {
       if (!answer) return;
       const args = sshArgs(answer.instance, extra);
       if (options.print) {
-        ctx.show({ command: ['ssh', ...args] }, () => shellLine('ssh', args));
+        ctx.show({ command: ['ssh', ...args] }, () => shellLine(['ssh', ...args]));
         return;
       }
       ctx.exitWith(await ctx.io.exec('ssh', args));

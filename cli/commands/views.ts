@@ -1,4 +1,5 @@
 import type { PublicGpuListing, PublicInstance } from '../../shared/contracts/public-api';
+import { sshCommand } from '../../shared/rules/shell-command';
 import { type Column, fields } from '../output';
 
 /** How instances and GPUs look on a terminal. */
@@ -29,7 +30,12 @@ export function instanceFields(i: PublicInstance): string {
     ['GPU', `${i.gpuModel} (${i.location})`],
     ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
     ['Rate', `$${i.hourlyRate}/hour`],
-    ['SSH', i.sshHost ? `ssh -p ${i.sshPort} ${i.sshUsername}@${i.sshHost}` : 'not ready yet'],
+    [
+      'SSH',
+      i.sshHost
+        ? sshCommand({ user: i.sshUsername, host: i.sshHost, port: i.sshPort })
+        : 'not ready yet',
+    ],
     ['Ready by', i.estimatedStartTime],
     ['Actions', i.actions.join(', ') || 'none'],
   ]);

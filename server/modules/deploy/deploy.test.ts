@@ -389,6 +389,17 @@ describe('a deployment', () => {
       file_manager: `sftp://ubuntu@${host}:${row.sshPort}/home/ubuntu`,
       pending: null,
     });
+    // A hostile host's values, even once stored, give lines that run nothing else when pasted
+    // and never become ssh options.
+    await db()
+      .update(instances)
+      .set({ sshHost: 'h.example;id;#', sshUsername: '-oProxyCommand=touch /tmp/x;#' })
+      .where(eq(instances.id, id));
+    expect((await status(cookie, id)).json().access_info).toMatchObject({
+      ssh_command: `ssh -p ${row.sshPort} -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'`,
+      jupyter_tunnel: `ssh -N -L 8888:localhost:8888 -p ${row.sshPort} -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'`,
+      file_manager: `sftp://-oProxyCommand%3Dtouch%20%2Ftmp%2Fx%3B%23@h.example%3Bid%3B%23:${row.sshPort}/home/-oProxyCommand%3Dtouch%20%2Ftmp%2Fx%3B%23`,
+    });
     // Stopped and terminated, it says so instead of giving addresses.
     const { userId } = row;
     await t.app.deps.instances.stop(userId, id, t.clock.now());

@@ -7,6 +7,7 @@ import {
 } from '../../../shared/deploy-templates';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
+import { sftpUrl, sshCommand, sshTunnelCommand } from '../../../shared/rules/shell-command';
 import type { InstanceRow } from '../instances/service';
 
 /** The web console's page for an instance (the VM dashboard's console route). */
@@ -44,10 +45,11 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
     ? instance.template
     : 'pytorch';
   const running = state === 'running' && instance.sshHost !== null;
-  const user = instance.sshUsername;
-  const host = instance.sshHost ?? '';
-  const port = instance.sshPort;
-  const portArg = port === null ? '' : `-p ${port} `;
+  const endpoint = {
+    user: instance.sshUsername,
+    host: instance.sshHost ?? '',
+    port: instance.sshPort,
+  };
   const token = jupyterTokenIn(instance.userData);
   return {
     deployment: {
@@ -70,13 +72,11 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
     },
     access_info: running
       ? {
-          ssh_command: `ssh ${portArg}${user}@${host}`,
+          ssh_command: sshCommand(endpoint),
           web_terminal: webTerminalPath(instance.id),
           jupyter: token ? `http://localhost:${JUPYTER_PORT}/lab?token=${token}` : null,
-          jupyter_tunnel: token
-            ? `ssh -N -L ${JUPYTER_PORT}:localhost:${JUPYTER_PORT} ${portArg}${user}@${host}`
-            : null,
-          file_manager: `sftp://${user}@${host}${port === null ? '' : `:${port}`}/home/${user}`,
+          jupyter_tunnel: token ? sshTunnelCommand(endpoint, JUPYTER_PORT) : null,
+          file_manager: sftpUrl(endpoint),
           pending: null,
         }
       : {

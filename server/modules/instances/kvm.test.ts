@@ -503,6 +503,15 @@ describe('the lifecycle through /api/kvm', () => {
         measured_at: t.clock.now().toISOString(),
       },
     });
+    // Values a hostile host got stored anyway are quoted: pasted, the line runs ssh only, and
+    // the user after -l and the host after -- can never be ssh options.
+    await db()
+      .update(instances)
+      .set({ sshHost: 'h.example;id;#', sshUsername: '-oProxyCommand=touch /tmp/x;#' })
+      .where(eq(instances.id, id));
+    expect((await listVm(user.cookie, id))?.connection_info).toMatchObject({
+      ssh_command: "ssh -p 22011 -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'",
+    });
     await api(user.cookie, 'DELETE', `/api/kvm/instances/${id}`);
     await t.app.deps.hosts.report({
       instanceId: id,

@@ -2,6 +2,7 @@ import type { GpuInfo } from '../../../shared/contracts/agent-protocol';
 import type { GpuUtilization, VmInstanceView } from '../../../shared/contracts/kvm';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
+import { sshCommand } from '../../../shared/rules/shell-command';
 import { vmStatus } from './presenter';
 import type { InstanceRow } from './repo';
 
@@ -96,7 +97,11 @@ export function presentVm(
     end_reason: instance.endReason,
     connection_info: reachable
       ? {
-          ssh_command: `ssh -p ${instance.sshPort} ${instance.sshUsername}@${instance.sshHost}`,
+          ssh_command: sshCommand({
+            user: instance.sshUsername,
+            host: instance.sshHost ?? '',
+            port: instance.sshPort,
+          }),
           vnc_url: instance.vncAddress,
           web_console: webConsolePath(instance.id),
           gpu_utilization: onDemoHost(instance.hostId)

@@ -234,7 +234,7 @@ describe('the rentgpu CLI', () => {
     expect(down.code).toBe(4);
   }, 60_000);
 
-  it('instances ssh: --print, the system ssh run with its exit code, refused until running', async () => {
+  it('instances ssh: --print, the system ssh run with its exit code, refused until running or when the address is hostile', async () => {
     const configHome = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
     const me = await keyFor('50.00');
     const env = { RENTGPU_API_KEY: me.key };
@@ -265,15 +265,16 @@ describe('the rentgpu CLI', () => {
       })
     ).json();
     expect(instance.status).toBe('running');
-    const target = `${instance.sshUsername}@${instance.sshHost}`;
+    const port = String(instance.sshPort);
 
     const printed = await rentgpu(['instances', 'ssh', String(id), '--print', '--json'], {
       configHome,
       env,
     });
     expect(printed.code, printed.stderr).toBe(0);
+    // The user after -l and the host after --: neither can be an ssh option.
     expect(JSON.parse(printed.stdout)).toEqual({
-      command: ['ssh', '-p', String(instance.sshPort), target],
+      command: ['ssh', '-l', instance.sshUsername, '-p', port, '--', instance.sshHost],
     });
 
     // A stand-in ssh on PATH: the CLI runs it on this terminal and exits with its code.
@@ -285,7 +286,56 @@ describe('the rentgpu CLI', () => {
       env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` },
     });
     expect(ran.code).toBe(7);
-    expect(ran.stdout).toBe(`ssh -p ${instance.sshPort} ${target} nvidia-smi -L\n`);
+    expect(ran.stdout).toBe(
+      `ssh -l ${instance.sshUsername} -p ${port} -- ${instance.sshHost} nvidia-smi -L\n`,
+    );
+
+    // Hostile values a provider's host got stored: the stand-in ssh writes the arguments it
+    // got, one per line, and a marker file shows whether a smuggled command ran.
+    const marker = path.join(bin, 'pwned');
+    const argsFile = path.join(bin, 'args');
+    writeFileSync(
+      path.join(bin, 'ssh'),
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nexit 0\n`,
+    );
+    const withPath = { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const storeAddress = (sshUsername: string, sshHost: string) =>
+      t.database.db.update(instances).set({ sshUsername, sshHost }).where(eq(instances.id, id));
+
+    // A user that would be an ssh option (and a shell command in ProxyCommand): refused,
+    // nothing spawned, also with --print.
+    await storeAddress(`-oProxyCommand=touch ${marker};#`, 'h.example');
+    for (const extra of [['--', 'uname'], ['--print']]) {
+      const refused = await rentgpu(['instances', 'ssh', String(id), ...extra], {
+        configHome,
+        env: withPath,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `Instance ${id} has an SSH address that is not safe to use, so ssh was not run. The SSH user starts with "-".`,
+      );
+      expect(refused.stdout).toBe('');
+    }
+    await storeAddress('ubuntu', 'h.example; touch pwned');
+    const spaced = await rentgpu(['instances', 'ssh', String(id), '--', 'uname'], {
+      configHome,
+      env: withPath,
+    });
+    expect(spaced.code).toBe(1);
+    expect(spaced.stderr).toContain('The SSH host contains whitespace or control characters.');
+    expect(() => statSync(argsFile)).toThrow();
+
+    // A host full of shell syntax is only a word after --: ssh gets it as the destination.
+    await storeAddress('ubuntu', 'h.example;id;#');
+    const odd = await rentgpu(['instances', 'ssh', String(id), '--', 'uname'], {
+      configHome,
+      env: withPath,
+    });
+    expect(odd.code, odd.stderr).toBe(0);
+    expect(readFileSync(argsFile, 'utf8')).toBe(
+      ['-l', 'ubuntu', '-p', port, '--', 'h.example;id;#', 'uname', ''].join('\n'),
+    );
+    expect(() => statSync(marker)).toThrow();
 
     const usage = await rentgpu(['instances', 'usage', String(id)], { configHome, env });
     expect(JSON.parse(usage.stdout).usage).toMatchObject({

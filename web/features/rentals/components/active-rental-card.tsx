@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { RentalView } from '../../../../shared/contracts/rentals';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { formatRuntime, liveCostEstimate } from '../../../../shared/rules/pricing';
+import { sshCommand as sshCommandFor } from '../../../../shared/rules/shell-command';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -24,7 +25,12 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
     Number(rental.totalCost),
   );
   const ready = rental.phase === 'ready' && rental.sshHost && rental.sshPort;
-  const sshCommand = `ssh -p ${rental.sshPort} ${rental.sshUsername}@${rental.sshHost}`;
+  // Quoted by the shared rule: the host and user come from a provider's host (untrusted).
+  const sshCommand = sshCommandFor({
+    user: rental.sshUsername,
+    host: rental.sshHost ?? '',
+    port: rental.sshPort,
+  });
 
   async function confirmStop() {
     try {
