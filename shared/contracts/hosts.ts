@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOST_ADDRESS_MAX, parseHostAddress } from '../rules/host-address';
 
 /**
  * A provider's hosts, as the provider dashboard sees them (session auth, approved providers):
@@ -7,6 +8,7 @@ import { z } from 'zod';
  *   POST   /api/providers/hosts {name}           → 201 {host: HostView, enrolment: Enrolment}
  *   POST   /api/providers/hosts/{id}/enrolment   → 201 {host, enrolment}  (a new token; only
  *                                                   while the host has not enrolled)
+ *   PATCH  /api/providers/hosts/{id} {publicHost} → 200 {host}  (the address renters connect to)
  *   DELETE /api/providers/hosts/{id}             → 204 (409 HOST_IN_USE while an instance or
  *                                                   a listing still uses it)
  *
@@ -20,14 +22,41 @@ export const UPTIME_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const HOST_NAME_MAX = 64;
 
+/**
+ * The address renters connect to, as the provider sets it for a host: a DNS name or an IP
+ * literal. The host may then report only this one or the address its agent calls from
+ * (docs/decisions/013-hosts-are-untrusted.md). Empty or null: none.
+ */
+export const publicHostField = z
+  .string()
+  .trim()
+  .max(HOST_ADDRESS_MAX + 1, { message: 'Public address is too long' })
+  .nullable()
+  .transform((v, ctx) => {
+    if (v === null || v === '') return null;
+    const parsed = parseHostAddress(v);
+    if (!parsed) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Public address must be a host name (gpu-1.example.com) or an IP address',
+      });
+      return z.NEVER;
+    }
+    return parsed.value;
+  });
+
 export const createHostBody = z.object({
   name: z
     .string()
     .trim()
     .min(1, { message: 'Host name is required' })
     .max(HOST_NAME_MAX, { message: `Host name must be at most ${HOST_NAME_MAX} characters` }),
+  publicHost: publicHostField.optional(),
 });
 export type CreateHostBody = z.input<typeof createHostBody>;
+
+export const updateHostBody = z.object({ publicHost: publicHostField });
+export type UpdateHostBody = z.input<typeof updateHostBody>;
 
 /** awaiting_enrolment: created, agent not yet enrolled; then online / offline by heartbeats. */
 export const HOST_STATUSES = ['awaiting_enrolment', 'online', 'offline'] as const;
@@ -46,6 +75,10 @@ export const hostView = z.object({
   name: z.string(),
   status: z.enum(HOST_STATUSES),
   hostname: z.string().nullable(),
+  /** The address renters connect to, as its provider set it; null: the agent's address. */
+  publicHost: z.string().nullable(),
+  /** The address the host's agent last called from, as the server saw it. */
+  agentAddress: z.string().nullable(),
   agentVersion: z.string().nullable(),
   accelerator: z.enum(['kvm', 'tcg', 'none']).nullable(),
   enrolledAt: z.string().nullable(),
@@ -76,6 +109,7 @@ export type Enrolment = z.infer<typeof enrolment>;
 
 export const hostsResponse = z.object({ hosts: z.array(hostView) });
 export const createHostResponse = z.object({ host: hostView, enrolment });
+export const hostResponse = z.object({ host: hostView });
 export type CreateHostResponse = z.infer<typeof createHostResponse>;
 
 /** Enrolment tokens and agent credentials: URL-safe, so they pass through a shell unquoted. */

@@ -57,6 +57,8 @@ export function presentHost(
     name: host.name,
     status: hostStatus(host, now),
     hostname: host.hostname ?? inventory?.host.hostname ?? null,
+    publicHost: host.publicHost,
+    agentAddress: host.agentAddress,
     agentVersion: host.agentVersion,
     accelerator:
       (host.accelerator as HostView['accelerator']) ?? inventory?.host.accelerator ?? null,

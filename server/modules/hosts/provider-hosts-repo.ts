@@ -43,6 +43,16 @@ export const providerHostsRepo = {
     return row;
   },
 
+  /** The provider's own host (not removed) with its public address set; null when none. */
+  async setPublicHost(conn: Conn, providerId: number, id: string, publicHost: string | null) {
+    const [row] = await conn
+      .update(hosts)
+      .set({ publicHost })
+      .where(and(eq(hosts.id, id), eq(hosts.providerId, providerId), isNull(hosts.removedAt)))
+      .returning();
+    return row ?? null;
+  },
+
   /** Replaces the enrolment token of a host that has not enrolled; null when it has. */
   async setEnrolment(conn: Conn, id: string, tokenHash: string, expiresAt: Date) {
     const [row] = await conn

@@ -340,6 +340,46 @@ describe('the host view', () => {
   });
 });
 
+describe('the address renters connect to (PATCH /api/providers/hosts/:id)', () => {
+  const patch = (cookie: string, id: string, publicHost: unknown) =>
+    t.request({
+      method: 'PATCH',
+      url: `/api/providers/hosts/${id}`,
+      payload: { publicHost },
+      cookie,
+    });
+
+  it('is set at creation or later by the provider, in canonical form, and cleared', async () => {
+    const provider = await w.provider();
+    const created = await addHost(provider.cookie, {
+      name: 'rack-9',
+      publicHost: 'GPU-9.Example.com.',
+    });
+    expect(created.statusCode).toBe(201);
+    const { host } = createHostResponseSchema.parse(created.json());
+    expect(host).toMatchObject({ publicHost: 'gpu-9.example.com', agentAddress: null });
+    const set = await patch(provider.cookie, host.id, ' 203.0.113.90 ');
+    expect(set.statusCode).toBe(200);
+    expect(set.json().host.publicHost).toBe('203.0.113.90');
+    expect((await hostRow(host.id)).publicHost).toBe('203.0.113.90');
+    expect((await patch(provider.cookie, host.id, '')).json().host.publicHost).toBeNull();
+  });
+
+  it("refuses what is no address, naming the field; another provider's host is not found", async () => {
+    const provider = await w.provider();
+    const { host } = await newHost(provider.cookie);
+    for (const bad of ['h.example;id;#', '-oProxyCommand=id', '127.1', 'a b', 42]) {
+      const res = await patch(provider.cookie, host.id, bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(JSON.stringify(res.json().error.details)).toContain('publicHost');
+    }
+    const other = await w.provider();
+    expect((await patch(other.cookie, host.id, 'x.example.com')).statusCode).toBe(404);
+    expect((await hostRow(host.id)).publicHost).toBeNull();
+  });
+});
+
 describe('DELETE /api/providers/hosts/:id', () => {
   it('removes an unused host: gone from the list, credential and token cleared', async () => {
     const provider = await w.provider();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateHostBody,
+  createHostBody,
   ENROLMENT_TOKEN_TTL_MS,
   type Enrolment,
   type HostView,
@@ -82,6 +83,7 @@ export const providerHostsService = {
         id: randomUUID(),
         providerId,
         name: body.name.trim(),
+        publicHost: createHostBody.shape.publicHost.parse(body.publicHost) ?? null,
         enrolTokenHash: enrolment.tokenHash,
         enrolTokenExpiresAt: enrolment.expiresAt,
         createdAt: now,
@@ -124,6 +126,23 @@ export const providerHostsService = {
       host: await presentOne(db, host, now),
       enrolment: shown(enrolment, origin),
     };
+  },
+
+  /**
+   * Sets the address renters connect to (or clears it). Instances already running keep the
+   * address they reported; the host's next reports must name this one or its own.
+   */
+  async setPublicHost(
+    db: Db,
+    userId: string,
+    hostId: string,
+    publicHost: string | null,
+    now: Date,
+  ): Promise<HostView> {
+    const providerId = await providerIdOf(db, userId);
+    const updated = await providerHostsRepo.setPublicHost(db, providerId, hostId, publicHost);
+    if (!updated) throw notFound('Host');
+    return presentOne(db, updated, now);
   },
 
   /**

@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
-import { createHostBody, createHostResponse, hostsResponse } from '../../../shared/contracts/hosts';
+import {
+  createHostBody,
+  createHostResponse,
+  hostResponse,
+  hostsResponse,
+  updateHostBody,
+} from '../../../shared/contracts/hosts';
 import { uuidIdParam } from '../../../shared/contracts/params';
 import { requireUser, signedIn } from '../../plugins/session';
 import { registerAgentDownloads } from './downloads';
@@ -81,6 +87,29 @@ export async function providerHostsRoutes(fastify: FastifyInstance): Promise<voi
         clock.now(),
       );
       return reply.status(201).send(renewed);
+    },
+  );
+
+  app.patch(
+    '/api/providers/hosts/:id',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: hostIdParam,
+        body: updateHostBody,
+        response: { 200: hostResponse, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      const host = await providerHostsService.setPublicHost(
+        db,
+        userId,
+        request.params.id,
+        request.body.publicHost,
+        clock.now(),
+      );
+      return { host };
     },
   );
 
