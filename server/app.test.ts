@@ -59,6 +59,25 @@ describe('the app', () => {
     });
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
+
+  it('replaces a client request id that is too long or holds other characters', async () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const longest = `req:1.a_B-${'x'.repeat(118)}`;
+    const kept = await t.request({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': longest },
+    });
+    expect(kept.headers['x-request-id']).toBe(longest);
+    for (const sent of ['x'.repeat(129), 'x'.repeat(8000), 'a b', 'a"b', '<script>', 'é', '']) {
+      const res = await t.request({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'x-request-id': sent },
+      });
+      expect(res.headers['x-request-id']).toMatch(uuid);
+    }
+  });
 });
 
 describe('configuration', () => {

@@ -70,6 +70,13 @@ export interface CreateAppOptions {
   webDir?: string | null;
 }
 
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The client's request id when it is up to 128 safe characters, else a fresh UUID. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && CLIENT_REQUEST_ID.test(header) ? header : randomUUID();
+}
+
 /** Builds the whole app without listening (STYLE.md habit 8). server/main.ts listens. */
 export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
@@ -83,8 +90,10 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
 
   const app = Fastify({
     logger: options.logger ?? { level: env.LOG_LEVEL ?? 'info' },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A client's X-Request-Id is kept when it is a plain id (it is echoed and logged), else
+    // replaced by a fresh one; Fastify's own header option would take any value at any length.
+    requestIdHeader: false,
+    genReqId: (raw) => requestIdOf(raw.headers['x-request-id']),
     // Outside production a request is one debug line (plugins/request-log.ts), so the
     // console shows what a developer looks for; production keeps Fastify's request logs.
     logController: new LogController({ disableRequestLogging: env.NODE_ENV !== 'production' }),

@@ -1,3 +1,5 @@
+import { yamlString } from './rules/yaml';
+
 /**
  * The Instant Deploy templates (spec part 2 section 3: ids, cores, RAM and deploy times are
  * the spec's; names, descriptions, recommended GPUs and software lists are ours and describe
@@ -284,8 +286,12 @@ Restart=on-failure
 WantedBy=multi-user.target
 `;
 
-/** A YAML block scalar (`|`) of `text`, indented. */
+/**
+ * A YAML block scalar (`|`) of `text`, indented. Block scalars have no escapes: only printable
+ * ASCII lines, the first not starting with a space (it sets the indentation), are allowed.
+ */
 function block(text: string, indent: string): string {
+  if (/[^ -~\n]/.test(text) || text.startsWith(' ')) throw new Error('not block-scalar text');
   return text
     .replace(/\n$/, '')
     .split('\n')
@@ -293,8 +299,8 @@ function block(text: string, indent: string): string {
     .join('\n');
 }
 
-/** A flow sequence of double-quoted YAML strings (JSON strings are valid YAML). */
-const flow = (args: readonly string[]) => `[${args.map((a) => JSON.stringify(a)).join(', ')}]`;
+/** A flow sequence of double-quoted YAML strings. */
+const flow = (args: readonly string[]) => `[${args.map(yamlString).join(', ')}]`;
 
 /** Jupyter tokens are 48 hex characters (randomToken hex from the server). */
 export const JUPYTER_TOKEN_PATTERN = /^[0-9a-f]{48}$/;

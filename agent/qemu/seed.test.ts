@@ -26,13 +26,13 @@ const spec: DesiredInstance = {
 describe('cloud-init seed', () => {
   it('names the instance and creates the user with the renter keys and the platform key', () => {
     const { metaData, userData } = buildSeedFiles(spec);
-    expect(metaData).toBe('instance-id: "Inst_42"\nlocal-hostname: rentgpu-inst-42\n');
+    expect(metaData).toBe('instance-id: "Inst_42"\nlocal-hostname: "rentgpu-inst-42"\n');
     expect(userData).toBe(
       [
         '#cloud-config',
-        'hostname: rentgpu-inst-42',
+        'hostname: "rentgpu-inst-42"',
         'users:',
-        '  - name: ubuntu',
+        '  - name: "ubuntu"',
         '    gecos: RentGPU renter',
         '    shell: /bin/bash',
         '    sudo: "ALL=(ALL) NOPASSWD:ALL"',

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
+import { yamlString } from '../../shared/rules/yaml';
 
 const run = promisify(execFile);
 
@@ -29,34 +30,37 @@ function keyLines(keys: readonly string[]): string[] {
 /**
  * The cloud-init NoCloud seed: meta-data names the instance (stable across stop/start, so
  * cloud-init's once-per-instance steps run once); user-data creates the login user with the
- * renter's keys and the platform's key. A template's own user-data travels as a second part
- * of a MIME multipart message, which cloud-init merges ("#cloud-config" or a "#!" script).
+ * renter's keys and the platform's key. Every value is written as a quoted YAML scalar with
+ * anything beyond printable ASCII escaped (yamlString), so cloud-init reads back exactly what
+ * was sent whatever a key's comment holds. A template's own user-data travels as a second part
+ * of a MIME multipart message, which cloud-init merges ("#cloud-config" or a "#!" script),
+ * behind a boundary the template does not contain.
  */
 export function buildSeedFiles(spec: DesiredInstance): SeedFiles {
   const hostname = guestHostname(spec.id);
-  const metaData = `instance-id: ${JSON.stringify(spec.id)}\nlocal-hostname: ${hostname}\n`;
+  const metaData = `instance-id: ${yamlString(spec.id)}\nlocal-hostname: ${yamlString(hostname)}\n`;
   const keys = keyLines([
     ...spec.sshPublicKeys,
     ...(spec.platformSshPublicKey ? [spec.platformSshPublicKey] : []),
   ]);
   const cloudConfig = [
     '#cloud-config',
-    `hostname: ${hostname}`,
+    `hostname: ${yamlString(hostname)}`,
     'users:',
-    `  - name: ${spec.sshUser}`,
+    `  - name: ${yamlString(spec.sshUser)}`,
     '    gecos: RentGPU renter',
     '    shell: /bin/bash',
     '    sudo: "ALL=(ALL) NOPASSWD:ALL"',
     '    lock_passwd: true',
     '    ssh_authorized_keys:',
-    ...keys.map((k) => `      - ${JSON.stringify(k)}`),
+    ...keys.map((k) => `      - ${yamlString(k)}`),
     'ssh_pwauth: false',
     'disable_root: true',
     '',
   ].join('\n');
   const template = spec.userData?.trim() ? spec.userData : null;
   if (!template) return { metaData, userData: cloudConfig };
-  const boundary = `==RENTGPU-${spec.id}-${spec.generation}==`;
+  const boundary = boundaryOutside(template, `==RENTGPU-${spec.id}-${spec.generation}==`);
   const templateType = template.startsWith('#cloud-config')
     ? 'text/cloud-config'
     : template.startsWith('#!')
@@ -82,6 +86,16 @@ export function buildSeedFiles(spec: DesiredInstance): SeedFiles {
     '',
   ].join('\n');
   return { metaData, userData };
+}
+
+/**
+ * A MIME boundary that occurs nowhere in the template (the mail parser cloud-init uses ends a
+ * part at any line that starts with it, whatever line break precedes it).
+ */
+function boundaryOutside(template: string, base: string): string {
+  let boundary = base;
+  for (let n = 1; template.includes(boundary); n += 1) boundary = `${base}${n}==`;
+  return boundary;
 }
 
 /** Writes the seed as an ISO9660 volume labelled `cidata` (what NoCloud looks for). */

@@ -101,3 +101,66 @@ describe('GET /api/logout', () => {
     }
   });
 });
+
+describe('the Origin of a cookie write or a console WebSocket is compared whole', () => {
+  const HOST = 'rentgpu.test';
+  const write = (cookie: string, headers: Record<string, string>) =>
+    t.request({
+      method: 'POST',
+      url: '/api/ssh-keys',
+      payload: { name: '', publicKey: '' },
+      headers: { host: HOST, ...headers },
+      cookie,
+    });
+  const consoleUpgrade = (cookie: string, headers: Record<string, string>) =>
+    t.request({
+      method: 'GET',
+      url: '/api/kvm/instances/999999999/console',
+      headers: {
+        host: HOST,
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        ...headers,
+      },
+      cookie,
+    });
+
+  it.each([
+    ['an https page on the http site', { origin: `https://${HOST}` }],
+    ['another port', { origin: `http://${HOST}:8080` }],
+    ['another host', { origin: 'http://rentgpu.test.evil.example' }],
+    [
+      'an http page when a proxy says the site is https',
+      {
+        origin: `http://${HOST}`,
+        'x-forwarded-proto': 'https',
+      },
+    ],
+    ['a non-web scheme', { origin: `ftp://${HOST}` }],
+  ])('%s is refused (write and console)', async (_name, headers) => {
+    const { cookie } = await t.signIn();
+    for (const res of [await write(cookie, headers), await consoleUpgrade(cookie, headers)]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual(REFUSED);
+    }
+  });
+
+  it.each([
+    ['the same origin', { origin: `http://${HOST}` }],
+    ['the same origin with its default port', { origin: `http://${HOST}:80` }],
+    [
+      'https behind a TLS-terminating proxy',
+      {
+        origin: `https://${HOST}`,
+        'x-forwarded-proto': 'https',
+      },
+    ],
+  ])('%s is accepted', async (_name, headers) => {
+    const { cookie } = await t.signIn();
+    // Past the origin check: the write's empty body is refused, the instance is not found.
+    expect((await write(cookie, headers)).statusCode).toBe(400);
+    expect((await consoleUpgrade(cookie, headers)).statusCode).toBe(404);
+  });
+});

@@ -44,20 +44,44 @@ export function registerSession(app: FastifyInstance): void {
 }
 
 /**
- * Browsers send Origin on every cross-origin request and on same-origin writes, and
- * Sec-Fetch-Site on all of them; a client that sends neither is not a browser acting
- * for a victim, so it is let through.
+ * Whether a browser request comes from this site: its Origin is this server's own origin,
+ * scheme, host and port alike (an https page is another origin than the http site on the same
+ * host). Browsers send Origin on every cross-origin request, on same-origin writes and on
+ * every WebSocket handshake, and Sec-Fetch-Site on all of them; a client that sends neither
+ * is not a browser acting for a victim, so it is let through.
  */
 export function isSameOrigin(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return false;
   const origin = request.headers.origin;
   if (!origin) return true;
-  if (origin === 'null') return false;
+  const claimed = normalOrigin(origin);
+  return claimed !== null && claimed === ownOrigin(request);
+}
+
+/**
+ * This server's origin as the browser addressed it. The scheme is the socket's, or the
+ * X-Forwarded-Proto a TLS-terminating proxy sets (its last value): a page cannot add that
+ * header to a cross-site form post or a WebSocket handshake, so trusting it here lets no other
+ * site in, while the rest of the app (client addresses) still trusts no proxy header.
+ */
+function ownOrigin(request: FastifyRequest): string | null {
+  const forwarded = request.headers['x-forwarded-proto'];
+  const proto = (
+    typeof forwarded === 'string' ? forwarded.split(',').pop()?.trim() : null
+  )?.toLowerCase();
+  const scheme = proto === 'https' || proto === 'http' ? proto : request.protocol;
+  return normalOrigin(`${scheme}://${request.host}`);
+}
+
+/** scheme://host[:port] with the default port left out, or null for anything but http(s). */
+function normalOrigin(value: string): string | null {
+  if (value === 'null') return null;
   try {
-    return new URL(origin).host === request.host;
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

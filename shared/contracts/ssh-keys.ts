@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSshPublicKey } from '../rules/ssh-key';
+import { hasControlCharacter } from '../rules/text';
 import { TEXT_LIMITS } from './limits';
 import { uuidIdParam } from './params';
 
@@ -13,6 +14,9 @@ export const addSshKeyBody = z
       .min(1, { message: 'Give the key a name' })
       .max(TEXT_LIMITS.keyName, {
         message: `Name must be at most ${TEXT_LIMITS.keyName} characters`,
+      })
+      .refine((name) => !hasControlCharacter(name), {
+        message: 'Name must not contain control characters',
       }),
     publicKey: z
       .string()

@@ -1,3 +1,5 @@
+import { hasControlCharacter } from './text';
+
 /**
  * Checks an OpenSSH public key line ("type base64 [comment]") the way sshd reads it:
  * the base64 blob must decode to the same key type and a well-formed key of that type.
@@ -15,6 +17,7 @@ export type SshKeyType = (typeof SSH_KEY_TYPES)[number];
 const EC_POINT_BYTES: Record<string, number> = { nistp256: 65, nistp384: 97, nistp521: 133 };
 const MIN_RSA_BITS = 2048;
 const MAX_RSA_BITS = 16_384;
+const MAX_COMMENT = 200;
 
 export type ParsedSshKey =
   | { ok: true; type: SshKeyType; blob: Uint8Array; base64: string; comment: string | null }
@@ -37,8 +40,19 @@ export function parseSshPublicKey(input: string): ParsedSshKey {
   const reader = new Reader(blob);
   const problem = checkBlob(type as SshKeyType, reader);
   if (problem) return fail(problem);
-  const comment = rest.join(' ').slice(0, 200) || null;
+  // The comment reaches authorized_keys through cloud-init's YAML and is shown in terminals.
+  const fullComment = rest.join(' ');
+  if (hasControlCharacter(fullComment)) {
+    return fail('The key comment contains a control character. Remove it from the comment.');
+  }
+  const comment = truncate(fullComment, MAX_COMMENT) || null;
   return { ok: true, type: type as SshKeyType, blob, base64, comment };
+}
+
+/** The first `max` UTF-16 units of `text`, not ending in half of a surrogate pair. */
+function truncate(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) && text.length > max ? cut.slice(0, -1) : cut;
 }
 
 function checkBlob(type: SshKeyType, reader: Reader): string | null {

@@ -53,3 +53,16 @@ export function findUnstorableText(value: unknown): (string | number)[] | null {
 function printableKey(key: string): string {
   return key.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD');
 }
+
+/**
+ * Control characters (C0, DEL, C1), the Unicode line and paragraph separators, and lone
+ * surrogates: nothing a name or an SSH key comment needs, and each of them breaks a terminal,
+ * an authorized_keys line or a YAML document when written raw.
+ */
+const CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text);
+}

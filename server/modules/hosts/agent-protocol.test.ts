@@ -181,6 +181,53 @@ describe('enrolment', () => {
     expect(revoked.statusCode).toBe(401);
   });
 
+  it('authenticates before it validates: an unknown or revoked credential is 401 whatever the body', async () => {
+    const { host } = await hostWithListing();
+    const revoked = await hostWithListing();
+    await t.database.db
+      .update(hosts)
+      .set({ removedAt: t.clock.now(), credentialHash: null })
+      .where(eq(hosts.id, revoked.host.id));
+    const calls: [string, unknown][] = [
+      ['/api/v1/agents/heartbeat', { instances: 'x' }],
+      ['/api/v1/agents/wait', { maxMs: 'forever' }],
+      ['/api/v1/agents/instances/1/report', { state: 'exploded' }],
+      ['/api/v1/agents/instances/1/report', {}],
+    ];
+    for (const [url, body] of calls) {
+      for (const credential of ['forged-credential-0123456789abcdef', revoked.host.credential]) {
+        const res = await agentPost(url, credential, body);
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual({
+          error: {
+            code: 'UNAUTHENTICATED',
+            message: 'Unknown or revoked agent credential.',
+            details: {},
+          },
+        });
+      }
+      // The host's own credential gets the contract's answer.
+      const own = await agentPost(url, host.credential, body);
+      expect(own.statusCode).toBe(400);
+      expect(own.json().error.code).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('a credential revoked after use is refused at its next heartbeat and report', async () => {
+    const { host } = await hostWithListing();
+    await heartbeat(host.credential);
+    await t.database.db
+      .update(hosts)
+      .set({ removedAt: t.clock.now(), credentialHash: null })
+      .where(eq(hosts.id, host.id));
+    expect(
+      (await agentPost('/api/v1/agents/heartbeat', host.credential, inventory())).statusCode,
+    ).toBe(401);
+    expect((await report(host.credential, 1, { state: 'running', generation: 1 })).statusCode).toBe(
+      401,
+    );
+  });
+
   it('answers 400 for a heartbeat that breaks the contract', async () => {
     const { host } = await hostWithListing();
     const res = await agentPost('/api/v1/agents/heartbeat', host.credential, { instances: 'x' });

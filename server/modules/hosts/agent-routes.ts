@@ -24,11 +24,6 @@ function credentialOf(request: FastifyRequest): string {
   return credential;
 }
 
-/** Access before input: a request without a well-formed credential is 401 whatever its body. */
-async function agentCredential(request: FastifyRequest) {
-  credentialOf(request);
-}
-
 /**
  * The agent protocol's server side (docs/decisions/008, shared/contracts/agent-protocol.ts):
  * hosts call these; the server never calls a host. Authenticated by the agent's bearer
@@ -37,6 +32,13 @@ async function agentCredential(request: FastifyRequest) {
 export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { hosts } = app.deps;
+  /**
+   * Access before input: a request without a credential of a host is 401 whatever its body
+   * (a 400 would tell a stranger the contract's fields).
+   */
+  const agentCredential = async (request: FastifyRequest) => {
+    await hosts.recognise(credentialOf(request));
+  };
   // A heartbeat carries a full inventory and every instance's status: more than the default.
   const bodyLimit = 1024 * 1024;
 

@@ -106,8 +106,27 @@ export function createHostsService(deps: {
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
   const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? []);
-  /** Credential hash → host, for waits (see waitForWork). */
+  /** Credential hash → host, for waits (see waitForWork) and the agent routes' first check. */
   const waitingHosts = new Map<string, { hostId: string; until: number }>();
+
+  /**
+   * The host of a credential, looked up at most once a minute (known credentials only: an
+   * unknown one is looked up every time); 401 when none. A credential revoked within that
+   * minute still passes here: what it then asks for is refused by the statement that serves it.
+   */
+  async function knownHost(credential: string): Promise<string> {
+    const hash = sha256(credential);
+    const now = clock.now().getTime();
+    let known = waitingHosts.get(hash);
+    if (!known || known.until <= now) {
+      const host = await hostsRepo.findByCredential(db, hash);
+      if (!host) throw unauthenticated('Unknown or revoked agent credential.');
+      if (waitingHosts.size >= 100_000) waitingHosts.clear();
+      known = { hostId: host.id, until: now + 60_000 };
+      waitingHosts.set(hash, known);
+    }
+    return known.hostId;
+  }
 
   function report(report: HostReport): Promise<{ accepted: boolean; generation: number }> {
     return deps.instances.applyHostReport(report, clock.now());
@@ -340,17 +359,15 @@ export function createHostsService(deps: {
       // Every host holds a wait nearly all the time: its credential is looked up once a
       // minute, not at every wait. A wait carries no data, so a credential revoked within
       // that minute gains nothing (its heartbeats are refused at once).
-      const hash = sha256(credential);
-      const now = clock.now().getTime();
-      let known = waitingHosts.get(hash);
-      if (!known || known.until <= now) {
-        const host = await hostsRepo.findByCredential(db, hash);
-        if (!host) throw unauthenticated('Unknown or revoked agent credential.');
-        if (waitingHosts.size >= 100_000) waitingHosts.clear();
-        known = { hostId: host.id, until: now + 60_000 };
-        waitingHosts.set(hash, known);
-      }
-      return wake.wait(known.hostId, maxMs, signal);
+      return wake.wait(await knownHost(credential), maxMs, signal);
+    },
+
+    /**
+     * The agent routes' check before they read a body: 401 for an unknown or revoked
+     * credential, from the once-a-minute lookup of waits (no query for a host that waits).
+     */
+    async recognise(credential: string): Promise<void> {
+      await knownHost(credential);
     },
 
     /** Answers every held wait now (shutdown: a held wait must not delay it). */

@@ -158,6 +158,11 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
         openConsoleSocket(vm.url, { cookie: vm.cookie, origin, 'sec-fetch-site': 'cross-site' }),
       ),
     ).toBe(403);
+    // The same host and port under https is another origin than this http site.
+    const https = origin.replace(/^http:/, 'https:');
+    expect(await refusal(openConsoleSocket(vm.url, { cookie: vm.cookie, origin: https }))).toBe(
+      403,
+    );
   });
 
   it('an instance that is not running, or has no console key, is refused with the reason', async () => {

@@ -83,4 +83,35 @@ describe('parseSshPublicKey', () => {
       ok: false,
     });
   });
+
+  it('refuses a comment holding a control character, and keeps any other text', () => {
+    const refused = [
+      ...Array.from({ length: 0x20 }, (_, c) => c).filter(
+        (c) => !/\s/.test(String.fromCharCode(c)),
+      ),
+      ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+    ].map((c) => String.fromCharCode(c));
+    for (const char of [...refused, '\ud800', '\udfff']) {
+      expect(parseSshPublicKey(ed25519Line(`a${char}b`))).toEqual({
+        ok: false,
+        error: 'The key comment contains a control character. Remove it from the comment.',
+      });
+    }
+    for (const comment of ['"quotes" # : - ! & * | > % @ `', 'Grüße 😀']) {
+      expect(parseSshPublicKey(ed25519Line(comment))).toMatchObject({ ok: true, comment });
+    }
+    // Tabs, U+2028 and U+2029 separate words as spaces do.
+    expect(parseSshPublicKey(ed25519Line('a\tb\u2028c\u2029d'))).toMatchObject({
+      comment: 'a b c d',
+    });
+  });
+
+  it('cuts a long comment at 200 characters, never inside a surrogate pair', () => {
+    expect(parseSshPublicKey(ed25519Line('x'.repeat(300)))).toMatchObject({
+      comment: 'x'.repeat(200),
+    });
+    expect(parseSshPublicKey(ed25519Line(`${'x'.repeat(199)}😀`))).toMatchObject({
+      comment: 'x'.repeat(199),
+    });
+  });
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
+import { createApiKey, v1Request } from '../../test/public-api';
 import { ed25519PublicKey } from '../../test/ssh';
 import { sshKeysService } from './service';
 
@@ -68,6 +69,35 @@ describe('/api/ssh-keys', () => {
       expect(Object.keys(res.json().error.details.fields)).toEqual(['publicKey']);
     }
     expect((await add(cookie, { name: '', publicKey: ed25519PublicKey() })).statusCode).toBe(400);
+  });
+
+  it('refuses control characters in the comment or the name, naming the field (/api and /v1)', async () => {
+    const me = await t.signIn();
+    const { key } = await createApiKey(t, me.cookie, ['read', 'write']);
+    const attempts: [Record<string, string>, string][] = [
+      [{ name: 'k', publicKey: ed25519PublicKey('me\u007f@laptop') }, 'publicKey'],
+      [{ name: 'k', publicKey: ed25519PublicKey('me\u0085@laptop') }, 'publicKey'],
+      [{ name: 'k', publicKey: ed25519PublicKey('me\u009b[2J@laptop') }, 'publicKey'],
+      [{ name: 'k', publicKey: ed25519PublicKey('me\u001b[2J') }, 'publicKey'],
+      [{ name: 'k\u001b[31m', publicKey: ed25519PublicKey() }, 'name'],
+      [{ name: 'k\u2028x', publicKey: ed25519PublicKey() }, 'name'],
+    ];
+    for (const [payload, field] of attempts) {
+      for (const res of [
+        await add(me.cookie, payload),
+        await v1Request(t, key, 'POST', '/ssh-keys', payload),
+      ]) {
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error.code).toBe('VALIDATION_FAILED');
+        expect(Object.keys(res.json().error.details.fields)).toEqual([field]);
+      }
+    }
+    expect(
+      (await t.request({ method: 'GET', url: '/api/ssh-keys', cookie: me.cookie })).json(),
+    ).toEqual([]);
+    const fine = await add(me.cookie, { name: 'Zoë', publicKey: ed25519PublicKey('"Zoë" #1: 😀') });
+    expect(fine.statusCode).toBe(201);
+    expect(fine.json().comment).toBe('"Zoë" #1: 😀');
   });
 
   it('another user cannot see or delete the key, nor install it', async () => {
