@@ -78,14 +78,15 @@ async function enrol(id: string, at: Date) {
 describe('POST /api/providers/hosts', () => {
   it('adds a host awaiting enrolment and shows its one-time token and install command once', async () => {
     const provider = await w.provider();
-    // Behind a TLS proxy the request is http, but the browser's Origin says https.
+    // Behind a TLS proxy the request is http, but the browser's Origin says https (and the
+    // proxy says so in X-Forwarded-Proto).
     const origin = 'https://rentgpu.example:8443';
     const res = await t.request({
       method: 'POST',
       url: '/api/providers/hosts',
       payload: { name: '  rack-1  ' },
       cookie: provider.cookie,
-      headers: { origin, host: 'rentgpu.example:8443' },
+      headers: { origin, host: 'rentgpu.example:8443', 'x-forwarded-proto': 'https' },
     });
     expect(res.statusCode).toBe(201);
     const { host, enrolment } = createHostResponseSchema.parse(res.json());
