@@ -34,6 +34,13 @@ test('an approved provider adds a host, copies its install command, and sees it 
   await add.getByRole('button', { name: 'Add Host' }).click();
   await expect(add.getByText('Host name is required')).toBeVisible();
   await add.getByLabel('Host name').fill('rack-1');
+  // The address renters connect to is checked: shell text is no address.
+  await add.getByLabel('Public address (optional)').fill('h.example;id;#');
+  await add.getByRole('button', { name: 'Add Host' }).click();
+  await expect(
+    add.getByText('Public address must be a host name (gpu-1.example.com) or an IP address'),
+  ).toBeVisible();
+  await add.getByLabel('Public address (optional)').fill('GPU-1.example.com');
   await add.getByRole('button', { name: 'Add Host' }).click();
   await expect(add).toBeHidden();
   await expect(page.getByText('Host Added', { exact: true })).toBeVisible();
@@ -57,6 +64,7 @@ test('an approved provider adds a host, copies its install command, and sees it 
   const host = section.getByTestId('provider-host').filter({ hasText: 'rack-1' });
   await expect(host.getByTestId('host-status')).toHaveText('Awaiting enrolment');
   await expect(host).toContainText('Not connected yet');
+  await expect(host.getByTestId('host-address')).toHaveText('Renters connect to gpu-1.example.com');
   await expect(host).toContainText(/Its token expires in (60|59) min/);
 
   // The token is shown once: the list never carries it again.

@@ -23,14 +23,18 @@ export function AddHostDialog({
   onCreated: (created: CreateHostResponse) => void;
 }) {
   const [name, setName] = useState('');
+  const [publicHost, setPublicHost] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [addressError, setAddressError] = useState<string | null>(null);
   const createHost = useCreateHost();
 
   function close(next: boolean) {
     onOpenChange(next);
     if (!next) {
       setName('');
+      setPublicHost('');
       setError(null);
+      setAddressError(null);
       createHost.reset();
     }
   }
@@ -42,8 +46,12 @@ export function AddHostDialog({
       return;
     }
     setError(null);
+    setAddressError(null);
     try {
-      const created = await createHost.mutateAsync({ name: name.trim() });
+      const created = await createHost.mutateAsync({
+        name: name.trim(),
+        ...(publicHost.trim() ? { publicHost: publicHost.trim() } : {}),
+      });
       toast({
         title: 'Host Added',
         description: `Run the install command on ${created.host.name} to connect it.`,
@@ -52,7 +60,9 @@ export function AddHostDialog({
       onCreated(created);
     } catch (failure) {
       const message = serverMessage(failure, FALLBACK);
-      setError(serverFieldErrors(failure).name ?? message);
+      const fields = serverFieldErrors(failure);
+      if (fields.publicHost) setAddressError(fields.publicHost);
+      else setError(fields.name ?? message);
       toast({ title: 'Failed to Add Host', description: message, variant: 'destructive' });
     }
   }
@@ -74,7 +84,7 @@ export function AddHostDialog({
         </>
       }
     >
-      <form id={FORM_ID} noValidate onSubmit={onSubmit}>
+      <form id={FORM_ID} noValidate onSubmit={onSubmit} className="grid gap-4">
         <Field
           id="add-host-name"
           label="Host name"
@@ -88,6 +98,24 @@ export function AddHostDialog({
             value={name}
             onChange={(e) => setName(e.target.value)}
             {...(error ? { 'aria-invalid': true, 'aria-describedby': 'add-host-name-error' } : {})}
+          />
+        </Field>
+        <Field
+          id="add-host-public-host"
+          label="Public address (optional)"
+          hint="The host name or IP address renters connect to. Leave empty to use the address the agent connects from."
+          error={addressError}
+        >
+          <Input
+            id="add-host-public-host"
+            autoComplete="off"
+            inputMode="url"
+            placeholder="gpu-1.example.com"
+            value={publicHost}
+            onChange={(e) => setPublicHost(e.target.value)}
+            {...(addressError
+              ? { 'aria-invalid': true, 'aria-describedby': 'add-host-public-host-error' }
+              : {})}
           />
         </Field>
       </form>

@@ -62,6 +62,12 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
             {host.hostname ?? 'Not connected yet'}
             {host.agentVersion ? ` · agent ${host.agentVersion}` : ''}
           </p>
+          {host.publicHost || host.agentAddress ? (
+            <p className="text-sm text-muted-foreground wrap-anywhere" data-testid="host-address">
+              Renters connect to{' '}
+              <span className="font-mono">{host.publicHost ?? host.agentAddress}</span>
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-2 md:justify-end">
           {awaiting ? (
