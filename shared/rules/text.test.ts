@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnstorableText, isStorableText } from './text';
+import { findUnstorableText, isStorableText, withoutControlCharacters } from './text';
 
 describe('text the database can store', () => {
   it('accepts ordinary text, emoji and other surrogate pairs', () => {
@@ -24,5 +24,16 @@ describe('text the database can store', () => {
     let deep: unknown = 'bad\u0000';
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(findUnstorableText(deep)).toHaveLength(200_000);
+  });
+});
+
+describe('withoutControlCharacters', () => {
+  it('turns every control character, line break and lone surrogate into a space', () => {
+    expect(
+      withoutControlCharacters('boot failed\n\u001b[31mred\u0007\u007f\u0085\u2028x\ud800y'),
+    ).toBe('boot failed  [31mred    x y');
+    expect(withoutControlCharacters('qemu: could not open disk 💾')).toBe(
+      'qemu: could not open disk 💾',
+    );
   });
 });

@@ -66,3 +66,11 @@ const CONTROL =
 export function hasControlCharacter(text: string): boolean {
   return CONTROL.test(text);
 }
+
+/**
+ * Free text from an untrusted source (a host's error message) made safe to store and show:
+ * each control character, line break and lone surrogate becomes one space.
+ */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(new RegExp(CONTROL.source, 'g'), ' ');
+}

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt, or, type Placeholder, sql } from 'drizzle-orm';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
+import { withoutControlCharacters } from '../../../shared/rules/text';
 import type { Conn } from '../../db/client';
 import { compiled } from '../../db/compiled';
 import { hostOutages, hosts, instances } from '../../db/schema';
@@ -175,8 +176,10 @@ export const hostsRepo = {
       .where(and(eq(instances.id, instanceId), isNull(instances.hostReleasedAt)));
   },
 
+  /** A host's own words on why an instance failed: shown to the renter as text, never run. */
   async recordHostError(conn: Conn, instanceId: number, error: string | null) {
-    await conn.update(instances).set({ hostError: error }).where(eq(instances.id, instanceId));
+    const text = error === null ? null : withoutControlCharacters(error);
+    await conn.update(instances).set({ hostError: text }).where(eq(instances.id, instanceId));
   },
 
   /** Enrolled hosts silent since `before` that are not marked offline yet, locked. */
