@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HOST_ADDRESS_MAX, parseHostAddress } from '../rules/host-address';
+import { hostImageStatus, imageCatalogue, imageName, provisioningProgress } from './images';
 
 /**
  * The agent protocol (docs/decisions/008-agent-protocol-hosts-call-out.md): the one contract
@@ -175,6 +176,16 @@ export const instanceStatus = z.object({
   ssh: sshEndpoint.nullable(),
   vnc: vncEndpoint.nullable(),
   error: z.string().max(2000).nullable(),
+  /**
+   * Where a provisioning or starting instance is on its way (downloading its image, booting,
+   * running its setup); absent or null otherwise. The server words it for renters.
+   */
+  progress: provisioningProgress.nullable().optional(),
+  /**
+   * The guest's SSH host public keys (OpenSSH `type base64` lines) once it is ready: the
+   * server checks them and computes the fingerprints it shows, so nobody trusts on first use.
+   */
+  hostKeys: z.array(z.string().min(1).max(16_384)).max(10).optional(),
 });
 export type InstanceStatus = z.infer<typeof instanceStatus>;
 
@@ -189,6 +200,8 @@ export const heartbeatRequest = z.object({
    * from here.
    */
   instances: z.array(instanceStatus).max(1000),
+  /** Every image the host holds, is fetching or failed to fetch (shared/contracts/images.ts). */
+  images: z.array(hostImageStatus).max(50).optional(),
 });
 export type HeartbeatRequest = z.infer<typeof heartbeatRequest>;
 
@@ -218,6 +231,11 @@ export const desiredInstance = z.object({
   vncPassword: z.string().min(1).max(8),
   /** The template's setup user-data (`#cloud-config` or a `#!` script), or null. */
   userData: z.string().max(65_536).nullable(),
+  /**
+   * The catalogue image its disk is an overlay of (the heartbeat answer's `images`). Absent or
+   * null: the host's configured base image (AGENT_BASE_IMAGE, or direct kernel boot).
+   */
+  image: imageName.nullable().optional(),
 });
 export type DesiredInstance = z.infer<typeof desiredInstance>;
 
@@ -231,6 +249,8 @@ export const heartbeatResponse = z.object({
    * reports this one; the server accepts no other (docs/decisions/013).
    */
   publicAddress: hostAddress.optional(),
+  /** The image catalogue: what the host may fetch, from where, and each image's SHA-256. */
+  images: imageCatalogue.optional(),
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponse>;
 
