@@ -124,6 +124,9 @@ describe('POST /api/providers/hosts', () => {
     expect(enrolment.installCommand).toContain(`'${PUBLIC_URL}/api/providers/agent/download'`);
     expect(enrolment.installCommand).not.toContain('evil');
     expect(enrolment.installCommand).not.toContain('http:');
+    // The token is the here-string's, on the installer's standard input: in no argument.
+    expect(enrolment.installCommand.endsWith(`--token-stdin <<< '${enrolment.token}'`)).toBe(true);
+    expect(enrolment.installCommand.split(enrolment.token)).toHaveLength(2);
 
     const renewed = await t.request({
       method: 'POST',

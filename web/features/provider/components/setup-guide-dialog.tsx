@@ -64,7 +64,7 @@ function Downloads() {
           The install command downloads both for you. To read the installer first, download it, then
           run{' '}
           <Code>
-            sudo bash install.sh --server {'<server URL>'} --token {'<token>'}
+            sudo bash install.sh --server {'<server URL>'} --token-stdin {"<<< '<token>'"}
           </Code>{' '}
           on the host.
         </span>
