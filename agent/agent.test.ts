@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,13 +95,18 @@ let driver: FakeDriver;
 let controller: AbortController;
 let running: Promise<void> | null;
 
-async function startAgent(token: string | null, heartbeatIntervalMs = 50) {
+async function startAgent(
+  token: string | null,
+  heartbeatIntervalMs = 50,
+  enrollTokenFile: string | null = null,
+) {
   const api = new AgentApi(server.url);
   const agent = new Agent(
     {
       serverUrl: server.url,
       stateDir,
       enrollToken: token,
+      enrollTokenFile,
       heartbeatIntervalMs,
       updateIntervalMs: 60_000,
       nvidiaSmi: path.resolve(import.meta.dirname, 'test/fake-nvidia-smi'),
@@ -150,6 +156,24 @@ describe('Agent', () => {
     const up = await server.waitForState('a', 'running', 5000);
     expect(up.ssh).toEqual({ host: '203.0.113.5', port: 22001, user: 'renter' });
     expect(up.vnc).toEqual({ host: '203.0.113.5', port: 5901 });
+  });
+
+  it('enrols with the token from AGENT_ENROLL_TOKEN_FILE and deletes the file once enrolled', async () => {
+    const file = path.join(stateDir, 'enrol-token');
+    await writeFile(file, `${server.newToken()}\n`, { mode: 0o600 });
+    void startAgent(null, 50, file);
+    await server.waitFor('a heartbeat', () => server.heartbeats.length >= 1, 5000);
+    expect(server.agents.size).toBe(1);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(path.join(stateDir, 'credential.json'))).toBe(true);
+    // A token file left beside a stored credential (a reinstall) is deleted unused.
+    controller.abort();
+    await running?.catch(() => {});
+    controller = new AbortController();
+    await writeFile(file, 'spent-token-spent-token-spent-token', { mode: 0o600 });
+    void startAgent(null, 50, file);
+    await server.waitFor('no token file', () => !existsSync(file), 5000);
+    expect(server.agents.size).toBe(1);
   });
 
   it('creates, reports running, stops, terminates; each report carries its generation', async () => {

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -28,6 +28,11 @@ export interface AgentSettings {
   serverUrl: string;
   stateDir: string;
   enrollToken: string | null;
+  /**
+   * AGENT_ENROLL_TOKEN_FILE: a 0600 file holding the one-time token (how the installer passes
+   * it, never on a command line); read at enrolment and deleted once a credential is stored.
+   */
+  enrollTokenFile?: string | null;
   heartbeatIntervalMs: number;
   updateIntervalMs: number;
   nvidiaSmi: string;
@@ -115,17 +120,38 @@ export class Agent {
     if (left > 0) await sleep(left, undefined, { signal }).catch(() => {});
   }
 
+  private async readTokenFile(): Promise<string | null> {
+    const file = this.settings.enrollTokenFile;
+    if (!file) return null;
+    try {
+      return (await readFile(file, 'utf8')).trim() || null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new EnrollmentError(`Cannot read AGENT_ENROLL_TOKEN_FILE: ${(err as Error).message}`);
+    }
+  }
+
+  /** The token is spent (or not needed): its file goes, so no copy of it outlives enrolment. */
+  private async forgetTokenFile() {
+    const file = this.settings.enrollTokenFile;
+    if (!file) return;
+    await rm(file, { force: true }).catch((err: Error) =>
+      this.log('token-file-not-removed', { error: err.message }),
+    );
+  }
+
   private async ensureEnrolled(signal: AbortSignal) {
     const stored = await loadCredential(this.settings.stateDir);
     if (stored && stored.serverUrl === this.settings.serverUrl) {
       this.api.credential = stored.credential;
       this.log('credential-loaded', { agentId: stored.agentId });
+      await this.forgetTokenFile();
       return;
     }
-    const token = this.settings.enrollToken;
+    const token = this.settings.enrollToken ?? (await this.readTokenFile());
     if (!token) {
       throw new EnrollmentError(
-        'Not enrolled: set AGENT_ENROLL_TOKEN to the one-time token from the provider dashboard',
+        'Not enrolled: set AGENT_ENROLL_TOKEN_FILE (or AGENT_ENROLL_TOKEN) to the one-time token from the provider dashboard',
       );
     }
     for (let attempt = 1; !signal.aborted; attempt++) {
@@ -143,6 +169,7 @@ export class Agent {
         this.api.credential = res.credential;
         if (res.heartbeatIntervalMs) this.heartbeatIntervalMs = res.heartbeatIntervalMs;
         this.log('enrolled', { agentId: res.agentId });
+        await this.forgetTokenFile();
         return;
       } catch (err) {
         if (err instanceof ApiError && err.status !== null && err.status < 500) {

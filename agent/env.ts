@@ -42,6 +42,11 @@ const envSchema = z.object({
     ),
   /** One-time enrolment token; needed only until the credential is stored. */
   AGENT_ENROLL_TOKEN: z.string().min(1).optional(),
+  /**
+   * A file holding the one-time token (the installer writes it, mode 0600, in the state
+   * folder); read at enrolment and deleted once the credential is stored.
+   */
+  AGENT_ENROLL_TOKEN_FILE: z.string().min(1).optional(),
   AGENT_STATE_DIR: z.string().min(1).default('/var/lib/rentgpu-agent'),
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce
     .number()
@@ -53,6 +58,14 @@ const envSchema = z.object({
   AGENT_NVIDIA_SMI: z.string().min(1).default('nvidia-smi'),
   AGENT_QEMU: z.string().min(1).default('qemu-system-x86_64'),
   AGENT_QEMU_IMG: z.string().min(1).default('qemu-img'),
+  /**
+   * When the agent runs as root (the installer runs it as rentgpu-agent), the user its QEMUs
+   * switch to; default rentgpu-agent when that user exists (see main.ts).
+   */
+  AGENT_QEMU_USER: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]{0,31}$/, 'must be a user name')
+    .optional(),
   AGENT_GENISOIMAGE: z.string().min(1).default('genisoimage'),
   /** The provider's base image (an Ubuntu cloud image); instance disks are overlays over it. */
   AGENT_BASE_IMAGE: z.string().min(1).optional(),

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { Agent, EnrollmentError } from './agent';
 import { AgentApi } from './api-client';
 import { AgentConfigError, parseAgentEnv } from './env';
@@ -9,6 +10,23 @@ import { QemuDriver } from './qemu/driver';
  * `node agent/main.js` on a provider's host. SIGTERM/SIGINT stop the agent only: the virtual
  * machines keep running and the next start adopts them.
  */
+/**
+ * Who QEMU runs as when the agent itself is root (ADR 014): AGENT_QEMU_USER, else the
+ * installer's rentgpu-agent user when it exists; null (with a warning) leaves QEMU root.
+ */
+async function qemuRunAs(configured: string | undefined): Promise<string | null> {
+  if (process.getuid?.() !== 0) return null;
+  if (configured) return configured;
+  const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
+  if (passwd.split('\n').some((line) => line.startsWith(`${AGENT_USER}:`))) return AGENT_USER;
+  jsonLog('qemu-runs-as-root', {
+    hint: `the agent runs as root and no ${AGENT_USER} user exists: install it with the installer, or set AGENT_QEMU_USER`,
+  });
+  return null;
+}
+
+const AGENT_USER = 'rentgpu-agent';
+
 async function main() {
   const env = parseAgentEnv();
   const accelerator = await detectAccelerator(env.AGENT_ALLOW_SOFTWARE_EMULATION);
@@ -35,12 +53,14 @@ async function main() {
     bootTimeoutMs: env.AGENT_BOOT_TIMEOUT_MS,
     stopTimeoutMs: env.AGENT_STOP_TIMEOUT_MS,
     gpuPassthrough: env.AGENT_GPU_PASSTHROUGH,
+    qemuRunAs: await qemuRunAs(env.AGENT_QEMU_USER),
   });
   const agent = new Agent(
     {
       serverUrl: env.RENTGPU_SERVER_URL,
       stateDir: env.AGENT_STATE_DIR,
       enrollToken: env.AGENT_ENROLL_TOKEN ?? null,
+      enrollTokenFile: env.AGENT_ENROLL_TOKEN_FILE ?? null,
       heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
       updateIntervalMs: env.AGENT_UPDATE_INTERVAL_MS,
       nvidiaSmi: env.AGENT_NVIDIA_SMI,

@@ -291,7 +291,7 @@ test('the KVM Agent Setup Guide shows the steps, requirements and configuration'
   await expect(dialog).not.toContainText('nothing to download');
   await expect(dialog).toContainText('Add a host first');
   await expect(dialog).toContainText(
-    `curl -fsSL '${baseURL}/api/providers/agent/download' | sudo bash -s -- --server '${baseURL}' --token '<token>'`,
+    `curl -fsSL -o rentgpu-install.sh '${baseURL}/api/providers/agent/download' && sudo bash rentgpu-install.sh --server '${baseURL}' --allow-http --token-stdin <<< '<token>'`,
   );
 
   await dialog.getByRole('tab', { name: 'Requirements' }).click();

@@ -18,7 +18,7 @@ async function hostsByApi(request: APIRequestContext): Promise<HostView[]> {
   return ((await res.json()) as { hosts: HostView[] }).hosts;
 }
 
-const TOKEN_IN_COMMAND = /--token '([A-Za-z0-9_-]{32,128})'$/;
+const TOKEN_IN_COMMAND = /--token-stdin <<< '([A-Za-z0-9_-]{32,128})'$/;
 
 test('an approved provider adds a host, copies its install command, and sees it awaiting enrolment', async ({
   page,
@@ -50,7 +50,7 @@ test('an approved provider adds a host, copies its install command, and sees it 
   const command = (await connect.getByTestId('install-command').textContent()) ?? '';
   const token = (await connect.getByTestId('enrolment-token').textContent()) ?? '';
   expect(command).toBe(
-    `curl -fsSL '${baseURL}/api/providers/agent/download' | sudo bash -s -- --server '${baseURL}' --token '${token}'`,
+    `curl -fsSL -o rentgpu-install.sh '${baseURL}/api/providers/agent/download' && sudo bash rentgpu-install.sh --server '${baseURL}' --allow-http --token-stdin <<< '${token}'`,
   );
   expect(command).toMatch(TOKEN_IN_COMMAND);
   await expect(connect).toContainText('The token works once and expires at');

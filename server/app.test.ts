@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, parseEnv } from './env';
+import { ConfigError, parseEnv, publicUrlOf } from './env';
 import { createTestApp, type TestApp } from './test/app';
+
+/** Production needs its public address (PUBLIC_URL); every production case here gives one. */
+const PRODUCTION = { NODE_ENV: 'production', PUBLIC_URL: 'https://rentgpu.example' } as const;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -94,18 +97,44 @@ describe('configuration', () => {
   it('listens on loopback only outside production unless HOST says otherwise', () => {
     expect(parseEnv({}).HOST).toBe('127.0.0.1');
     expect(parseEnv({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
-    expect(parseEnv({ NODE_ENV: 'production' }).HOST).toBe('0.0.0.0');
+    expect(parseEnv(PRODUCTION).HOST).toBe('0.0.0.0');
     expect(parseEnv({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
-    expect(parseEnv({ NODE_ENV: 'production', HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
+    expect(parseEnv({ ...PRODUCTION, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
+  });
+
+  it('needs an https PUBLIC_URL in production; elsewhere it is the listen address', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow(
+      /PUBLIC_URL: required in production/,
+    );
+    expect(() =>
+      parseEnv({ NODE_ENV: 'production', PUBLIC_URL: 'http://rentgpu.example' }),
+    ).toThrow(/PUBLIC_URL: must start with https:\/\/ in production/);
+    for (const bad of [
+      'rentgpu.example',
+      'ftp://rentgpu.example',
+      'https://x.example/app',
+      'https://x.example/?a=1',
+    ]) {
+      expect(() => parseEnv({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
+    }
+    const prod = parseEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://rentgpu.example/' });
+    expect(prod.PUBLIC_URL).toBe('https://rentgpu.example');
+    expect(publicUrlOf(prod, 8080)).toBe('https://rentgpu.example');
+    expect(publicUrlOf(parseEnv({}), 5000)).toBe('http://localhost:5000');
+    expect(publicUrlOf(parseEnv({ HOST: '0.0.0.0' }), 4321)).toBe('http://localhost:4321');
+    expect(publicUrlOf(parseEnv({ HOST: '10.0.0.5' }), 5000)).toBe('http://10.0.0.5:5000');
+    expect(publicUrlOf(parseEnv({ PUBLIC_URL: 'http://gpu.lan:5000' }), 1)).toBe(
+      'http://gpu.lan:5000',
+    );
   });
 
   it('uses the live PayPal API in production', () => {
-    expect(parseEnv({ NODE_ENV: 'production' }).PAYPAL_API_BASE).toBe('https://api-m.paypal.com');
+    expect(parseEnv(PRODUCTION).PAYPAL_API_BASE).toBe('https://api-m.paypal.com');
   });
 
   it('derives PAYPAL_MODE: live, sandbox API, local sandbox outside production, else off', () => {
     const keys = { PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret' };
-    expect(parseEnv({ NODE_ENV: 'production', ...keys }).PAYPAL_MODE).toBe('live');
+    expect(parseEnv({ ...PRODUCTION, ...keys }).PAYPAL_MODE).toBe('live');
     expect(parseEnv({ ...keys }).PAYPAL_MODE).toBe('sandbox-api');
     expect(parseEnv({ ...keys, PAYPAL_API_BASE: 'http://127.0.0.1:9' }).PAYPAL_MODE).toBe(
       'sandbox-api',
@@ -115,8 +144,8 @@ describe('configuration', () => {
       'local-sandbox',
     );
     expect(parseEnv({ PAYPAL_LOCAL_SANDBOX: 'false' }).PAYPAL_MODE).toBe('off');
-    expect(parseEnv({ NODE_ENV: 'production' }).PAYPAL_MODE).toBe('off');
-    expect(() => parseEnv({ NODE_ENV: 'production', PAYPAL_LOCAL_SANDBOX: 'true' })).toThrow(
+    expect(parseEnv(PRODUCTION).PAYPAL_MODE).toBe('off');
+    expect(() => parseEnv({ ...PRODUCTION, PAYPAL_LOCAL_SANDBOX: 'true' })).toThrow(
       /PAYPAL_LOCAL_SANDBOX: the local PayPal sandbox is never offered in production/,
     );
   });

@@ -13,7 +13,7 @@ import Fastify, {
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Database } from './db/client';
 import { buildDeps } from './deps';
-import type { Env } from './env';
+import { type Env, publicUrlOf } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { registerIdempotency } from './lib/idempotency';
 import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
@@ -129,7 +129,21 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
           : null;
   app.decorate(
     'deps',
-    buildDeps({ env, database, clock, mailer, limiter, paypal, paypalSandbox, log: app.log }),
+    buildDeps({
+      env,
+      // Read when needed: the port is the one the server listens on (PORT=0 picks one).
+      publicUrl: () => {
+        const address = app.server.address();
+        return publicUrlOf(env, typeof address === 'object' && address ? address.port : env.PORT);
+      },
+      database,
+      clock,
+      mailer,
+      limiter,
+      paypal,
+      paypalSandbox,
+      log: app.log,
+    }),
   );
   // Hooks that run on every request take a callback, not a promise (cheaper per request).
   app.addHook('onRequest', (request, reply, done) => {

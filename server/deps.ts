@@ -26,6 +26,8 @@ import { instanceJobs } from './worker/jobs';
 
 export interface Infrastructure {
   env: Env;
+  /** Where this server is reached (PUBLIC_URL, or the listen address outside production). */
+  publicUrl: () => string;
   database: Database;
   clock: Clock;
   mailer: Mailer;
@@ -41,7 +43,7 @@ export interface Infrastructure {
  * routes reach them through app.deps (they never pass database handles into services).
  */
 export function buildDeps(infra: Infrastructure): AppDeps {
-  const { env, database, clock, mailer, limiter, paypal, paypalSandbox, log } = infra;
+  const { env, publicUrl, database, clock, mailer, limiter, paypal, paypalSandbox, log } = infra;
   const db = database.db;
   const readCache = new ReadCache<{ body: string | Buffer; nextCursor: string | null }>(
     env.READ_CACHE_TTL_MS,
@@ -70,6 +72,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });
   return {
     env,
+    publicUrl,
     database,
     clock,
     mailer,

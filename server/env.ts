@@ -20,6 +20,20 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(5000),
   /** Interface to listen on; loopback only outside production unless set (see parseEnv). */
   HOST: z.string().min(1).optional(),
+  /**
+   * Where providers' hosts and browsers reach this server, e.g. https://rentgpu.example: the
+   * host install command is built from it, never from a request's Host or Origin. Required
+   * (https) in production; elsewhere the server's own listen address (see publicUrlOf).
+   */
+  PUBLIC_URL: urlWithProtocols(['https:', 'http:'])
+    .refine((value) => !URL.canParse(value) || new URL(value).pathname === '/', {
+      message: 'must be an origin without a path, e.g. https://rentgpu.example',
+    })
+    .refine((value) => !URL.canParse(value) || (!new URL(value).search && !new URL(value).hash), {
+      message: 'must be an origin without a query or fragment',
+    })
+    .transform((value) => new URL(value).origin)
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).optional(),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).optional(),
@@ -104,6 +118,16 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const env = result.data;
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL: required in production: the https address providers and browsers reach this server at, e.g. https://rentgpu.example (host install commands are built from it)',
+    );
+  }
+  if (env.NODE_ENV === 'production' && env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://')) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PUBLIC_URL: must start with https:// in production (hosts download the agent from it)',
+    );
+  }
   if (env.NODE_ENV === 'production' && env.PAYPAL_LOCAL_SANDBOX === 'true') {
     throw new ConfigError(
       'Invalid configuration:\n  PAYPAL_LOCAL_SANDBOX: the local PayPal sandbox is never offered in production',
@@ -135,6 +159,19 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     PAYPAL_API_BASE: apiBase,
     PAYPAL_MODE: paypalMode(env, apiBase),
   };
+}
+
+/**
+ * The address this server is reached at: PUBLIC_URL when set, otherwise (never in production)
+ * its own listen address, as `npm start` prints it (`port` is the one it actually listens on).
+ */
+export function publicUrlOf(env: Env, port: number): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL;
+  const loopback = env.HOST === '127.0.0.1' || env.HOST === 'localhost' || env.HOST === '::1';
+  const everywhere = env.HOST === '0.0.0.0' || env.HOST === '::';
+  const host =
+    loopback || everywhere ? 'localhost' : env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST;
+  return `http://${host}:${port}`;
 }
 
 function paypalMode(env: z.infer<typeof envSchema>, apiBase: string): PaypalMode {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
-import { ConfigError, parseEnv } from './env';
+import { ConfigError, parseEnv, publicUrlOf } from './env';
 import { startIdempotencySweep } from './lib/idempotency';
 import { startDemoCleanup } from './modules/account/demo-cleanup-task';
 import { seedDemoData } from './seed/seed';
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     : `embedded PGlite in ${env.DATA_DIR}`;
   const loopback = env.HOST === '127.0.0.1' || env.HOST === 'localhost' || env.HOST === '::1';
   const everywhere = env.HOST === '0.0.0.0' || env.HOST === '::';
-  const url = `http://${loopback || everywhere ? 'localhost' : env.HOST}:${port}`;
+  const url = publicUrlOf(env, port);
   const reach = loopback
     ? 'this computer only (set HOST=0.0.0.0 to listen on every interface)'
     : everywhere

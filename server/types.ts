@@ -18,6 +18,11 @@ import type { Worker } from './worker';
 /** Everything a route reaches: built once by buildDeps (server/deps.ts) from the parsed configuration. */
 export interface AppDeps {
   env: Env;
+  /**
+   * Where hosts and browsers reach this server (PUBLIC_URL, else the listen address outside
+   * production): absolute URLs shown to users, such as the host install command, use it.
+   */
+  publicUrl: () => string;
   database: Database;
   clock: Clock;
   mailer: Mailer;

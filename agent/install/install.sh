@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # RentGPU host agent installer.
 #
-#   curl -fsSL 'https://SERVER/api/providers/agent/download' | sudo bash -s -- \
-#     --server 'https://SERVER' --token 'TOKEN'
+#   curl -fsSL --proto '=https' -o rentgpu-install.sh 'https://SERVER/api/providers/agent/download' &&
+#     sudo bash rentgpu-install.sh --server 'https://SERVER' --token-stdin <<< 'TOKEN'
 #
 # Checks the host against the requirements (Ubuntu 22.04+, kernel 5.15+, 32GB RAM, 500GB+
-# disk, ports 22 and 5900-5999) and warns about what falls short, installs QEMU, downloads the
-# agent from the server to /opt/rentgpu-agent/agent.mjs, writes its configuration to
-# /etc/rentgpu-agent/agent.env (mode 0600) and runs it as the systemd service
-# rentgpu-agent.service, which enrols the host with the one-time token.
+# disk, ports 22 and 5900-5999) and warns about what falls short; downloads the agent and
+# checks it against the SHA-256 the server publishes beside it (a mismatch stops here, before
+# anything is changed); installs QEMU; creates the rentgpu-agent system user (groups kvm and,
+# through a udev rule, /dev/vfio/*); installs the agent to /opt/rentgpu-agent/agent.mjs, its
+# configuration to /etc/rentgpu-agent/agent.env, the one-time token to a 0600 file the agent
+# deletes once enrolled; and runs it as the hardened systemd service rentgpu-agent.service,
+# as that user, never as root (docs/decisions/014-a-trustworthy-install.md).
 #
-# This file is static: the server never writes anything into it. The server URL and the token
-# arrive as arguments and are checked against strict patterns before they are used.
+# This file is static: the server never writes anything into it. The server URL arrives as an
+# argument and the token on standard input or in a file (never as an argument: `ps` shows
+# arguments to every user); both are checked against strict patterns before they are used.
 set -euo pipefail
 
 readonly SERVICE=rentgpu-agent
+readonly AGENT_USER=rentgpu-agent
+readonly STATE_DIR=/var/lib/rentgpu-agent
+readonly TOKEN_FILE="$STATE_DIR/enrol-token"
+readonly AGENT_FILE=rentgpu-agent.mjs
 readonly SERVER_PATTERN='^https?://([A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?$'
 readonly TOKEN_PATTERN='^[A-Za-z0-9_-]{32,128}$'
 readonly PACKAGES=(qemu-system-x86 qemu-utils genisoimage)
@@ -24,6 +32,9 @@ readonly MIN_NODE_MAJOR=20
 
 SERVER=''
 TOKEN=''
+TOKEN_FROM=''
+TOKEN_SOURCE_FILE=''
+ALLOW_HTTP=0
 PREFIX=''
 DRY_RUN=0
 SKIP_PACKAGES=0
@@ -31,15 +42,20 @@ WARNINGS=0
 
 usage() {
   cat <<'USAGE'
-Usage: install.sh --server URL --token TOKEN [options]
+Usage: install.sh --server URL (--token-stdin | --token-file FILE) [options]
 
   --server URL       the RentGPU server, e.g. https://rentgpu.example (no path)
-  --token TOKEN      the one-time enrolment token from the provider dashboard (Hosts, Add Host)
+  --token-stdin      read the one-time enrolment token (provider dashboard, Hosts, Add Host)
+                     from standard input, e.g. <<< 'TOKEN'
+  --token-file FILE  read the token from FILE instead
+  --allow-http       accept an http:// server (a test or development server only)
   --skip-packages    do not install QEMU and genisoimage with apt-get
   --prefix DIR       install into DIR instead of / (an image or a test): no root needed, no
                      packages, no systemctl
   --dry-run          check the host and print what would be done; change nothing
   -h, --help         this help
+
+The token is never taken as an argument: every user of the host can read arguments (ps).
 USAGE
 }
 
@@ -69,10 +85,22 @@ parse_args() {
         SERVER="$2"
         shift 2
         ;;
-      --token)
-        (($# >= 2)) || die "--token needs a value"
-        TOKEN="$2"
+      --token | --token=*)
+        die "the token is not taken as an argument (every user of the host sees arguments in ps): pass it on standard input with --token-stdin <<< 'TOKEN', or in a file with --token-file FILE"
+        ;;
+      --token-stdin)
+        TOKEN_FROM='stdin'
+        shift
+        ;;
+      --token-file)
+        (($# >= 2)) || die "--token-file needs a value"
+        TOKEN_FROM='file'
+        TOKEN_SOURCE_FILE="$2"
         shift 2
+        ;;
+      --allow-http)
+        ALLOW_HTTP=1
+        shift
         ;;
       --prefix)
         (($# >= 2)) || die "--prefix needs a value"
@@ -98,16 +126,37 @@ parse_args() {
     esac
   done
   [[ -n "$SERVER" ]] || die "--server is required (the address of the RentGPU server)"
-  [[ -n "$TOKEN" ]] || die "--token is required (add a host on the provider dashboard to get one)"
+  [[ -n "$TOKEN_FROM" ]] ||
+    die "--token-stdin or --token-file is required (add a host on the provider dashboard to get a token)"
   SERVER="${SERVER%/}"
   [[ "$SERVER" =~ $SERVER_PATTERN ]] ||
-    die "--server must be http(s)://host[:port] without a path, e.g. https://rentgpu.example"
-  [[ "$TOKEN" =~ $TOKEN_PATTERN ]] ||
-    die "--token must be 32 to 128 letters, digits, '-' or '_' (copy it from the provider dashboard)"
+    die "--server must be https://host[:port] without a path, e.g. https://rentgpu.example"
+  if [[ "$SERVER" == http://* ]] && ((!ALLOW_HTTP)); then
+    die "--server must be https:// (the agent and its checksum travel over it); --allow-http accepts http:// for a test server"
+  fi
+  read_token
   if [[ -n "$PREFIX" ]]; then
     [[ "$PREFIX" == /* ]] || die "--prefix must be an absolute path"
     PREFIX="${PREFIX%/}"
   fi
+}
+
+# The token, from standard input or a file; only builtins touch it (no command's arguments).
+read_token() {
+  local line=''
+  if [[ "$TOKEN_FROM" == file ]]; then
+    [[ -r "$TOKEN_SOURCE_FILE" ]] || die "cannot read the token file $TOKEN_SOURCE_FILE"
+    IFS= read -r line <"$TOKEN_SOURCE_FILE" || true
+  else
+    [[ -t 0 ]] && printf 'Enrolment token: ' >&2
+    IFS= read -r -s line || true
+    [[ -t 0 ]] && printf '\n' >&2
+  fi
+  line="${line%$'\r'}"
+  TOKEN="$line"
+  [[ -n "$TOKEN" ]] || die "no token on ${TOKEN_FROM/stdin/standard input} (add a host on the provider dashboard to get one)"
+  [[ "$TOKEN" =~ $TOKEN_PATTERN ]] ||
+    die "the token must be 32 to 128 letters, digits, '-' or '_' (copy it from the provider dashboard)"
 }
 
 # 0 when version $1 >= $2 (dotted numbers).
@@ -130,15 +179,17 @@ version_at_least() {
 check_tools() {
   local missing=()
   local tool
-  for tool in curl install mkdir chmod uname df awk; do
+  for tool in curl install mkdir chmod uname df awk mktemp sha256sum; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
   done
   if [[ -z "$PREFIX" ]] && ((!DRY_RUN)); then
-    command -v systemctl >/dev/null 2>&1 || missing+=(systemctl)
+    for tool in systemctl getent useradd usermod groupadd chown; do
+      command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+    done
   fi
   ((${#missing[@]} == 0)) || die "required tools missing: ${missing[*]}"
   if [[ -z "$PREFIX" ]] && ((!DRY_RUN)) && ((EUID != 0)); then
-    die "run the installer as root (sudo bash -s -- ...), or use --dry-run to only check the host"
+    die "run the installer as root (sudo bash rentgpu-install.sh ...), or use --dry-run to only check the host"
   fi
 }
 
@@ -227,6 +278,11 @@ check_node() {
   else
     info "Node.js $version ($NODE_BIN)"
   fi
+  case "$NODE_BIN" in
+    /home/* | /root/*)
+      warn "Node.js is under a home folder ($NODE_BIN), which the service cannot read (ProtectHome); install it system-wide. $how"
+      ;;
+  esac
 }
 
 install_packages() {
@@ -243,49 +299,128 @@ install_packages() {
   run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" </dev/null
 }
 
-download_agent() {
-  local dest="${PREFIX}/opt/rentgpu-agent"
+WORK=''
+cleanup() {
+  if [[ -n "$WORK" ]]; then rm -rf -- "$WORK"; fi
+}
+
+# Downloads the agent and the SHA-256 the server publishes for it, into a private temporary
+# folder, and stops unless they match. Runs before anything is installed or changed.
+fetch_agent() {
   local url="$SERVER/api/providers/agent/download-script"
+  local proto='=https'
+  ((ALLOW_HTTP)) && proto='=https,http'
   info "downloading the agent from $url"
-  run mkdir -p "$dest"
   if ((DRY_RUN)); then
-    printf '[dry-run] curl -fsSL %s -o %s/agent.mjs\n' "$url" "$dest"
+    printf '[dry-run] curl -fsSL %s.sha256 and %s, then sha256sum --check\n' "$url" "$url"
     return
   fi
-  local tmp
-  tmp="$(mktemp "$dest/.agent.XXXXXX")"
-  if ! curl -fsSL --proto '=https,http' --retry 3 "$url" -o "$tmp" </dev/null; then
-    rm -f "$tmp"
-    die "could not download the agent from $url"
+  WORK="$(mktemp -d)"
+  trap cleanup EXIT
+  if ! curl -fsSL --proto "$proto" --retry 3 "$url.sha256" -o "$WORK/agent.sha256" </dev/null; then
+    die "could not download the agent's checksum from $url.sha256; nothing was installed"
   fi
-  [[ -s "$tmp" ]] || {
-    rm -f "$tmp"
-    die "the server sent an empty agent"
-  }
-  chmod 0644 "$tmp"
-  mv -f "$tmp" "$dest/agent.mjs"
+  local expected=''
+  read -r expected _ <"$WORK/agent.sha256" || true
+  [[ "$expected" =~ ^[0-9a-f]{64}$ ]] ||
+    die "the server's checksum for the agent is not a SHA-256 ($url.sha256); nothing was installed"
+  if ! curl -fsSL --proto "$proto" --retry 3 "$url" -o "$WORK/$AGENT_FILE" </dev/null; then
+    die "could not download the agent from $url; nothing was installed"
+  fi
+  [[ -s "$WORK/$AGENT_FILE" ]] || die "the server sent an empty agent; nothing was installed"
+  local actual
+  actual="$(sha256sum "$WORK/$AGENT_FILE" | awk '{ print $1 }')"
+  if [[ "$actual" != "$expected" ]]; then
+    die "the agent downloaded from $url does not match its published SHA-256 (expected $expected, got $actual): it was changed or cut short on the way; nothing was installed. Try again; if it persists, tell the server's operator"
+  fi
+  info "agent checksum verified (SHA-256 $actual)"
+}
+
+# The agent's own system user: no login, no home of its own beyond the state folder, groups
+# kvm (/dev/kvm) and, through a udev rule, access to /dev/vfio/* for GPU passthrough.
+create_user() {
+  if [[ -n "$PREFIX" ]]; then
+    info "skipping the $AGENT_USER user (installing under $PREFIX)"
+    return
+  fi
+  if ! getent group kvm >/dev/null 2>&1; then
+    run groupadd --system kvm
+  fi
+  if getent passwd "$AGENT_USER" >/dev/null 2>&1; then
+    info "system user $AGENT_USER exists"
+  else
+    info "creating system user $AGENT_USER"
+    run useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+      --shell /usr/sbin/nologin --comment 'RentGPU host agent' "$AGENT_USER"
+  fi
+  run usermod --append --groups kvm "$AGENT_USER"
+}
+
+write_udev_rule() {
+  local dir="${PREFIX}/etc/udev/rules.d"
+  local file="$dir/60-rentgpu-vfio.rules"
+  info "writing $file (/dev/vfio/* to group $AGENT_USER, for GPU passthrough)"
+  run mkdir -p "$dir"
+  if ((DRY_RUN)); then return; fi
+  cat >"$file" <<RULES
+# RentGPU: the agent's user opens VFIO groups to pass GPUs through to virtual machines.
+SUBSYSTEM=="vfio", GROUP="$AGENT_USER", MODE="0660"
+RULES
+  chmod 0644 "$file"
+  if [[ -z "$PREFIX" ]] && command -v udevadm >/dev/null 2>&1; then
+    udevadm control --reload-rules || true
+    udevadm trigger --subsystem-match=vfio || true
+  fi
+}
+
+install_agent() {
+  local dest="${PREFIX}/opt/rentgpu-agent"
+  info "installing the agent to $dest/agent.mjs"
+  run install -d -m 0755 "$dest"
+  # Owned by root and not writable by the agent's user: the agent cannot change its own code.
+  run install -m 0644 "$WORK/$AGENT_FILE" "$dest/agent.mjs"
 }
 
 write_config() {
   local dir="${PREFIX}/etc/rentgpu-agent"
   local file="$dir/agent.env"
-  info "writing $file (mode 0600)"
+  local state="${PREFIX}$STATE_DIR"
+  info "writing $file (mode 0600; systemd reads it)"
   run install -d -m 0700 "$dir"
-  run install -d -m 0700 "${PREFIX}/var/lib/rentgpu-agent"
+  run install -d -m 0700 "$state"
+  if [[ -z "$PREFIX" ]]; then
+    # A state folder left by an earlier install that ran as root becomes the agent user's.
+    run chown -R "$AGENT_USER:$AGENT_USER" "$state"
+  fi
   if ((DRY_RUN)); then return; fi
   local tmp
   tmp="$(mktemp "$dir/.agent.env.XXXXXX")"
   chmod 0600 "$tmp"
-  # The values passed the strict patterns above: no quotes, spaces or '$' can reach this file.
+  # The server URL passed the strict pattern above: no quotes, spaces or '$' reach this file.
   cat >"$tmp" <<ENV
-# RentGPU host agent (read by rentgpu-agent.service). The token is used once, at enrolment;
-# the agent then keeps its credential in AGENT_STATE_DIR/credential.json.
+# RentGPU host agent (read by rentgpu-agent.service). The one-time token is in
+# AGENT_ENROLL_TOKEN_FILE until enrolment; the agent then keeps its credential in
+# AGENT_STATE_DIR/credential.json and deletes the token file.
 RENTGPU_SERVER_URL=$SERVER
-AGENT_ENROLL_TOKEN=$TOKEN
-AGENT_STATE_DIR=/var/lib/rentgpu-agent
+AGENT_ENROLL_TOKEN_FILE=$TOKEN_FILE
+AGENT_STATE_DIR=$STATE_DIR
 AGENT_HEARTBEAT_INTERVAL_MS=30000
 AGENT_UPDATE_INTERVAL_MS=60000
 ENV
+  mv -f "$tmp" "$file"
+}
+
+# The token goes to a 0600 file only the agent's user reads; printf is a bash builtin, so the
+# token is in no command's arguments.
+write_token() {
+  local file="${PREFIX}$TOKEN_FILE"
+  info "writing the one-time token to $file (mode 0600; the agent deletes it once enrolled)"
+  if ((DRY_RUN)); then return; fi
+  local tmp
+  tmp="$(mktemp "${PREFIX}$STATE_DIR/.enrol-token.XXXXXX")"
+  chmod 0600 "$tmp"
+  printf '%s\n' "$TOKEN" >"$tmp"
+  if [[ -z "$PREFIX" ]]; then chown "$AGENT_USER:$AGENT_USER" "$tmp"; fi
   mv -f "$tmp" "$file"
 }
 
@@ -297,6 +432,11 @@ write_unit() {
   if ((DRY_RUN)); then return; fi
   # KillMode=process: virtual machines (QEMU, daemonized) keep running while the agent
   # restarts or is upgraded; the agent adopts them again when it starts.
+  # The agent and every QEMU it starts run as $AGENT_USER, never root, with no capabilities;
+  # the file system is read-only to them except the state folder. LimitMEMLOCK: VFIO pins a
+  # guest's memory. No MemoryDenyWriteExecute: Node's JIT and QEMU's TCG need it. No
+  # ProtectClock or PrivateDevices: both restrict devices, and QEMU needs /dev/kvm, /dev/vfio/*
+  # and nvidia-smi the NVIDIA devices.
   cat >"$file" <<UNIT
 [Unit]
 Description=RentGPU host agent
@@ -305,11 +445,32 @@ Wants=network-online.target
 
 [Service]
 Type=simple
+User=$AGENT_USER
+Group=$AGENT_USER
+SupplementaryGroups=kvm
 EnvironmentFile=/etc/rentgpu-agent/agent.env
 ExecStart=$NODE_BIN /opt/rentgpu-agent/agent.mjs
 Restart=always
 RestartSec=5
 KillMode=process
+UMask=0077
+LimitMEMLOCK=infinity
+NoNewPrivileges=yes
+CapabilityBoundingSet=
+AmbientCapabilities=
+ProtectSystem=strict
+ReadWritePaths=$STATE_DIR
+ProtectHome=yes
+PrivateTmp=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectHostname=yes
+RestrictSUIDSGID=yes
+RestrictRealtime=yes
+RestrictNamespaces=yes
+LockPersonality=yes
+SystemCallArchitectures=native
 
 [Install]
 WantedBy=multi-user.target
@@ -345,9 +506,13 @@ main() {
   check_resources
   check_ports
   check_node
+  fetch_agent
   install_packages
-  download_agent
+  create_user
+  install_agent
   write_config
+  write_token
+  write_udev_rule
   write_unit
   start_service
   if ((WARNINGS)); then

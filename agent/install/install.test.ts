@@ -1,6 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -10,17 +11,22 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The installer (agent/install/install.sh): static, strict about its two arguments, and in
- * --prefix mode (no root, no packages, no systemctl) it installs the agent it downloads from
- * the server, its 0600 configuration and the systemd unit.
+ * The installer (agent/install/install.sh): static, strict about its arguments, takes the
+ * token on standard input (never as an argument), refuses an agent that does not match the
+ * SHA-256 the server publishes, and in --prefix mode (no root, no packages, no systemctl, no
+ * user) installs the agent, its 0600 configuration and token file and the hardened unit.
  */
 const run = promisify(execFile);
 const INSTALLER = path.join(import.meta.dirname, 'install.sh');
 const REPO_DIR = path.resolve(import.meta.dirname, '../..');
 const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz0123456789-XY';
+/** By absolute path: the recording test's PATH holds only stand-ins. */
+const BASH = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? 'bash';
 const SHELLCHECK = ['/usr/bin/shellcheck', '/usr/local/bin/shellcheck'].find((p) => existsSync(p));
 
 let agentBundle: Uint8Array;
+/** What the fake server publishes as the agent's checksum (null: the right one). */
+let publishedSha256: string | null = null;
 let server: http.Server;
 let serverUrl: string;
 const requested: string[] = [];
@@ -42,6 +48,10 @@ beforeAll(async () => {
     if (req.url === '/api/providers/agent/download-script') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end(agentBundle);
+    } else if (req.url === '/api/providers/agent/download-script.sha256') {
+      const digest = publishedSha256 ?? createHash('sha256').update(agentBundle).digest('hex');
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`${digest}  rentgpu-agent.mjs\n`);
     } else {
       res.writeHead(404).end();
     }
@@ -56,17 +66,73 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function installer(args: string[]) {
-  try {
-    const { stdout, stderr } = await run('bash', [INSTALLER, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp },
+/** Runs the installer with `stdin` as its standard input (how the token arrives). */
+function installer(
+  args: string[],
+  stdin = `${TOKEN}\n`,
+  path_ = process.env.PATH ?? '/usr/bin:/bin',
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BASH, [INSTALLER, ...args], {
+      env: { PATH: path_, HOME: tmp },
       timeout: 60_000,
     });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.on('error', () => {}); // a refusal may exit before reading its input
+    child.stdin.end(stdin);
+  });
+}
+
+const SERVER_ARGS = () => ['--server', serverUrl, '--allow-http', '--token-stdin'];
+
+/**
+ * A folder of stand-ins for every command the installer runs: each records its arguments,
+ * then runs the real command. With PATH set to it alone, every command is seen.
+ */
+async function recordingPath(log: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmp, 'bin-'));
+  const tools = [
+    'curl',
+    'install',
+    'mkdir',
+    'chmod',
+    'chown',
+    'uname',
+    'df',
+    'awk',
+    'mktemp',
+    'sha256sum',
+    'rm',
+    'mv',
+    'cat',
+    'dirname',
+    'sort',
+    'ss',
+    'node',
+    'env',
+  ];
+  for (const tool of tools) {
+    const real = await run('bash', ['-c', `command -v ${tool} || true`]).then((r) =>
+      r.stdout.trim(),
+    );
+    if (!real.startsWith('/')) continue;
+    const stub = path.join(dir, tool);
+    await writeFile(
+      stub,
+      `#!/bin/bash\nprintf '%s\\0' ${JSON.stringify(tool)} "$@" >>${JSON.stringify(log)}\nprintf '\\n' >>${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`,
+    );
+    await chmod(stub, 0o755);
   }
+  return dir;
 }
 
 describe('the installer script', () => {
@@ -87,23 +153,35 @@ describe('the installer script', () => {
 
   it.each([
     [[], '--server is required'],
-    [['--server', 'https://rentgpu.example'], '--token is required'],
-    [['--server', 'https://rentgpu.example/path', '--token', TOKEN], '--server must be'],
-    [['--server', 'https://x.example;reboot', '--token', TOKEN], '--server must be'],
-    [['--server', 'ftp://rentgpu.example', '--token', TOKEN], '--server must be'],
-    [['--server', 'https://rentgpu.example', '--token', 'short'], '--token must be'],
-    [['--server', 'https://rentgpu.example', '--token', `${TOKEN}'$(id)`], '--token must be'],
-    [['--server', 'https://rentgpu.example', '--token', TOKEN, '--bogus'], 'unknown argument'],
-    [['--server', 'https://rentgpu.example', '--token', TOKEN, '--prefix', 'rel'], 'absolute'],
+    [['--server', 'https://rentgpu.example'], '--token-stdin or --token-file is required'],
+    [['--server', 'https://rentgpu.example', '--token', TOKEN], 'not taken as an argument'],
+    [['--server', 'https://rentgpu.example', `--token=${TOKEN}`], 'not taken as an argument'],
+    [['--server', 'https://rentgpu.example/path', '--token-stdin'], '--server must be'],
+    [['--server', 'https://x.example;reboot', '--token-stdin'], '--server must be'],
+    [['--server', 'ftp://rentgpu.example', '--token-stdin'], '--server must be'],
+    [['--server', 'http://rentgpu.example', '--token-stdin'], 'must be https://'],
+    [['--server', 'https://rentgpu.example', '--token-stdin', '--bogus'], 'unknown argument'],
+    [['--server', 'https://rentgpu.example', '--token-stdin', '--prefix', 'rel'], 'absolute'],
+    [['--server', 'https://rentgpu.example', '--token-file', '/nonexistent'], 'cannot read'],
   ])('refuses %j', async (args, message) => {
     const result = await installer(args);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
   });
 
+  it.each([
+    ['', 'no token on standard input'],
+    ['short\n', 'the token must be'],
+    [`${TOKEN}'$(id)\n`, 'the token must be'],
+  ])('refuses the token %j on standard input', async (stdin, message) => {
+    const result = await installer(['--server', 'https://rentgpu.example', '--token-stdin'], stdin);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+  });
+
   it('needs root to install for real', async () => {
     if (process.getuid?.() === 0) return; // CI runs as root: nothing to show there
-    const result = await installer(['--server', serverUrl, '--token', TOKEN, '--skip-packages']);
+    const result = await installer([...SERVER_ARGS(), '--skip-packages']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('run the installer as root');
   });
@@ -111,15 +189,7 @@ describe('the installer script', () => {
   it('--dry-run checks the host and changes nothing', async () => {
     const prefix = await mkdtemp(path.join(tmp, 'dry-'));
     const before = requested.length;
-    const result = await installer([
-      '--server',
-      serverUrl,
-      '--token',
-      TOKEN,
-      '--prefix',
-      prefix,
-      '--dry-run',
-    ]);
+    const result = await installer([...SERVER_ARGS(), '--prefix', prefix, '--dry-run']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('dry run: nothing is changed');
     expect(result.stdout).toContain('[dry-run] curl -fsSL');
@@ -127,18 +197,35 @@ describe('the installer script', () => {
     expect(requested.length).toBe(before);
   });
 
-  it('--prefix installs the downloaded agent, its 0600 configuration and the systemd unit', async () => {
+  it("--prefix installs the verified agent, its 0600 configuration and token file, and the hardened unit; the token is in no command's arguments", async () => {
     const prefix = await mkdtemp(path.join(tmp, 'root-'));
-    const result = await installer([
-      '--server',
-      `${serverUrl}/`,
-      '--token',
-      TOKEN,
-      '--prefix',
-      prefix,
-      '--skip-packages',
-    ]);
+    const argvLog = path.join(tmp, 'argv.log');
+    const bin = await recordingPath(argvLog);
+    const result = await installer(
+      [
+        '--server',
+        `${serverUrl}/`,
+        '--allow-http',
+        '--token-stdin',
+        '--prefix',
+        prefix,
+        '--skip-packages',
+      ],
+      `${TOKEN}\n`,
+      bin,
+    );
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('agent checksum verified');
+    // Every command the installer ran, with its arguments: the token is in none of them.
+    const commands = (await readFile(argvLog, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\0').filter(Boolean));
+    expect(commands.map((c) => c[0])).toEqual(
+      expect.arrayContaining(['curl', 'sha256sum', 'install', 'mktemp']),
+    );
+    expect(commands.filter((c) => c.join(' ').includes(TOKEN))).toEqual([]);
+    expect(result.stdout + result.stderr).not.toContain(TOKEN);
     // The host checks ran (this machine may pass or fail them; either way it goes on).
     expect(result.stdout).toMatch(/Linux kernel/);
     expect(`${result.stdout}${result.stderr}`).toMatch(/RAM/);
@@ -159,12 +246,19 @@ describe('the installer script', () => {
     );
     expect(vars).toEqual({
       RENTGPU_SERVER_URL: serverUrl,
-      AGENT_ENROLL_TOKEN: TOKEN,
+      AGENT_ENROLL_TOKEN_FILE: '/var/lib/rentgpu-agent/enrol-token',
       AGENT_STATE_DIR: '/var/lib/rentgpu-agent',
       AGENT_HEARTBEAT_INTERVAL_MS: '30000',
       AGENT_UPDATE_INTERVAL_MS: '60000',
     });
+    expect(env).not.toContain(TOKEN);
     expect((await stat(path.join(prefix, 'var/lib/rentgpu-agent'))).mode & 0o777).toBe(0o700);
+    const tokenFile = path.join(prefix, 'var/lib/rentgpu-agent/enrol-token');
+    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    expect(await readFile(tokenFile, 'utf8')).toBe(`${TOKEN}\n`);
+    expect(
+      await readFile(path.join(prefix, 'etc/udev/rules.d/60-rentgpu-vfio.rules'), 'utf8'),
+    ).toContain('SUBSYSTEM=="vfio", GROUP="rentgpu-agent", MODE="0660"');
 
     const unit = await readFile(
       path.join(prefix, 'etc/systemd/system/rentgpu-agent.service'),
@@ -175,6 +269,24 @@ describe('the installer script', () => {
     expect(unit).toContain('Restart=always');
     expect(unit).toContain('KillMode=process');
     expect(unit).toContain('WantedBy=multi-user.target');
+    // Its own user, never root; only the state folder is writable.
+    for (const line of [
+      'User=rentgpu-agent',
+      'Group=rentgpu-agent',
+      'SupplementaryGroups=kvm',
+      'NoNewPrivileges=yes',
+      'CapabilityBoundingSet=',
+      'ProtectSystem=strict',
+      'ReadWritePaths=/var/lib/rentgpu-agent',
+      'ProtectHome=yes',
+      'PrivateTmp=yes',
+      'RestrictSUIDSGID=yes',
+      'LimitMEMLOCK=infinity',
+    ]) {
+      expect(unit.split('\n'), line).toContain(line);
+    }
+    // Device restrictions would take /dev/kvm and /dev/vfio away from QEMU.
+    expect(unit).not.toMatch(/^(PrivateDevices|DevicePolicy|ProtectClock)=/m);
 
     // The installed agent runs with Node alone, and a bad configuration stops it with a message.
     const bad = await run(process.execPath, [agent], {
@@ -189,20 +301,57 @@ describe('the installer script', () => {
     expect(bad.stderr).toContain('RENTGPU_SERVER_URL');
   });
 
+  it('stops, installing nothing, when the agent does not match its published SHA-256', async () => {
+    const prefix = await mkdtemp(path.join(tmp, 'tampered-'));
+    publishedSha256 = 'a'.repeat(64);
+    try {
+      const result = await installer([...SERVER_ARGS(), '--prefix', prefix, '--skip-packages']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('does not match its published SHA-256');
+      expect(result.stderr).toContain('nothing was installed');
+      expect(await readdir(prefix)).toEqual([]);
+    } finally {
+      publishedSha256 = null;
+    }
+  });
+
+  it('--token-file reads the token from a file instead of standard input', async () => {
+    const prefix = await mkdtemp(path.join(tmp, 'file-'));
+    const source = path.join(tmp, 'token');
+    await writeFile(source, `${TOKEN}\n`, { mode: 0o600 });
+    const result = await installer(
+      [
+        '--server',
+        serverUrl,
+        '--allow-http',
+        '--token-file',
+        source,
+        '--prefix',
+        prefix,
+        '--skip-packages',
+      ],
+      '',
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(path.join(prefix, 'var/lib/rentgpu-agent/enrol-token'), 'utf8')).toBe(
+      `${TOKEN}\n`,
+    );
+  });
+
   it('stops when the server does not serve the agent', async () => {
     const prefix = await mkdtemp(path.join(tmp, 'fail-'));
     const dead = 'http://127.0.0.1:9';
     const result = await installer([
       '--server',
       dead,
-      '--token',
-      TOKEN,
+      '--allow-http',
+      '--token-stdin',
       '--prefix',
       prefix,
       '--skip-packages',
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('could not download the agent');
-    expect(existsSync(path.join(prefix, 'etc/rentgpu-agent/agent.env'))).toBe(false);
+    expect(await readdir(prefix)).toEqual([]);
   });
 });

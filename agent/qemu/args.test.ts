@@ -40,6 +40,15 @@ describe('qemuArgs', () => {
     ]);
     expect(args).not.toContain('-kernel');
     expect(args.at(-1)).toBe('-daemonize');
+    // Confined by QEMU's seccomp filter; no privilege switch when the agent is not root.
+    expect(valuesOf(args, '-sandbox')).toEqual(['on,obsolete=deny,resourcecontrol=deny']);
+    expect(args).not.toContain('-runas');
+  });
+
+  it('an agent run as root starts QEMU as another user (never a root guest process)', () => {
+    const args = qemuArgs({ ...base, runAs: 'rentgpu-agent' });
+    expect(valuesOf(args, '-runas')).toEqual(['rentgpu-agent']);
+    expect(valuesOf(args, '-sandbox')).toEqual(['on,obsolete=deny,resourcecontrol=deny']);
   });
 
   it('in tests: software emulation and direct kernel boot, no devices passed through', () => {

@@ -16,7 +16,21 @@ export interface QemuLaunch {
   kernel: { kernel: string; initrd: string; append: string } | null;
   /** PCI addresses (`0000:01:00.0`) passed through with vfio-pci. */
   vfioPciAddresses: string[];
+  /**
+   * The user QEMU switches to once set up, when the agent runs as root (the installer runs it
+   * as its own user, so this is null there): a guest escape never lands in a root process.
+   */
+  runAs?: string | null;
 }
+
+/**
+ * QEMU's seccomp filter: the base filter plus obsolete and resource-control system calls
+ * refused. `spawn=deny` and `elevateprivileges=deny` are not set: both refuse what
+ * -daemonize itself does (fork, setsid) in QEMU 7.2, and the agent starts QEMU daemonized
+ * so that guests outlive it (ADR 014). Neither is lost outright: the agent's user has no
+ * privileges to gain and the service sets NoNewPrivileges, which QEMU inherits.
+ */
+export const QEMU_SANDBOX = 'on,obsolete=deny,resourcecontrol=deny';
 
 export const instanceFiles = (dir: string) => ({
   disk: path.join(dir, 'disk.qcow2'),
@@ -45,6 +59,10 @@ export function qemuArgs(l: QemuLaunch): string[] {
   return [
     '-name',
     qemuProcessName(l.id),
+    '-sandbox',
+    QEMU_SANDBOX,
+    // -runas: QEMU 7.2 and 8 (QEMU 9.1 adds `-run-with user=` and still accepts -runas).
+    ...(l.runAs ? ['-runas', l.runAs] : []),
     ...accel,
     '-smp',
     String(l.cpus),

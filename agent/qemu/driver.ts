@@ -34,6 +34,8 @@ export interface DriverConfig {
   bootTimeoutMs: number;
   stopTimeoutMs: number;
   gpuPassthrough: boolean;
+  /** The user QEMU switches to (-runas) when the agent runs as root; null: no switch. */
+  qemuRunAs?: string | null;
 }
 
 export interface Endpoints {
@@ -151,6 +153,7 @@ export class QemuDriver {
       vncDisplay: ports.vncDisplay,
       kernel: this.config.kernel,
       vfioPciAddresses: vfio,
+      runAs: this.config.qemuRunAs ?? null,
     });
     try {
       // -daemonize: the parent returns once the VM is set up; QEMU lives on without us.

@@ -51,7 +51,7 @@ const { key } = await database.db.transaction((tx) =>
   apiKeysService.create(tx, user.id, { name: 'bench', permissions: ['read'] }, new Date()),
 );
 const app = await createApp({
-  env: parseEnv({ NODE_ENV: 'production', LOG_LEVEL: 'warn' }),
+  env: parseEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://bench.example', LOG_LEVEL: 'warn' }),
   database,
   limiter: new Unbounded(new MemoryRateLimiter(systemClock)),
   logger: false,

@@ -300,7 +300,12 @@ async function benchOn(label: string, database: Database): Promise<void> {
   await database.migrate();
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
-  const env = parseEnv({ NODE_ENV: 'production', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' });
+  const env = parseEnv({
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'https://bench.example',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO_DATA: 'false',
+  });
   const app = await createApp({ env, database, logger: false, webDir: null, mailer: silentMailer });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

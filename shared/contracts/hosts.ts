@@ -115,12 +115,21 @@ export type CreateHostResponse = z.infer<typeof createHostResponse>;
 /** Enrolment tokens and agent credentials: URL-safe, so they pass through a shell unquoted. */
 export const ENROLMENT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 
+/** Where the install command saves the installer, in the directory it is run from. */
+export const INSTALLER_FILE = 'rentgpu-install.sh';
+
 /**
- * The install command for a token: the installer is fetched from the same origin, and the
- * token and origin are passed as arguments (never spliced into the script itself).
+ * The install command for a token (ADR 014). `publicUrl` is the server's configured address
+ * (PUBLIC_URL), never a request's. The installer is saved and then run, so the token reaches
+ * it on standard input (a here-string): it is in no command's arguments, where `ps` would
+ * show it to every user of the host. The installer is static; nothing is spliced into it.
+ * Plain http (only outside production) must be allowed explicitly with --allow-http.
  */
-export function installCommand(origin: string, token: string): string {
+export function installCommand(publicUrl: string, token: string): string {
   const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-  const url = `${origin}/api/providers/agent/download`;
-  return `curl -fsSL ${quote(url)} | sudo bash -s -- --server ${quote(origin)} --token ${quote(token)}`;
+  const https = publicUrl.startsWith('https://');
+  const url = `${publicUrl}/api/providers/agent/download`;
+  const curl = `curl -fsSL${https ? ` --proto '=https'` : ''} -o ${INSTALLER_FILE} ${quote(url)}`;
+  const run = `sudo bash ${INSTALLER_FILE} --server ${quote(publicUrl)}${https ? '' : ' --allow-http'} --token-stdin`;
+  return `${curl} && ${run} <<< ${quote(token)}`;
 }

@@ -254,7 +254,9 @@ describe('POST /api/auth/verify-otp', () => {
   });
 
   it('marks the cookie Secure in production', async () => {
-    const prod = await createTestApp({ env: { NODE_ENV: 'production' } });
+    const prod = await createTestApp({
+      env: { NODE_ENV: 'production', PUBLIC_URL: 'https://rentgpu.example' },
+    });
     try {
       const email = unique('prod');
       await prod.request({ method: 'POST', url: '/api/auth/send-otp', payload: { email } });

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,24 @@ describe('agent downloads (spec part 1 section 7)', () => {
     // Built once, then served from memory.
     const again = await t.request({ method: 'GET', url: '/api/providers/agent/download-script' });
     expect(again.rawPayload.equals(res.rawPayload)).toBe(true);
+  });
+
+  it("GET /api/providers/agent/download-script.sha256: the served agent's SHA-256, as sha256sum writes it", async () => {
+    const res = await t.request({
+      method: 'GET',
+      url: '/api/providers/agent/download-script.sha256',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const agent = await t.request({ method: 'GET', url: '/api/providers/agent/download-script' });
+    const digest = createHash('sha256').update(agent.rawPayload).digest('hex');
+    expect(res.body).toBe(`${digest}  rentgpu-agent.mjs\n`);
+    // The coreutils tool the installer uses agrees.
+    await writeFile(path.join(tmp, 'rentgpu-agent.mjs'), agent.rawPayload);
+    await writeFile(path.join(tmp, 'agent.sha256'), res.body);
+    const checked = await run('sha256sum', ['--check', '--strict', 'agent.sha256'], { cwd: tmp });
+    expect(checked.stdout).toBe('rentgpu-agent.mjs: OK\n');
   });
 
   it('serves the built bundle (npm run build:agent) when there is one', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,9 +64,20 @@ function cached(
   return loading;
 }
 
+const loadCachedAgent = () =>
+  cached(
+    () => agentBundle,
+    (v) => {
+      agentBundle = v;
+    },
+    () => loadAgentBundle(),
+  );
+
 /**
  * GET /api/providers/agent/download (the installer) and /download-script (the agent), for
- * anyone (spec part 1 section 7): attachments, never rendered by a browser (nosniff).
+ * anyone (spec part 1 section 7): attachments, never rendered by a browser (nosniff). Beside
+ * the agent, /download-script.sha256 publishes its SHA-256 in `sha256sum` format; the
+ * installer refuses an agent that does not match it (ADR 014).
  */
 export function registerAgentDownloads(app: FastifyInstance): void {
   const attachment = {
@@ -89,17 +101,33 @@ export function registerAgentDownloads(app: FastifyInstance): void {
   });
 
   app.get('/api/providers/agent/download-script', attachment, async (_request, reply) => {
-    const body = await cached(
-      () => agentBundle,
-      (v) => {
-        agentBundle = v;
-      },
-      () => loadAgentBundle(),
-    );
+    const body = await loadCachedAgent();
     return reply
       .header('content-type', 'text/javascript; charset=utf-8')
       .header('content-disposition', `attachment; filename="${AGENT_FILENAME}"`)
       .header('x-content-type-options', 'nosniff')
       .send(body);
   });
+
+  app.get(
+    '/api/providers/agent/download-script.sha256',
+    {
+      schema: {
+        response: {
+          200: z.string().describe('`<sha256 hex>  rentgpu-agent.mjs`, as sha256sum writes it'),
+          ...errorResponses,
+        },
+      },
+    },
+    async (_request, reply) => {
+      const digest = createHash('sha256')
+        .update(await loadCachedAgent())
+        .digest('hex');
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(`${digest}  ${AGENT_FILENAME}\n`);
+    },
+  );
 }

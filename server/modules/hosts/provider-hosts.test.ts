@@ -15,10 +15,13 @@ import { createTestApp, type TestApp } from '../../test/app';
 import { gpuInventory, hostInventory } from '../../test/hosts';
 import { world } from '../../test/world';
 
+/** What install commands name (ADR 014): the configured address, never a request's headers. */
+const PUBLIC_URL = 'https://rentgpu.example';
+
 let t: TestApp;
 let w: ReturnType<typeof world>;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { PUBLIC_URL } });
   w = world(t);
 });
 afterAll(async () => {
@@ -78,16 +81,7 @@ async function enrol(id: string, at: Date) {
 describe('POST /api/providers/hosts', () => {
   it('adds a host awaiting enrolment and shows its one-time token and install command once', async () => {
     const provider = await w.provider();
-    // Behind a TLS proxy the request is http, but the browser's Origin says https (and the
-    // proxy says so in X-Forwarded-Proto).
-    const origin = 'https://rentgpu.example:8443';
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/providers/hosts',
-      payload: { name: '  rack-1  ' },
-      cookie: provider.cookie,
-      headers: { origin, host: 'rentgpu.example:8443', 'x-forwarded-proto': 'https' },
-    });
+    const res = await addHost(provider.cookie, { name: '  rack-1  ' });
     expect(res.statusCode).toBe(201);
     const { host, enrolment } = createHostResponseSchema.parse(res.json());
     expect(host).toMatchObject({
@@ -104,7 +98,7 @@ describe('POST /api/providers/hosts', () => {
     expect(new Date(enrolment.expiresAt).getTime() - t.clock.now().getTime()).toBe(
       ENROLMENT_TOKEN_TTL_MS,
     );
-    expect(enrolment.installCommand).toBe(installCommand(origin, enrolment.token));
+    expect(enrolment.installCommand).toBe(installCommand(PUBLIC_URL, enrolment.token));
 
     // Only the hash is stored; the list never shows the token again.
     const row = await hostRow(host.id);
@@ -115,19 +109,34 @@ describe('POST /api/providers/hosts', () => {
     expect(JSON.stringify(listed)).not.toContain(enrolment.token);
   });
 
-  it('builds the install command from the request when no Origin is sent', async () => {
+  it('names PUBLIC_URL in the install command, whatever Host and Origin the request says', async () => {
     const provider = await w.provider();
     const res = await t.request({
       method: 'POST',
       url: '/api/providers/hosts',
       payload: { name: 'box' },
       cookie: provider.cookie,
-      headers: { host: 'gpu.example:8080' },
+      headers: { host: 'evil.example', origin: 'http://evil.example' },
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json().enrolment.installCommand).toContain(
-      "'http://gpu.example:8080/api/providers/agent/download'",
-    );
+    const { enrolment } = createHostResponseSchema.parse(res.json());
+    expect(enrolment.installCommand).toBe(installCommand(PUBLIC_URL, enrolment.token));
+    expect(enrolment.installCommand).toContain(`'${PUBLIC_URL}/api/providers/agent/download'`);
+    expect(enrolment.installCommand).not.toContain('evil');
+    expect(enrolment.installCommand).not.toContain('http:');
+    // The token is the here-string's, on the installer's standard input: in no argument.
+    expect(enrolment.installCommand.endsWith(`--token-stdin <<< '${enrolment.token}'`)).toBe(true);
+    expect(enrolment.installCommand.split(enrolment.token)).toHaveLength(2);
+
+    const renewed = await t.request({
+      method: 'POST',
+      url: `/api/providers/hosts/${createHostResponseSchema.parse(res.json()).host.id}/enrolment`,
+      cookie: provider.cookie,
+      headers: { host: 'evil.example:8080', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(renewed.statusCode).toBe(201);
+    expect(renewed.json().enrolment.installCommand).not.toContain('evil');
+    expect(renewed.json().enrolment.installCommand).toContain(PUBLIC_URL);
   });
 
   it('refuses a missing or too long name with the field named', async () => {

@@ -59,7 +59,7 @@ async function presentOne(conn: Conn, host: Host, now: Date): Promise<HostView> 
 /**
  * The provider dashboard's hosts (shared/contracts/hosts.ts). Only a user with a provider
  * profile may use them (else 403 NOT_A_PROVIDER); another provider's host is 404, as if it
- * did not exist. `origin` is where the install command fetches the installer from.
+ * did not exist. `publicUrl` (PUBLIC_URL) is where the install command fetches the installer.
  */
 export const providerHostsService = {
   async list(db: Db, userId: string, now: Date): Promise<HostView[]> {
@@ -71,7 +71,7 @@ export const providerHostsService = {
     db: Db,
     userId: string,
     body: CreateHostBody,
-    origin: string,
+    publicUrl: string,
     now: Date,
   ): Promise<{ host: HostView; enrolment: Enrolment }> {
     const enrolment = newEnrolment(now);
@@ -91,7 +91,7 @@ export const providerHostsService = {
     });
     return {
       host: await presentOne(db, host, now),
-      enrolment: shown(enrolment, origin),
+      enrolment: shown(enrolment, publicUrl),
     };
   },
 
@@ -100,7 +100,7 @@ export const providerHostsService = {
     db: Db,
     userId: string,
     hostId: string,
-    origin: string,
+    publicUrl: string,
     now: Date,
   ): Promise<{ host: HostView; enrolment: Enrolment }> {
     const enrolment = newEnrolment(now);
@@ -124,7 +124,7 @@ export const providerHostsService = {
     });
     return {
       host: await presentOne(db, host, now),
-      enrolment: shown(enrolment, origin),
+      enrolment: shown(enrolment, publicUrl),
     };
   },
 
@@ -191,10 +191,10 @@ export const providerHostsService = {
   },
 };
 
-function shown(enrolment: ReturnType<typeof newEnrolment>, origin: string): Enrolment {
+function shown(enrolment: ReturnType<typeof newEnrolment>, publicUrl: string): Enrolment {
   return {
     token: enrolment.token,
     expiresAt: enrolment.expiresAt.toISOString(),
-    installCommand: installCommand(origin, enrolment.token),
+    installCommand: installCommand(publicUrl, enrolment.token),
   };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import {
@@ -15,29 +15,11 @@ import { providerHostsService } from './provider-hosts';
 
 const hostIdParam = uuidIdParam('Not a host id');
 
-/**
- * The origin the browser used, for absolute URLs shown to the user (the install command).
- * A same-origin write carries Origin (the session plugin refuses another site's), which also
- * keeps https behind a TLS-terminating proxy; otherwise the request's own protocol and host.
- */
-export function requestOrigin(request: FastifyRequest): string {
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') {
-    try {
-      const url = new URL(origin);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.host === request.host)
-        return url.origin;
-    } catch {
-      // fall through to the request's own address
-    }
-  }
-  return `${request.protocol}://${request.host}`;
-}
-
 /** The provider dashboard's hosts and the agent downloads (shared/contracts/hosts.ts). */
 export async function providerHostsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock } = app.deps;
+  // Install commands name PUBLIC_URL, never the request's Host or Origin (ADR 014).
+  const { database, clock, publicUrl } = app.deps;
   const db = database.db;
 
   app.get(
@@ -61,7 +43,7 @@ export async function providerHostsRoutes(fastify: FastifyInstance): Promise<voi
         db,
         userId,
         request.body,
-        requestOrigin(request),
+        publicUrl(),
         clock.now(),
       );
       return reply.status(201).send(created);
@@ -83,7 +65,7 @@ export async function providerHostsRoutes(fastify: FastifyInstance): Promise<voi
         db,
         userId,
         request.params.id,
-        requestOrigin(request),
+        publicUrl(),
         clock.now(),
       );
       return reply.status(201).send(renewed);

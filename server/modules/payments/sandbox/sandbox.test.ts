@@ -133,7 +133,9 @@ describe('local PayPal sandbox', () => {
 
 describe('where the local sandbox is not offered', () => {
   it('is never used in production: the not-configured answers stay', async () => {
-    const prod = await createTestApp({ env: { NODE_ENV: 'production' } });
+    const prod = await createTestApp({
+      env: { NODE_ENV: 'production', PUBLIC_URL: 'https://rentgpu.example' },
+    });
     try {
       expect(prod.app.deps.env.PAYPAL_MODE).toBe('off');
       expect(prod.app.deps.paypalSandbox).toBeNull();

@@ -33,8 +33,9 @@ export function EnrolmentDialog({
           <ol className="grid list-decimal gap-1 pl-5">
             <li>Open a shell on the GPU host (Ubuntu 22.04+, with Node.js 20 or newer).</li>
             <li>
-              Run this command as root. It checks the host, installs QEMU and the agent as the
-              rentgpu-agent service, and enrols the host.
+              Run this command in your home folder (it asks sudo for root). It checks the host and
+              the agent’s SHA-256, installs QEMU and the agent as the rentgpu-agent service, run as
+              its own user, not root, and enrols the host.
             </li>
             <li>The host then shows online here, with its GPUs.</li>
           </ol>

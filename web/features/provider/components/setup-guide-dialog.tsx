@@ -64,7 +64,7 @@ function Downloads() {
           The install command downloads both for you. To read the installer first, download it, then
           run{' '}
           <Code>
-            sudo bash install.sh --server {'<server URL>'} --token {'<token>'}
+            sudo bash install.sh --server {'<server URL>'} --token-stdin {"<<< '<token>'"}
           </Code>{' '}
           on the host.
         </span>
@@ -96,8 +96,9 @@ function QuickStart({ origin }: { origin: string }) {
           <span>Run the install command as root on the GPU host. It looks like this:</span>
           <Code>{installCommand(origin, '<token>')}</Code>
           <span>
-            It checks the host, installs QEMU and the agent as the rentgpu-agent system service, and
-            starts it.
+            It checks the host, checks the agent against its published SHA-256, installs QEMU and
+            the agent as the rentgpu-agent system service (run as its own user, not root), and
+            starts it. The token goes to the installer on standard input, never as an argument.
           </span>
         </div>
       ),
@@ -185,8 +186,8 @@ function Configuration({ origin }: { origin: string }) {
         <ConfigRow label="Agent endpoint" value={`${origin}${AGENT_API_PREFIX}`} copy />
         <ConfigRow
           label="Enrolment token"
-          name="AGENT_ENROLL_TOKEN"
-          value="one-time, from Add Host"
+          name="AGENT_ENROLL_TOKEN_FILE"
+          value="/var/lib/rentgpu-agent/enrol-token (one-time, from Add Host)"
         />
         <ConfigRow label="State folder" name="AGENT_STATE_DIR" value="/var/lib/rentgpu-agent" />
         <ConfigRow
@@ -204,7 +205,7 @@ function Configuration({ origin }: { origin: string }) {
         The heartbeat tells the marketplace the host is online and brings the agent its work; every
         update interval the agent reads the GPUs again (<Code>nvidia-smi</Code>). A host silent for
         90 seconds is offline. The token is needed once: after enrolling, the agent keeps its
-        credential in the state folder.
+        credential in the state folder and deletes the token file.
       </p>
     </div>
   );
