@@ -126,6 +126,25 @@ describe('ImageCache', () => {
     expect(server.requests.map((r) => r.range)).toEqual(['bytes=500000-', null]);
   });
 
+  it('starts again when the server ignores the range, and refuses a file larger than stated', async () => {
+    const body = randomBytes(1 * MiB);
+    const e = entry('norange', body);
+    await writePart(e, body.subarray(0, 1000));
+    server.ignoreRange = true;
+    const c = cache();
+    await c.load();
+    const file = await c.ensure(e);
+    expect(sha(await readFile(file))).toBe(e.sha256);
+    expect(server.requests.map((r) => r.range)).toEqual(['bytes=1000-']);
+
+    const big = entry('big', body, { sizeBytes: body.length - 1 });
+    await expect(c.ensure(big)).rejects.toThrow(
+      `download failed: the download is larger than the catalogue's ${body.length - 1} bytes`,
+    );
+    expect(server.requests).toHaveLength(2); // not asked again
+    expect(existsSync(path.join(dir, 'images', `big.${big.sha256}.part`))).toBe(false);
+  });
+
   it('refuses an image whose checksum differs: deleted, reported failed, never handed out', async () => {
     const body = randomBytes(1 * MiB);
     const wrong = 'f'.repeat(64);
@@ -151,9 +170,10 @@ describe('ImageCache', () => {
 
   it('reports an HTTP error as the reason', async () => {
     const e = entry('gone', randomBytes(100), { url: `${server.url}/nothing-here` });
-    const c = cache({ attempts: 2 });
+    const c = cache();
     await c.load();
     await expect(c.ensure(e)).rejects.toThrow(/download failed: HTTP 404/);
+    expect(server.requests).toHaveLength(1); // a 404 is not asked again
     expect(c.statuses()[0]).toMatchObject({ state: 'failed', error: expect.stringMatching(/404/) });
   });
 

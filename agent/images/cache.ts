@@ -215,7 +215,10 @@ export class ImageCache {
         } catch (err) {
           const e = err as Error;
           this.o.log?.('image-fetch-interrupted', { name, attempt, error: e.message });
-          if (attempt >= attempts) throw new ImageFetchError(`download failed: ${e.message}`);
+          const final = e instanceof ImageFetchError && !e.retryable;
+          if (final || attempt >= attempts) {
+            throw new ImageFetchError(`download failed: ${e.message}`);
+          }
           await sleep(this.o.retryDelayMs ?? 2000 * attempt);
         }
       }

@@ -5,6 +5,13 @@ import { open, rm, stat } from 'node:fs/promises';
 /** Why an image could not be fetched: the words the host reports (an HTTP status, a size). */
 export class ImageFetchError extends Error {
   override name = 'ImageFetchError';
+  /** false: trying again would get the same answer (a 404, a file larger than stated). */
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
 }
 
 export interface FetchProgress {
@@ -33,7 +40,8 @@ export interface Downloaded {
  * interrupted attempt (or an agent restart) is hashed first and resumed with
  * `Range: bytes=N-`: a 206 appends, a 200 means the server ignored the range and the file
  * starts again, a 416 (or a part already past the stated size) starts again. Throws on a
- * broken transfer with the part kept, so the next attempt resumes where this one stopped.
+ * broken transfer with the part kept, so the next attempt resumes where this one stopped
+ * (a network error, or an ImageFetchError that is `retryable`).
  */
 export async function downloadOnce(o: DownloadOptions): Promise<Downloaded> {
   let offset = await sizeOf(o.partPath);
@@ -59,8 +67,13 @@ export async function downloadOnce(o: DownloadOptions): Promise<Downloaded> {
   if (res.status === 206 && offset > 0) {
     const start = /^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1];
     if (Number(start) !== offset) {
+      // Not the range asked for: the next attempt starts from zero.
       await res.body?.cancel();
-      throw new ImageFetchError(`the server resumed at the wrong offset (${start ?? 'none'})`);
+      await rm(o.partPath, { force: true });
+      throw new ImageFetchError(
+        `the server resumed at the wrong offset (${start ?? 'none'})`,
+        true,
+      );
     }
   } else if (res.status === 200) {
     if (offset > 0) {
@@ -69,9 +82,10 @@ export async function downloadOnce(o: DownloadOptions): Promise<Downloaded> {
     }
   } else {
     await res.body?.cancel();
-    throw new ImageFetchError(`HTTP ${res.status} from ${safeUrl(o.url)}`);
+    const transient = res.status >= 500 || res.status === 408 || res.status === 429;
+    throw new ImageFetchError(`HTTP ${res.status} from ${safeUrl(o.url)}`, transient);
   }
-  if (!res.body) throw new ImageFetchError(`empty answer from ${safeUrl(o.url)}`);
+  if (!res.body) throw new ImageFetchError(`empty answer from ${safeUrl(o.url)}`, true);
 
   const totalBytes = o.expectedBytes ?? announcedTotal(res, offset);
   let bytes = offset;
@@ -96,7 +110,7 @@ export async function downloadOnce(o: DownloadOptions): Promise<Downloaded> {
     await file.close().catch(() => {});
   }
   if (o.expectedBytes !== null && bytes < o.expectedBytes) {
-    throw new ImageFetchError(`the transfer ended at ${bytes} of ${o.expectedBytes} bytes`);
+    throw new ImageFetchError(`the transfer ended at ${bytes} of ${o.expectedBytes} bytes`, true);
   }
   return { sha256: hash.digest('hex'), bytes };
 }

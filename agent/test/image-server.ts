@@ -14,6 +14,8 @@ export class ImageServer {
   readonly cutAfter = new Map<string, number>();
   /** Held open until released: lets a test see a download in flight. */
   gate: Promise<void> | null = null;
+  /** Answer every request with the whole file (200), as a server without Range support. */
+  ignoreRange = false;
   /** Sends each body in this many pieces with a pause between (a download that takes a while). */
   trickle: { pieces: number; pauseMs: number } | null = null;
   private server: http.Server | null = null;
@@ -40,7 +42,7 @@ export class ImageServer {
       return;
     }
     let start = 0;
-    const m = range ? /^bytes=(\d+)-$/.exec(range) : null;
+    const m = range && !this.ignoreRange ? /^bytes=(\d+)-$/.exec(range) : null;
     if (m) {
       start = Number(m[1]);
       if (start >= body.length) {
