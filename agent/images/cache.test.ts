@@ -224,6 +224,18 @@ describe('ImageCache', () => {
     c.release(fb2);
   });
 
+  it('evicts nothing when it cannot tell which images overlays use', async () => {
+    const c = cache({
+      limitBytes: 1.5 * MiB,
+      inUse: () => Promise.reject(new Error('qemu-img: cannot read')),
+    });
+    await c.load();
+    const fa = await c.ensure(entry('a', randomBytes(1 * MiB)));
+    c.release(fa);
+    await c.ensure(entry('b', randomBytes(1 * MiB)));
+    expect(existsSync(fa)).toBe(true);
+  });
+
   it('never evicts an image handed out whose overlay is not made yet', async () => {
     const c = cache({ limitBytes: 1.5 * MiB });
     await c.load();

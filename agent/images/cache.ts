@@ -269,7 +269,14 @@ export class ImageCache {
   private async evict(room: number): Promise<void> {
     const total = () => [...this.held.values()].reduce((s, h) => s + h.bytes, 0);
     if (total() + room <= this.o.limitBytes) return;
-    const inUse = new Set([...(await this.o.inUse())].map((p) => path.resolve(p)));
+    let inUse: Set<string>;
+    try {
+      inUse = new Set([...(await this.o.inUse())].map((p) => path.resolve(p)));
+    } catch (err) {
+      // Without knowing what overlays use, nothing is safe to delete: keep everything.
+      this.o.log?.('image-evict-skipped', { error: (err as Error).message });
+      return;
+    }
     const candidates = [...this.held.values()].sort((a, b) => a.lastUsedAt - b.lastUsedAt);
     for (const h of candidates) {
       if (total() + room <= this.o.limitBytes) return;
