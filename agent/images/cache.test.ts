@@ -114,10 +114,14 @@ describe('ImageCache', () => {
     const body = randomBytes(2 * MiB);
     const e = entry('img', body);
     await writePart(e, body.subarray(0, 500_000));
+    const older = { ...e, sha256: 'b'.repeat(64) };
+    await writePart(older, randomBytes(1000));
     const c = cache();
     await c.load();
     await c.ensure(e);
     expect(server.requests.map((r) => r.range)).toEqual(['bytes=500000-']);
+    // The part of an older version of the image went with it.
+    expect(existsSync(path.join(dir, 'images', `img.${'b'.repeat(64)}.part`))).toBe(false);
 
     // A part longer than the catalogue's size is no prefix of the image: start again.
     const e2 = entry('img2', body);

@@ -236,6 +236,12 @@ export class ImageCache {
       } else {
         await rename(part, final);
       }
+      // A part of an older version of this image will never be resumed now.
+      for (const file of await readdir(this.o.dir)) {
+        if (file.startsWith(`${name}.`) && file.endsWith('.part') && !file.includes(sha256)) {
+          await rm(path.join(this.o.dir, file), { force: true });
+        }
+      }
       const held: Held = { name, sha256, bytes: (await stat(final)).size, lastUsedAt: this.now() };
       await writeSidecar(`${base}.json`, held);
       this.held.set(key(name, sha256), held);
