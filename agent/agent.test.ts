@@ -1,13 +1,17 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesiredInstance, InstanceStatus } from '../shared/contracts/agent-protocol';
+import type { CatalogueImage } from '../shared/contracts/images';
 import { Agent, EnrollmentError } from './agent';
 import { AgentApi } from './api-client';
-import type { Endpoints, InstanceDriver, LocalInstance } from './qemu/driver';
+import { ImageCache } from './images/cache';
+import type { BootOptions, Endpoints, InstanceDriver, LocalInstance } from './qemu/driver';
 import { TestControlPlane } from './test/control-plane';
+import { ImageServer } from './test/image-server';
 
 /**
  * The agent's convergence loop against the test control plane, with an in-memory driver whose
@@ -16,6 +20,8 @@ import { TestControlPlane } from './test/control-plane';
 class FakeDriver implements InstanceDriver {
   readonly instances = new Map<string, { running: boolean; status: InstanceStatus | null }>();
   readonly calls: string[] = [];
+  /** Each instance's overlay backing file, once its disk exists (null: the base image). */
+  readonly backings = new Map<string, string | null>();
   private readonly pendingBoots = new Map<
     string,
     { resolve: () => void; reject: (e: Error) => void }
@@ -29,10 +35,20 @@ class FakeDriver implements InstanceDriver {
       status: i.status,
     }));
   }
-  async boot(spec: DesiredInstance, _gpus: unknown, signal?: AbortSignal): Promise<Endpoints> {
+  async boot(
+    spec: DesiredInstance,
+    _gpus: unknown,
+    signal?: AbortSignal,
+    options: BootOptions = {},
+  ): Promise<Endpoints> {
     this.calls.push(`boot ${spec.id}@${spec.generation}`);
     const existing = this.instances.get(spec.id);
-    this.instances.set(spec.id, { running: true, status: existing?.status ?? null });
+    const instance = { running: false, status: existing?.status ?? null };
+    this.instances.set(spec.id, instance);
+    if (!this.backings.has(spec.id)) {
+      this.backings.set(spec.id, options.backingImage ? await options.backingImage() : null);
+    }
+    instance.running = true;
     await new Promise<void>((resolve, reject) => {
       this.pendingBoots.set(spec.id, { resolve, reject });
       signal?.addEventListener('abort', () => reject(new Error('boot superseded')));
@@ -51,6 +67,10 @@ class FakeDriver implements InstanceDriver {
   async terminate(id: string) {
     this.calls.push(`terminate ${id}`);
     this.instances.delete(id);
+    this.backings.delete(id);
+  }
+  async backingFiles() {
+    return [...this.backings.values()].filter((b): b is string => b !== null);
   }
   async forceOff(id: string) {
     const i = this.instances.get(id);
@@ -99,6 +119,7 @@ async function startAgent(
   token: string | null,
   heartbeatIntervalMs = 50,
   enrollTokenFile: string | null = null,
+  images?: ImageCache,
 ) {
   const api = new AgentApi(server.url);
   const agent = new Agent(
@@ -115,6 +136,7 @@ async function startAgent(
     api,
     driver,
     () => {},
+    images,
   );
   running = agent.run(controller.signal);
   return running;
@@ -267,5 +289,104 @@ describe('Agent', () => {
     await server.waitFor('orphan stopped', () => driver.calls.includes('stop orphan'), 5000);
     expect(driver.instances.get('orphan')?.running).toBe(false);
     expect(server.reports).toEqual([]);
+  });
+
+  describe('catalogue images', () => {
+    let images: ImageServer;
+    beforeEach(async () => {
+      images = new ImageServer();
+      await images.start();
+    });
+    afterEach(() => images.close());
+
+    const serve = (name: string, body: Buffer, over: Partial<CatalogueImage> = {}) => {
+      images.files.set(`/${name}.qcow2`, body);
+      const entry: CatalogueImage = {
+        name,
+        title: name,
+        url: `${images.url}/${name}.qcow2`,
+        sha256: createHash('sha256').update(body).digest('hex'),
+        sizeBytes: body.length,
+        format: 'qcow2',
+        firmware: 'uefi',
+        ...over,
+      };
+      server.images = [...(server.images ?? []), entry];
+      return entry;
+    };
+    const cache = () =>
+      new ImageCache({
+        dir: path.join(stateDir, 'images'),
+        limitBytes: 1024 ** 3,
+        qemuImgBinary: 'qemu-img',
+        inUse: () => driver.backingFiles(),
+        progressIntervalMs: 0,
+        retryDelayMs: 10,
+      });
+
+    it('shows the image downloading, then booting, and boots an overlay of the cached image', async () => {
+      const entry = serve('ubuntu-22.04', randomBytes(2 * 1024 * 1024));
+      images.trickle = { pieces: 10, pauseMs: 40 };
+      const imageCache = cache();
+      void startAgent(server.newToken(), 50, null, imageCache);
+      server.setDesired({ id: 'i', ...spec, image: 'ubuntu-22.04' }, 'running');
+      await server.waitFor('boot', () => driver.hasPendingBoot('i'), 10_000);
+      const file = imageCache.pathOf('ubuntu-22.04', entry.sha256 ?? '');
+      expect(driver.backings.get('i')).toBe(file);
+
+      const steps = server.reportsFor('i').map((r) => r.progress);
+      const percents = steps.filter((p) => p?.step === 'downloading-image').map((p) => p?.percent);
+      expect(percents[0]).toBe(0);
+      expect(percents.at(-1)).toBe(100);
+      expect(percents.length).toBeGreaterThanOrEqual(4);
+      expect([...percents].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(percents);
+      expect(steps.at(-1)).toEqual({ step: 'booting', percent: null });
+      expect(server.reportsFor('i').every((r) => r.state === 'provisioning')).toBe(true);
+      // The heartbeat said so too, and now names the image held.
+      await server.waitFor(
+        'the image held, in a heartbeat',
+        () => server.heartbeats.at(-1)?.images?.some((s) => s.state === 'ready'),
+        5000,
+      );
+      expect(
+        server.heartbeats.some((h) =>
+          h.instances.some((s) => s.id === 'i' && s.progress?.step === 'downloading-image'),
+        ),
+      ).toBe(true);
+
+      driver.finishBoot('i');
+      const up = await server.waitForState('i', 'running', 5000);
+      expect(up.progress ?? null).toBeNull();
+      server.setDesired({ id: 'i', ...spec, image: 'ubuntu-22.04' }, 'terminated');
+      await server.waitForState('i', 'terminated', 5000);
+      // Terminate removes the overlay, never the cached image.
+      expect(existsSync(file)).toBe(true);
+      expect(images.requests).toHaveLength(1);
+    });
+
+    it('fails an instance whose image is refused, once: no retry at the same generation', async () => {
+      serve('ubuntu-22.04', randomBytes(100_000), { sha256: 'e'.repeat(64) });
+      void startAgent(server.newToken(), 50, null, cache());
+      server.setDesired({ id: 'j', ...spec, image: 'ubuntu-22.04' }, 'running');
+      server.setDesired({ id: 'k', ...spec, image: 'windows-xp' }, 'running');
+      const failed = await server.waitForState('j', 'failed', 10_000);
+      expect(failed.error).toMatch(/^checksum mismatch: expected e{64}, got [0-9a-f]{64}$/);
+      const unknown = await server.waitForState('k', 'failed', 10_000);
+      expect(unknown.error).toBe('image windows-xp is not in the catalogue');
+      const heartbeatsThen = server.heartbeats.length;
+      await server.waitFor(
+        'more heartbeats',
+        () => server.heartbeats.length > heartbeatsThen + 5,
+        5000,
+      );
+      expect(images.requests).toHaveLength(1);
+      expect(driver.calls.sort()).toEqual(['boot j@1', 'boot k@1']);
+      expect(
+        server.reportsFor('j').map((r) => `${r.state} ${r.progress?.percent ?? ''}`.trim()),
+      ).toEqual(['provisioning 0', 'provisioning 100', 'failed']);
+      expect(server.heartbeats.at(-1)?.images).toEqual([
+        expect.objectContaining({ name: 'ubuntu-22.04', state: 'failed', error: failed.error }),
+      ]);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AGENT_WAIT_MAX_MS,
@@ -8,6 +9,11 @@ import {
   type InstanceReportState,
   type InstanceStatus,
 } from '../shared/contracts/agent-protocol';
+import {
+  type CatalogueImage,
+  fetchedPercent,
+  type ProvisioningProgress,
+} from '../shared/contracts/images';
 import { type AgentApi, ApiError } from './api-client';
 import {
   type Action,
@@ -16,6 +22,7 @@ import {
   planConvergence,
 } from './converge/plan';
 import { loadCredential, saveCredential } from './credential';
+import { ImageCache } from './images/cache';
 import type { Accelerator } from './inventory/host';
 import { readHostInventory } from './inventory/host';
 import { readGpuInventory } from './inventory/nvidia-smi';
@@ -41,7 +48,15 @@ export interface AgentSettings {
   guestMemoryMib?: number | null;
   /** AGENT_PUBLIC_HOST; null: the address the server names in its heartbeat answers. */
   publicHost?: string | null;
+  /** AGENT_IMAGE_CACHE_GIB in bytes (default 50 GiB). */
+  imageCacheBytes?: number;
+  /** AGENT_QEMU_IMG: converts raw images to qcow2. */
+  qemuImgBinary?: string;
 }
+
+/** A downloading instance's progress is reported at most this often, or every 10 points. */
+const PROGRESS_REPORT_MS = 5000;
+const PROGRESS_REPORT_POINTS = 10;
 
 export class EnrollmentError extends Error {
   override name = 'EnrollmentError';
@@ -72,19 +87,34 @@ export class Agent {
   private publicAddress: string | null = null;
   /** Off once a server answers 404 to a wait (one older than the long poll). */
   private waitSupported = true;
+  /** The image catalogue from the last heartbeat answer that carried one. */
+  private catalogue: CatalogueImage[] = [];
+  /** The host's OS images (AGENT_STATE_DIR/images/). */
+  readonly images: ImageCache;
 
   constructor(
     private readonly settings: AgentSettings,
     private readonly api: AgentApi,
     private readonly driver: InstanceDriver,
     private readonly log: Log,
+    images?: ImageCache,
   ) {
     this.heartbeatIntervalMs = settings.heartbeatIntervalMs;
+    this.images =
+      images ??
+      new ImageCache({
+        dir: path.join(settings.stateDir, 'images'),
+        limitBytes: settings.imageCacheBytes ?? 50 * 1024 ** 3,
+        qemuImgBinary: settings.qemuImgBinary ?? 'qemu-img',
+        inUse: () => driver.backingFiles(),
+        log,
+      });
   }
 
   async run(signal: AbortSignal): Promise<void> {
     await mkdir(this.settings.stateDir, { recursive: true, mode: 0o700 });
     await this.ensureEnrolled(signal);
+    await this.images.load();
     for (const local of await this.driver.list()) {
       if (local.status) this.statuses.set(local.id, local.status);
       this.log('instance-found', { id: local.id, running: local.pid !== null, pid: local.pid });
@@ -198,9 +228,11 @@ export class Agent {
         ),
         gpus: this.gpus,
         instances: [...this.statuses.values()],
+        images: this.images.statuses(),
       });
       if (res.heartbeatIntervalMs) this.heartbeatIntervalMs = res.heartbeatIntervalMs;
       if (res.publicAddress) this.publicAddress = res.publicAddress;
+      if (res.images) this.catalogue = res.images;
       this.desired = res.instances;
       const listed = new Set(res.instances.map((d) => d.id));
       for (const [id, status] of this.statuses) {
@@ -281,16 +313,35 @@ export class Agent {
         const started = Date.now();
         const abort = new AbortController();
         this.booting.set(d.id, { generation: d.generation, abort });
+        /** The cached image handed out for the overlay: pinned until the boot ends. */
+        let backing: string | null = null;
         try {
+          const state = action.kind === 'create' ? 'provisioning' : 'starting';
           if (action.kind === 'await-ready') {
             this.log('adopting', { id: d.id });
           } else {
-            await this.transition(d, action.kind === 'create' ? 'provisioning' : 'starting');
+            const entry = d.image ? this.catalogue.find((i) => i.name === d.image) : undefined;
+            const downloading = entry !== undefined && !this.images.holds(entry);
+            await this.transition(d, state, null, null, {
+              step: downloading ? 'downloading-image' : 'booting',
+              percent: downloading ? 0 : null,
+            });
           }
           const endpoints =
             action.kind === 'await-ready'
               ? await this.driver.awaitReady(d, abort.signal)
-              : await this.driver.boot(d, this.gpus.gpus, abort.signal);
+              : await this.driver.boot(d, this.gpus.gpus, abort.signal, {
+                  // Asked only while the instance has no disk yet (create, or a start after
+                  // a create that failed before its overlay existed).
+                  ...(d.image
+                    ? {
+                        backingImage: async () => {
+                          backing = await this.fetchImage(d, state, abort.signal);
+                          return backing;
+                        },
+                      }
+                    : {}),
+                });
           this.ready.add(d.id);
           this.log('ssh-ready', {
             id: d.id,
@@ -308,6 +359,7 @@ export class Agent {
           await this.transition(d, 'failed', null, (err as Error).message);
         } finally {
           this.booting.delete(d.id);
+          if (backing) this.images.release(backing);
         }
         return;
       }
@@ -346,12 +398,53 @@ export class Agent {
     }
   }
 
+  /**
+   * The instance's image, fetched into the cache when the host lacks it: the renter sees
+   * "downloading image (N%)" move (the heartbeat's status at every step, a report every 10
+   * points or 5 s), then "booting". A failure fails this generation's boot with the reason.
+   */
+  private async fetchImage(
+    d: DesiredInstance,
+    state: InstanceReportState,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const entry = this.catalogue.find((i) => i.name === d.image);
+    if (!entry) throw new Error(`image ${d.image} is not in the catalogue`);
+    // The provisioning/starting transition said "downloading (0%)" a moment ago.
+    let reportedPercent = 0;
+    let reportedAt = Date.now();
+    let reporting: Promise<void> = Promise.resolve();
+    const ensuring = this.images.ensure(
+      entry,
+      (p) => {
+        const percent = fetchedPercent(p);
+        const progress: ProvisioningProgress = { step: 'downloading-image', percent };
+        const status = this.statuses.get(d.id);
+        if (status?.generation === d.generation) this.statuses.set(d.id, { ...status, progress });
+        const due =
+          percent === 100 ||
+          percent >= reportedPercent + PROGRESS_REPORT_POINTS ||
+          Date.now() - reportedAt >= PROGRESS_REPORT_MS;
+        if (!due || percent === reportedPercent) return;
+        reportedPercent = percent;
+        reportedAt = Date.now();
+        reporting = reporting.then(() => this.transition(d, state, null, null, progress));
+      },
+      signal,
+    );
+    // A progress report still on its way must not land after the failed or booting one.
+    const file = await ensuring.finally(() => reporting);
+    await this.transition(d, state, null, null, { step: 'booting', percent: null });
+    return file;
+  }
+
   /** Records a transition (state folder, heartbeat list) and reports it with its generation. */
   private async transition(
     d: DesiredInstance,
     state: InstanceReportState,
     endpoints: Endpoints | null = null,
     error: string | null = null,
+    progress: ProvisioningProgress | null = null,
   ) {
     // Renters connect to the configured address, else to the one the server knows as ours.
     const address = this.settings.publicHost ?? this.publicAddress;
@@ -364,6 +457,7 @@ export class Agent {
       ssh: at(endpoints?.ssh),
       vnc: at(endpoints?.vnc),
       error: error?.slice(0, 2000) ?? null,
+      ...(progress ? { progress } : {}),
     };
     this.statuses.set(d.id, status);
     if (state !== 'terminated') await this.driver.saveStatus(status);

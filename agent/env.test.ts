@@ -14,6 +14,11 @@ describe('parseAgentEnv', () => {
     expect(env.AGENT_SSH_PORTS).toEqual([22000, 22999]);
     expect(env.AGENT_VNC_DISPLAYS).toEqual([0, 99]);
     expect(env.AGENT_STATE_DIR).toBe('/var/lib/rentgpu-agent');
+    expect(env.AGENT_IMAGE_CACHE_GIB).toBe(50);
+    expect(
+      parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_IMAGE_CACHE_GIB: '0.5' })
+        .AGENT_IMAGE_CACHE_GIB,
+    ).toBe(0.5);
     // Unset: the server tells the agent which of its own addresses renters connect to.
     expect(env.AGENT_PUBLIC_HOST).toBeUndefined();
   });

@@ -69,6 +69,11 @@ const envSchema = z.object({
   AGENT_GENISOIMAGE: z.string().min(1).default('genisoimage'),
   /** The provider's base image (an Ubuntu cloud image); instance disks are overlays over it. */
   AGENT_BASE_IMAGE: z.string().min(1).optional(),
+  /**
+   * Size limit of the OS image cache (AGENT_STATE_DIR/images/), in GiB: above it the least
+   * recently used images no instance uses are evicted.
+   */
+  AGENT_IMAGE_CACHE_GIB: z.coerce.number().positive().max(1_000_000).default(50),
   /** Direct kernel boot (the test guest): kernel and initrd paths, optional command line. */
   AGENT_GUEST_KERNEL: z.string().min(1).optional(),
   AGENT_GUEST_INITRD: z.string().min(1).optional(),

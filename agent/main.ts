@@ -67,6 +67,8 @@ async function main() {
       accelerator,
       guestMemoryMib: env.AGENT_GUEST_MEMORY_MIB ?? null,
       publicHost: env.AGENT_PUBLIC_HOST ?? null,
+      imageCacheBytes: Math.floor(env.AGENT_IMAGE_CACHE_GIB * 1024 ** 3),
+      qemuImgBinary: env.AGENT_QEMU_IMG,
     },
     new AgentApi(env.RENTGPU_SERVER_URL),
     driver,

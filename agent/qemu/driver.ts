@@ -59,8 +59,25 @@ interface Ports {
 /** What the agent needs of a driver (QemuDriver; a fake in the agent's unit tests). */
 export type InstanceDriver = Pick<
   QemuDriver,
-  'list' | 'boot' | 'awaitReady' | 'stop' | 'terminate' | 'forceOff' | 'saveStatus' | 'endpoints'
+  | 'list'
+  | 'boot'
+  | 'awaitReady'
+  | 'stop'
+  | 'terminate'
+  | 'forceOff'
+  | 'saveStatus'
+  | 'endpoints'
+  | 'backingFiles'
 >;
+
+export interface BootOptions {
+  /**
+   * The image the instance's overlay is backed by (a verified catalogue image, fetched first
+   * when needed), asked only when the overlay does not exist yet. Absent: the configured base
+   * image (AGENT_BASE_IMAGE), else a blank disk.
+   */
+  backingImage?: () => Promise<string>;
+}
 
 export class DriverError extends Error {
   override name = 'DriverError';
@@ -120,7 +137,12 @@ export class QemuDriver {
    * Create (first time) or start (same disk) an instance and wait until its SSH server
    * answers. Safe to repeat after a crash at any step: each step checks what is done.
    */
-  async boot(spec: DesiredInstance, gpus: GpuInfo[], signal?: AbortSignal): Promise<Endpoints> {
+  async boot(
+    spec: DesiredInstance,
+    gpus: GpuInfo[],
+    signal?: AbortSignal,
+    options: BootOptions = {},
+  ): Promise<Endpoints> {
     if (this.config.accelerator === 'none') {
       throw new DriverError(
         'no hardware virtualisation (kvm_intel/kvm_amd not loaded) and software emulation is not allowed',
@@ -136,7 +158,7 @@ export class QemuDriver {
 
     const vfio = this.vfioAddresses(spec, gpus);
     const ports = await this.ensurePorts(spec.id);
-    await this.ensureDisk(f.disk, spec.diskGib);
+    await this.ensureDisk(f.disk, spec.diskGib, options.backingImage);
     await writeSeedIso(f.seed, buildSeedFiles(spec), this.config.genisoimageBinary);
     await rm(f.qmp, { force: true });
     await rm(f.pid, { force: true });
@@ -269,11 +291,32 @@ export class QemuDriver {
     });
   }
 
-  private async ensureDisk(disk: string, diskGib: number) {
+  /** The files instances' overlays are backed by (the image cache never evicts them). */
+  async backingFiles(): Promise<string[]> {
+    const files: string[] = [];
+    const ids = await readdir(this.instancesDir).catch(() => [] as string[]);
+    for (const id of ids) {
+      const disk = instanceFiles(this.dirOf(id)).disk;
+      if (!(await fileExists(disk))) continue;
+      // -U: a running QEMU holds the overlay's lock; reading its header is safe.
+      const info = JSON.parse(
+        (await run(this.config.qemuImgBinary, ['info', '-U', '--output=json', disk])).stdout,
+      ) as { 'full-backing-filename'?: string; 'backing-filename'?: string };
+      const backing = info['full-backing-filename'] ?? info['backing-filename'];
+      if (backing) files.push(path.resolve(this.dirOf(id), backing));
+    }
+    return files;
+  }
+
+  private async ensureDisk(
+    disk: string,
+    diskGib: number,
+    backingImage: BootOptions['backingImage'],
+  ) {
     if (await fileExists(disk)) return;
     const tmp = `${disk}.tmp`;
     await rm(tmp, { force: true });
-    const base = this.config.baseImage;
+    const base = backingImage ? await backingImage() : this.config.baseImage;
     let sizeBytes = diskGib * 1024 ** 3;
     if (base) {
       const info = JSON.parse(

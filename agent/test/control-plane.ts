@@ -13,6 +13,7 @@ import {
   instanceReport,
   waitRequest,
 } from '../../shared/contracts/agent-protocol';
+import type { CatalogueImage } from '../../shared/contracts/images';
 
 export interface ReceivedReport extends InstanceReport {
   accepted: boolean;
@@ -30,6 +31,8 @@ export interface ReceivedReport extends InstanceReport {
 export class TestControlPlane {
   /** The address the heartbeat answer names as the host's own (none: not sent). */
   publicAddress: string | null = null;
+  /** The image catalogue the heartbeat answer carries (none: not sent, as an older server). */
+  images: CatalogueImage[] | null = null;
   readonly tokens = new Set<string>();
   readonly agents = new Map<string, { agentId: string; hostname: string }>();
   readonly heartbeats: HeartbeatRequest[] = [];
@@ -173,6 +176,7 @@ export class TestControlPlane {
       return send(res, 200, {
         instances: [...this.desired.values()],
         ...(this.publicAddress ? { publicAddress: this.publicAddress } : {}),
+        ...(this.images ? { images: this.images } : {}),
       });
     }
     if (url.pathname === '/api/v1/agents/wait' && this.longPoll) {
