@@ -202,6 +202,25 @@ describe('ImageCache', () => {
     ]);
   });
 
+  it.skipIf(!haveQemuImg)(
+    'refuses a qcow2 that names a file of the host (a backing file), keeps one that stands alone',
+    async () => {
+      const made = async (name: string, args: string[]) => {
+        const file = path.join(dir, `${name}.qcow2`);
+        await run(qemuImg, ['create', '-q', '-f', 'qcow2', ...args, file, '1M']);
+        return readFile(file);
+      };
+      const c = cache();
+      await c.load();
+      const hostile = entry('hostile', await made('hostile', ['-b', '/etc/passwd', '-F', 'raw']));
+      await expect(c.ensure(hostile)).rejects.toThrow(/names another file \(\/etc\/passwd\)/);
+      expect(c.statuses().find((s) => s.name === 'hostile')?.state).toBe('failed');
+      expect(await readdir(path.join(dir, 'images'))).toEqual([]);
+      const plain = entry('plain', await made('plain', []));
+      expect(await c.ensure(plain)).toMatch(/plain\.[0-9a-f]{64}\.qcow2$/);
+    },
+  );
+
   it('evicts the least recently used image no overlay uses, never one in use', async () => {
     let t = 1000;
     const c = cache({ limitBytes: 2.5 * MiB, now: () => t++ });

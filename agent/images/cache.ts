@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { CatalogueImage, HostImageStatus } from '../../shared/contracts/images';
 import type { Log } from '../log';
 import { downloadOnce, type FetchProgress, ImageFetchError } from './fetch';
+
+const QCOW2_MAGIC = Buffer.from('QFI\xfb', 'latin1');
 
 const run = promisify(execFile);
 
@@ -91,6 +93,38 @@ export class ImageCache {
       const unvouched = m && !this.held.has(key(m[1] ?? '', m[2] ?? ''));
       if (unvouched || file.endsWith('.tmp'))
         await rm(path.join(this.o.dir, file), { force: true });
+    }
+  }
+
+  /**
+   * A qcow2 image may name other files — a backing file or an external data file — that QEMU
+   * would open on the host when the guest boots. An image from a catalogue must stand alone:
+   * one that names any is refused (docs/decisions/013: what comes from outside is checked).
+   */
+  private async refuseExternalFiles(file: string): Promise<void> {
+    const head = Buffer.alloc(4);
+    const handle = await open(file, 'r');
+    try {
+      await handle.read(head, 0, 4, 0);
+    } finally {
+      await handle.close();
+    }
+    if (!head.equals(QCOW2_MAGIC)) return;
+    const { stdout } = await run(this.o.qemuImgBinary, [
+      'info',
+      '--output=json',
+      '-f',
+      'qcow2',
+      file,
+    ]);
+    const info = JSON.parse(stdout) as {
+      'backing-filename'?: string;
+      'format-specific'?: { data?: { 'data-file'?: string } };
+    };
+    const named = info['backing-filename'] ?? info['format-specific']?.data?.['data-file'];
+    if (named !== undefined) {
+      await rm(file, { force: true });
+      throw new ImageFetchError(`image refused: it names another file (${named.slice(0, 200)})`);
     }
   }
 
@@ -228,6 +262,7 @@ export class ImageCache {
         throw new ImageFetchError(`checksum mismatch: expected ${sha256}, got ${got.sha256}`);
       }
       const final = this.pathOf(name, sha256);
+      await this.refuseExternalFiles(part);
       if (entry.format === 'raw') {
         const tmp = `${final}.tmp`;
         await run(this.o.qemuImgBinary, ['convert', '-q', '-f', 'raw', '-O', 'qcow2', part, tmp]);
