@@ -48,6 +48,9 @@ export interface HostReport {
     sshPort?: number;
     sshUsername?: string;
     vncAddress?: string;
+    /** The guest's SSH host key line and its fingerprint (the server computed it). */
+    sshHostKey?: string;
+    sshHostKeyFingerprint?: string;
   };
 }
 
