@@ -516,6 +516,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
         port: instance.sshPort,
         username: instance.sshUsername,
         privateKey: instance.platformSshPrivateKey,
+        hostKey: instance.sshHostKey,
       };
     },
 

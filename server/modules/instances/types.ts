@@ -63,6 +63,11 @@ export interface ConsoleTarget {
   port: number;
   username: string;
   privateKey: string;
+  /**
+   * The guest's SSH host key as its host reported it with this run's readiness (its OpenSSH
+   * line); the console accepts that key and no other. Null: trust on first use, per run.
+   */
+  hostKey: string | null;
 }
 
 export interface CreateMeteredInput {
