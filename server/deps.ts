@@ -14,6 +14,7 @@ import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
 import { createHostsService } from './modules/hosts/service';
 import { createHostWake } from './modules/hosts/wake';
+import { createImages } from './modules/images/catalogue';
 import { createInstancesService } from './modules/instances/service';
 import { createVmService } from './modules/instances/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
@@ -58,6 +59,8 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     onInstanceEvent: createInstanceAlerts({ db, mailer, log }),
     onHostWork: wake.wake,
   });
+  // The image catalogue: a constant of this process (docs/decisions/015-os-images.md).
+  const images = createImages(env.IMAGE_CATALOGUE);
   const hosts = createHostsService({
     db,
     instances,
@@ -66,6 +69,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     onEvent: createHostAlerts({ db, mailer, log }),
     wake,
     hostAddressAllowlist: env.HOST_ADDRESS_ALLOWLIST,
+    images,
     log,
   });
   const demo = createDemoService({ db, clock });
@@ -91,12 +95,14 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     }),
     instances,
     deploy: createDeployService(db, instances, {
+      images,
       demoProvisioningDelayMs: env.DEMO_PROVISIONING_DELAY_MS,
       workerIntervalMs: env.WORKER_INTERVAL_MS,
       heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
     }),
     hosts,
-    vms: createVmService({ db, instances, hosts }),
+    vms: createVmService({ db, instances, hosts, images }),
+    images,
     worker: createWorker(
       instanceJobs({
         instances,

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { ImageCatalogue } from '../shared/contracts/images';
 import { parseHostAddress } from '../shared/rules/host-address';
+import { DEFAULT_IMAGE_CATALOGUE, readImageCatalogue } from './modules/images/catalogue';
 
 /**
  * The one place that reads process.env (STYLE.md habit 7). Parsed once at start;
@@ -82,6 +84,11 @@ const envSchema = z.object({
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** How long public listing pages and stats may be served from memory (0 turns it off). */
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /**
+   * A JSON file that replaces the default OS image catalogue (server/modules/images/catalogue.ts,
+   * docs/decisions/015-os-images.md): tests and CI point hosts at a locally served image.
+   */
+  IMAGE_CATALOGUE_FILE: z.string().min(1).optional(),
 });
 
 /**
@@ -101,6 +108,8 @@ export type Env = Omit<z.infer<typeof envSchema>, 'HOST_ADDRESS_ALLOWLIST'> & {
   DATA_DIR: string;
   PAYPAL_API_BASE: string;
   PAYPAL_MODE: PaypalMode;
+  /** The image catalogue: IMAGE_CATALOGUE_FILE's, read and checked at start, else the default. */
+  IMAGE_CATALOGUE: ImageCatalogue;
 };
 
 export class ConfigError extends Error {
@@ -141,6 +150,16 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       `Invalid configuration:\n  HOST_ADDRESS_ALLOWLIST: ${JSON.stringify(badAddress)} is not an IP address or host name`,
     );
   }
+  let catalogue = DEFAULT_IMAGE_CATALOGUE;
+  if (env.IMAGE_CATALOGUE_FILE !== undefined) {
+    try {
+      catalogue = readImageCatalogue(env.IMAGE_CATALOGUE_FILE);
+    } catch (error) {
+      throw new ConfigError(
+        `Invalid configuration:\n  IMAGE_CATALOGUE_FILE: ${(error as Error).message}`,
+      );
+    }
+  }
   const paypalDefault =
     env.NODE_ENV === 'production' ? PAYPAL_LIVE_API_BASE : 'https://api-m.sandbox.paypal.com';
   const apiBase = env.PAYPAL_API_BASE ?? paypalDefault;
@@ -158,6 +177,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     DATA_DIR: path.resolve(env.DATA_DIR),
     PAYPAL_API_BASE: apiBase,
     PAYPAL_MODE: paypalMode(env, apiBase),
+    IMAGE_CATALOGUE: catalogue,
   };
 }
 

@@ -9,6 +9,7 @@ import type { AccountService } from './modules/account/service';
 import type { AuthService } from './modules/auth/service';
 import type { DeployService } from './modules/deploy/service';
 import type { HostsService } from './modules/hosts/service';
+import type { Images } from './modules/images/catalogue';
 import type { InstancesService } from './modules/instances/service';
 import type { VmService } from './modules/instances/vm-service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
@@ -36,6 +37,8 @@ export interface AppDeps {
   hosts: HostsService;
   /** The VM dashboard (/api/kvm) over metered instances. */
   vms: VmService;
+  /** The OS image catalogue (docs/decisions/015-os-images.md): a constant of this process. */
+  images: Images;
   /** The worker's named jobs (server/worker); main.ts starts its timer. */
   worker: Worker;
   /**

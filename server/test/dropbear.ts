@@ -20,6 +20,8 @@ export interface Dropbear {
   port: number;
   /** The user to log in as: the one running the tests. */
   username: string;
+  /** Its SSH host key, as an OpenSSH public key line (`ssh-ed25519 AAAA…`). */
+  hostPublicKey: string;
   /** How many connections it is serving now (its child processes, one per connection). */
   connections(): number;
   stop(): Promise<void>;
@@ -41,6 +43,11 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
   });
   const hostKey = path.join(dir, 'host_key');
   execFileSync('dropbearkey', ['-t', 'ed25519', '-f', hostKey], { stdio: 'ignore' });
+  const hostPublicKey =
+    execFileSync('dropbearkey', ['-y', '-f', hostKey])
+      .toString()
+      .split('\n')
+      .find((line) => line.startsWith('ssh-ed25519 ')) ?? '';
   const port = await freePort();
   const user = os.userInfo();
   const child: ChildProcess = spawn(
@@ -75,6 +82,7 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
   return {
     port,
     username: user.username,
+    hostPublicKey,
     connections() {
       try {
         return execFileSync('pgrep', ['-P', String(child.pid)])

@@ -62,6 +62,8 @@ export const deploymentView = z.object({
   ready_at: z.string().nullable(),
   /** The host's error when it failed. */
   error: z.string().nullable(),
+  /** While provisioning or starting: its host's step ("downloading image (42%)"), or null. */
+  provisioning_step: z.string().nullable(),
 });
 
 /**
@@ -75,6 +77,8 @@ export const accessInfoView = z.object({
   jupyter_tunnel: z.string().nullable(),
   file_manager: z.string().nullable(),
   pending: z.string().nullable(),
+  /** The guest's SSH host key fingerprint (`SHA256:…`) beside the SSH command; null until known. */
+  ssh_host_key_fingerprint: z.string().nullable(),
 });
 
 export const deployResultView = z.object({

@@ -72,6 +72,11 @@ export type GpuUtilization = z.infer<typeof gpuUtilization>;
 
 export const vmConnectionInfo = z.object({
   ssh_command: z.string(),
+  /**
+   * The guest's SSH host key fingerprint (`SHA256:…`, as `ssh-keygen -lf` prints it), computed
+   * by the server from the key its host reported; null where the host reported none.
+   */
+  ssh_host_key_fingerprint: z.string().nullable(),
   /** host:port of the VNC console; null where the host offers none (demo hosts). */
   vnc_url: z.string().nullable(),
   /** The web console's page (opened in a new tab). */
@@ -105,6 +110,8 @@ export const vmInstanceView = z.object({
   end_reason: z.string().nullable(),
   /** Only while running and the host has reported how to reach it. */
   connection_info: vmConnectionInfo.nullable(),
+  /** While creating: its host's step ("downloading image (42%)", "booting"), or null. */
+  provisioning_step: z.string().nullable(),
 });
 export type VmInstanceView = z.infer<typeof vmInstanceView>;
 

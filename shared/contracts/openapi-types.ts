@@ -407,7 +407,7 @@ export interface components {
         ErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -485,6 +485,9 @@ export interface components {
             endsAt: string | null;
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
+            provisioningStep: string | null;
+            sshHostKeyFingerprint: string | null;
+            sshHostKey: string | null;
         };
         AccountInput: {
             id: string;
@@ -646,7 +649,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -724,6 +727,9 @@ export interface components {
             endsAt: string | null;
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
+            provisioningStep: string | null;
+            sshHostKeyFingerprint: string | null;
+            sshHostKey: string | null;
         };
         Account: {
             id: string;
@@ -1493,6 +1499,7 @@ export interface operations {
                             sshHost: string | null;
                             sshPort: number | null;
                             sshUsername: string;
+                            sshHostKeyFingerprint: string | null;
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
@@ -1606,6 +1613,7 @@ export interface operations {
                             sshHost: string | null;
                             sshPort: number | null;
                             sshUsername: string;
+                            sshHostKeyFingerprint: string | null;
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
@@ -1720,6 +1728,7 @@ export interface operations {
                             sshHost: string | null;
                             sshPort: number | null;
                             sshUsername: string;
+                            sshHostKeyFingerprint: string | null;
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
@@ -2937,6 +2946,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "awaiting_enrolment" | "online" | "offline";
                             hostname: string | null;
+                            publicHost: string | null;
+                            agentAddress: string | null;
                             agentVersion: string | null;
                             accelerator: ("kvm" | "tcg" | "none") | null;
                             enrolledAt: string | null;

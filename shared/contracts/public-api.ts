@@ -142,6 +142,18 @@ export const publicInstance = z
     endedAt: z.string().nullable(),
     /** What may be done now: stop, start, terminate. */
     actions: z.array(z.enum(INSTANCE_ACTIONS)),
+    /**
+     * While provisioning or starting: the step its host reports, in words ("downloading image
+     * (42%)", "booting", "running setup"); null otherwise or before the host said.
+     */
+    provisioningStep: z.string().nullable(),
+    /**
+     * The guest's SSH host key fingerprint (`SHA256:…`, as `ssh-keygen -lf` prints it), computed
+     * by the server from the key its host reported when this run became ready; null until then.
+     */
+    sshHostKeyFingerprint: z.string().nullable(),
+    /** That host key as an OpenSSH `type base64` line, for a known_hosts entry; null until then. */
+    sshHostKey: z.string().nullable(),
   })
   .meta({ id: 'Instance' });
 export type PublicInstance = z.infer<typeof publicInstance>;

@@ -42,6 +42,8 @@ export const rentalView = z.object({
   sshHost: z.string().nullable(),
   sshPort: z.number().nullable(),
   sshUsername: z.string(),
+  /** The guest's SSH host key fingerprint (`SHA256:…`), once its host reported the key. */
+  sshHostKeyFingerprint: z.string().nullable(),
   usedCost: z.string().nullable(),
   refund: z.string().nullable(),
   /** The provider's share of the used cost (used cost less the platform fee). */

@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { ProvisioningProgress } from '../../../shared/contracts/images';
 import { users } from './accounts';
 import { createdAt } from './columns';
 import { gpuListings, providers } from './marketplace';
@@ -88,6 +89,18 @@ export const instances = pgTable(
     unreachableSeconds: integer('unreachable_seconds').notNull().default(0),
     /** The host's last error for it (a failed boot), shown to the renter. */
     hostError: text('host_error'),
+    /**
+     * Where it is on its way to running, as its host last reported (downloading its image,
+     * booting, running its setup); null outside provisioning and starting.
+     */
+    provisioningProgress: jsonb('provisioning_progress').$type<ProvisioningProgress>(),
+    /**
+     * The guest's SSH host key (an OpenSSH `type base64` line: the ed25519 one, else the first)
+     * its host reported with this run's readiness, and its SHA-256 fingerprint as the server
+     * computed it; null until then, and again from the next start.
+     */
+    sshHostKey: text('ssh_host_key'),
+    sshHostKeyFingerprint: text('ssh_host_key_fingerprint'),
     /** When its host confirmed the machine is gone (terminated); a failed one is listed until then. */
     hostReleasedAt: timestamp('host_released_at', { withTimezone: true }),
     usedSeconds: integer('used_seconds'),

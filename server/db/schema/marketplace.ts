@@ -15,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
+import type { HostImageStatus } from '../../../shared/contracts/images';
 import { users } from './accounts';
 import { createdAt } from './columns';
 
@@ -112,7 +113,12 @@ export const hosts = pgTable(
     agentAddress: text('agent_address'),
     agentVersion: text('agent_version'),
     accelerator: text('accelerator'),
-    inventory: jsonb('inventory').$type<{ host: HostInventory; gpus: GpuInventory } | null>(),
+    /** The last heartbeat's inventory, and its image statuses (absent from older agents). */
+    inventory: jsonb('inventory').$type<{
+      host: HostInventory;
+      gpus: GpuInventory;
+      images?: HostImageStatus[];
+    } | null>(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }),
     /** Set when the host went silent for 90 s; cleared by its next heartbeat. */
     offlineSince: timestamp('offline_since', { withTimezone: true }),

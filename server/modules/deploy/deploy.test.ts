@@ -316,6 +316,7 @@ describe('a deployment', () => {
         estimated_ready_time: new Date(t.clock.now().getTime() + 21_000).toISOString(),
         ready_at: null,
         error: null,
+        provisioning_step: null,
       },
       access_info: {
         ssh_command: null,
@@ -324,6 +325,7 @@ describe('a deployment', () => {
         jupyter_tunnel: null,
         file_manager: null,
         pending: 'Your instance is being prepared. Access details appear here once it is running.',
+        ssh_host_key_fingerprint: null,
       },
     });
     const row = await instanceRow(id);
@@ -388,6 +390,8 @@ describe('a deployment', () => {
       jupyter_tunnel: `ssh -N -L 8888:localhost:8888 -p ${row.sshPort} ubuntu@${host}`,
       file_manager: `sftp://ubuntu@${host}:${row.sshPort}/home/ubuntu`,
       pending: null,
+      // The demo host reports no guest host key.
+      ssh_host_key_fingerprint: null,
     });
     // A hostile host's values, even once stored, give lines that run nothing else when pasted
     // and never become ssh options.

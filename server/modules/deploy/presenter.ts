@@ -8,6 +8,7 @@ import {
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sftpUrl, sshCommand, sshTunnelCommand } from '../../../shared/rules/shell-command';
+import { provisioningStepOf } from '../instances/progress';
 import type { InstanceRow } from '../instances/service';
 
 /** The web console's page for an instance (the VM dashboard's console route). */
@@ -69,6 +70,7 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
       ).toISOString(),
       ready_at: instance.readyAt?.toISOString() ?? null,
       error: instance.hostError,
+      provisioning_step: provisioningStepOf(instance),
     },
     access_info: running
       ? {
@@ -78,6 +80,7 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
           jupyter_tunnel: token ? sshTunnelCommand(endpoint, JUPYTER_PORT) : null,
           file_manager: sftpUrl(endpoint),
           pending: null,
+          ssh_host_key_fingerprint: instance.sshHostKeyFingerprint,
         }
       : {
           ssh_command: null,
@@ -86,6 +89,7 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
           jupyter_tunnel: null,
           file_manager: null,
           pending: pendingText(state, instance.hostError),
+          ssh_host_key_fingerprint: null,
         },
   };
 }

@@ -11,13 +11,17 @@ import type { Db, Tx } from '../../db/client';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import { DEMO_HOST_ID } from '../hosts/demo-host';
+import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
 import type { InstanceRow, InstancesService } from '../instances/service';
+import { imageUnavailable } from '../instances/vm-service';
 import type { OfferedListing } from '../listings/offerings';
 import { listingsService } from '../listings/service';
 import { presentDeployment } from './presenter';
 import { deployRepo } from './repo';
 
 export interface DeployConfig {
+  /** The image catalogue: a deploy runs where its host holds or can fetch Ubuntu 22.04. */
+  images: Images;
   /** How long the demo host takes to report ready, and how often the worker looks. */
   demoProvisioningDelayMs: number;
   workerIntervalMs: number;
@@ -114,8 +118,22 @@ export function createDeployService(db: Db, instances: InstancesService, config:
       const sandbox = await listingsService.sandboxProviderOf(db, userId);
       const [offering] = await listingsService.offerings(db, sandbox, body.gpu_type);
       if (!offering) throw validationFailed({ gpu_type: ['No GPU of this type is on offer'] });
-      const candidates = offering.listings.filter((l) => l.rentable).slice(0, ATTEMPTS);
+      let candidates = offering.listings.filter((l) => l.rentable);
       if (candidates.length === 0) throw soldOut(body.gpu_type);
+      // Only where the host holds or can fetch the template's image (docs/decisions/015).
+      const image = imageOfTemplate(template.id);
+      if (!config.images.fetchable(image)) {
+        const held = await listingsService.heldImagesOf(
+          db,
+          candidates.map((l) => l.id),
+        );
+        const holding = new Set(
+          held.filter((h) => heldImages(h.heldImages).includes(image)).map((h) => h.id),
+        );
+        candidates = candidates.filter((l) => holding.has(l.id));
+        if (candidates.length === 0) throw imageUnavailable('ubuntu22');
+      }
+      candidates = candidates.slice(0, ATTEMPTS);
       const jupyterToken = randomBytes(24).toString('hex');
       const userData = deployUserData(template.id, { jupyterToken });
       let lastRefusal: unknown = soldOut(body.gpu_type);

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt, or, type Placeholder, sql } from 'drizzle-orm';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
+import type { HostImageStatus, ProvisioningProgress } from '../../../shared/contracts/images';
 import { withoutControlCharacters } from '../../../shared/rules/text';
 import type { Conn } from '../../db/client';
 import { compiled } from '../../db/compiled';
@@ -110,6 +111,7 @@ export const hostsRepo = {
       agentVersion: string;
       host: HostInventory;
       gpus: GpuInventory;
+      images: HostImageStatus[];
       address: string | null;
     },
   ): Promise<{
@@ -125,7 +127,7 @@ export const hostsRepo = {
         hostname = ${values.host.hostname},
         agent_address = coalesce(${values.address}::text, h.agent_address),
         accelerator = ${values.host.accelerator},
-        inventory = ${JSON.stringify({ host: values.host, gpus: values.gpus })}::jsonb,
+        inventory = ${JSON.stringify({ host: values.host, gpus: values.gpus, images: values.images })}::jsonb,
         heartbeat_count = h.heartbeat_count + 1,
         offline_since = null,
         enrol_token_hash = null,
@@ -174,6 +176,28 @@ export const hostsRepo = {
       .update(instances)
       .set({ hostReleasedAt: at })
       .where(and(eq(instances.id, instanceId), isNull(instances.hostReleasedAt)));
+  },
+
+  /**
+   * Where a provisioning or starting instance is on its way, as its host reports it: only at
+   * the generation the host acted on and while it is still on its way (a stale entry is lost).
+   */
+  async recordProgress(
+    conn: Conn,
+    instanceId: number,
+    generation: number,
+    progress: ProvisioningProgress | null,
+  ) {
+    await conn
+      .update(instances)
+      .set({ provisioningProgress: progress })
+      .where(
+        and(
+          eq(instances.id, instanceId),
+          eq(instances.generation, generation),
+          inArray(instances.status, ['provisioning', 'starting']),
+        ),
+      );
   },
 
   /** A host's own words on why an instance failed: shown to the renter as text, never run. */

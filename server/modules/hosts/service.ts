@@ -11,6 +11,8 @@ import {
   type InstanceReport,
   type InstanceStatus,
 } from '../../../shared/contracts/agent-protocol';
+import type { HostImageStatus } from '../../../shared/contracts/images';
+import { withoutControlCharacters } from '../../../shared/rules/text';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { gpuListings, type Instance, instances, sshKeys } from '../../db/schema';
@@ -23,9 +25,11 @@ import {
   sshPortInUse,
   unauthenticated,
 } from '../../lib/errors';
+import { createImages, type Images, imageOfTemplate } from '../images/catalogue';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
 import { canonicalAddress, createAddressPolicy, type HostAddresses } from './address-policy';
+import { guestHostKey } from './host-keys';
 import { hostsRepo } from './repo';
 import { createHostWake, type HostWake } from './wake';
 
@@ -82,6 +86,12 @@ export function shapeOnHost(
 
 const vncPassword = () => randomToken(6).slice(0, 8);
 
+/** A host's image status as stored: its error is the host's words, kept as plain text. */
+const storedImageStatus = (status: HostImageStatus): HostImageStatus => ({
+  ...status,
+  error: status.error === null ? null : withoutControlCharacters(status.error),
+});
+
 /**
  * The seam between hosts and the instance core (docs/decisions/008): hosts call out, the
  * server never calls in. Enrolment spends a one-time token for a credential; a heartbeat
@@ -100,8 +110,11 @@ export function createHostsService(deps: {
   wake?: HostWake;
   /** Addresses every host may report besides its own (HOST_ADDRESS_ALLOWLIST). */
   hostAddressAllowlist?: readonly string[];
+  /** The image catalogue (env IMAGE_CATALOGUE); the default one when not given. */
+  images?: Images;
   log?: HostsLog;
 }) {
+  const images = deps.images ?? createImages();
   const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
@@ -145,6 +158,8 @@ export function createHostsService(deps: {
       case 'running': {
         if (instance.status === 'running') return true;
         const { ssh, vnc } = status;
+        // A malformed key line refuses the report (400 naming hostKeys), before anything moves.
+        const hostKey = guestHostKey(status.hostKeys);
         // Only the host's own address reaches renters and the console (docs/decisions/013).
         const sshHost = ssh ? addresses.accept(host, ssh.host) : null;
         if (ssh && sshHost === null) throw hostAddressRefused('ssh.host', ssh.host);
@@ -157,6 +172,9 @@ export function createHostsService(deps: {
             connection: {
               ...(ssh ? { sshHost: sshHost ?? '', sshPort: ssh.port, sshUsername: ssh.user } : {}),
               ...(vnc ? { vncAddress: `${vncHost}:${vnc.port}` } : {}),
+              ...(hostKey
+                ? { sshHostKey: hostKey.line, sshHostKeyFingerprint: hostKey.fingerprint }
+                : {}),
             },
           });
           return result.accepted;
@@ -186,10 +204,21 @@ export function createHostsService(deps: {
         return (await report({ ...base, state: 'failed' })).accepted;
       }
       default:
-        // provisioning, starting, stopping, terminating: the host is on its way.
-        void host;
+        // provisioning, starting, stopping, terminating: the host is on its way; where it is
+        // on the way to running is shown to the renter.
+        if (status.progress !== undefined) await recordProgress(instance, status);
         return true;
     }
+  }
+
+  /** A provisioning or starting instance's progress, when it says something new. */
+  async function recordProgress(instance: Instance, status: InstanceStatus): Promise<void> {
+    if (status.generation !== instance.generation) return;
+    if (instance.status !== 'provisioning' && instance.status !== 'starting') return;
+    if (status.state !== instance.status) return;
+    const progress = status.progress ?? null;
+    if (JSON.stringify(progress) === JSON.stringify(instance.provisioningProgress ?? null)) return;
+    await hostsRepo.recordProgress(db, instance.id, instance.generation, progress);
   }
 
   /** Does a heartbeat entry say something the server does not know yet? */
@@ -312,6 +341,7 @@ export function createHostsService(deps: {
       platformSshPublicKey: row.platformSshPublicKey,
       vncPassword: row.vncPassword ?? vncPassword(),
       userData: row.userData,
+      image: imageOfTemplate(row.template),
     };
   }
 
@@ -402,6 +432,7 @@ export function createHostsService(deps: {
         agentVersion: body.agentVersion,
         host: body.host,
         gpus: body.gpus,
+        images: (body.images ?? []).map(storedImageStatus),
         address: callerAddress ?? null,
       });
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
@@ -425,6 +456,7 @@ export function createHostsService(deps: {
       let changed = false;
       for (const status of body.instances) {
         const row = byId.get(status.id);
+        if (row && status.progress !== undefined) await recordProgress(row, status);
         if (!row || !isNews(row, status)) continue;
         try {
           changed = (await applyStatus(host, row, status, now)) || changed;
@@ -446,6 +478,7 @@ export function createHostsService(deps: {
         instances: rows.map((row) => desired(row, body)).filter((d) => d !== null),
         heartbeatIntervalMs,
         ...(publicAddress ? { publicAddress } : {}),
+        images: images.catalogue,
       };
     },
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ServerHostKeyAlgorithm } from 'ssh2';
 
 /**
  * Two guards of the web console (docs/architecture.md, "Web console"), kept in the server's
@@ -9,6 +10,24 @@ import { createHash } from 'node:crypto';
 /** An SSH host key's fingerprint as OpenSSH and dropbear print it: `SHA256:` + base64, unpadded. */
 export function hostKeyFingerprint(key: Buffer): string {
   return `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+}
+
+/** The signature algorithms an ssh2 client may negotiate for a host key of this type. */
+export function hostKeyAlgorithms(type: string): ServerHostKeyAlgorithm[] {
+  return type === 'ssh-rsa'
+    ? ['rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa']
+    : [type as ServerHostKeyAlgorithm];
+}
+
+/**
+ * The host key stored for an instance (its host reported it with this run's readiness; the
+ * server computed the fingerprint renters see): the key the guest shows must be that one.
+ * Null when the stored line is not a key (then the per-run pin decides).
+ */
+export function storedHostKey(line: string): { type: string; fingerprint: string } | null {
+  const [type, base64] = line.trim().split(/\s+/);
+  if (!type || !base64 || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return null;
+  return { type, fingerprint: hostKeyFingerprint(Buffer.from(base64, 'base64')) };
 }
 
 export type HostKeyVerdict =

@@ -5,7 +5,12 @@ import {
   consoleClientMessage,
 } from '../../../shared/contracts/console';
 import { OutboundRefused, outboundAddress } from '../../lib/outbound-address';
-import type { HostKeyPins } from './console-guards';
+import {
+  type HostKeyPins,
+  hostKeyAlgorithms,
+  hostKeyFingerprint,
+  storedHostKey,
+} from './console-guards';
 import type { ConsoleTarget } from './types';
 
 /**
@@ -204,6 +209,21 @@ export function runConsoleSession(
     },
   );
 
+  // The key the server stored for this run (docs/decisions/015): only that key's type is
+  // negotiated, and a guest that shows another key is refused. Without one: pinned per run.
+  const stored = target.hostKey ? storedHostKey(target.hostKey) : null;
+  const verifyStored = (key: Buffer) => {
+    if (!stored) return false;
+    const seen = hostKeyFingerprint(key);
+    if (seen === stored.fingerprint) return true;
+    hostKeyRefused = true;
+    options.log?.warn(
+      { instanceId: target.instanceId, seen, expected: stored.fingerprint },
+      'web console: the instance showed another SSH host key than its host reported; refused',
+    );
+    return false;
+  };
+
   const connect = (address: string) =>
     client.connect({
       host: address,
@@ -212,27 +232,32 @@ export function runConsoleSession(
       privateKey: target.privateKey,
       readyTimeout: options.readyTimeoutMs ?? 20_000,
       keepaliveInterval: 15_000,
-      ...(hostKeys
+      ...(stored
         ? {
-            hostVerifier: (key: Buffer) => {
-              const verdict = hostKeys.verify(target.instanceId, target.generation, key);
-              const where = { instanceId: target.instanceId, generation: target.generation };
-              if (!verdict.ok) {
-                hostKeyRefused = true;
-                options.log?.warn(
-                  { ...where, seen: verdict.fingerprint, pinned: verdict.pinned },
-                  'web console: the instance showed another SSH host key; refused',
-                );
-              } else if (verdict.firstUse) {
-                options.log?.info(
-                  { ...where, fingerprint: verdict.fingerprint },
-                  'web console: SSH host key pinned on first use',
-                );
-              }
-              return verdict.ok;
-            },
+            algorithms: { serverHostKey: hostKeyAlgorithms(stored.type) },
+            hostVerifier: verifyStored,
           }
-        : {}),
+        : hostKeys
+          ? {
+              hostVerifier: (key: Buffer) => {
+                const verdict = hostKeys.verify(target.instanceId, target.generation, key);
+                const where = { instanceId: target.instanceId, generation: target.generation };
+                if (!verdict.ok) {
+                  hostKeyRefused = true;
+                  options.log?.warn(
+                    { ...where, seen: verdict.fingerprint, pinned: verdict.pinned },
+                    'web console: the instance showed another SSH host key; refused',
+                  );
+                } else if (verdict.firstUse) {
+                  options.log?.info(
+                    { ...where, fingerprint: verdict.fingerprint },
+                    'web console: SSH host key pinned on first use',
+                  );
+                }
+                return verdict.ok;
+              },
+            }
+          : {}),
     });
 }
 

@@ -42,6 +42,8 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     options: {
       privateKey?: string | null;
       port?: number | null;
+      /** The guest's host key its host reported (instances.ssh_host_key). */
+      hostKey?: string;
       /** Another app (another configuration) listening at `base`. */
       on?: { app: TestApp; base: string };
     } = {},
@@ -75,6 +77,7 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
         platformSshPublicKey: key.publicKey,
         platformSshPrivateKey:
           options.privateKey === undefined ? key.privateKey : options.privateKey,
+        ...(options.hostKey === undefined ? {} : { sshHostKey: options.hostKey }),
       })
       .returning();
     if (!row) throw new Error('no instance');
@@ -305,6 +308,25 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     } finally {
       await impostor.stop();
     }
+  });
+
+  it('accepts only the host key its host reported, when there is one (docs/decisions/015)', async () => {
+    const [type, base64] = sshd.hostPublicKey.split(' ');
+    const stored = await instanceOf('running', { hostKey: `${type} ${base64}` });
+    const ok = await openConsoleSocket(stored.url, { cookie: stored.cookie, origin });
+    ok.type('echo stored-$((4+4))\r');
+    await ok.waitFor('stored-8');
+    ok.socket.close(1000, 'Closed by the user.');
+    await ok.closed;
+
+    // The guest answers with a key other than the one its host reported: refused.
+    const other = generateSshKeyPair().publicKey.split(' ').slice(0, 2).join(' ');
+    const mismatch = await instanceOf('running', { hostKey: other });
+    const refused = await openConsoleSocket(mismatch.url, { cookie: mismatch.cookie, origin });
+    expect(await refused.closed).toEqual({
+      code: CONSOLE_CLOSE.sshFailed,
+      reason: HOST_KEY_CHANGED,
+    });
   });
 
   it(`a user has at most ${MAX_CONSOLES_PER_USER} consoles open; one more is refused with the reason until one closes`, async () => {

@@ -493,6 +493,7 @@ describe('the lifecycle through /api/kvm', () => {
     const vm = await listVm(user.cookie, id);
     expect(vm?.connection_info).toEqual({
       ssh_command: 'ssh -p 22011 ubuntu@gpu-box-1.example.net',
+      ssh_host_key_fingerprint: null,
       vnc_url: 'gpu-box-1.example.net:5901',
       web_console: `/vm-dashboard/console/${id}`,
       gpu_utilization: {

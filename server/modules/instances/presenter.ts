@@ -41,6 +41,7 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
     sshHost: instance.sshHost,
     sshPort: instance.sshPort,
     sshUsername: instance.sshUsername,
+    sshHostKeyFingerprint: instance.sshHostKeyFingerprint,
     usedCost: money(instance.usedCostMicros),
     refund: money(instance.refundMicros),
     providerEarnings:

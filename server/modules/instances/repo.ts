@@ -78,6 +78,9 @@ const markReadyStatement = compiled<Record<string, unknown>, Instance[]>(
         sshPort: sql`coalesce(${sql.placeholder('sshPort')}::int, ${instances.sshPort})`,
         sshUsername: sql`coalesce(${sql.placeholder('sshUsername')}::text, ${instances.sshUsername})`,
         vncAddress: sql`coalesce(${sql.placeholder('vncAddress')}::text, ${instances.vncAddress})`,
+        sshHostKey: sql`${sql.placeholder('sshHostKey')}::text`,
+        sshHostKeyFingerprint: sql`${sql.placeholder('sshHostKeyFingerprint')}::text`,
+        provisioningProgress: null,
       })
       .where(
         and(
@@ -115,6 +118,8 @@ export const instancesRepo = {
       sshPort?: number | undefined;
       sshUsername?: string | undefined;
       vncAddress?: string | undefined;
+      sshHostKey?: string | undefined;
+      sshHostKeyFingerprint?: string | undefined;
     },
   ): Promise<Instance | null> {
     const [row] = await markReadyStatement(conn, {
@@ -125,6 +130,8 @@ export const instancesRepo = {
       sshPort: report.sshPort ?? null,
       sshUsername: report.sshUsername ?? null,
       vncAddress: report.vncAddress ?? null,
+      sshHostKey: report.sshHostKey ?? null,
+      sshHostKeyFingerprint: report.sshHostKeyFingerprint ?? null,
     });
     return row ?? null;
   },
@@ -189,7 +196,15 @@ export const instancesRepo = {
     at: Date,
     changes: Changes = {},
   ) {
-    const values = { ...changes, status: to, stateChangedAt: at };
+    const values = {
+      // Progress is only ever shown on the way to running; a new run has a new host key
+      // until its host reports the guest's with its readiness (docs/decisions/015).
+      ...(to === 'provisioning' || to === 'starting' ? {} : { provisioningProgress: null }),
+      ...(to === 'starting' ? { sshHostKey: null, sshHostKeyFingerprint: null } : {}),
+      ...changes,
+      status: to,
+      stateChangedAt: at,
+    };
     const [row] =
       (await transitionShaped(conn, values, from, { __id: id })) ??
       (await conn

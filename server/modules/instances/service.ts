@@ -380,6 +380,8 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
             ...(c.sshPort !== undefined ? { sshPort: c.sshPort } : {}),
             ...(c.sshUsername !== undefined ? { sshUsername: c.sshUsername } : {}),
             ...(c.vncAddress !== undefined ? { vncAddress: c.vncAddress } : {}),
+            sshHostKey: c.sshHostKey ?? null,
+            sshHostKeyFingerprint: c.sshHostKeyFingerprint ?? null,
           });
           if (moved && state === 'provisioning' && instance.billingPlan === 'booked') {
             told.push({ kind: 'ready', instanceId: instance.id, userId: instance.userId });
@@ -514,6 +516,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
         port: instance.sshPort,
         username: instance.sshUsername,
         privateKey: instance.platformSshPrivateKey,
+        hostKey: instance.sshHostKey,
       };
     },
 

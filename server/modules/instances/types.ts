@@ -48,6 +48,9 @@ export interface HostReport {
     sshPort?: number;
     sshUsername?: string;
     vncAddress?: string;
+    /** The guest's SSH host key line and its fingerprint (the server computed it). */
+    sshHostKey?: string;
+    sshHostKeyFingerprint?: string;
   };
 }
 
@@ -60,6 +63,11 @@ export interface ConsoleTarget {
   port: number;
   username: string;
   privateKey: string;
+  /**
+   * The guest's SSH host key as its host reported it with this run's readiness (its OpenSSH
+   * line); the console accepts that key and no other. Null: trust on first use, per run.
+   */
+  hostKey: string | null;
 }
 
 export interface CreateMeteredInput {

@@ -4,6 +4,7 @@ import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sshCommand } from '../../../shared/rules/shell-command';
 import { vmStatus } from './presenter';
+import { provisioningStepOf } from './progress';
 import type { InstanceRow } from './repo';
 
 /** A host's last GPU readings (its heartbeat's nvidia-smi inventory) and when they came. */
@@ -102,6 +103,7 @@ export function presentVm(
             host: instance.sshHost ?? '',
             port: instance.sshPort,
           }),
+          ssh_host_key_fingerprint: instance.sshHostKeyFingerprint,
           vnc_url: instance.vncAddress,
           web_console: webConsolePath(instance.id),
           gpu_utilization: onDemoHost(instance.hostId)
@@ -109,5 +111,6 @@ export function presentVm(
             : measuredUsage(instance.gpuIndexes, readings),
         }
       : null,
+    provisioning_step: provisioningStepOf(instance),
   };
 }

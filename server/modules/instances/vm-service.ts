@@ -5,13 +5,14 @@ import type {
   VmInstanceView,
   VmTemplateOption,
 } from '../../../shared/contracts/kvm';
-import { VM_TEMPLATE_LABELS } from '../../../shared/contracts/kvm';
+import { VM_TEMPLATE_LABELS, VM_TEMPLATES, type VmTemplate } from '../../../shared/contracts/kvm';
 import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
 import { AppError, conflict, validationFailed } from '../../lib/errors';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import type { HostsService } from '../hosts/service';
+import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
 import { listingsService } from '../listings/service';
 import type { InstanceRow, InstancesService } from './service';
 import type { RentOptions } from './types';
@@ -19,6 +20,28 @@ import { presentVm } from './vm-presenter';
 
 export const WINDOWS_UNAVAILABLE_REASON =
   'No host offers a Windows 11 image yet. Choose Ubuntu 22.04.';
+
+/** Why a template cannot be created now: no rentable host holds or can fetch its image. */
+export function imageUnavailableReason(template: VmTemplate): string {
+  return template === 'windows11'
+    ? WINDOWS_UNAVAILABLE_REASON
+    : `No host offers the ${VM_TEMPLATE_LABELS[template]} image yet.`;
+}
+
+/** 409 for a template whose image no host offers, naming the field. */
+export function imageUnavailable(template: VmTemplate) {
+  const reason = imageUnavailableReason(template);
+  return conflict(reason, { fields: { template: [reason] } });
+}
+
+/** Whether a listing's host holds or can fetch the image a template needs. */
+export function offersTemplate(
+  images: Images,
+  template: string | null,
+  listing: { heldImages: { ready: unknown; legacy: unknown } | null },
+): boolean {
+  return images.offeredOn(imageOfTemplate(template), heldImages(listing.heldImages));
+}
 
 /** Tried in turn when the cheapest listing is taken between reading and renting. */
 const CREATE_ATTEMPTS = 3;
@@ -32,8 +55,9 @@ export function createVmService(deps: {
   db: Db;
   instances: InstancesService;
   hosts: Pick<HostsService, 'gpuReadings'>;
+  images: Images;
 }) {
-  const { db, instances, hosts } = deps;
+  const { db, instances, hosts, images } = deps;
 
   async function candidates(userId: string, model?: string) {
     const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
@@ -93,37 +117,41 @@ export function createVmService(deps: {
         }));
     },
 
-    /** ubuntu22 always; windows11 only where a rentable listing's host advertises the image. */
+    /**
+     * Each image template, available where its image can be had: the catalogue gives it a
+     * source (every host can fetch it: ubuntu22), or a rentable listing's host holds it
+     * (windows11 only there; docs/decisions/015-os-images.md).
+     */
     async templates(userId: string): Promise<VmTemplateOption[]> {
-      const windows = (await candidates(userId)).some((r) => r.rentable && r.windows);
-      return [
-        { id: 'ubuntu22', name: VM_TEMPLATE_LABELS.ubuntu22, available: true, reason: null },
-        {
-          id: 'windows11',
-          name: VM_TEMPLATE_LABELS.windows11,
-          available: windows,
-          reason: windows ? null : WINDOWS_UNAVAILABLE_REASON,
-        },
-      ];
+      const rentable = (await candidates(userId)).filter((r) => r.rentable);
+      return VM_TEMPLATES.map((id) => {
+        const image = imageOfTemplate(id);
+        const available =
+          images.fetchable(image) || rentable.some((r) => heldImages(r.heldImages).includes(image));
+        return {
+          id,
+          name: VM_TEMPLATE_LABELS[id],
+          available,
+          reason: available ? null : imageUnavailableReason(id),
+        };
+      });
     },
 
     /**
-     * Creates a VM on the cheapest rentable listing of the GPU type (for windows11: whose host
-     * advertises the image), with a fresh platform key pair for the web console.
+     * Creates a VM on the cheapest rentable listing of the GPU type whose host holds or can
+     * fetch the template's image (409 where none), with a fresh platform key pair for the web
+     * console.
      */
     async create(userId: string, body: CreateVmInput, now: Date, options: RentOptions = {}) {
       const rows = await candidates(userId, body.gpu_type);
       if (rows.length === 0) {
         throw validationFailed({ gpu_type: [`No ${body.gpu_type} GPU is offered`] });
       }
-      let pool = rows.filter((r) => r.rentable);
-      if (body.template === 'windows11') {
-        pool = pool.filter((r) => r.windows);
-        if (pool.length === 0) {
-          throw conflict(WINDOWS_UNAVAILABLE_REASON, {
-            fields: { template: [WINDOWS_UNAVAILABLE_REASON] },
-          });
-        }
+      const rentable = rows.filter((r) => r.rentable);
+      const pool = rentable.filter((r) => offersTemplate(images, body.template, r));
+      const fetchable = images.fetchable(imageOfTemplate(body.template));
+      if (pool.length === 0 && (rentable.length > 0 || !fetchable)) {
+        throw imageUnavailable(body.template);
       }
       if (pool.length === 0) {
         throw new AppError(

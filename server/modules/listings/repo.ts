@@ -20,6 +20,17 @@ export const hostCanRun = sql`(case when ${gpuListings.hostId} is null then ${gp
   else exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
     and h.offline_since is null and h.last_heartbeat_at is not null) end)`;
 
+/**
+ * The images a listing's host holds, as catalogue names: its last heartbeat's `ready` image
+ * statuses (`inventory.images`), and an older agent's template names (`inventory.host.images`,
+ * mapped by heldImages in server/modules/images/catalogue.ts). Read as two JSON arrays.
+ */
+export const heldImagesSql = sql<{ ready: unknown; legacy: unknown } | null>`(select
+  jsonb_build_object(
+    'ready', jsonb_path_query_array(coalesce(h.inventory->'images', '[]'::jsonb), '$[*] ? (@.state == "ready").name'),
+    'legacy', coalesce(h.inventory->'host'->'images', '[]'::jsonb))
+  from ${hosts} h where h.id = ${gpuListings.hostId})`;
+
 /** What the marketplace says about where a listing runs. */
 export const hostStatusOfListing = sql<'demo' | 'online' | 'offline' | 'none'>`(case
   when ${gpuListings.hostId} is null then (case when ${gpuListings.isDemoHost} then 'demo' else 'none' end)
@@ -203,8 +214,8 @@ export const listingsRepo = {
   /**
    * Listings a VM can be made from (the VM dashboard): not removed, not in maintenance, visible
    * to the viewer (public, or the viewer's own sandbox), cheapest first; `model` narrows to
-   * one GPU type. Says whether a unit can be taken now and whether the host advertises a
-   * Windows 11 image (its inventory's `host.images`).
+   * one GPU type. Says whether a unit can be taken now and which images its host holds
+   * (heldImagesSql; the caller adds those it can fetch: server/modules/images/catalogue.ts).
    */
   async vmCandidates(conn: Conn, filter: { model?: string; viewerSandboxId?: number }) {
     const visible =
@@ -218,8 +229,7 @@ export const listingsRepo = {
         memoryGb: gpuListings.memoryGb,
         hourlyRateMicros: gpuListings.hourlyRateMicros,
         rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
-        windows: sql<boolean>`coalesce((select h.inventory->'host'->'images' @> '["windows11"]'::jsonb
-          from ${hosts} h where h.id = ${gpuListings.hostId}), false)`,
+        heldImages: heldImagesSql,
       })
       .from(gpuListings)
       .innerJoin(providers, eq(providers.id, gpuListings.providerId))
@@ -233,6 +243,15 @@ export const listingsRepo = {
       )
       .orderBy(asc(gpuListings.hourlyRateMicros), asc(gpuListings.id))
       .limit(1000);
+  },
+
+  /** heldImagesSql of each listing named (the deploy page's candidates). */
+  async heldImagesOf(conn: Conn, ids: number[]) {
+    if (ids.length === 0) return [];
+    return conn
+      .select({ id: gpuListings.id, heldImages: heldImagesSql })
+      .from(gpuListings)
+      .where(inArray(gpuListings.id, ids));
   },
 
   async findById(conn: Conn, id: number): Promise<ListingRow | null> {

@@ -74,6 +74,8 @@ export const listingsService = {
   offerings: gpuOfferings,
   /** Listings a VM can be made from, cheapest first (the VM dashboard's GPU list and create). */
   vmCandidates: listingsRepo.vmCandidates,
+  /** The images each listing's host holds (server/modules/images/catalogue.ts heldImages). */
+  heldImagesOf: listingsRepo.heldImagesOf,
 
   /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
   async list(db: Db, query: ListingsQuery, viewerSandboxId?: number, now = new Date()) {

@@ -42,7 +42,7 @@ const answerOf = (row: InstanceRow) => ({ instance: presentPublicInstance(row) }
  */
 export function registerInstanceRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, instances } = app.deps;
+  const { database, clock, instances, images } = app.deps;
   const db = database.db;
 
   /** Another demo visitor's sandbox listing does not exist for this caller (ADR 010). */
@@ -110,7 +110,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
       let row: InstanceRow;
       if (durationHours === undefined) {
         const found = await listingFor(userId, gpuListingId);
-        const setup = template ? await templateCreateInput(db, found, template) : {};
+        const setup = template ? await templateCreateInput(db, images, found, template) : {};
         // The Idempotency-Key answer is stored in the create's own transaction.
         row = await instances.createMetered(
           userId,

@@ -2,6 +2,7 @@ import type { GpuListingView } from '../../../shared/contracts/listings';
 import type { PublicGpuListing, PublicInstance } from '../../../shared/contracts/public-api';
 import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
+import { provisioningStepOf } from '../instances/progress';
 import type { InstanceRow } from '../instances/service';
 
 /** The documentation's provisioning time: "a rented GPU may take 2-5 minutes". */
@@ -52,6 +53,9 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     endsAt: instance.endsAt?.toISOString() ?? null,
     endedAt: instance.endTime?.toISOString() ?? null,
     actions: [...allowedActions(state)],
+    provisioningStep: provisioningStepOf(instance),
+    sshHostKeyFingerprint: instance.sshHostKeyFingerprint,
+    sshHostKey: instance.sshHostKey,
   };
 }
 

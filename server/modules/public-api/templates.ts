@@ -8,10 +8,10 @@ import {
   deployUserData,
 } from '../../../shared/deploy-templates';
 import type { Db } from '../../db/client';
-import { conflict } from '../../lib/errors';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
+import { type Images, imageOfTemplate } from '../images/catalogue';
 import type { CreateMeteredInput } from '../instances/types';
-import { type VmService, WINDOWS_UNAVAILABLE_REASON } from '../instances/vm-service';
+import { imageUnavailable, offersTemplate, type VmService } from '../instances/vm-service';
 import { listingsService } from '../listings/service';
 
 const IMAGE_DESCRIPTIONS: Record<VmTemplate, string> = {
@@ -32,6 +32,9 @@ export async function listTemplates(
   vms: Pick<VmService, 'templates'>,
   userId: string,
 ): Promise<PublicTemplate[]> {
+  const vmImages = await vms.templates(userId);
+  // Every Instant Deploy template runs on Ubuntu 22.04: available as the ubuntu22 image is.
+  const ubuntu = vmImages.find((i) => i.id === 'ubuntu22');
   const software: PublicTemplate[] = DEPLOY_TEMPLATES.map((t) => ({
     id: t.id,
     kind: 'software',
@@ -42,10 +45,10 @@ export async function listTemplates(
     recommendedGpu: t.recommendedGpu,
     software: [...t.software],
     deploySeconds: t.deploySeconds,
-    available: true,
-    reason: null,
+    available: ubuntu?.available ?? true,
+    reason: ubuntu?.available === false ? ubuntu.reason : null,
   }));
-  const images: PublicTemplate[] = (await vms.templates(userId)).map((image) => ({
+  const images: PublicTemplate[] = vmImages.map((image) => ({
     id: image.id,
     kind: 'image',
     name: image.name,
@@ -69,26 +72,21 @@ export async function listTemplates(
  */
 export async function templateCreateInput(
   db: Db,
+  images: Images,
   found: {
     listing: { id: number; model: string };
     provider: { id: number; isSandbox: boolean };
   },
   id: PublicTemplateId,
 ): Promise<Partial<CreateMeteredInput>> {
-  if (isImage(id)) {
-    if (id === 'windows11') {
-      const { listing, provider } = found;
-      // The caller may see this listing (checked before): a sandbox one is their own sandbox's.
-      const rows = await listingsService.vmCandidates(db, {
-        model: listing.model,
-        ...(provider.isSandbox ? { viewerSandboxId: provider.id } : {}),
-      });
-      if (!rows.some((r) => r.id === listing.id && r.windows)) {
-        throw conflict(WINDOWS_UNAVAILABLE_REASON, {
-          fields: { template: [WINDOWS_UNAVAILABLE_REASON] },
-        });
-      }
+  // The listing's host must hold or be able to fetch the template's image (else 409).
+  if (!images.fetchable(imageOfTemplate(id))) {
+    const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
+    if (!held || !offersTemplate(images, id, held)) {
+      throw imageUnavailable(isImage(id) ? id : 'ubuntu22');
     }
+  }
+  if (isImage(id)) {
     return {
       template: id,
       cpus: VM_LIMITS.cpu_cores.default,

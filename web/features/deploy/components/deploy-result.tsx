@@ -90,6 +90,11 @@ export function DeployResult({ initial, onDeployAnother }: DeployResultProps) {
           <Badge tone={status.tone} data-testid="deployment-status" className="text-sm">
             {status.label}
           </Badge>
+          {settling && d.provisioning_step ? (
+            <span className="text-sm text-muted-foreground" data-testid="deployment-step">
+              {d.provisioning_step}
+            </span>
+          ) : null}
         </div>
       </div>
 
@@ -133,6 +138,9 @@ export function DeployResult({ initial, onDeployAnother }: DeployResultProps) {
         ) : (
           <dl className="grid gap-3 lg:grid-cols-2">
             {a.ssh_command ? <Access label="SSH command" value={a.ssh_command} /> : null}
+            {a.ssh_host_key_fingerprint ? (
+              <Access label="SSH host key" value={a.ssh_host_key_fingerprint} />
+            ) : null}
             {a.web_terminal ? (
               <Access label="Web terminal" value={a.web_terminal} href={a.web_terminal} />
             ) : null}

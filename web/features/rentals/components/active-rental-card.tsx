@@ -97,6 +97,14 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
             </p>
             <CopyButton value={sshCommand} label="SSH command" />
           </div>
+          {rental.sshHostKeyFingerprint ? (
+            <p className="text-xs text-muted-foreground" data-testid="ssh-host-key">
+              Host key{' '}
+              <code className="[overflow-wrap:anywhere] text-foreground">
+                {rental.sshHostKeyFingerprint}
+              </code>
+            </p>
+          ) : null}
         </div>
       ) : (
         <p className="flex items-center gap-2 rounded-lg bg-muted p-3 text-sm text-muted-foreground">

@@ -112,6 +112,16 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
           ) : null}
         </div>
       </div>
+      {vm.status === 'creating' && vm.provisioning_step ? (
+        <p
+          className="text-sm text-muted-foreground"
+          role="status"
+          aria-live="polite"
+          data-testid="vm-provisioning-step"
+        >
+          Step: {vm.provisioning_step}
+        </p>
+      ) : null}
 
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-4">
         {details.map(([label, value]) => (
@@ -144,6 +154,14 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               </code>
               <CopyButton value={connection.ssh_command} label="SSH command" />
             </div>
+            {connection.ssh_host_key_fingerprint ? (
+              <p className="text-xs text-muted-foreground" data-testid="vm-host-key">
+                Host key{' '}
+                <code className="break-all text-foreground">
+                  {connection.ssh_host_key_fingerprint}
+                </code>
+              </p>
+            ) : null}
           </div>
           <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
             <span className="text-xs text-muted-foreground">VNC Console</span>
