@@ -6,13 +6,17 @@
 #   * a GPT disk: an EFI system partition with systemd-boot (kernel + initrd on it) and an ext4
 #     root labelled cloudimg-rootfs; it boots from its own disk under UEFI firmware (OVMF), as a
 #     downloaded Ubuntu cloud image does, so one firmware path serves both;
-#   * linux-image-cloud-amd64, systemd, the Debian `cloud-init` package (NoCloud datasource among
+#   * linux-image-cloud-amd64, systemd (+ dbus, libpam-systemd: systemctl, hostnamectl and
+#     logins work as on a distribution image), the Debian `cloud-init` package (NoCloud datasource among
 #     others), openssh-server without host keys (each instance makes its own on first boot),
 #     sudo, cloud-guest-utils (growpart: the root partition and file system grow to the disk),
 #     ifupdown + isc-dhcp-client (cloud-init's fallback network config: DHCP on the first NIC);
 #   * empty /etc/machine-id, no apt lists, no docs, man pages or translations; compressed qcow2.
-#   * /etc/cloud/cloud.cfg.d/90-rentgpu-image.cfg: `locale: C.UTF-8` (Debian minbase has no
-#     en_US.UTF-8, cloud-init's default, whose generation fails; Ubuntu images have it).
+#   * /etc/cloud/cloud.cfg.d/90-rentgpu-image.cfg, the image's own defaults (a seed overrides them):
+#     `locale: C.UTF-8` (Debian minbase has no en_US.UTF-8, cloud-init's default, and making it
+#     fails: `cloud-init status` would say error; Ubuntu images have it);
+#     `ssh_genkeytypes: [ed25519, ecdsa]` (no RSA host key: generating one takes ~40 s under
+#     software emulation, and sshd waits for it); `grub_dpkg: enabled: false` (no GRUB here).
 #
 # No loop devices, no mounts, no privileges beyond root (CI runs as root in a container):
 # mmdebstrap builds the tree, mkfs.ext4 -d and mtools fill the partitions' images, sfdisk writes
@@ -91,7 +95,7 @@ log "mirrors: $(printf '%s; ' "${MIRRORS[@]}")"
 W=$(mktemp -d -t rentgpu-image.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 R="$W/rootfs"
-INCLUDE=systemd-sysv,linux-image-cloud-amd64,cloud-init,openssh-server,sudo,cloud-guest-utils,ifupdown,isc-dhcp-client,netbase,iproute2,python3,ca-certificates,e2fsprogs,fdisk
+INCLUDE=systemd-sysv,dbus,libpam-systemd,linux-image-cloud-amd64,cloud-init,openssh-server,sudo,cloud-guest-utils,ifupdown,isc-dhcp-client,netbase,iproute2,python3,ca-certificates,e2fsprogs,fdisk
 t_tree=$(date +%s)
 mmdebstrap --variant=minbase --mode=root --format=directory --quiet \
   --aptopt='Acquire::Languages "none"' \
@@ -107,7 +111,7 @@ mmdebstrap --variant=minbase --mode=root --format=directory --quiet \
   --customize-hook='rm -f "$1"/etc/ssh/ssh_host_*' \
   --customize-hook='echo debian > "$1/etc/hostname"; printf "127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n" > "$1/etc/hosts"' \
   --customize-hook=': > "$1/etc/machine-id"; rm -f "$1/var/lib/dbus/machine-id"' \
-  --customize-hook='printf "locale: C.UTF-8\n" > "$1/etc/cloud/cloud.cfg.d/90-rentgpu-image.cfg"' \
+  --customize-hook='printf "%s\n" "locale: C.UTF-8" "ssh_genkeytypes: [ed25519, ecdsa]" "grub_dpkg:" "  enabled: false" > "$1/etc/cloud/cloud.cfg.d/90-rentgpu-image.cfg"' \
   --customize-hook='rm -rf "$1"/var/cache/apt/*.bin "$1"/var/log/*.log "$1"/var/log/apt/*' \
   "$SUITE" "$R" "${MIRRORS[@]}"
 log "root tree: $(du -sh "$R" | cut -f1) in $(( $(date +%s) - t_tree )) s"
