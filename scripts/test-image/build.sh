@@ -19,7 +19,8 @@
 #     software emulation, and sshd waits for it); `grub_dpkg: enabled: false` (no GRUB here).
 #
 # No loop devices, no mounts, no privileges beyond root (CI runs as root in a container):
-# mmdebstrap builds the tree, mkfs.ext4 -d and mtools fill the partitions' images, sfdisk writes
+# mmdebstrap builds the tree (its chroot mounts stay in a private mount namespace, or are
+# skipped where none can be made), mkfs.ext4 -d and mtools fill the partitions' images, sfdisk writes
 # the partition table, dd places the partitions, qemu-img converts.
 #
 # Usage: scripts/test-image/build.sh [OUT_DIR]        (default <repo>/.cache/test-image, not in git)
@@ -96,8 +97,16 @@ W=$(mktemp -d -t rentgpu-image.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 R="$W/rootfs"
 INCLUDE=systemd-sysv,dbus,libpam-systemd,linux-image-cloud-amd64,cloud-init,openssh-server,sudo,cloud-guest-utils,ifupdown,isc-dhcp-client,netbase,iproute2,python3,ca-certificates,e2fsprogs,fdisk
+# mmdebstrap's root mode mounts /proc, /sys and /dev in the chroot while packages install: in a
+# mount namespace of its own when the build may make one (nothing leaks into the host's mounts),
+# or not at all when it may not (a container without CAP_SYS_ADMIN; TEST_IMAGE_NO_MOUNTS=1).
+NS=(unshare --mount --propagation private)
+SKIP=()
+if [ -n "${TEST_IMAGE_NO_MOUNTS:-}" ] || ! "${NS[@]}" true 2>/dev/null; then
+  NS=(); SKIP=(--skip=chroot/mount); log "no mount namespace: installing packages without /proc, /sys, /dev mounts"
+fi
 t_tree=$(date +%s)
-mmdebstrap --variant=minbase --mode=root --format=directory --quiet \
+"${NS[@]}" mmdebstrap --variant=minbase --mode=root --format=directory --quiet "${SKIP[@]}" \
   --aptopt='Acquire::Languages "none"' \
   --dpkgopt='path-exclude=/usr/share/man/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' \
