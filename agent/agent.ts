@@ -48,6 +48,11 @@ export interface AgentSettings {
   guestMemoryMib?: number | null;
   /** AGENT_PUBLIC_HOST; null: the address the server names in its heartbeat answers. */
   publicHost?: string | null;
+  /**
+   * false: instances boot the host's configured guest (AGENT_GUEST_KERNEL, the busybox test
+   * guest, with AGENT_BASE_IMAGE or a blank disk) whatever catalogue image they name.
+   */
+  catalogueImages?: boolean;
   /** AGENT_IMAGE_CACHE_GIB in bytes (default 50 GiB). */
   imageCacheBytes?: number;
   /** AGENT_QEMU_IMG: converts raw images to qcow2. */
@@ -315,12 +320,15 @@ export class Agent {
         this.booting.set(d.id, { generation: d.generation, abort });
         /** The cached image handed out for the overlay: pinned until the boot ends. */
         let backing: string | null = null;
+        // A host set up to boot its own test guest ignores catalogue images.
+        const image = this.settings.catalogueImages === false ? null : (d.image ?? null);
+        const firmware = image ? this.catalogue.find((i) => i.name === image)?.firmware : undefined;
         try {
           const state = action.kind === 'create' ? 'provisioning' : 'starting';
           if (action.kind === 'await-ready') {
             this.log('adopting', { id: d.id });
           } else {
-            const entry = d.image ? this.catalogue.find((i) => i.name === d.image) : undefined;
+            const entry = image ? this.catalogue.find((i) => i.name === image) : undefined;
             const downloading = entry !== undefined && !this.images.holds(entry);
             await this.transition(d, state, null, null, {
               step: downloading ? 'downloading-image' : 'booting',
@@ -333,12 +341,13 @@ export class Agent {
               : await this.driver.boot(d, this.gpus.gpus, abort.signal, {
                   // Asked only while the instance has no disk yet (create, or a start after
                   // a create that failed before its overlay existed).
-                  ...(d.image
+                  ...(image
                     ? {
                         backingImage: async () => {
                           backing = await this.fetchImage(d, state, abort.signal);
                           return backing;
                         },
+                        ...(firmware ? { firmware } : {}),
                       }
                     : {}),
                 });
@@ -458,6 +467,7 @@ export class Agent {
       vnc: at(endpoints?.vnc),
       error: error?.slice(0, 2000) ?? null,
       ...(progress ? { progress } : {}),
+      ...(state === 'running' && endpoints?.hostKeys ? { hostKeys: endpoints.hostKeys } : {}),
     };
     this.statuses.set(d.id, status);
     if (state !== 'terminated') await this.driver.saveStatus(status);

@@ -74,7 +74,16 @@ const envSchema = z.object({
    * recently used images no instance uses are evicted.
    */
   AGENT_IMAGE_CACHE_GIB: z.coerce.number().positive().max(1_000_000).default(50),
-  /** Direct kernel boot (the test guest): kernel and initrd paths, optional command line. */
+  /**
+   * UEFI firmware for images that boot from their own disk (cloud images): OVMF's code and the
+   * template of its variable store (each instance gets a copy). Debian's and Ubuntu's `ovmf`.
+   */
+  AGENT_OVMF_CODE: z.string().min(1).default('/usr/share/OVMF/OVMF_CODE_4M.fd'),
+  AGENT_OVMF_VARS: z.string().min(1).default('/usr/share/OVMF/OVMF_VARS_4M.fd'),
+  /**
+   * Direct kernel boot (the busybox test guest): kernel and initrd paths, optional command
+   * line. Set, every instance boots this guest and catalogue images are not fetched.
+   */
   AGENT_GUEST_KERNEL: z.string().min(1).optional(),
   AGENT_GUEST_INITRD: z.string().min(1).optional(),
   AGENT_GUEST_APPEND: z

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Agent, EnrollmentError } from './agent';
 import { AgentApi } from './api-client';
@@ -27,9 +28,21 @@ async function qemuRunAs(configured: string | undefined): Promise<string | null>
 
 const AGENT_USER = 'rentgpu-agent';
 
+/** OVMF's code and variable-store template, when both files are there. */
+function uefiFirmware(code: string, vars: string) {
+  if (existsSync(code) && existsSync(vars)) return { code, varsTemplate: vars };
+  jsonLog('no-uefi-firmware', {
+    code,
+    vars,
+    hint: 'images that boot with UEFI (Ubuntu cloud images) need the ovmf package',
+  });
+  return null;
+}
+
 async function main() {
   const env = parseAgentEnv();
   const accelerator = await detectAccelerator(env.AGENT_ALLOW_SOFTWARE_EMULATION);
+  const testKernel = Boolean(env.AGENT_GUEST_KERNEL && env.AGENT_GUEST_INITRD);
   const driver = new QemuDriver({
     stateDir: env.AGENT_STATE_DIR,
     qemuBinary: env.AGENT_QEMU,
@@ -54,6 +67,7 @@ async function main() {
     stopTimeoutMs: env.AGENT_STOP_TIMEOUT_MS,
     gpuPassthrough: env.AGENT_GPU_PASSTHROUGH,
     qemuRunAs: await qemuRunAs(env.AGENT_QEMU_USER),
+    firmware: uefiFirmware(env.AGENT_OVMF_CODE, env.AGENT_OVMF_VARS),
   });
   const agent = new Agent(
     {
@@ -67,6 +81,7 @@ async function main() {
       accelerator,
       guestMemoryMib: env.AGENT_GUEST_MEMORY_MIB ?? null,
       publicHost: env.AGENT_PUBLIC_HOST ?? null,
+      catalogueImages: !testKernel,
       imageCacheBytes: Math.floor(env.AGENT_IMAGE_CACHE_GIB * 1024 ** 3),
       qemuImgBinary: env.AGENT_QEMU_IMG,
     },

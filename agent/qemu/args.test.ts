@@ -45,6 +45,24 @@ describe('qemuArgs', () => {
     expect(args).not.toContain('-runas');
   });
 
+  it('an image that boots with UEFI: the firmware read-only, the instance its own variable store', () => {
+    const args = qemuArgs({
+      ...base,
+      firmware: { code: '/usr/share/OVMF/OVMF_CODE_4M.fd', vars: `${base.dir}/OVMF_VARS.fd` },
+    });
+    expect(valuesOf(args, '-drive').slice(0, 2)).toEqual([
+      'if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd',
+      'if=pflash,format=raw,unit=1,file=/var/lib/rentgpu-agent/instances/i-1/OVMF_VARS.fd',
+    ]);
+    // Direct kernel boot needs no firmware.
+    const kernel = qemuArgs({
+      ...base,
+      kernel: { kernel: '/g/vmlinuz', initrd: '/g/initrd.img', append: '' },
+      firmware: { code: '/c', vars: '/v' },
+    });
+    expect(valuesOf(kernel, '-drive').some((d) => d?.startsWith('if=pflash'))).toBe(false);
+  });
+
   it('an agent run as root starts QEMU as another user (never a root guest process)', () => {
     const args = qemuArgs({ ...base, runAs: 'rentgpu-agent' });
     expect(valuesOf(args, '-runas')).toEqual(['rentgpu-agent']);

@@ -12,8 +12,14 @@ export interface QemuLaunch {
   listenHost: string;
   sshPort: number;
   vncDisplay: number;
-  /** Direct kernel boot (the test guest); null boots the base image's own boot loader. */
+  /** Direct kernel boot (the test guest); null boots the image's own boot loader. */
   kernel: { kernel: string; initrd: string; append: string } | null;
+  /**
+   * UEFI firmware (OVMF) for an image that boots from its own disk: the read-only code and
+   * this instance's own variable store (instanceFiles().firmwareVars, a copy of the template).
+   * null with no kernel: the default BIOS (SeaBIOS).
+   */
+  firmware?: { code: string; vars: string } | null;
   /** PCI addresses (`0000:01:00.0`) passed through with vfio-pci. */
   vfioPciAddresses: string[];
   /**
@@ -41,6 +47,14 @@ export const instanceFiles = (dir: string) => ({
   log: path.join(dir, 'qemu.log'),
   spec: path.join(dir, 'spec.json'),
   status: path.join(dir, 'status.json'),
+  /** How this instance boots, decided when it was created (kernel, uefi or bios). */
+  boot: path.join(dir, 'boot.json'),
+  /** This instance's UEFI variable store (boot entries), kept across stop and start. */
+  firmwareVars: path.join(dir, 'OVMF_VARS.fd'),
+  /** The readiness probe's key pair (seed.ts: a user that may only read cloud-init's result). */
+  probeKey: path.join(dir, 'probe_ed25519'),
+  /** The guest's SSH host key as the probe saw it: reported, so nobody trusts on first use. */
+  knownHosts: path.join(dir, 'known_hosts'),
   ports: path.join(dir, 'ports.json'),
 });
 
@@ -69,6 +83,14 @@ export function qemuArgs(l: QemuLaunch): string[] {
     '-m',
     String(l.memoryMib),
     ...kernel,
+    ...(!l.kernel && l.firmware
+      ? [
+          '-drive',
+          `if=pflash,format=raw,unit=0,readonly=on,file=${l.firmware.code}`,
+          '-drive',
+          `if=pflash,format=raw,unit=1,file=${l.firmware.vars}`,
+        ]
+      : []),
     '-drive',
     `file=${f.disk},if=virtio,format=qcow2,discard=unmap`,
     '-drive',

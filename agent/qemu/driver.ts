@@ -1,5 +1,15 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -12,9 +22,10 @@ import {
 } from '../../shared/contracts/agent-protocol';
 import { pciAddressForVfio } from '../inventory/nvidia-smi';
 import { instanceFiles, qemuArgs } from './args';
+import { knownHostKeys, probeCloudInit } from './probe';
 import { findQemuProcesses, isAlive, portIsFree, readSshBanner, waitForExit } from './processes';
 import { QmpClient } from './qmp';
-import { buildSeedFiles, guestHostname, writeSeedIso } from './seed';
+import { buildSeedFiles, guestHostname, PROBE_USER, writeSeedIso } from './seed';
 
 const run = promisify(execFile);
 
@@ -36,11 +47,28 @@ export interface DriverConfig {
   gpuPassthrough: boolean;
   /** The user QEMU switches to (-runas) when the agent runs as root; null: no switch. */
   qemuRunAs?: string | null;
+  /**
+   * UEFI firmware (OVMF, Debian's and Ubuntu's `ovmf` package): its code and the template of
+   * the variable store each instance gets a copy of. null: images boot with the default BIOS.
+   */
+  firmware?: { code: string; varsTemplate: string } | null;
+  /** The OpenSSH client and key generator (the readiness probe). */
+  sshBinary?: string;
+  sshKeygenBinary?: string;
 }
+
+/**
+ * How an instance boots, decided when it is created and kept in its folder: `kernel` is direct
+ * kernel boot (the busybox test guest: its hand-written cloud-init has no probe user, so ready
+ * is its SSH banner); `uefi` and `bios` boot the image's own loader, and ready is the probe's.
+ */
+type BootMode = 'kernel' | 'uefi' | 'bios';
 
 export interface Endpoints {
   ssh: InstanceStatus['ssh'];
   vnc: InstanceStatus['vnc'];
+  /** The guest's SSH host keys as the probe saw them (OpenSSH `type base64` lines). */
+  hostKeys?: string[];
 }
 
 export interface LocalInstance {
@@ -77,6 +105,8 @@ export interface BootOptions {
    * image (AGENT_BASE_IMAGE), else a blank disk.
    */
   backingImage?: () => Promise<string>;
+  /** How the image boots (its catalogue entry's `firmware`); absent: what the host is set up for. */
+  firmware?: 'uefi' | 'bios';
 }
 
 export class DriverError extends Error {
@@ -158,8 +188,11 @@ export class QemuDriver {
 
     const vfio = this.vfioAddresses(spec, gpus);
     const ports = await this.ensurePorts(spec.id);
+    const mode = await this.ensureBootMode(dir, options.firmware);
     await this.ensureDisk(f.disk, spec.diskGib, options.backingImage);
-    await writeSeedIso(f.seed, buildSeedFiles(spec), this.config.genisoimageBinary);
+    const firmware = mode === 'uefi' ? await this.ensureFirmwareVars(dir) : null;
+    const probeKey = mode === 'kernel' ? null : await this.ensureProbeKey(dir);
+    await writeSeedIso(f.seed, buildSeedFiles(spec, { probeKey }), this.config.genisoimageBinary);
     await rm(f.qmp, { force: true });
     await rm(f.pid, { force: true });
     await writeFile(f.serial, '');
@@ -173,7 +206,8 @@ export class QemuDriver {
       listenHost: this.config.listenHost,
       sshPort: ports.sshPort,
       vncDisplay: ports.vncDisplay,
-      kernel: this.config.kernel,
+      kernel: mode === 'kernel' ? this.config.kernel : null,
+      firmware,
       vfioPciAddresses: vfio,
       runAs: this.config.qemuRunAs ?? null,
     });
@@ -215,12 +249,59 @@ export class QemuDriver {
       }
       await sleep(250);
     }
-    return this.endpointsFor(ports, spec.sshUser);
+    if ((await this.bootModeOf(spec.id)) !== 'kernel') {
+      await this.awaitCloudInit(spec.id, host, ports.sshPort, pid, deadline, signal);
+    }
+    return this.endpointsFor(spec.id, ports, spec.sshUser);
+  }
+
+  /**
+   * Ready means the renter can log in and their machine is set up: the probe logs in once
+   * cloud-init has written the keys and answers when this boot's final stage is done. A
+   * module that failed (a template's setup) fails the boot with its name.
+   */
+  private async awaitCloudInit(
+    id: string,
+    host: string,
+    port: number,
+    pid: number,
+    deadline: number,
+    signal?: AbortSignal,
+  ) {
+    const f = instanceFiles(this.dirOf(id));
+    let why = 'no login yet';
+    for (;;) {
+      if (signal?.aborted) throw new DriverError('boot superseded');
+      if (!(await isAlive(pid)))
+        throw new DriverError(`qemu exited during boot${await this.serialTail(id)}`);
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new DriverError(
+          `cloud-init did not finish within ${this.config.bootTimeoutMs} ms (${why})${await this.serialTail(id)}`,
+        );
+      }
+      const result = await probeCloudInit({
+        ssh: this.config.sshBinary ?? 'ssh',
+        keyFile: f.probeKey,
+        knownHosts: f.knownHosts,
+        host,
+        port,
+        timeoutMs: left,
+      });
+      if (result.kind === 'done') {
+        if (result.errors.length > 0) {
+          throw new DriverError(`setup failed: ${result.errors.join('; ')}`.slice(0, 1500));
+        }
+        return;
+      }
+      why = result.why;
+      await sleep(2000);
+    }
   }
 
   async endpoints(id: string, sshUser: string): Promise<Endpoints | null> {
     const ports = await this.readPorts(id);
-    return ports ? this.endpointsFor(ports, sshUser) : null;
+    return ports ? this.endpointsFor(id, ports, sshUser) : null;
   }
 
   /** ACPI power button, then `quit` after the timeout, then SIGKILL. The disk stays. */
@@ -389,11 +470,70 @@ export class QemuDriver {
     });
   }
 
-  private endpointsFor(ports: Ports, sshUser: string): Endpoints {
+  private async endpointsFor(id: string, ports: Ports, sshUser: string): Promise<Endpoints> {
+    const hostKeys = await knownHostKeys(instanceFiles(this.dirOf(id)).knownHosts);
     return {
       ssh: { host: this.config.publicHost, port: ports.sshPort, user: sshUser },
       vnc: { host: this.config.publicHost, port: 5900 + ports.vncDisplay },
+      ...(hostKeys.length > 0 ? { hostKeys } : {}),
     };
+  }
+
+  /** The boot mode of a new instance is decided once, then read back at every start. */
+  private async ensureBootMode(dir: string, firmware: BootOptions['firmware']): Promise<BootMode> {
+    const file = instanceFiles(dir).boot;
+    const known = await this.bootModeAt(file);
+    if (known) return known;
+    const mode: BootMode =
+      firmware ?? (this.config.kernel ? 'kernel' : this.config.firmware ? 'uefi' : 'bios');
+    if (mode === 'uefi' && !this.config.firmware) {
+      throw new DriverError(
+        'this image boots with UEFI firmware and none is installed (the ovmf package, or AGENT_OVMF_CODE and AGENT_OVMF_VARS)',
+      );
+    }
+    await writeAtomic(file, JSON.stringify({ mode }));
+    return mode;
+  }
+
+  private async bootModeOf(id: string): Promise<BootMode> {
+    return (await this.bootModeAt(instanceFiles(this.dirOf(id)).boot)) ?? 'kernel';
+  }
+
+  private async bootModeAt(file: string): Promise<BootMode | null> {
+    const saved = await readJson(file, (v) => (v as { mode?: unknown }).mode);
+    return saved === 'kernel' || saved === 'uefi' || saved === 'bios' ? saved : null;
+  }
+
+  /** This instance's own UEFI variable store, copied from the firmware's template once. */
+  private async ensureFirmwareVars(dir: string) {
+    const firmware = this.config.firmware;
+    if (!firmware) throw new DriverError('no UEFI firmware configured');
+    const vars = instanceFiles(dir).firmwareVars;
+    if (!(await fileExists(vars))) {
+      await copyFile(firmware.varsTemplate, `${vars}.tmp`);
+      await rename(`${vars}.tmp`, vars);
+    }
+    return { code: firmware.code, vars };
+  }
+
+  /** The probe's key pair, made once per instance; answers the public key line. */
+  private async ensureProbeKey(dir: string): Promise<string> {
+    const key = instanceFiles(dir).probeKey;
+    if (!(await fileExists(`${key}.pub`))) {
+      await rm(key, { force: true });
+      await run(this.config.sshKeygenBinary ?? 'ssh-keygen', [
+        '-q',
+        '-t',
+        'ed25519',
+        '-N',
+        '',
+        '-C',
+        PROBE_USER,
+        '-f',
+        key,
+      ]);
+    }
+    return (await readFile(`${key}.pub`, 'utf8')).trim();
   }
 
   private async serialTail(id: string) {

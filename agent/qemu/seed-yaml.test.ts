@@ -108,7 +108,7 @@ describe('the seed parses back to exactly what was sent', () => {
     // Keys are trimmed at their ends (a comment of a control character then "b" is kept whole).
     expect(config.users[0].ssh_authorized_keys).toEqual([...keys, platform]);
     expect(Object.keys(config).sort()).toEqual(
-      ['disable_root', 'hostname', 'ssh_pwauth', 'users'].sort(),
+      ['disable_root', 'hostname', 'manage_etc_hosts', 'ssh_pwauth', 'users'].sort(),
     );
   });
 

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
-import { buildSeedFiles, guestHostname, writeSeedIso } from './seed';
+import {
+  buildSeedFiles,
+  guestHostname,
+  PROBE_COMMAND,
+  PROBE_USER,
+  probeAuthorizedKey,
+  writeSeedIso,
+} from './seed';
 
 const spec: DesiredInstance = {
   id: 'Inst_42',
@@ -43,9 +50,27 @@ describe('cloud-init seed', () => {
         '      - "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB rentgpu-platform"',
         'ssh_pwauth: false',
         'disable_root: true',
+        'manage_etc_hosts: true',
         '',
       ].join('\n'),
     );
+  });
+
+  it("with the agent's probe key, a user that can only read cloud-init's result", () => {
+    const probe = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIC rentgpu-probe';
+    const { userData } = buildSeedFiles(spec, { probeKey: probe });
+    expect(userData).toContain(`  - name: "${PROBE_USER}"\n`);
+    const line = /^ {6}- "(restrict,command=.*)"$/m.exec(
+      userData.split(`name: "${PROBE_USER}"`)[1] ?? '',
+    )?.[1];
+    // The YAML scalar escapes the forced command's quotes; unescaped it is one authorized_keys line.
+    expect(line?.replaceAll('\\"', '"')).toBe(probeAuthorizedKey(probe));
+    expect(probeAuthorizedKey(probe)).toBe(
+      `restrict,command="${PROBE_COMMAND}" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIC ${PROBE_USER}`,
+    );
+    // No sudo for the probe: only the renter's user has it.
+    expect(userData.match(/sudo:/g)).toHaveLength(1);
+    expect(buildSeedFiles(spec).userData).not.toContain(PROBE_USER);
   });
 
   it('cannot be broken out of by a key with a line break', () => {

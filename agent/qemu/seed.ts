@@ -36,7 +36,35 @@ function keyLines(keys: readonly string[]): string[] {
  * of a MIME multipart message, which cloud-init merges ("#cloud-config" or a "#!" script),
  * behind a boundary the template does not contain.
  */
-export function buildSeedFiles(spec: DesiredInstance): SeedFiles {
+/** The user the agent's readiness probe logs in as; it can run nothing but PROBE_COMMAND. */
+export const PROBE_USER = 'rentgpu-probe';
+
+/**
+ * All the probe's key may do (a forced command, `restrict`: no shell, no pty, no forwarding):
+ * wait until cloud-init has finished this boot — /run is new at every boot, and
+ * result.json is written when the final stage ends — and print its result (errors by module).
+ */
+export const PROBE_COMMAND =
+  "sh -c 'until [ -e /run/cloud-init/result.json ]; do sleep 1; done; cat /run/cloud-init/result.json'";
+
+/** The authorized_keys line of the probe's public key. */
+export function probeAuthorizedKey(publicKey: string): string {
+  const key = publicKey.trim().split(/\s+/).slice(0, 2).join(' ');
+  return `restrict,command="${PROBE_COMMAND.replace(/"/g, '\\"')}" ${key} ${PROBE_USER}`;
+}
+
+export function buildSeedFiles(
+  spec: DesiredInstance,
+  options: {
+    /**
+     * The agent's probe key for this instance (an OpenSSH public key line): with it, a user
+     * `rentgpu-probe` that may only read cloud-init's result, so "ready" means the renter's
+     * machine is set up, not only that its SSH server answers. None: no such user (the busybox
+     * test guest's hand-written cloud-init has no use for it).
+     */
+    probeKey?: string | null;
+  } = {},
+): SeedFiles {
   const hostname = guestHostname(spec.id);
   const metaData = `instance-id: ${yamlString(spec.id)}\nlocal-hostname: ${yamlString(hostname)}\n`;
   const keys = keyLines([
@@ -54,8 +82,20 @@ export function buildSeedFiles(spec: DesiredInstance): SeedFiles {
     '    lock_passwd: true',
     '    ssh_authorized_keys:',
     ...keys.map((k) => `      - ${yamlString(k)}`),
+    ...(options.probeKey
+      ? [
+          `  - name: ${yamlString(PROBE_USER)}`,
+          "    gecos: RentGPU readiness probe (can only read cloud-init's result)",
+          '    shell: /bin/sh',
+          '    lock_passwd: true',
+          '    ssh_authorized_keys:',
+          `      - ${yamlString(probeAuthorizedKey(options.probeKey))}`,
+        ]
+      : []),
     'ssh_pwauth: false',
     'disable_root: true',
+    // The instance's own name resolves (sudo warned "unable to resolve host" on every call).
+    'manage_etc_hosts: true',
     '',
   ].join('\n');
   const template = spec.userData?.trim() ? spec.userData : null;

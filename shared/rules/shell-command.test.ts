@@ -171,7 +171,9 @@ describe('commands for an endpoint', () => {
    */
   function sshReads(words: string[]): { user: string; host: string; options: string[] } {
     expect(words[0]).toBe('ssh');
-    const end = words.indexOf('--');
+    // As ssh's getopt reads it: `-l` takes the next word (even `--`) as its value.
+    const l = words.indexOf('-l');
+    const end = l === -1 ? words.indexOf('--') : words.indexOf('--', l + 2);
     if (end === -1) {
       const last = words.at(-1) ?? '';
       const at = last.lastIndexOf('@');
@@ -179,7 +181,6 @@ describe('commands for an endpoint', () => {
       return { user: last.slice(0, at), host: last.slice(at + 1), options: words.slice(1, -1) };
     }
     expect(words.length).toBe(end + 2);
-    const l = words.indexOf('-l');
     return { user: words[l + 1] ?? '', host: words[end + 1] ?? '', options: words.slice(1, l) };
   }
 
