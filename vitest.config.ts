@@ -28,9 +28,22 @@ export default defineConfig({
         test: {
           name: 'agent-e2e',
           include: ['agent/**/*.e2e.test.ts'],
+          exclude: ['agent/test/real-guest.e2e.test.ts', '**/node_modules/**'],
           environment: 'node',
           testTimeout: 600_000,
           hookTimeout: 600_000,
+        },
+      },
+      {
+        // The real agent on a real distribution: the Debian cloud image built by
+        // scripts/test-image/build.sh, fetched over HTTP, booted under UEFI, set up by real
+        // cloud-init (two guests at once). `npm test` runs it on its own, after the others.
+        test: {
+          name: 'real-guest',
+          include: ['agent/test/real-guest.e2e.test.ts'],
+          environment: 'node',
+          testTimeout: 2_400_000,
+          hookTimeout: 1_300_000,
         },
       },
       {

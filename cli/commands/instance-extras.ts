@@ -1,3 +1,5 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type {
   InstanceAnswer,
@@ -16,7 +18,7 @@ import { CommandError, type Ctx, positiveInt } from './context';
  * command, and a value no real name has (a leading `-`, whitespace, control characters) is
  * refused before anything runs.
  */
-function sshArgs(instance: PublicInstance, extra: string[] = []): string[] {
+function sshArgs(instance: PublicInstance, extra: string[] = [], options: string[] = []): string[] {
   if (instance.status !== 'running' || !instance.sshHost || !instance.sshPort) {
     const when = instance.actions.includes('start')
       ? ` Start it first: rentgpu instances start ${instance.id}.`
@@ -34,7 +36,30 @@ function sshArgs(instance: PublicInstance, extra: string[] = []): string[] {
       `Instance ${instance.id} has an SSH address that is not safe to use, so ssh was not run. ${unsafe} Contact support.`,
     );
   }
-  return sshArgv(endpoint, { remote: extra });
+  return sshArgv(endpoint, { options, remote: extra });
+}
+
+/** An OpenSSH public key line as the server stores a guest's host key: `type base64`. */
+const HOST_KEY = /^[a-z][a-z0-9@.-]{2,40} [A-Za-z0-9+/]+={0,3}$/;
+
+/**
+ * The guest's host key, as the agent's probe saw it and the server stored it, pinned for this
+ * instance's address in the CLI's own known_hosts (beside its config): ssh then checks it
+ * (StrictHostKeyChecking=yes) instead of asking the renter to trust a key on first use. No
+ * stored key (an instance from before, the demo host): ssh asks as usual.
+ */
+async function pinnedHostKey(instance: PublicInstance, configFile: string): Promise<string[]> {
+  const key = instance.sshHostKey;
+  if (!key || !HOST_KEY.test(key) || !instance.sshHost || !instance.sshPort) return [];
+  const file = path.join(path.dirname(configFile), 'known_hosts');
+  const name =
+    instance.sshPort === 22 ? instance.sshHost : `[${instance.sshHost}]:${instance.sshPort}`;
+  const kept = (await readFile(file, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith(`${name} `));
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, `${[...kept, `${name} ${key}`].join('\n')}\n`, { mode: 0o600 });
+  return ['-o', `UserKnownHostsFile=${file}`, '-o', 'StrictHostKeyChecking=yes'];
 }
 
 /** `instances ssh`, `instances usage` and `instances invoice`. */
@@ -48,7 +73,9 @@ export function registerInstanceExtras(instances: Command, ctx: Ctx): void {
     .action(async (id: number, extra: string[], options: { print?: boolean }) => {
       const answer = await ctx.api<InstanceAnswer>({ method: 'GET', path: `/instances/${id}` });
       if (!answer) return;
-      const args = sshArgs(answer.instance, extra);
+      sshArgs(answer.instance, extra); // refuses before anything is written
+      const pinned = await pinnedHostKey(answer.instance, ctx.io.env.configFile);
+      const args = sshArgs(answer.instance, extra, pinned);
       if (options.print) {
         ctx.show({ command: ['ssh', ...args] }, () => shellLine(['ssh', ...args]));
         return;

@@ -277,6 +277,35 @@ describe('the rentgpu CLI', () => {
       command: ['ssh', '-l', instance.sshUsername, '-p', port, '--', instance.sshHost],
     });
 
+    // With the guest's host key stored (the agent's probe saw it), ssh checks that key: pinned
+    // in the CLI's own known_hosts for this address, no trust on first use.
+    const hostKey =
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl';
+    await t.database.db.update(instances).set({ sshHostKey: hostKey }).where(eq(instances.id, id));
+    const pinned = await rentgpu(['instances', 'ssh', String(id), '--print', '--json'], {
+      configHome,
+      env,
+    });
+    const knownHosts = path.join(configHome, 'rentgpu', 'known_hosts');
+    expect(JSON.parse(pinned.stdout)).toEqual({
+      command: [
+        'ssh',
+        '-l',
+        instance.sshUsername,
+        '-p',
+        port,
+        '-o',
+        `UserKnownHostsFile=${knownHosts}`,
+        '-o',
+        'StrictHostKeyChecking=yes',
+        '--',
+        instance.sshHost,
+      ],
+    });
+    expect(readFileSync(knownHosts, 'utf8')).toBe(`[${instance.sshHost}]:${port} ${hostKey}\n`);
+    expect(statSync(knownHosts).mode & 0o777).toBe(0o600);
+    await t.database.db.update(instances).set({ sshHostKey: null }).where(eq(instances.id, id));
+
     // A stand-in ssh on PATH: the CLI runs it on this terminal and exits with its code.
     const bin = mkdtempSync(path.join(tmpdir(), 'rentgpu-ssh-'));
     writeFileSync(path.join(bin, 'ssh'), '#!/bin/sh\necho "ssh $*"\nexit 7\n');
