@@ -178,6 +178,22 @@ describe("the heartbeat answer names the host's address", () => {
   });
 });
 
+describe("a report's time", () => {
+  it('is never before the state it leaves began, nor in the future', async () => {
+    const h = await hostAt('203.0.113.57');
+    const { id, generation } = await rented(h);
+    const before = await row(id);
+    t.clock.advance(30_000);
+    const res = await h.report(id, {
+      ...running(generation, { host: '203.0.113.57', port: 22001, user: 'ubuntu' }),
+      at: '2001-01-01T00:00:00.000Z',
+    });
+    expect(res.json()).toEqual({ accepted: true });
+    const after = await row(id);
+    expect(after?.readyAt?.toISOString()).toBe(before?.stateChangedAt.toISOString());
+  });
+});
+
 describe('two hosts of two providers', () => {
   it("cannot take each other's address; behind one address they may use the same port", async () => {
     const a = await hostAt('203.0.113.60');

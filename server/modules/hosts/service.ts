@@ -492,8 +492,10 @@ export function createHostsService(deps: {
       if (!instance) throw notFound('Instance');
       const at = new Date(body.at);
       const now = clock.now();
-      // An agent's clock may run ahead; a transition never happens in the future.
-      return { accepted: await applyStatus(host, instance, body, at > now ? now : at) };
+      // An agent's clock may be off, and a host is untrusted (docs/decisions/013): a transition
+      // never happens in the future, nor before the state it leaves began.
+      const when = at > now ? now : at < instance.stateChangedAt ? instance.stateChangedAt : at;
+      return { accepted: await applyStatus(host, instance, body, when) };
     },
 
     /**
