@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { IMAGE_NAME_PATTERN } from '../shared/contracts/images';
 import { Agent, EnrollmentError } from './agent';
 import { AgentApi } from './api-client';
 import { AgentConfigError, parseAgentEnv } from './env';
+import { FetchImageError, fetchImage } from './fetch-image';
 import { detectAccelerator } from './inventory/host';
 import { jsonLog } from './log';
 import { QemuDriver } from './qemu/driver';
@@ -39,8 +41,30 @@ function uefiFirmware(code: string, vars: string) {
   return null;
 }
 
+/**
+ * `--fetch-image [NAME]` (the installer, before the service first starts): fetch and verify
+ * one catalogue image into the cache, print progress, exit 0 — or 1 with the reason.
+ */
+async function fetchImageOnce(env: ReturnType<typeof parseAgentEnv>, args: string[]) {
+  const [name = null, ...extra] = args;
+  if (extra.length > 0 || (name !== null && !IMAGE_NAME_PATTERN.test(name))) {
+    throw new FetchImageError('usage: rentgpu-agent.mjs --fetch-image [IMAGE-NAME]');
+  }
+  await fetchImage({
+    serverUrl: env.RENTGPU_SERVER_URL,
+    stateDir: env.AGENT_STATE_DIR,
+    name,
+    limitBytes: Math.floor(env.AGENT_IMAGE_CACHE_GIB * 1024 ** 3),
+    qemuImgBinary: env.AGENT_QEMU_IMG,
+    out: (line) => process.stdout.write(`${line}\n`),
+  });
+  process.exit(0);
+}
+
 async function main() {
   const env = parseAgentEnv();
+  const [command, ...args] = process.argv.slice(2);
+  if (command === '--fetch-image') return fetchImageOnce(env, args);
   const accelerator = await detectAccelerator(env.AGENT_ALLOW_SOFTWARE_EMULATION);
   const testKernel = Boolean(env.AGENT_GUEST_KERNEL && env.AGENT_GUEST_INITRD);
   const driver = new QemuDriver({
@@ -104,7 +128,9 @@ async function main() {
 }
 
 main().catch((err: Error) => {
-  if (err instanceof AgentConfigError || err instanceof EnrollmentError) console.error(err.message);
+  if (err instanceof FetchImageError) console.error(`ERROR: ${err.message}`);
+  else if (err instanceof AgentConfigError || err instanceof EnrollmentError)
+    console.error(err.message);
   else console.error(err);
   process.exit(1);
 });

@@ -7,11 +7,14 @@
 # Checks the host against the requirements (Ubuntu 22.04+, kernel 5.15+, 32GB RAM, 500GB+
 # disk, ports 22 and 5900-5999) and warns about what falls short; downloads the agent and
 # checks it against the SHA-256 the server publishes beside it (a mismatch stops here, before
-# anything is changed); installs QEMU; creates the rentgpu-agent system user (groups kvm and,
+# anything is changed); installs QEMU, OVMF (UEFI firmware) and the OpenSSH client; creates the rentgpu-agent system user (groups kvm and,
 # through a udev rule, /dev/vfio/*); installs the agent to /opt/rentgpu-agent/agent.mjs, its
 # configuration to /etc/rentgpu-agent/agent.env, the one-time token to a 0600 file the agent
-# deletes once enrolled; and runs it as the hardened systemd service rentgpu-agent.service,
-# as that user, never as root (docs/decisions/014-a-trustworthy-install.md).
+# deletes once enrolled; has the agent fetch and verify the default OS image (the server's
+# catalogue names it: Ubuntu 22.04 and its published SHA-256) into the state folder's images/,
+# so the first rental does not wait for it (--skip-image leaves that to the agent); and runs
+# it as the hardened systemd service rentgpu-agent.service, as that user, never as root
+# (docs/decisions/014-a-trustworthy-install.md).
 #
 # This file is static: the server never writes anything into it. The server URL arrives as an
 # argument and the token on standard input or in a file (never as an argument: `ps` shows
@@ -25,7 +28,11 @@ readonly TOKEN_FILE="$STATE_DIR/enrol-token"
 readonly AGENT_FILE=rentgpu-agent.mjs
 readonly SERVER_PATTERN='^https?://([A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?$'
 readonly TOKEN_PATTERN='^[A-Za-z0-9_-]{32,128}$'
-readonly PACKAGES=(qemu-system-x86 qemu-utils genisoimage)
+readonly IMAGES_DIR="$STATE_DIR/images"
+readonly CATALOGUE_PATH=/api/providers/agent/images
+# QEMU and qemu-img; genisoimage writes cloud-init's seed; ovmf is the UEFI firmware cloud
+# images boot with; the OpenSSH client is the agent's readiness probe (a login to the guest).
+readonly PACKAGES=(qemu-system-x86 qemu-utils genisoimage ovmf openssh-client)
 readonly MIN_RAM_GB=32
 readonly MIN_DISK_GB=500
 readonly MIN_NODE_MAJOR=20
@@ -38,6 +45,7 @@ ALLOW_HTTP=0
 PREFIX=''
 DRY_RUN=0
 SKIP_PACKAGES=0
+SKIP_IMAGE=0
 WARNINGS=0
 
 usage() {
@@ -49,10 +57,13 @@ Usage: install.sh --server URL (--token-stdin | --token-file FILE) [options]
                      from standard input, e.g. <<< 'TOKEN'
   --token-file FILE  read the token from FILE instead
   --allow-http       accept an http:// server (a test or development server only)
-  --skip-packages    do not install QEMU and genisoimage with apt-get
+  --skip-packages    do not install QEMU, genisoimage, OVMF and the OpenSSH client with apt-get
+  --skip-image       do not fetch the default OS image (Ubuntu 22.04) now; the agent fetches
+                     it when a rental first needs it
   --prefix DIR       install into DIR instead of / (an image or a test): no root needed, no
                      packages, no systemctl
-  --dry-run          check the host and print what would be done; change nothing
+  --dry-run          check the host and print what would be done (and which image would be
+                     downloaded, and where); change nothing
   -h, --help         this help
 
 The token is never taken as an argument: every user of the host can read arguments (ps).
@@ -113,6 +124,10 @@ parse_args() {
         ;;
       --skip-packages)
         SKIP_PACKAGES=1
+        shift
+        ;;
+      --skip-image)
+        SKIP_IMAGE=1
         shift
         ;;
       -h | --help)
@@ -183,7 +198,7 @@ check_tools() {
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
   done
   if [[ -z "$PREFIX" ]] && ((!DRY_RUN)); then
-    for tool in systemctl getent useradd usermod groupadd chown; do
+    for tool in systemctl getent useradd usermod groupadd chown runuser; do
       command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
     done
   fi
@@ -291,7 +306,7 @@ install_packages() {
     return
   fi
   if [[ ! -f /etc/debian_version ]] || ! command -v apt-get >/dev/null 2>&1; then
-    warn "not Debian or Ubuntu: install QEMU (qemu-system-x86_64, qemu-img) and genisoimage yourself"
+    warn "not Debian or Ubuntu: install QEMU (qemu-system-x86_64, qemu-img), genisoimage, OVMF (UEFI firmware) and the OpenSSH client (ssh, ssh-keygen) yourself"
     return
   fi
   info "installing ${PACKAGES[*]}"
@@ -424,6 +439,61 @@ write_token() {
   mv -f "$tmp" "$file"
 }
 
+# Reads the catalogue on standard input; prints the default image (ubuntu-22.04, else the
+# first with a source: as shared/contracts/images.ts defaultHostImage) in one line.
+readonly DESCRIBE_IMAGE_JS='
+let text = "";
+process.stdin.on("data", (d) => (text += d)).on("end", () => {
+  const list = JSON.parse(text);
+  const image = list.find((i) => i.name === "ubuntu-22.04" && i.url) || list.find((i) => i.url);
+  if (!image) process.exit(1);
+  const size = image.sizeBytes ? (image.sizeBytes / 1048576).toFixed(1) + " MiB" : "size not stated";
+  const line = image.name + " (" + image.title + ") from " + image.url + " (" + size + "), SHA-256 " + image.sha256;
+  console.log(line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ""));
+});
+'
+
+# What a dry run would download: the server's catalogue is read (reading changes nothing).
+describe_image() {
+  local url="$SERVER$CATALOGUE_PATH"
+  local proto='=https'
+  ((ALLOW_HTTP)) && proto='=https,http'
+  local described=''
+  if [[ -x "$NODE_BIN" ]]; then
+    described="$(curl -fsSL --proto "$proto" --max-time 30 "$url" </dev/null 2>/dev/null |
+      "$NODE_BIN" -e "$DESCRIBE_IMAGE_JS" 2>/dev/null)" || described=''
+  fi
+  if [[ -n "$described" ]]; then
+    info "would download the default OS image $described"
+  else
+    info "would download the default OS image the server's catalogue names ($url)"
+  fi
+  info "into ${PREFIX}$IMAGES_DIR/, verified against its SHA-256 before anything boots it"
+}
+
+# The default OS image, fetched now so the first rental does not wait for it. The agent itself
+# does it (--fetch-image: the server's catalogue, the same resumable download, SHA-256 check
+# and cache the service uses), as the agent's user, so the service finds it held. A failure
+# stops the install before the service is set up: the installer can simply be run again.
+fetch_image() {
+  if ((SKIP_IMAGE)); then
+    info "skipping the default OS image (--skip-image): the agent fetches it when a rental first needs it"
+    return
+  fi
+  ((DRY_RUN)) && describe_image
+  if ((!DRY_RUN)) && [[ ! -x "$NODE_BIN" ]]; then
+    die "Node.js is needed to fetch the default OS image (and to run the agent); install it and run the installer again, or add --skip-image"
+  fi
+  local -a cmd=(env -i "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    "RENTGPU_SERVER_URL=$SERVER" "AGENT_STATE_DIR=${PREFIX}$STATE_DIR"
+    "$NODE_BIN" "${PREFIX}/opt/rentgpu-agent/agent.mjs" --fetch-image)
+  if [[ -z "$PREFIX" ]]; then cmd=(runuser -u "$AGENT_USER" -- "${cmd[@]}"); fi
+  ((DRY_RUN)) || info "fetching the default OS image into ${PREFIX}$IMAGES_DIR/ (this can take a few minutes)"
+  if ! (cd / && run "${cmd[@]}"); then
+    die "the default OS image could not be fetched and verified (the reason is above); the agent is installed but not started. Run the installer again, or add --skip-image to start without it (the agent then fetches it when a rental first needs it)"
+  fi
+}
+
 write_unit() {
   local dir="${PREFIX}/etc/systemd/system"
   local file="$dir/$SERVICE.service"
@@ -512,6 +582,7 @@ main() {
   install_agent
   write_config
   write_token
+  fetch_image
   write_udev_rule
   write_unit
   start_service

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -27,6 +27,10 @@ const SHELLCHECK = ['/usr/bin/shellcheck', '/usr/local/bin/shellcheck'].find((p)
 let agentBundle: Uint8Array;
 /** What the fake server publishes as the agent's checksum (null: the right one). */
 let publishedSha256: string | null = null;
+/** The default image the fake server's catalogue names, and the SHA-256 it publishes. */
+const IMAGE = randomBytes(64 * 1024);
+const IMAGE_SHA256 = createHash('sha256').update(IMAGE).digest('hex');
+let imageSha256 = IMAGE_SHA256;
 let server: http.Server;
 let serverUrl: string;
 const requested: string[] = [];
@@ -52,6 +56,12 @@ beforeAll(async () => {
       const digest = publishedSha256 ?? createHash('sha256').update(agentBundle).digest('hex');
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(`${digest}  rentgpu-agent.mjs\n`);
+    } else if (req.url === '/api/providers/agent/images') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(catalogue()));
+    } else if (req.url === '/images/ubuntu.img') {
+      res.writeHead(200, { 'content-length': IMAGE.length });
+      res.end(IMAGE);
     } else {
       res.writeHead(404).end();
     }
@@ -91,6 +101,28 @@ function installer(
     child.stdin.end(stdin);
   });
 }
+
+/** As the server answers GET /api/providers/agent/images (shared/contracts/images.ts). */
+const catalogue = () => [
+  {
+    name: 'windows-11',
+    title: 'Windows 11',
+    url: null,
+    sha256: null,
+    sizeBytes: null,
+    format: 'qcow2',
+    firmware: 'uefi',
+  },
+  {
+    name: 'ubuntu-22.04',
+    title: 'Ubuntu 22.04 LTS',
+    url: `${serverUrl}/images/ubuntu.img`,
+    sha256: imageSha256,
+    sizeBytes: IMAGE.length,
+    format: 'qcow2',
+    firmware: 'uefi',
+  },
+];
 
 const SERVER_ARGS = () => ['--server', serverUrl, '--allow-http', '--token-stdin'];
 
@@ -186,15 +218,49 @@ describe('the installer script', () => {
     expect(result.stderr).toContain('run the installer as root');
   });
 
-  it('--dry-run checks the host and changes nothing', async () => {
+  it('--dry-run checks the host, says which image it would download and where, and changes nothing', async () => {
     const prefix = await mkdtemp(path.join(tmp, 'dry-'));
     const before = requested.length;
     const result = await installer([...SERVER_ARGS(), '--prefix', prefix, '--dry-run']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('dry run: nothing is changed');
     expect(result.stdout).toContain('[dry-run] curl -fsSL');
+    // The image: its name, URL, size and SHA-256, from the server's catalogue; and where.
+    expect(result.stdout).toContain(
+      `would download the default OS image ubuntu-22.04 (Ubuntu 22.04 LTS) from ${serverUrl}/images/ubuntu.img (0.1 MiB), SHA-256 ${IMAGE_SHA256}`,
+    );
+    expect(result.stdout).toContain(`into ${prefix}/var/lib/rentgpu-agent/images/`);
+    expect(result.stdout).toContain('--fetch-image');
     expect(await readdir(prefix)).toEqual([]);
-    expect(requested.length).toBe(before);
+    // It read the catalogue, nothing else (no agent, no image).
+    expect(requested.slice(before)).toEqual(['/api/providers/agent/images']);
+  });
+
+  it('--dry-run without --prefix: the agent fetches the image as its own user, after the agent is verified and before the service is enabled', async () => {
+    const result = await installer([...SERVER_ARGS(), '--skip-packages', '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    const verify = at(/^\[dry-run\] curl .*sha256sum --check$/);
+    const fetch = at(
+      /^\[dry-run\] runuser -u rentgpu-agent -- env -i \S+ RENTGPU_SERVER_URL=\S+ AGENT_STATE_DIR=\/var\/lib\/rentgpu-agent \S*node \/opt\/rentgpu-agent\/agent\.mjs --fetch-image$/,
+    );
+    const enable = at(/^\[dry-run\] systemctl enable rentgpu-agent$/);
+    expect(verify, result.stdout).toBeGreaterThan(-1);
+    expect(fetch, result.stdout).toBeGreaterThan(verify);
+    expect(enable, result.stdout).toBeGreaterThan(fetch);
+    expect(result.stdout).toContain('into /var/lib/rentgpu-agent/images/');
+
+    const skipped = await installer([
+      ...SERVER_ARGS(),
+      '--skip-packages',
+      '--skip-image',
+      '--dry-run',
+    ]);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stdout).not.toContain('--fetch-image');
+    expect(skipped.stdout).not.toContain('would download the default OS image');
+    expect(skipped.stdout).toContain('skipping the default OS image (--skip-image)');
   });
 
   it("--prefix installs the verified agent, its 0600 configuration and token file, and the hardened unit; the token is in no command's arguments", async () => {
@@ -225,6 +291,34 @@ describe('the installer script', () => {
       expect.arrayContaining(['curl', 'sha256sum', 'install', 'mktemp']),
     );
     expect(commands.filter((c) => c.join(' ').includes(TOKEN))).toEqual([]);
+    // The agent fetched the default image itself, after the agent's checksum was checked.
+    const state = path.join(prefix, 'var/lib/rentgpu-agent');
+    const checked = commands.findIndex((c) => c[0] === 'sha256sum');
+    const fetched = commands.findIndex((c) => c[0] === 'node' && c.includes('--fetch-image'));
+    expect(checked).toBeGreaterThan(-1);
+    expect(fetched).toBeGreaterThan(checked);
+    expect(commands[fetched]?.slice(1)).toEqual([
+      path.join(prefix, 'opt/rentgpu-agent/agent.mjs'),
+      '--fetch-image',
+    ]);
+    expect(commands[fetched - 1]).toEqual(
+      expect.arrayContaining([
+        'env',
+        '-i',
+        `RENTGPU_SERVER_URL=${serverUrl}`,
+        `AGENT_STATE_DIR=${state}`,
+      ]),
+    );
+    expect(result.stdout).toContain(`ubuntu-22.04 verified (SHA-256 ${IMAGE_SHA256})`);
+    expect((await readdir(path.join(state, 'images'))).sort()).toEqual([
+      `ubuntu-22.04.${IMAGE_SHA256}.json`,
+      `ubuntu-22.04.${IMAGE_SHA256}.qcow2`,
+    ]);
+    expect(
+      (await readFile(path.join(state, 'images', `ubuntu-22.04.${IMAGE_SHA256}.qcow2`))).equals(
+        IMAGE,
+      ),
+    ).toBe(true);
     expect(result.stdout + result.stderr).not.toContain(TOKEN);
     // The host checks ran (this machine may pass or fail them; either way it goes on).
     expect(result.stdout).toMatch(/Linux kernel/);
@@ -312,6 +406,35 @@ describe('the installer script', () => {
       expect(await readdir(prefix)).toEqual([]);
     } finally {
       publishedSha256 = null;
+    }
+  });
+
+  it('stops before the service is set up when the default image does not match its SHA-256; --skip-image installs without it', async () => {
+    const prefix = await mkdtemp(path.join(tmp, 'bad-image-'));
+    imageSha256 = 'b'.repeat(64);
+    try {
+      const result = await installer([...SERVER_ARGS(), '--prefix', prefix, '--skip-packages']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('checksum mismatch');
+      expect(result.stderr).toContain('the default OS image could not be fetched and verified');
+      expect(result.stderr).toContain('--skip-image');
+      expect(await readdir(path.join(prefix, 'var/lib/rentgpu-agent/images'))).toEqual([]);
+      expect(existsSync(path.join(prefix, 'etc/systemd/system/rentgpu-agent.service'))).toBe(false);
+
+      const before = requested.length;
+      const skipped = await installer([
+        ...SERVER_ARGS(),
+        '--prefix',
+        prefix,
+        '--skip-packages',
+        '--skip-image',
+      ]);
+      expect(skipped.code, skipped.stderr).toBe(0);
+      expect(skipped.stdout).toContain('skipping the default OS image (--skip-image)');
+      expect(requested.slice(before)).not.toContain('/api/providers/agent/images');
+      expect(existsSync(path.join(prefix, 'etc/systemd/system/rentgpu-agent.service'))).toBe(true);
+    } finally {
+      imageSha256 = IMAGE_SHA256;
     }
   });
 

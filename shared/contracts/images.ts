@@ -44,6 +44,17 @@ export type CatalogueImage = z.infer<typeof catalogueImage>;
 export const imageCatalogue = z.array(catalogueImage).max(50);
 export type ImageCatalogue = z.infer<typeof imageCatalogue>;
 
+/** The image the installer fetches onto a new host (install.sh; the agent's --fetch-image). */
+export const DEFAULT_HOST_IMAGE: ImageName = 'ubuntu-22.04';
+
+/** The catalogue's default host image: `ubuntu-22.04`, else the first entry with a source. */
+export function defaultHostImage(catalogue: ImageCatalogue): CatalogueImage | undefined {
+  return (
+    catalogue.find((image) => image.name === DEFAULT_HOST_IMAGE && image.url !== null) ??
+    catalogue.find((image) => image.url !== null)
+  );
+}
+
 export const HOST_IMAGE_STATES = ['ready', 'fetching', 'failed'] as const;
 
 /** One image on a host, as its agent reports it in every heartbeat. */

@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageCatalogue } from '../../../shared/contracts/images';
 import { createTestApp, type TestApp } from '../../test/app';
+import { DEFAULT_IMAGE_CATALOGUE } from '../images/catalogue';
 import { INSTALLER_PATH, loadAgentBundle } from './downloads';
 
 const run = promisify(execFile);
@@ -87,6 +89,42 @@ describe('agent downloads (spec part 1 section 7)', () => {
     await writeFile(path.join(tmp, 'agent.sha256'), res.body);
     const checked = await run('sha256sum', ['--check', '--strict', 'agent.sha256'], { cwd: tmp });
     expect(checked.stdout).toBe('rentgpu-agent.mjs: OK\n');
+  });
+
+  it('GET /api/providers/agent/images: the image catalogue, signed out, as the contract says', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/providers/agent/images' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = imageCatalogue.parse(res.json());
+    expect(body).toEqual(DEFAULT_IMAGE_CATALOGUE);
+    const ubuntu = body.find((image) => image.name === 'ubuntu-22.04');
+    expect(ubuntu?.url).toMatch(/^https:\/\/cloud-images\.ubuntu\.com\//);
+    expect(ubuntu?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("GET /api/providers/agent/images answers the operator's catalogue (IMAGE_CATALOGUE_FILE)", async () => {
+    const own = [
+      {
+        name: 'debian-12',
+        title: 'Debian 12',
+        url: 'https://images.example/debian-12.qcow2',
+        sha256: 'b'.repeat(64),
+        sizeBytes: 1234,
+        format: 'qcow2',
+        firmware: 'uefi',
+      },
+    ];
+    const file = path.join(tmp, 'catalogue.json');
+    await writeFile(file, JSON.stringify(own));
+    const other = await createTestApp({ env: { IMAGE_CATALOGUE_FILE: file } });
+    try {
+      const res = await other.request({ method: 'GET', url: '/api/providers/agent/images' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(own);
+    } finally {
+      await other.close();
+    }
   });
 
   it('serves the built bundle (npm run build:agent) when there is one', async () => {

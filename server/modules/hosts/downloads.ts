@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorResponses } from '../../../shared/contracts/errors';
+import { imageCatalogue } from '../../../shared/contracts/images';
 import { serviceUnavailable } from '../../lib/errors';
 import { ROOT_DIR } from '../../lib/paths';
 
@@ -77,7 +78,10 @@ const loadCachedAgent = () =>
  * GET /api/providers/agent/download (the installer) and /download-script (the agent), for
  * anyone (spec part 1 section 7): attachments, never rendered by a browser (nosniff). Beside
  * the agent, /download-script.sha256 publishes its SHA-256 in `sha256sum` format; the
- * installer refuses an agent that does not match it (ADR 014).
+ * installer refuses an agent that does not match it (ADR 014). /images is the server's image
+ * catalogue (the same one heartbeat answers carry, ADR 015): the installer reads it to fetch
+ * the default image before the agent's first start. Nothing in it is secret; it needs no
+ * sign-in, as the installer has none.
  */
 export function registerAgentDownloads(app: FastifyInstance): void {
   const attachment = {
@@ -128,6 +132,26 @@ export function registerAgentDownloads(app: FastifyInstance): void {
         .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
         .send(`${digest}  ${AGENT_FILENAME}\n`);
+    },
+  );
+
+  app.get(
+    '/api/providers/agent/images',
+    {
+      schema: {
+        response: {
+          200: imageCatalogue.describe(
+            'The image catalogue hosts fetch from: name, source URL, SHA-256, size',
+          ),
+          ...errorResponses,
+        },
+      },
+    },
+    async (_request, reply) => {
+      return reply
+        .header('cache-control', 'no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(app.deps.images.catalogue);
     },
   );
 }
