@@ -396,6 +396,7 @@ function fixtureRental(id: number, over: Partial<RentalView>): RentalView {
     sshHost: null,
     sshPort: null,
     sshUsername: 'ubuntu',
+    sshHostKeyFingerprint: null,
     usedCost: null,
     refund: null,
     providerEarnings: null,

@@ -52,7 +52,7 @@ async function hostAt(from: string, publicHost: string | null = null) {
   });
   const heartbeat = async (statuses: InstanceStatus[] = []) =>
     post('/api/v1/agents/heartbeat', host.credential, heartbeatBody({ instances: statuses }), from);
-  const report = (id: number, body: Partial<InstanceStatus>) =>
+  const report = (id: number, body: Partial<InstanceStatus> & { at?: string }) =>
     post(
       `/api/v1/agents/instances/${id}/report`,
       host.credential,
