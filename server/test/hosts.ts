@@ -1,9 +1,12 @@
-import type {
-  GpuInfo,
-  HeartbeatRequest,
-  HostInventory,
-  InstanceStatus,
+import {
+  agentPaths,
+  type GpuInfo,
+  type HeartbeatRequest,
+  type HostInventory,
+  type InstanceStatus,
 } from '../../shared/contracts/agent-protocol';
+import type { HostImageStatus } from '../../shared/contracts/images';
+import type { TestApp } from './app';
 
 /** A host as its agent reports it: 32 cores, 128 GB, 2 TB, KVM. */
 export function hostInventory(overrides: Partial<HostInventory> = {}): HostInventory {
@@ -52,5 +55,42 @@ export function heartbeatBody(
     host: parts.host ?? hostInventory(),
     gpus: parts.gpus ?? gpuInventory(),
     instances: parts.instances ?? [],
+  };
+}
+
+/**
+ * A host's agent calling the agent routes as a real one does: its bearer credential, from its
+ * own address (`from`, the address the server may let it report; docs/decisions/013).
+ */
+export function agentCalls(
+  t: Pick<TestApp, 'request' | 'clock'>,
+  credential: string,
+  from: string,
+) {
+  const headers = { authorization: `Bearer ${credential}` };
+  return {
+    heartbeat: (statuses: InstanceStatus[] = [], images?: HostImageStatus[]) =>
+      t.request({
+        method: 'POST',
+        url: agentPaths.heartbeat,
+        payload: { ...heartbeatBody({ instances: statuses }), ...(images ? { images } : {}) },
+        headers,
+        remoteAddress: from,
+      }),
+    report: (id: number, body: Partial<InstanceStatus> & { at?: string }) =>
+      t.request({
+        method: 'POST',
+        url: agentPaths.report(String(id)),
+        payload: {
+          id: String(id),
+          ssh: null,
+          vnc: null,
+          error: null,
+          at: t.clock.now().toISOString(),
+          ...body,
+        },
+        headers,
+        remoteAddress: from,
+      }),
   };
 }

@@ -4,7 +4,7 @@ import { heartbeatResponse, type InstanceStatus } from '../../../shared/contract
 import { instances } from '../../db/schema';
 import { createHost, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
-import { heartbeatBody } from '../../test/hosts';
+import { agentCalls } from '../../test/hosts';
 import { world } from '../../test/world';
 
 /**
@@ -26,16 +26,6 @@ afterAll(async () => {
   await t.close();
 });
 
-function post(url: string, credential: string, payload: unknown, from: string) {
-  return t.request({
-    method: 'POST',
-    url,
-    payload: payload as Record<string, unknown>,
-    headers: { authorization: `Bearer ${credential}` },
-    remoteAddress: from,
-  });
-}
-
 /** A provider's enrolled host whose agent calls from `from`, with a listing of two GPUs. */
 async function hostAt(from: string, publicHost: string | null = null) {
   const providerId = (await createProvider(t.database.db, {})).id;
@@ -50,22 +40,7 @@ async function hostAt(from: string, publicHost: string | null = null) {
     hourlyRate: '1.00',
     totalCount: 2,
   });
-  const heartbeat = async (statuses: InstanceStatus[] = []) =>
-    post('/api/v1/agents/heartbeat', host.credential, heartbeatBody({ instances: statuses }), from);
-  const report = (id: number, body: Partial<InstanceStatus> & { at?: string }) =>
-    post(
-      `/api/v1/agents/instances/${id}/report`,
-      host.credential,
-      {
-        id: String(id),
-        ssh: null,
-        vnc: null,
-        error: null,
-        at: t.clock.now().toISOString(),
-        ...body,
-      },
-      from,
-    );
+  const { heartbeat, report } = agentCalls(t, host.credential, from);
   return { host, listing, heartbeat, report, from };
 }
 

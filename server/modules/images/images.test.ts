@@ -9,7 +9,7 @@ import { hosts, instances } from '../../db/schema';
 import { ConfigError, parseEnv } from '../../env';
 import { createHost, createListing, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
-import { heartbeatBody } from '../../test/hosts';
+import { agentCalls, heartbeatBody } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { checkInvariants } from '../ledger/invariants';
 import { DEFAULT_IMAGE_CATALOGUE } from './catalogue';
@@ -56,33 +56,13 @@ async function hostWithListing() {
     hostId: host.id,
     totalCount: 2,
   });
-  const auth = { authorization: `Bearer ${host.credential}` };
+  const calls = agentCalls(t, host.credential, AGENT_ADDRESS);
   const heartbeat = async (statuses: InstanceStatus[] = [], images?: HostImageStatus[]) => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/v1/agents/heartbeat',
-      payload: { ...heartbeatBody({ instances: statuses }), ...(images ? { images } : {}) },
-      headers: auth,
-      remoteAddress: AGENT_ADDRESS,
-    });
+    const res = await calls.heartbeat(statuses, images);
     expect(res.json()).not.toHaveProperty('error');
     return heartbeatResponse.parse(res.json());
   };
-  const report = (id: number, body: Partial<InstanceStatus>) =>
-    t.request({
-      method: 'POST',
-      url: `/api/v1/agents/instances/${id}/report`,
-      payload: {
-        id: String(id),
-        ssh: null,
-        vnc: null,
-        error: null,
-        at: t.clock.now().toISOString(),
-        ...body,
-      },
-      headers: auth,
-      remoteAddress: AGENT_ADDRESS,
-    });
+  const report = calls.report;
   return { host, listing, model, heartbeat, report };
 }
 
