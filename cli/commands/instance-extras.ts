@@ -8,6 +8,7 @@ import type {
   PublicInstance,
 } from '../../shared/contracts/public-api';
 import { shellLine, sshArgv, unsafeEndpointReason } from '../../shared/rules/shell-command';
+import { parseSshPublicKey } from '../../shared/rules/ssh-key';
 import { fields, table } from '../output';
 import { CommandError, type Ctx, positiveInt } from './context';
 
@@ -39,9 +40,6 @@ function sshArgs(instance: PublicInstance, extra: string[] = [], options: string
   return sshArgv(endpoint, { options, remote: extra });
 }
 
-/** An OpenSSH public key line as the server stores a guest's host key: `type base64`. */
-const HOST_KEY = /^[a-z][a-z0-9@.-]{2,40} [A-Za-z0-9+/]+={0,3}$/;
-
 /**
  * The guest's host key, as the agent's probe saw it and the server stored it, pinned for this
  * instance's address in the CLI's own known_hosts (beside its config): ssh then checks it
@@ -49,8 +47,9 @@ const HOST_KEY = /^[a-z][a-z0-9@.-]{2,40} [A-Za-z0-9+/]+={0,3}$/;
  * stored key (an instance from before, the demo host): ssh asks as usual.
  */
 async function pinnedHostKey(instance: PublicInstance, configFile: string): Promise<string[]> {
-  const key = instance.sshHostKey;
-  if (!key || !HOST_KEY.test(key) || !instance.sshHost || !instance.sshPort) return [];
+  const parsed = instance.sshHostKey ? parseSshPublicKey(instance.sshHostKey) : null;
+  if (!parsed?.ok || !instance.sshHost || !instance.sshPort) return [];
+  const key = `${parsed.type} ${parsed.base64}`;
   const file = path.join(path.dirname(configFile), 'known_hosts');
   const name =
     instance.sshPort === 22 ? instance.sshHost : `[${instance.sshHost}]:${instance.sshPort}`;

@@ -1,3 +1,5 @@
+import { hasControlCharacter } from './text';
+
 /**
  * Every command shown to a renter (a Copy button, the CLI's --print) or run for one (the CLI's
  * `instances ssh`) is built here. The user, host and port come from a provider's host, which
@@ -56,8 +58,7 @@ export function unsafeEndpointReason({ user, host }: SshEndpoint): string | null
   ] as const) {
     if (value === '') return `The SSH ${what} is empty.`;
     if (value.startsWith('-')) return `The SSH ${what} starts with "-".`;
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point.
-    if (/[\s\u0000-\u001f\u007f-\u009f]/.test(value)) {
+    if (/\s/.test(value) || hasControlCharacter(value)) {
       return `The SSH ${what} contains whitespace or control characters.`;
     }
   }
