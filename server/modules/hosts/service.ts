@@ -2,8 +2,6 @@ import { and, eq, inArray } from 'drizzle-orm';
 import {
   AGENT_HEARTBEAT_INTERVAL_MS,
   AGENT_OFFLINE_AFTER_MS,
-  type DesiredInstance,
-  desiredInstance,
   type EnrollRequest,
   type EnrollResponse,
   type HeartbeatRequest,
@@ -25,10 +23,11 @@ import {
   sshPortInUse,
   unauthenticated,
 } from '../../lib/errors';
-import { createImages, type Images, imageOfTemplate } from '../images/catalogue';
+import { createImages, type Images } from '../images/catalogue';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
 import { canonicalAddress, createAddressPolicy, type HostAddresses } from './address-policy';
+import { desiredFor, vncPassword } from './desired-state';
 import { guestHostKey } from './host-keys';
 import { hostsRepo } from './repo';
 import { createHostWake, type HostWake } from './wake';
@@ -54,37 +53,7 @@ export interface HostEvent {
   instanceIds: number[];
 }
 
-/** What the server wants of an instance in each of its states. */
-function desiredStateOf(status: string): DesiredInstance['state'] {
-  if (status === 'stopping' || status === 'stopped') return 'stopped';
-  if (status === 'terminating' || status === 'failed' || status === 'terminated') {
-    return 'terminated';
-  }
-  return 'running';
-}
-
 const HOLDS_GPU = new Set(['provisioning', 'starting', 'running']);
-
-/**
- * What a unit of a listing gets on its host: the instance's own shape, but never more than a
- * per-GPU share of the machine: of its cores, and of the memory it lets guests use
- * (AGENT_GUEST_MEMORY_MIB, else 80%). A marketplace rental asks 8 vCPUs and 32 GB by default;
- * a host with 2 GPUs, 16 cores and 64 GB gives each 8 vCPUs and 25.6 GB.
- */
-export function shapeOnHost(
-  instance: Pick<Instance, 'cpus' | 'memoryGb'>,
-  inventory: HeartbeatRequest['host'],
-  gpuCount: number,
-): { cpus: number; memoryMib: number } {
-  const share = Math.max(1, gpuCount);
-  const cpus = Math.max(1, Math.min(instance.cpus, Math.floor(inventory.cpu.cores / share)));
-  const poolBytes = inventory.memory.guestBytes ?? inventory.memory.totalBytes * 0.8;
-  const shareMib = Math.floor(poolBytes / 1024 / 1024 / share);
-  const memoryMib = Math.max(512, Math.min(instance.memoryGb * 1024, shareMib));
-  return { cpus, memoryMib };
-}
-
-const vncPassword = () => randomToken(6).slice(0, 8);
 
 /** A host's image status as stored: its error is the host's words, kept as plain text. */
 const storedImageStatus = (status: HostImageStatus): HostImageStatus => ({
@@ -292,59 +261,6 @@ export function createHostsService(deps: {
     return out;
   }
 
-  /**
-   * The desired object of one instance, checked against the protocol. A stored value the
-   * contract refuses (a row written before a check existed) must not fail the whole heartbeat,
-   * and with it every other renter's instance on the host: the offending fields fall back to
-   * safe values (the default user, no key, no setup), and an object that still does not fit is
-   * left out of the answer (the host then stops it and keeps its disk, as for an orphan). Both
-   * are logged.
-   */
-  function desired(row: Instance, inventory: HeartbeatRequest): DesiredInstance | null {
-    const object = desiredObject(row, inventory);
-    const checked = desiredInstance.safeParse(object);
-    if (checked.success) return checked.data;
-    const field = desiredInstance.shape;
-    const repaired = desiredInstance.safeParse({
-      ...object,
-      sshUser: field.sshUser.safeParse(object.sshUser).success ? object.sshUser : 'ubuntu',
-      sshPublicKeys: object.sshPublicKeys.filter(
-        (k) => field.sshPublicKeys.element.safeParse(k).success,
-      ),
-      platformSshPublicKey: field.platformSshPublicKey.safeParse(object.platformSshPublicKey)
-        .success
-        ? object.platformSshPublicKey
-        : null,
-      userData: field.userData.safeParse(object.userData).success ? object.userData : null,
-    });
-    deps.log?.error(
-      { instanceId: row.id, hostId: row.hostId, issues: checked.error.issues },
-      repaired.success
-        ? 'heartbeat: a stored instance did not fit the agent protocol; sent with safe values'
-        : 'heartbeat: a stored instance does not fit the agent protocol; left out of the answer',
-    );
-    return repaired.success ? repaired.data : null;
-  }
-
-  function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInstance {
-    const shape = shapeOnHost(row, inventory.host, inventory.gpus.gpus.length);
-    return {
-      id: String(row.id),
-      generation: row.generation,
-      state: desiredStateOf(row.status),
-      cpus: shape.cpus,
-      memoryMib: shape.memoryMib,
-      diskGib: Math.max(1, row.storageGb),
-      gpuIndexes: row.gpuIndexes,
-      sshUser: row.sshUsername,
-      sshPublicKeys: row.sshPublicKeys.slice(0, 20),
-      platformSshPublicKey: row.platformSshPublicKey,
-      vncPassword: row.vncPassword ?? vncPassword(),
-      userData: row.userData,
-      image: imageOfTemplate(row.template),
-    };
-  }
-
   return {
     report,
 
@@ -475,7 +391,7 @@ export function createHostsService(deps: {
       const publicAddress =
         canonicalAddress(recorded.publicHost) ?? canonicalAddress(callerAddress);
       return {
-        instances: rows.map((row) => desired(row, body)).filter((d) => d !== null),
+        instances: rows.map((row) => desiredFor(row, body, deps.log)).filter((d) => d !== null),
         heartbeatIntervalMs,
         ...(publicAddress ? { publicAddress } : {}),
         images: images.catalogue,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shapeOnHost } from './service';
+import { shapeOnHost } from './desired-state';
 
 const GiB = 1024 ** 3;
 const host = (cores: number, totalGiB: number, guestGiB?: number) => ({

@@ -1,0 +1,99 @@
+import {
+  type DesiredInstance,
+  desiredInstance,
+  type HeartbeatRequest,
+} from '../../../shared/contracts/agent-protocol';
+import type { Instance } from '../../db/schema';
+import { randomToken } from '../../lib/crypto';
+import { imageOfTemplate } from '../images/catalogue';
+
+/**
+ * What a host should run for each of its instances: the desired object of the agent protocol
+ * (docs/decisions/008), built from the instance row and the host's inventory.
+ */
+
+/** What the server wants of an instance in each of its states. */
+function desiredStateOf(status: string): DesiredInstance['state'] {
+  if (status === 'stopping' || status === 'stopped') return 'stopped';
+  if (status === 'terminating' || status === 'failed' || status === 'terminated') {
+    return 'terminated';
+  }
+  return 'running';
+}
+
+/**
+ * What a unit of a listing gets on its host: the instance's own shape, but never more than a
+ * per-GPU share of the machine: of its cores, and of the memory it lets guests use
+ * (AGENT_GUEST_MEMORY_MIB, else 80%). A marketplace rental asks 8 vCPUs and 32 GB by default;
+ * a host with 2 GPUs, 16 cores and 64 GB gives each 8 vCPUs and 25.6 GB.
+ */
+export function shapeOnHost(
+  instance: Pick<Instance, 'cpus' | 'memoryGb'>,
+  inventory: HeartbeatRequest['host'],
+  gpuCount: number,
+): { cpus: number; memoryMib: number } {
+  const share = Math.max(1, gpuCount);
+  const cpus = Math.max(1, Math.min(instance.cpus, Math.floor(inventory.cpu.cores / share)));
+  const poolBytes = inventory.memory.guestBytes ?? inventory.memory.totalBytes * 0.8;
+  const shareMib = Math.floor(poolBytes / 1024 / 1024 / share);
+  const memoryMib = Math.max(512, Math.min(instance.memoryGb * 1024, shareMib));
+  return { cpus, memoryMib };
+}
+
+export const vncPassword = () => randomToken(6).slice(0, 8);
+
+/**
+ * The desired object of one instance, checked against the protocol. A stored value the
+ * contract refuses (a row written before a check existed) must not fail the whole heartbeat,
+ * and with it every other renter's instance on the host: the offending fields fall back to
+ * safe values (the default user, no key, no setup), and an object that still does not fit is
+ * left out of the answer (the host then stops it and keeps its disk, as for an orphan). Both
+ * are logged.
+ */
+export function desiredFor(
+  row: Instance,
+  inventory: HeartbeatRequest,
+  log?: { error(obj: object, msg: string): void },
+): DesiredInstance | null {
+  const object = desiredObject(row, inventory);
+  const checked = desiredInstance.safeParse(object);
+  if (checked.success) return checked.data;
+  const field = desiredInstance.shape;
+  const repaired = desiredInstance.safeParse({
+    ...object,
+    sshUser: field.sshUser.safeParse(object.sshUser).success ? object.sshUser : 'ubuntu',
+    sshPublicKeys: object.sshPublicKeys.filter(
+      (k) => field.sshPublicKeys.element.safeParse(k).success,
+    ),
+    platformSshPublicKey: field.platformSshPublicKey.safeParse(object.platformSshPublicKey).success
+      ? object.platformSshPublicKey
+      : null,
+    userData: field.userData.safeParse(object.userData).success ? object.userData : null,
+  });
+  log?.error(
+    { instanceId: row.id, hostId: row.hostId, issues: checked.error.issues },
+    repaired.success
+      ? 'heartbeat: a stored instance did not fit the agent protocol; sent with safe values'
+      : 'heartbeat: a stored instance does not fit the agent protocol; left out of the answer',
+  );
+  return repaired.success ? repaired.data : null;
+}
+
+function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInstance {
+  const shape = shapeOnHost(row, inventory.host, inventory.gpus.gpus.length);
+  return {
+    id: String(row.id),
+    generation: row.generation,
+    state: desiredStateOf(row.status),
+    cpus: shape.cpus,
+    memoryMib: shape.memoryMib,
+    diskGib: Math.max(1, row.storageGb),
+    gpuIndexes: row.gpuIndexes,
+    sshUser: row.sshUsername,
+    sshPublicKeys: row.sshPublicKeys.slice(0, 20),
+    platformSshPublicKey: row.platformSshPublicKey,
+    vncPassword: row.vncPassword ?? vncPassword(),
+    userData: row.userData,
+    image: imageOfTemplate(row.template),
+  };
+}
