@@ -1,15 +1,5 @@
 import { execFile } from 'node:child_process';
-import {
-  chmod,
-  copyFile,
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -22,10 +12,12 @@ import {
 } from '../../shared/contracts/agent-protocol';
 import { pciAddressForVfio } from '../inventory/nvidia-smi';
 import { instanceFiles, qemuArgs } from './args';
+import { bootModeOf, ensureBootMode, ensureFirmwareVars, ensureProbeKey } from './boot-setup';
+import { fileExists, readJson, writeAtomic } from './files';
 import { knownHostKeys, probeCloudInit } from './probe';
 import { findQemuProcesses, isAlive, portIsFree, readSshBanner, waitForExit } from './processes';
 import { QmpClient } from './qmp';
-import { buildSeedFiles, guestHostname, PROBE_USER, writeSeedIso } from './seed';
+import { buildSeedFiles, guestHostname, writeSeedIso } from './seed';
 
 const run = promisify(execFile);
 
@@ -56,13 +48,6 @@ export interface DriverConfig {
   sshBinary?: string;
   sshKeygenBinary?: string;
 }
-
-/**
- * How an instance boots, decided when it is created and kept in its folder: `kernel` is direct
- * kernel boot (the busybox test guest: its hand-written cloud-init has no probe user, so ready
- * is its SSH banner); `uefi` and `bios` boot the image's own loader, and ready is the probe's.
- */
-type BootMode = 'kernel' | 'uefi' | 'bios';
 
 export interface Endpoints {
   ssh: InstanceStatus['ssh'];
@@ -188,10 +173,12 @@ export class QemuDriver {
 
     const vfio = this.vfioAddresses(spec, gpus);
     const ports = await this.ensurePorts(spec.id);
-    const mode = await this.ensureBootMode(dir, options.firmware);
+    const host = { kernel: this.config.kernel !== null, firmware: this.config.firmware ?? null };
+    const mode = await ensureBootMode(dir, options.firmware, host);
     await this.ensureDisk(f.disk, spec.diskGib, options.backingImage);
-    const firmware = mode === 'uefi' ? await this.ensureFirmwareVars(dir) : null;
-    const probeKey = mode === 'kernel' ? null : await this.ensureProbeKey(dir);
+    const firmware = mode === 'uefi' ? await ensureFirmwareVars(dir, host.firmware) : null;
+    const probeKey =
+      mode === 'kernel' ? null : await ensureProbeKey(dir, this.config.sshKeygenBinary);
     await writeSeedIso(f.seed, buildSeedFiles(spec, { probeKey }), this.config.genisoimageBinary);
     await rm(f.qmp, { force: true });
     await rm(f.pid, { force: true });
@@ -249,7 +236,7 @@ export class QemuDriver {
       }
       await sleep(250);
     }
-    if ((await this.bootModeOf(spec.id)) !== 'kernel') {
+    if ((await bootModeOf(this.dirOf(spec.id))) !== 'kernel') {
       await this.awaitCloudInit(spec.id, host, ports.sshPort, pid, deadline, signal);
     }
     return this.endpointsFor(spec.id, ports, spec.sshUser);
@@ -479,63 +466,6 @@ export class QemuDriver {
     };
   }
 
-  /** The boot mode of a new instance is decided once, then read back at every start. */
-  private async ensureBootMode(dir: string, firmware: BootOptions['firmware']): Promise<BootMode> {
-    const file = instanceFiles(dir).boot;
-    const known = await this.bootModeAt(file);
-    if (known) return known;
-    const mode: BootMode =
-      firmware ?? (this.config.kernel ? 'kernel' : this.config.firmware ? 'uefi' : 'bios');
-    if (mode === 'uefi' && !this.config.firmware) {
-      throw new DriverError(
-        'this image boots with UEFI firmware and none is installed (the ovmf package, or AGENT_OVMF_CODE and AGENT_OVMF_VARS)',
-      );
-    }
-    await writeAtomic(file, JSON.stringify({ mode }));
-    return mode;
-  }
-
-  private async bootModeOf(id: string): Promise<BootMode> {
-    return (await this.bootModeAt(instanceFiles(this.dirOf(id)).boot)) ?? 'kernel';
-  }
-
-  private async bootModeAt(file: string): Promise<BootMode | null> {
-    const saved = await readJson(file, (v) => (v as { mode?: unknown }).mode);
-    return saved === 'kernel' || saved === 'uefi' || saved === 'bios' ? saved : null;
-  }
-
-  /** This instance's own UEFI variable store, copied from the firmware's template once. */
-  private async ensureFirmwareVars(dir: string) {
-    const firmware = this.config.firmware;
-    if (!firmware) throw new DriverError('no UEFI firmware configured');
-    const vars = instanceFiles(dir).firmwareVars;
-    if (!(await fileExists(vars))) {
-      await copyFile(firmware.varsTemplate, `${vars}.tmp`);
-      await rename(`${vars}.tmp`, vars);
-    }
-    return { code: firmware.code, vars };
-  }
-
-  /** The probe's key pair, made once per instance; answers the public key line. */
-  private async ensureProbeKey(dir: string): Promise<string> {
-    const key = instanceFiles(dir).probeKey;
-    if (!(await fileExists(`${key}.pub`))) {
-      await rm(key, { force: true });
-      await run(this.config.sshKeygenBinary ?? 'ssh-keygen', [
-        '-q',
-        '-t',
-        'ed25519',
-        '-N',
-        '',
-        '-C',
-        PROBE_USER,
-        '-f',
-        key,
-      ]);
-    }
-    return (await readFile(`${key}.pub`, 'utf8')).trim();
-  }
-
   private async serialTail(id: string) {
     try {
       const text = await readFile(instanceFiles(this.dirOf(id)).serial, 'utf8');
@@ -545,29 +475,4 @@ export class QemuDriver {
       return '';
     }
   }
-}
-
-async function readJson<T>(file: string, parse: (v: unknown) => T): Promise<T | null> {
-  try {
-    return parse(JSON.parse(await readFile(file, 'utf8')));
-  } catch {
-    return null;
-  }
-}
-
-async function fileExists(file: string) {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Write to a temporary name and rename: a crash leaves the old file or the new one. */
-export async function writeAtomic(file: string, content: string, mode = 0o600) {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, content, { mode });
-  await chmod(tmp, mode);
-  await rename(tmp, file);
 }
