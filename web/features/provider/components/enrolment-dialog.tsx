@@ -35,7 +35,8 @@ export function EnrolmentDialog({
             <li>
               Run this command in your home folder (it asks sudo for root). It checks the host and
               the agent’s SHA-256, installs QEMU and the agent as the rentgpu-agent service, run as
-              its own user, not root, and enrols the host.
+              its own user, not root, downloads and verifies the Ubuntu 22.04 image your renters’
+              machines start from, and enrols the host.
             </li>
             <li>The host then shows online here, with its GPUs.</li>
           </ol>

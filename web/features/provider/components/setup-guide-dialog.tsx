@@ -97,8 +97,9 @@ function QuickStart({ origin }: { origin: string }) {
           <Code>{installCommand(origin, '<token>')}</Code>
           <span>
             It checks the host, checks the agent against its published SHA-256, installs QEMU and
-            the agent as the rentgpu-agent system service (run as its own user, not root), and
-            starts it. The token goes to the installer on standard input, never as an argument.
+            the agent as the rentgpu-agent system service (run as its own user, not root), downloads
+            and verifies the default OS image (skip it with --skip-image), and starts it. The token
+            goes to the installer on standard input, never as an argument.
           </span>
         </div>
       ),
