@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 
@@ -8,6 +9,12 @@ const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? port + 100);
 export const E2E_SANDBOX_SERVER_LOG =
   process.env.E2E_SANDBOX_SERVER_LOG ?? 'test-results/e2e-server-sandbox.log';
 const SANDBOX_SPECS = /paypal-sandbox\.spec\.ts$/;
+/**
+ * Lets e2e/fixtures.ts sign addresses in without an e-mailed code (POST /api/test/session).
+ * Made once by the runner; its workers inherit it through the environment.
+ */
+process.env.TEST_SESSION_SECRET ??= randomBytes(24).toString('hex');
+export const TEST_SESSION_SECRET = process.env.TEST_SESSION_SECRET;
 
 /** Browser tests drive Debian's Chromium against the built app on a fresh embedded database. */
 export default defineConfig({
@@ -42,7 +49,7 @@ export default defineConfig({
       url: `http://localhost:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(port), E2E_SERVER_LOG },
+      env: { PORT: String(port), E2E_SERVER_LOG, TEST_SESSION_SECRET },
     },
     {
       command: `node scripts/e2e-server.mjs`,
@@ -53,6 +60,7 @@ export default defineConfig({
         PORT: String(sandboxPort),
         E2E_SERVER_LOG: E2E_SANDBOX_SERVER_LOG,
         E2E_PAYPAL: 'local-sandbox',
+        TEST_SESSION_SECRET,
       },
     },
   ],

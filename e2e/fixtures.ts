@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
-import { E2E_SERVER_LOG } from '../playwright.config';
+import { E2E_SERVER_LOG, TEST_SESSION_SECRET } from '../playwright.config';
 
 /** A fresh address per test, so each test makes its own user. */
 export function uniqueEmail(prefix = 'e2e'): string {
@@ -47,22 +47,16 @@ export async function readCodeFromServerLog(
 }
 
 /**
- * Signs in through the real API (send code, read it from the server's output, verify). A
- * shared address (the seeded admin) may be signed into by two tests at once, and a new code
- * retires the one before it: a refused code is asked for again, a few times.
+ * Signs an address in the way the API tests' `signIn` does: the e2e server writes the account and
+ * its session for a request carrying TEST_SESSION_SECRET (set by playwright.config.ts), with no
+ * e-mail round trip. The e-mailed code itself is tested by sign-in.spec.ts and email-change.spec.ts.
  */
 export async function signInByApi(request: APIRequestContext, email: string): Promise<void> {
-  let status = 0;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const after = countCodesInServerLog(email);
-    const sent = await request.post('/api/auth/send-otp', { data: { email } });
-    expect(sent.ok()).toBeTruthy();
-    const otp = await readCodeFromServerLog(email, { after });
-    const verified = await request.post('/api/auth/verify-otp', { data: { email, otp } });
-    if (verified.ok()) return;
-    status = verified.status();
-  }
-  expect(status, `sign-in of ${email} refused`).toBe(200);
+  const signedIn = await request.post('/api/test/session', {
+    data: { email },
+    headers: { 'x-test-session-secret': TEST_SESSION_SECRET },
+  });
+  expect(signedIn.status(), `sign-in of ${email}`).toBe(200);
 }
 
 export const test = base.extend<{ signedInPage: Page; email: string }>({

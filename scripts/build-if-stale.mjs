@@ -16,7 +16,7 @@ const SOURCES = [
   'scripts/build-server.mjs',
   'scripts/build-agent.mjs',
 ];
-const STAMP = 'dist/.build-stamp';
+export const STAMP = 'dist/.build-stamp';
 
 function walk(entry, out) {
   if (!existsSync(entry)) return;

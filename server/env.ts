@@ -89,6 +89,12 @@ const envSchema = z.object({
    * docs/decisions/015-os-images.md): tests and CI point hosts at a locally served image.
    */
   IMAGE_CATALOGUE_FILE: z.string().min(1).optional(),
+  /**
+   * Browser tests only (scripts/e2e-server.mjs): with it, `POST /api/test/session` signs an
+   * address in without an e-mailed code for a request that carries this secret, as the API
+   * tests' `signIn` writes a session. Refused in production.
+   */
+  TEST_SESSION_SECRET: z.string().min(32).optional(),
 });
 
 /**
@@ -135,6 +141,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (env.NODE_ENV === 'production' && env.PUBLIC_URL && !env.PUBLIC_URL.startsWith('https://')) {
     throw new ConfigError(
       'Invalid configuration:\n  PUBLIC_URL: must start with https:// in production (hosts download the agent from it)',
+    );
+  }
+  if (env.NODE_ENV === 'production' && env.TEST_SESSION_SECRET !== undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TEST_SESSION_SECRET: signing in without a code is for browser tests, never production',
     );
   }
   if (env.NODE_ENV === 'production' && env.PAYPAL_LOCAL_SANDBOX === 'true') {

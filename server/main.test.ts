@@ -1,15 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STAMP, sourceFingerprint } from '../scripts/build-if-stale.mjs';
 
-/** The real entry point: start, serve, shut down on SIGTERM, start again on the same data. */
+/**
+ * The real entry point: start, serve, shut down on SIGTERM, start again on the same data. It runs
+ * the production bundle when dist/ was built from these very sources (`npm test` builds first),
+ * and server/main.ts through tsx otherwise.
+ */
+const entry =
+  existsSync(STAMP) && readFileSync(STAMP, 'utf8') === sourceFingerprint()
+    ? ['dist/server/main.js']
+    : ['--import', 'tsx', 'server/main.ts'];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function start(): Promise<{ child: ChildProcess; base: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,
       PORT: '0',

@@ -14,6 +14,7 @@ import {
   spawnAgent,
   ssh,
 } from '../agent/test/helpers';
+import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { hosts, instances } from '../server/db/schema';
 import { generateSshKeyPair } from '../server/lib/ssh-keypair';
@@ -52,21 +53,10 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-'));
   key = path.join(tmp, 'renter');
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
-  // The web app, built for the browser part (served by the app as in production).
-  const webDir = path.join(tmp, 'web');
-  await run(
-    process.execPath,
-    [
-      'node_modules/vite/bin/vite.js',
-      'build',
-      '--logLevel',
-      'warn',
-      '--outDir',
-      webDir,
-      '--emptyOutDir',
-    ],
-    { timeout: 600_000, cwd: path.resolve(import.meta.dirname, '..') },
-  );
+  // The web app for the browser part: the production build `npm test` and Playwright use
+  // (built here only when dist/ is missing or older than the sources).
+  buildIfStale();
+  const webDir = path.resolve(import.meta.dirname, '../dist/web');
   // The server asks agents to heartbeat every second (30 s in production).
   t = await createTestApp({
     env: { PROVISIONING_TIMEOUT_MS: '600000', AGENT_HEARTBEAT_INTERVAL_MS: '1000' },

@@ -1,8 +1,10 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageResponse, sendOtpBody, verifyOtpBody } from '../../../shared/contracts/auth';
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import { currentUser, signInResponse } from '../../../shared/contracts/user';
+import { notFound } from '../../lib/errors';
 import {
   clearSessionCookie,
   isSameOrigin,
@@ -58,6 +60,31 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       return { message: 'Login successful', user };
     },
   );
+
+  const testSecret = env.TEST_SESSION_SECRET;
+  if (testSecret !== undefined && env.NODE_ENV !== 'production') {
+    app.post(
+      '/api/test/session',
+      {
+        schema: {
+          hide: true,
+          body: sendOtpBody,
+          response: { 200: signInResponse, ...errorResponses },
+        },
+      },
+      async (request, reply) => {
+        const given = Buffer.from(String(request.headers['x-test-session-secret'] ?? ''));
+        const secret = Buffer.from(testSecret);
+        if (given.length !== secret.length || !timingSafeEqual(given, secret)) {
+          throw notFound('API route');
+        }
+        const session = await auth.testSignIn(request.body.email, client(request));
+        setSessionCookie(reply, session.token, session.expiresAt, secure);
+        const user = presentCurrentUser(await usersService.getProfile(database.db, session.userId));
+        return { message: 'Login successful', user };
+      },
+    );
+  }
 
   app.post(
     '/api/login',

@@ -117,6 +117,15 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     /**
+     * Browser tests' sign-in (TEST_SESSION_SECRET, never production): the account and session a
+     * verified code would give, without the e-mail round trip.
+     */
+    async testSignIn(email: string, client: ClientInfo): Promise<IssuedSession> {
+      const user = await db.transaction((tx) => usersService.findOrCreateByEmail(tx, email));
+      return issueSession(user.id, client);
+    },
+
+    /**
      * Demo Login: a fresh demo account of the visitor's own (docs/decisions/
      * 010-a-demo-account-per-visitor.md), at most demoLoginsPerHour per IP. A browser that is
      * already signed into its own demo account keeps it and gets a new session.
