@@ -1,13 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, signInByApi, test } from './fixtures';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-}
 
 for (const theme of ['dark', 'light', 'pastel'] as const) {
   // Each run signs in its own user (not the shared demo account, which other specs use).
@@ -24,24 +16,24 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
       await page.request.patch('/api/user/theme', { data: { theme } });
       await page.goto('/payments');
       await expect(page.getByRole('button', { name: 'PayPal', exact: true })).toBeVisible();
-      expect(await seriousViolations(page), '/payments').toEqual([]);
+      expect(await seriousViolations(page, { theme }), '/payments').toEqual([]);
 
       await page.goto('/profile');
       await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
       for (const tab of ['Overview', 'Account', 'Activity']) {
         await page.getByRole('tab', { name: tab }).click();
         await page.waitForLoadState('networkidle');
-        expect(await seriousViolations(page), `/profile ${tab}`).toEqual([]);
+        expect(await seriousViolations(page, { theme }), `/profile ${tab}`).toEqual([]);
       }
       await page.getByRole('tab', { name: 'Overview' }).click();
       await page.getByRole('button', { name: 'Edit' }).click();
-      expect(await seriousViolations(page), '/profile edit').toEqual([]);
+      expect(await seriousViolations(page, { theme }), '/profile edit').toEqual([]);
 
       await page.goto('/settings');
       for (const tab of ['General', 'Notifications', 'Security', 'API Keys', 'Billing']) {
         await page.getByRole('tab', { name: tab }).click();
         await page.waitForLoadState('networkidle');
-        expect(await seriousViolations(page), `/settings ${tab}`).toEqual([]);
+        expect(await seriousViolations(page, { theme }), `/settings ${tab}`).toEqual([]);
       }
     } finally {
       await context.close();

@@ -1,13 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-}
 
 const APP_PAGES = [
   { path: '/marketplace', heading: 'GPU Marketplace', ready: 'listing-card' },
@@ -24,7 +16,7 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
       try {
         await page.goto('/');
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        expect(await seriousViolations(page)).toEqual([]);
+        expect(await seriousViolations(page, { theme })).toEqual([]);
       } finally {
         await context.close();
       }
@@ -41,10 +33,10 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
         page.getByRole('heading', { level: 1, name: 'Become a GPU Provider' }),
       ).toBeVisible();
       await expect(page.getByRole('button', { name: 'Submit Provider Application' })).toBeVisible();
-      expect(await seriousViolations(page), 'empty form').toEqual([]);
+      expect(await seriousViolations(page, { theme }), 'empty form').toEqual([]);
       await page.getByRole('button', { name: 'Submit Provider Application' }).click();
       await expect(page.getByText('Company name must be at least 2 characters')).toBeVisible();
-      expect(await seriousViolations(page), 'form with messages').toEqual([]);
+      expect(await seriousViolations(page, { theme }), 'form with messages').toEqual([]);
     });
 
     test('signed-in pages and the rent dialog have no serious or critical violations', async ({
@@ -61,12 +53,12 @@ for (const theme of ['dark', 'light', 'pastel'] as const) {
           await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
           if (ready) await expect(page.getByTestId(ready).first()).toBeVisible();
           else await page.waitForLoadState('networkidle');
-          expect(await seriousViolations(page), path).toEqual([]);
+          expect(await seriousViolations(page, { theme }), path).toEqual([]);
         }
         await page.goto('/marketplace');
         await page.getByRole('button', { name: 'Rent Now' }).first().click();
         await expect(page.getByRole('dialog')).toBeVisible();
-        expect(await seriousViolations(page), 'rent dialog').toEqual([]);
+        expect(await seriousViolations(page, { theme }), 'rent dialog').toEqual([]);
       } finally {
         await context.close();
       }

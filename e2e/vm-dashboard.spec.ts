@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, test, toastWith } from './fixtures';
 
 /**
@@ -244,11 +244,7 @@ for (const width of [1280, 390]) {
         );
       expect(overflow).toBeLessThanOrEqual(0);
       await page.mouse.move(0, 0); // no button left in its hover state
-      const axe = await new AxeBuilder({ page }).analyze();
-      const serious = axe.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-      expect(serious, `${theme} at ${width} px`).toEqual([]);
+      expect(await seriousViolations(page, { theme }), `${theme} at ${width} px`).toEqual([]);
       await page.screenshot({
         path: info.outputPath(`vm-dashboard-${width}-${theme}.png`),
         fullPage: true,
