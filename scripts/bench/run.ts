@@ -14,16 +14,21 @@ import pg from 'pg';
 import { createApp } from '../../server/app';
 import { type Database, openDatabase } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
+import { randomToken } from '../../server/lib/crypto';
 import type { Mailer } from '../../server/lib/mailer';
+import { hashSessionToken } from '../../server/modules/auth/service';
 import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
+import { rawRentAndStop } from './raw-rent';
 
 const LISTINGS = 10_000;
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const RENT_WORKERS = 32;
+/** PostgreSQL connections of the server under test, and of the raw-SQL anchor. */
+const POOL_SIZE = 20;
 /** Instance alerts (ready e-mails) are sent after commit; the bench does not print them. */
 const silentMailer: Mailer = { send: async () => {}, close: () => {} };
 const METERED = 10_000;
@@ -94,10 +99,39 @@ async function seed(database: Database): Promise<void> {
       offset (g % 5) limit 1) m on true`);
 }
 
+/** RENT_WORKERS new users with credits, each signed in: their session cookies' tokens. */
+async function benchRenters(database: Database): Promise<string[]> {
+  const users = await Promise.all(
+    Array.from({ length: RENT_WORKERS }, () =>
+      database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' })),
+    ),
+  );
+  // Sessions are inserted directly, as the test helpers do (a demo-less OTP sign-in is slow).
+  const tokens: string[] = [];
+  for (const user of users) {
+    const token = randomToken();
+    await database.db.execute(
+      sql`insert into sessions (token_hash, user_id, expires_at) values (${hashSessionToken(token)}, ${user.id}, now() + interval '1 day')`,
+    );
+    tokens.push(token);
+  }
+  return tokens;
+}
+
+type ListingPage = { id: number; providerId: number; hourlyRate: string }[];
+
+/** The cheapest hundred listings, as the marketplace page shows them: what the renters rent. */
+async function rentablePage(base: string): Promise<ListingPage> {
+  return (await (
+    await fetch(`${base}/api/gpu-listings?limit=100&sort=price-asc`)
+  ).json()) as ListingPage;
+}
+
 async function rentAndStop(
   base: string,
   database: Database,
   hosts: HostsService,
+  page: ListingPage,
 ): Promise<{
   pairsPerSecond: number;
   pairs: number;
@@ -107,30 +141,7 @@ async function rentAndStop(
   systemMsPerPair: number;
   statementsPerPair: number;
 }> {
-  const users = await Promise.all(
-    Array.from({ length: RENT_WORKERS }, () =>
-      database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' })),
-    ),
-  );
-  // Sign the bench users in the way the app does (a session cookie), through the test-free path: demo-less OTP is slow,
-  // so sessions are inserted directly as the test helpers do.
-  const { hashSessionToken } = await import('../../server/modules/auth/service');
-  const { randomToken } = await import('../../server/lib/crypto');
-  const cookies: string[] = [];
-  for (const user of users) {
-    const token = randomToken();
-    await database.db.execute(
-      sql`insert into sessions (token_hash, user_id, expires_at) values (${hashSessionToken(token)}, ${user.id}, now() + interval '1 day')`,
-    );
-    cookies.push(`rentgpu_session=${token}`);
-  }
-  const page = (await (
-    await fetch(`${base}/api/gpu-listings?limit=100&sort=price-asc`)
-  ).json()) as {
-    id: number;
-    providerId: number;
-    hourlyRate: string;
-  }[];
+  const cookies = (await benchRenters(database)).map((token) => `rentgpu_session=${token}`);
   const eluBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
   const statementsBefore = statements.count;
@@ -180,6 +191,41 @@ async function rentAndStop(
     userMsPerPair: cpu.user / 1000 / per,
     systemMsPerPair: cpu.system / 1000 / per,
     statementsPerPair,
+  };
+}
+
+/**
+ * The same pairs as hand-written SQL through `pg` (scripts/bench/raw-rent.ts), with as many
+ * renters and connections as the app had, against the same database: what PostgreSQL
+ * allows on this machine, the anchor the app's rate is a share of.
+ */
+async function rawRentAndStopFigures(
+  url: string,
+  database: Database,
+  page: ListingPage,
+  env: { PLATFORM_FEE_BPS: number; PROVISIONING_TIMEOUT_MS: number },
+) {
+  const tokens = await benchRenters(database);
+  const eluBefore = performance.eventLoopUtilization();
+  const statementsBefore = statements.count;
+  const result = await rawRentAndStop({
+    url,
+    poolSize: POOL_SIZE,
+    renters: tokens.map((token) => ({ token })),
+    listings: page,
+    seconds: DURATION_S,
+    hashToken: hashSessionToken,
+    platformFeeBps: env.PLATFORM_FEE_BPS,
+    provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
+  });
+  const per = Math.max(1, result.pairs);
+  return {
+    ...result,
+    pairsPerSecond: result.pairs / DURATION_S,
+    // The renters run in this thread too: its busy time is theirs and the SQL client's.
+    msPerPair: performance.eventLoopUtilization(eluBefore).active / per,
+    // Counted for the whole run (a pair that failed half-way included), as for the app.
+    statementsPerPair: (statements.count - statementsBefore) / per,
   };
 }
 
@@ -296,7 +342,8 @@ function heartbeatLoad(base: string) {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-async function benchOn(label: string, database: Database): Promise<void> {
+/** `url`: the database's PostgreSQL address (none for the embedded one): the raw-SQL anchor's. */
+async function benchOn(label: string, database: Database, url?: string): Promise<void> {
   await database.migrate();
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
@@ -362,7 +409,8 @@ async function benchOn(label: string, database: Database): Promise<void> {
     }
     let rentAlone: number | undefined;
     if (runs('rent')) {
-      const rs = await rentAndStop(base, database, app.deps.hosts);
+      const page = await rentablePage(base);
+      const rs = await rentAndStop(base, database, app.deps.hosts, page);
       rentAlone = rs.pairsPerSecond;
       const problems = await checkInvariants(database.db);
       console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
@@ -379,6 +427,21 @@ async function benchOn(label: string, database: Database): Promise<void> {
       );
       console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
       if (problems.length > 0) process.exitCode = 1;
+      if (url) {
+        const raw = await rawRentAndStopFigures(url, database, page, env);
+        if (raw.firstFailure) console.log(`  raw SQL first failure: ${raw.firstFailure}`);
+        const rawProblems = await checkInvariants(database.db);
+        console.log(
+          `  raw SQL through pg (same pairs, ${RENT_WORKERS} renters, ${POOL_SIZE} connections, no HTTP): ${fmt(raw.pairsPerSecond, 1)} pairs/s (${raw.pairs} pairs, ${raw.failures} failures); ${fmt(raw.statementsPerPair, 1)} SQL statements per pair; ${fmt(raw.msPerPair, 1)} ms of its event loop per pair`,
+        );
+        console.log(
+          `  app at ${fmt((rs.pairsPerSecond / Math.max(raw.pairsPerSecond, Number.EPSILON)) * 100, 1)}% of raw SQL (${fmt(rs.statementsPerPair, 1)} vs ${fmt(raw.statementsPerPair, 1)} statements per pair)`,
+        );
+        console.log(
+          `  invariants after raw SQL: ${rawProblems.length === 0 ? 'all hold' : rawProblems.join('; ')}`,
+        );
+        if (rawProblems.length > 0 || raw.failures > 0) process.exitCode = 1;
+      }
     }
     if (label === 'PostgreSQL' && runs('heartbeats')) {
       await seedHosts(database);
@@ -394,7 +457,7 @@ async function benchOn(label: string, database: Database): Promise<void> {
         `  alone           ${fmt(hbAlone.perSecond)} /s  p50 ${fmt(hbAlone.p50, 1)} ms  p99 ${fmt(hbAlone.p99, 1)} ms  (${hbAlone.failures} failures); ${fmt(busyMs / Math.max(1, hbAlone.answered), 2)} ms of the server's event loop per heartbeat`,
       );
       const withRents = heartbeatLoad(base);
-      const rsLoaded = await rentAndStop(base, database, app.deps.hosts);
+      const rsLoaded = await rentAndStop(base, database, app.deps.hosts, await rentablePage(base));
       const hbRents = await withRents.stop();
       console.log(
         `  + rent-then-stop ${fmt(hbRents.perSecond)} /s  p50 ${fmt(hbRents.p50, 1)} ms  p99 ${fmt(hbRents.p99, 1)} ms  (${hbRents.failures} failures)`,
@@ -448,9 +511,13 @@ async function main(): Promise<void> {
   await admin.query(`create database ${scratch}`);
   const target = new URL(url);
   target.pathname = `/${scratch}`;
-  const database = await openDatabase({ kind: 'postgres', url: target.toString(), poolSize: 20 });
+  const database = await openDatabase({
+    kind: 'postgres',
+    url: target.toString(),
+    poolSize: POOL_SIZE,
+  });
   try {
-    await benchOn('PostgreSQL', database);
+    await benchOn('PostgreSQL', database, target.toString());
   } finally {
     await database.close();
     await admin.query(`drop database if exists ${scratch} with (force)`);
