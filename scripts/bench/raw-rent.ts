@@ -22,6 +22,8 @@
  * The server's pricing and lifecycle rules are plain functions from shared/, used here as
  * they are: the anchor measures the database work, not another copy of the rules.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import {
   canAct,
@@ -39,11 +41,6 @@ import {
   usedCostMicros,
 } from '../../shared/rules/pricing';
 
-export interface RawRenter {
-  /** The renter's session token (the cookie's value); only its hash is stored. */
-  token: string;
-}
-
 export interface RawListing {
   id: number;
   providerId: number;
@@ -54,10 +51,6 @@ export interface RawOptions {
   url: string;
   /** Connections, as many as the app's pool. */
   poolSize: number;
-  renters: RawRenter[];
-  listings: RawListing[];
-  seconds: number;
-  hashToken: (token: string) => string;
   platformFeeBps: number;
   provisioningTimeoutMs: number;
 }
@@ -385,34 +378,92 @@ export async function createRawPairs(
   return { rent, ready, stop, close: () => pool.end() };
 }
 
-/** Runs the renters for `seconds`; every pair is rent, ready, stop, as scripts/bench/rent-load.mjs. */
-export async function rawRentAndStop(options: RawOptions) {
-  const { rent, ready, stop, close } = await createRawPairs(options);
+export type RawPairs = Awaited<ReturnType<typeof createRawPairs>>;
+
+/**
+ * Renters in this thread, each its own loop of pairs (rent, ready, stop) for `seconds`, the
+ * listings taken in the order scripts/bench/rent-load.mjs takes them.
+ */
+export async function rawRenters(
+  raw: RawPairs,
+  tokens: string[],
+  listings: RawListing[],
+  seconds: number,
+  hashToken: (token: string) => string,
+) {
   let pairs = 0;
   let failures = 0;
   let firstFailure: string | null = null;
-  const until = Date.now() + options.seconds * 1000;
-  try {
-    await Promise.all(
-      options.renters.map(async (renter, worker) => {
-        for (let i = 0; Date.now() < until; i += 1) {
-          const listing = options.listings[(worker * 7 + i) % options.listings.length];
-          if (!listing) break;
-          try {
-            // The token is hashed per request, as the app's session lookup does.
-            const id = await rent(options.hashToken(renter.token), listing, 2);
-            await ready(id);
-            await stop(options.hashToken(renter.token), id);
-            pairs += 1;
-          } catch (error) {
-            failures += 1;
-            firstFailure ??= error instanceof Error ? error.message : String(error);
-          }
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    tokens.map(async (token, worker) => {
+      for (let i = 0; Date.now() < until; i += 1) {
+        const listing = listings[(worker * 7 + i) % listings.length];
+        if (!listing) break;
+        try {
+          // The token is hashed per request, as the app's session lookup does.
+          const id = await raw.rent(hashToken(token), listing, 2);
+          await raw.ready(id);
+          await raw.stop(hashToken(token), id);
+          pairs += 1;
+        } catch (error) {
+          failures += 1;
+          firstFailure ??= error instanceof Error ? error.message : String(error);
         }
-      }),
-    );
-  } finally {
-    await close();
-  }
+      }
+    }),
+  );
   return { pairs, failures, firstFailure };
+}
+
+/**
+ * The same SQL behind a bare node:http server (no framework): POST /api/rentals and
+ * PATCH /api/rentals/:id/stop as rent-load.mjs sends them, the session from the cookie, a
+ * small JSON answer. What HTTP alone costs on this machine.
+ */
+export async function rawHttpServer(raw: RawPairs, hashToken: (token: string) => string) {
+  const server = http.createServer((request, response) => {
+    const token = /(?:^|;\s*)rentgpu_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1] ?? '';
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const answer = (status: number, body: unknown) => {
+        const text = JSON.stringify(body);
+        response.writeHead(status, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+        });
+        response.end(text);
+      };
+      const failed = (error: unknown) =>
+        answer(error instanceof Refused ? 404 : 500, { error: String(error) });
+      const stop = /^\/api\/rentals\/(\d+)\/stop$/.exec(request.url ?? '');
+      if (request.method === 'POST' && request.url === '/api/rentals') {
+        let body: { gpuListingId: number; providerId: number; hourlyRate: string };
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          answer(400, { error: 'not JSON' });
+          return;
+        }
+        const listing = {
+          id: body.gpuListingId,
+          providerId: body.providerId,
+          hourlyRate: body.hourlyRate,
+        };
+        raw.rent(hashToken(token), listing, 2).then((id) => answer(201, { id }), failed);
+      } else if (request.method === 'PATCH' && stop) {
+        const id = Number(stop[1]);
+        raw.stop(hashToken(token), id).then(() => answer(200, { id }), failed);
+      } else {
+        answer(404, { error: 'no such route' });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

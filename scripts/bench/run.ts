@@ -21,7 +21,7 @@ import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
-import { rawRentAndStop } from './raw-rent';
+import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
 
 const LISTINGS = 10_000;
 const CONNECTIONS = 32;
@@ -29,6 +29,11 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const RENT_WORKERS = 32;
 /** PostgreSQL connections of the server under test, and of the raw-SQL anchor. */
 const POOL_SIZE = 20;
+/**
+ * On PostgreSQL the app and the raw-SQL anchors take turns, in this many rounds of
+ * DURATION_S / RENT_ROUNDS each: load from elsewhere on the machine falls on all of them.
+ */
+const RENT_ROUNDS = 4;
 /** Instance alerts (ready e-mails) are sent after commit; the bench does not print them. */
 const silentMailer: Mailer = { send: async () => {}, close: () => {} };
 const METERED = 10_000;
@@ -127,106 +132,170 @@ async function rentablePage(base: string): Promise<ListingPage> {
   ).json()) as ListingPage;
 }
 
+/** What a run of pairs did, and this thread's busy time, the process's CPU and the statements sent meanwhile. */
+interface PairRun {
+  seconds: number;
+  pairs: number;
+  failures: number;
+  firstFailure: string | null;
+  loopMs: number;
+  userMs: number;
+  systemMs: number;
+  statements: number;
+}
+
+const noPairs: PairRun = {
+  seconds: 0,
+  pairs: 0,
+  failures: 0,
+  firstFailure: null,
+  loopMs: 0,
+  userMs: 0,
+  systemMs: 0,
+  statements: 0,
+};
+
+function addRuns(a: PairRun, b: PairRun): PairRun {
+  return {
+    seconds: a.seconds + b.seconds,
+    pairs: a.pairs + b.pairs,
+    failures: a.failures + b.failures,
+    firstFailure: a.firstFailure ?? b.firstFailure,
+    loopMs: a.loopMs + b.loopMs,
+    userMs: a.userMs + b.userMs,
+    systemMs: a.systemMs + b.systemMs,
+    statements: a.statements + b.statements,
+  };
+}
+
+type Pairs = { pairs: number; failures: number; firstFailure: string | null };
+
+async function measured(seconds: number, work: () => Promise<Pairs>): Promise<PairRun> {
+  const eluBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
+  const statementsBefore = statements.count;
+  const done = await work();
+  const elu = performance.eventLoopUtilization(eluBefore);
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    ...done,
+    seconds,
+    loopMs: elu.active,
+    userMs: cpu.user / 1000,
+    systemMs: cpu.system / 1000,
+    statements: statements.count - statementsBefore,
+  };
+}
+
+const perPair = (run: PairRun) => {
+  const n = Math.max(1, run.pairs);
+  return {
+    pairsPerSecond: run.pairs / Math.max(run.seconds, Number.EPSILON),
+    loopMs: run.loopMs / n,
+    userMs: run.userMs / n,
+    systemMs: run.systemMs / n,
+    statements: run.statements / n,
+  };
+};
+
+/**
+ * RENT_WORKERS renters in a worker thread (scripts/bench/rent-load.mjs), so that their
+ * requests never compete with the server under test for its event loop. `ready` is the
+ * host's report (what the agent or the demo host does) before the renter stops.
+ */
+async function httpRenters(
+  base: string,
+  cookies: string[],
+  page: ListingPage,
+  seconds: number,
+  ready: (instanceId: number) => Promise<unknown>,
+): Promise<Pairs> {
+  const worker = new Worker(new URL('./rent-load.mjs', import.meta.url), {
+    workerData: { base, cookies, listings: page, seconds },
+  });
+  try {
+    return await new Promise<Pairs>((resolve, reject) => {
+      worker.on('message', (message: { ready?: number; done?: Pairs }) => {
+        if (message.done) resolve(message.done);
+        const id = message.ready;
+        if (id === undefined) return;
+        ready(id).then(() => worker.postMessage({ reported: id }), reject);
+      });
+      worker.once('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+const sessionCookies = (tokens: string[]) => tokens.map((token) => `rentgpu_session=${token}`);
+
+/** The server's ready report for an instance, as its host sends it. */
+const reportReady = (hosts: HostsService) => (instanceId: number) =>
+  hosts.report({ instanceId, generation: 1, state: 'running', connection: { sshHost: 'bench' } });
+
 async function rentAndStop(
   base: string,
   database: Database,
   hosts: HostsService,
   page: ListingPage,
-): Promise<{
-  pairsPerSecond: number;
-  pairs: number;
-  failures: number;
-  cpuMsPerPair: number;
-  userMsPerPair: number;
-  systemMsPerPair: number;
-  statementsPerPair: number;
-}> {
-  const cookies = (await benchRenters(database)).map((token) => `rentgpu_session=${token}`);
-  const eluBefore = performance.eventLoopUtilization();
-  const cpuBefore = process.cpuUsage();
-  const statementsBefore = statements.count;
-  const worker = new Worker(new URL('./rent-load.mjs', import.meta.url), {
-    workerData: { base, cookies, listings: page, seconds: DURATION_S },
-  });
-  const { pairs, failures, firstFailure } = await new Promise<{
-    pairs: number;
-    failures: number;
-    firstFailure: string | null;
-  }>((resolve, reject) => {
-    worker.on(
-      'message',
-      (message: {
-        ready?: number;
-        done?: { pairs: number; failures: number; firstFailure: string | null };
-      }) => {
-        if (message.done) resolve(message.done);
-        const id = message.ready;
-        if (id === undefined) return;
-        // The host reports ready (what the agent or the demo host does), then the renter stops.
-        hosts
-          .report({
-            instanceId: id,
-            generation: 1,
-            state: 'running',
-            connection: { sshHost: 'bench' },
-          })
-          .then(() => worker.postMessage({ reported: id }), reject);
-      },
-    );
-    worker.once('error', reject);
-  });
-  await worker.terminate();
-  if (firstFailure) console.log(`  first failure: ${firstFailure}`);
+): Promise<PairRun> {
+  const cookies = sessionCookies(await benchRenters(database));
   // The renters run in a worker thread; this thread's busy time is the server's (and the ready reports').
-  const elu = performance.eventLoopUtilization(eluBefore);
-  const cpu = process.cpuUsage(cpuBefore);
-  const per = Math.max(1, pairs);
-  const statementsPerPair = (statements.count - statementsBefore) / per;
-  const cpuMsPerPair = elu.active / per;
-  return {
-    pairsPerSecond: pairs / DURATION_S,
-    pairs,
-    failures,
-    cpuMsPerPair,
-    userMsPerPair: cpu.user / 1000 / per,
-    systemMsPerPair: cpu.system / 1000 / per,
-    statementsPerPair,
-  };
+  return measured(DURATION_S, () =>
+    httpRenters(base, cookies, page, DURATION_S, reportReady(hosts)),
+  );
 }
 
 /**
- * The same pairs as hand-written SQL through `pg` (scripts/bench/raw-rent.ts), with as many
- * renters and connections as the app had, against the same database: what PostgreSQL
- * allows on this machine, the anchor the app's rate is a share of.
+ * The app, and the same pairs as hand-written SQL through `pg` (scripts/bench/raw-rent.ts)
+ * with as many renters and connections against the same database — with no HTTP (what
+ * PostgreSQL allows on this machine: the anchor the app's rate is a share of), and behind a
+ * bare node:http server (what HTTP itself costs) — taking turns in RENT_ROUNDS rounds.
  */
-async function rawRentAndStopFigures(
+async function rentAndStopAgainstRawSql(
+  base: string,
   url: string,
   database: Database,
+  hosts: HostsService,
   page: ListingPage,
   env: { PLATFORM_FEE_BPS: number; PROVISIONING_TIMEOUT_MS: number },
 ) {
-  const tokens = await benchRenters(database);
-  const eluBefore = performance.eventLoopUtilization();
-  const statementsBefore = statements.count;
-  const result = await rawRentAndStop({
+  const appCookies = sessionCookies(await benchRenters(database));
+  const rawTokens = await benchRenters(database);
+  const bareCookies = sessionCookies(await benchRenters(database));
+  const raw: RawPairs = await createRawPairs({
     url,
     poolSize: POOL_SIZE,
-    renters: tokens.map((token) => ({ token })),
-    listings: page,
-    seconds: DURATION_S,
-    hashToken: hashSessionToken,
     platformFeeBps: env.PLATFORM_FEE_BPS,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
   });
-  const per = Math.max(1, result.pairs);
-  return {
-    ...result,
-    pairsPerSecond: result.pairs / DURATION_S,
-    // The renters run in this thread too: its busy time is theirs and the SQL client's.
-    msPerPair: performance.eventLoopUtilization(eluBefore).active / per,
-    // Counted for the whole run (a pair that failed half-way included), as for the app.
-    statementsPerPair: (statements.count - statementsBefore) / per,
-  };
+  const bare = await rawHttpServer(raw, hashSessionToken);
+  const slice = DURATION_S / RENT_ROUNDS;
+  let app = noPairs;
+  let rawSql = noPairs;
+  let rawHttp = noPairs;
+  try {
+    for (let round = 0; round < RENT_ROUNDS; round += 1) {
+      app = addRuns(
+        app,
+        await measured(slice, () => httpRenters(base, appCookies, page, slice, reportReady(hosts))),
+      );
+      // Here the renters run in this thread: its busy time is theirs and the SQL client's.
+      rawSql = addRuns(
+        rawSql,
+        await measured(slice, () => rawRenters(raw, rawTokens, page, slice, hashSessionToken)),
+      );
+      rawHttp = addRuns(
+        rawHttp,
+        await measured(slice, () => httpRenters(bare.url, bareCookies, page, slice, raw.ready)),
+      );
+    }
+  } finally {
+    await bare.close();
+    await raw.close();
+  }
+  return { app, rawSql, rawHttp };
 }
 
 /**
@@ -410,38 +479,51 @@ async function benchOn(label: string, database: Database, url?: string): Promise
     let rentAlone: number | undefined;
     if (runs('rent')) {
       const page = await rentablePage(base);
-      const rs = await rentAndStop(base, database, app.deps.hosts, page);
+      const compared = url
+        ? await rentAndStopAgainstRawSql(base, url, database, app.deps.hosts, page, env)
+        : null;
+      const run = compared?.app ?? (await rentAndStop(base, database, app.deps.hosts, page));
+      const rs = perPair(run);
       rentAlone = rs.pairsPerSecond;
       const problems = await checkInvariants(database.db);
-      console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
       console.log(
-        `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures); ${fmt(rs.cpuMsPerPair, 1)} ms of the server's event loop per pair`,
+        `rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s${compared ? ` each, in ${RENT_ROUNDS} alternating rounds` : ''})`,
       );
-      if (rs.statementsPerPair > 0) {
+      if (run.firstFailure) console.log(`  first failure: ${run.firstFailure}`);
+      console.log(
+        `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${run.pairs} pairs, ${run.failures} failures); ${fmt(rs.loopMs, 1)} ms of the server's event loop per pair`,
+      );
+      if (rs.statements > 0) {
         console.log(
-          `  ${fmt(rs.statementsPerPair, 1)} SQL statements per pair (rent, ready report and its alert, stop; BEGIN and COMMIT count)`,
+          `  ${fmt(rs.statements, 1)} SQL statements per pair (rent, ready report and its alert, stop; BEGIN and COMMIT count)`,
         );
       }
       console.log(
-        `  CPU of the whole bench process (server, renters' thread, GC) per pair: user ${fmt(rs.userMsPerPair, 1)} ms, system ${fmt(rs.systemMsPerPair, 1)} ms`,
+        `  CPU of the whole bench process (server, renters' thread, GC) per pair: user ${fmt(rs.userMs, 1)} ms, system ${fmt(rs.systemMs, 1)} ms`,
       );
-      console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
+      if (compared) {
+        const raw = perPair(compared.rawSql);
+        const bare = perPair(compared.rawHttp);
+        for (const failed of [compared.rawSql, compared.rawHttp]) {
+          if (failed.firstFailure) console.log(`  raw SQL first failure: ${failed.firstFailure}`);
+        }
+        const share = (a: number, b: number) =>
+          `${fmt((a / Math.max(b, Number.EPSILON)) * 100, 1)}%`;
+        console.log(
+          `  raw SQL through pg, no HTTP (scripts/bench/raw-rent.ts, ${POOL_SIZE} connections): ${fmt(raw.pairsPerSecond, 1)} pairs/s (${compared.rawSql.pairs} pairs, ${compared.rawSql.failures} failures); ${fmt(raw.statements, 1)} SQL statements per pair; ${fmt(raw.loopMs, 1)} ms of its event loop per pair (renters included)`,
+        );
+        console.log(
+          `  the same SQL behind a bare node:http server: ${fmt(bare.pairsPerSecond, 1)} pairs/s (${compared.rawHttp.pairs} pairs, ${compared.rawHttp.failures} failures); ${fmt(bare.loopMs, 1)} ms of its event loop per pair`,
+        );
+        console.log(
+          `  app at ${share(rs.pairsPerSecond, raw.pairsPerSecond)} of raw SQL (${fmt(rs.statements, 1)} vs ${fmt(raw.statements, 1)} statements per pair); raw SQL behind node:http at ${share(bare.pairsPerSecond, raw.pairsPerSecond)}; app at ${share(rs.pairsPerSecond, bare.pairsPerSecond)} of raw SQL behind node:http`,
+        );
+        if (compared.rawSql.failures + compared.rawHttp.failures > 0) process.exitCode = 1;
+      }
+      console.log(
+        `  invariants${compared ? ' (after all three)' : ''}: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`,
+      );
       if (problems.length > 0) process.exitCode = 1;
-      if (url) {
-        const raw = await rawRentAndStopFigures(url, database, page, env);
-        if (raw.firstFailure) console.log(`  raw SQL first failure: ${raw.firstFailure}`);
-        const rawProblems = await checkInvariants(database.db);
-        console.log(
-          `  raw SQL through pg (same pairs, ${RENT_WORKERS} renters, ${POOL_SIZE} connections, no HTTP): ${fmt(raw.pairsPerSecond, 1)} pairs/s (${raw.pairs} pairs, ${raw.failures} failures); ${fmt(raw.statementsPerPair, 1)} SQL statements per pair; ${fmt(raw.msPerPair, 1)} ms of its event loop per pair`,
-        );
-        console.log(
-          `  app at ${fmt((rs.pairsPerSecond / Math.max(raw.pairsPerSecond, Number.EPSILON)) * 100, 1)}% of raw SQL (${fmt(rs.statementsPerPair, 1)} vs ${fmt(raw.statementsPerPair, 1)} statements per pair)`,
-        );
-        console.log(
-          `  invariants after raw SQL: ${rawProblems.length === 0 ? 'all hold' : rawProblems.join('; ')}`,
-        );
-        if (rawProblems.length > 0 || raw.failures > 0) process.exitCode = 1;
-      }
     }
     if (label === 'PostgreSQL' && runs('heartbeats')) {
       await seedHosts(database);
@@ -457,7 +539,9 @@ async function benchOn(label: string, database: Database, url?: string): Promise
         `  alone           ${fmt(hbAlone.perSecond)} /s  p50 ${fmt(hbAlone.p50, 1)} ms  p99 ${fmt(hbAlone.p99, 1)} ms  (${hbAlone.failures} failures); ${fmt(busyMs / Math.max(1, hbAlone.answered), 2)} ms of the server's event loop per heartbeat`,
       );
       const withRents = heartbeatLoad(base);
-      const rsLoaded = await rentAndStop(base, database, app.deps.hosts, await rentablePage(base));
+      const runLoaded = await rentAndStop(base, database, app.deps.hosts, await rentablePage(base));
+      if (runLoaded.firstFailure) console.log(`  first failure: ${runLoaded.firstFailure}`);
+      const rsLoaded = perPair(runLoaded);
       const hbRents = await withRents.stop();
       console.log(
         `  + rent-then-stop ${fmt(hbRents.perSecond)} /s  p50 ${fmt(hbRents.p50, 1)} ms  p99 ${fmt(hbRents.p99, 1)} ms  (${hbRents.failures} failures)`,
