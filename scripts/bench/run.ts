@@ -5,6 +5,7 @@
  * rentals run. Runs on the embedded database, and on PostgreSQL when DATABASE_URL is set
  * (in a scratch database that is dropped afterwards).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -142,6 +143,9 @@ interface PairRun {
   userMs: number;
   systemMs: number;
   statements: number;
+  /** CPU time of this thread and of the PostgreSQL backends serving the database (Linux). */
+  threadCpuMs: number;
+  postgresCpuMs: number;
 }
 
 const noPairs: PairRun = {
@@ -153,6 +157,8 @@ const noPairs: PairRun = {
   userMs: 0,
   systemMs: 0,
   statements: 0,
+  threadCpuMs: 0,
+  postgresCpuMs: 0,
 };
 
 function addRuns(a: PairRun, b: PairRun): PairRun {
@@ -165,18 +171,78 @@ function addRuns(a: PairRun, b: PairRun): PairRun {
     userMs: a.userMs + b.userMs,
     systemMs: a.systemMs + b.systemMs,
     statements: a.statements + b.statements,
+    threadCpuMs: a.threadCpuMs + b.threadCpuMs,
+    postgresCpuMs: a.postgresCpuMs + b.postgresCpuMs,
   };
 }
 
 type Pairs = { pairs: number; failures: number; firstFailure: string | null };
 
-async function measured(seconds: number, work: () => Promise<Pairs>): Promise<PairRun> {
+/** Clock ticks (utime + stime) of a /proc stat file, in ms (USER_HZ is 100 on Linux); 0 when unreadable. */
+function procCpuMs(path: string): number {
+  try {
+    const stat = readFileSync(path, 'utf8');
+    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time so far of this process's main thread, and per backend of the PostgreSQL server on
+ * this machine serving `database` (found by process title, so no statement is sent). On a
+ * machine shared with other work the time a thread waits for a core is not in these, as it
+ * is in the event loop's busy time: they say what a pair costs, not how long it waited.
+ */
+function cpuSnapshot(database: string | undefined) {
+  const thread = procCpuMs(`/proc/self/task/${process.pid}/stat`);
+  const backends = new Map<string, number>();
+  if (database) {
+    let pids: string[] = [];
+    try {
+      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    } catch {}
+    for (const pid of pids) {
+      let title = '';
+      try {
+        title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) {
+        backends.set(pid, procCpuMs(`/proc/${pid}/stat`));
+      }
+    }
+  }
+  return { thread, backends };
+}
+
+/** The backends' CPU between two snapshots (one that started in between counts from zero). */
+function backendsCpuMs(
+  before: ReturnType<typeof cpuSnapshot>,
+  after: ReturnType<typeof cpuSnapshot>,
+): number {
+  let total = 0;
+  for (const [pid, ms] of after.backends) total += ms - (before.backends.get(pid) ?? 0);
+  return total;
+}
+
+/** `database`: the PostgreSQL database's name, whose backends' CPU is counted (none for PGlite). */
+async function measured(
+  seconds: number,
+  work: () => Promise<Pairs>,
+  database?: string,
+): Promise<PairRun> {
   const eluBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
+  const snapshotBefore = cpuSnapshot(database);
   const statementsBefore = statements.count;
   const done = await work();
   const elu = performance.eventLoopUtilization(eluBefore);
   const cpu = process.cpuUsage(cpuBefore);
+  const snapshotAfter = cpuSnapshot(database);
   return {
     ...done,
     seconds,
@@ -184,6 +250,8 @@ async function measured(seconds: number, work: () => Promise<Pairs>): Promise<Pa
     userMs: cpu.user / 1000,
     systemMs: cpu.system / 1000,
     statements: statements.count - statementsBefore,
+    threadCpuMs: snapshotAfter.thread - snapshotBefore.thread,
+    postgresCpuMs: backendsCpuMs(snapshotBefore, snapshotAfter),
   };
 }
 
@@ -195,6 +263,8 @@ const perPair = (run: PairRun) => {
     userMs: run.userMs / n,
     systemMs: run.systemMs / n,
     statements: run.statements / n,
+    threadCpuMs: run.threadCpuMs / n,
+    postgresCpuMs: run.postgresCpuMs / n,
   };
 };
 
@@ -272,6 +342,7 @@ async function rentAndStopAgainstRawSql(
   });
   const bare = await rawHttpServer(raw, hashSessionToken);
   const slice = DURATION_S / RENT_ROUNDS;
+  const name = new URL(url).pathname.slice(1);
   let app = noPairs;
   let rawSql = noPairs;
   let rawHttp = noPairs;
@@ -279,16 +350,28 @@ async function rentAndStopAgainstRawSql(
     for (let round = 0; round < RENT_ROUNDS; round += 1) {
       app = addRuns(
         app,
-        await measured(slice, () => httpRenters(base, appCookies, page, slice, reportReady(hosts))),
+        await measured(
+          slice,
+          () => httpRenters(base, appCookies, page, slice, reportReady(hosts)),
+          name,
+        ),
       );
       // Here the renters run in this thread: its busy time is theirs and the SQL client's.
       rawSql = addRuns(
         rawSql,
-        await measured(slice, () => rawRenters(raw, rawTokens, page, slice, hashSessionToken)),
+        await measured(
+          slice,
+          () => rawRenters(raw, rawTokens, page, slice, hashSessionToken),
+          name,
+        ),
       );
       rawHttp = addRuns(
         rawHttp,
-        await measured(slice, () => httpRenters(bare.url, bareCookies, page, slice, raw.ready)),
+        await measured(
+          slice,
+          () => httpRenters(bare.url, bareCookies, page, slice, raw.ready),
+          name,
+        ),
       );
     }
   } finally {
@@ -509,6 +592,8 @@ async function benchOn(label: string, database: Database, url?: string): Promise
         }
         const share = (a: number, b: number) =>
           `${fmt((a / Math.max(b, Number.EPSILON)) * 100, 1)}%`;
+        const cpu = (run: ReturnType<typeof perPair>) =>
+          `${fmt(run.threadCpuMs, 2)} ms this thread + ${fmt(run.postgresCpuMs, 2)} ms PostgreSQL`;
         console.log(
           `  raw SQL through pg, no HTTP (scripts/bench/raw-rent.ts, ${POOL_SIZE} connections): ${fmt(raw.pairsPerSecond, 1)} pairs/s (${compared.rawSql.pairs} pairs, ${compared.rawSql.failures} failures); ${fmt(raw.statements, 1)} SQL statements per pair; ${fmt(raw.loopMs, 1)} ms of its event loop per pair (renters included)`,
         );
@@ -518,6 +603,13 @@ async function benchOn(label: string, database: Database, url?: string): Promise
         console.log(
           `  app at ${share(rs.pairsPerSecond, raw.pairsPerSecond)} of raw SQL (${fmt(rs.statements, 1)} vs ${fmt(raw.statements, 1)} statements per pair); raw SQL behind node:http at ${share(bare.pairsPerSecond, raw.pairsPerSecond)}; app at ${share(rs.pairsPerSecond, bare.pairsPerSecond)} of raw SQL behind node:http`,
         );
+        // CPU time, not waiting time: what a pair costs whatever else the machine runs.
+        const total = (run: ReturnType<typeof perPair>) => run.threadCpuMs + run.postgresCpuMs;
+        if (total(rs) > 0) {
+          console.log(
+            `  CPU per pair: app ${cpu(rs)}; raw SQL ${cpu(raw)} (renters included); behind node:http ${cpu(bare)}; raw SQL costs ${share(total(raw), total(rs))} of the app's`,
+          );
+        }
         if (compared.rawSql.failures + compared.rawHttp.failures > 0) process.exitCode = 1;
       }
       console.log(
