@@ -5,6 +5,7 @@
  * rentals run. Runs on the embedded database, and on PostgreSQL when DATABASE_URL is set
  * (in a scratch database that is dropped afterwards).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -14,16 +15,26 @@ import pg from 'pg';
 import { createApp } from '../../server/app';
 import { type Database, openDatabase } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
+import { randomToken } from '../../server/lib/crypto';
 import type { Mailer } from '../../server/lib/mailer';
+import { hashSessionToken } from '../../server/modules/auth/service';
 import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
+import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
 
 const LISTINGS = 10_000;
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const RENT_WORKERS = 32;
+/** PostgreSQL connections of the server under test, and of the raw-SQL anchor. */
+const POOL_SIZE = 20;
+/**
+ * On PostgreSQL the app and the raw-SQL anchors take turns, in this many rounds of
+ * DURATION_S / RENT_ROUNDS each: load from elsewhere on the machine falls on all of them.
+ */
+const RENT_ROUNDS = 4;
 /** Instance alerts (ready e-mails) are sent after commit; the bench does not print them. */
 const silentMailer: Mailer = { send: async () => {}, close: () => {} };
 const METERED = 10_000;
@@ -94,93 +105,280 @@ async function seed(database: Database): Promise<void> {
       offset (g % 5) limit 1) m on true`);
 }
 
-async function rentAndStop(
-  base: string,
-  database: Database,
-  hosts: HostsService,
-): Promise<{
-  pairsPerSecond: number;
-  pairs: number;
-  failures: number;
-  cpuMsPerPair: number;
-  userMsPerPair: number;
-  systemMsPerPair: number;
-  statementsPerPair: number;
-}> {
+/** RENT_WORKERS new users with credits, each signed in: their session cookies' tokens. */
+async function benchRenters(database: Database): Promise<string[]> {
   const users = await Promise.all(
     Array.from({ length: RENT_WORKERS }, () =>
       database.db.transaction((tx) => createUser(tx, { credits: '1000000.00' })),
     ),
   );
-  // Sign the bench users in the way the app does (a session cookie), through the test-free path: demo-less OTP is slow,
-  // so sessions are inserted directly as the test helpers do.
-  const { hashSessionToken } = await import('../../server/modules/auth/service');
-  const { randomToken } = await import('../../server/lib/crypto');
-  const cookies: string[] = [];
+  // Sessions are inserted directly, as the test helpers do (a demo-less OTP sign-in is slow).
+  const tokens: string[] = [];
   for (const user of users) {
     const token = randomToken();
     await database.db.execute(
       sql`insert into sessions (token_hash, user_id, expires_at) values (${hashSessionToken(token)}, ${user.id}, now() + interval '1 day')`,
     );
-    cookies.push(`rentgpu_session=${token}`);
+    tokens.push(token);
   }
-  const page = (await (
+  return tokens;
+}
+
+type ListingPage = { id: number; providerId: number; hourlyRate: string }[];
+
+/** The cheapest hundred listings, as the marketplace page shows them: what the renters rent. */
+async function rentablePage(base: string): Promise<ListingPage> {
+  return (await (
     await fetch(`${base}/api/gpu-listings?limit=100&sort=price-asc`)
-  ).json()) as {
-    id: number;
-    providerId: number;
-    hourlyRate: string;
-  }[];
+  ).json()) as ListingPage;
+}
+
+/** What a run of pairs did, and this thread's busy time, the process's CPU and the statements sent meanwhile. */
+interface PairRun {
+  seconds: number;
+  pairs: number;
+  failures: number;
+  firstFailure: string | null;
+  loopMs: number;
+  userMs: number;
+  systemMs: number;
+  statements: number;
+  /** CPU time of this thread and of the PostgreSQL backends serving the database (Linux). */
+  threadCpuMs: number;
+  postgresCpuMs: number;
+}
+
+const noPairs: PairRun = {
+  seconds: 0,
+  pairs: 0,
+  failures: 0,
+  firstFailure: null,
+  loopMs: 0,
+  userMs: 0,
+  systemMs: 0,
+  statements: 0,
+  threadCpuMs: 0,
+  postgresCpuMs: 0,
+};
+
+function addRuns(a: PairRun, b: PairRun): PairRun {
+  return {
+    seconds: a.seconds + b.seconds,
+    pairs: a.pairs + b.pairs,
+    failures: a.failures + b.failures,
+    firstFailure: a.firstFailure ?? b.firstFailure,
+    loopMs: a.loopMs + b.loopMs,
+    userMs: a.userMs + b.userMs,
+    systemMs: a.systemMs + b.systemMs,
+    statements: a.statements + b.statements,
+    threadCpuMs: a.threadCpuMs + b.threadCpuMs,
+    postgresCpuMs: a.postgresCpuMs + b.postgresCpuMs,
+  };
+}
+
+type Pairs = { pairs: number; failures: number; firstFailure: string | null };
+
+/** Clock ticks (utime + stime) of a /proc stat file, in ms (USER_HZ is 100 on Linux); 0 when unreadable. */
+function procCpuMs(path: string): number {
+  try {
+    const stat = readFileSync(path, 'utf8');
+    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time so far of this process's main thread, and per backend of the PostgreSQL server on
+ * this machine serving `database` (found by process title, so no statement is sent). On a
+ * machine shared with other work the time a thread waits for a core is not in these, as it
+ * is in the event loop's busy time: they say what a pair costs, not how long it waited.
+ */
+function cpuSnapshot(database: string | undefined) {
+  const thread = procCpuMs(`/proc/self/task/${process.pid}/stat`);
+  const backends = new Map<string, number>();
+  if (database) {
+    let pids: string[] = [];
+    try {
+      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    } catch {}
+    for (const pid of pids) {
+      let title = '';
+      try {
+        title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) {
+        backends.set(pid, procCpuMs(`/proc/${pid}/stat`));
+      }
+    }
+  }
+  return { thread, backends };
+}
+
+/** The backends' CPU between two snapshots (one that started in between counts from zero). */
+function backendsCpuMs(
+  before: ReturnType<typeof cpuSnapshot>,
+  after: ReturnType<typeof cpuSnapshot>,
+): number {
+  let total = 0;
+  for (const [pid, ms] of after.backends) total += ms - (before.backends.get(pid) ?? 0);
+  return total;
+}
+
+/** `database`: the PostgreSQL database's name, whose backends' CPU is counted (none for PGlite). */
+async function measured(
+  seconds: number,
+  work: () => Promise<Pairs>,
+  database?: string,
+): Promise<PairRun> {
   const eluBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
+  const snapshotBefore = cpuSnapshot(database);
   const statementsBefore = statements.count;
+  const done = await work();
+  const elu = performance.eventLoopUtilization(eluBefore);
+  const cpu = process.cpuUsage(cpuBefore);
+  const snapshotAfter = cpuSnapshot(database);
+  return {
+    ...done,
+    seconds,
+    loopMs: elu.active,
+    userMs: cpu.user / 1000,
+    systemMs: cpu.system / 1000,
+    statements: statements.count - statementsBefore,
+    threadCpuMs: snapshotAfter.thread - snapshotBefore.thread,
+    postgresCpuMs: backendsCpuMs(snapshotBefore, snapshotAfter),
+  };
+}
+
+const perPair = (run: PairRun) => {
+  const n = Math.max(1, run.pairs);
+  return {
+    pairsPerSecond: run.pairs / Math.max(run.seconds, Number.EPSILON),
+    loopMs: run.loopMs / n,
+    userMs: run.userMs / n,
+    systemMs: run.systemMs / n,
+    statements: run.statements / n,
+    threadCpuMs: run.threadCpuMs / n,
+    postgresCpuMs: run.postgresCpuMs / n,
+  };
+};
+
+/**
+ * RENT_WORKERS renters in a worker thread (scripts/bench/rent-load.mjs), so that their
+ * requests never compete with the server under test for its event loop. `ready` is the
+ * host's report (what the agent or the demo host does) before the renter stops.
+ */
+async function httpRenters(
+  base: string,
+  cookies: string[],
+  page: ListingPage,
+  seconds: number,
+  ready: (instanceId: number) => Promise<unknown>,
+): Promise<Pairs> {
   const worker = new Worker(new URL('./rent-load.mjs', import.meta.url), {
-    workerData: { base, cookies, listings: page, seconds: DURATION_S },
+    workerData: { base, cookies, listings: page, seconds },
   });
-  const { pairs, failures, firstFailure } = await new Promise<{
-    pairs: number;
-    failures: number;
-    firstFailure: string | null;
-  }>((resolve, reject) => {
-    worker.on(
-      'message',
-      (message: {
-        ready?: number;
-        done?: { pairs: number; failures: number; firstFailure: string | null };
-      }) => {
+  try {
+    return await new Promise<Pairs>((resolve, reject) => {
+      worker.on('message', (message: { ready?: number; done?: Pairs }) => {
         if (message.done) resolve(message.done);
         const id = message.ready;
         if (id === undefined) return;
-        // The host reports ready (what the agent or the demo host does), then the renter stops.
-        hosts
-          .report({
-            instanceId: id,
-            generation: 1,
-            state: 'running',
-            connection: { sshHost: 'bench' },
-          })
-          .then(() => worker.postMessage({ reported: id }), reject);
-      },
-    );
-    worker.once('error', reject);
-  });
-  await worker.terminate();
-  if (firstFailure) console.log(`  first failure: ${firstFailure}`);
+        ready(id).then(() => worker.postMessage({ reported: id }), reject);
+      });
+      worker.once('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+const sessionCookies = (tokens: string[]) => tokens.map((token) => `rentgpu_session=${token}`);
+
+/** The server's ready report for an instance, as its host sends it. */
+const reportReady = (hosts: HostsService) => (instanceId: number) =>
+  hosts.report({ instanceId, generation: 1, state: 'running', connection: { sshHost: 'bench' } });
+
+async function rentAndStop(
+  base: string,
+  database: Database,
+  hosts: HostsService,
+  page: ListingPage,
+): Promise<PairRun> {
+  const cookies = sessionCookies(await benchRenters(database));
   // The renters run in a worker thread; this thread's busy time is the server's (and the ready reports').
-  const elu = performance.eventLoopUtilization(eluBefore);
-  const cpu = process.cpuUsage(cpuBefore);
-  const per = Math.max(1, pairs);
-  const statementsPerPair = (statements.count - statementsBefore) / per;
-  const cpuMsPerPair = elu.active / per;
-  return {
-    pairsPerSecond: pairs / DURATION_S,
-    pairs,
-    failures,
-    cpuMsPerPair,
-    userMsPerPair: cpu.user / 1000 / per,
-    systemMsPerPair: cpu.system / 1000 / per,
-    statementsPerPair,
-  };
+  return measured(DURATION_S, () =>
+    httpRenters(base, cookies, page, DURATION_S, reportReady(hosts)),
+  );
+}
+
+/**
+ * The app, and the same pairs as hand-written SQL through `pg` (scripts/bench/raw-rent.ts)
+ * with as many renters and connections against the same database — with no HTTP (what
+ * PostgreSQL allows on this machine: the anchor the app's rate is a share of), and behind a
+ * bare node:http server (what HTTP itself costs) — taking turns in RENT_ROUNDS rounds.
+ */
+async function rentAndStopAgainstRawSql(
+  base: string,
+  url: string,
+  database: Database,
+  hosts: HostsService,
+  page: ListingPage,
+  env: { PLATFORM_FEE_BPS: number; PROVISIONING_TIMEOUT_MS: number },
+) {
+  const appCookies = sessionCookies(await benchRenters(database));
+  const rawTokens = await benchRenters(database);
+  const bareCookies = sessionCookies(await benchRenters(database));
+  const raw: RawPairs = await createRawPairs({
+    url,
+    poolSize: POOL_SIZE,
+    platformFeeBps: env.PLATFORM_FEE_BPS,
+    provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
+  });
+  const bare = await rawHttpServer(raw, hashSessionToken);
+  const slice = DURATION_S / RENT_ROUNDS;
+  const name = new URL(url).pathname.slice(1);
+  let app = noPairs;
+  let rawSql = noPairs;
+  let rawHttp = noPairs;
+  try {
+    for (let round = 0; round < RENT_ROUNDS; round += 1) {
+      app = addRuns(
+        app,
+        await measured(
+          slice,
+          () => httpRenters(base, appCookies, page, slice, reportReady(hosts)),
+          name,
+        ),
+      );
+      // Here the renters run in this thread: its busy time is theirs and the SQL client's.
+      rawSql = addRuns(
+        rawSql,
+        await measured(
+          slice,
+          () => rawRenters(raw, rawTokens, page, slice, hashSessionToken),
+          name,
+        ),
+      );
+      rawHttp = addRuns(
+        rawHttp,
+        await measured(
+          slice,
+          () => httpRenters(bare.url, bareCookies, page, slice, raw.ready),
+          name,
+        ),
+      );
+    }
+  } finally {
+    await bare.close();
+    await raw.close();
+  }
+  return { app, rawSql, rawHttp };
 }
 
 /**
@@ -296,7 +494,8 @@ function heartbeatLoad(base: string) {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-async function benchOn(label: string, database: Database): Promise<void> {
+/** `url`: the database's PostgreSQL address (none for the embedded one): the raw-SQL anchor's. */
+async function benchOn(label: string, database: Database, url?: string): Promise<void> {
   await database.migrate();
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
@@ -362,22 +561,60 @@ async function benchOn(label: string, database: Database): Promise<void> {
     }
     let rentAlone: number | undefined;
     if (runs('rent')) {
-      const rs = await rentAndStop(base, database, app.deps.hosts);
+      const page = await rentablePage(base);
+      const compared = url
+        ? await rentAndStopAgainstRawSql(base, url, database, app.deps.hosts, page, env)
+        : null;
+      const run = compared?.app ?? (await rentAndStop(base, database, app.deps.hosts, page));
+      const rs = perPair(run);
       rentAlone = rs.pairsPerSecond;
       const problems = await checkInvariants(database.db);
-      console.log(`rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s)`);
       console.log(
-        `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${rs.pairs} pairs, ${rs.failures} failures); ${fmt(rs.cpuMsPerPair, 1)} ms of the server's event loop per pair`,
+        `rent-then-stop (${RENT_WORKERS} concurrent renters, ${DURATION_S}s${compared ? ` each, in ${RENT_ROUNDS} alternating rounds` : ''})`,
       );
-      if (rs.statementsPerPair > 0) {
+      if (run.firstFailure) console.log(`  first failure: ${run.firstFailure}`);
+      console.log(
+        `  ${fmt(rs.pairsPerSecond, 1)} pairs/s (${run.pairs} pairs, ${run.failures} failures); ${fmt(rs.loopMs, 1)} ms of the server's event loop per pair`,
+      );
+      if (rs.statements > 0) {
         console.log(
-          `  ${fmt(rs.statementsPerPair, 1)} SQL statements per pair (rent, ready report and its alert, stop; BEGIN and COMMIT count)`,
+          `  ${fmt(rs.statements, 1)} SQL statements per pair (rent, ready report and its alert, stop; BEGIN and COMMIT count)`,
         );
       }
       console.log(
-        `  CPU of the whole bench process (server, renters' thread, GC) per pair: user ${fmt(rs.userMsPerPair, 1)} ms, system ${fmt(rs.systemMsPerPair, 1)} ms`,
+        `  CPU of the whole bench process (server, renters' thread, GC) per pair: user ${fmt(rs.userMs, 1)} ms, system ${fmt(rs.systemMs, 1)} ms`,
       );
-      console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
+      if (compared) {
+        const raw = perPair(compared.rawSql);
+        const bare = perPair(compared.rawHttp);
+        for (const failed of [compared.rawSql, compared.rawHttp]) {
+          if (failed.firstFailure) console.log(`  raw SQL first failure: ${failed.firstFailure}`);
+        }
+        const share = (a: number, b: number) =>
+          `${fmt((a / Math.max(b, Number.EPSILON)) * 100, 1)}%`;
+        const cpu = (run: ReturnType<typeof perPair>) =>
+          `${fmt(run.threadCpuMs, 2)} ms this thread + ${fmt(run.postgresCpuMs, 2)} ms PostgreSQL`;
+        console.log(
+          `  raw SQL through pg, no HTTP (scripts/bench/raw-rent.ts, ${POOL_SIZE} connections): ${fmt(raw.pairsPerSecond, 1)} pairs/s (${compared.rawSql.pairs} pairs, ${compared.rawSql.failures} failures); ${fmt(raw.statements, 1)} SQL statements per pair; ${fmt(raw.loopMs, 1)} ms of its event loop per pair (renters included)`,
+        );
+        console.log(
+          `  the same SQL behind a bare node:http server: ${fmt(bare.pairsPerSecond, 1)} pairs/s (${compared.rawHttp.pairs} pairs, ${compared.rawHttp.failures} failures); ${fmt(bare.loopMs, 1)} ms of its event loop per pair`,
+        );
+        console.log(
+          `  app at ${share(rs.pairsPerSecond, raw.pairsPerSecond)} of raw SQL (${fmt(rs.statements, 1)} vs ${fmt(raw.statements, 1)} statements per pair); raw SQL behind node:http at ${share(bare.pairsPerSecond, raw.pairsPerSecond)}; app at ${share(rs.pairsPerSecond, bare.pairsPerSecond)} of raw SQL behind node:http`,
+        );
+        // CPU time, not waiting time: what a pair costs whatever else the machine runs.
+        const total = (run: ReturnType<typeof perPair>) => run.threadCpuMs + run.postgresCpuMs;
+        if (total(rs) > 0) {
+          console.log(
+            `  CPU per pair: app ${cpu(rs)}; raw SQL ${cpu(raw)} (renters included); behind node:http ${cpu(bare)}; raw SQL costs ${share(total(raw), total(rs))} of the app's`,
+          );
+        }
+        if (compared.rawSql.failures + compared.rawHttp.failures > 0) process.exitCode = 1;
+      }
+      console.log(
+        `  invariants${compared ? ' (after all three)' : ''}: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`,
+      );
       if (problems.length > 0) process.exitCode = 1;
     }
     if (label === 'PostgreSQL' && runs('heartbeats')) {
@@ -394,7 +631,9 @@ async function benchOn(label: string, database: Database): Promise<void> {
         `  alone           ${fmt(hbAlone.perSecond)} /s  p50 ${fmt(hbAlone.p50, 1)} ms  p99 ${fmt(hbAlone.p99, 1)} ms  (${hbAlone.failures} failures); ${fmt(busyMs / Math.max(1, hbAlone.answered), 2)} ms of the server's event loop per heartbeat`,
       );
       const withRents = heartbeatLoad(base);
-      const rsLoaded = await rentAndStop(base, database, app.deps.hosts);
+      const runLoaded = await rentAndStop(base, database, app.deps.hosts, await rentablePage(base));
+      if (runLoaded.firstFailure) console.log(`  first failure: ${runLoaded.firstFailure}`);
+      const rsLoaded = perPair(runLoaded);
       const hbRents = await withRents.stop();
       console.log(
         `  + rent-then-stop ${fmt(hbRents.perSecond)} /s  p50 ${fmt(hbRents.p50, 1)} ms  p99 ${fmt(hbRents.p99, 1)} ms  (${hbRents.failures} failures)`,
@@ -448,9 +687,13 @@ async function main(): Promise<void> {
   await admin.query(`create database ${scratch}`);
   const target = new URL(url);
   target.pathname = `/${scratch}`;
-  const database = await openDatabase({ kind: 'postgres', url: target.toString(), poolSize: 20 });
+  const database = await openDatabase({
+    kind: 'postgres',
+    url: target.toString(),
+    poolSize: POOL_SIZE,
+  });
   try {
-    await benchOn('PostgreSQL', database);
+    await benchOn('PostgreSQL', database, target.toString());
   } finally {
     await database.close();
     await admin.query(`drop database if exists ${scratch} with (force)`);

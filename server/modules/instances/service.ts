@@ -29,7 +29,7 @@ import {
   quoteMismatch,
 } from '../../lib/errors';
 import type { AccountBook } from '../ledger/accounts';
-import { ledgerService } from '../ledger/service';
+import { ledgerService, prepareLines } from '../ledger/service';
 import { listingsService } from '../listings/service';
 import { createMeteredBilling } from './metered-billing';
 import { type InstanceRow, instancesRepo } from './repo';
@@ -136,67 +136,49 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
     ): Promise<InstanceRow> {
       const clientRate = parseDollars(body.hourlyRate);
       const booked = clientRate === null ? 0n : bookedCostMicros(clientRate, body.durationHours);
-      // The common case costs one statement: take a unit at the rate the client was shown.
-      // Anything else (unknown listing, changed price, rented out) is explained afterwards.
-      const created = await accounts.transact(async (tx) => {
-        if (clientRate === null) return null;
-        const listing = await listingsService.reserveUnit(
-          tx,
-          body.gpuListingId,
-          clientRate,
-          body.providerId,
-          userId,
-        );
-        if (!listing) return null;
-        if (!sameDollars(body.totalCost, microsToDollars(booked))) {
-          throw quoteMismatch({ ...quoteRental(clientRate, body.durationHours) });
-        }
-        const instance = await instancesRepo.insert(tx, {
-          userId,
-          gpuListingId: listing.id,
-          providerId: listing.providerId,
-          hostId: listing.hostId,
-          source: 'marketplace',
-          billingPlan: 'booked',
-          status: 'provisioning',
-          stateChangedAt: now,
-          durationHours: body.durationHours,
-          hourlyRateMicros: clientRate,
-          bookedCostMicros: booked,
-          storageFeeMicros: STORAGE_ADDON_MICROS,
-          startTime: now,
-          endsAt: new Date(now.getTime() + body.durationHours * 3_600_000),
-          provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
-        });
-        await ledgerService.post(tx, {
-          kind: 'rental_start',
-          memo: `Rental ${instance.id}: ${body.durationHours} h of ${listing.model} held in escrow, storage add-on charged`,
-          reference: `rental:${instance.id}`,
-          lines: [
-            {
-              accountId: await accounts.wallet(tx, userId),
-              amountMicros: -(booked + STORAGE_ADDON_MICROS),
-            },
-            { accountId: await accounts.system(tx, 'escrow'), amountMicros: booked, system: true },
-            {
-              accountId: await accounts.system(tx, 'platform_revenue'),
-              amountMicros: STORAGE_ADDON_MICROS,
-              system: true,
-            },
-          ],
-        });
-        const row: InstanceRow = {
-          instance,
-          listing: {
-            model: listing.model,
-            location: listing.location,
-            isDemoHost: listing.isDemoHost,
-          },
-          provider: { companyName: listing.companyName },
-        };
-        await options.record?.(tx, row);
-        return row;
-      });
+      // The common case is one statement: take a unit at the rate the client was shown, insert
+      // the instance and post the money (instancesRepo.rentBooked). Anything else (unknown
+      // listing, changed price, a total that is not the quote, rented out) is explained after.
+      const quoted = clientRate !== null && sameDollars(body.totalCost, microsToDollars(booked));
+      const created = !quoted
+        ? null
+        : await accounts.transact(async (tx) => {
+            // The posting's memo and reference name the instance: the statement writes them.
+            const posting = prepareLines('rental_start', [
+              {
+                accountId: await accounts.wallet(tx, userId),
+                amountMicros: -(booked + STORAGE_ADDON_MICROS),
+              },
+              {
+                accountId: await accounts.system(tx, 'escrow'),
+                amountMicros: booked,
+                system: true,
+              },
+              {
+                accountId: await accounts.system(tx, 'platform_revenue'),
+                amountMicros: STORAGE_ADDON_MICROS,
+                system: true,
+              },
+            ]);
+            const rented = await instancesRepo.rentBooked(tx, {
+              listingId: body.gpuListingId,
+              rateMicros: clientRate,
+              providerId: body.providerId,
+              userId,
+              hours: body.durationHours,
+              bookedMicros: booked,
+              storageFeeMicros: STORAGE_ADDON_MICROS,
+              at: now,
+              endsAt: new Date(now.getTime() + body.durationHours * 3_600_000),
+              provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+              posting,
+            });
+            if (!rented) return null;
+            // A wallet that cannot pay: nothing stays (the transaction rolls back).
+            ledgerService.checkMoved(posting, rented.posted);
+            await options.record?.(tx, rented.row);
+            return rented.row;
+          });
       if (!created) throw await whyNotRentable(body, userId);
       config.onChange?.();
       return tellHost(created);
@@ -352,11 +334,17 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
           ...report.connection,
         });
         if (ready) {
+          const { instance, recipient } = ready;
           config.onChange?.();
-          if (ready.billingPlan === 'booked') {
-            config.onInstanceEvent?.({ kind: 'ready', instanceId: ready.id, userId: ready.userId });
+          if (instance.billingPlan === 'booked') {
+            config.onInstanceEvent?.({
+              kind: 'ready',
+              instanceId: instance.id,
+              userId: instance.userId,
+              recipient,
+            });
           }
-          return { accepted: true, generation: ready.generation };
+          return { accepted: true, generation: instance.generation };
         }
       }
       const told: InstanceEvent[] = [];

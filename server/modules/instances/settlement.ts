@@ -8,7 +8,7 @@ import { splitEarnings, usedCostMicros } from '../../../shared/rules/pricing';
 import type { Tx } from '../../db/client';
 import type { Instance } from '../../db/schema';
 import type { AccountBook } from '../ledger/accounts';
-import { ledgerService } from '../ledger/service';
+import { ledgerService, type Posting, preparePosting } from '../ledger/service';
 import { listingsService } from '../listings/service';
 import { instancesRepo } from './repo';
 import type { EndReason, InstancesConfig } from './types';
@@ -48,10 +48,17 @@ export function createSettlement(
     const platformId = await accounts.system(tx, 'platform_revenue');
     const booked = instance.bookedCostMicros;
     const reference = `rental:${instance.id}`;
-    if (holdsUnit(stateOf(instance))) await listingsService.releaseUnit(tx, instance.gpuListingId);
-    let changes: Partial<Instance>;
+    let posting: Posting;
+    let changes: {
+      endTime: Date;
+      usedSeconds: number;
+      usedCostMicros: bigint;
+      refundMicros: bigint;
+      platformFeeMicros: bigint;
+      endReason: EndReason;
+    };
     if (instance.readyAt === null) {
-      await ledgerService.post(tx, {
+      posting = {
         kind: 'rental_cancel',
         memo: `Full refund: rental ${instance.id} cancelled (${how.by})`,
         reference,
@@ -60,7 +67,7 @@ export function createSettlement(
           { accountId: platformId, amountMicros: -instance.storageFeeMicros, system: true },
           { accountId: wallet, amountMicros: booked + instance.storageFeeMicros },
         ],
-      });
+      };
       changes = {
         endTime: how.at,
         usedSeconds: 0,
@@ -85,7 +92,7 @@ export function createSettlement(
       );
       const { providerMicros, feeMicros } = splitEarnings(used, config.platformFeeBps);
       const providerId = await accounts.earnings(tx, instance.providerId);
-      await ledgerService.post(tx, {
+      posting = {
         kind: 'rental_settle',
         memo: `Rental ${instance.id}: ${usedSeconds} s used${unreachableSeconds > 0 ? `, ${unreachableSeconds} s unreachable refunded` : ''} (${how.by})`,
         reference,
@@ -95,7 +102,7 @@ export function createSettlement(
           { accountId: platformId, amountMicros: feeMicros, system: true },
           { accountId: wallet, amountMicros: booked - used },
         ],
-      });
+      };
       changes = {
         endTime: end,
         usedSeconds,
@@ -105,16 +112,23 @@ export function createSettlement(
         endReason: how.by,
       };
     }
-    const moved = await instancesRepo.transition(
-      tx,
-      instance.id,
-      LIVE_STATES,
-      how.to,
-      how.at,
+    // The instance ends, its unit goes back and the money moves in one statement; a second
+    // cached balance (the provider's earnings beside the wallet) moves after, in id order.
+    const prepared = preparePosting(posting);
+    const settled = await instancesRepo.settleBooked(tx, {
+      id: instance.id,
+      listingId: instance.gpuListingId,
+      releaseUnit: holdsUnit(stateOf(instance)),
+      to: how.to,
+      at: how.at,
       changes,
-    );
-    if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
-    return moved;
+      from: LIVE_STATES,
+      posting: prepared,
+    });
+    if (!settled) throw new Error(`instance ${instance.id} changed under its lock`);
+    ledgerService.checkMoved(prepared, settled.posted);
+    if (settled.posted.id !== null) await ledgerService.moveAfter(tx, prepared);
+    return settled.instance;
   }
 
   /** Ends a metered instance: its unit back if it held one; minutes already paid stay paid. */

@@ -20,6 +20,14 @@ export interface InstanceEvent {
   instanceId?: number;
   /** The wallet balance at the time (balance warnings), in dollars. */
   balance?: string;
+  /** The user's address and settings, when read with the event: the alert reads nothing more. */
+  recipient?: AlertRecipient;
+}
+
+/** Where a user's alerts go: their address and the settings that say whether they want them. */
+export interface AlertRecipient {
+  email: string;
+  settings: unknown;
 }
 
 export interface RentOptions {

@@ -22,37 +22,85 @@ const moveCachedBalance = compiled('ledger_move_cached_balance', (conn) =>
     .returning({ balance: ledgerAccounts.balanceMicros }),
 );
 
+/** Where a posting's values sit in a statement that writes it (`$n` markers). */
+export interface PostingMarkers {
+  /** Account ids (int[]) and amounts (bigint[]) of its lines, in the same order. */
+  accounts: string;
+  amounts: string;
+  /** The one cached balance it moves and by how much (both null: none). */
+  moveAccount: string;
+  moveAmount: string;
+}
+
 /**
- * A posting whose lines move at most one cached balance, in one statement: the transaction,
- * its entries (any number of lines: the text never changes), and the move. With one row to
- * lock there is no lock order to keep. Nothing is written or moved when the idempotency key
- * was used before; a wallet that cannot cover its line is not moved (moved = 0).
+ * A posting as common table expressions, for a statement that writes it beside the change
+ * that causes it (a rent, a settlement: server/modules/instances/repo.ts): `t` its
+ * transaction, from `head` (a VALUES or SELECT of kind, memo, idempotency key, reference;
+ * no row, no posting), `e` its entries, `b` the move of at most one cached balance. Nothing
+ * is written or moved when the idempotency key was used before; a wallet that cannot cover
+ * its line is not moved. The statement's select reads the outcome with `postingOutcome`.
  */
-const postMovingOne = compiledSql<{
-  id: string | null;
-  moved: number;
-  tracks: boolean | null;
-  balance: string | null;
-}>(
-  'ledger_post_moving_one',
-  `with t as (
+export function postingCtes(head: string, at: PostingMarkers): string {
+  return `t as (
     insert into ledger_transactions (kind, memo, idempotency_key, reference)
-    values ($1, $2, $3, $4)
+    ${head}
     on conflict do nothing
     returning id
   ), e as (
     insert into ledger_entries (transaction_id, account_id, amount_micros)
-    select t.id, v.account_id, v.amount from t, unnest($5::int[], $6::bigint[]) as v(account_id, amount)
+    select t.id, v.account_id, v.amount from t, unnest(${at.accounts}::int[], ${at.amounts}::bigint[]) as v(account_id, amount)
     returning transaction_id
   ), b as (
-    update ledger_accounts a set balance_micros = a.balance_micros + $8::bigint
-    where a.id = $7::int and a.tracks_balance and exists (select 1 from t)
-      and (a.kind <> 'wallet' or a.balance_micros + $8::bigint >= 0)
+    update ledger_accounts a set balance_micros = a.balance_micros + ${at.moveAmount}::bigint
+    where a.id = ${at.moveAccount}::int and a.tracks_balance and exists (select 1 from t)
+      and (a.kind <> 'wallet' or a.balance_micros + ${at.moveAmount}::bigint >= 0)
     returning a.id
-  )
-  select (select id::text from t) as id, (select count(*)::int from b) as moved,
-    (select tracks_balance from ledger_accounts where id = $7::int) as tracks,
-    (select balance_micros::text from ledger_accounts where id = $7::int) as balance`,
+  )`;
+}
+
+/** The columns that tell what `postingCtes` did (read them with `readPostingOutcome`). */
+export function postingOutcome(at: PostingMarkers): string {
+  return `(select id::text from t) as posted_id, (select count(*)::int from b) as posted_moved,
+    (select tracks_balance from ledger_accounts where id = ${at.moveAccount}::int) as posted_tracks,
+    (select balance_micros::text from ledger_accounts where id = ${at.moveAccount}::int) as posted_balance`;
+}
+
+export interface PostingOutcomeRow {
+  posted_id: string | null;
+  posted_moved: number;
+  posted_tracks: boolean | null;
+  posted_balance: string | null;
+}
+
+/**
+ * `id` null when nothing was written (the idempotency key was used before, or the head gave
+ * no row); `moved` false when the account tracks a balance it cannot cover (a wallet), and
+ * then `balance` is what it holds.
+ */
+export function readPostingOutcome(row: PostingOutcomeRow, moves: boolean) {
+  return {
+    id: row.posted_id === null ? null : BigInt(row.posted_id),
+    moved: !moves || row.posted_moved === 1 || row.posted_tracks !== true,
+    balance: BigInt(row.posted_balance ?? '0'),
+  };
+}
+
+const MOVING_ONE_AT: PostingMarkers = {
+  accounts: '$5',
+  amounts: '$6',
+  moveAccount: '$7',
+  moveAmount: '$8',
+};
+
+/**
+ * A posting whose lines move at most one cached balance, in one statement: the transaction,
+ * its entries (any number of lines: the text never changes), and the move. With one row to
+ * lock there is no lock order to keep.
+ */
+const postMovingOne = compiledSql<PostingOutcomeRow>(
+  'ledger_post_moving_one',
+  `with ${postingCtes('values ($1, $2, $3, $4)', MOVING_ONE_AT)}
+  select ${postingOutcome(MOVING_ONE_AT)}`,
 );
 
 export const ledgerRepo = {
@@ -206,11 +254,7 @@ export const ledgerRepo = {
       move ? String(move.amountMicros) : null,
     ]);
     if (!row) throw new Error('posting statement answered no row');
-    return {
-      id: row.id === null ? null : BigInt(row.id),
-      moved: move === null || row.moved === 1 || row.tracks !== true,
-      balance: BigInt(row.balance ?? '0'),
-    };
+    return readPostingOutcome(row, move !== null);
   },
 
   /**

@@ -60,34 +60,46 @@ export const ledgerService = {
    * once the caller's transaction rolls back) when a wallet would go below zero.
    */
   async post(tx: Tx, input: Posting): Promise<bigint | null> {
-    const posting = { ...input, lines: mergeLines(input.lines) };
-    const sum = posting.lines.reduce((total, line) => total + line.amountMicros, 0n);
-    if (posting.lines.length < 2 || sum !== 0n) {
-      throw new Error(
-        `unbalanced ledger posting ${posting.kind}: sum ${sum} over ${posting.lines.length} lines`,
-      );
-    }
-    const head = {
-      kind: posting.kind,
-      memo: posting.memo,
-      idempotencyKey: posting.idempotencyKey ?? null,
-      reference: posting.reference ?? null,
-    };
-    // Shared system accounts keep no cached balance, so their lines need no update.
-    const tracked = posting.lines.filter((line) => !line.system);
-    if (tracked.length <= 1) {
+    const posting = preparePosting(input);
+    if (posting.after.length === 0) {
       // The common case (a rent, a refund, a top-up): one statement writes and moves.
-      const move = tracked[0] ?? null;
-      const done = await ledgerRepo.insertPostingMovingOne(tx, head, posting.lines, move);
-      if (!done.moved && move) throw insufficientCredits(-move.amountMicros, done.balance);
+      const done = await ledgerRepo.insertPostingMovingOne(
+        tx,
+        posting.head,
+        posting.lines,
+        posting.inline,
+      );
+      this.checkMoved(posting, done);
       return done.id;
     }
-    const transactionId = await ledgerRepo.insertTransactionWithEntries(tx, head, posting.lines);
+    const transactionId = await ledgerRepo.insertTransactionWithEntries(
+      tx,
+      posting.head,
+      posting.lines,
+    );
     if (transactionId === null) return null;
-    // Every tracked line moves its account's cached balance, in a fixed order of row locks
-    // so concurrent postings cannot deadlock.
-    const ordered = tracked.sort((a, b) => a.accountId - b.accountId);
-    for (const line of ordered) {
+    await this.moveAfter(tx, posting);
+    return transactionId;
+  },
+
+  /**
+   * After a statement that wrote a prepared posting beside its own change (postingCtes):
+   * INSUFFICIENT_CREDITS when its one move could not be made (the caller's transaction then
+   * rolls back). The statement moves nothing else.
+   */
+  checkMoved(posting: PreparedLines, done: { moved: boolean; balance: bigint }): void {
+    if (!done.moved && posting.inline) {
+      throw insufficientCredits(-posting.inline.amountMicros, done.balance);
+    }
+  },
+
+  /**
+   * The cached balances a posting moves when it moves two or more, after its transaction is
+   * written: one by one in a fixed order of row locks (account id), so concurrent postings
+   * cannot deadlock.
+   */
+  async moveAfter(tx: Tx, posting: PreparedLines): Promise<void> {
+    for (const line of posting.after) {
       const balance = await ledgerRepo.applyToCachedBalance(tx, line.accountId, line.amountMicros);
       if (balance !== null) continue;
       // Nothing moved: either an account without a cached balance, or a wallet that
@@ -95,7 +107,6 @@ export const ledgerService = {
       const account = (await ledgerRepo.tracksBalance(tx, [line.accountId])).get(line.accountId);
       if (account?.tracks) throw insufficientCredits(-line.amountMicros, account.balance);
     }
-    return transactionId;
   },
 
   /**
@@ -193,6 +204,47 @@ export const ledgerService = {
     });
   },
 };
+
+/**
+ * A posting's lines checked (two or more, one per account, summing to zero) and split by how
+ * their cached balances move: `inline` when exactly one moves (in the statement that writes
+ * the posting), else `after`, in account id order (shared system accounts keep none).
+ */
+export interface PreparedLines {
+  lines: LedgerLine[];
+  inline: LedgerLine | null;
+  after: LedgerLine[];
+}
+
+export interface PreparedPosting extends PreparedLines {
+  head: { kind: string; memo: string; idempotencyKey: string | null; reference: string | null };
+}
+
+export function prepareLines(kind: string, input: LedgerLine[]): PreparedLines {
+  const lines = mergeLines(input);
+  const sum = lines.reduce((total, line) => total + line.amountMicros, 0n);
+  if (lines.length < 2 || sum !== 0n) {
+    throw new Error(`unbalanced ledger posting ${kind}: sum ${sum} over ${lines.length} lines`);
+  }
+  const tracked = lines.filter((line) => !line.system).sort((a, b) => a.accountId - b.accountId);
+  return {
+    lines,
+    inline: tracked.length === 1 ? (tracked[0] ?? null) : null,
+    after: tracked.length > 1 ? tracked : [],
+  };
+}
+
+export function preparePosting(input: Posting): PreparedPosting {
+  return {
+    head: {
+      kind: input.kind,
+      memo: input.memo,
+      idempotencyKey: input.idempotencyKey ?? null,
+      reference: input.reference ?? null,
+    },
+    ...prepareLines(input.kind, input.lines),
+  };
+}
 
 /** One line per account, zero lines dropped: a settlement may have nothing to refund. */
 function mergeLines(lines: LedgerLine[]): LedgerLine[] {

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ListingSort } from '../../../shared/listing-options';
 import type { Conn } from '../../db/client';
-import { compiled } from '../../db/compiled';
+import { compiledSql } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
 
 /**
@@ -44,54 +45,87 @@ const oneUnitFewer = {
   status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
 };
 /** A unit can be taken: the listing is available, not removed, and its host can run it. */
-const unitFree = and(
-  eq(gpuListings.status, 'available'),
-  sql`${gpuListings.availableCount} > 0`,
-  isNull(gpuListings.removedAt),
-  hostCanRun,
-);
+const unitFree = sql`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0
+  and ${gpuListings.removedAt} is null and ${hostCanRun})`;
+/** One unit given back (never above the total); a fully rented listing becomes available again. */
+const oneUnitMore = {
+  availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
+  status: sql`case when ${gpuListings.status} = 'rented' then 'available' else ${gpuListings.status} end`,
+};
+
+const dialect = new PgDialect();
+/** A fragment without values as SQL text, for statements written by hand. */
+function sqlText(fragment: SQL): string {
+  const query = dialect.sqlToQuery(fragment);
+  if (query.params.length > 0) throw new Error(`fragment has values: ${query.sql}`);
+  return query.sql;
+}
 
 /**
- * Takes one unit at the rate the renter was shown (the rent's one statement): only from an
- * available listing on a host that can run it, of the provider named (when one is), and a
- * sandbox provider's units only for its owner. Built once (server/db/compiled.ts).
+ * Takes one unit at the rate the renter was shown, as SQL text with its values at the given
+ * markers ($n): only from an available listing on a host that can run it, of the provider
+ * named (when one is), and a sandbox provider's units only for its owner. Returns the
+ * listing's id, provider_id, model, location, is_demo_host, host_id (where its instances
+ * run) and company_name. Run alone (reserveUnit) or as the first step of a rent's statement
+ * (server/modules/instances/repo.ts).
  */
-const reserveUnitStatement = compiled('listings_reserve_unit', (conn) =>
-  conn
-    .update(gpuListings)
-    .set(oneUnitFewer)
-    .where(
-      and(
-        eq(gpuListings.id, sql.placeholder('id')),
-        unitFree,
-        sql`${gpuListings.hourlyRateMicros} = ${sql.placeholder('rate')}::bigint`,
-        sql`(${sql.placeholder('providerId')}::int is null or ${gpuListings.providerId} = ${sql.placeholder('providerId')}::int)`,
-        sql`(${sql.placeholder('renterId')}::uuid is null or not exists (select 1 from ${providers}
-            where ${providers.id} = ${gpuListings.providerId} and ${providers.isSandbox}
-            and ${providers.userId} is distinct from ${sql.placeholder('renterId')}::uuid))`,
-      ),
-    )
-    .returning({
-      id: gpuListings.id,
-      providerId: gpuListings.providerId,
-      model: gpuListings.model,
-      location: gpuListings.location,
-      isDemoHost: gpuListings.isDemoHost,
-      hostId: hostOfListing,
-      companyName: sql<string>`(select ${providers.companyName} from ${providers} where ${providers.id} = ${gpuListings.providerId})`,
-    }),
+export function reserveUnitSql(at: {
+  id: string;
+  rate: string;
+  providerId: string;
+  renterId: string;
+}): string {
+  return `update gpu_listings set available_count = ${sqlText(oneUnitFewer.availableCount)},
+      status = ${sqlText(oneUnitFewer.status)}
+    where gpu_listings.id = ${at.id}::int and ${sqlText(unitFree)}
+      and gpu_listings.hourly_rate_micros = ${at.rate}::bigint
+      and (${at.providerId}::int is null or gpu_listings.provider_id = ${at.providerId}::int)
+      and (${at.renterId}::uuid is null or not exists (select 1 from providers p
+        where p.id = gpu_listings.provider_id and p.is_sandbox
+        and p.user_id is distinct from ${at.renterId}::uuid))
+    returning gpu_listings.id, gpu_listings.provider_id, gpu_listings.model, gpu_listings.location,
+      gpu_listings.is_demo_host, ${sqlText(hostOfListing)} as host_id,
+      (select p.company_name from providers p where p.id = gpu_listings.provider_id) as company_name`;
+}
+
+/**
+ * Gives a unit back, as SQL text with the listing's id at `id` and a condition (`when`, a
+ * boolean marker) that must hold: run alone (releaseUnit) or inside a settlement's statement.
+ */
+export function releaseUnitSql(id: string, when = 'true'): string {
+  return `update gpu_listings set available_count = ${sqlText(oneUnitMore.availableCount)},
+      status = ${sqlText(oneUnitMore.status)}
+    where gpu_listings.id = ${id}::int and ${when}`;
+}
+
+/** A listing's unit as the reserve answers it (snake_case, as PostgreSQL sends it). */
+export interface ReservedUnitRow {
+  id: number;
+  provider_id: number;
+  model: string;
+  location: string;
+  is_demo_host: boolean;
+  host_id: string | null;
+  company_name: string;
+}
+
+export const reservedUnit = (row: ReservedUnitRow) => ({
+  id: row.id,
+  providerId: row.provider_id,
+  model: row.model,
+  location: row.location,
+  isDemoHost: row.is_demo_host,
+  hostId: row.host_id,
+  companyName: row.company_name,
+});
+
+/** Built once (server/db/compiled.ts). */
+const reserveUnitStatement = compiledSql<ReservedUnitRow>(
+  'listings_reserve_unit',
+  reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4' }),
 );
 
-/** Gives a unit back; a fully rented listing becomes available again. */
-const releaseUnitStatement = compiled('listings_release_unit', (conn) =>
-  conn
-    .update(gpuListings)
-    .set({
-      availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
-      status: sql`case when ${gpuListings.status} = 'rented' then 'available' else ${gpuListings.status} end`,
-    })
-    .where(eq(gpuListings.id, sql.placeholder('id'))),
-);
+const releaseUnitStatement = compiledSql('listings_release_unit', releaseUnitSql('$1'));
 
 export const listingColumns = {
   listing: gpuListings,
@@ -295,13 +329,13 @@ export const listingsRepo = {
     providerId?: number,
     renterId?: string,
   ) {
-    const rows = await reserveUnitStatement(conn, {
+    const [row] = await reserveUnitStatement(conn, [
       id,
-      rate: String(hourlyRateMicros),
-      providerId: providerId ?? null,
-      renterId: renterId ?? null,
-    });
-    return rows[0] ?? null;
+      String(hourlyRateMicros),
+      providerId ?? null,
+      renterId ?? null,
+    ]);
+    return row ? reservedUnit(row) : null;
   },
 
   /** Takes one unit whatever the price (a stopped instance starting again at its own rate). */
@@ -316,7 +350,7 @@ export const listingsRepo = {
 
   /** Gives a unit back; a fully rented listing becomes available again. */
   async releaseUnit(conn: Conn, id: number) {
-    await releaseUnitStatement(conn, { id });
+    await releaseUnitStatement(conn, [id]);
   },
 
   /** Instances of the listing holding a unit (provisioning, starting, running). */

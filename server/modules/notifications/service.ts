@@ -46,7 +46,9 @@ export function createInstanceAlerts(deps: {
   log: { error(obj: unknown, msg: string): void };
 }) {
   async function send(event: InstanceEvent) {
-    const to = await usersService.alertAddress(deps.db, event.userId);
+    const to = event.recipient
+      ? usersService.alertAddressOf(event.recipient)
+      : await usersService.alertAddress(deps.db, event.userId);
     if (!to) return;
     await deps.mailer.send({
       to,

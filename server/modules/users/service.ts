@@ -37,6 +37,11 @@ export const usersService = {
   async alertAddress(conn: Conn, userId: string): Promise<string | null> {
     const row = await usersRepo.findAlertAddress(conn, userId);
     if (!row) throw notFound('User');
+    return usersService.alertAddressOf(row);
+  },
+
+  /** alertAddress of an address and settings already read (with the event that alerts). */
+  alertAddressOf(row: { email: string; settings: unknown }): string | null {
     const { notifications } = resolveSettings(row.settings);
     return notifications.email && notifications.instanceAlerts ? row.email : null;
   },
