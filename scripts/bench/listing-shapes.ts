@@ -45,7 +45,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     if (typeof first === 'string') recorded.push({ text: first, values: (second as []) ?? [] });
     else if (first && typeof first === 'object' && 'text' in first) {
       const q = first as { text: string; values?: unknown[] };
-      recorded.push({ text: q.text, values: q.values ?? [] });
+      recorded.push({ text: q.text, values: (second as unknown[] | undefined) ?? q.values ?? [] });
     }
   }
   return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
@@ -188,14 +188,8 @@ export async function benchShapes(options: {
   const only = process.env.BENCH_SHAPES?.split(',');
   try {
     const shapes = await shapesFor(database, key);
-    const first = await fetch(`${base}/api/gpu-listings`);
-    const ceiling = await options.bare(
-      Buffer.from(await first.arrayBuffer()),
-      first.headers.get('content-type') ?? 'application/json',
-    );
-    console.log('read cache off (READ_CACHE_TTL_MS=0), one query shape at a time');
     console.log(
-      `  ${'bare node:http (first page bytes)'.padEnd(34)} ${fmt(ceiling.rps).padStart(7)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms`,
+      'read cache off (READ_CACHE_TTL_MS=0), one query shape at a time; each right after a bare node:http server answering its bytes',
     );
     for (const shape of shapes) {
       if (only && !only.some((name) => shape.name.includes(name))) continue;
@@ -204,14 +198,16 @@ export async function benchShapes(options: {
       const sample = await fetch(base + shape.path, { headers: shape.headers ?? {} });
       recording = false;
       if (!sample.ok) throw new Error(`${shape.path}: ${sample.status} ${await sample.text()}`);
-      const body = (await sample.json()) as unknown[] | { gpus: unknown[] };
+      const bytes = Buffer.from(await sample.arrayBuffer());
+      const body = JSON.parse(bytes.toString('utf8')) as unknown[] | { gpus: unknown[] };
       const rows = Array.isArray(body) ? body.length : body.gpus.length;
+      const ceiling = await options.bare(bytes, sample.headers.get('content-type') ?? '');
       const ours = await cannon(base + shape.path, shape.headers);
       console.log(
-        `  ${shape.name.padEnd(34)} ${fmt(ours.rps).padStart(7)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms  ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare  (${rows} rows)`,
+        `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)`,
       );
       if (explainPlans && options.postgresUrl) {
-        const statement = recorded.find((s) => /from "gpu_listings"/.test(s.text));
+        const statement = recorded.find((s) => /from "?gpu_listings"?\s/.test(s.text));
         if (!statement) continue;
         for (const line of trimPlan(await explain(options.postgresUrl, statement)))
           console.log(`      ${line}`);

@@ -7,8 +7,9 @@
  *
  * BENCH_LISTINGS=100000 seeds that many listings instead of 10,000; part `shapes` measures
  * each marketplace query shape with the read cache off (scripts/bench/listing-shapes.ts;
- * BENCH_EXPLAIN=1 prints their plans on PostgreSQL). The seeded tables are analysed, as
- * autovacuum does within a minute; BENCH_NO_ANALYZE=1 measures a database without statistics.
+ * BENCH_EXPLAIN=1 prints their plans on PostgreSQL). The seeded tables are vacuumed and
+ * analysed, as autovacuum does within a minute of such a load; BENCH_NO_ANALYZE=1 measures
+ * them fresh, without statistics.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -311,7 +312,7 @@ async function benchOn(
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
   if (process.env.BENCH_NO_ANALYZE !== '1')
-    await database.db.execute(sql`analyze gpu_listings, providers`);
+    await database.db.execute(sql`vacuum analyze gpu_listings, providers`);
   const env = parseEnv({
     NODE_ENV: 'production',
     PUBLIC_URL: 'https://bench.example',
