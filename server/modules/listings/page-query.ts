@@ -114,26 +114,82 @@ const HOST_STATUS = `(case when l.host_id is null then (case when l.is_demo_host
       and h.offline_since is null and h.last_heartbeat_at is not null) then 'online'
     else 'offline' end)`;
 
+/**
+ * A JSON object as text, its keys in the order given, written as JSON.stringify writes it.
+ * `string`: a text value (quoted and escaped by to_json); `literal`: a number or boolean, as
+ * its text; `json`: already JSON text. Null is null. Concatenation costs PostgreSQL a third of
+ * json_build_object, which looks up every argument's type again for every row.
+ */
+function jsonObject(fields: [key: string, kind: 'string' | 'literal' | 'json', sql: string][]) {
+  const parts = fields.map(([key, kind, value], i) => {
+    const text =
+      kind === 'string'
+        ? `to_json(${value})::text`
+        : kind === 'literal'
+          ? `(${value})::text`
+          : value;
+    return `'${i === 0 ? '{' : ','}"${key}":' || coalesce(${text}, 'null')`;
+  });
+  return `${parts.join(' || ')} || '}'`;
+}
+
 /** presentListing (presenter.ts), key for key. */
-const MARKET_JSON = `json_build_object('id', l.id, 'providerId', l.provider_id, 'model', l.model,
-    'memory', l.memory, 'cudaCores', l.cuda_cores, 'tensorCores', l.tensor_cores,
-    'location', l.location, 'bandwidth', l.bandwidth,
-    'hourlyRate', ${dollars('l.hourly_rate_micros')},
-    'dailyRate', ${dollars('l.hourly_rate_micros * 24')},
-    'status', l.status, 'availableCount', l.available_count, 'totalCount', l.total_count,
-    'specifications', (jsonb_build_object('bandwidth', l.bandwidth) || l.specifications)::text,
-    'isDemoHost', l.is_demo_host, 'hostStatus', ${HOST_STATUS}, 'hostId', l.host_id,
-    'hostUptimePercent', null,
-    'provider', json_build_object('id', p.id, 'companyName', p.company_name,
-      'location', p.location, 'isVerified', p.is_verified, 'reputation', p.reputation::text))`;
+const MARKET_JSON = jsonObject([
+  ['id', 'literal', 'l.id'],
+  ['providerId', 'literal', 'l.provider_id'],
+  ['model', 'string', 'l.model'],
+  ['memory', 'string', 'l.memory'],
+  ['cudaCores', 'literal', 'l.cuda_cores'],
+  ['tensorCores', 'literal', 'l.tensor_cores'],
+  ['location', 'string', 'l.location'],
+  ['bandwidth', 'string', 'l.bandwidth'],
+  ['hourlyRate', 'string', dollars('l.hourly_rate_micros')],
+  ['dailyRate', 'string', dollars('l.hourly_rate_micros * 24')],
+  ['status', 'string', 'l.status'],
+  ['availableCount', 'literal', 'l.available_count'],
+  ['totalCount', 'literal', 'l.total_count'],
+  [
+    'specifications',
+    'string',
+    `(jsonb_build_object('bandwidth', l.bandwidth) || l.specifications)::text`,
+  ],
+  ['isDemoHost', 'literal', 'l.is_demo_host'],
+  ['hostStatus', 'string', HOST_STATUS],
+  ['hostId', 'string', 'l.host_id'],
+  // Filled in by withHostUptime (presenter.ts), which finds it right after hostId.
+  ['hostUptimePercent', 'json', 'null'],
+  [
+    'provider',
+    'json',
+    jsonObject([
+      ['id', 'literal', 'p.id'],
+      ['companyName', 'string', 'p.company_name'],
+      ['location', 'string', 'p.location'],
+      ['isVerified', 'literal', 'p.is_verified'],
+      ['reputation', 'string', 'p.reputation::text'],
+    ]),
+  ],
+]);
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
-const PUBLIC_JSON = `json_build_object('id', l.id, 'model', l.model, 'memory', l.memory,
-    'cudaCores', l.cuda_cores, 'location', l.location,
-    'hourlyRate', ${dollars('l.hourly_rate_micros')},
-    'dailyRate', ${dollars('l.hourly_rate_micros * 24')},
-    'availableCount', l.available_count,
-    'provider', json_build_object('name', p.company_name, 'reputation', p.reputation::text))`;
+const PUBLIC_JSON = jsonObject([
+  ['id', 'literal', 'l.id'],
+  ['model', 'string', 'l.model'],
+  ['memory', 'string', 'l.memory'],
+  ['cudaCores', 'literal', 'l.cuda_cores'],
+  ['location', 'string', 'l.location'],
+  ['hourlyRate', 'string', dollars('l.hourly_rate_micros')],
+  ['dailyRate', 'string', dollars('l.hourly_rate_micros * 24')],
+  ['availableCount', 'literal', 'l.available_count'],
+  [
+    'provider',
+    'json',
+    jsonObject([
+      ['name', 'string', 'p.company_name'],
+      ['reputation', 'string', 'p.reputation::text'],
+    ]),
+  ],
+]);
 
 /** Builds a shape's statement; its text depends on the shape only, never on the values. */
 export function pageStatement(shape: PageShape): PageStatement {
@@ -175,7 +231,7 @@ export function pageStatement(shape: PageShape): PageStatement {
   } else rows = branch(MARKETPLACE);
   const n = shape.limit;
   return {
-    text: `select coalesce(json_agg(page.j order by page.n) filter (where page.n <= ${n}), '[]')::text as json,
+    text: `select '[' || coalesce(string_agg(page.j, ',' order by page.n) filter (where page.n <= ${n}), '') || ']' as json,
   count(*) > ${n} as more,
   max(page.cursor_value) filter (where page.n = ${n}) as last_value,
   max(page.id) filter (where page.n = ${n}) as last_id,

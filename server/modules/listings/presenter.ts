@@ -43,9 +43,9 @@ export function presentListing(
 
 /**
  * A page of listings as the database wrote it (page-query.ts), each listing's
- * hostUptimePercent filled in from `uptime`. The database writes `"hostId" : <id>,
- * "hostUptimePercent" : null` for each listing: inside a JSON string every quote is escaped,
- * so this pattern can only be those keys.
+ * hostUptimePercent filled in from `uptime`. The database writes
+ * `"hostId":<id>,"hostUptimePercent":null` for each listing: inside a JSON string every quote
+ * is escaped, so this pattern can only be those keys.
  */
 export function withHostUptime(json: string, uptime: ReadonlyMap<string, number | null>): string {
   if (uptime.size === 0) return json;
@@ -53,8 +53,8 @@ export function withHostUptime(json: string, uptime: ReadonlyMap<string, number 
     const percent = uptime.get(JSON.parse(id) as string);
     return percent === undefined || percent === null
       ? slot
-      : `"hostId" : ${id}, "hostUptimePercent" : ${JSON.stringify(percent)}`;
+      : `"hostId":${id},"hostUptimePercent":${JSON.stringify(percent)}`;
   });
 }
 
-const UPTIME_SLOT = /"hostId" : ("(?:[^"\\]|\\.)*"), "hostUptimePercent" : null/g;
+const UPTIME_SLOT = /"hostId":("(?:[^"\\]|\\.)*"),"hostUptimePercent":null/g;
