@@ -5,6 +5,11 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 ALTER TABLE "gpu_listings" ADD COLUMN "provider_name" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "gpu_listings" ADD COLUMN "is_sandbox" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "gpu_listings" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower(model || chr(10) || location || chr(10) || provider_name)) STORED NOT NULL;--> statement-breakpoint
+-- Nearly every listing's search_text is its own, so how many match a substring is estimated
+-- from the histogram: 500 samples tell a 1% search from a 0.01% one (the default 100 took
+-- "city 42", 1%, for 10 rows of 100,000 and read 1,475 through the trigram index, 50 ms,
+-- where the id index with a filter took 1.6 ms).
+ALTER TABLE "gpu_listings" ALTER COLUMN "search_text" SET STATISTICS 500;--> statement-breakpoint
 UPDATE "gpu_listings" l SET "provider_name" = p."company_name", "is_sandbox" = p."is_sandbox"
   FROM "providers" p WHERE p."id" = l."provider_id";--> statement-breakpoint
 -- A listing's copies are always its provider's values: set on insert, and on any update that
