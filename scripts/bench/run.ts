@@ -4,6 +4,12 @@
  * an invariant check, then (PostgreSQL) 10,000 hosts heartbeating every 30 s while
  * rentals run. Runs on the embedded database, and on PostgreSQL when DATABASE_URL is set
  * (in a scratch database that is dropped afterwards).
+ *
+ * BENCH_LISTINGS=100000 seeds that many listings instead of 10,000; part `shapes` measures
+ * each marketplace query shape with the read cache off (scripts/bench/listing-shapes.ts;
+ * BENCH_EXPLAIN=1 prints their plans on PostgreSQL). The seeded tables are vacuumed and
+ * analysed, as autovacuum does within a minute of such a load; BENCH_NO_ANALYZE=1 measures
+ * them fresh, without statistics.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -22,9 +28,10 @@ import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
+import { benchShapes } from './listing-shapes';
 import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
 
-const LISTINGS = 10_000;
+const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 10_000);
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const RENT_WORKERS = 32;
@@ -41,7 +48,7 @@ const METERED = 10_000;
 /** Hosts heartbeating every 30 s: 10,000 of them make 333 heartbeats a second. */
 const HOSTS = 10_000;
 const HEARTBEATS_PER_S = HOSTS / 30;
-/** BENCH_ONLY=listings,rent,heartbeats,metered runs only those parts (all when unset). */
+/** BENCH_ONLY=listings,shapes,rent,heartbeats,metered runs only those parts (all when unset). */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
 
@@ -62,8 +69,8 @@ interface Figures {
   p99: number;
 }
 
-async function cannon(url: string): Promise<Figures> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
+async function cannon(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
@@ -494,11 +501,21 @@ function heartbeatLoad(base: string) {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** `url`: the database's PostgreSQL address (none for the embedded one): the raw-SQL anchor's. */
-async function benchOn(label: string, database: Database, url?: string): Promise<void> {
+/**
+ * `postgresUrl`: the database's PostgreSQL address (none for the embedded one), for the listing
+ * shapes' plans and the rent-then-stop raw-SQL anchor.
+ */
+async function benchOn(
+  label: string,
+  database: Database,
+  postgresUrl: string | null = null,
+): Promise<void> {
+  const url = postgresUrl ?? undefined;
   await database.migrate();
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
+  if (process.env.BENCH_NO_ANALYZE !== '1')
+    await database.db.execute(sql`vacuum analyze gpu_listings, providers`);
   const env = parseEnv({
     NODE_ENV: 'production',
     PUBLIC_URL: 'https://bench.example',
@@ -558,6 +575,22 @@ async function benchOn(label: string, database: Database, url?: string): Promise
       } finally {
         await uncached.close();
       }
+    }
+    if (runs('shapes')) {
+      await benchShapes({
+        env,
+        database,
+        mailer: silentMailer,
+        postgresUrl,
+        cannon,
+        bare: async (body, contentType) => {
+          const bare = await bareServer(body, { 'content-type': contentType });
+          const figures = await cannon(bare.url);
+          await bare.close();
+          return figures;
+        },
+        fmt,
+      });
     }
     let rentAlone: number | undefined;
     if (runs('rent')) {

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -15,6 +16,12 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Anything a repository can run a query on: the database or an open transaction. */
 export type Conn = Db | Tx;
+
+/**
+ * The extensions the migrations create, loaded into every embedded database (pg_trgm: the
+ * marketplace's search index, migration 0015). PostgreSQL ships them as contrib modules.
+ */
+export const pgliteExtensions = { pg_trgm };
 
 export interface Database {
   db: Db;
@@ -48,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!client) {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
     client = await PGlite.create({
+      extensions: pgliteExtensions,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });

@@ -66,13 +66,25 @@ export function compiledSql<R>(
   name: string,
   text: string,
 ): (conn: Conn, params: unknown[]) => Promise<R[]> {
-  return async (conn, params) => {
-    const session = (conn as unknown as { session: Session }).session;
-    const result = (await session
-      .prepareQuery({ sql: text, params }, undefined, name, false)
-      .execute({})) as { rows: R[] };
-    return result.rows;
-  };
+  return (conn, params) => runSql<R>(conn, text, params, name);
+}
+
+/**
+ * A statement written in SQL, run on the caller's connection or transaction with positional
+ * parameters; rows as PostgreSQL sends them. Named: parsed and planned once per connection
+ * (PGlite ignores the name). Unnamed: planned for the values given, every time.
+ */
+export async function runSql<R>(
+  conn: Conn,
+  text: string,
+  params: unknown[],
+  name?: string,
+): Promise<R[]> {
+  const session = (conn as unknown as { session: Session }).session;
+  const result = (await session
+    .prepareQuery({ sql: text, params }, undefined, name, false)
+    .execute({})) as { rows: R[] };
+  return result.rows;
 }
 
 /**

@@ -7,16 +7,24 @@ import {
   MEMORY_OPTIONS,
   PCIE_OPTIONS,
 } from '../listing-options';
-import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../rules/text';
+import { findUnstorableText, hasControlCharacter, UNSTORABLE_TEXT_MESSAGE } from '../rules/text';
 import { TEXT_LIMITS } from './limits';
 import { dollars, MAX_HOURLY_RATE } from './money';
 import { serialId } from './params';
 
 const positiveDollars = dollars({ max: MAX_HOURLY_RATE, positive: true });
 
+/** Search text: one line of printable text (the search index keeps one field per line). */
+const searchText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .refine((text) => !hasControlCharacter(text), { message: 'Search text is one line of text' });
+
 export const listingsQuery = z.object({
-  model: z.string().trim().max(TEXT_LIMITS.searchModel).optional(),
-  gpuType: z.string().trim().max(TEXT_LIMITS.searchGpuType).optional(),
+  model: searchText(TEXT_LIMITS.searchModel).optional(),
+  gpuType: searchText(TEXT_LIMITS.searchGpuType).optional(),
   sort: z
     .enum(['price-asc', 'price-desc', 'memory', 'performance'] satisfies ListingSort[])
     .optional(),

@@ -43,6 +43,13 @@ export const providers = pgTable(
   ],
 );
 
+/**
+ * The listings the public marketplace shows: not removed, available or rented, not a demo
+ * visitor's sandbox. The page query says it in these words, so the partial indexes serve it.
+ */
+const marketplace = (t: { removedAt: AnyPgColumn; status: AnyPgColumn; isSandbox: AnyPgColumn }) =>
+  sql`${t.removedAt} is null and ${t.status} in ('available', 'rented') and not ${t.isSandbox}`;
+
 export const gpuListings = pgTable(
   'gpu_listings',
   {
@@ -71,10 +78,44 @@ export const gpuListings = pgTable(
     hostGpuIndexes: jsonb('host_gpu_indexes').$type<number[]>().notNull().default([]),
     createdAt: createdAt(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
+    /**
+     * Copies of the provider's company name and sandbox flag, kept by triggers
+     * (migration 0015) so the marketplace's search and visibility are answered from this
+     * row's indexes. Whatever is written here is replaced by the provider's own values.
+     */
+    providerName: text('provider_name').notNull().default(''),
+    isSandbox: boolean('is_sandbox').notNull().default(false),
+    /**
+     * What the marketplace's search text is found in: model, location and provider name,
+     * lower-cased, one per line (a search has no line break, so no match spans two).
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(model || chr(10) || location || chr(10) || provider_name)`),
   },
   (t) => [
-    index('gpu_listings_provider_idx').on(t.providerId),
+    index('gpu_listings_provider_idx').on(t.providerId, t.id),
     index('gpu_listings_rate_idx').on(t.hourlyRateMicros, t.id),
+    // The marketplace's pages (server/modules/listings/page-query.ts): one index per sort,
+    // holding only what the marketplace shows, each in its sort's order with id breaking
+    // ties. Descending sorts are ascending on the negated key, so a keyset cursor is one
+    // row comparison that the index answers.
+    index('gpu_listings_market_id_idx').on(t.id).where(marketplace(t)),
+    index('gpu_listings_market_rate_idx').on(t.hourlyRateMicros, t.id).where(marketplace(t)),
+    index('gpu_listings_market_rate_desc_idx')
+      .on(sql`(- ${t.hourlyRateMicros})`, t.id)
+      .where(marketplace(t)),
+    index('gpu_listings_market_memory_idx').on(sql`(- ${t.memoryGb})`, t.id).where(marketplace(t)),
+    index('gpu_listings_market_performance_idx')
+      .on(sql`(- ${t.performanceScore})`, t.id)
+      .where(marketplace(t)),
+    // Search text and GPU type (case-insensitive substrings) by trigrams (pg_trgm).
+    index('gpu_listings_market_search_idx')
+      .using('gin', t.searchText.op('gin_trgm_ops'))
+      .where(marketplace(t)),
+    index('gpu_listings_market_model_idx')
+      .using('gin', t.model.op('gin_trgm_ops'))
+      .where(marketplace(t)),
     check('gpu_listings_status_check', sql`${t.status} in ('available', 'rented', 'maintenance')`),
     check(
       'gpu_listings_counts_check',

@@ -2,7 +2,11 @@ import type { GpuListingView } from '../../../shared/contracts/listings';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { ListingRow } from './repo';
 
-/** `uptime`: the listing's host's uptime score (null for demo listings and new hosts). */
+/**
+ * `uptime`: the listing's host's uptime score (null for demo listings and new hosts).
+ * Marketplace pages are written by the database in this same shape (page-query.ts
+ * MARKET_JSON); change both together (listings.test.ts compares them).
+ */
 export function presentListing(
   { listing, provider, hostStatus }: ListingRow,
   uptime: ReadonlyMap<string, number | null> = new Map(),
@@ -36,3 +40,21 @@ export function presentListing(
     },
   };
 }
+
+/**
+ * A page of listings as the database wrote it (page-query.ts), each listing's
+ * hostUptimePercent filled in from `uptime`. The database writes
+ * `"hostId":<id>,"hostUptimePercent":null` for each listing: inside a JSON string every quote
+ * is escaped, so this pattern can only be those keys.
+ */
+export function withHostUptime(json: string, uptime: ReadonlyMap<string, number | null>): string {
+  if (uptime.size === 0) return json;
+  return json.replace(UPTIME_SLOT, (slot, id: string) => {
+    const percent = uptime.get(JSON.parse(id) as string);
+    return percent === undefined || percent === null
+      ? slot
+      : `"hostId":${id},"hostUptimePercent":${JSON.stringify(percent)}`;
+  });
+}
+
+const UPTIME_SLOT = /"hostId":("(?:[^"\\]|\\.)*"),"hostUptimePercent":null/g;

@@ -1,9 +1,16 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ListingSort } from '../../../shared/listing-options';
 import type { Conn } from '../../db/client';
-import { compiledSql } from '../../db/compiled';
+import { compiledSql, runSql } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
+import {
+  type PageShape,
+  type PageSqlRow,
+  type PageStatement,
+  type PageValues,
+  pageStatement,
+} from './page-query';
 
 /**
  * The host a listing's instances are placed on: its enrolled host, or the in-process demo
@@ -165,26 +172,35 @@ export interface ListingFilter {
   sort?: ListingSort;
   limit: number;
   after?: { value: string; id: number };
+  /** market: the marketplace's listing view; public: the public API's. */
+  view: PageShape['view'];
 }
 
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The column a sort orders by, and whether it runs descending. */
-function sortKey(sort: ListingSort | undefined) {
-  switch (sort) {
-    case 'price-asc':
-      return { column: gpuListings.hourlyRateMicros, descending: false };
-    case 'price-desc':
-      return { column: gpuListings.hourlyRateMicros, descending: true };
-    case 'memory':
-      return { column: gpuListings.memoryGb, descending: true };
-    case 'performance':
-      return { column: gpuListings.performanceScore, descending: true };
-    default:
-      return { column: gpuListings.id, descending: false };
-  }
+/**
+ * Statements by shape (page-query.ts), built once. Shapes without search text or GPU type are named
+ * (planned once per connection: their plan does not depend on the values); at most
+ * NAMED_SHAPES of them, so odd limits cannot fill every connection with statements.
+ */
+const pageStatements = new Map<string, { statement: PageStatement; name: string | undefined }>();
+const NAMED_SHAPES = 64;
+const CACHED_SHAPES = 500;
+let namedShapes = 0;
+
+function statementOf(shape: PageShape) {
+  const key = `${shape.view}|${shape.sort ?? ''}|${shape.search}|${shape.gpuType}|${shape.after}|${shape.provider}|${shape.viewerSandbox}|${shape.limit}`;
+  const known = pageStatements.get(key);
+  if (known) return known;
+  const named = !shape.search && !shape.gpuType && namedShapes < NAMED_SHAPES;
+  const built = {
+    statement: pageStatement(shape),
+    name: named ? `listings_page_${namedShapes++}` : undefined,
+  };
+  if (pageStatements.size < CACHED_SHAPES || named) pageStatements.set(key, built);
+  return built;
 }
 
 /** Providers in the public marketplace (demo visitors' sandbox providers are not). */
@@ -193,56 +209,44 @@ const publicProviders = sql`(select ${providers.id} from ${providers} where not 
 const holdsUnit = sql`${instances.status} in ('provisioning', 'starting', 'running')`;
 
 export const listingsRepo = {
-  /** One page in a stable order (sort key, then id), read after a keyset cursor. */
-  async list(
+  /**
+   * One page in a stable order (sort key, then id), read after a keyset cursor, as JSON text
+   * (page-query.ts), with the hosts its listings run on and the next page's position.
+   */
+  async page(
     conn: Conn,
     filter: ListingFilter,
-  ): Promise<{ rows: ListingRow[]; next: { value: string; id: number } | null }> {
-    const conditions: SQL[] = [isNull(gpuListings.removedAt)];
-    if (filter.providerId === undefined)
-      conditions.push(inArray(gpuListings.status, ['available', 'rented']));
-    else conditions.push(eq(gpuListings.providerId, filter.providerId));
-    // A demo visitor's sandbox provider is seen by its owner only (ADR 010).
-    const visible =
-      filter.viewerSandboxId === undefined
-        ? eq(providers.isSandbox, false)
-        : or(eq(providers.isSandbox, false), eq(providers.id, filter.viewerSandboxId));
-    if (visible) conditions.push(visible);
-    if (filter.search) {
-      const pattern = likePattern(filter.search);
-      const any = or(
-        ilike(gpuListings.model, pattern),
-        ilike(gpuListings.location, pattern),
-        ilike(providers.companyName, pattern),
-      );
-      if (any) conditions.push(any);
-    }
-    if (filter.gpuType) conditions.push(ilike(gpuListings.model, likePattern(filter.gpuType)));
-    const key = sortKey(filter.sort);
-    if (filter.after) {
-      const { value, id } = filter.after;
-      if (key.column === gpuListings.id) conditions.push(sql`${gpuListings.id} > ${id}`);
-      else {
-        const cmp = key.descending ? sql`<` : sql`>`;
-        conditions.push(
-          sql`(${key.column} ${cmp} ${value} or (${key.column} = ${value} and ${gpuListings.id} > ${id}))`,
-        );
-      }
-    }
-    const rows = await conn
-      .select(listingColumns)
-      .from(gpuListings)
-      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
-      .where(and(...conditions))
-      .orderBy(key.descending ? desc(key.column) : asc(key.column), asc(gpuListings.id))
-      .limit(filter.limit + 1);
-    const page = rows.slice(0, filter.limit);
-    const last = page.at(-1);
+  ): Promise<{ json: string; hostIds: string[]; next: { value: string; id: number } | null }> {
+    const shape: PageShape = {
+      sort: filter.sort,
+      search: Boolean(filter.search),
+      gpuType: Boolean(filter.gpuType),
+      after: filter.after !== undefined,
+      provider: filter.providerId !== undefined,
+      viewerSandbox: filter.viewerSandboxId !== undefined,
+      limit: filter.limit,
+      view: filter.view,
+    };
+    const values: PageValues = {
+      ...(filter.search ? { search: likePattern(filter.search) } : {}),
+      ...(filter.gpuType ? { gpuType: likePattern(filter.gpuType) } : {}),
+      ...(filter.providerId !== undefined ? { providerId: filter.providerId } : {}),
+      ...(filter.viewerSandboxId !== undefined ? { viewerSandboxId: filter.viewerSandboxId } : {}),
+      ...(filter.after ? { afterValue: filter.after.value, afterId: filter.after.id } : {}),
+    };
+    const { statement, name } = statementOf(shape);
+    const [row] = await runSql<PageSqlRow>(
+      conn,
+      statement.text,
+      statement.params.map((param) => values[param]),
+      name,
+    );
+    if (!row) throw new Error('the page statement answered no row');
     const next =
-      rows.length > filter.limit && last
-        ? { value: String(last.listing[sortField(filter.sort)]), id: last.listing.id }
+      row.more && row.last_value !== null && row.last_id !== null
+        ? { value: row.last_value, id: Number(row.last_id) }
         : null;
-    return { rows: page, next };
+    return { json: row.json, hostIds: row.host_ids ?? [], next };
   },
 
   /**
@@ -396,12 +400,3 @@ export const listingsRepo = {
     };
   },
 };
-
-function sortField(
-  sort: ListingSort | undefined,
-): 'hourlyRateMicros' | 'memoryGb' | 'performanceScore' | 'id' {
-  if (sort === 'price-asc' || sort === 'price-desc') return 'hourlyRateMicros';
-  if (sort === 'memory') return 'memoryGb';
-  if (sort === 'performance') return 'performanceScore';
-  return 'id';
-}

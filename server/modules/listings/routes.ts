@@ -45,14 +45,12 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
         : undefined;
       const key = `listings:${sandbox ?? ''}:${JSON.stringify(query)}`;
       const page = await readCache.getOrLoad(key, async () => {
-        const { rows, uptime, nextCursor } = await listingsService.list(
-          db,
-          query,
-          sandbox,
-          clock.now(),
-        );
-        const body = Buffer.from(JSON.stringify(rows.map((row) => presentListing(row, uptime))));
-        return { body, nextCursor };
+        const { json, nextCursor } = await listingsService.page(db, query, {
+          view: 'market',
+          viewerSandboxId: sandbox,
+          now: clock.now(),
+        });
+        return { body: Buffer.from(json), nextCursor };
       });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return sendJsonText(reply, page.body);

@@ -15,6 +15,7 @@ import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { gpuOfferings } from './offerings';
 import { listingsPolicy } from './policy';
+import { withHostUptime } from './presenter';
 import { listingsRepo } from './repo';
 
 /** Columns derived from the model and memory, kept so sorting stays an index scan. */
@@ -77,23 +78,36 @@ export const listingsService = {
   /** The images each listing's host holds (server/modules/images/catalogue.ts heldImages). */
   heldImagesOf: listingsRepo.heldImagesOf,
 
-  /** A page of the marketplace; a demo visitor also sees their own sandbox listings. */
-  async list(db: Db, query: ListingsQuery, viewerSandboxId?: number, now = new Date()) {
+  /**
+   * A page of the marketplace as JSON text (an array of listing views: `market`, the
+   * marketplace's; `public`, the public API's); a demo visitor also sees their own sandbox
+   * listings.
+   */
+  async page(
+    db: Db,
+    query: ListingsQuery,
+    options: { view: 'market' | 'public'; viewerSandboxId?: number | undefined; now: Date },
+  ): Promise<{ json: string; nextCursor: string | null }> {
     const after = query.cursor ? decodeCursor(query.cursor) : undefined;
     if (query.cursor && !after)
       throw badRequest('The cursor is not valid. Start again without it.');
-    const { rows, next } = await listingsRepo.list(db, {
+    const { json, hostIds, next } = await listingsRepo.page(db, {
       ...(query.model ? { search: query.model } : {}),
       ...(query.gpuType && query.gpuType !== 'All GPU Types' ? { gpuType: query.gpuType } : {}),
       ...(query.providerId ? { providerId: query.providerId } : {}),
       ...(query.sort ? { sort: query.sort } : {}),
-      ...(viewerSandboxId !== undefined ? { viewerSandboxId } : {}),
+      ...(options.viewerSandboxId !== undefined
+        ? { viewerSandboxId: options.viewerSandboxId }
+        : {}),
       limit: query.limit,
       ...(after ? { after } : {}),
+      view: options.view,
     });
-    const hostIds = rows.flatMap((r) => (r.listing.hostId ? [r.listing.hostId] : []));
-    const uptime = await providerHostsService.uptimeOf(db, hostIds, now);
-    return { rows, uptime, nextCursor: next ? encodeCursor(next) : null };
+    const uptime =
+      hostIds.length > 0
+        ? await providerHostsService.uptimeOf(db, hostIds, options.now)
+        : new Map<string, number | null>();
+    return { json: withHostUptime(json, uptime), nextCursor: next ? encodeCursor(next) : null };
   },
 
   /** The sandbox provider a demo visitor owns, if any (whose listings only they see). */

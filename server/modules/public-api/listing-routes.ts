@@ -1,16 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../shared/contracts/errors';
-import {
-  type GpuListingsPage,
-  gpuListingsPage,
-  publicListingsQuery,
-} from '../../../shared/contracts/public-api';
+import { gpuListingsPage, publicListingsQuery } from '../../../shared/contracts/public-api';
 import { sendJsonText } from '../../lib/json-text';
-import { presentListing } from '../listings/presenter';
 import { listingsService } from '../listings/service';
 import { requireKey } from './access';
-import { presentPublicListing } from './presenter';
 
 /** The marketplace through the public API (registered inside publicApiRoutes). */
 export function registerListingRoutes(fastify: FastifyInstance): void {
@@ -54,17 +48,14 @@ export function registerListingRoutes(fastify: FastifyInstance): void {
       // changes listings clears them.
       const key = `v1:listings:${sandbox ?? ''}:${JSON.stringify(request.query)}`;
       const page = await readCache.getOrLoad(key, async () => {
-        const { rows, uptime, nextCursor } = await listingsService.list(
-          db,
-          request.query,
-          sandbox,
-          clock.now(),
-        );
-        const answer: GpuListingsPage = {
-          gpus: rows.map((row) => presentPublicListing(presentListing(row, uptime))),
-          nextCursor,
-        };
-        return { body: Buffer.from(JSON.stringify(answer)), nextCursor };
+        // The listings come as JSON text in the public shape (listings/page-query.ts).
+        const { json, nextCursor } = await listingsService.page(db, request.query, {
+          view: 'public',
+          viewerSandboxId: sandbox,
+          now: clock.now(),
+        });
+        const answer = `{"gpus":${json},"nextCursor":${JSON.stringify(nextCursor)}}`;
+        return { body: Buffer.from(answer), nextCursor };
       });
       return sendJsonText(reply, page.body);
     },

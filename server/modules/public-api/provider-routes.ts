@@ -11,6 +11,7 @@ import {
   providerUpdateListingBody,
 } from '../../../shared/contracts/public-api';
 import { notAProvider } from '../../lib/errors';
+import { sendJsonText } from '../../lib/json-text';
 import { providerHostsService } from '../hosts/provider-hosts';
 import { presentListing } from '../listings/presenter';
 import { listingsService } from '../listings/service';
@@ -40,18 +41,18 @@ export function registerProviderRoutes(fastify: FastifyInstance): void {
         response: { 200: providerListingsPage, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = requireKey(request);
       const providerId = await providersService.providerIdOf(db, userId);
       if (providerId === null) throw notAProvider();
       const { limit, cursor } = request.query;
-      const { rows, uptime, nextCursor } = await listingsService.list(
+      // The listings come as JSON text (listings/page-query.ts).
+      const { json, nextCursor } = await listingsService.page(
         db,
         { providerId, limit, ...(cursor ? { cursor } : {}) },
-        undefined,
-        clock.now(),
+        { view: 'market', now: clock.now() },
       );
-      return { listings: rows.map((row) => presentListing(row, uptime)), nextCursor };
+      return sendJsonText(reply, `{"listings":${json},"nextCursor":${JSON.stringify(nextCursor)}}`);
     },
   );
 

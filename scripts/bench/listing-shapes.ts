@@ -1,0 +1,219 @@
+/**
+ * The marketplace with the read cache off, one query shape at a time: every search text,
+ * filter, sort and page a renter (GET /api/gpu-listings) or an API client
+ * (GET /api/v1/gpu-listings) can ask for reaches the database. Used by scripts/bench/run.ts
+ * (part `shapes`); with BENCH_EXPLAIN=1 on PostgreSQL it also prints each shape's plan
+ * (EXPLAIN (ANALYZE, BUFFERS) of the statement the server sent).
+ */
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { createApp } from '../../server/app';
+import type { Database } from '../../server/db/client';
+import type { Env } from '../../server/env';
+import { systemClock } from '../../server/lib/clock';
+import type { Mailer } from '../../server/lib/mailer';
+import { MemoryRateLimiter, type RateLimiter } from '../../server/lib/rate-limit';
+import { apiKeysService } from '../../server/modules/api-keys/service';
+import { encodeCursor } from '../../server/modules/listings/cursor';
+import { createUser } from '../../server/seed/factories';
+
+export interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/** The real limiter's work per request, with a quota the benchmark cannot reach. */
+class Unbounded implements RateLimiter {
+  constructor(private readonly inner: RateLimiter) {}
+  hit(key: string, _limit: number, windowMs: number) {
+    return this.inner.hit(key, Number.MAX_SAFE_INTEGER, windowMs);
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+/** Statements this process sends while `recording` is set (the plans are asked of them). */
+const recorded: { text: string; values: unknown[] }[] = [];
+let recording = false;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  if (recording) {
+    const [first, second] = args as [unknown, unknown];
+    if (typeof first === 'string') recorded.push({ text: first, values: (second as []) ?? [] });
+    else if (first && typeof first === 'object' && 'text' in first) {
+      const q = first as { text: string; values?: unknown[] };
+      recorded.push({ text: q.text, values: (second as unknown[] | undefined) ?? q.values ?? [] });
+    }
+  }
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof sendQuery;
+
+/** The rows of db.execute's answer (the same shape on node-postgres and PGlite). */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+interface Shape {
+  name: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+/** The key of the listing at `fraction` of the marketplace in a sort's order, as a cursor. */
+async function cursorAt(
+  database: Database,
+  sort: { column: string; descending: boolean },
+  fraction: number,
+): Promise<string> {
+  const column = sql.raw(sort.column);
+  const direction = sql.raw(sort.descending ? 'desc' : 'asc');
+  const visible = sql`l.removed_at is null and l.status in ('available', 'rented')
+    and l.provider_id in (select id from providers where not is_sandbox)`;
+  const result = await database.db.execute(sql`
+    select ${column}::text as value, l.id from gpu_listings l where ${visible}
+    order by ${column} ${direction}, l.id
+    offset (select floor(count(*) * ${fraction}::float8)::int from gpu_listings l where ${visible}) limit 1`);
+  const row = rowsOf<{ value: string; id: number }>(result)[0];
+  if (!row) throw new Error(`no listing at ${fraction} of ${sort.column}`);
+  return encodeCursor({ value: row.value, id: Number(row.id) });
+}
+
+async function shapesFor(database: Database, apiKey: string): Promise<Shape[]> {
+  const own = rowsOf<{ id: number; company_name: string }>(
+    await database.db.execute(
+      sql`select id, company_name from providers where not is_sandbox order by id offset 16 limit 1`,
+    ),
+  )[0];
+  if (!own) throw new Error('no provider to list');
+  const deep = {
+    id: await cursorAt(database, { column: 'l.id', descending: false }, 0.9),
+    priceAsc: await cursorAt(database, { column: 'l.hourly_rate_micros', descending: false }, 0.9),
+    priceDesc: await cursorAt(database, { column: 'l.hourly_rate_micros', descending: true }, 0.9),
+    memory: await cursorAt(database, { column: 'l.memory_gb', descending: true }, 0.9),
+    performance: await cursorAt(database, { column: 'l.performance_score', descending: true }, 0.5),
+  };
+  const q = (params: Record<string, string>) => `/api/gpu-listings?${new URLSearchParams(params)}`;
+  return [
+    { name: 'first page', path: '/api/gpu-listings' },
+    { name: 'search: model', path: q({ model: 'rtx 4090' }) },
+    { name: 'search: location', path: q({ model: 'city 42' }) },
+    { name: 'search: provider name', path: q({ model: own.company_name.toUpperCase() }) },
+    { name: 'search: no match', path: q({ model: 'no such gpu' }) },
+    { name: 'type: A100', path: q({ gpuType: 'A100' }) },
+    { name: 'type: RTX 4080 (none listed)', path: q({ gpuType: 'RTX 4080' }) },
+    { name: 'sort: price-asc', path: q({ sort: 'price-asc' }) },
+    { name: 'sort: price-desc', path: q({ sort: 'price-desc' }) },
+    { name: 'sort: memory', path: q({ sort: 'memory' }) },
+    { name: 'sort: performance', path: q({ sort: 'performance' }) },
+    { name: 'deep page (90%)', path: q({ cursor: deep.id }) },
+    { name: 'deep page price-asc', path: q({ sort: 'price-asc', cursor: deep.priceAsc }) },
+    { name: 'deep page price-desc', path: q({ sort: 'price-desc', cursor: deep.priceDesc }) },
+    { name: 'deep page memory', path: q({ sort: 'memory', cursor: deep.memory }) },
+    {
+      name: 'deep page performance (mid-tie)',
+      path: q({ sort: 'performance', cursor: deep.performance }),
+    },
+    {
+      name: 'search+type+sort',
+      path: q({ model: 'city 1', gpuType: 'H100', sort: 'price-desc' }),
+    },
+    {
+      name: "provider's own (100)",
+      path: q({ providerId: String(own.id), limit: '100' }),
+    },
+    {
+      name: 'public API type+sort',
+      path: `/api/v1/gpu-listings?${new URLSearchParams({ gpuType: 'H100', sort: 'price-asc' })}`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+    {
+      name: 'public API search',
+      path: `/api/v1/gpu-listings?${new URLSearchParams({ model: own.company_name })}`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+  ];
+}
+
+/** The lines of a plan that say how it ran: nodes, conditions, rows removed, buffers, times. */
+function trimPlan(lines: string[]): string[] {
+  const keep =
+    /(->|^\s*(Limit|Sort|Nested|Merge|Hash|Index|Bitmap|Seq|Incremental|Result|Append|Unique)|Index Cond|Recheck Cond|Filter|Rows Removed|Sort Key|Sort Method|Heap Blocks|Buffers: shared|Execution Time|Planning Time)/;
+  return lines.filter((line) => keep.test(line));
+}
+
+async function explain(url: string, statement: { text: string; values: unknown[] }) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const plan = await client.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, buffers) ${statement.text}`,
+      statement.values,
+    );
+    return plan.rows.map((r) => r['QUERY PLAN']);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Each shape on a server with READ_CACHE_TTL_MS=0, and the bare node:http ceiling for the
+ * first page's bytes. `postgresUrl`: where the plans are asked for (BENCH_EXPLAIN=1).
+ */
+export async function benchShapes(options: {
+  env: Env;
+  database: Database;
+  mailer: Mailer;
+  postgresUrl: string | null;
+  cannon: (url: string, headers?: Record<string, string>) => Promise<Figures>;
+  bare: (body: Buffer, contentType: string) => Promise<Figures>;
+  fmt: (n: number, digits?: number) => string;
+}): Promise<void> {
+  const { env, database, mailer, cannon, fmt } = options;
+  const user = await database.db.transaction((tx) => createUser(tx, { credits: '10.00' }));
+  const { key } = await database.db.transaction((tx) =>
+    apiKeysService.create(tx, user.id, { name: 'bench', permissions: ['read'] }, new Date()),
+  );
+  const app = await createApp({
+    env: { ...env, READ_CACHE_TTL_MS: 0 },
+    database,
+    logger: false,
+    webDir: null,
+    mailer,
+    limiter: new Unbounded(new MemoryRateLimiter(systemClock)),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const explainPlans = options.postgresUrl !== null && process.env.BENCH_EXPLAIN === '1';
+  const only = process.env.BENCH_SHAPES?.split(',');
+  try {
+    const shapes = await shapesFor(database, key);
+    console.log(
+      'read cache off (READ_CACHE_TTL_MS=0), one query shape at a time; each right after a bare node:http server answering its bytes',
+    );
+    for (const shape of shapes) {
+      if (only && !only.some((name) => shape.name.includes(name))) continue;
+      recording = true;
+      recorded.length = 0;
+      const sample = await fetch(base + shape.path, { headers: shape.headers ?? {} });
+      recording = false;
+      if (!sample.ok) throw new Error(`${shape.path}: ${sample.status} ${await sample.text()}`);
+      const bytes = Buffer.from(await sample.arrayBuffer());
+      const body = JSON.parse(bytes.toString('utf8')) as unknown[] | { gpus: unknown[] };
+      const rows = Array.isArray(body) ? body.length : body.gpus.length;
+      const ceiling = await options.bare(bytes, sample.headers.get('content-type') ?? '');
+      const ours = await cannon(base + shape.path, shape.headers);
+      console.log(
+        `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)`,
+      );
+      if (explainPlans && options.postgresUrl) {
+        const statement = recorded.find((s) => /from "?gpu_listings"?\s/.test(s.text));
+        if (!statement) continue;
+        for (const line of trimPlan(await explain(options.postgresUrl, statement)))
+          console.log(`      ${line}`);
+      }
+    }
+  } finally {
+    await app.close();
+  }
+}

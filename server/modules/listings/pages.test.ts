@@ -1,0 +1,279 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GpuListingView } from '../../../shared/contracts/listings';
+import { dollarsToMicros } from '../../../shared/rules/money';
+import { hostOutages, hosts, providers } from '../../db/schema';
+import { createListing, createProvider } from '../../seed/factories';
+import { createTestApp, type TestApp } from '../../test/app';
+import { apiKeysService } from '../api-keys/service';
+import { providerHostsService } from '../hosts/provider-hosts';
+import { presentPublicListing } from '../public-api/presenter';
+import { encodeCursor } from './cursor';
+import { presentListing } from './presenter';
+import { listingsRepo } from './repo';
+import { derivedListingColumns } from './service';
+
+/**
+ * Marketplace pages as the database writes them (page-query.ts): every sort's keyset pages,
+ * search by provider name, the sandbox branch, and the JSON against the presenters.
+ */
+let t: TestApp;
+let marker: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  marker = `pq${Date.now().toString(36)}`;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function page(query: string, cookie?: string) {
+  const res = await t.request({
+    method: 'GET',
+    url: `/api/gpu-listings?${query}`,
+    ...(cookie ? { cookie } : {}),
+  });
+  expect(res.statusCode).toBe(200);
+  return {
+    listings: res.json() as GpuListingView[],
+    cursor: res.headers['x-next-cursor'] as string | undefined,
+  };
+}
+
+/** Every page of a query, `limit` at a time, following the cursor. */
+async function walk(query: string, limit: number, cookie?: string) {
+  const seen: GpuListingView[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < 100; n += 1) {
+    const next = await page(`${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, cookie);
+    seen.push(...next.listings);
+    cursor = next.cursor;
+    if (!cursor) return seen;
+  }
+  throw new Error('the cursor never ended');
+}
+
+const SORTS = ['', 'price-asc', 'price-desc', 'memory', 'performance'] as const;
+
+/** The order a sort promises: its key (descending for all but price-asc), then id. */
+function expectedOrder(listings: GpuListingView[], sort: (typeof SORTS)[number]) {
+  const key = (l: GpuListingView): bigint => {
+    const derived = derivedListingColumns(l.model, l.memory);
+    if (sort === 'price-asc') return dollarsToMicros(l.hourlyRate);
+    if (sort === 'price-desc') return -dollarsToMicros(l.hourlyRate);
+    if (sort === 'memory') return BigInt(-derived.memoryGb);
+    if (sort === 'performance') return BigInt(-derived.performanceScore);
+    return 0n;
+  };
+  return [...listings]
+    .sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      return ka === kb ? a.id - b.id : ka < kb ? -1 : 1;
+    })
+    .map((l) => l.id);
+}
+
+describe('marketplace pages', () => {
+  const tied = [
+    { model: 'RTX 4090', memory: '24GB', hourlyRate: '1.00' },
+    { model: 'H100', memory: '80GB', hourlyRate: '2.00' },
+    { model: 'A100 80GB', memory: '80GB', hourlyRate: '1.00' },
+    { model: 'RTX 3090', memory: '24GB', hourlyRate: '3.00' },
+    { model: 'H100', memory: '80GB', hourlyRate: '2.00' },
+    { model: 'RTX 4090', memory: '24GB', hourlyRate: '1.00' },
+    { model: 'V100', memory: '32GB', hourlyRate: '2.00' },
+    { model: 'RTX 4090', memory: '24GB', hourlyRate: '4.00' },
+    { model: 'A100 80GB', memory: '80GB', hourlyRate: '1.00' },
+    { model: 'H100', memory: '80GB', hourlyRate: '3.00' },
+    { model: 'RTX 3090', memory: '24GB', hourlyRate: '1.00' },
+  ];
+  let visitor: { cookie: string };
+  let sandboxIds: number[];
+
+  beforeAll(async () => {
+    const db = t.database.db;
+    const one = await createProvider(db, { companyName: `Tie ${marker} One` });
+    const two = await createProvider(db, { companyName: `Tie ${marker} Two` });
+    for (const [i, listing] of tied.entries()) {
+      await createListing(db, { ...listing, providerId: i % 2 ? one.id : two.id });
+    }
+    // Not in the marketplace: in maintenance, removed, a demo visitor's sandbox.
+    await createListing(db, { providerId: one.id, status: 'maintenance', hourlyRate: '1.00' });
+    const removed = await createListing(db, { providerId: two.id, hourlyRate: '1.00' });
+    await listingsRepo.update(db, removed.id, { removedAt: new Date() });
+    const signedIn = await t.signIn();
+    visitor = signedIn;
+    const sandbox = await createProvider(db, {
+      userId: signedIn.userId,
+      companyName: `Tie ${marker} Sandbox`,
+      isSandbox: true,
+    });
+    sandboxIds = [];
+    for (const hourlyRate of ['1.00', '2.50', '5.00']) {
+      const own = await createListing(db, { providerId: sandbox.id, model: 'H100', hourlyRate });
+      sandboxIds.push(own.id);
+    }
+  });
+
+  it('pages each sort completely, in order (ties by id), without overlap', async () => {
+    for (const sort of SORTS) {
+      const query = `model=tie%20${marker}${sort ? `&sort=${sort}` : ''}`;
+      const all = (await page(`${query}&limit=100`)).listings;
+      expect(all).toHaveLength(tied.length);
+      expect(all.map((l) => l.id)).toEqual(expectedOrder(all, sort));
+      for (const limit of [1, 3, 4]) {
+        expect((await walk(query, limit)).map((l) => l.id)).toEqual(all.map((l) => l.id));
+      }
+    }
+  });
+
+  it('merges a demo visitor’s own sandbox listings into every sort, page by page', async () => {
+    for (const sort of SORTS) {
+      const query = `model=tie%20${marker}${sort ? `&sort=${sort}` : ''}`;
+      const all = (await page(`${query}&limit=100`, visitor.cookie)).listings;
+      expect(all).toHaveLength(tied.length + sandboxIds.length);
+      expect(all.map((l) => l.id)).toEqual(expectedOrder(all, sort));
+      expect(sandboxIds.every((id) => all.some((l) => l.id === id))).toBe(true);
+      const walked = await walk(query, 2, visitor.cookie);
+      expect(walked.map((l) => l.id)).toEqual(all.map((l) => l.id));
+    }
+    // Nobody else sees them, not even by the sandbox provider's id.
+    const anonymous = (await page(`model=tie%20${marker}&limit=100`)).listings;
+    expect(anonymous.some((l) => sandboxIds.includes(l.id))).toBe(false);
+    const sandboxProvider = (
+      await page(`model=tie%20${marker}&limit=100`, visitor.cookie)
+    ).listings.find((l) => sandboxIds.includes(l.id))?.providerId;
+    expect((await page(`providerId=${sandboxProvider}`)).listings).toEqual([]);
+    expect((await page(`providerId=${sandboxProvider}`, visitor.cookie)).listings).toHaveLength(3);
+  });
+
+  it('filters by GPU type within a sort, across pages', async () => {
+    const h100 = await walk(`model=tie%20${marker}&gpuType=h100&sort=price-desc`, 2);
+    expect(h100.map((l) => l.model)).toEqual(['H100', 'H100', 'H100']);
+    expect(h100.map((l) => l.hourlyRate)).toEqual(['3.00', '2.00', '2.00']);
+  });
+});
+
+describe('search', () => {
+  it('finds a listing by its provider’s name in any case, and by the new name after a rename', async () => {
+    const db = t.database.db;
+    const provider = await createProvider(db, {
+      companyName: `Zephyr ${marker} Cloud`,
+      location: 'Lisbon, Portugal',
+    });
+    const listing = await createListing(db, {
+      providerId: provider.id,
+      model: 'A100 80GB',
+      location: 'Porto, Portugal',
+    });
+    for (const text of [`ZEPHYR ${marker.toUpperCase()}`, `zephyr ${marker} cloud`]) {
+      const found = (await page(`model=${encodeURIComponent(text)}`)).listings;
+      expect(found.map((l) => l.id)).toEqual([listing.id]);
+    }
+    await db
+      .update(providers)
+      .set({ companyName: `Boreal ${marker} Cloud` })
+      .where(eq(providers.id, provider.id));
+    expect((await page(`model=zephyr%20${marker}`)).listings).toEqual([]);
+    const renamed = (await page(`model=BOREAL%20${marker}`)).listings;
+    expect(renamed.map((l) => l.id)).toEqual([listing.id]);
+    expect(renamed[0]?.provider.companyName).toBe(`Boreal ${marker} Cloud`);
+    // A match lies inside one field: model, location or provider name, never across two.
+    expect((await page(`model=${encodeURIComponent('80GB Porto')}`)).listings).toEqual([]);
+    expect((await page(`model=${encodeURIComponent('porto, PORTUGAL')}`)).listings).toHaveLength(1);
+  });
+
+  it('answers 400 for search text with a line break and for a cursor out of range', async () => {
+    for (const query of [
+      'model=a%0Ab',
+      'gpuType=H1%0A00',
+      `cursor=${encodeCursor({ value: '9223372036854775808', id: 1 })}`,
+      `sort=price-desc&cursor=${encodeCursor({ value: '-9223372036854775808', id: 1 })}`,
+    ]) {
+      const res = await t.request({ method: 'GET', url: `/api/gpu-listings?${query}` });
+      expect(res.statusCode).toBe(400);
+    }
+  });
+});
+
+describe('a page written by the database', () => {
+  it('presents each listing as presentListing does, host uptime included, and the public API as presentPublicListing', async () => {
+    const db = t.database.db;
+    const now = t.clock.now();
+    const provider = await createProvider(db, {
+      companyName: `Parity ${marker} "Quoted" \\ Co`,
+      reputation: '3.7',
+    });
+    const hostId = (name: string) => `${name}-${marker}`;
+    const hour = 3_600_000;
+    await db.insert(hosts).values([
+      {
+        id: hostId('online'),
+        providerId: provider.id,
+        name: 'online',
+        enrolledAt: new Date(now.getTime() - 48 * hour),
+        lastHeartbeatAt: now,
+      },
+      {
+        id: hostId('offline'),
+        providerId: provider.id,
+        name: 'offline',
+        enrolledAt: new Date(now.getTime() - 48 * hour),
+        lastHeartbeatAt: new Date(now.getTime() - 2 * hour),
+        offlineSince: new Date(now.getTime() - hour),
+      },
+    ]);
+    await db.insert(hostOutages).values({
+      hostId: hostId('online'),
+      startedAt: new Date(now.getTime() - 10 * hour),
+      endedAt: new Date(now.getTime() - 5 * hour),
+    });
+    const base = { providerId: provider.id, location: `Parity ${marker}` };
+    const made = [
+      await createListing(db, { ...base, hostId: hostId('online'), hourlyRate: '0.005' }),
+      await createListing(db, { ...base, hostId: hostId('offline'), hourlyRate: '1234.565' }),
+      await createListing(db, { ...base, isDemoHost: false, cudaCores: null, tensorCores: null }),
+      await createListing(db, { ...base, model: 'H100', memory: '80GB', hourlyRate: '2.999999' }),
+    ];
+    // Specifications whose bandwidth differs from the column's, and text that needs escaping.
+    await listingsRepo.update(db, made[3]?.id ?? 0, {
+      specifications: { bandwidth: '1 Gbps', cooling: 'Liquid "cold"\n', extra: [1, { a: null }] },
+    });
+
+    const listed = (await page(`model=parity%20${marker}&limit=100`)).listings;
+    expect(listed.map((l) => l.id).sort()).toEqual(made.map((l) => l.id).sort());
+    const uptime = await providerHostsService.uptimeOf(
+      db,
+      [hostId('online'), hostId('offline')],
+      now,
+    );
+    expect(uptime.get(hostId('online'))).toBeLessThan(100);
+    const reader = await t.signIn();
+    const { key } = await db.transaction((tx) =>
+      apiKeysService.create(tx, reader.userId, { name: 'pages', permissions: ['read'] }, now),
+    );
+    const publicPage = await t.request({
+      method: 'GET',
+      url: `/api/v1/gpu-listings?model=parity%20${marker}&limit=100`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(publicPage.statusCode).toBe(200);
+    const publicGpus = publicPage.json().gpus as unknown[];
+
+    for (const [i, shown] of listed.entries()) {
+      const row = await listingsRepo.findById(db, shown.id);
+      if (!row) throw new Error('listing vanished');
+      const expected = presentListing(row, uptime);
+      expect({ ...shown, specifications: JSON.parse(shown.specifications) }).toEqual({
+        ...expected,
+        specifications: JSON.parse(expected.specifications),
+      });
+      expect(publicGpus[i]).toEqual(presentPublicListing(expected));
+    }
+    expect(listed.find((l) => l.hostId === hostId('online'))?.hostUptimePercent).toBe(
+      uptime.get(hostId('online')),
+    );
+  });
+});
