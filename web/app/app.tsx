@@ -1,74 +1,31 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo } from 'react';
-import { useToasts } from '../components/ui/toast-store';
-import { useCurrentUser } from '../features/auth/api/get-current-user';
-import { ThemeProvider } from '../features/theme/theme-provider';
-import { DateFormatProvider } from '../lib/date-format';
-import { createQueryClient } from '../lib/query-client';
-import { SignedInRouter, SignedOutRouter } from './router';
-import { BalanceBanner } from './shell/balance-banner';
-import { Footer } from './shell/footer';
-import { Navbar } from './shell/navbar';
+import { lazy, Suspense, use } from 'react';
+import type { CurrentUser } from '../../shared/contracts/user';
+import { SignedOutRouter } from './router';
+import { LoadingScreen, Shell } from './shell/shell';
 
-const queryClient = createQueryClient();
-const Toaster = lazy(() => import('../components/ui/toaster'));
+// TanStack Query and the signed-in pages load only for a signed-in person.
+const SignedInApp = lazy(() => import('./signed-in-app'));
 
-/** The toaster's code loads with the first toast, so pages that never toast never pay for it. */
-function LazyToaster() {
-  const toasts = useToasts();
-  if (toasts.length === 0) return null;
-  return (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
-  );
-}
-
-function Shell() {
-  const { user, isLoading } = useCurrentUser();
-  const dates = useMemo(
-    () => ({ timeZone: user?.timezone ?? 'UTC', language: user?.language ?? 'en' }),
-    [user?.timezone, user?.language],
-  );
-  if (isLoading) {
+function Pages({ signedIn }: { signedIn: Promise<CurrentUser | null> }) {
+  const user = use(signedIn);
+  if (!user) {
     return (
-      <div
-        className="flex min-h-screen items-center justify-center text-lg text-muted-foreground"
-        role="status"
-      >
-        Loading...
-      </div>
+      <Shell user={null}>
+        <SignedOutRouter />
+      </Shell>
     );
   }
-  return (
-    <ThemeProvider user={user}>
-      <DateFormatProvider value={dates}>
-        <div className="flex min-h-screen flex-col">
-          <a
-            href="#main"
-            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-card focus:p-2"
-          >
-            Skip to content
-          </a>
-          <Navbar user={user} />
-          <BalanceBanner user={user} />
-          {/* At least a screen tall, so the footer starts below the fold while a page loads
-            and does not jump when its content arrives (no layout shift). */}
-          <main id="main" className="min-h-screen flex-1">
-            {user ? <SignedInRouter /> : <SignedOutRouter />}
-          </main>
-          <Footer />
-        </div>
-        <LazyToaster />
-      </DateFormatProvider>
-    </ThemeProvider>
-  );
+  return <SignedInApp user={user} />;
 }
 
-export function App() {
+/**
+ * signedIn: who is signed in, asked before React starts (main.tsx); null when nobody is or
+ * the answer failed, which shows the signed-out pages.
+ */
+export function App({ signedIn }: { signedIn: Promise<CurrentUser | null> }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <Shell />
-    </QueryClientProvider>
+    <Suspense fallback={<LoadingScreen />}>
+      <Pages signedIn={signedIn} />
+    </Suspense>
   );
 }
