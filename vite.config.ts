@@ -26,7 +26,38 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
-        codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] },
+        codeSplitting: {
+          // Groups take modules in this order. A page a person opens should wait on few files:
+          // each further round of requests costs a round trip on a phone's network.
+          groups: [
+            // Everything the first page needs, in the one file index.html names.
+            { name: 'start', tags: ['$initial'] },
+            // The other pages' icons and TanStack Query: one file each, not dozens.
+            { name: 'icons', test: /[\\/]node_modules[\\/]lucide-react[\\/]/ },
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
+            // Radix's dialogs and tooltips with what they stand on; its menus, tabs and toasts
+            // (a few pages, or on first use) stay with the parts that use them.
+            {
+              name: 'radix',
+              test: (id) =>
+                /[\\/]node_modules[\\/](@radix-ui|@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es|tslib)[\\/]/.test(
+                  id,
+                ) &&
+                !/@radix-ui[\\/]react-(toast|tabs|dropdown-menu|menu|roving-focus|collection|direction)[\\/]/.test(
+                  id,
+                ),
+            },
+            // Small shared parts of our own that two or more pages use.
+            {
+              name: 'common',
+              test: (id) =>
+                /[\\/](web[\\/](components|lib)|shared[\\/](rules|constants|listing-options|vm-options|gpu-models))[\\/.]/.test(
+                  id,
+                ) && !/api-document|openapi-view/.test(id),
+              minShareCount: 2,
+            },
+          ],
+        },
       },
     },
   },
