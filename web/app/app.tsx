@@ -2,9 +2,20 @@ import { lazy, Suspense, use } from 'react';
 import type { CurrentUser } from '../../shared/contracts/user';
 import { SignedOutRouter } from './router';
 import { LoadingScreen, Shell } from './shell/shell';
+import { preloadSignedInPage } from './signed-in-pages';
 
 // TanStack Query and the signed-in pages load only for a signed-in person.
-const SignedInApp = lazy(() => import('./signed-in-app'));
+const loadSignedInApp = () => import('./signed-in-app');
+const SignedInApp = lazy(loadSignedInApp);
+
+/**
+ * Starts downloading the signed-in code and the page of this path together, as soon as the
+ * answer says someone is signed in (main.tsx), not one after the other.
+ */
+export function preloadSignedIn(pathname: string): void {
+  void loadSignedInApp();
+  preloadSignedInPage(pathname);
+}
 
 function Pages({ signedIn }: { signedIn: Promise<CurrentUser | null> }) {
   const user = use(signedIn);
