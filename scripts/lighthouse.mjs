@@ -5,6 +5,7 @@
 // page's JavaScript (scripts/measure-landing-js.mjs). Not part of `npm test`: scores depend
 // on the machine's load, so nothing here asserts a number.
 //   node scripts/lighthouse.mjs [--keep-reports DIR]
+//   LIGHTHOUSE_PAGES=marketplace,dashboard LIGHTHOUSE_RUNS=5 node scripts/lighthouse.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -15,12 +16,14 @@ import { chromiumLaunchOptions } from './chromium.mjs';
 
 const LIGHTHOUSE = 'lighthouse@12.8.2';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
-const PAGES = [
+const ALL_PAGES = [
   { name: 'landing', path: '/', signedIn: false },
   { name: 'marketplace', path: '/marketplace', signedIn: true },
   { name: 'dashboard', path: '/dashboard', signedIn: true },
   { name: 'vm-dashboard', path: '/vm-dashboard', signedIn: true },
 ];
+const only = process.env.LIGHTHOUSE_PAGES?.split(',');
+const PAGES = only ? ALL_PAGES.filter((page) => only.includes(page.name)) : ALL_PAGES;
 const keepIndex = process.argv.indexOf('--keep-reports');
 const keepDir = keepIndex > 0 ? path.resolve(process.argv[keepIndex + 1] ?? 'lighthouse') : null;
 
@@ -82,7 +85,7 @@ function runLighthouse(url, cookie, reportPath) {
 
 /**
  * One run's figures. Under load Chromium now and then records no navigation start
- * (NO_NAVSTART); such a run is tried again, twice at most.
+ * (NO_NAVSTART), or fails to start; such a run is tried again, twice at most.
  */
 function measure(url, cookie, reportPath) {
   let report;
@@ -92,6 +95,7 @@ function measure(url, cookie, reportPath) {
     } catch (error) {
       if (attempt === 3) throw error;
       console.error(`  retrying: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+      execFileSync('sleep', ['5']);
     }
   }
   const audit = (id) => report.audits[id]?.numericValue ?? Number.NaN;
