@@ -1,42 +1,56 @@
-import { lazy, Suspense, use } from 'react';
+import { type ComponentType, startTransition, useEffect, useState } from 'react';
 import type { CurrentUser } from '../../shared/contracts/user';
+import { getCurrentUser } from '../features/auth/api/fetch-current-user';
 import { SignedOutRouter } from './router';
 import { LoadingScreen, Shell } from './shell/shell';
 import { preloadSignedInPage } from './signed-in-pages';
 
-// TanStack Query and the signed-in pages load only for a signed-in person.
-const loadSignedInApp = () => import('./signed-in-app');
-const SignedInApp = lazy(loadSignedInApp);
+export type Start =
+  | { user: null }
+  | { user: CurrentUser; SignedInApp: ComponentType<{ user: CurrentUser }> };
 
 /**
- * Starts downloading the signed-in code and the page of this path together, as soon as the
- * answer says someone is signed in (main.tsx), not one after the other.
+ * Who is signed in (nobody when the answer failed) and, when someone is, TanStack Query with
+ * the signed-in shell (signed-in-app.tsx) and the page at hand, downloaded side by side: the
+ * landing page loads none of them. main.tsx calls this before React starts.
  */
-export function preloadSignedIn(pathname: string): void {
-  void loadSignedInApp();
-  preloadSignedInPage(pathname);
+export async function start(pathname: string): Promise<Start> {
+  const user = await getCurrentUser().catch(() => null);
+  if (!user) return { user: null };
+  const [{ default: SignedInApp }] = await Promise.all([
+    import('./signed-in-app'),
+    preloadSignedInPage(pathname),
+  ]);
+  return { user, SignedInApp };
 }
 
-function Pages({ signedIn }: { signedIn: Promise<CurrentUser | null> }) {
-  const user = use(signedIn);
-  if (!user) {
+/**
+ * "Loading..." until start is done, then the pages. Not a Suspense fallback: React holds back
+ * what replaces a fallback for up to 300 ms after the fallback showed.
+ */
+export function App({ starting }: { starting: Promise<Start> }) {
+  const [started, setStarted] = useState<Start | { failed: unknown } | null>(null);
+  useEffect(() => {
+    let current = true;
+    starting.then(
+      // A transition: the first render of a whole page yields to the browser every few
+      // milliseconds instead of holding the main thread.
+      (value) => current && startTransition(() => setStarted(value)),
+      (failed: unknown) => current && setStarted({ failed }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [starting]);
+  if (!started) return <LoadingScreen />;
+  // The signed-in code did not download: fail as a page whose code did not.
+  if ('failed' in started) throw started.failed;
+  if (!started.user) {
     return (
       <Shell user={null}>
         <SignedOutRouter />
       </Shell>
     );
   }
-  return <SignedInApp user={user} />;
-}
-
-/**
- * signedIn: who is signed in, asked before React starts (main.tsx); null when nobody is or
- * the answer failed, which shows the signed-out pages.
- */
-export function App({ signedIn }: { signedIn: Promise<CurrentUser | null> }) {
-  return (
-    <Suspense fallback={<LoadingScreen />}>
-      <Pages signedIn={signedIn} />
-    </Suspense>
-  );
+  return <started.SignedInApp user={started.user} />;
 }
