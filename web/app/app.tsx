@@ -1,7 +1,8 @@
 import { type ComponentType, startTransition, useEffect, useState } from 'react';
 import type { CurrentUser } from '../../shared/contracts/user';
 import { getCurrentUser } from '../features/auth/api/fetch-current-user';
-import { SignedOutRouter } from './router';
+import { isPublicPath } from './public-paths';
+import { loadPublicPages, SignedOutRouter } from './router';
 import { LoadingScreen, Shell } from './shell/shell';
 import { preloadSignedInPage } from './signed-in-pages';
 
@@ -15,6 +16,8 @@ export type Start =
  * landing page loads none of them. main.tsx calls this before React starts.
  */
 export async function start(pathname: string): Promise<Start> {
+  // A public page's routes are needed signed in or out: they download beside the answer.
+  if (isPublicPath(pathname)) void loadPublicPages();
   const user = await getCurrentUser().catch(() => null);
   if (!user) return { user: null };
   const [{ default: SignedInApp }] = await Promise.all([

@@ -18,3 +18,15 @@ export const PUBLIC_PATHS = [
 ] as const;
 
 export type PublicPath = (typeof PUBLIC_PATHS)[number];
+
+/** Whether a path is a public page's (a :name part stands for any one non-empty part). */
+export function isPublicPath(pathname: string): boolean {
+  const parts = pathname.split('/');
+  return PUBLIC_PATHS.some((pattern) => {
+    const wanted = pattern.split('/');
+    return (
+      wanted.length === parts.length &&
+      wanted.every((part, i) => (part.startsWith(':') ? parts[i] !== '' : part === parts[i]))
+    );
+  });
+}

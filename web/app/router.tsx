@@ -3,7 +3,8 @@ import { Route, Switch } from 'wouter';
 import { PUBLIC_PATHS } from './public-paths';
 import LandingPage from './routes/landing';
 
-const PublicPages = lazy(() => import('./public-pages'));
+export const loadPublicPages = () => import('./public-pages');
+const PublicPages = lazy(loadPublicPages);
 
 /** Each public page's path leads to the chunk that has the public pages' routes. */
 export function PublicRoutes() {
