@@ -12,6 +12,7 @@ const SOURCES = [
   // The web bundles the OpenAPI document for the API Reference.
   'docs/openapi.json',
   'vite.config.ts',
+  'scripts/precompress.mjs',
   'package-lock.json',
   'scripts/build-server.mjs',
   'scripts/build-agent.mjs',

@@ -1,3 +1,7 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv, publicUrlOf } from './env';
 import { createTestApp, type TestApp } from './test/app';
@@ -185,5 +189,74 @@ describe('request bodies', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('the built web app', () => {
+  const script = 'console.log("the app");'.repeat(100);
+  const page = '<!doctype html><title>RentGPU</title>';
+  let webDir: string;
+  let web: TestApp;
+  beforeAll(async () => {
+    webDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-web-'));
+    mkdirSync(path.join(webDir, 'assets'));
+    // What the build writes (scripts/precompress.mjs): each text file with its .br and .gz.
+    for (const [name, body] of [
+      ['assets/app-1a2b.js', script],
+      ['index.html', page],
+    ] as const) {
+      writeFileSync(path.join(webDir, name), body);
+      writeFileSync(path.join(webDir, `${name}.br`), brotliCompressSync(body));
+      writeFileSync(path.join(webDir, `${name}.gz`), gzipSync(body));
+    }
+    writeFileSync(path.join(webDir, 'assets/small-3c4d.js'), 'export {};');
+    web = await createTestApp({ webDir });
+  });
+  afterAll(async () => {
+    await web.close();
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  const get = (url: string, acceptEncoding?: string) =>
+    web.request({
+      method: 'GET',
+      url,
+      headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+    });
+
+  it('sends the Brotli copy to a browser that accepts it, cached for a year', async () => {
+    const res = await get('/assets/app-1a2b.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends the gzip copy where Brotli is not accepted, the file itself where neither is', async () => {
+    const gzip = await get('/assets/app-1a2b.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
+
+    const plain = await get('/assets/app-1a2b.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('sends a file without copies as it is', async () => {
+    const res = await get('/assets/small-3c4d.js', 'br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe('export {};');
+  });
+
+  it('sends index.html, compressed, for a page path and revalidates it on every use', async () => {
+    const res = await get('/marketplace', 'br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(page);
   });
 });

@@ -207,12 +207,17 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   return app;
 }
 
-/** Serves the built single-page app's files; hashed assets are cached for a year. */
+/**
+ * Serves the built single-page app's files; hashed assets are cached for a year. The build
+ * writes Brotli and gzip copies beside each text file (scripts/precompress.mjs): a browser
+ * that accepts one gets it, anything else the file itself.
+ */
 async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
   await app.register(fastifyStatic, {
     root: webDir,
     wildcard: false,
     index: false,
+    preCompressed: true,
     setHeaders(res, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

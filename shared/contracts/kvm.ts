@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
+import { DEFAULT_VM_GPU, DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
 
 /**
  * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
@@ -7,22 +8,15 @@ import { INSTANCE_STATES } from '../rules/instance-lifecycle';
  * the spec's status words.
  */
 
-/** VM dashboard limits and defaults (spec part 2 sections 3, 5 and 9). */
-export const VM_LIMITS = {
-  cpu_cores: { min: 2, max: 16, default: 4 },
-  ram_gb: { min: 8, max: 128, default: 16 },
-  disk_gb: { min: 50, max: 1000, default: 100 },
-} as const;
-export const DEFAULT_VM_GPU = 'RTX 4070';
-export const VM_TEMPLATES = ['ubuntu22', 'windows11'] as const;
-export type VmTemplate = (typeof VM_TEMPLATES)[number];
-export const DEFAULT_VM_TEMPLATE: VmTemplate = 'ubuntu22';
-export const VM_TEMPLATE_LABELS: Record<VmTemplate, string> = {
-  ubuntu22: 'Ubuntu 22.04',
-  windows11: 'Windows 11',
-};
-/** The instance list is polled this often (spec part 2 section 9). */
-export const VM_POLL_MS = 30_000;
+export {
+  DEFAULT_VM_GPU,
+  DEFAULT_VM_TEMPLATE,
+  VM_LIMITS,
+  VM_POLL_MS,
+  VM_TEMPLATE_LABELS,
+  VM_TEMPLATES,
+  type VmTemplate,
+} from '../vm-options';
 
 const bounded = (field: keyof typeof VM_LIMITS, unit: string) => {
   const { min, max, default: fallback } = VM_LIMITS[field];

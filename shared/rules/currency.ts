@@ -20,13 +20,25 @@ export function convertUsd(usd: number, currency: Currency): number {
   return usd * EXCHANGE_RATES[currency];
 }
 
+// Making an Intl.NumberFormat costs about as much as a page of cards takes to render: one
+// per currency, made on first use.
+const formats = new Map<Currency, Intl.NumberFormat>();
+
+function moneyFormat(currency: Currency): Intl.NumberFormat {
+  let format = formats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: DECIMALS[currency],
+      maximumFractionDigits: DECIMALS[currency],
+    });
+    formats.set(currency, format);
+  }
+  return format;
+}
+
 /** A USD amount shown in the display currency: "$1.45", "€1.23", "¥160", "₹120.71". */
 export function formatMoney(usd: number | string, currency: Currency = 'USD'): string {
-  const amount = convertUsd(Number(usd), currency);
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: DECIMALS[currency],
-    maximumFractionDigits: DECIMALS[currency],
-  }).format(amount);
+  return moneyFormat(currency).format(convertUsd(Number(usd), currency));
 }

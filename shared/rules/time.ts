@@ -1,16 +1,33 @@
 /** Calendar arithmetic in a named time zone (settings → preferences.timezone), no libraries. */
 
+// Making an Intl.DateTimeFormat costs far more than using one (a page of dates made one per
+// date): each is made once per zone, language and shape, and kept.
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let format = formats.get(key);
+  if (!format) {
+    format = make();
+    formats.set(key, format);
+  }
+  return format;
+}
+
 function wallClock(at: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(at);
+  const parts = dateFormat(
+    `wall|${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      }),
+  ).formatToParts(at);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return {
     year: get('year'),
@@ -45,11 +62,18 @@ export function formatDate(
   options: { timeZone?: string; language?: string; withTime?: boolean } = {},
 ): string {
   const date = typeof iso === 'string' ? new Date(iso) : iso;
-  return new Intl.DateTimeFormat(options.language ?? 'en', {
-    timeZone: options.timeZone ?? 'UTC',
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    ...(options.withTime ? { hour: '2-digit', minute: '2-digit' } : {}),
-  }).format(date);
+  const language = options.language ?? 'en';
+  const timeZone = options.timeZone ?? 'UTC';
+  const withTime = options.withTime ?? false;
+  return dateFormat(
+    `date|${language}|${timeZone}|${withTime}`,
+    () =>
+      new Intl.DateTimeFormat(language, {
+        timeZone,
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        ...(withTime ? { hour: '2-digit', minute: '2-digit' } : {}),
+      }),
+  ).format(date);
 }

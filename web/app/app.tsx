@@ -1,74 +1,59 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo } from 'react';
-import { useToasts } from '../components/ui/toast-store';
-import { useCurrentUser } from '../features/auth/api/get-current-user';
-import { ThemeProvider } from '../features/theme/theme-provider';
-import { DateFormatProvider } from '../lib/date-format';
-import { createQueryClient } from '../lib/query-client';
-import { SignedInRouter, SignedOutRouter } from './router';
-import { BalanceBanner } from './shell/balance-banner';
-import { Footer } from './shell/footer';
-import { Navbar } from './shell/navbar';
+import { type ComponentType, startTransition, useEffect, useState } from 'react';
+import type { CurrentUser } from '../../shared/contracts/user';
+import { getCurrentUser } from '../features/auth/api/fetch-current-user';
+import { isPublicPath } from './public-paths';
+import { loadPublicPages, SignedOutRouter } from './router';
+import { LoadingScreen, Shell } from './shell/shell';
+import { preloadSignedInPage } from './signed-in-pages';
 
-const queryClient = createQueryClient();
-const Toaster = lazy(() => import('../components/ui/toaster'));
+export type Start =
+  | { user: null }
+  | { user: CurrentUser; SignedInApp: ComponentType<{ user: CurrentUser }> };
 
-/** The toaster's code loads with the first toast, so pages that never toast never pay for it. */
-function LazyToaster() {
-  const toasts = useToasts();
-  if (toasts.length === 0) return null;
-  return (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
-  );
+/**
+ * Who is signed in (nobody when the answer failed) and, when someone is, TanStack Query with
+ * the signed-in shell (signed-in-app.tsx) and the page at hand, downloaded side by side: the
+ * landing page loads none of them. main.tsx calls this before React starts.
+ */
+export async function start(pathname: string): Promise<Start> {
+  // A public page's routes are needed signed in or out: they download beside the answer.
+  if (isPublicPath(pathname)) void loadPublicPages();
+  const user = await getCurrentUser().catch(() => null);
+  if (!user) return { user: null };
+  const [{ default: SignedInApp }] = await Promise.all([
+    import('./signed-in-app'),
+    preloadSignedInPage(pathname),
+  ]);
+  return { user, SignedInApp };
 }
 
-function Shell() {
-  const { user, isLoading } = useCurrentUser();
-  const dates = useMemo(
-    () => ({ timeZone: user?.timezone ?? 'UTC', language: user?.language ?? 'en' }),
-    [user?.timezone, user?.language],
-  );
-  if (isLoading) {
+/**
+ * "Loading..." until start is done, then the pages. Not a Suspense fallback: React holds back
+ * what replaces a fallback for up to 300 ms after the fallback showed.
+ */
+export function App({ starting }: { starting: Promise<Start> }) {
+  const [started, setStarted] = useState<Start | { failed: unknown } | null>(null);
+  useEffect(() => {
+    let current = true;
+    starting.then(
+      // A transition: the first render of a whole page yields to the browser every few
+      // milliseconds instead of holding the main thread.
+      (value) => current && startTransition(() => setStarted(value)),
+      (failed: unknown) => current && setStarted({ failed }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [starting]);
+  if (!started) return <LoadingScreen />;
+  // The signed-in code did not download: fail as a page whose code did not.
+  if ('failed' in started) throw started.failed;
+  if (!started.user) {
     return (
-      <div
-        className="flex min-h-screen items-center justify-center text-lg text-muted-foreground"
-        role="status"
-      >
-        Loading...
-      </div>
+      <Shell user={null}>
+        <SignedOutRouter />
+      </Shell>
     );
   }
-  return (
-    <ThemeProvider user={user}>
-      <DateFormatProvider value={dates}>
-        <div className="flex min-h-screen flex-col">
-          <a
-            href="#main"
-            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-card focus:p-2"
-          >
-            Skip to content
-          </a>
-          <Navbar user={user} />
-          <BalanceBanner user={user} />
-          {/* At least a screen tall, so the footer starts below the fold while a page loads
-            and does not jump when its content arrives (no layout shift). */}
-          <main id="main" className="min-h-screen flex-1">
-            {user ? <SignedInRouter /> : <SignedOutRouter />}
-          </main>
-          <Footer />
-        </div>
-        <LazyToaster />
-      </DateFormatProvider>
-    </ThemeProvider>
-  );
-}
-
-export function App() {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <Shell />
-    </QueryClientProvider>
-  );
+  return <started.SignedInApp user={started.user} />;
 }

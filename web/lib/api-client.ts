@@ -31,18 +31,21 @@ export async function apiRequest(
 
 type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** A GET of the URL in the query key; with on401 'returnNull' a 401 means "no data", not an error. */
+/** A GET of a JSON answer; with on401 'returnNull' a 401 means "no data", not an error. */
+export async function getJson<T>(url: string, on401: UnauthorizedBehavior): Promise<T | null> {
+  const res = await fetch(url, { credentials: 'include' });
+  if (on401 === 'returnNull' && res.status === 401) {
+    // Read to its end: an unread body keeps the request open and its connection unusable.
+    await res.arrayBuffer();
+    return null;
+  }
+  await throwIfNotOk(res);
+  return (await res.json()) as T;
+}
+
+/** getJson of the URL in the query key. */
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey }) => {
-    const res = await fetch(queryKey.join('/'), { credentials: 'include' });
-    if (on401 === 'returnNull' && res.status === 401) {
-      // Read to its end: an unread body keeps the request open and its connection unusable.
-      await res.arrayBuffer();
-      return null;
-    }
-    await throwIfNotOk(res);
-    return (await res.json()) as T;
-  };
+  return ({ queryKey }) => getJson<T>(queryKey.join('/'), on401);
 }
 
 /**

@@ -1,20 +1,21 @@
-import { Wallet } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { CurrentUser } from '../../../shared/contracts/user';
-import { displayName } from '../../../shared/rules/user-display';
 import { buttonClasses } from '../../components/ui/button';
-import { LazyTrigger } from '../../components/ui/lazy-trigger';
 import { DemoLoginButton } from '../../features/auth/components/demo-login-button';
 import { ThemeSwitcher } from '../../features/theme/theme-switcher';
 import { cn } from '../../lib/cn';
-import { Avatar } from './avatar';
 import { Brand } from './brand';
 import { MobileDrawer } from './mobile-drawer';
 import { isActive, NAV_ITEMS } from './nav-items';
 
-const loadAvatarMenu = () => import('./avatar-menu');
+interface NavbarProps {
+  user: CurrentUser | null;
+  /** Signed in, the right side (account-controls.tsx: it loads with the signed-in code). */
+  account?: ReactNode;
+}
 
-export function Navbar({ user }: { user: CurrentUser | null }) {
+export function Navbar({ user, account }: NavbarProps) {
   const [location] = useLocation();
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
@@ -44,31 +45,7 @@ export function Navbar({ user }: { user: CurrentUser | null }) {
         <div className="ml-auto flex shrink-0 items-center gap-2">
           <ThemeSwitcher />
           {user ? (
-            <>
-              <Link
-                href="/payments"
-                className="flex items-center gap-1.5 whitespace-nowrap rounded-md bg-muted px-2.5 py-1.5 text-sm font-semibold"
-                aria-label={`Credit balance $${user.credits}. Add credits`}
-                data-testid="credit-balance"
-              >
-                <Wallet className="h-4 w-4" aria-hidden />${user.credits}
-              </Link>
-              <LazyTrigger
-                load={loadAvatarMenu}
-                props={{ user }}
-                placeholder={(handlers) => (
-                  <button
-                    type="button"
-                    className="rounded-full"
-                    aria-label={`Account menu for ${displayName(user)}`}
-                    aria-haspopup="menu"
-                    {...handlers}
-                  >
-                    <Avatar user={user} />
-                  </button>
-                )}
-              />
-            </>
+            account
           ) : (
             <>
               <DemoLoginButton className="max-sm:hidden" />

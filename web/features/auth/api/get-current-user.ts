@@ -1,15 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CURRENT_USER_STALE_MS } from '../../../../shared/constants';
-import type { CurrentUser } from '../../../../shared/contracts/user';
-import { getQueryFn } from '../../../lib/api-client';
-
 import { CURRENT_USER_KEY } from '../../../lib/query-keys';
+import { getCurrentUser } from './fetch-current-user';
 
 /** Cached 5 minutes, no retry, no focus refetch, refetched on mount; 401 means signed out. */
 export const currentUserQueryOptions = () =>
   queryOptions({
     queryKey: CURRENT_USER_KEY,
-    queryFn: getQueryFn<CurrentUser>({ on401: 'returnNull' }),
+    queryFn: getCurrentUser,
     staleTime: CURRENT_USER_STALE_MS,
     retry: false,
     refetchOnWindowFocus: false,

@@ -1,6 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import type { MessageResponse, SendOtpBody } from '../../../../shared/contracts/auth';
 import { apiRequest } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 
 export async function sendOtp(body: SendOtpBody): Promise<MessageResponse> {
   const res = await apiRequest('POST', '/api/auth/send-otp', body);
@@ -8,5 +8,5 @@ export async function sendOtp(body: SendOtpBody): Promise<MessageResponse> {
 }
 
 export function useSendOtp() {
-  return useMutation({ mutationFn: sendOtp });
+  return useAction(sendOtp);
 }

@@ -1,7 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import type { VerifyOtpBody } from '../../../../shared/contracts/auth';
 import type { SignInResponse } from '../../../../shared/contracts/user';
 import { apiRequest } from '../../../lib/api-client';
+import { useAction } from '../../../lib/use-action';
 
 export async function verifyOtp(body: VerifyOtpBody): Promise<SignInResponse> {
   const res = await apiRequest('POST', '/api/auth/verify-otp', body);
@@ -9,5 +9,5 @@ export async function verifyOtp(body: VerifyOtpBody): Promise<SignInResponse> {
 }
 
 export function useVerifyOtp() {
-  return useMutation({ mutationFn: verifyOtp });
+  return useAction(verifyOtp);
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { Currency } from '../../../../shared/rules/currency';
 import { isRentable } from '../../../../shared/rules/pricing';
@@ -38,10 +38,13 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
     sort,
   };
   const query = useListings(filters);
+  // The cards render in a transition, which yields to the browser every few milliseconds: a
+  // page of them arriving never holds the main thread for long. Until then the placeholders stay.
+  const loaded = useDeferredValue(query.data);
+  const loading = loaded === undefined && !query.isError;
   const listings = useMemo(
-    () =>
-      (query.data?.pages.flatMap((page) => page.listings) ?? []).filter((l) => matches(l, search)),
-    [query.data, search],
+    () => (loaded?.pages.flatMap((page) => page.listings) ?? []).filter((l) => matches(l, search)),
+    [loaded, search],
   );
   const selected =
     listings.find((l) => l.id === selectedId && isRentable(l)) ?? listings.find(isRentable) ?? null;
@@ -60,8 +63,8 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
           onApply={() => setAppliedSearch(search.trim())}
         />
         <div className="grid items-start gap-6 lg:grid-cols-[1fr_320px]">
-          <section aria-label="GPU listings" aria-busy={query.isLoading} className="grid gap-4">
-            {query.isLoading ? (
+          <section aria-label="GPU listings" aria-busy={loading} className="grid gap-4">
+            {loading ? (
               <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
                 {SKELETON_KEYS.map((key) => (
                   <ListingCardSkeleton key={key} />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { VM_POLL_MS, type VmInstanceView } from '../../../../shared/contracts/kvm';
+import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
+import { VM_POLL_MS } from '../../../../shared/vm-options';
 import { VM_TRANSITION_POLL_MS, vmInstancesQueryOptions } from './get-vm-instances';
 
 type Interval = (query: { state: { data: VmInstanceView[] | undefined } }) => number | false;

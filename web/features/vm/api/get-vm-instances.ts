@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { VM_POLL_MS, type VmInstanceView } from '../../../../shared/contracts/kvm';
+import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { isTransitional } from '../../../../shared/rules/instance-lifecycle';
+import { VM_POLL_MS } from '../../../../shared/vm-options';
 import { VM_INSTANCES_KEY } from './keys';
 
 /** While a VM is on its way to another state, the list follows it this often. */

@@ -1,14 +1,12 @@
 import { type FormEvent, useState } from 'react';
+import type { CreateVmBody, GpuOffering, VmTemplateOption } from '../../../../shared/contracts/kvm';
+import { formatMoney } from '../../../../shared/rules/currency';
 import {
-  type CreateVmBody,
   DEFAULT_VM_GPU,
   DEFAULT_VM_TEMPLATE,
-  type GpuOffering,
   VM_LIMITS,
   type VmTemplate,
-  type VmTemplateOption,
-} from '../../../../shared/contracts/kvm';
-import { formatMoney } from '../../../../shared/rules/currency';
+} from '../../../../shared/vm-options';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, Select } from '../../../components/ui/field';

@@ -1,12 +1,9 @@
 import { ExternalLink, Loader2, Play, Square, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import {
-  VM_TEMPLATE_LABELS,
-  type VmInstanceView,
-  type VmStatus,
-} from '../../../../shared/contracts/kvm';
+import type { VmInstanceView, VmStatus } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
+import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus, RefreshCw, Server } from 'lucide-react';
 import { useState } from 'react';
-import { VM_TEMPLATE_LABELS, type VmTemplateOption } from '../../../../shared/contracts/kvm';
+import type { VmTemplateOption } from '../../../../shared/contracts/kvm';
+import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { errorStatus } from '../../../lib/api-client';
