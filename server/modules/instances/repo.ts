@@ -6,13 +6,19 @@ import { balanceAlerts, gpuListings, instances, providers, users } from '../../d
 import {
   type PostingMarkers,
   type PostingOutcomeRow,
+  type PreparedLines,
+  type PreparedPosting,
   postingCtes,
   postingOutcome,
   readPostingOutcome,
-} from '../ledger/repo';
-import type { PreparedLines, PreparedPosting } from '../ledger/service';
-import { releaseUnitSql, reserveUnitSql } from '../listings/repo';
-import type { AlertRecipient } from './types';
+} from '../ledger/service';
+import { releaseUnitSql, reserveUnitSql } from '../listings/service';
+
+/** Where a user's alerts go: their address and the settings that say whether they want them. */
+export interface AlertRecipient {
+  email: string;
+  settings: unknown;
+}
 
 const viewColumns = {
   instance: instances,

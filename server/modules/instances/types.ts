@@ -1,6 +1,8 @@
 import type { ReportedState } from '../../../shared/rules/instance-lifecycle';
 import type { Tx } from '../../db/client';
-import type { InstanceRow } from './repo';
+import type { AlertRecipient, InstanceRow } from './repo';
+
+export type { AlertRecipient };
 
 export interface InstancesConfig {
   platformFeeBps: number;
@@ -22,12 +24,6 @@ export interface InstanceEvent {
   balance?: string;
   /** The user's address and settings, when read with the event: the alert reads nothing more. */
   recipient?: AlertRecipient;
-}
-
-/** Where a user's alerts go: their address and the settings that say whether they want them. */
-export interface AlertRecipient {
-  email: string;
-  settings: unknown;
 }
 
 export interface RentOptions {

@@ -259,3 +259,12 @@ function mergeLines(lines: LedgerLine[]): LedgerLine[] {
   }
   return [...byAccount.values()].filter((line) => line.amountMicros !== 0n);
 }
+
+/** A posting's SQL, for a statement of another module that posts as one of its steps. */
+export {
+  type PostingMarkers,
+  type PostingOutcomeRow,
+  postingCtes,
+  postingOutcome,
+  readPostingOutcome,
+} from './repo';

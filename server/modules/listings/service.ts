@@ -224,3 +224,6 @@ export const listingsService = {
     });
   },
 };
+
+/** A unit's reserve and release as SQL, for a rent's or a settlement's one statement. */
+export { releaseUnitSql, reserveUnitSql } from './repo';
