@@ -98,8 +98,7 @@ for (const phase of phases) {
   let ok = true;
   try {
     if (phase.run) phase.run();
-    for (const [command, args] of phase.steps ?? [phase.command]) {
-      if (!command) continue;
+    for (const [command, args] of phase.steps ?? (phase.command ? [phase.command] : [])) {
       const result = spawnSync(command, args, {
         stdio: 'inherit',
         env: { ...env, ...phase.env },
