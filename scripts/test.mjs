@@ -119,6 +119,17 @@ for (const phase of phases) {
 /** Each file's tests as { file, ms, failed: [names], skipped: [names] }, from a phase's report. */
 function filesOf(report) {
   if (!report || !existsSync(report.file)) return [];
+  try {
+    return readReport(report);
+  } catch (error) {
+    console.log(
+      `(could not read ${report.file}: ${error instanceof Error ? error.message : error})`,
+    );
+    return [];
+  }
+}
+
+function readReport(report) {
   const json = JSON.parse(readFileSync(report.file, 'utf8'));
   if (report.kind === 'vitest') {
     return json.testResults.map((file) => ({
