@@ -36,6 +36,14 @@ module.exports = {
       to: { path: '^(web|server|cli|e2e|scripts)/' },
     },
     {
+      name: 'driver-behind-its-seam',
+      comment:
+        'the agent runs instances through agent/driver.ts; only the composition root (agent/create-driver.ts) picks agent/qemu/',
+      severity: 'error',
+      from: { path: '^agent/', pathNot: '^agent/(qemu/|create-driver\\.ts$)' },
+      to: { path: '^agent/qemu/' },
+    },
+    {
       name: 'features-not-features',
       comment: 'a web feature never imports another feature; compose them in app/',
       severity: 'error',

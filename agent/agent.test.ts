@@ -4,98 +4,20 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DesiredInstance, InstanceStatus } from '../shared/contracts/agent-protocol';
 import type { CatalogueImage } from '../shared/contracts/images';
 import { Agent, EnrollmentError } from './agent';
 import { AgentApi } from './api-client';
 import { ImageCache } from './images/cache';
-import type { BootOptions, Endpoints, InstanceDriver, LocalInstance } from './qemu/driver';
 import { TestControlPlane } from './test/control-plane';
 import { ImageServer } from './test/image-server';
+import { MemoryDriver, type MemoryDriverOptions } from './test/memory-driver';
 
 /**
- * The agent's convergence loop against the test control plane, with an in-memory driver whose
+ * The agent's convergence loop against the test control plane, with the in-memory driver whose
  * boots the test finishes or fails by hand (the real QEMU driver is in agent.e2e.test.ts).
  */
-class FakeDriver implements InstanceDriver {
-  readonly instances = new Map<string, { running: boolean; status: InstanceStatus | null }>();
-  readonly calls: string[] = [];
-  /** Each instance's overlay backing file, once its disk exists (null: the base image). */
-  readonly backings = new Map<string, string | null>();
-  private readonly pendingBoots = new Map<
-    string,
-    { resolve: () => void; reject: (e: Error) => void }
-  >();
-
-  async list(): Promise<LocalInstance[]> {
-    return [...this.instances].map(([id, i]) => ({
-      id,
-      pid: i.running ? 1000 : null,
-      spec: null,
-      status: i.status,
-    }));
-  }
-  async boot(
-    spec: DesiredInstance,
-    _gpus: unknown,
-    signal?: AbortSignal,
-    options: BootOptions = {},
-  ): Promise<Endpoints> {
-    this.calls.push(`boot ${spec.id}@${spec.generation}`);
-    const existing = this.instances.get(spec.id);
-    const instance = { running: false, status: existing?.status ?? null };
-    this.instances.set(spec.id, instance);
-    if (!this.backings.has(spec.id)) {
-      this.backings.set(spec.id, options.backingImage ? await options.backingImage() : null);
-    }
-    instance.running = true;
-    await new Promise<void>((resolve, reject) => {
-      this.pendingBoots.set(spec.id, { resolve, reject });
-      signal?.addEventListener('abort', () => reject(new Error('boot superseded')));
-    });
-    return this.endpointsFor(spec.sshUser);
-  }
-  async awaitReady(spec: DesiredInstance): Promise<Endpoints> {
-    this.calls.push(`await-ready ${spec.id}`);
-    return this.endpointsFor(spec.sshUser);
-  }
-  async stop(id: string) {
-    this.calls.push(`stop ${id}`);
-    const i = this.instances.get(id);
-    if (i) i.running = false;
-  }
-  async terminate(id: string) {
-    this.calls.push(`terminate ${id}`);
-    this.instances.delete(id);
-    this.backings.delete(id);
-  }
-  async backingFiles() {
-    return [...this.backings.values()].filter((b): b is string => b !== null);
-  }
-  async forceOff(id: string) {
-    const i = this.instances.get(id);
-    if (i) i.running = false;
-  }
-  async saveStatus(status: InstanceStatus) {
-    const i = this.instances.get(status.id);
-    if (i) i.status = status;
-  }
-  async endpoints(_id: string, sshUser: string) {
-    return this.endpointsFor(sshUser);
-  }
-  finishBoot(id: string, error?: Error) {
-    const p = this.pendingBoots.get(id);
-    this.pendingBoots.delete(id);
-    if (error) p?.reject(error);
-    else p?.resolve();
-  }
-  hasPendingBoot(id: string) {
-    return this.pendingBoots.has(id);
-  }
-  private endpointsFor(user: string): Endpoints {
-    return { ssh: { host: 'h', port: 22001, user }, vnc: { host: 'h', port: 5901 } };
-  }
-}
+const newDriver = (images?: MemoryDriverOptions['images']) =>
+  new MemoryDriver({ publicHost: 'h', readiness: 'manual', ...(images ? { images } : {}) });
 
 const spec = {
   cpus: 1,
@@ -111,7 +33,7 @@ const spec = {
 
 let server: TestControlPlane;
 let stateDir: string;
-let driver: FakeDriver;
+let driver: MemoryDriver;
 let controller: AbortController;
 let running: Promise<void> | null;
 
@@ -119,7 +41,6 @@ async function startAgent(
   token: string | null,
   heartbeatIntervalMs = 50,
   enrollTokenFile: string | null = null,
-  images?: ImageCache,
 ) {
   const api = new AgentApi(server.url);
   const agent = new Agent(
@@ -136,7 +57,6 @@ async function startAgent(
     api,
     driver,
     () => {},
-    images,
   );
   running = agent.run(controller.signal);
   return running;
@@ -149,7 +69,7 @@ beforeEach(async () => {
   server = new TestControlPlane();
   await server.start();
   stateDir = await mkdtemp(path.join(os.tmpdir(), 'agent-unit-'));
-  driver = new FakeDriver();
+  driver = newDriver();
   controller = new AbortController();
   running = null;
 });
@@ -217,7 +137,7 @@ describe('Agent', () => {
       '3:terminating',
       '3:terminated',
     ]);
-    expect(driver.calls).toEqual(['boot a@1', 'stop a', 'terminate a']);
+    expect(driver.calls).toEqual(['create a@1', 'stop a', 'terminate a']);
   });
 
   it('hears of new work between heartbeats through the long poll, not at its next heartbeat', async () => {
@@ -239,7 +159,7 @@ describe('Agent', () => {
     server.setDesired({ id: 'b', ...spec }, 'terminated');
     await server.waitForState('b', 'terminated', 5000);
     expect(states('b')).toEqual(['1:provisioning', '2:terminating', '2:terminated']);
-    expect(driver.calls).toEqual(['boot b@1', 'terminate b']);
+    expect(driver.calls).toEqual(['create b@1', 'terminate b']);
   });
 
   it('reports a failed boot once and retries only at a newer generation', async () => {
@@ -255,7 +175,7 @@ describe('Agent', () => {
       () => server.heartbeats.length > heartbeatsThen + 3,
       5000,
     );
-    expect(driver.calls).toEqual(['boot c@1']);
+    expect(driver.calls).toEqual(['create c@1']);
     expect(server.heartbeats.at(-1)?.instances).toEqual([
       { id: 'c', generation: 1, state: 'failed', ssh: null, vnc: null, error: failed.error },
     ]);
@@ -273,7 +193,7 @@ describe('Agent', () => {
     controller.abort();
     await running;
     // Meanwhile a VM runs that this process has never seen ready.
-    driver.instances.set('d', { running: true, status: null });
+    driver.leftBehind('d', 'running');
     server.setDesired({ id: 'd', ...spec }, 'running');
     controller = new AbortController();
     void startAgent(null);
@@ -284,10 +204,10 @@ describe('Agent', () => {
   });
 
   it('stops an instance the server does not list, and keeps it', async () => {
-    driver.instances.set('orphan', { running: true, status: null });
+    driver.leftBehind('orphan', 'running');
     void startAgent(server.newToken());
     await server.waitFor('orphan stopped', () => driver.calls.includes('stop orphan'), 5000);
-    expect(driver.instances.get('orphan')?.running).toBe(false);
+    expect((await driver.list()).find((i) => i.id === 'orphan')?.running).toBe(false);
     expect(server.reports).toEqual([]);
   });
 
@@ -314,25 +234,32 @@ describe('Agent', () => {
       server.images = [...(server.images ?? []), entry];
       return entry;
     };
-    const cache = () =>
-      new ImageCache({
-        dir: path.join(stateDir, 'images'),
-        limitBytes: 1024 ** 3,
-        qemuImgBinary: 'qemu-img',
-        inUse: () => driver.backingFiles(),
-        progressIntervalMs: 0,
-        retryDelayMs: 10,
+    /** A driver whose images are a real cache in the state folder. */
+    const cache = () => {
+      let images!: ImageCache;
+      driver = newDriver((inUse) => {
+        images = new ImageCache({
+          dir: path.join(stateDir, 'images'),
+          limitBytes: 1024 ** 3,
+          qemuImgBinary: 'qemu-img',
+          inUse,
+          progressIntervalMs: 0,
+          retryDelayMs: 10,
+        });
+        return images;
       });
+      return images;
+    };
 
     it('shows the image downloading, then booting, and boots an overlay of the cached image', async () => {
       const entry = serve('ubuntu-22.04', randomBytes(2 * 1024 * 1024));
       images.trickle = { pieces: 10, pauseMs: 40 };
       const imageCache = cache();
-      void startAgent(server.newToken(), 50, null, imageCache);
+      void startAgent(server.newToken());
       server.setDesired({ id: 'i', ...spec, image: 'ubuntu-22.04' }, 'running');
       await server.waitFor('boot', () => driver.hasPendingBoot('i'), 10_000);
       const file = imageCache.pathOf('ubuntu-22.04', entry.sha256 ?? '');
-      expect(driver.backings.get('i')).toBe(file);
+      expect(driver.inspect('i')?.image).toBe(file);
 
       const steps = server.reportsFor('i').map((r) => r.progress);
       const percents = steps.filter((p) => p?.step === 'downloading-image').map((p) => p?.percent);
@@ -366,7 +293,8 @@ describe('Agent', () => {
 
     it('fails an instance whose image is refused, once: no retry at the same generation', async () => {
       serve('ubuntu-22.04', randomBytes(100_000), { sha256: 'e'.repeat(64) });
-      void startAgent(server.newToken(), 50, null, cache());
+      cache();
+      void startAgent(server.newToken());
       server.setDesired({ id: 'j', ...spec, image: 'ubuntu-22.04' }, 'running');
       server.setDesired({ id: 'k', ...spec, image: 'windows-xp' }, 'running');
       const failed = await server.waitForState('j', 'failed', 10_000);
@@ -380,7 +308,7 @@ describe('Agent', () => {
         5000,
       );
       expect(images.requests).toHaveLength(1);
-      expect(driver.calls.sort()).toEqual(['boot j@1', 'boot k@1']);
+      expect(driver.calls.sort()).toEqual(['create j@1', 'create k@1']);
       expect(
         server.reportsFor('j').map((r) => `${r.state} ${r.progress?.percent ?? ''}`.trim()),
       ).toEqual(['provisioning 0', 'provisioning 100', 'failed']);

@@ -1,6 +1,5 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AGENT_WAIT_MAX_MS,
@@ -22,12 +21,11 @@ import {
   planConvergence,
 } from './converge/plan';
 import { loadCredential, saveCredential } from './credential';
-import { ImageCache } from './images/cache';
+import type { BootOptions, Endpoints, ImageInventory, InstanceDriver } from './driver';
 import type { Accelerator } from './inventory/host';
 import { readHostInventory } from './inventory/host';
 import { readGpuInventory } from './inventory/nvidia-smi';
 import type { Log } from './log';
-import type { Endpoints, InstanceDriver } from './qemu/driver';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -53,10 +51,6 @@ export interface AgentSettings {
    * guest, with AGENT_BASE_IMAGE or a blank disk) whatever catalogue image they name.
    */
   catalogueImages?: boolean;
-  /** AGENT_IMAGE_CACHE_GIB in bytes (default 50 GiB). */
-  imageCacheBytes?: number;
-  /** AGENT_QEMU_IMG: converts raw images to qcow2. */
-  qemuImgBinary?: string;
 }
 
 /** A downloading instance's progress is reported at most this often, or every 10 points. */
@@ -94,26 +88,17 @@ export class Agent {
   private waitSupported = true;
   /** The image catalogue from the last heartbeat answer that carried one. */
   private catalogue: CatalogueImage[] = [];
-  /** The host's OS images (AGENT_STATE_DIR/images/). */
-  readonly images: ImageCache;
+  /** The host's OS images: the driver's, since what an image is depends on how it runs them. */
+  private readonly images: ImageInventory;
 
   constructor(
     private readonly settings: AgentSettings,
     private readonly api: AgentApi,
     private readonly driver: InstanceDriver,
     private readonly log: Log,
-    images?: ImageCache,
   ) {
     this.heartbeatIntervalMs = settings.heartbeatIntervalMs;
-    this.images =
-      images ??
-      new ImageCache({
-        dir: path.join(settings.stateDir, 'images'),
-        limitBytes: settings.imageCacheBytes ?? 50 * 1024 ** 3,
-        qemuImgBinary: settings.qemuImgBinary ?? 'qemu-img',
-        inUse: () => driver.backingFiles(),
-        log,
-      });
+    this.images = driver.images;
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -122,7 +107,8 @@ export class Agent {
     await this.images.load();
     for (const local of await this.driver.list()) {
       if (local.status) this.statuses.set(local.id, local.status);
-      this.log('instance-found', { id: local.id, running: local.pid !== null, pid: local.pid });
+      // `pid`: the log's name for what runs it since it named a QEMU process.
+      this.log('instance-found', { id: local.id, running: local.running, pid: local.runningAs });
     }
     while (!signal.aborted) {
       await this.heartbeat();
@@ -268,10 +254,10 @@ export class Agent {
         const busy = new Set(this.busy);
         const local = await this.driver.list();
         const actual: ActualInstance[] = local.map((l) => {
-          if (l.pid === null && !busy.has(l.id)) this.ready.delete(l.id);
+          if (!l.running && !busy.has(l.id)) this.ready.delete(l.id);
           return {
             id: l.id,
-            phase: l.pid === null ? 'stopped' : this.ready.has(l.id) ? 'running' : 'booting',
+            phase: !l.running ? 'stopped' : this.ready.has(l.id) ? 'running' : 'booting',
             failedGeneration: l.status?.state === 'failed' ? l.status.generation : null,
           };
         });
@@ -318,7 +304,7 @@ export class Agent {
         const started = Date.now();
         const abort = new AbortController();
         this.booting.set(d.id, { generation: d.generation, abort });
-        /** The cached image handed out for the overlay: pinned until the boot ends. */
+        /** The image handed out for the instance's disk: held until the boot ends. */
         let backing: string | null = null;
         // A host set up to boot its own test guest ignores catalogue images.
         const image = this.settings.catalogueImages === false ? null : (d.image ?? null);
@@ -335,22 +321,27 @@ export class Agent {
               percent: downloading ? 0 : null,
             });
           }
+          const options: BootOptions = {
+            gpus: this.gpus.gpus,
+            signal: abort.signal,
+            // Asked only while the instance has no disk yet (create, or a start after a
+            // create that failed before its disk existed).
+            ...(image
+              ? {
+                  image: async () => {
+                    backing = await this.fetchImage(d, state, abort.signal);
+                    return backing;
+                  },
+                  ...(firmware ? { firmware } : {}),
+                }
+              : {}),
+          };
           const endpoints =
             action.kind === 'await-ready'
               ? await this.driver.awaitReady(d, abort.signal)
-              : await this.driver.boot(d, this.gpus.gpus, abort.signal, {
-                  // Asked only while the instance has no disk yet (create, or a start after
-                  // a create that failed before its overlay existed).
-                  ...(image
-                    ? {
-                        backingImage: async () => {
-                          backing = await this.fetchImage(d, state, abort.signal);
-                          return backing;
-                        },
-                        ...(firmware ? { firmware } : {}),
-                      }
-                    : {}),
-                });
+              : action.kind === 'create'
+                ? await this.driver.create(d, options)
+                : await this.driver.start(d, options);
           this.ready.add(d.id);
           this.log('ssh-ready', {
             id: d.id,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeAtomic } from './qemu/files';
+import { writeAtomic } from './files';
 
 const storedCredential = z.object({
   serverUrl: z.string(),

@@ -15,6 +15,7 @@ describe('parseAgentEnv', () => {
     expect(env.AGENT_VNC_DISPLAYS).toEqual([0, 99]);
     expect(env.AGENT_STATE_DIR).toBe('/var/lib/rentgpu-agent');
     expect(env.AGENT_IMAGE_CACHE_GIB).toBe(50);
+    expect(env.AGENT_DRIVER).toBe('qemu');
     expect(
       parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_IMAGE_CACHE_GIB: '0.5' })
         .AGENT_IMAGE_CACHE_GIB,
@@ -47,5 +48,9 @@ describe('parseAgentEnv', () => {
     expect(() =>
       parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_GUEST_KERNEL: '/k' }),
     ).toThrow('AGENT_GUEST_KERNEL and AGENT_GUEST_INITRD go together');
+    // Only drivers the agent has can be chosen (the in-memory one is for its tests).
+    expect(() => parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_DRIVER: 'memory' })).toThrow(
+      /AGENT_DRIVER: /,
+    );
   });
 });

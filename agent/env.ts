@@ -56,6 +56,11 @@ const envSchema = z.object({
   /** How often the GPU inventory (nvidia-smi) is read again. */
   AGENT_UPDATE_INTERVAL_MS: z.coerce.number().int().min(200).default(AGENT_UPDATE_INTERVAL_MS),
   AGENT_NVIDIA_SMI: z.string().min(1).default('nvidia-smi'),
+  /**
+   * How instances run (agent/driver.ts): `qemu`, virtual machines (agent/qemu/), the only one
+   * today. A container driver would add its name here and its case in agent/create-driver.ts.
+   */
+  AGENT_DRIVER: z.enum(['qemu']).default('qemu'),
   AGENT_QEMU: z.string().min(1).default('qemu-system-x86_64'),
   AGENT_QEMU_IMG: z.string().min(1).default('qemu-img'),
   /**

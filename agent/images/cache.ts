@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { CatalogueImage, HostImageStatus } from '../../shared/contracts/images';
+import type { ImageInventory } from '../driver';
 import type { Log } from '../log';
 import { downloadOnce, type FetchProgress, ImageFetchError } from './fetch';
 
@@ -55,7 +56,7 @@ interface Fetching {
  *   `<name>.<sha256>.json`   its sidecar, written after verification (so a restart re-hashes
  *                            nothing), trusted only while the file's size matches
  */
-export class ImageCache {
+export class ImageCache implements ImageInventory {
   private readonly held = new Map<string, Held>();
   private readonly fetching = new Map<string, Fetching>();
   private readonly failed = new Map<string, HostImageStatus>();

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { copyFile, readFile, rename, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { fileExists, readJson, writeAtomic } from '../files';
 import { instanceFiles } from './args';
-import { fileExists, readJson, writeAtomic } from './files';
 import { PROBE_USER } from './seed';
 
 const run = promisify(execFile);

@@ -10,10 +10,19 @@ import {
   type InstanceStatus,
   instanceStatus,
 } from '../../shared/contracts/agent-protocol';
+import {
+  type BootOptions,
+  DriverError,
+  type Endpoints,
+  type HostInstance,
+  type InstanceDriver,
+} from '../driver';
+import { fileExists, readJson, writeAtomic } from '../files';
+import { ImageCache } from '../images/cache';
 import { pciAddressForVfio } from '../inventory/nvidia-smi';
+import type { Log } from '../log';
 import { instanceFiles, qemuArgs } from './args';
 import { bootModeOf, ensureBootMode, ensureFirmwareVars, ensureProbeKey } from './boot-setup';
-import { fileExists, readJson, writeAtomic } from './files';
 import { knownHostKeys, probeCloudInit } from './probe';
 import { findQemuProcesses, isAlive, portIsFree, readSshBanner, waitForExit } from './processes';
 import { QmpClient } from './qmp';
@@ -47,21 +56,18 @@ export interface DriverConfig {
   /** The OpenSSH client and key generator (the readiness probe). */
   sshBinary?: string;
   sshKeygenBinary?: string;
+  /**
+   * AGENT_IMAGE_CACHE_GIB in bytes (default 50 GiB): the OS image cache under
+   * `<stateDir>/images/` the overlays are backed by.
+   */
+  imageCacheBytes?: number;
+  log?: Log;
 }
 
-export interface Endpoints {
-  ssh: InstanceStatus['ssh'];
-  vnc: InstanceStatus['vnc'];
-  /** The guest's SSH host keys as the probe saw them (OpenSSH `type base64` lines). */
-  hostKeys?: string[];
-}
-
-export interface LocalInstance {
-  id: string;
+export interface LocalInstance extends HostInstance {
   /** pid of its QEMU when one runs. */
-  pid: number | null;
+  runningAs: number | null;
   spec: DesiredInstance | null;
-  status: InstanceStatus | null;
 }
 
 interface Ports {
@@ -69,21 +75,7 @@ interface Ports {
   vncDisplay: number;
 }
 
-/** What the agent needs of a driver (QemuDriver; a fake in the agent's unit tests). */
-export type InstanceDriver = Pick<
-  QemuDriver,
-  | 'list'
-  | 'boot'
-  | 'awaitReady'
-  | 'stop'
-  | 'terminate'
-  | 'forceOff'
-  | 'saveStatus'
-  | 'endpoints'
-  | 'backingFiles'
->;
-
-export interface BootOptions {
+export interface QemuBootOptions {
   /**
    * The image the instance's overlay is backed by (a verified catalogue image, fetched first
    * when needed), asked only when the overlay does not exist yet. Absent: the configured base
@@ -94,21 +86,26 @@ export interface BootOptions {
   firmware?: 'uefi' | 'bios';
 }
 
-export class DriverError extends Error {
-  override name = 'DriverError';
-}
-
 /**
  * The QEMU driver: one folder per instance under `<stateDir>/instances/<id>/` holding its
  * overlay disk, seed, QMP socket, pid file, ports and last status. No libvirt: QEMU is
- * started daemonized and controlled through QMP.
+ * started daemonized and controlled through QMP. Its images are the verified qcow2 files of
+ * `<stateDir>/images/` (agent/images/), never evicted while an overlay is backed by one.
  */
-export class QemuDriver {
+export class QemuDriver implements InstanceDriver {
   readonly instancesDir: string;
+  readonly images: ImageCache;
   private allocating: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly config: DriverConfig) {
     this.instancesDir = path.join(config.stateDir, 'instances');
+    this.images = new ImageCache({
+      dir: path.join(config.stateDir, 'images'),
+      limitBytes: config.imageCacheBytes ?? 50 * 1024 ** 3,
+      qemuImgBinary: config.qemuImgBinary,
+      inUse: () => this.backingFiles(),
+      ...(config.log ? { log: config.log } : {}),
+    });
   }
 
   dirOf(id: string) {
@@ -127,7 +124,8 @@ export class QemuDriver {
     return Promise.all(
       ids.map(async (id) => ({
         id,
-        pid: pids.get(id) ?? null,
+        running: (pids.get(id) ?? null) !== null,
+        runningAs: pids.get(id) ?? null,
         spec: await readJson(instanceFiles(this.dirOf(id)).spec, (v) => desiredInstance.parse(v)),
         status: await readJson(instanceFiles(this.dirOf(id)).status, (v) =>
           instanceStatus.parse(v),
@@ -148,15 +146,26 @@ export class QemuDriver {
     await writeAtomic(instanceFiles(dir).status, JSON.stringify(status));
   }
 
+  create(spec: DesiredInstance, options: BootOptions): Promise<Endpoints> {
+    return this.boot(spec, options.gpus, options.signal, qemuBootOptions(options));
+  }
+
+  async start(spec: DesiredInstance, options: BootOptions): Promise<Endpoints> {
+    if (!(await fileExists(this.dirOf(spec.id)))) {
+      throw new DriverError(`unknown instance ${spec.id}`);
+    }
+    return this.boot(spec, options.gpus, options.signal, qemuBootOptions(options));
+  }
+
   /**
    * Create (first time) or start (same disk) an instance and wait until its SSH server
    * answers. Safe to repeat after a crash at any step: each step checks what is done.
    */
   async boot(
     spec: DesiredInstance,
-    gpus: GpuInfo[],
+    gpus: readonly GpuInfo[],
     signal?: AbortSignal,
-    options: BootOptions = {},
+    options: QemuBootOptions = {},
   ): Promise<Endpoints> {
     if (this.config.accelerator === 'none') {
       throw new DriverError(
@@ -349,7 +358,7 @@ export class QemuDriver {
     throw new DriverError(`QMP unreachable: ${(lastError as Error)?.message ?? 'unknown'}`);
   }
 
-  private vfioAddresses(spec: DesiredInstance, gpus: GpuInfo[]): string[] {
+  private vfioAddresses(spec: DesiredInstance, gpus: readonly GpuInfo[]): string[] {
     if (spec.gpuIndexes.length === 0 || !this.config.gpuPassthrough) return [];
     return spec.gpuIndexes.map((index) => {
       const gpu = gpus.find((g) => g.index === index);
@@ -379,7 +388,7 @@ export class QemuDriver {
   private async ensureDisk(
     disk: string,
     diskGib: number,
-    backingImage: BootOptions['backingImage'],
+    backingImage: QemuBootOptions['backingImage'],
   ) {
     if (await fileExists(disk)) return;
     const tmp = `${disk}.tmp`;
@@ -475,4 +484,11 @@ export class QemuDriver {
       return '';
     }
   }
+}
+
+function qemuBootOptions(options: BootOptions): QemuBootOptions {
+  return {
+    ...(options.image ? { backingImage: options.image } : {}),
+    ...(options.firmware ? { firmware: options.firmware } : {}),
+  };
 }

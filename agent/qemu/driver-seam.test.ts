@@ -1,0 +1,84 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
+import { DriverError } from '../driver';
+import { QemuDriver } from './driver';
+
+/**
+ * The parts of the driver contract (agent/test/driver-contract.ts) QEMU keeps without running
+ * a guest: the rest runs in agent.e2e.test.ts, which boots one.
+ */
+const spec: DesiredInstance = {
+  id: 'ghost',
+  generation: 1,
+  state: 'running',
+  cpus: 1,
+  memoryMib: 128,
+  diskGib: 1,
+  gpuIndexes: [],
+  sshUser: 'renter',
+  sshPublicKeys: [],
+  platformSshPublicKey: null,
+  vncPassword: 'pw',
+  userData: null,
+};
+
+let dir: string;
+let driver: QemuDriver;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'driver-seam-'));
+  driver = new QemuDriver({
+    stateDir: dir,
+    // Nothing here may start QEMU: an attempt fails the test.
+    qemuBinary: 'false',
+    qemuImgBinary: 'false',
+    genisoimageBinary: 'false',
+    accelerator: 'tcg',
+    baseImage: null,
+    kernel: null,
+    listenHost: '127.0.0.1',
+    publicHost: '127.0.0.1',
+    sshPorts: [42000, 42099],
+    vncDisplays: [90, 99],
+    bootTimeoutMs: 1000,
+    stopTimeoutMs: 100,
+    gpuPassthrough: false,
+  });
+});
+
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('QemuDriver behind agent/driver.ts', () => {
+  it('refuses to start or await an instance it does not have', async () => {
+    await expect(driver.start(spec, { gpus: [] })).rejects.toThrow(
+      new DriverError('unknown instance ghost'),
+    );
+    await expect(driver.awaitReady(spec)).rejects.toThrow(DriverError);
+    expect(await driver.endpoints('ghost', 'renter')).toBeNull();
+    expect(await driver.list()).toEqual([]);
+  });
+
+  it('does nothing for stop, force-off, terminate or a status of an unknown id', async () => {
+    await driver.stop('ghost');
+    await driver.forceOff('ghost');
+    await driver.terminate('ghost');
+    await driver.saveStatus({
+      id: 'ghost',
+      generation: 1,
+      state: 'running',
+      ssh: null,
+      vnc: null,
+      error: null,
+    });
+    expect(await driver.list()).toEqual([]);
+  });
+
+  it('holds its images in the state folder', () => {
+    expect(driver.images.pathOf('debian-12', 'a'.repeat(64))).toBe(
+      path.join(dir, 'images', `debian-12.${'a'.repeat(64)}.qcow2`),
+    );
+  });
+});
