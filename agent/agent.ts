@@ -107,7 +107,7 @@ export class Agent {
     await this.images.load();
     for (const local of await this.driver.list()) {
       if (local.status) this.statuses.set(local.id, local.status);
-      // `pid`: the log's name for what runs it since it named a QEMU process.
+      // The field keeps the name log readers know it by.
       this.log('instance-found', { id: local.id, running: local.running, pid: local.runningAs });
     }
     while (!signal.aborted) {

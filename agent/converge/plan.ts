@@ -3,7 +3,7 @@ import type { DesiredInstance, InstanceReportState } from '../../shared/contract
 /** What the host has of one instance. */
 export interface ActualInstance {
   id: string;
-  /** stopped = folder without a running QEMU; booting = QEMU up, SSH not yet confirmed. */
+  /** stopped = the host has it and nothing runs it; booting = it runs, not yet confirmed ready. */
   phase: 'stopped' | 'booting' | 'running';
   /** The generation whose boot failed; not retried until the server sends a newer one. */
   failedGeneration: number | null;
@@ -25,8 +25,8 @@ export type Action =
   | { kind: 'report'; desired: DesiredInstance; state: InstanceReportState };
 
 /**
- * Desired (from the last heartbeat answer) + actual (from the state folder and the process
- * table) → what to do now. Pure: the agent executes the actions, at most one per instance at
+ * Desired (from the last heartbeat answer) + actual (what the driver lists: agent/driver.ts)
+ * → what to do now. Pure: the agent executes the actions, at most one per instance at
  * a time (`busy` instances are skipped), and plans again after each one finishes.
  */
 export function planConvergence(
