@@ -6,24 +6,68 @@ import type { Mailer } from './lib/mailer';
 import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
 import { ReadCache } from './lib/read-cache';
-import { createAccountService } from './modules/account/service';
-import { createAuthService } from './modules/auth/service';
+import { type AccountService, createAccountService } from './modules/account/service';
+import { type AuthService, createAuthService } from './modules/auth/service';
 import { createDemoService } from './modules/demo/service';
-import { createDeployService } from './modules/deploy/service';
+import { createDeployService, type DeployService } from './modules/deploy/service';
 import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
-import { createHostsService } from './modules/hosts/service';
+import { createHostsService, type HostsService } from './modules/hosts/service';
 import { createHostWake } from './modules/hosts/wake';
-import { createImages } from './modules/images/catalogue';
-import { createInstancesService } from './modules/instances/service';
-import { createVmService } from './modules/instances/vm-service';
+import { createImages, type Images } from './modules/images/catalogue';
+import { createInstancesService, type InstancesService } from './modules/instances/service';
+import { createVmService, type VmService } from './modules/instances/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
 import { createHostAlerts, createInstanceAlerts } from './modules/notifications/service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
-import { createPaymentsService } from './modules/payments/service';
-import type { AppDeps } from './types';
-import { createWorker } from './worker';
+import { createPaymentsService, type PaymentsService } from './modules/payments/service';
+import { createWorker, type Worker } from './worker';
 import { instanceJobs } from './worker/jobs';
+
+/** Everything a route reaches: built once by buildDeps (server/deps.ts) from the parsed configuration. */
+export interface AppDeps {
+  env: Env;
+  /**
+   * Where hosts and browsers reach this server (PUBLIC_URL, else the listen address outside
+   * production): absolute URLs shown to users, such as the host install command, use it.
+   */
+  publicUrl: () => string;
+  database: Database;
+  clock: Clock;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  auth: AuthService;
+  /** Every GPU machine: marketplace rentals (booked) and metered instances. */
+  instances: InstancesService;
+  /** Instant Deploy: templates on the cheapest rentable GPU of a type (metered instances). */
+  deploy: DeployService;
+  /** Where hosts report what happened to instances. */
+  hosts: HostsService;
+  /** The VM dashboard (/api/kvm) over metered instances. */
+  vms: VmService;
+  /** The OS image catalogue (docs/decisions/015-os-images.md): a constant of this process. */
+  images: Images;
+  /** The worker's named jobs (server/worker); main.ts starts its timer. */
+  worker: Worker;
+  /**
+   * PayPal's REST API: the real one from PAYPAL_CLIENT_ID/SECRET, the in-process local sandbox
+   * (PAYPAL_MODE local-sandbox), or null ("not configured").
+   */
+  paypal: PaypalClient | null;
+  /** The local sandbox behind `paypal`, when that is what it talks to. */
+  paypalSandbox: LocalPaypalSandbox | null;
+  payments: PaymentsService;
+  account: AccountService;
+  /** Public read answers (listing pages, stats), invalidated by every write that changes them. */
+  /** Cached answers as bytes (or text), sent as they are. */
+  readCache: ReadCache<{ body: string | Buffer; nextCursor: string | null }>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
 
 export interface Infrastructure {
   env: Env;

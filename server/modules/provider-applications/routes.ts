@@ -10,7 +10,7 @@ import {
   providerApplicationView,
   rejectApplicationBody,
 } from '../../../shared/contracts/provider-application';
-import { adminOnly, requireAdmin } from '../../lib/admin';
+import { adminOnly, requireAdmin } from '../../plugins/admin';
 import { requireUser, signedIn } from '../../plugins/session';
 import { presentApplication } from './presenter';
 import { createProviderApplicationsService } from './service';
