@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import type { Clock } from './lib/clock';
+import { idempotencyStore } from './lib/idempotency';
 import type { Mailer } from './lib/mailer';
 import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
@@ -22,7 +23,7 @@ import { createHostAlerts, createInstanceAlerts } from './modules/notifications/
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import { createPaymentsService, type PaymentsService } from './modules/payments/service';
 import { createWorker, type Worker } from './worker';
-import { instanceJobs } from './worker/jobs';
+import { housekeepingJobs, instanceJobs } from './worker/jobs';
 
 /** Everything a route reaches: built once by buildDeps (server/deps.ts) from the parsed configuration. */
 export interface AppDeps {
@@ -118,6 +119,14 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   });
   const demo = createDemoService({ db, clock });
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });
+  const account = createAccountService({
+    db,
+    clock,
+    instances,
+    demo,
+    onListingsChange: () => readCache.invalidate(),
+    log,
+  });
   return {
     env,
     publicUrl,
@@ -148,12 +157,18 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     vms: createVmService({ db, instances, hosts, images }),
     images,
     worker: createWorker(
-      instanceJobs({
-        instances,
-        demoHost,
-        hosts,
-        outageCredits: createOutageCredits({ accounts }),
-      }),
+      [
+        ...instanceJobs({
+          instances,
+          demoHost,
+          hosts,
+          outageCredits: createOutageCredits({ accounts }),
+        }),
+        ...housekeepingJobs({
+          account,
+          sweepIdempotencyKeys: (now, batch) => idempotencyStore.sweep(db, now, batch),
+        }),
+      ],
       log,
     ),
     paypal,
@@ -169,14 +184,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
       limiter,
       log,
     }),
-    account: createAccountService({
-      db,
-      clock,
-      instances,
-      demo,
-      onListingsChange: () => readCache.invalidate(),
-      log,
-    }),
+    account,
     readCache,
   };
 }
