@@ -67,6 +67,45 @@ module.exports = {
         pathNot: '^server/modules/$1/',
       },
     },
+    {
+      name: 'routes-through-services',
+      comment:
+        'a route file gets what it needs from services on app.deps: it imports neither server/db/ nor a repo (docs/architecture.md)',
+      severity: 'error',
+      from: {
+        path: '^server/modules/.+routes[.]ts$',
+        // h-core removes these: the instances, deploy and public API instance routes still
+        // read the database themselves until that rewrite lands.
+      },
+      to: { path: ['^server/db/', '^server/modules/.+repo[.]ts$'] },
+    },
+    {
+      name: 'lower-layers-not-modules',
+      comment:
+        'server/lib, plugins and db are below the modules (and the worker and composition root above them): the arrows run from the modules down, never back',
+      severity: 'error',
+      from: { path: '^server/(lib|plugins|db)/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^server/(modules|worker|seed)/|^server/(deps|app|main)[.]ts$' },
+    },
+    {
+      name: 'lib-not-plugins',
+      comment:
+        'server/lib and db are the foundation: request-side types (RequestAuth) live in plugins/, which imports lib/, not the other way',
+      severity: 'error',
+      from: { path: '^server/(lib|db)/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^server/plugins/' },
+    },
+    {
+      name: 'modules-not-composition',
+      comment:
+        'modules never import the composition root (deps.ts, app.ts, main.ts) or the worker that composes them; they get what they need from their own imports or app.deps',
+      severity: 'error',
+      from: {
+        path: '^server/modules/',
+        pathNot: '[.]test[.]ts$|^server/modules/public-api/document[.]ts$',
+      },
+      to: { path: '^server/(deps|main)[.]ts$|^server/worker/' },
+    },
     { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
   ],
   options: {

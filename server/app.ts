@@ -53,7 +53,6 @@ import { registerInputGuard } from './plugins/input-guard';
 import { registerQuietRequestLog } from './plugins/request-log';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSession } from './plugins/session';
-import './types';
 
 export interface CreateAppOptions {
   env: Env;

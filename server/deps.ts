@@ -2,28 +2,119 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client';
 import type { Env } from './env';
 import type { Clock } from './lib/clock';
+import { idempotencyStore } from './lib/idempotency';
 import type { Mailer } from './lib/mailer';
 import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
 import { ReadCache } from './lib/read-cache';
-import { createAccountService } from './modules/account/service';
-import { createAuthService } from './modules/auth/service';
+import { type AccountExport, createAccountExport } from './modules/account/export';
+import { type AccountService, createAccountService } from './modules/account/service';
+import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service';
+import { type AuthService, createAuthService } from './modules/auth/service';
+import { type ContactService, createContactService } from './modules/contact/service';
 import { createDemoService } from './modules/demo/service';
-import { createDeployService } from './modules/deploy/service';
+import { createDeployService, type DeployService } from './modules/deploy/service';
+import { createHealthService, type HealthService } from './modules/health/service';
 import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
-import { createHostsService } from './modules/hosts/service';
+import {
+  createProviderHostsService,
+  type ProviderHostsService,
+} from './modules/hosts/provider-hosts';
+import { createHostsService, type HostsService } from './modules/hosts/service';
 import { createHostWake } from './modules/hosts/wake';
-import { createImages } from './modules/images/catalogue';
-import { createInstancesService } from './modules/instances/service';
-import { createVmService } from './modules/instances/vm-service';
+import { createImages, type Images } from './modules/images/catalogue';
+import { createInstancesService, type InstancesService } from './modules/instances/service';
+import { createVmService, type VmService } from './modules/instances/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
+import { createListingsService, type ListingsService } from './modules/listings/service';
+import { createNewsletterService, type NewsletterService } from './modules/newsletter/service';
 import { createHostAlerts, createInstanceAlerts } from './modules/notifications/service';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
-import { createPaymentsService } from './modules/payments/service';
-import type { AppDeps } from './types';
-import { createWorker } from './worker';
-import { instanceJobs } from './worker/jobs';
+import { createPaymentsService, type PaymentsService } from './modules/payments/service';
+import { createWalletService, type WalletService } from './modules/payments/wallet';
+import {
+  createProviderApplicationsService,
+  type ProviderApplicationsService,
+} from './modules/provider-applications/service';
+import { createProvidersService, type ProvidersService } from './modules/providers/service';
+import { createInstanceBilling, type InstanceBilling } from './modules/public-api/billing';
+import { createSshKeysService, type SshKeysService } from './modules/ssh-keys/service';
+import { createUsersService, type UsersService } from './modules/users/service';
+import { createWorker, type Worker } from './worker';
+import { housekeepingJobs, instanceJobs } from './worker/jobs';
+
+/**
+ * Everything a route reaches (app.deps): built once by buildDeps from the parsed configuration.
+ * Each service's type is the one its module exports; routes call services and never hold a
+ * database handle (.dependency-cruiser.cjs keeps route files off server/db/ and repos).
+ */
+export interface AppDeps {
+  env: Env;
+  /**
+   * Where hosts and browsers reach this server (PUBLIC_URL, else the listen address outside
+   * production): absolute URLs shown to users, such as the host install command, use it.
+   */
+  publicUrl: () => string;
+  /**
+   * The database, for the composition's own use (main.ts, the seed). Routes reach it through
+   * services only; the instances' and deploy routes still read it until h-core's rewrite lands.
+   */
+  database: Database;
+  clock: Clock;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  auth: AuthService;
+  /** Every GPU machine: marketplace rentals (booked) and metered instances. */
+  instances: InstancesService;
+  /** Instant Deploy: templates on the cheapest rentable GPU of a type (metered instances). */
+  deploy: DeployService;
+  /** Where hosts report what happened to instances. */
+  hosts: HostsService;
+  /** The VM dashboard (/api/kvm) over metered instances. */
+  vms: VmService;
+  /** The OS image catalogue (docs/decisions/015-os-images.md): a constant of this process. */
+  images: Images;
+  /** The worker's named jobs (server/worker); main.ts starts its timer. */
+  worker: Worker;
+  /**
+   * PayPal's REST API: the real one from PAYPAL_CLIENT_ID/SECRET, the in-process local sandbox
+   * (PAYPAL_MODE local-sandbox), or null ("not configured").
+   */
+  paypal: PaypalClient | null;
+  /** The local sandbox behind `paypal`, when that is what it talks to. */
+  paypalSandbox: LocalPaypalSandbox | null;
+  payments: PaymentsService;
+  account: AccountService;
+  /** Download Account Data (GET /api/users/:userId/export). */
+  accountExport: AccountExport;
+  /** The wallet's balance, history and spending summary (payments). */
+  wallet: WalletService;
+  /** One instance's usage and invoice from the ledger (public API). */
+  instanceBilling: InstanceBilling;
+  users: UsersService;
+  providers: ProvidersService;
+  /** Provider applications: submitted by users, reviewed by admins. */
+  providerApplications: ProviderApplicationsService;
+  /** The provider dashboard's hosts (enrolment, public name, removal). */
+  providerHosts: ProviderHostsService;
+  listings: ListingsService;
+  sshKeys: SshKeysService;
+  apiKeys: ApiKeysService;
+  contact: ContactService;
+  newsletter: NewsletterService;
+  /** GET /api/health: whether the database answers. */
+  health: HealthService;
+  /** Public read answers (listing pages, stats), invalidated by every write that changes them. */
+  /** Cached answers as bytes (or text), sent as they are. */
+  readCache: ReadCache<{ body: string | Buffer; nextCursor: string | null }>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
 
 export interface Infrastructure {
   env: Env;
@@ -41,7 +132,8 @@ export interface Infrastructure {
 
 /**
  * The composition root: every service is built once, here, from the infrastructure, and
- * routes reach them through app.deps (they never pass database handles into services).
+ * routes reach them through app.deps (they never pass database handles into services). The
+ * arrows run from here down into the modules, never back.
  */
 export function buildDeps(infra: Infrastructure): AppDeps {
   const { env, publicUrl, database, clock, mailer, limiter, paypal, paypalSandbox, log } = infra;
@@ -74,6 +166,25 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   });
   const demo = createDemoService({ db, clock });
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });
+  const account = createAccountService({
+    db,
+    clock,
+    instances,
+    demo,
+    onListingsChange: () => readCache.invalidate(),
+    log,
+  });
+  const payments = createPaymentsService({
+    db,
+    paypal,
+    clientId: paypalSandbox ? paypalSandbox.clientId : (env.PAYPAL_CLIENT_ID ?? null),
+    sdkUrl: env.PAYPAL_SDK_URL,
+    sandbox: paypalSandbox,
+    clock,
+    mailer,
+    limiter,
+    log,
+  });
   return {
     env,
     publicUrl,
@@ -104,35 +215,44 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     vms: createVmService({ db, instances, hosts, images }),
     images,
     worker: createWorker(
-      instanceJobs({
-        instances,
-        demoHost,
-        hosts,
-        outageCredits: createOutageCredits({ accounts }),
-      }),
+      [
+        ...instanceJobs({
+          instances,
+          demoHost,
+          hosts,
+          outageCredits: createOutageCredits({ accounts }),
+        }),
+        ...housekeepingJobs({
+          account,
+          sweepIdempotencyKeys: (now, batch) => idempotencyStore.sweep(db, now, batch),
+        }),
+      ],
       log,
     ),
     paypal,
     paypalSandbox,
-    payments: createPaymentsService({
+    payments,
+    account,
+    accountExport: createAccountExport({ db, instances, payments }),
+    wallet: createWalletService(db),
+    instanceBilling: createInstanceBilling(db),
+    users: createUsersService(db),
+    providers: createProvidersService(db),
+    providerApplications: createProviderApplicationsService({ db, clock, mailer, log }),
+    providerHosts: createProviderHostsService(db),
+    listings: createListingsService(db),
+    sshKeys: createSshKeysService(db),
+    apiKeys: createApiKeysService(db),
+    contact: createContactService({
       db,
-      paypal,
-      clientId: paypalSandbox ? paypalSandbox.clientId : (env.PAYPAL_CLIENT_ID ?? null),
-      sdkUrl: env.PAYPAL_SDK_URL,
-      sandbox: paypalSandbox,
       clock,
-      mailer,
       limiter,
+      mailer,
+      mailEnabled: Boolean(env.SMTP_URL),
       log,
     }),
-    account: createAccountService({
-      db,
-      clock,
-      instances,
-      demo,
-      onListingsChange: () => readCache.invalidate(),
-      log,
-    }),
+    newsletter: createNewsletterService({ db, limiter }),
+    health: createHealthService(database),
     readCache,
   };
 }

@@ -2,8 +2,6 @@ import path from 'node:path';
 import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv, publicUrlOf } from './env';
-import { startIdempotencySweep } from './lib/idempotency';
-import { startDemoCleanup } from './modules/account/demo-cleanup-task';
 import { seedDemoData } from './seed/seed';
 
 /** The only file that listens (STYLE.md habit 8). */
@@ -41,9 +39,8 @@ async function main(): Promise<void> {
     );
   }
 
+  // The one timer loop: every scheduled duty is a job of the worker (server/worker/jobs.ts).
   const worker = app.deps.worker.start(app.deps.clock, env.WORKER_INTERVAL_MS);
-  const sweep = startIdempotencySweep(database.db, app.deps.clock, 10 * 60_000, app.log);
-  const demoCleanup = startDemoCleanup(app.deps.account, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -56,8 +53,6 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     await worker.stop();
-    await sweep.stop();
-    await demoCleanup.stop();
     await app.close();
     process.exit(0);
   };

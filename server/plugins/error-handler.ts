@@ -4,6 +4,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorBody, ErrorCode } from '../../shared/error-codes';
 import { AppError, notFound } from '../lib/errors';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A public read, the same for every caller: Cache-Control no-cache instead of no-store. */
+    publicRead?: boolean;
+  }
+}
+
 /** What the client sees of a framework error: status, stable code, message, details. */
 interface FrameworkAnswer {
   status: number;

@@ -2,7 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { userIdParam } from '../../shared/contracts/params';
 import { crossOriginRefused, forbidden, unauthenticated } from '../lib/errors';
 import { parse } from '../lib/validate';
-import type { RequestAuth } from '../types';
+
+/** Who is signed in on a request: set from the session cookie by registerSession. */
+export interface RequestAuth {
+  userId: string;
+  sessionId: string;
+  isAdmin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+    sessionToken: string | null;
+  }
+}
 
 export const SESSION_COOKIE = 'rentgpu_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,3 +1,4 @@
+import type { AccountService } from '../modules/account/service';
 import type { DemoHost } from '../modules/hosts/demo-host';
 import type { OutageCredits } from '../modules/hosts/outage-credits';
 import type { HostsService } from '../modules/hosts/service';
@@ -69,6 +70,37 @@ export function instanceJobs(deps: {
       batch: 500,
       everyMs: 30_000,
       run: (now, n) => instances.warnLowBalances(now, n),
+    },
+  ];
+}
+
+/** How often unused demo accounts are looked for; they are due a day after their last use. */
+export const DEMO_CLEANUP_EVERY_MS = 10 * 60_000;
+/** How often expired Idempotency-Keys are deleted (expired keys are already ignored when claiming). */
+export const IDEMPOTENCY_SWEEP_EVERY_MS = 10 * 60_000;
+
+/** Jobs that keep the database tidy, after the instances' jobs in every pass. */
+export function housekeepingJobs(deps: {
+  account: Pick<AccountService, 'closeUnusedDemoAccounts'>;
+  /** Deletes up to `batch` expired Idempotency-Keys (lib/idempotency's store). */
+  sweepIdempotencyKeys(now: Date, batch: number): Promise<number>;
+}): Job[] {
+  const { account, sweepIdempotencyKeys } = deps;
+  return [
+    // Demo visitors' accounts left unused for a day (docs/decisions/010): whole batches until
+    // none is left, so a backlog does not wait for later passes.
+    {
+      name: 'demo-cleanup',
+      batch: 20,
+      everyMs: DEMO_CLEANUP_EVERY_MS,
+      drain: true,
+      run: (now, n) => account.closeUnusedDemoAccounts(n, now),
+    },
+    {
+      name: 'idempotency-sweep',
+      batch: 1000,
+      everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
+      run: (now, n) => sweepIdempotencyKeys(now, n),
     },
   ];
 }

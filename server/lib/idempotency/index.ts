@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Conn, Db } from '../../db/client';
 import type { Clock } from '../clock';
 import { idempotencyKeyInUse, idempotencyKeyReused } from '../errors';
@@ -168,35 +168,4 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       request.log.error({ err: error }, 'idempotency key could not be finished');
     }
   }
-}
-
-/** Deletes expired keys every `intervalMs` (expired keys are already ignored when claiming). */
-export function startIdempotencySweep(
-  db: Db,
-  clock: Clock,
-  intervalMs: number,
-  log: FastifyBaseLogger,
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = idempotencyStore
-      .sweep(db, clock.now())
-      .then((deleted) => {
-        if (deleted > 0) log.info({ deleted }, 'expired idempotency keys deleted');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'idempotency key sweep failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -62,3 +62,14 @@ export async function exportAccountData(
     sshKeys: sshKeys.map((row) => ({ ...presentSshKey(row), publicKey: row.publicKey })),
   };
 }
+
+/** Download Account Data for the routes (app.deps.accountExport). */
+export function createAccountExport(deps: {
+  db: Db;
+  instances: InstancesService;
+  payments: PaymentsService;
+}) {
+  return { exportData: (userId: string, now: Date) => exportAccountData(deps, userId, now) };
+}
+
+export type AccountExport = ReturnType<typeof createAccountExport>;

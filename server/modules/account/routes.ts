@@ -6,7 +6,6 @@ import { userIdParam } from '../../../shared/contracts/params';
 import { userSettings } from '../../../shared/contracts/settings';
 import { sendJsonText } from '../../lib/json-text';
 import { clearSessionCookie, requireSelf, selfOnly, setSessionCookie } from '../../plugins/session';
-import { exportAccountData } from './export';
 
 /** The export is one JSON document (a download); its sections are those of export.ts. */
 const accountExport = z.looseObject({ exportedAt: z.string(), format: z.string() });
@@ -14,7 +13,7 @@ const accountExport = z.looseObject({ exportedAt: z.string(), format: z.string()
 /** /api/users/:userId/settings, /export and DELETE /api/users/:userId: the caller's own only. */
 export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { account, database, instances, payments, clock, env } = app.deps;
+  const { account, accountExport: exporter, clock, env } = app.deps;
   const secure = env.NODE_ENV === 'production';
 
   app.get(
@@ -62,7 +61,7 @@ export async function accountRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { userId } = requireSelf(request);
       const now = clock.now();
-      const data = await exportAccountData({ db: database.db, instances, payments }, userId, now);
+      const data = await exporter.exportData(userId, now);
       const day = now.toISOString().slice(0, 10);
       reply
         .header('content-disposition', `attachment; filename="rentgpu-account-${day}.json"`)

@@ -114,8 +114,7 @@ export function createAccountService({
      * and its sandbox listings and leftover demo credits go. Running it again, or in several
      * processes at once, closes each account once. Returns how many it closed.
      */
-    async closeUnusedDemoAccounts(batch = 20): Promise<number> {
-      const now = clock.now();
+    async closeUnusedDemoAccounts(batch = 20, now = clock.now()): Promise<number> {
       let closed = 0;
       for (const userId of await demo.findDue(now, batch)) {
         try {

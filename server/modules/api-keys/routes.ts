@@ -10,12 +10,11 @@ import {
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import { requireUser, signedIn } from '../../plugins/session';
 import { presentApiKey } from './presenter';
-import { apiKeysService } from './service';
 
 /** The caller's own API keys; identity from the session only. */
 export async function apiKeysRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock } = app.deps;
+  const { apiKeys, clock } = app.deps;
 
   app.get(
     '/api/auth/api-keys',
@@ -25,7 +24,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { userId } = requireUser(request);
-      return (await apiKeysService.list(database.db, userId)).map(presentApiKey);
+      return (await apiKeys.list(userId)).map(presentApiKey);
     },
   );
 
@@ -37,9 +36,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const { row, key } = await database.db.transaction((tx) =>
-        apiKeysService.create(tx, userId, request.body, clock.now()),
-      );
+      const { row, key } = await apiKeys.create(userId, request.body, clock.now());
       reply.header('cache-control', 'no-store');
       return reply.status(201).send({ ...presentApiKey(row), key });
     },
@@ -53,7 +50,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      await apiKeysService.revoke(database.db, userId, request.params.id, clock.now());
+      await apiKeys.revoke(userId, request.params.id, clock.now());
       return reply.status(204).send();
     },
   );

@@ -5,8 +5,9 @@ import {
   type RateTier,
 } from '../../../shared/contracts/api-keys';
 import { KEY_ROTATION_MS, type KeyRotation } from '../../../shared/contracts/settings';
-import type { Conn } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import type { ApiKey } from '../../db/schema';
+import { bindDb } from '../../lib/bind-db';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { limitReached, notFound } from '../../lib/errors';
 import { usersService } from '../users/service';
@@ -137,3 +138,15 @@ export const apiKeysService = {
     forgetKeys((key) => key.userId === userId);
   },
 };
+
+/** The routes' API keys (app.deps.apiKeys): the database bound, a new key in one transaction. */
+export function createApiKeysService(db: Db) {
+  return {
+    ...bindDb(db, apiKeysService, ['list', 'revoke', 'authenticate']),
+    authenticateRemembered: apiKeysService.authenticateRemembered,
+    create: (userId: string, input: { name: string; permissions: ApiKeyPermission[] }, now: Date) =>
+      db.transaction((tx) => apiKeysService.create(tx, userId, input, now)),
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

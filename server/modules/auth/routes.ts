@@ -13,7 +13,6 @@ import {
   signedIn,
 } from '../../plugins/session';
 import { presentCurrentUser } from '../users/presenter';
-import { usersService } from '../users/service';
 
 function client(request: FastifyRequest) {
   return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
@@ -24,7 +23,7 @@ const redirect = { 302: noContent };
 
 export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { auth, database, env } = app.deps;
+  const { auth, users, env } = app.deps;
   const secure = env.NODE_ENV === 'production';
 
   app.get(
@@ -32,7 +31,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     { preValidation: signedIn, schema: { response: { 200: currentUser, ...errorResponses } } },
     async (request) => {
       const { userId } = requireUser(request);
-      return presentCurrentUser(await usersService.getProfile(database.db, userId));
+      return presentCurrentUser(await users.getProfile(userId));
     },
   );
 
@@ -56,7 +55,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         request.sessionToken ?? undefined,
       );
       setSessionCookie(reply, session.token, session.expiresAt, secure);
-      const user = presentCurrentUser(await usersService.getProfile(database.db, session.userId));
+      const user = presentCurrentUser(await users.getProfile(session.userId));
       return { message: 'Login successful', user };
     },
   );
@@ -80,7 +79,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         }
         const session = await auth.testSignIn(request.body.email, client(request));
         setSessionCookie(reply, session.token, session.expiresAt, secure);
-        const user = presentCurrentUser(await usersService.getProfile(database.db, session.userId));
+        const user = presentCurrentUser(await users.getProfile(session.userId));
         return { message: 'Login successful', user };
       },
     );
@@ -92,7 +91,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const session = await auth.demoSignIn(client(request), request.sessionToken ?? undefined);
       setSessionCookie(reply, session.token, session.expiresAt, secure);
-      const user = presentCurrentUser(await usersService.getProfile(database.db, session.userId));
+      const user = presentCurrentUser(await users.getProfile(session.userId));
       return { message: 'Login successful', user };
     },
   );

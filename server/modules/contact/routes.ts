@@ -11,19 +11,10 @@ import { errorResponses } from '../../../shared/contracts/errors';
 import { requireUser } from '../../plugins/session';
 import { assertCanReadContactMessages } from './policy';
 import { presentContactMessage } from './presenter';
-import { createContactService } from './service';
 
 export async function contactRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, env, clock, limiter, mailer } = app.deps;
-  const contact = createContactService({
-    db: database.db,
-    clock,
-    limiter,
-    mailer,
-    mailEnabled: Boolean(env.SMTP_URL),
-    log: app.log,
-  });
+  const { contact } = app.deps;
 
   app.post(
     '/api/contact',

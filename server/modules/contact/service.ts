@@ -86,3 +86,5 @@ export function createContactService(deps: ContactDeps) {
     },
   };
 }
+
+export type ContactService = ReturnType<typeof createContactService>;

@@ -5,27 +5,17 @@ import { healthResponse } from '../../../shared/contracts/health';
 
 export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database } = app.deps;
+  const { health } = app.deps;
   const startedAt = Date.now();
 
   app.get(
     '/api/health',
     { schema: { response: { 200: healthResponse, 503: healthResponse, '4xx': errorBody } } },
     async (_request, reply) => {
-      const begin = performance.now();
-      let ok = true;
-      try {
-        await database.ping();
-      } catch {
-        ok = false;
-      }
-      return reply.status(ok ? 200 : 503).send({
-        status: ok ? 'ok' : 'degraded',
-        database: {
-          ok,
-          driver: database.driver,
-          latencyMs: Math.round((performance.now() - begin) * 100) / 100,
-        },
+      const check = await health.checkDatabase();
+      return reply.status(check.ok ? 200 : 503).send({
+        status: check.ok ? 'ok' : 'degraded',
+        database: check,
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       });
     },

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/contracts/hosts';
 import type { Conn, Db, Tx } from '../../db/client';
 import type { Host } from '../../db/schema';
+import { bindDb } from '../../lib/bind-db';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { conflict, hostInUse, limitReached, notAProvider, notFound } from '../../lib/errors';
 import { providersService } from '../providers/service';
@@ -198,3 +199,16 @@ function shown(enrolment: ReturnType<typeof newEnrolment>, publicUrl: string): E
     installCommand: installCommand(publicUrl, enrolment.token),
   };
 }
+
+/** The provider dashboard's hosts (app.deps.providerHosts): the database bound. */
+export function createProviderHostsService(db: Db) {
+  return bindDb(db, providerHostsService, [
+    'list',
+    'create',
+    'newEnrolment',
+    'setPublicHost',
+    'remove',
+  ]);
+}
+
+export type ProviderHostsService = ReturnType<typeof createProviderHostsService>;

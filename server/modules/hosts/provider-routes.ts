@@ -11,7 +11,6 @@ import {
 import { uuidIdParam } from '../../../shared/contracts/params';
 import { requireUser, signedIn } from '../../plugins/session';
 import { registerAgentDownloads } from './downloads';
-import { providerHostsService } from './provider-hosts';
 
 const hostIdParam = uuidIdParam('Not a host id');
 
@@ -19,15 +18,14 @@ const hostIdParam = uuidIdParam('Not a host id');
 export async function providerHostsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Install commands name PUBLIC_URL, never the request's Host or Origin (ADR 014).
-  const { database, clock, publicUrl } = app.deps;
-  const db = database.db;
+  const { providerHosts, clock, publicUrl } = app.deps;
 
   app.get(
     '/api/providers/hosts',
     { preValidation: signedIn, schema: { response: { 200: hostsResponse, ...errorResponses } } },
     async (request) => {
       const { userId } = requireUser(request);
-      return { hosts: await providerHostsService.list(db, userId, clock.now()) };
+      return { hosts: await providerHosts.list(userId, clock.now()) };
     },
   );
 
@@ -39,13 +37,7 @@ export async function providerHostsRoutes(fastify: FastifyInstance): Promise<voi
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const created = await providerHostsService.create(
-        db,
-        userId,
-        request.body,
-        publicUrl(),
-        clock.now(),
-      );
+      const created = await providerHosts.create(userId, request.body, publicUrl(), clock.now());
       return reply.status(201).send(created);
     },
   );
@@ -61,8 +53,7 @@ export async function providerHostsRoutes(fastify: FastifyInstance): Promise<voi
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const renewed = await providerHostsService.newEnrolment(
-        db,
+      const renewed = await providerHosts.newEnrolment(
         userId,
         request.params.id,
         publicUrl(),
@@ -84,8 +75,7 @@ export async function providerHostsRoutes(fastify: FastifyInstance): Promise<voi
     },
     async (request) => {
       const { userId } = requireUser(request);
-      const host = await providerHostsService.setPublicHost(
-        db,
+      const host = await providerHosts.setPublicHost(
         userId,
         request.params.id,
         request.body.publicHost,
@@ -103,7 +93,7 @@ export async function providerHostsRoutes(fastify: FastifyInstance): Promise<voi
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      await providerHostsService.remove(db, userId, request.params.id, clock.now());
+      await providerHosts.remove(userId, request.params.id, clock.now());
       return reply.status(204).send();
     },
   );

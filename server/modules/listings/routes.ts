@@ -16,12 +16,10 @@ import { microsToDollars } from '../../../shared/rules/money';
 import { sendJsonText } from '../../lib/json-text';
 import { requireUser, signedIn } from '../../plugins/session';
 import { presentListing } from './presenter';
-import { listingsService } from './service';
 
 export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, readCache } = app.deps;
-  const db = database.db;
+  const { listings, clock, readCache } = app.deps;
   const listingResponse = { 200: gpuListingView, ...errorResponses };
 
   /**
@@ -41,11 +39,11 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
       const query = request.query;
       // A demo visitor's own sandbox listings join their view only (ADR 010).
       const sandbox = request.auth
-        ? await listingsService.sandboxProviderOf(db, request.auth.userId)
+        ? await listings.sandboxProviderOf(request.auth.userId)
         : undefined;
       const key = `listings:${sandbox ?? ''}:${JSON.stringify(query)}`;
       const page = await readCache.getOrLoad(key, async () => {
-        const { json, nextCursor } = await listingsService.page(db, query, {
+        const { json, nextCursor } = await listings.page(query, {
           view: 'market',
           viewerSandboxId: sandbox,
           now: clock.now(),
@@ -65,7 +63,7 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (_request, reply) => {
       const page = await readCache.getOrLoad('stats', async () => {
-        const stats = await listingsService.stats(db);
+        const stats = await listings.stats();
         const body: MarketplaceStats = {
           availableGPUs: stats.availableGPUs,
           avgPrice: microsToDollars(stats.avgRateMicros),
@@ -86,7 +84,7 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const created = await listingsService.create(db, userId, request.body);
+      const created = await listings.create(userId, request.body);
       readCache.invalidate();
       return reply.status(201).send(presentListing(created));
     },
@@ -100,7 +98,7 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { userId } = requireUser(request);
-      const updated = await listingsService.update(db, userId, request.params.id, request.body);
+      const updated = await listings.update(userId, request.params.id, request.body);
       readCache.invalidate();
       return presentListing(updated);
     },
@@ -114,7 +112,7 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      await listingsService.remove(db, userId, request.params.id, clock.now());
+      await listings.remove(userId, request.params.id, clock.now());
       readCache.invalidate();
       return reply.status(204).send();
     },

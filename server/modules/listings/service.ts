@@ -2,6 +2,7 @@ import type { ListingChanges, ListingsQuery, NewListing } from '../../../shared/
 import { gpuModelInfo, performanceScore } from '../../../shared/gpu-models';
 import { dollarsToMicros } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
+import { bindDb } from '../../lib/bind-db';
 import {
   badRequest,
   forbidden,
@@ -63,6 +64,12 @@ async function placement(
     });
   }
   return { hostId, hostGpuIndexes: indexes.length > 0 ? indexes : firstGpus(totalCount) };
+}
+
+/** The listing the caller's provider owns, or the policy's 404 / 403 (listingsPolicy). */
+async function ownedListing(db: Db, userId: string, listingId: number) {
+  const providerId = await providersService.providerIdOf(db, userId);
+  return listingsPolicy.ownedListing(await listingsRepo.findById(db, listingId), providerId);
 }
 
 export const listingsService = {
@@ -167,7 +174,7 @@ export const listingsService = {
   },
 
   async update(db: Db, userId: string, listingId: number, body: ListingChanges) {
-    await listingsPolicy.ownedListing(db, userId, listingId);
+    await ownedListing(db, userId, listingId);
     await db.transaction(async (tx) => {
       const locked = await listingsRepo.lockById(tx, listingId);
       if (!locked || locked.removedAt) throw notFound('GPU listing');
@@ -215,7 +222,7 @@ export const listingsService = {
 
   /** Removal keeps the row (and so every rental's history); refused while rentals run. */
   async remove(db: Db, userId: string, listingId: number, now: Date) {
-    await listingsPolicy.ownedListing(db, userId, listingId);
+    await ownedListing(db, userId, listingId);
     await db.transaction(async (tx) => {
       await listingsRepo.lockById(tx, listingId);
       const active = await listingsRepo.countLiveInstances(tx, listingId);
@@ -227,3 +234,17 @@ export const listingsService = {
 
 /** A unit's reserve and release as SQL, for a rent's or a settlement's one statement. */
 export { releaseUnitSql, reserveUnitSql } from './repo';
+
+/** The routes' listings (app.deps.listings): the database bound. */
+export function createListingsService(db: Db) {
+  return bindDb(db, listingsService, [
+    'page',
+    'sandboxProviderOf',
+    'stats',
+    'create',
+    'update',
+    'remove',
+  ]);
+}
+
+export type ListingsService = ReturnType<typeof createListingsService>;

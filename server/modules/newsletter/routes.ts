@@ -6,12 +6,10 @@ import {
   subscribeNewsletterResponse,
 } from '../../../shared/contracts/newsletter';
 import { presentSubscription } from './presenter';
-import { createNewsletterService } from './service';
 
 export async function newsletterRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, limiter } = app.deps;
-  const newsletter = createNewsletterService({ db: database.db, limiter });
+  const { newsletter } = app.deps;
 
   app.post(
     '/api/newsletter/subscribe',

@@ -27,3 +27,5 @@ export function createNewsletterService({ db, limiter }: NewsletterDeps) {
     },
   };
 }
+
+export type NewsletterService = ReturnType<typeof createNewsletterService>;

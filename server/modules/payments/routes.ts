@@ -15,14 +15,12 @@ import {
 } from '../../../shared/contracts/payments';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
-import { ledgerService } from '../ledger/service';
 import { presentCapture, presentOrder } from './presenter';
-import { spendingSummary, walletHistory } from './wallet';
 import { handlePaypalWebhook } from './webhook';
 
 export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { payments, database, clock, paypal, env } = app.deps;
+  const { payments, wallet, clock, paypal, env } = app.deps;
 
   app.get(
     '/api/payments/paypal/setup',
@@ -64,7 +62,7 @@ export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId } = requireUser(request);
       const { order } = await payments.capture(userId, request.params.orderID);
-      return presentCapture(order, await ledgerService.walletBalance(database.db, userId));
+      return presentCapture(order, await wallet.balance(userId));
     },
   );
 
@@ -111,7 +109,7 @@ export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { userId } = requireUser(request);
-      return walletHistory(database.db, userId);
+      return wallet.history(userId);
     },
   );
 
@@ -123,7 +121,7 @@ export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { userId } = requireUser(request);
-      return spendingSummary(database.db, userId, clock.now());
+      return wallet.summary(userId, clock.now());
     },
   );
 }

@@ -5,7 +5,7 @@ import type {
 } from '../../../shared/contracts/payments';
 import { microsToDollars } from '../../../shared/rules/money';
 import { startOfMonthIn } from '../../../shared/rules/time';
-import type { Conn } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import { ledgerService } from '../ledger/service';
 import { usersService } from '../users/service';
 import { TOP_UP_KINDS } from './service';
@@ -59,3 +59,14 @@ export async function spendingSummary(
     timezone: preferences.timezone,
   };
 }
+
+/** The routes' wallet (app.deps.wallet): its balance, history and spending, the database bound. */
+export function createWalletService(db: Db) {
+  return {
+    balance: (userId: string) => ledgerService.walletBalance(db, userId),
+    history: (userId: string) => walletHistory(db, userId),
+    summary: (userId: string, now: Date) => spendingSummary(db, userId, now),
+  };
+}
+
+export type WalletService = ReturnType<typeof createWalletService>;

@@ -10,22 +10,15 @@ import {
   providerApplicationView,
   rejectApplicationBody,
 } from '../../../shared/contracts/provider-application';
-import { adminOnly, requireAdmin } from '../../lib/admin';
+import { adminOnly, requireAdmin } from '../../plugins/admin';
 import { requireUser, signedIn } from '../../plugins/session';
 import { presentApplication } from './presenter';
-import { createProviderApplicationsService } from './service';
 
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(200) });
 
 export async function providerApplicationsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, mailer } = app.deps;
-  const applications = createProviderApplicationsService({
-    db: database.db,
-    clock,
-    mailer,
-    log: app.log,
-  });
+  const { providerApplications: applications } = app.deps;
   const applicationResponse = { 200: providerApplicationView, ...errorResponses };
 
   // The spec's call: POST /api/providers with the full application.

@@ -6,11 +6,10 @@ import { providerView } from '../../../shared/contracts/providers';
 import { notFound } from '../../lib/errors';
 import { providersPolicy } from './policy';
 import { presentProvider } from './presenter';
-import { providersService } from './service';
 
 export async function providersRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database } = app.deps;
+  const { providers } = app.deps;
 
   app.get(
     '/api/providers/user/:userId',
@@ -21,7 +20,7 @@ export async function providersRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { params: userIdParam, response: { 200: providerView, ...errorResponses } },
     },
     async (request) => {
-      const provider = await providersService.findByUserId(database.db, request.params.userId);
+      const provider = await providers.findByUserId(request.params.userId);
       if (!provider) throw notFound('Provider profile');
       return presentProvider(provider);
     },

@@ -1,4 +1,5 @@
-import type { Conn } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
+import { bindDb } from '../../lib/bind-db';
 import { alreadyProvider, conflict } from '../../lib/errors';
 import { providersRepo } from './repo';
 
@@ -29,3 +30,10 @@ export const providersService = {
     return providersRepo.insert(conn, values);
   },
 };
+
+/** The routes' providers (app.deps.providers): the database bound. */
+export function createProvidersService(db: Db) {
+  return bindDb(db, providersService, ['findByUserId', 'providerIdOf']);
+}
+
+export type ProvidersService = ReturnType<typeof createProvidersService>;

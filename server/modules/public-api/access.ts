@@ -3,7 +3,7 @@ import type { ApiKeyPermission } from '../../../shared/contracts/api-keys';
 import { RATE_WINDOW_SECONDS, TIER_LIMITS } from '../../../shared/contracts/public-api';
 import { AppError, rateLimited } from '../../lib/errors';
 import type { RateDecision } from '../../lib/rate-limit';
-import { type AuthenticatedKey, apiKeysService } from '../api-keys/service';
+import type { AuthenticatedKey } from '../api-keys/service';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -89,7 +89,7 @@ const invalidKey = (sent: boolean) =>
  */
 export function registerApiKeyAccess(app: FastifyInstance): void {
   app.decorateRequest('apiKey', null);
-  const { database, clock, limiter } = app.deps;
+  const { apiKeys, clock, limiter } = app.deps;
   const countKey = (key: AuthenticatedKey) =>
     [keyBucket(key.keyId), TIER_LIMITS[key.rateTier], WINDOW_MS] as const;
 
@@ -101,9 +101,7 @@ export function registerApiKeyAccess(app: FastifyInstance): void {
     token: string | undefined,
     remembered: AuthenticatedKey | undefined,
   ) {
-    const key =
-      remembered ??
-      (token ? await apiKeysService.authenticate(database.db, token, clock.now()) : null);
+    const key = remembered ?? (token ? await apiKeys.authenticate(token, clock.now()) : null);
     if (!key) {
       const decision = await limiter.hit(addressBucket(request.ip), ANONYMOUS_LIMIT, WINDOW_MS);
       applyDecision(reply, 'anonymous', ANONYMOUS_LIMIT, decision);
@@ -118,9 +116,7 @@ export function registerApiKeyAccess(app: FastifyInstance): void {
     const header = request.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     // The common case (a key seen in the last seconds, the limiter in memory) needs no promise.
-    const remembered = token
-      ? apiKeysService.authenticateRemembered(token, clock.now())
-      : undefined;
+    const remembered = token ? apiKeys.authenticateRemembered(token, clock.now()) : undefined;
     if (remembered && limiter.hitNow) {
       try {
         admitKey(request, reply, remembered, permission, limiter.hitNow(...countKey(remembered)));

@@ -12,11 +12,8 @@ import {
 import { addSshKeyBody, sshKeyIdParam, sshKeyView } from '../../../shared/contracts/ssh-keys';
 import { microsToDollars } from '../../../shared/rules/money';
 import { presentApiKey } from '../api-keys/presenter';
-import { apiKeysService } from '../api-keys/service';
 import type { InstanceRow } from '../instances/service';
 import { presentSshKey } from '../ssh-keys/presenter';
-import { sshKeysService } from '../ssh-keys/service';
-import { usersService } from '../users/service';
 import { keyIdempotency, requireKey } from './access';
 import { instanceCostMicros, presentPublicInstance } from './presenter';
 
@@ -28,8 +25,7 @@ const USAGE_INSTANCES = 500;
  */
 export function registerAccountRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, instances } = app.deps;
-  const db = database.db;
+  const { users, sshKeys, apiKeys, clock, instances } = app.deps;
 
   // ---- Account ----------------------------------------------------------------------------
 
@@ -45,7 +41,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const key = requireKey(request);
-      const profile = await usersService.getProfile(db, key.userId);
+      const profile = await users.getProfile(key.userId);
       return {
         id: profile.id,
         email: profile.email,
@@ -110,7 +106,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const { userId } = requireKey(request);
-      return { sshKeys: (await sshKeysService.list(db, userId)).map(presentSshKey) };
+      return { sshKeys: (await sshKeys.list(userId)).map(presentSshKey) };
     },
   );
 
@@ -129,7 +125,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      const row = await db.transaction((tx) => sshKeysService.add(tx, userId, request.body));
+      const row = await sshKeys.add(userId, request.body);
       return reply.status(201).send({ sshKey: presentSshKey(row) });
     },
   );
@@ -148,7 +144,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      await sshKeysService.remove(db, userId, request.params.id);
+      await sshKeys.remove(userId, request.params.id);
       return reply.status(204).send();
     },
   );
@@ -168,7 +164,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const { userId } = requireKey(request);
-      return { apiKeys: (await apiKeysService.list(db, userId)).map(presentApiKey) };
+      return { apiKeys: (await apiKeys.list(userId)).map(presentApiKey) };
     },
   );
 
@@ -186,7 +182,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      await apiKeysService.revoke(db, userId, request.params.id, clock.now());
+      await apiKeys.revoke(userId, request.params.id, clock.now());
       return reply.status(204).send();
     },
   );

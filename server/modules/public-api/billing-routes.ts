@@ -15,9 +15,8 @@ import {
 import { recordAnswer } from '../../lib/idempotency';
 import { presentOrder } from '../payments/presenter';
 import type { CreatedOrder } from '../payments/service';
-import { usersService } from '../users/service';
 import { keyIdempotency, requireKey } from './access';
-import { instanceMoney, invoiceCsv, presentInvoice, presentUsage } from './billing';
+import { invoiceCsv, presentInvoice, presentUsage } from './billing';
 
 /** PayPal has a page for the buyer; the local sandbox (no PayPal credentials) has none. */
 function creditsAnswer(order: CreatedOrder): BuyCreditsAnswer {
@@ -58,8 +57,7 @@ function wantsCsv(request: FastifyRequest, format: 'json' | 'csv' | undefined): 
  */
 export function registerBillingRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, instances, payments } = app.deps;
-  const db = database.db;
+  const { users, instanceBilling, clock, instances, payments } = app.deps;
 
   app.post(
     '/account/credits',
@@ -100,7 +98,7 @@ export function registerBillingRoutes(fastify: FastifyInstance): void {
     async (request) => {
       const { userId } = requireKey(request);
       const row = await instances.getOwn(userId, request.params.id);
-      return { usage: presentUsage(row, await instanceMoney(db, row)) };
+      return { usage: presentUsage(row, await instanceBilling.money(row)) };
     },
   );
 
@@ -136,11 +134,11 @@ export function registerBillingRoutes(fastify: FastifyInstance): void {
     async (request, reply) => {
       const { userId } = requireKey(request);
       const row = await instances.getOwn(userId, request.params.id);
-      const profile = await usersService.getProfile(db, userId);
+      const profile = await users.getProfile(userId);
       const name = [profile.firstName, profile.lastName].filter(Boolean).join(' ') || null;
       const invoice = presentInvoice(
         row,
-        await instanceMoney(db, row),
+        await instanceBilling.money(row),
         { email: profile.email, name },
         clock.now(),
       );

@@ -1,7 +1,7 @@
 import type { InstanceInvoice, InstanceUsage } from '../../../shared/contracts/public-api';
 import { computeMinuteMicros, storageMinuteMicros } from '../../../shared/rules/metering';
 import { microsToDollars } from '../../../shared/rules/money';
-import type { Conn } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import type { InstanceRow } from '../instances/service';
 import { ledgerService } from '../ledger/service';
 import { presentPublicInstance } from './presenter';
@@ -216,3 +216,10 @@ export function invoiceCsv(invoice: InstanceInvoice): string {
   ];
   return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }
+
+/** The public API's instance billing (app.deps.instanceBilling): one instance's money, from the ledger. */
+export function createInstanceBilling(db: Db) {
+  return { money: (row: InstanceRow) => instanceMoney(db, row) };
+}
+
+export type InstanceBilling = ReturnType<typeof createInstanceBilling>;

@@ -3,14 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../shared/contracts/errors';
 import { gpuListingsPage, publicListingsQuery } from '../../../shared/contracts/public-api';
 import { sendJsonText } from '../../lib/json-text';
-import { listingsService } from '../listings/service';
 import { requireKey } from './access';
 
 /** The marketplace through the public API (registered inside publicApiRoutes). */
 export function registerListingRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, readCache } = app.deps;
-  const db = database.db;
+  const { listings, clock, readCache } = app.deps;
 
   /**
    * A demo visitor's sandbox provider, remembered a while: it is made with the account, before
@@ -21,7 +19,7 @@ export function registerListingRoutes(fastify: FastifyInstance): void {
     const at = Date.now();
     const hit = sandboxes.get(userId);
     if (hit && hit.until > at) return hit.id;
-    const id = await listingsService.sandboxProviderOf(db, userId);
+    const id = await listings.sandboxProviderOf(userId);
     if (sandboxes.size >= 10_000) sandboxes.clear();
     sandboxes.set(userId, { id, until: at + 60_000 });
     return id;
@@ -49,7 +47,7 @@ export function registerListingRoutes(fastify: FastifyInstance): void {
       const key = `v1:listings:${sandbox ?? ''}:${JSON.stringify(request.query)}`;
       const page = await readCache.getOrLoad(key, async () => {
         // The listings come as JSON text in the public shape (listings/page-query.ts).
-        const { json, nextCursor } = await listingsService.page(db, request.query, {
+        const { json, nextCursor } = await listings.page(request.query, {
           view: 'public',
           viewerSandboxId: sandbox,
           now: clock.now(),

@@ -12,10 +12,7 @@ import {
 } from '../../../shared/contracts/public-api';
 import { notAProvider } from '../../lib/errors';
 import { sendJsonText } from '../../lib/json-text';
-import { providerHostsService } from '../hosts/provider-hosts';
 import { presentListing } from '../listings/presenter';
-import { listingsService } from '../listings/service';
-import { providersService } from '../providers/service';
 import { keyIdempotency, requireKey } from './access';
 
 /**
@@ -25,8 +22,7 @@ import { keyIdempotency, requireKey } from './access';
  */
 export function registerProviderRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, readCache } = app.deps;
-  const db = database.db;
+  const { providers, listings, providerHosts, clock, readCache } = app.deps;
 
   app.get(
     '/provider/listings',
@@ -43,12 +39,11 @@ export function registerProviderRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      const providerId = await providersService.providerIdOf(db, userId);
+      const providerId = await providers.providerIdOf(userId);
       if (providerId === null) throw notAProvider();
       const { limit, cursor } = request.query;
       // The listings come as JSON text (listings/page-query.ts).
-      const { json, nextCursor } = await listingsService.page(
-        db,
+      const { json, nextCursor } = await listings.page(
         { providerId, limit, ...(cursor ? { cursor } : {}) },
         { view: 'market', now: clock.now() },
       );
@@ -73,7 +68,7 @@ export function registerProviderRoutes(fastify: FastifyInstance): void {
     async (request, reply) => {
       const { userId } = requireKey(request);
       // The service takes the caller's provider (403 NOT_A_PROVIDER without one).
-      const created = await listingsService.create(db, userId, request.body);
+      const created = await listings.create(userId, request.body);
       readCache.invalidate();
       return reply.status(201).send({ listing: presentListing(created) });
     },
@@ -96,7 +91,7 @@ export function registerProviderRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const { userId } = requireKey(request);
-      const updated = await listingsService.update(db, userId, request.params.id, request.body);
+      const updated = await listings.update(userId, request.params.id, request.body);
       readCache.invalidate();
       return { listing: presentListing(updated) };
     },
@@ -116,7 +111,7 @@ export function registerProviderRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const { userId } = requireKey(request);
-      return { hosts: await providerHostsService.list(db, userId, clock.now()) };
+      return { hosts: await providerHosts.list(userId, clock.now()) };
     },
   );
 }

@@ -5,12 +5,11 @@ import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import { addSshKeyBody, sshKeyIdParam, sshKeyView } from '../../../shared/contracts/ssh-keys';
 import { requireUser, signedIn } from '../../plugins/session';
 import { presentSshKey } from './presenter';
-import { sshKeysService } from './service';
 
 /** The caller's own SSH public keys; rentals and the public API install them on instances. */
 export async function sshKeysRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database } = app.deps;
+  const { sshKeys } = app.deps;
 
   app.get(
     '/api/ssh-keys',
@@ -20,7 +19,7 @@ export async function sshKeysRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { userId } = requireUser(request);
-      return (await sshKeysService.list(database.db, userId)).map(presentSshKey);
+      return (await sshKeys.list(userId)).map(presentSshKey);
     },
   );
 
@@ -32,9 +31,7 @@ export async function sshKeysRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const row = await database.db.transaction((tx) =>
-        sshKeysService.add(tx, userId, request.body),
-      );
+      const row = await sshKeys.add(userId, request.body);
       return reply.status(201).send(presentSshKey(row));
     },
   );
@@ -47,7 +44,7 @@ export async function sshKeysRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      await sshKeysService.remove(database.db, userId, request.params.id);
+      await sshKeys.remove(userId, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { AddSshKeyBody } from '../../../shared/contracts/ssh-keys';
 import { MAX_SSH_KEYS } from '../../../shared/contracts/ssh-keys';
 import { parseSshPublicKey } from '../../../shared/rules/ssh-key';
-import type { Conn } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
+import { bindDb } from '../../lib/bind-db';
 import { badRequest, conflict, limitReached, notFound } from '../../lib/errors';
 import { sshKeysRepo } from './repo';
 
@@ -51,3 +52,14 @@ export const sshKeysService = {
 
   deleteAllForUser: (conn: Conn, userId: string) => sshKeysRepo.deleteByUser(conn, userId),
 };
+
+/** The routes' SSH keys (app.deps.sshKeys): the database bound, an addition in one transaction. */
+export function createSshKeysService(db: Db) {
+  return {
+    ...bindDb(db, sshKeysService, ['list', 'remove']),
+    add: (userId: string, input: AddSshKeyBody) =>
+      db.transaction((tx) => sshKeysService.add(tx, userId, input)),
+  };
+}
+
+export type SshKeysService = ReturnType<typeof createSshKeysService>;

@@ -10,11 +10,10 @@ import {
 import { updateThemeBody, updateThemeResponse } from '../../../shared/contracts/user';
 import { requireSelf, requireUser, selfOnly, signedIn } from '../../plugins/session';
 import { presentUserProfile } from './presenter';
-import { usersService } from './service';
 
 export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, auth } = app.deps;
+  const { users, auth } = app.deps;
   const profileResponse = { 200: userProfile, ...errorResponses };
 
   app.patch(
@@ -26,7 +25,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId } = requireUser(request);
       const { theme } = request.body;
-      await usersService.setTheme(database.db, userId, theme);
+      await users.setTheme(userId, theme);
       return { theme };
     },
   );
@@ -36,7 +35,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
     { preValidation: selfOnly, schema: { params: userIdParam, response: profileResponse } },
     async (request) => {
       const { userId } = requireSelf(request);
-      return presentUserProfile(await usersService.getProfile(database.db, userId));
+      return presentUserProfile(await users.getProfile(userId));
     },
   );
 
@@ -53,11 +52,11 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId } = requireSelf(request);
       const { email, ...changes } = request.body;
-      const before = await usersService.getProfile(database.db, userId);
+      const before = await users.getProfile(userId);
       if (email !== undefined && email !== before.email)
         await auth.emailChange.request(userId, email, request.ip);
-      await database.db.transaction((tx) => usersService.updateProfile(tx, userId, changes));
-      return presentUserProfile(await usersService.getProfile(database.db, userId));
+      await users.updateProfile(userId, changes);
+      return presentUserProfile(await users.getProfile(userId));
     },
   );
 
@@ -70,7 +69,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId, sessionId } = requireSelf(request);
       await auth.emailChange.confirm(userId, sessionId, request.body.otp, request.ip);
-      return presentUserProfile(await usersService.getProfile(database.db, userId));
+      return presentUserProfile(await users.getProfile(userId));
     },
   );
 
@@ -80,7 +79,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId } = requireSelf(request);
       await auth.emailChange.cancel(userId);
-      return presentUserProfile(await usersService.getProfile(database.db, userId));
+      return presentUserProfile(await users.getProfile(userId));
     },
   );
 }

@@ -2,8 +2,9 @@ import { DEMO_USER_EMAIL } from '../../../shared/constants';
 import type { ProfileChanges } from '../../../shared/contracts/profile';
 import { resolveSettings, type UserSettings } from '../../../shared/contracts/settings';
 import type { Theme } from '../../../shared/rules/theme';
-import type { Conn } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import { bindDb } from '../../lib/bind-db';
 import { demoAccountLocked, emailInUse, noPendingEmail, notFound } from '../../lib/errors';
 import { ledgerService } from '../ledger/service';
 import { type ProfileColumns, usersRepo } from './repo';
@@ -114,3 +115,14 @@ export const usersService = {
     return usersRepo.anonymise(conn, userId, `deleted-${userId}@deleted.rentgpu.invalid`, at);
   },
 };
+
+/** The routes' users (app.deps.users): the database bound, a profile change in one transaction. */
+export function createUsersService(db: Db) {
+  return {
+    ...bindDb(db, usersService, ['getProfile', 'setTheme']),
+    updateProfile: (userId: string, changes: Omit<ProfileChanges, 'email'>) =>
+      db.transaction((tx) => usersService.updateProfile(tx, userId, changes)),
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

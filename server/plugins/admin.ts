@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestAuth } from '../types';
-import { notFound } from './errors';
+import { notFound } from '../lib/errors';
+import type { RequestAuth } from './session';
 
 /**
  * Admin-only routes (users.is_admin) answer everyone else, signed in or not, exactly as an
