@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
+import { desiredInstance } from '../test/desired-instance';
 import { type ActualInstance, type LastReport, planConvergence } from './plan';
 
-const want = (id: string, state: DesiredInstance['state'], generation = 1): DesiredInstance => ({
-  id,
-  generation,
-  state,
-  cpus: 1,
-  memoryMib: 128,
-  diskGib: 1,
-  gpuIndexes: [],
-  sshUser: 'renter',
-  sshPublicKeys: [],
-  platformSshPublicKey: null,
-  vncPassword: 'pw',
-  userData: null,
-});
+const want = desiredInstance;
 const has = (
   id: string,
   phase: ActualInstance['phase'],

@@ -4,26 +4,14 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
 import { DriverError } from '../driver';
+import { desiredInstance } from '../test/desired-instance';
 import { QemuDriver } from './driver';
 
 /**
  * The parts of the driver contract (agent/test/driver-contract.ts) QEMU keeps without running
  * a guest: the rest runs in agent.e2e.test.ts, which boots one.
  */
-const spec: DesiredInstance = {
-  id: 'ghost',
-  generation: 1,
-  state: 'running',
-  cpus: 1,
-  memoryMib: 128,
-  diskGib: 1,
-  gpuIndexes: [],
-  sshUser: 'renter',
-  sshPublicKeys: [],
-  platformSshPublicKey: null,
-  vncPassword: 'pw',
-  userData: null,
-};
+const spec: DesiredInstance = desiredInstance('ghost');
 
 let dir: string;
 let driver: QemuDriver;

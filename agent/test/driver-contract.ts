@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesiredInstance, InstanceStatus } from '../../shared/contracts/agent-protocol';
 import { type BootOptions, DriverError, type InstanceDriver } from '../driver';
+import { desiredInstance } from './desired-instance';
 
 export interface ContractHost {
   driver: InstanceDriver;
@@ -24,20 +25,8 @@ export function describeDriverContract(name: string, host: () => Promise<Contrac
       await h.close?.();
     });
 
-    const spec = (id: string, generation = 1): DesiredInstance => ({
-      id,
-      generation,
-      state: 'running',
-      cpus: 1,
-      memoryMib: 128,
-      diskGib: 1,
-      gpuIndexes: [],
-      sshUser: 'renter',
-      sshPublicKeys: [],
-      platformSshPublicKey: null,
-      vncPassword: 'pw',
-      userData: null,
-    });
+    const spec = (id: string, generation = 1): DesiredInstance =>
+      desiredInstance(id, 'running', generation);
     const boot: BootOptions = { gpus: [] };
     const listed = async (id: string) => (await driver.list()).find((i) => i.id === id);
     const status = (id: string, state: InstanceStatus['state']): InstanceStatus => ({

@@ -2,25 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
 import type { CatalogueImage } from '../../shared/contracts/images';
 import { DriverError } from '../driver';
+import { desiredInstance } from './desired-instance';
 import { describeDriverContract } from './driver-contract';
 import { MemoryDriver } from './memory-driver';
 
 describeDriverContract('the in-memory driver', async () => ({ driver: new MemoryDriver() }));
 
-const spec: DesiredInstance = {
-  id: 'm',
-  generation: 1,
-  state: 'running',
-  cpus: 1,
-  memoryMib: 128,
-  diskGib: 1,
-  gpuIndexes: [],
-  sshUser: 'renter',
-  sshPublicKeys: [],
-  platformSshPublicKey: null,
-  vncPassword: 'pw',
-  userData: null,
-};
+const spec: DesiredInstance = desiredInstance('m');
 
 describe('MemoryDriver with manual readiness', () => {
   it('goes created → running (ready only once the boot finishes) → stopped → terminated', async () => {

@@ -1,0 +1,23 @@
+import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
+
+/** A small instance the server could ask for (1 CPU, 128 MiB, 1 GiB, no GPU, no keys). */
+export function desiredInstance(
+  id: string,
+  state: DesiredInstance['state'] = 'running',
+  generation = 1,
+): DesiredInstance {
+  return {
+    id,
+    generation,
+    state,
+    cpus: 1,
+    memoryMib: 128,
+    diskGib: 1,
+    gpuIndexes: [],
+    sshUser: 'renter',
+    sshPublicKeys: [],
+    platformSshPublicKey: null,
+    vncPassword: 'pw',
+    userData: null,
+  };
+}
