@@ -5,8 +5,8 @@ import { requireSelf, requireUser } from '../../plugins/session';
 import { providersService } from '../providers/service';
 
 /**
- * Who may see which instances. Acting on one instance is guarded by the service itself:
- * another user's instance answers 404, as if it did not exist.
+ * Who may see which instances. Acting on one instance is `authorize` below, asked by every
+ * instance command: another user's instance answers 404, as if it did not exist.
  */
 export const instancesPolicy = {
   /** /…/user/:userId lists: signed in, and the path names the caller (requireSelf). */
@@ -23,3 +23,5 @@ export const instancesPolicy = {
     return auth;
   },
 };
+
+export { type Actor, authorize, type InstanceDeed } from './authorize';

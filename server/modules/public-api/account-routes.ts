@@ -13,7 +13,7 @@ import { addSshKeyBody, sshKeyIdParam, sshKeyView } from '../../../shared/contra
 import { microsToDollars } from '../../../shared/rules/money';
 import { presentApiKey } from '../api-keys/presenter';
 import { apiKeysService } from '../api-keys/service';
-import type { InstanceRow } from '../instances/service';
+import { type InstanceRow, planName } from '../instances/service';
 import { presentSshKey } from '../ssh-keys/presenter';
 import { sshKeysService } from '../ssh-keys/service';
 import { usersService } from '../users/service';
@@ -84,8 +84,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
         return {
           instanceId: instance.id,
           gpuModel: listing.model,
-          billingPlan:
-            instance.billingPlan === 'booked' ? ('booked' as const) : ('metered' as const),
+          billingPlan: planName(instance),
           status: presentPublicInstance({ instance, listing } as InstanceRow).status,
           startedAt: instance.startTime.toISOString(),
           endedAt: instance.endTime?.toISOString() ?? null,

@@ -189,14 +189,8 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const { userId } = requireKey(request);
-      const { id } = request.params;
-      const { instance } = await instances.getOwn(userId, id);
-      const now = clock.now();
-      return answerOf(
-        instance.billingPlan === 'booked'
-          ? await instances.stopRental(userId, id, now, 'api')
-          : await instances.stop(userId, id, now),
-      );
+      // Each plan's stop: a rental ends (settled as 'api'), a metered instance stops.
+      return answerOf(await instances.stop(userId, request.params.id, clock.now(), 'api'));
     },
   );
 
