@@ -52,15 +52,16 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   const accounts = createAccountBook(db);
   // A renter's action on an instance wakes its host's waiting agent (agent long poll).
   const wake = createHostWake();
+  // The image catalogue: a constant of this process (docs/decisions/015-os-images.md).
+  const images = createImages(env.IMAGE_CATALOGUE);
   const instances = createInstancesService(db, accounts, {
     platformFeeBps: env.PLATFORM_FEE_BPS,
+    images,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
     onChange: () => readCache.invalidate(),
     onInstanceEvent: createInstanceAlerts({ db, mailer, log }),
     onHostWork: wake.wake,
   });
-  // The image catalogue: a constant of this process (docs/decisions/015-os-images.md).
-  const images = createImages(env.IMAGE_CATALOGUE);
   const hosts = createHostsService({
     db,
     instances,

@@ -1,6 +1,7 @@
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { conflict } from '../../lib/errors';
+import { providersService } from '../providers/service';
 import { type Actor, actorOf, authorize } from './authorize';
 import type { InstancesContext } from './context';
 import { hostInstancesRepo } from './host-repo';
@@ -32,6 +33,8 @@ export function instanceQueries(ctx: InstancesContext) {
     /** The user's rentals (booked plan), newest first. */
     listRentalsByUser: (userId: string) => instancesRepo.list(db, { userId }, 'booked'),
     listRentalsByProvider: (providerId: number) => instancesRepo.list(db, { providerId }, 'booked'),
+    /** The provider profile a user owns, if any (who may see a provider's rentals). */
+    providerIdOf: (userId: string) => providersService.providerIdOf(db, userId),
     listMeteredByUser: (userId: string) => instancesRepo.list(db, { userId }, 'metered'),
     /** The public API's list: one user's instances of both plans, newest first, a page at a time. */
     listPageByUser: (

@@ -5,6 +5,7 @@ import { type Actor, actorOf } from './authorize';
 import { applyHostReportCommand } from './commands/apply-host-report';
 import { hostStatusCommand } from './commands/host-status';
 import { instanceJobsCommands } from './commands/jobs';
+import { launchCommand } from './commands/launch';
 import { placeCommand } from './commands/place';
 import { startCommand } from './commands/start';
 import { stopCommand } from './commands/stop';
@@ -17,6 +18,7 @@ import { instanceQueries } from './queries';
 import type { InstanceRow } from './repo-rows';
 import type { CreateMeteredInput, EndReason, InstancesConfig, RentOptions } from './types';
 
+export type { ChoiceWords, LaunchRequest } from './commands/launch';
 export { planName, termsOf } from './plans';
 export type { InstanceRow } from './repo-rows';
 
@@ -39,6 +41,9 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   return {
     ...queries,
     ...instanceJobsCommands(ctx, plans),
+
+    /** The one front door for a new instance, of either plan (commands/launch.ts). */
+    launch: launchCommand(ctx, plans),
 
     /** Rents one unit on the booked plan at the quote the client was shown (plans/booked.ts). */
     rent: (userId: string, body: CreateRentalInput, at: Date, options: RentOptions = {}) =>

@@ -267,6 +267,8 @@ export const listingsRepo = {
         model: gpuListings.model,
         memoryGb: gpuListings.memoryGb,
         hourlyRateMicros: gpuListings.hourlyRateMicros,
+        hostId: gpuListings.hostId,
+        hostStatus: hostStatusOfListing,
         rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
         heldImages: heldImagesSql,
       })
