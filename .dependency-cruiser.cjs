@@ -72,11 +72,7 @@ module.exports = {
       comment:
         'a route file gets what it needs from services on app.deps: it imports neither server/db/ nor a repo (docs/architecture.md)',
       severity: 'error',
-      from: {
-        path: '^server/modules/.+routes[.]ts$',
-        // h-core removes these: the instances, deploy and public API instance routes still
-        // read the database themselves until that rewrite lands.
-      },
+      from: { path: '^server/modules/.+routes[.]ts$' },
       to: { path: ['^server/db/', '^server/modules/.+repo[.]ts$'] },
     },
     {

@@ -56,11 +56,6 @@ export interface AppDeps {
    * production): absolute URLs shown to users, such as the host install command, use it.
    */
   publicUrl: () => string;
-  /**
-   * The database, for the composition's own use (main.ts, the seed). Routes reach it through
-   * services only; the instances' and deploy routes still read it until h-core's rewrite lands.
-   */
-  database: Database;
   clock: Clock;
   mailer: Mailer;
   limiter: RateLimiter;
@@ -144,15 +139,16 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   const accounts = createAccountBook(db);
   // A renter's action on an instance wakes its host's waiting agent (agent long poll).
   const wake = createHostWake();
+  // The image catalogue: a constant of this process (docs/decisions/015-os-images.md).
+  const images = createImages(env.IMAGE_CATALOGUE);
   const instances = createInstancesService(db, accounts, {
     platformFeeBps: env.PLATFORM_FEE_BPS,
+    images,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
     onChange: () => readCache.invalidate(),
     onInstanceEvent: createInstanceAlerts({ db, mailer, log }),
     onHostWork: wake.wake,
   });
-  // The image catalogue: a constant of this process (docs/decisions/015-os-images.md).
-  const images = createImages(env.IMAGE_CATALOGUE);
   const hosts = createHostsService({
     db,
     instances,
@@ -188,7 +184,6 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   return {
     env,
     publicUrl,
-    database,
     clock,
     mailer,
     limiter,

@@ -38,6 +38,18 @@ export const UNIT_HOLDING_STATES: readonly InstanceState[] = [
   'running',
 ];
 
+/**
+ * States in which an instance whose host stays unreachable fails (DESIGN.md section 3); a
+ * provisioning one has its own deadline, a stopped one waits for its host.
+ */
+export const FAILS_WHEN_UNREACHABLE: readonly InstanceState[] = ['running', 'starting', 'stopping'];
+
+/** States a host must still know of: every live state, and one it is letting go of. */
+export const ON_HOST_STATES: readonly InstanceState[] = [...LIVE_STATES, 'terminating'];
+
+/** States on the way to running, whose progress a host reports. */
+export const ON_THE_WAY_STATES: readonly InstanceState[] = ['provisioning', 'starting'];
+
 /** States a host is moving the instance through: it will change without anyone acting. */
 export const TRANSITIONAL_STATES: readonly InstanceState[] = [
   'provisioning',

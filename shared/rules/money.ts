@@ -18,3 +18,15 @@ export function dollarsToMicros(dollars: string): bigint {
   const micros = BigInt(whole) * MICROS_PER_DOLLAR + BigInt(frac.padEnd(6, '0'));
   return sign ? -micros : micros;
 }
+
+/** Micro-dollars as dollars with as many decimals as needed (at least two): a minute's price. */
+export function preciseDollars(micros: bigint): string {
+  const negative = micros < 0n;
+  const abs = negative ? -micros : micros;
+  const whole = abs / 1_000_000n;
+  const frac = (abs % 1_000_000n)
+    .toString()
+    .padStart(6, '0')
+    .replace(/0{1,4}$/, '');
+  return `${negative ? '-' : ''}${whole}.${frac.padEnd(2, '0')}`;
+}

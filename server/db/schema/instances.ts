@@ -12,6 +12,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { ProvisioningProgress } from '../../../shared/contracts/images';
+import { TRANSITIONAL_STATES, UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
+import { stateList } from '../states';
 import { users } from './accounts';
 import { createdAt } from './columns';
 import { gpuListings, providers } from './marketplace';
@@ -116,7 +118,7 @@ export const instances = pgTable(
     index('instances_provider_idx').on(t.providerId, t.startTime),
     index('instances_listing_unit_idx')
       .on(t.gpuListingId)
-      .where(sql`${t.status} in ('provisioning', 'starting', 'running')`),
+      .where(sql`${t.status} in ${stateList(UNIT_HOLDING_STATES)}`),
     index('instances_booked_ends_at_idx')
       .on(t.endsAt)
       .where(sql`${t.billingPlan} = 'booked' and ${t.endTime} is null`),
@@ -132,7 +134,7 @@ export const instances = pgTable(
       .where(sql`${t.hostReleasedAt} is null and ${t.hostId} is not null`),
     index('instances_host_pending_idx')
       .on(t.hostId)
-      .where(sql`${t.status} in ('provisioning', 'starting', 'stopping', 'terminating')`),
+      .where(sql`${t.status} in ${stateList(TRANSITIONAL_STATES)}`),
     // Each host hands out its own ports: one live instance per (host, port). Per host, not per
     // address: one host must not be able to claim another's address and port first
     // (docs/decisions/013-hosts-are-untrusted.md).

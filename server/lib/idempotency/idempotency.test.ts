@@ -52,7 +52,7 @@ function testRoutes(app: FastifyInstance) {
     if (body.fail) return reply.status(body.fail).send({ error: { code: 'X', message: 'x' } });
     const answer = { run: effects.runs, id: (request.params as { id: string }).id };
     // The "money" and the answer in one transaction, as the money routes do it.
-    await app.deps.database.db.transaction(async (tx) => {
+    await t.database.db.transaction(async (tx) => {
       await recordAnswer(request, 201, (a: typeof answer) => a)?.(tx, answer);
     });
     effects.committed += 1;

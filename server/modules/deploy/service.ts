@@ -1,17 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import type {
   DeployGpuList,
   DeploymentStatusView,
   DeployRequestBody,
   DeployResultView,
 } from '../../../shared/contracts/deploy';
-import { deployTemplate, deployUserData } from '../../../shared/deploy-templates';
+import { deployTemplate } from '../../../shared/deploy-templates';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Db, Tx } from '../../db/client';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
-import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import { DEMO_HOST_ID } from '../hosts/demo-host';
-import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
+import type { Images } from '../images/catalogue';
 import type { InstanceRow, InstancesService } from '../instances/service';
 import { imageUnavailable } from '../instances/vm-service';
 import type { OfferedListing } from '../listings/offerings';
@@ -32,9 +30,6 @@ export interface DeployConfig {
 /** Spec part 2 section 8 ('Deployment Initiated'). */
 export const DEPLOY_MESSAGE =
   "Your GPU instance is being prepared. You'll receive access details shortly.";
-
-/** Tries at most this many listings when the cheapest is taken meanwhile. */
-const ATTEMPTS = 3;
 
 const soldOut = (gpuType: string) =>
   new AppError(
@@ -115,66 +110,45 @@ export function createDeployService(db: Db, instances: InstancesService, config:
       record?: (tx: Tx, answer: DeployResultView) => Promise<void>,
     ): Promise<DeployResultView> {
       const template = deployTemplate(body.template);
-      const sandbox = await listingsService.sandboxProviderOf(db, userId);
-      const [offering] = await listingsService.offerings(db, sandbox, body.gpu_type);
-      if (!offering) throw validationFailed({ gpu_type: ['No GPU of this type is on offer'] });
-      let candidates = offering.listings.filter((l) => l.rentable);
-      if (candidates.length === 0) throw soldOut(body.gpu_type);
-      // Only where the host holds or can fetch the template's image (docs/decisions/015).
-      const image = imageOfTemplate(template.id);
-      if (!config.images.fetchable(image)) {
-        const held = await listingsService.heldImagesOf(
-          db,
-          candidates.map((l) => l.id),
-        );
-        const holding = new Set(
-          held.filter((h) => heldImages(h.heldImages).includes(image)).map((h) => h.id),
-        );
-        candidates = candidates.filter((l) => holding.has(l.id));
-        if (candidates.length === 0) throw imageUnavailable('ubuntu22');
-      }
-      candidates = candidates.slice(0, ATTEMPTS);
-      const jupyterToken = randomBytes(24).toString('hex');
-      const userData = deployUserData(template.id, { jupyterToken });
-      let lastRefusal: unknown = soldOut(body.gpu_type);
-      for (const listing of candidates) {
-        const ready = await readiness(listing);
-        const expectedMs =
-          listing.hostStatus === 'demo'
-            ? demoReadyMs
-            : ready.seconds !== null
-              ? ready.seconds * 1000
-              : template.deploySeconds * 1000 + config.heartbeatIntervalMs;
-        const answer = (row: InstanceRow): DeployResultView => ({
-          success: true,
-          message: DEPLOY_MESSAGE,
-          ...presentDeployment(row, expectedMs),
-        });
-        try {
-          const row = await instances.createMetered(
-            userId,
-            {
-              gpuListingId: listing.id,
-              source: 'deploy',
-              template: template.id,
-              storageGb: body.storage_gb,
-              cpus: template.cpuCores,
-              memoryGb: template.ramGb,
-              userData,
-              platformKey: generateSshKeyPair(`rentgpu-console-${template.id}`),
+      // The answer names how long this listing's host takes: known once the listing is chosen.
+      let answer: ((row: InstanceRow) => DeployResultView) | null = null;
+      const row = await instances.launch(
+        {
+          userId,
+          source: 'deploy',
+          listing: {
+            gpuType: body.gpu_type,
+            words: {
+              notOffered: () => validationFailed({ gpu_type: ['No GPU of this type is on offer'] }),
+              soldOut: () => soldOut(body.gpu_type),
+              noImage: () => imageUnavailable('ubuntu22'),
+              taken: (error) => (error.code === 'HOST_OFFLINE' ? error : soldOut(body.gpu_type)),
+              soldOutFirst: true,
             },
-            now,
-            record ? { record: (tx, created) => record(tx, answer(created)) } : {},
-          );
-          return answer(row);
-        } catch (error) {
-          // Taken (or its host went dark) between the list and the create: try the next.
-          const code = error instanceof AppError ? error.code : null;
-          if (code !== 'CAPACITY_UNAVAILABLE' && code !== 'HOST_OFFLINE') throw error;
-          lastRefusal = code === 'HOST_OFFLINE' ? error : soldOut(body.gpu_type);
-        }
-      }
-      throw lastRefusal;
+          },
+          plan: { name: 'metered', storageGb: body.storage_gb },
+          template: template.id,
+          record: async (listing) => {
+            const ready = listing ? await readiness(listing) : { seconds: null, basis: null };
+            const expectedMs =
+              listing?.hostStatus === 'demo'
+                ? demoReadyMs
+                : ready.seconds !== null
+                  ? ready.seconds * 1000
+                  : template.deploySeconds * 1000 + config.heartbeatIntervalMs;
+            const present = (created: InstanceRow): DeployResultView => ({
+              success: true,
+              message: DEPLOY_MESSAGE,
+              ...presentDeployment(created, expectedMs),
+            });
+            answer = present;
+            return record ? (tx, created) => record(tx, present(created)) : undefined;
+          },
+        },
+        now,
+      );
+      if (!answer) throw new Error('deploy launched without its answer');
+      return (answer as (row: InstanceRow) => DeployResultView)(row);
     },
 
     /** A deployment's live status: its owner's deploys only (404 for anything else). */

@@ -1,38 +1,8 @@
-import { and, eq, gt, inArray, isNull, lt, or, type Placeholder, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
-import type { HostImageStatus, ProvisioningProgress } from '../../../shared/contracts/images';
-import { withoutControlCharacters } from '../../../shared/rules/text';
+import type { HostImageStatus } from '../../../shared/contracts/images';
 import type { Conn } from '../../db/client';
-import { compiled } from '../../db/compiled';
-import { hostOutages, hosts, instances } from '../../db/schema';
-
-/** Instances a host must know about: everything placed there until the host let it go. */
-const onHostCondition = (hostId: string | Placeholder) =>
-  and(
-    eq(instances.hostId, hostId),
-    // Implies the partial index instances_on_host_idx's predicate.
-    isNull(instances.hostReleasedAt),
-    or(
-      inArray(instances.status, [
-        'provisioning',
-        'running',
-        'stopping',
-        'stopped',
-        'starting',
-        'terminating',
-      ]),
-      and(eq(instances.status, 'failed'), isNull(instances.hostReleasedAt)),
-    ),
-  );
-
-/** Every heartbeat's read (built once: server/db/compiled.ts). */
-const instancesOnHostStatement = compiled('hosts_instances_on_host', (conn) =>
-  conn
-    .select()
-    .from(instances)
-    .where(onHostCondition(sql.placeholder('hostId')))
-    .orderBy(instances.id),
-);
+import { hostOutages, hosts } from '../../db/schema';
 
 export const hostsRepo = {
   /** The last inventory each host reported (its GPUs' nvidia-smi readings) and when. */
@@ -157,55 +127,6 @@ export const hostsRepo = {
     };
   },
 
-  /** Every instance a host must converge or keep (see onHostCondition). */
-  async instancesOnHost(conn: Conn, hostId: string) {
-    return instancesOnHostStatement(conn, { hostId });
-  },
-
-  /** The instance if it is placed on this host (a report for another host's is refused). */
-  async findInstanceOnHost(conn: Conn, hostId: string, instanceId: number) {
-    const rows = await conn
-      .select()
-      .from(instances)
-      .where(and(eq(instances.id, instanceId), eq(instances.hostId, hostId)));
-    return rows[0] ?? null;
-  },
-
-  async releaseInstance(conn: Conn, instanceId: number, at: Date) {
-    await conn
-      .update(instances)
-      .set({ hostReleasedAt: at })
-      .where(and(eq(instances.id, instanceId), isNull(instances.hostReleasedAt)));
-  },
-
-  /**
-   * Where a provisioning or starting instance is on its way, as its host reports it: only at
-   * the generation the host acted on and while it is still on its way (a stale entry is lost).
-   */
-  async recordProgress(
-    conn: Conn,
-    instanceId: number,
-    generation: number,
-    progress: ProvisioningProgress | null,
-  ) {
-    await conn
-      .update(instances)
-      .set({ provisioningProgress: progress })
-      .where(
-        and(
-          eq(instances.id, instanceId),
-          eq(instances.generation, generation),
-          inArray(instances.status, ['provisioning', 'starting']),
-        ),
-      );
-  },
-
-  /** A host's own words on why an instance failed: shown to the renter as text, never run. */
-  async recordHostError(conn: Conn, instanceId: number, error: string | null) {
-    const text = error === null ? null : withoutControlCharacters(error);
-    await conn.update(instances).set({ hostError: text }).where(eq(instances.id, instanceId));
-  },
-
   /** Enrolled hosts silent since `before` that are not marked offline yet, locked. */
   async lockSilentHosts(conn: Conn, before: Date, limit: number) {
     return conn
@@ -237,30 +158,5 @@ export const hostsRepo = {
       .update(hostOutages)
       .set({ endedAt: at })
       .where(and(eq(hostOutages.hostId, id), isNull(hostOutages.endedAt)));
-  },
-
-  /** Live instances on a host that went dark are unreachable from `at` (not billed). */
-  async markUnreachable(conn: Conn, hostId: string, at: Date) {
-    return conn
-      .update(instances)
-      .set({ unreachableSince: at })
-      .where(
-        and(
-          eq(instances.hostId, hostId),
-          isNull(instances.endTime),
-          isNull(instances.unreachableSince),
-        ),
-      )
-      .returning({ id: instances.id, userId: instances.userId, providerId: instances.providerId });
-  },
-
-  /** Back in touch: the unreachable time is added up (booked: refunded at settlement). */
-  async markReachable(conn: Conn, hostId: string, at: Date) {
-    await conn.execute(sql`
-      update ${instances} set
-        unreachable_seconds = unreachable_seconds
-          + greatest(0, floor(extract(epoch from (${at.toISOString()}::timestamptz - unreachable_since))))::int,
-        unreachable_since = null
-      where host_id = ${hostId} and unreachable_since is not null`);
   },
 };

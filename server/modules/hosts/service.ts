@@ -1,4 +1,3 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import {
   AGENT_HEARTBEAT_INTERVAL_MS,
   AGENT_OFFLINE_AFTER_MS,
@@ -12,17 +11,10 @@ import {
 import type { HostImageStatus } from '../../../shared/contracts/images';
 import { withoutControlCharacters } from '../../../shared/rules/text';
 import type { Db } from '../../db/client';
-import { isUniqueViolation } from '../../db/errors';
-import { gpuListings, type Instance, instances, sshKeys } from '../../db/schema';
+import type { Instance } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256 } from '../../lib/crypto';
-import {
-  AppError,
-  hostAddressRefused,
-  notFound,
-  sshPortInUse,
-  unauthenticated,
-} from '../../lib/errors';
+import { AppError, hostAddressRefused, notFound, unauthenticated } from '../../lib/errors';
 import { createImages, type Images } from '../images/catalogue';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
@@ -52,8 +44,6 @@ export interface HostEvent {
   providerId: number;
   instanceIds: number[];
 }
-
-const HOLDS_GPU = new Set(['provisioning', 'starting', 'running']);
 
 /** A host's image status as stored: its error is the host's words, kept as plain text. */
 const storedImageStatus = (status: HostImageStatus): HostImageStatus => ({
@@ -114,152 +104,41 @@ export function createHostsService(deps: {
     return deps.instances.applyHostReport(report, clock.now());
   }
 
-  /** Applies one agent status (a report, or a heartbeat entry recovering a lost report). */
-  async function applyStatus(
+  /**
+   * A ready instance's addresses as the host reports them: only the host's own address
+   * reaches renters and the console (docs/decisions/013); a malformed key line or another's
+   * address refuses the status (400) before anything moves.
+   */
+  const connectionOf =
+    (host: AgentHost, status: InstanceStatus) => (): HostReport['connection'] => {
+      if (status.state !== 'running') return {};
+      const { ssh, vnc } = status;
+      const hostKey = guestHostKey(status.hostKeys);
+      const sshHost = ssh ? addresses.accept(host, ssh.host) : null;
+      if (ssh && sshHost === null) throw hostAddressRefused('ssh.host', ssh.host);
+      const vncHost = vnc ? addresses.accept(host, vnc.host) : null;
+      if (vnc && vncHost === null) throw hostAddressRefused('vnc.host', vnc.host);
+      return {
+        ...(ssh ? { sshHost: sshHost ?? '', sshPort: ssh.port, sshUsername: ssh.user } : {}),
+        ...(vnc ? { vncAddress: `${vncHost}:${vnc.port}` } : {}),
+        ...(hostKey
+          ? { sshHostKey: hostKey.line, sshHostKeyFingerprint: hostKey.fingerprint }
+          : {}),
+      };
+    };
+
+  /** One status of one of this host's instances, through the instance core. */
+  const applyStatus = (
     host: AgentHost,
     instance: Instance,
     status: InstanceStatus,
     at: Date,
-  ): Promise<boolean> {
-    if (status.generation !== instance.generation) return false;
-    const base = { instanceId: instance.id, generation: status.generation, at };
-    switch (status.state) {
-      case 'running': {
-        if (instance.status === 'running') return true;
-        const { ssh, vnc } = status;
-        // A malformed key line refuses the report (400 naming hostKeys), before anything moves.
-        const hostKey = guestHostKey(status.hostKeys);
-        // Only the host's own address reaches renters and the console (docs/decisions/013).
-        const sshHost = ssh ? addresses.accept(host, ssh.host) : null;
-        if (ssh && sshHost === null) throw hostAddressRefused('ssh.host', ssh.host);
-        const vncHost = vnc ? addresses.accept(host, vnc.host) : null;
-        if (vnc && vncHost === null) throw hostAddressRefused('vnc.host', vnc.host);
-        try {
-          const result = await report({
-            ...base,
-            state: 'running',
-            connection: {
-              ...(ssh ? { sshHost: sshHost ?? '', sshPort: ssh.port, sshUsername: ssh.user } : {}),
-              ...(vnc ? { vncAddress: `${vncHost}:${vnc.port}` } : {}),
-              ...(hostKey
-                ? { sshHostKey: hostKey.line, sshHostKeyFingerprint: hostKey.fingerprint }
-                : {}),
-            },
-          });
-          return result.accepted;
-        } catch (error) {
-          if (ssh && isUniqueViolation(error, 'instances_live_host_port_key')) {
-            throw sshPortInUse(ssh.port);
-          }
-          throw error;
-        }
-      }
-      case 'stopped': {
-        if (instance.status === 'stopped') return true;
-        return (await report({ ...base, state: 'stopped' })).accepted;
-      }
-      case 'terminated': {
-        if (instance.status === 'failed' || instance.status === 'terminated') {
-          await hostsRepo.releaseInstance(db, instance.id, at);
-          return true;
-        }
-        const result = await report({ ...base, state: 'terminated' });
-        if (result.accepted) await hostsRepo.releaseInstance(db, instance.id, at);
-        return result.accepted;
-      }
-      case 'failed': {
-        await hostsRepo.recordHostError(db, instance.id, status.error);
-        if (instance.status === 'failed') return true;
-        return (await report({ ...base, state: 'failed' })).accepted;
-      }
-      default:
-        // provisioning, starting, stopping, terminating: the host is on its way; where it is
-        // on the way to running is shown to the renter.
-        if (status.progress !== undefined) await recordProgress(instance, status);
-        return true;
-    }
-  }
-
-  /** A provisioning or starting instance's progress, when it says something new. */
-  async function recordProgress(instance: Instance, status: InstanceStatus): Promise<void> {
-    if (status.generation !== instance.generation) return;
-    if (instance.status !== 'provisioning' && instance.status !== 'starting') return;
-    if (status.state !== instance.status) return;
-    const progress = status.progress ?? null;
-    if (JSON.stringify(progress) === JSON.stringify(instance.provisioningProgress ?? null)) return;
-    await hostsRepo.recordProgress(db, instance.id, instance.generation, progress);
-  }
-
-  /** Does a heartbeat entry say something the server does not know yet? */
-  function isNews(instance: Instance, status: InstanceStatus): boolean {
-    if (status.generation !== instance.generation) return false;
-    if (status.state === 'running')
-      return instance.status === 'provisioning' || instance.status === 'starting';
-    if (status.state === 'stopped') return instance.status === 'stopping';
-    if (status.state === 'terminated') {
-      return (
-        instance.status === 'terminating' ||
-        (instance.status === 'failed' && instance.hostReleasedAt === null)
-      );
-    }
-    if (status.state === 'failed') return instance.endTime === null;
-    return false;
-  }
-
-  /**
-   * Fills in what a host needs before it can create an instance: GPU indexes for a unit
-   * holder (the lowest free one its listing offers), the renter's SSH keys, a VNC password.
-   * A stopped instance gives its GPU back.
-   */
-  async function place(host: AgentHost, rows: Instance[]): Promise<Instance[]> {
-    const needKeys = rows.filter(
-      (r) => r.status === 'provisioning' && r.sshPublicKeys.length === 0,
-    );
-    const keysByUser = new Map<string, string[]>();
-    if (needKeys.length > 0) {
-      const keys = await db
-        .select({ userId: sshKeys.userId, publicKey: sshKeys.publicKey })
-        .from(sshKeys)
-        .where(inArray(sshKeys.userId, [...new Set(needKeys.map((r) => r.userId))]));
-      for (const k of keys)
-        keysByUser.set(k.userId, [...(keysByUser.get(k.userId) ?? []), k.publicKey]);
-    }
-    const needGpu = rows.filter((r) => HOLDS_GPU.has(r.status) && r.gpuIndexes.length === 0);
-    const offered = new Map<number, number[]>();
-    if (needGpu.length > 0) {
-      const listings = await db
-        .select({ id: gpuListings.id, indexes: gpuListings.hostGpuIndexes })
-        .from(gpuListings)
-        .where(
-          and(
-            inArray(gpuListings.id, [...new Set(needGpu.map((r) => r.gpuListingId))]),
-            eq(gpuListings.hostId, host.id),
-          ),
-        );
-      for (const l of listings) offered.set(l.id, l.indexes);
-    }
-    const used = new Set(rows.filter((r) => HOLDS_GPU.has(r.status)).flatMap((r) => r.gpuIndexes));
-    const out: Instance[] = [];
-    for (const row of rows) {
-      const changes: Partial<Instance> = {};
-      if (row.vncPassword === null) changes.vncPassword = vncPassword();
-      if (needKeys.includes(row)) changes.sshPublicKeys = keysByUser.get(row.userId) ?? [];
-      if (HOLDS_GPU.has(row.status) && row.gpuIndexes.length === 0) {
-        const free = (offered.get(row.gpuListingId) ?? []).find((i) => !used.has(i));
-        if (free !== undefined) {
-          used.add(free);
-          changes.gpuIndexes = [free];
-        }
-      } else if (row.status === 'stopped' && row.gpuIndexes.length > 0) {
-        changes.gpuIndexes = [];
-      }
-      if (Object.keys(changes).length > 0) {
-        await db.update(instances).set(changes).where(eq(instances.id, row.id));
-      }
-      out.push({ ...row, ...changes });
-    }
-    return out;
-  }
+    heartbeat: boolean,
+  ) =>
+    deps.instances.applyHostStatus(instance, status, at, {
+      heartbeat,
+      connection: connectionOf(host, status),
+    });
 
   return {
     report,
@@ -364,18 +243,17 @@ export function createHostsService(deps: {
       if (recorded.wasOfflineSince) {
         await db.transaction(async (tx) => {
           await hostsRepo.closeOutage(tx, host.id, now);
-          await hostsRepo.markReachable(tx, host.id, now);
+          await deps.instances.markReachable(tx, host.id, now);
         });
       }
-      let rows = await hostsRepo.instancesOnHost(db, host.id);
+      let rows = await deps.instances.onHost(host.id);
       const byId = new Map(rows.map((r) => [String(r.id), r]));
       let changed = false;
       for (const status of body.instances) {
         const row = byId.get(status.id);
-        if (row && status.progress !== undefined) await recordProgress(row, status);
-        if (!row || !isNews(row, status)) continue;
+        if (!row) continue;
         try {
-          changed = (await applyStatus(host, row, status, now)) || changed;
+          changed = (await applyStatus(host, row, status, now, true)) || changed;
         } catch (error) {
           // One refused entry (an address not the host's, a port taken) is that instance's
           // problem: the rest of the heartbeat goes on, and the answer still lists it.
@@ -386,8 +264,8 @@ export function createHostsService(deps: {
           );
         }
       }
-      if (changed) rows = await hostsRepo.instancesOnHost(db, host.id);
-      rows = await place(host, rows);
+      if (changed) rows = await deps.instances.onHost(host.id);
+      rows = await deps.instances.place(host.id, rows, vncPassword);
       const publicAddress =
         canonicalAddress(recorded.publicHost) ?? canonicalAddress(callerAddress);
       return {
@@ -404,14 +282,14 @@ export function createHostsService(deps: {
       if (pathId !== body.id || !Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) {
         throw notFound('Instance');
       }
-      const instance = await hostsRepo.findInstanceOnHost(db, host.id, id);
+      const instance = await deps.instances.findOnHost(host.id, id);
       if (!instance) throw notFound('Instance');
       const at = new Date(body.at);
       const now = clock.now();
       // An agent's clock may be off, and a host is untrusted (docs/decisions/013): a transition
       // never happens in the future, nor before the state it leaves began.
       const when = at > now ? now : at < instance.stateChangedAt ? instance.stateChangedAt : at;
-      return { accepted: await applyStatus(host, instance, body, when) };
+      return { accepted: await applyStatus(host, instance, body, when, false) };
     },
 
     /**
@@ -426,7 +304,7 @@ export function createHostsService(deps: {
         for (const h of silent) {
           const since = h.lastHeartbeatAt ?? before;
           await hostsRepo.markOffline(tx, h.id, since, now);
-          const hit = await hostsRepo.markUnreachable(tx, h.id, since);
+          const hit = await deps.instances.markUnreachable(tx, h.id, since);
           events.push({
             kind: 'host_offline',
             hostId: h.id,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../../shared/contracts/errors';
@@ -12,7 +12,14 @@ import {
 import { idParam } from '../../../shared/contracts/params';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
+import type { Actor } from './authorize';
 import { presentVm } from './vm-presenter';
+
+/** The VM dashboard shows metered instances only: a rental is not found here. */
+const vmActor = (request: FastifyRequest): Actor => ({
+  userId: requireUser(request).userId,
+  plan: 'metered',
+});
 
 /**
  * The VM dashboard's API (spec part 2 section 7, "Virtual machines"): metered instances in
@@ -75,10 +82,8 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
         schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
       },
       async (request) => {
-        const { userId } = requireUser(request);
-        await instances.getOwnMetered(userId, request.params.id);
         const now = clock.now();
-        const row = await instances[action](userId, request.params.id, now);
+        const row = await instances[action](vmActor(request), request.params.id, now);
         return vms.present(row, now);
       },
     );
@@ -91,10 +96,8 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
     },
     async (request) => {
-      const { userId } = requireUser(request);
-      await instances.getOwnMetered(userId, request.params.id);
       const now = clock.now();
-      return vms.present(await instances.terminate(userId, request.params.id, now), now);
+      return vms.present(await instances.terminate(vmActor(request), request.params.id, now), now);
     },
   );
 

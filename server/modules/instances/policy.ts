@@ -1,12 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { Conn } from '../../db/client';
 import { forbidden } from '../../lib/errors';
 import { requireSelf, requireUser } from '../../plugins/session';
-import { providersService } from '../providers/service';
 
 /**
- * Who may see which instances. Acting on one instance is guarded by the service itself:
- * another user's instance answers 404, as if it did not exist.
+ * Who may see which instances. Acting on one instance is `authorize` below, asked by every
+ * instance command: another user's instance answers 404, as if it did not exist.
  */
 export const instancesPolicy = {
   /** /…/user/:userId lists: signed in, and the path names the caller (requireSelf). */
@@ -15,11 +13,17 @@ export const instancesPolicy = {
   },
 
   /** A provider's rentals are seen by the provider's owner only. */
-  async ownProvider(request: FastifyRequest, providerId: number, conn: Conn) {
+  async ownProvider(
+    request: FastifyRequest,
+    providerId: number,
+    providerIdOf: (userId: string) => Promise<number | null>,
+  ) {
     const auth = requireUser(request);
-    if ((await providersService.providerIdOf(conn, auth.userId)) !== providerId) {
+    if ((await providerIdOf(auth.userId)) !== providerId) {
       throw forbidden('You can only see the rentals of your own provider profile.');
     }
     return auth;
   },
 };
+
+export { type Actor, authorize, type InstanceDeed } from './authorize';

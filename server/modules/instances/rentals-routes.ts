@@ -12,7 +12,7 @@ import { presentRental } from './presenter';
 /** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
 export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { instances, clock, database } = app.deps;
+  const { instances, clock } = app.deps;
 
   app.post(
     '/api/rentals',
@@ -23,9 +23,17 @@ export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
-      const rental = await instances.rent(userId, request.body, clock.now(), {
-        record: recordAnswer(request, 201, presentRental),
-      });
+      const { gpuListingId, providerId, durationHours, hourlyRate, totalCost } = request.body;
+      const rental = await instances.launch(
+        {
+          userId,
+          source: 'marketplace',
+          listing: { id: gpuListingId, providerId },
+          plan: { name: 'booked', hours: durationHours, quote: { hourlyRate, totalCost } },
+          record: async () => recordAnswer(request, 201, presentRental),
+        },
+        clock.now(),
+      );
       return reply.status(201).send(presentRental(rental));
     },
   );
@@ -66,7 +74,7 @@ export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { providerId } = request.params;
-      await instancesPolicy.ownProvider(request, providerId, database.db);
+      await instancesPolicy.ownProvider(request, providerId, instances.providerIdOf);
       return (await instances.listRentalsByProvider(providerId)).map(presentRental);
     },
   );

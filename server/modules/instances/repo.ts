@@ -1,43 +1,21 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
-import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
-import type { Conn } from '../../db/client';
-import { compiled, compiledByShape, compiledSql } from '../../db/compiled';
-import { balanceAlerts, gpuListings, instances, providers, users } from '../../db/schema';
 import {
-  type PostingMarkers,
-  type PostingOutcomeRow,
-  type PreparedLines,
-  type PreparedPosting,
-  postingCtes,
-  postingOutcome,
-  readPostingOutcome,
-} from '../ledger/service';
-import { releaseUnitSql, reserveUnitSql } from '../listings/service';
+  FAILS_WHEN_UNREACHABLE,
+  type InstanceState,
+  TRANSITIONAL_STATES,
+} from '../../../shared/rules/instance-lifecycle';
+import type { Conn } from '../../db/client';
+import { compiled, compiledByShape } from '../../db/compiled';
+import { gpuListings, instances, providers, users } from '../../db/schema';
+import { type Instance, type InstanceRow, viewColumns } from './repo-rows';
+
+export type { InstanceRow } from './repo-rows';
 
 /** Where a user's alerts go: their address and the settings that say whether they want them. */
 export interface AlertRecipient {
   email: string;
   settings: unknown;
 }
-
-const viewColumns = {
-  instance: instances,
-  listing: {
-    model: gpuListings.model,
-    location: gpuListings.location,
-    isDemoHost: gpuListings.isDemoHost,
-    memoryGb: gpuListings.memoryGb,
-  },
-  provider: { companyName: providers.companyName },
-};
-
-/** An instance with what its views need: the listing's model and place, the provider's name. */
-export type InstanceRow = {
-  instance: typeof instances.$inferSelect;
-  /** memoryGb: the GPU's memory (absent where a caller built the row by hand). */
-  listing: { model: string; location: string; isDemoHost: boolean; memoryGb?: number };
-  provider: { companyName: string };
-};
 
 type Changes = Partial<typeof instances.$inferInsert>;
 
@@ -53,8 +31,6 @@ const lockViewById = compiled<{ id: number }, InstanceRow[]>('instances_lock_vie
   viewById(conn).for('update', { of: instances }),
 );
 const findViewById = compiled<{ id: number }, InstanceRow[]>('instances_find_view', viewById);
-
-type Instance = typeof instances.$inferSelect;
 
 /** Inserts and state changes, compiled once per shape (server/db/compiled.ts). */
 const insertShaped = compiledByShape<Instance[]>('instances_insert', (conn, set) =>
@@ -117,101 +93,6 @@ const markReadyStatement = compiled<
     }),
 );
 
-const instanceColumns = Object.entries(getTableColumns(instances));
-
-/** An instance row as PostgreSQL sends it from a statement written by hand, mapped as drizzle maps it. */
-function instanceFromRow(row: Record<string, unknown>): Instance {
-  const instance: Record<string, unknown> = {};
-  for (const [key, column] of instanceColumns) {
-    if (!(column.name in row)) throw new Error(`instance row without ${column.name}`);
-    const value = row[column.name];
-    instance[key] = value === null ? null : column.mapFromDriverValue(value);
-  }
-  return instance as Instance;
-}
-
-const postingValues = (posting: PreparedLines) => [
-  posting.lines.map((line) => line.accountId),
-  posting.lines.map((line) => String(line.amountMicros)),
-  posting.inline?.accountId ?? null,
-  posting.inline ? String(posting.inline.amountMicros) : null,
-];
-
-const RENT_AT: PostingMarkers = {
-  accounts: '$11',
-  amounts: '$12',
-  moveAccount: '$13',
-  moveAmount: '$14',
-};
-
-/**
- * A rent in one statement: a unit taken at the quoted rate (listings' own reserve, with every
- * guard), the booked instance inserted, and its posting written with the wallet's move (the
- * ledger's own CTEs). No unit, no instance, no posting; a wallet that cannot pay is not
- * moved, and the caller rolls its transaction back. The memo is the one a rent has always
- * had: "Rental <id>: <hours> h of <model> held in escrow, storage add-on charged".
- */
-const rentStatement = compiledSql<
-  Record<string, unknown> &
-    PostingOutcomeRow & {
-      listing_model: string;
-      listing_location: string;
-      listing_is_demo_host: boolean;
-      listing_company_name: string;
-    }
->(
-  'instances_rent',
-  `with l as (
-    ${reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4' })}
-  ), i as (
-    insert into instances (user_id, gpu_listing_id, provider_id, host_id, source, billing_plan,
-      status, state_changed_at, duration_hours, hourly_rate_micros, booked_cost_micros,
-      storage_fee_micros, start_time, ends_at, provisioning_deadline)
-    select $4::uuid, l.id, l.provider_id, l.host_id, 'marketplace', 'booked', 'provisioning',
-      $8::timestamptz, $5::int, $2::bigint, $6::bigint, $7::bigint, $8::timestamptz,
-      $9::timestamptz, $10::timestamptz
-    from l
-    returning *
-  ), ${postingCtes(
-    `select 'rental_start', 'Rental ' || i.id || ': ' || $5::int || ' h of ' || l.model
-      || ' held in escrow, storage add-on charged', null::text, 'rental:' || i.id from i, l`,
-    RENT_AT,
-  )}
-  select i.*, l.model as listing_model, l.location as listing_location,
-    l.is_demo_host as listing_is_demo_host, l.company_name as listing_company_name,
-    ${postingOutcome(RENT_AT)}
-  from i, l`,
-);
-
-const SETTLE_AT: PostingMarkers = {
-  accounts: '$6',
-  amounts: '$7',
-  moveAccount: '$8',
-  moveAmount: '$9',
-};
-
-/**
- * A booked instance's settlement in one statement, its row locked by the caller: the
- * instance ended (only from a live state), its unit back when it held one, and the posting
- * with at most one cached balance moved. The unit goes back before the posting moves a
- * balance, the order every rent keeps (listing, then account).
- */
-const settleStatement = compiledSql<Record<string, unknown> & PostingOutcomeRow>(
-  'instances_settle_booked',
-  `with i as (
-    update instances set generation = generation + 1, status = $10, state_changed_at = $11::timestamptz,
-      provisioning_progress = null, end_time = $12::timestamptz, used_seconds = $13::int,
-      used_cost_micros = $14::bigint, refund_micros = $15::bigint,
-      platform_fee_micros = $16::bigint, end_reason = $17
-    where id = $18::int and status = any($19::text[])
-    returning *
-  ), r as (
-    ${releaseUnitSql('$1', '$2::boolean and exists (select 1 from i)')}
-    returning gpu_listings.id
-  ), ${postingCtes('select $3::text, $4::text, $20::text, $5::text from i left join r on true', SETTLE_AT)}
-  select i.*, ${postingOutcome(SETTLE_AT)} from i`,
-);
-
 export const instancesRepo = {
   async insert(conn: Conn, values: typeof instances.$inferInsert) {
     const [row] =
@@ -252,108 +133,6 @@ export const instancesRepo = {
       sshHostKeyFingerprint: report.sshHostKeyFingerprint ?? null,
     });
     return row ?? null;
-  },
-
-  /**
-   * Rents a unit of a listing on the booked plan in one statement (rentStatement). Null when
-   * the unit could not be taken (nothing written); `posted.moved` false when the wallet could
-   * not pay (the caller must roll back).
-   */
-  async rentBooked(
-    conn: Conn,
-    rent: {
-      listingId: number;
-      rateMicros: bigint;
-      providerId: number;
-      userId: string;
-      hours: number;
-      bookedMicros: bigint;
-      storageFeeMicros: bigint;
-      at: Date;
-      endsAt: Date;
-      provisioningDeadline: Date;
-      /** The wallet's line and the system accounts' (one cached balance moves). */
-      posting: PreparedLines;
-    },
-  ): Promise<{ row: InstanceRow; posted: ReturnType<typeof readPostingOutcome> } | null> {
-    if (rent.posting.after.length > 0) throw new Error('a rent moves one cached balance');
-    const [row] = await rentStatement(conn, [
-      rent.listingId,
-      String(rent.rateMicros),
-      rent.providerId,
-      rent.userId,
-      rent.hours,
-      String(rent.bookedMicros),
-      String(rent.storageFeeMicros),
-      rent.at.toISOString(),
-      rent.endsAt.toISOString(),
-      rent.provisioningDeadline.toISOString(),
-      ...postingValues(rent.posting),
-    ]);
-    if (!row) return null;
-    return {
-      row: {
-        instance: instanceFromRow(row),
-        listing: {
-          model: row.listing_model,
-          location: row.listing_location,
-          isDemoHost: row.listing_is_demo_host,
-        },
-        provider: { companyName: row.listing_company_name },
-      },
-      posted: readPostingOutcome(row, rent.posting.inline !== null),
-    };
-  },
-
-  /**
-   * Ends a booked instance with its settlement in one statement (settleStatement). Null when
-   * it was no longer in a live state (nothing written).
-   */
-  async settleBooked(
-    conn: Conn,
-    settle: {
-      id: number;
-      listingId: number;
-      releaseUnit: boolean;
-      to: InstanceState;
-      at: Date;
-      changes: {
-        endTime: Date;
-        usedSeconds: number;
-        usedCostMicros: bigint;
-        refundMicros: bigint;
-        platformFeeMicros: bigint;
-        endReason: string;
-      };
-      from: readonly InstanceState[];
-      posting: PreparedPosting;
-    },
-  ): Promise<{ instance: Instance; posted: ReturnType<typeof readPostingOutcome> } | null> {
-    const { changes, posting } = settle;
-    const [row] = await settleStatement(conn, [
-      settle.listingId,
-      settle.releaseUnit,
-      posting.head.kind,
-      posting.head.memo,
-      posting.head.reference,
-      ...postingValues(posting),
-      settle.to,
-      settle.at.toISOString(),
-      changes.endTime.toISOString(),
-      changes.usedSeconds,
-      String(changes.usedCostMicros),
-      String(changes.refundMicros),
-      String(changes.platformFeeMicros),
-      changes.endReason,
-      settle.id,
-      settle.from,
-      posting.head.idempotencyKey,
-    ]);
-    if (!row) return null;
-    return {
-      instance: instanceFromRow(row),
-      posted: readPostingOutcome(row, posting.inline !== null),
-    };
   },
 
   /** The instance with what its view needs, its row locked for the caller's transaction. */
@@ -435,40 +214,30 @@ export const instancesRepo = {
     return row ?? null;
   },
 
-  /** Claims due work; rows another worker holds are skipped, not waited for. */
-  async claimDue(
-    conn: Conn,
-    kind: 'deadline' | 'expiry' | 'metered' | 'unreachable',
-    now: Date,
-    limit: number,
-    unreachableForMs = 0,
-  ) {
-    const where =
-      kind === 'unreachable'
-        ? and(
-            inArray(instances.status, ['running', 'starting', 'stopping']),
-            isNull(instances.endTime),
-            lte(instances.unreachableSince, new Date(now.getTime() - unreachableForMs)),
-          )
-        : kind === 'deadline'
-          ? and(eq(instances.status, 'provisioning'), lte(instances.provisioningDeadline, now))
-          : kind === 'expiry'
-            ? and(
-                eq(instances.billingPlan, 'booked'),
-                isNull(instances.endTime),
-                lte(instances.endsAt, now),
-              )
-            : and(
-                eq(instances.billingPlan, 'metered'),
-                isNull(instances.endTime),
-                lte(instances.paidThrough, now),
-              );
-    const order = kind === 'metered' ? [instances.paidThrough, instances.id] : [instances.id];
+  /** Provisioning instances past their deadline; rows another worker holds are skipped. */
+  claimOverdue(conn: Conn, now: Date, limit: number) {
     return conn
       .select()
       .from(instances)
-      .where(where)
-      .orderBy(...order)
+      .where(and(eq(instances.status, 'provisioning'), lte(instances.provisioningDeadline, now)))
+      .orderBy(instances.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  },
+
+  /** Instances whose host has been unreachable since before `since`; held rows are skipped. */
+  claimUnreachable(conn: Conn, since: Date, limit: number) {
+    return conn
+      .select()
+      .from(instances)
+      .where(
+        and(
+          inArray(instances.status, FAILS_WHEN_UNREACHABLE),
+          isNull(instances.endTime),
+          lte(instances.unreachableSince, since),
+        ),
+      )
+      .orderBy(instances.id)
       .limit(limit)
       .for('update', { skipLocked: true });
   },
@@ -478,12 +247,7 @@ export const instancesRepo = {
     return conn
       .select()
       .from(instances)
-      .where(
-        and(
-          eq(instances.hostId, hostId),
-          inArray(instances.status, ['provisioning', 'starting', 'stopping', 'terminating']),
-        ),
-      )
+      .where(and(eq(instances.hostId, hostId), inArray(instances.status, TRANSITIONAL_STATES)))
       .orderBy(instances.stateChangedAt, instances.id)
       .limit(limit);
   },
@@ -498,107 +262,11 @@ export const instancesRepo = {
     return row ? Number(row.p) : null;
   },
 
-  /** After one minute's charge: paid a minute further, counts and total moved. */
-  async recordMinutes(
-    conn: Conn,
-    rows: { id: number; compute: number; storage: number; charged: bigint }[],
-  ) {
-    if (rows.length === 0) return;
-    const values = sql.join(
-      rows.map(
-        (r) =>
-          sql`(${r.id}::int, ${r.compute}::int, ${r.storage}::int, ${String(r.charged)}::bigint)`,
-      ),
-      sql`, `,
-    );
-    await conn.execute(sql`
-      update ${instances} i set
-        paid_through = i.paid_through + interval '1 minute',
-        compute_minutes = i.compute_minutes + v.compute,
-        storage_minutes = i.storage_minutes + v.storage,
-        charged_micros = i.charged_micros + v.charged
-      from (values ${values}) as v(id, compute, storage, charged)
-      where i.id = v.id`);
-  },
-
   async countLiveByUser(conn: Conn, userId: string): Promise<number> {
     const rows = await conn
       .select({ n: sql<number>`count(*)::int` })
       .from(instances)
       .where(and(eq(instances.userId, userId), isNull(instances.endTime)));
     return rows[0]?.n ?? 0;
-  },
-
-  /**
-   * Users with metered instances that still exist: their wallet balance and what their
-   * instances cost per hour now (compute while running or about to, storage always).
-   */
-  async meteredSpenders(conn: Conn, limit: number, afterUserId: string | null) {
-    const result = await conn.execute(sql`
-      select i.user_id,
-        sum(case when i.status in ('provisioning', 'starting', 'running')
-                 then ceil(i.hourly_rate_micros / 60.0) else 0 end
-            + ceil(i.storage_gb * 1000 / 60.0))::bigint * 60 as hourly,
-        (select a.balance_micros from ledger_accounts a
-          where a.kind = 'wallet' and a.user_id = i.user_id) as balance
-      from ${instances} i
-      where i.billing_plan = 'metered' and i.end_time is null
-        and (${afterUserId}::uuid is null or i.user_id > ${afterUserId}::uuid)
-      group by i.user_id
-      order by i.user_id
-      limit ${limit}`);
-    return (
-      result as unknown as { rows: { user_id: string; hourly: string; balance: string | null }[] }
-    ).rows.map((r) => ({
-      userId: r.user_id,
-      hourlyMicros: BigInt(r.hourly),
-      balanceMicros: BigInt(r.balance ?? '0'),
-    }));
-  },
-
-  /** Flips the low-balance mark; true only for the call that flipped it (warn once). */
-  async markLowBalance(conn: Conn, userId: string, at: Date): Promise<boolean> {
-    const rows = await conn
-      .insert(balanceAlerts)
-      .values({ userId, lowBalanceAt: at })
-      .onConflictDoUpdate({
-        target: balanceAlerts.userId,
-        set: { lowBalanceAt: at },
-        setWhere: isNull(balanceAlerts.lowBalanceAt),
-      })
-      .returning({ userId: balanceAlerts.userId });
-    return rows.length === 1;
-  },
-
-  /** The wallet is above the threshold again: the next crossing warns anew; banners go. */
-  async clearBalanceAlerts(conn: Conn, userId: string) {
-    await conn
-      .update(balanceAlerts)
-      .set({ lowBalanceAt: null, stoppedAt: null, stoppedCount: 0 })
-      .where(
-        and(
-          eq(balanceAlerts.userId, userId),
-          sql`(${balanceAlerts.lowBalanceAt} is not null or ${balanceAlerts.stoppedAt} is not null)`,
-        ),
-      );
-  },
-
-  async markStoppedForCredits(conn: Conn, userId: string, at: Date, count: number) {
-    await conn
-      .insert(balanceAlerts)
-      .values({ userId, stoppedAt: at, stoppedCount: count })
-      .onConflictDoUpdate({
-        target: balanceAlerts.userId,
-        set: { stoppedAt: at, stoppedCount: sql`${balanceAlerts.stoppedCount} + ${count}` },
-      });
-  },
-
-  async balanceAlertOf(conn: Conn, userId: string) {
-    const rows = await conn
-      .select()
-      .from(balanceAlerts)
-      .where(eq(balanceAlerts.userId, userId))
-      .limit(1);
-    return rows[0] ?? null;
   },
 };

@@ -1,11 +1,14 @@
 import type { ReportedState } from '../../../shared/rules/instance-lifecycle';
 import type { Tx } from '../../db/client';
+import type { Images } from '../images/catalogue';
 import type { AlertRecipient, InstanceRow } from './repo';
 
 export type { AlertRecipient };
 
 export interface InstancesConfig {
   platformFeeBps: number;
+  /** The image catalogue a launch checks a template's image against (the default when not given). */
+  images?: Images;
   provisioningTimeoutMs: number;
   /** Called after any change to instances or listing availability (read caches listen). */
   onChange?: () => void;

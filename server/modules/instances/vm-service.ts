@@ -5,46 +5,24 @@ import type {
   VmInstanceView,
   VmTemplateOption,
 } from '../../../shared/contracts/kvm';
-import { VM_TEMPLATE_LABELS, VM_TEMPLATES, type VmTemplate } from '../../../shared/contracts/kvm';
+import { VM_TEMPLATE_LABELS, VM_TEMPLATES } from '../../../shared/contracts/kvm';
 import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
-import { AppError, conflict, validationFailed } from '../../lib/errors';
-import { generateSshKeyPair } from '../../lib/ssh-keypair';
+import { AppError, validationFailed } from '../../lib/errors';
 import type { HostsService } from '../hosts/service';
 import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
 import { listingsService } from '../listings/service';
+import { imageUnavailable, imageUnavailableReason } from './image-offer';
 import type { InstanceRow, InstancesService } from './service';
 import type { RentOptions } from './types';
 import { presentVm } from './vm-presenter';
 
-export const WINDOWS_UNAVAILABLE_REASON =
-  'No host offers a Windows 11 image yet. Choose Ubuntu 22.04.';
-
-/** Why a template cannot be created now: no rentable host holds or can fetch its image. */
-export function imageUnavailableReason(template: VmTemplate): string {
-  return template === 'windows11'
-    ? WINDOWS_UNAVAILABLE_REASON
-    : `No host offers the ${VM_TEMPLATE_LABELS[template]} image yet.`;
-}
-
-/** 409 for a template whose image no host offers, naming the field. */
-export function imageUnavailable(template: VmTemplate) {
-  const reason = imageUnavailableReason(template);
-  return conflict(reason, { fields: { template: [reason] } });
-}
-
-/** Whether a listing's host holds or can fetch the image a template needs. */
-export function offersTemplate(
-  images: Images,
-  template: string | null,
-  listing: { heldImages: { ready: unknown; legacy: unknown } | null },
-): boolean {
-  return images.offeredOn(imageOfTemplate(template), heldImages(listing.heldImages));
-}
-
-/** Tried in turn when the cheapest listing is taken between reading and renting. */
-const CREATE_ATTEMPTS = 3;
+export {
+  imageUnavailable,
+  offersTemplate,
+  WINDOWS_UNAVAILABLE_REASON,
+} from './image-offer';
 
 /**
  * The VM dashboard (spec part 2, /vm-dashboard) over metered instances: GPU types from real
@@ -138,57 +116,39 @@ export function createVmService(deps: {
     },
 
     /**
-     * Creates a VM on the cheapest rentable listing of the GPU type whose host holds or can
+     * Creates a VM (commands/launch.ts) on the cheapest rentable listing of the GPU type whose host holds or can
      * fetch the template's image (409 where none), with a fresh platform key pair for the web
      * console.
      */
     async create(userId: string, body: CreateVmInput, now: Date, options: RentOptions = {}) {
-      const rows = await candidates(userId, body.gpu_type);
-      if (rows.length === 0) {
-        throw validationFailed({ gpu_type: [`No ${body.gpu_type} GPU is offered`] });
-      }
-      const rentable = rows.filter((r) => r.rentable);
-      const pool = rentable.filter((r) => offersTemplate(images, body.template, r));
-      const fetchable = images.fetchable(imageOfTemplate(body.template));
-      if (pool.length === 0 && (rentable.length > 0 || !fetchable)) {
-        throw imageUnavailable(body.template);
-      }
-      if (pool.length === 0) {
-        throw new AppError(
-          409,
-          'CAPACITY_UNAVAILABLE',
-          `No ${body.gpu_type} is free right now. Choose another GPU type or try again later.`,
-          { gpu_type: body.gpu_type },
-        );
-      }
-      const platformKey = generateSshKeyPair('rentgpu-web-console');
-      let last: unknown = null;
-      for (const listing of pool.slice(0, CREATE_ATTEMPTS)) {
-        try {
-          return await instances.createMetered(
-            userId,
-            {
-              gpuListingId: listing.id,
-              source: 'vm',
-              template: body.template,
-              storageGb: body.disk_gb,
-              cpus: body.cpu_cores,
-              memoryGb: body.ram_gb,
-              platformKey,
+      return instances.launch(
+        {
+          userId,
+          source: 'vm',
+          listing: {
+            gpuType: body.gpu_type,
+            words: {
+              notOffered: () =>
+                validationFailed({ gpu_type: [`No ${body.gpu_type} GPU is offered`] }),
+              soldOut: () =>
+                new AppError(
+                  409,
+                  'CAPACITY_UNAVAILABLE',
+                  `No ${body.gpu_type} is free right now. Choose another GPU type or try again later.`,
+                  { gpu_type: body.gpu_type },
+                ),
+              noImage: () => imageUnavailable(body.template),
+              taken: (error) => error,
+              soldOutFirst: false,
             },
-            now,
-            options,
-          );
-        } catch (error) {
-          // Taken (or its host went dark) since we read the list: try the next cheapest.
-          const retry =
-            error instanceof AppError &&
-            (error.code === 'CAPACITY_UNAVAILABLE' || error.code === 'HOST_OFFLINE');
-          if (!retry) throw error;
-          last = error;
-        }
-      }
-      throw last;
+          },
+          plan: { name: 'metered', storageGb: body.disk_gb },
+          template: body.template,
+          shape: { cpus: body.cpu_cores, memoryGb: body.ram_gb },
+          record: async () => options.record,
+        },
+        now,
+      );
     },
 
     /** The user's metered instances (VMs, deploys, API instances), newest first. */

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
+import { stateList } from '../../db/states';
 
 /**
  * The invariants of DESIGN.md section 3, checked against the whole database. Returns a
@@ -57,7 +59,7 @@ export async function checkInstanceInvariants(
     select l.id, l.available_count, l.total_count, count(i.id)::int as held
     from gpu_listings l
     left join instances i on i.gpu_listing_id = l.id
-      and i.status in ('provisioning', 'starting', 'running')
+      and i.status in ${stateList(UNIT_HOLDING_STATES)}
     group by l.id
     having l.available_count < 0 or l.available_count > l.total_count
        or l.available_count <> l.total_count - count(i.id)`)) {

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ListingSort } from '../../../shared/listing-options';
+import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiledSql, runSql } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
@@ -206,7 +207,7 @@ function statementOf(shape: PageShape) {
 /** Providers in the public marketplace (demo visitors' sandbox providers are not). */
 const publicProviders = sql`(select ${providers.id} from ${providers} where not ${providers.isSandbox})`;
 
-const holdsUnit = sql`${instances.status} in ('provisioning', 'starting', 'running')`;
+const holdsUnit = inArray(instances.status, UNIT_HOLDING_STATES);
 
 export const listingsRepo = {
   /**
@@ -266,6 +267,8 @@ export const listingsRepo = {
         model: gpuListings.model,
         memoryGb: gpuListings.memoryGb,
         hourlyRateMicros: gpuListings.hourlyRateMicros,
+        hostId: gpuListings.hostId,
+        hostStatus: hostStatusOfListing,
         rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
         heldImages: heldImagesSql,
       })
@@ -281,6 +284,16 @@ export const listingsRepo = {
       )
       .orderBy(asc(gpuListings.hourlyRateMicros), asc(gpuListings.id))
       .limit(1000);
+  },
+
+  /** The host GPU indexes of each named listing that is on this host. */
+  async gpuIndexesOnHost(conn: Conn, hostId: string, ids: number[]) {
+    if (ids.length === 0) return new Map<number, number[]>();
+    const rows = await conn
+      .select({ id: gpuListings.id, indexes: gpuListings.hostGpuIndexes })
+      .from(gpuListings)
+      .where(and(inArray(gpuListings.id, ids), eq(gpuListings.hostId, hostId)));
+    return new Map(rows.map((r) => [r.id, r.indexes] as const));
   },
 
   /** heldImagesSql of each listing named (the deploy page's candidates). */

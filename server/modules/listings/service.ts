@@ -84,6 +84,8 @@ export const listingsService = {
   vmCandidates: listingsRepo.vmCandidates,
   /** The images each listing's host holds (server/modules/images/catalogue.ts heldImages). */
   heldImagesOf: listingsRepo.heldImagesOf,
+  /** The host GPU indexes each named listing on this host offers (placing instances). */
+  gpuIndexesOnHost: listingsRepo.gpuIndexesOnHost,
 
   /**
    * A page of the marketplace as JSON text (an array of listing views: `market`, the

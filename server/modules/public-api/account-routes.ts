@@ -12,7 +12,7 @@ import {
 import { addSshKeyBody, sshKeyIdParam, sshKeyView } from '../../../shared/contracts/ssh-keys';
 import { microsToDollars } from '../../../shared/rules/money';
 import { presentApiKey } from '../api-keys/presenter';
-import type { InstanceRow } from '../instances/service';
+import { type InstanceRow, planName } from '../instances/service';
 import { presentSshKey } from '../ssh-keys/presenter';
 import { keyIdempotency, requireKey } from './access';
 import { instanceCostMicros, presentPublicInstance } from './presenter';
@@ -80,8 +80,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
         return {
           instanceId: instance.id,
           gpuModel: listing.model,
-          billingPlan:
-            instance.billingPlan === 'booked' ? ('booked' as const) : ('metered' as const),
+          billingPlan: planName(instance),
           status: presentPublicInstance({ instance, listing } as InstanceRow).status,
           startedAt: instance.startTime.toISOString(),
           endedAt: instance.endTime?.toISOString() ?? null,

@@ -1,8 +1,7 @@
 import type { InstanceInvoice, InstanceUsage } from '../../../shared/contracts/public-api';
-import { computeMinuteMicros, storageMinuteMicros } from '../../../shared/rules/metering';
-import { microsToDollars } from '../../../shared/rules/money';
+import { microsToDollars, preciseDollars } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
-import type { InstanceRow } from '../instances/service';
+import { type InstanceRow, planName, termsOf } from '../instances/service';
 import { ledgerService } from '../ledger/service';
 import { presentPublicInstance } from './presenter';
 
@@ -34,19 +33,7 @@ export async function instanceMoney(conn: Conn, row: InstanceRow): Promise<Insta
   const net = -sums.reduce((total, s) => total + s.totalMicros, 0n);
   const outage = sums.find((s) => s.kind === 'outage_credit');
   const unusedRefundMicros = sum('rental_settle') + sum('rental_cancel');
-  let computeMicros: bigint;
-  let storageMicros: bigint;
-  if (instance.billingPlan === 'booked') {
-    const held = -sum('rental_start');
-    storageMicros = held > 0n ? instance.storageFeeMicros : 0n;
-    computeMicros = held - storageMicros;
-  } else {
-    const minutes = -sum('metered_minute');
-    computeMicros =
-      BigInt(instance.computeMinutes) * computeMinuteMicros(instance.hourlyRateMicros);
-    if (computeMicros > minutes) computeMicros = minutes;
-    storageMicros = minutes - computeMicros;
-  }
+  const { computeMicros, storageMicros } = termsOf(instance).charges(instance, sum);
   return {
     computeMicros,
     storageMicros,
@@ -57,20 +44,12 @@ export async function instanceMoney(conn: Conn, row: InstanceRow): Promise<Insta
   };
 }
 
-/** Seconds of compute the instance has been billed for. */
-function billedSeconds(row: InstanceRow): number {
-  const { instance } = row;
-  if (instance.billingPlan !== 'booked') return instance.computeMinutes * 60;
-  if (instance.usedSeconds !== null) return instance.usedSeconds;
-  return (instance.durationHours ?? 0) * 3600;
-}
-
 export function presentUsage(row: InstanceRow, money: InstanceMoney): InstanceUsage {
   const { instance, listing } = row;
   return {
     instanceId: instance.id,
     gpuModel: listing.model,
-    billingPlan: instance.billingPlan === 'booked' ? 'booked' : 'metered',
+    billingPlan: planName(instance),
     status: presentPublicInstance(row).status,
     hourlyRate: microsToDollars(instance.hourlyRateMicros),
     storageGb: instance.storageGb,
@@ -78,25 +57,13 @@ export function presentUsage(row: InstanceRow, money: InstanceMoney): InstanceUs
     endedAt: instance.endTime?.toISOString() ?? null,
     computeMinutes: instance.computeMinutes,
     storageMinutes: instance.storageMinutes,
-    billedSeconds: billedSeconds(row),
+    billedSeconds: termsOf(instance).billedSeconds(instance),
     computeCharges: microsToDollars(money.computeMicros),
     storageCharges: microsToDollars(money.storageMicros),
     refunds: microsToDollars(money.unusedRefundMicros + money.outageCreditMicros),
     totalCost: microsToDollars(money.netMicros),
     currency: 'USD',
   };
-}
-
-/** Micro-dollars as dollars with as many decimals as needed (at least two): a minute's price. */
-export function preciseDollars(micros: bigint): string {
-  const negative = micros < 0n;
-  const abs = negative ? -micros : micros;
-  const whole = abs / 1_000_000n;
-  const frac = (abs % 1_000_000n)
-    .toString()
-    .padStart(6, '0')
-    .replace(/0{1,4}$/, '');
-  return `${negative ? '-' : ''}${whole}.${frac.padEnd(2, '0')}`;
 }
 
 type Line = InstanceInvoice['lines'][number];
@@ -107,56 +74,8 @@ export function presentInvoice(
   customer: { email: string; name: string | null },
   now: Date,
 ): InstanceInvoice {
-  const { instance, listing } = row;
-  const rate = microsToDollars(instance.hourlyRateMicros);
-  const lines: Line[] = [];
-  if (instance.billingPlan === 'booked') {
-    if (money.computeMicros > 0n) {
-      lines.push({
-        description: `Booking: ${instance.durationHours} h of ${listing.model} at $${rate}/h`,
-        quantity: instance.durationHours ?? 0,
-        unit: 'hour',
-        unitPrice: rate,
-        amount: microsToDollars(money.computeMicros),
-      });
-    }
-    if (money.storageMicros > 0n) {
-      lines.push({
-        description: 'Storage add-on',
-        quantity: 1,
-        unit: 'item',
-        unitPrice: microsToDollars(money.storageMicros),
-        amount: microsToDollars(money.storageMicros),
-      });
-    }
-    if (money.unusedRefundMicros > 0n) {
-      lines.push({
-        description:
-          instance.readyAt === null
-            ? 'Refund: never ready, everything returned'
-            : `Refund: unused time (${instance.usedSeconds ?? 0} s used)`,
-        quantity: 1,
-        unit: 'item',
-        unitPrice: microsToDollars(-money.unusedRefundMicros),
-        amount: microsToDollars(-money.unusedRefundMicros),
-      });
-    }
-  } else {
-    lines.push({
-      description: `Compute: ${listing.model} at $${rate}/h, by the minute`,
-      quantity: instance.computeMinutes,
-      unit: 'minute',
-      unitPrice: preciseDollars(computeMinuteMicros(instance.hourlyRateMicros)),
-      amount: microsToDollars(money.computeMicros),
-    });
-    lines.push({
-      description: `Storage: ${instance.storageGb} GB, by the minute`,
-      quantity: instance.storageMinutes,
-      unit: 'minute',
-      unitPrice: preciseDollars(storageMinuteMicros(instance.storageGb)),
-      amount: microsToDollars(money.storageMicros),
-    });
-  }
+  const { instance } = row;
+  const lines: Line[] = [...termsOf(instance).invoiceLines(row, money)];
   if (money.outageCreditMicros > 0n) {
     lines.push({
       description: 'Outage credit: the host was unreachable for more than 4 hours',

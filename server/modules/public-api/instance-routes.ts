@@ -13,16 +13,12 @@ import {
   rentalsQuery,
   updatePublicRentalBody,
 } from '../../../shared/contracts/public-api';
-import { quoteRental } from '../../../shared/rules/pricing';
-import { AppError, badRequest, notFound, validationFailed } from '../../lib/errors';
+import { badRequest } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
 import { presentRental, rentalStatus } from '../instances/presenter';
 import type { InstanceRow } from '../instances/service';
-import { listingsService } from '../listings/service';
-import { sshKeysService } from '../ssh-keys/service';
 import { keyIdempotency, requireKey } from './access';
 import { presentPublicInstance } from './presenter';
-import { templateCreateInput } from './templates';
 
 /** Keyset cursor of the instance list: the last id seen, as opaque text. */
 const encodeInstanceCursor = (id: number) => Buffer.from(`i:${id}`).toString('base64url');
@@ -42,41 +38,26 @@ const answerOf = (row: InstanceRow) => ({ instance: presentPublicInstance(row) }
  */
 export function registerInstanceRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { database, clock, instances, images } = app.deps;
-  const db = database.db;
-
-  /** Another demo visitor's sandbox listing does not exist for this caller (ADR 010). */
-  async function listingFor(userId: string, gpuListingId: number) {
-    const found = await listingsService.findById(db, gpuListingId);
-    if (!found || (found.provider.isSandbox && found.provider.userId !== userId)) {
-      throw notFound('GPU listing');
-    }
-    return found;
-  }
+  const { clock, instances } = app.deps;
 
   /** A booked rental at the server's own quote (the client names only listing and hours). */
-  async function rentBooked(
+  const rentBooked = (
     request: FastifyRequest,
     userId: string,
     gpuListingId: number,
     durationHours: number,
     present: (row: InstanceRow) => unknown,
-  ) {
-    const { listing } = await listingFor(userId, gpuListingId);
-    const quote = quoteRental(listing.hourlyRateMicros, durationHours);
-    return instances.rent(
-      userId,
+  ) =>
+    instances.launch(
       {
-        gpuListingId,
-        providerId: listing.providerId,
-        durationHours,
-        hourlyRate: quote.hourlyRate,
-        totalCost: quote.totalCost,
+        userId,
+        source: 'marketplace',
+        listing: { id: gpuListingId },
+        plan: { name: 'booked', hours: durationHours },
+        record: async () => recordAnswer(request, 201, present),
       },
       clock.now(),
-      { record: recordAnswer(request, 201, present) },
     );
-  }
 
   // ---- Instances ---------------------------------------------------------------------------
 
@@ -97,30 +78,22 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     async (request, reply) => {
       const { userId } = requireKey(request);
       const { gpuListingId, durationHours, sshKeyId, template } = request.body;
-      if (sshKeyId) {
-        try {
-          await sshKeysService.authorizedKeys(db, userId, [sshKeyId]);
-        } catch (error) {
-          if (error instanceof AppError && error.status === 404) {
-            throw validationFailed({ sshKeyId: ['Not one of your SSH keys'] });
-          }
-          throw error;
-        }
-      }
-      let row: InstanceRow;
-      if (durationHours === undefined) {
-        const found = await listingFor(userId, gpuListingId);
-        const setup = template ? await templateCreateInput(db, images, found, template) : {};
-        // The Idempotency-Key answer is stored in the create's own transaction.
-        row = await instances.createMetered(
+      // The Idempotency-Key answer is stored in the launch's own transaction.
+      const row = await instances.launch(
+        {
           userId,
-          { ...setup, gpuListingId, source: 'api', storageGb: 50 },
-          clock.now(),
-          { record: recordAnswer(request, 201, answerOf) },
-        );
-      } else {
-        row = await rentBooked(request, userId, gpuListingId, durationHours, answerOf);
-      }
+          source: durationHours === undefined ? 'api' : 'marketplace',
+          listing: { id: gpuListingId },
+          plan:
+            durationHours === undefined
+              ? { name: 'metered', storageGb: 50 }
+              : { name: 'booked', hours: durationHours },
+          template: durationHours === undefined ? (template ?? null) : null,
+          ...(sshKeyId ? { sshKeyId } : {}),
+          record: async () => recordAnswer(request, 201, answerOf),
+        },
+        clock.now(),
+      );
       return reply.status(201).send(answerOf(row));
     },
   );
@@ -189,14 +162,8 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const { userId } = requireKey(request);
-      const { id } = request.params;
-      const { instance } = await instances.getOwn(userId, id);
-      const now = clock.now();
-      return answerOf(
-        instance.billingPlan === 'booked'
-          ? await instances.stopRental(userId, id, now, 'api')
-          : await instances.stop(userId, id, now),
-      );
+      // Each plan's stop: a rental ends (settled as 'api'), a metered instance stops.
+      return answerOf(await instances.stop(userId, request.params.id, clock.now(), 'api'));
     },
   );
 

@@ -3,7 +3,7 @@ import type { PublicGpuListing, PublicInstance } from '../../../shared/contracts
 import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { provisioningStepOf } from '../instances/progress';
-import type { InstanceRow } from '../instances/service';
+import { type InstanceRow, planName, termsOf } from '../instances/service';
 
 /** The documentation's provisioning time: "a rented GPU may take 2-5 minutes". */
 export const PROVISIONING_ESTIMATE_MS = 5 * 60_000;
@@ -46,7 +46,7 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     gpuListingId: instance.gpuListingId,
     gpuModel: listing.model,
     location: listing.location,
-    billingPlan: instance.billingPlan === 'booked' ? 'booked' : 'metered',
+    billingPlan: planName(instance),
     hourlyRate: microsToDollars(instance.hourlyRateMicros),
     durationHours: instance.durationHours,
     createdAt: instance.startTime.toISOString(),
@@ -61,6 +61,5 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
 
 /** What an instance has cost so far, in micro-dollars (a booked one: booking and storage less its refund). */
 export function instanceCostMicros(instance: InstanceRow['instance']): bigint {
-  if (instance.billingPlan !== 'booked') return instance.chargedMicros;
-  return instance.bookedCostMicros + instance.storageFeeMicros - (instance.refundMicros ?? 0n);
+  return termsOf(instance).costSoFarMicros(instance);
 }

@@ -1,18 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { VM_LIMITS, VM_TEMPLATES, type VmTemplate } from '../../../shared/contracts/kvm';
 import type { PublicTemplate, PublicTemplateId } from '../../../shared/contracts/public-api';
-import {
-  DEPLOY_TEMPLATES,
-  type DeployTemplateId,
-  deployTemplate,
-  deployUserData,
-} from '../../../shared/deploy-templates';
-import type { Db } from '../../db/client';
-import { generateSshKeyPair } from '../../lib/ssh-keypair';
-import { type Images, imageOfTemplate } from '../images/catalogue';
-import type { CreateMeteredInput } from '../instances/types';
-import { imageUnavailable, offersTemplate, type VmService } from '../instances/vm-service';
-import { listingsService } from '../listings/service';
+import { DEPLOY_TEMPLATES } from '../../../shared/deploy-templates';
+import type { VmService } from '../instances/vm-service';
 
 const IMAGE_DESCRIPTIONS: Record<VmTemplate, string> = {
   ubuntu22:
@@ -20,7 +9,7 @@ const IMAGE_DESCRIPTIONS: Record<VmTemplate, string> = {
   windows11: 'Windows 11, on hosts that offer the image (the VM dashboard’s second image).',
 };
 
-const isImage = (id: PublicTemplateId): id is VmTemplate =>
+const _isImage = (id: PublicTemplateId): id is VmTemplate =>
   (VM_TEMPLATES as readonly string[]).includes(id);
 
 /**
@@ -62,44 +51,4 @@ export async function listTemplates(
     reason: image.reason,
   }));
   return [...software, ...images];
-}
-
-/**
- * What a template adds to a metered create on one listing: an Instant Deploy template's
- * shape and cloud-init setup (as the deploy page's), or a VM image (as the VM dashboard's;
- * windows11 only where the listing's host offers the image, else 409), and the platform's
- * key pair for the web console.
- */
-export async function templateCreateInput(
-  db: Db,
-  images: Images,
-  found: {
-    listing: { id: number; model: string };
-    provider: { id: number; isSandbox: boolean };
-  },
-  id: PublicTemplateId,
-): Promise<Partial<CreateMeteredInput>> {
-  // The listing's host must hold or be able to fetch the template's image (else 409).
-  if (!images.fetchable(imageOfTemplate(id))) {
-    const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
-    if (!held || !offersTemplate(images, id, held)) {
-      throw imageUnavailable(isImage(id) ? id : 'ubuntu22');
-    }
-  }
-  if (isImage(id)) {
-    return {
-      template: id,
-      cpus: VM_LIMITS.cpu_cores.default,
-      memoryGb: VM_LIMITS.ram_gb.default,
-      platformKey: generateSshKeyPair('rentgpu-web-console'),
-    };
-  }
-  const template = deployTemplate(id as DeployTemplateId);
-  return {
-    template: template.id,
-    cpus: template.cpuCores,
-    memoryGb: template.ramGb,
-    userData: deployUserData(template.id, { jupyterToken: randomBytes(24).toString('hex') }),
-    platformKey: generateSshKeyPair(`rentgpu-console-${template.id}`),
-  };
 }

@@ -17,6 +17,13 @@ export const sshKeysRepo = {
       .orderBy(desc(sshKeys.createdAt));
   },
 
+  publicKeysOf(conn: Conn, userIds: string[]) {
+    return conn
+      .select({ userId: sshKeys.userId, publicKey: sshKeys.publicKey })
+      .from(sshKeys)
+      .where(inArray(sshKeys.userId, userIds));
+  },
+
   listByIds(conn: Conn, userId: string, ids: string[]) {
     return conn
       .select()

@@ -33,6 +33,16 @@ export const sshKeysService = {
 
   list: (conn: Conn, userId: string) => sshKeysRepo.listByUser(conn, userId),
 
+  /** Each user's OpenSSH public keys (an instance's keys at its creation). */
+  async publicKeysOf(conn: Conn, userIds: string[]): Promise<Map<string, string[]>> {
+    const byUser = new Map<string, string[]>();
+    if (userIds.length === 0) return byUser;
+    for (const k of await sshKeysRepo.publicKeysOf(conn, userIds)) {
+      byUser.set(k.userId, [...(byUser.get(k.userId) ?? []), k.publicKey]);
+    }
+    return byUser;
+  },
+
   async remove(conn: Conn, userId: string, id: string) {
     if (!(await sshKeysRepo.remove(conn, userId, id))) throw notFound('SSH key');
   },

@@ -1,0 +1,191 @@
+import { quoteRental } from '../../../../shared/rules/pricing';
+import { AppError, notFound, validationFailed } from '../../../lib/errors';
+import { createImages, imageOfTemplate } from '../../images/catalogue';
+import { listingsService } from '../../listings/service';
+import { sshKeysService } from '../../ssh-keys/service';
+import type { InstancesContext } from '../context';
+import { imageUnavailable, offersTemplate } from '../image-offer';
+import type { Plans } from '../plans';
+import type { InstanceRow } from '../repo-rows';
+import type { CreateMeteredInput, RentOptions } from '../types';
+import { isImageTemplate, templateShape } from './template-shape';
+
+/** A rentable listing of a GPU type, as the launch chose it (cheapest first). */
+export interface Candidate {
+  id: number;
+  hourlyRateMicros: bigint;
+  hostId: string | null;
+  hostStatus: 'demo' | 'online' | 'offline' | 'none';
+}
+
+/** How a surface words a launch by GPU type that cannot be made (its texts stay its own). */
+export interface ChoiceWords {
+  /** No listing of the type is visible. */
+  notOffered: () => Error;
+  /** None of them can take a unit now. */
+  soldOut: () => Error;
+  /** None of the rentable ones holds or can fetch the template's image. */
+  noImage: () => Error;
+  /** Every listing tried was taken (or went dark) meanwhile: what to answer for the last. */
+  taken: (error: AppError) => unknown;
+  /** Say sold out before looking at images (Instant Deploy), or images first (the VM dashboard). */
+  soldOutFirst: boolean;
+}
+
+/**
+ * What every surface asks for when it launches an instance: the marketplace's rent, the VM
+ * dashboard, Instant Deploy and the public API (and the CLI through it).
+ */
+export interface LaunchRequest {
+  userId: string;
+  source: CreateMeteredInput['source'] | 'marketplace';
+  /** One listing, or the cheapest rentable listing of a GPU type (the next if it is taken). */
+  listing: { id: number; providerId?: number } | { gpuType: string; words: ChoiceWords };
+  /**
+   * The plan: booked hours (at the figures the client showed, else at the server's own quote)
+   * or metered with a disk.
+   */
+  plan:
+    | { name: 'booked'; hours: number; quote?: { hourlyRate: string; totalCost: string } }
+    | { name: 'metered'; storageGb: number };
+  /** A template (an image or an Instant Deploy template) and the shape the renter chose. */
+  template?: string | null;
+  shape?: { cpus: number; memoryGb: number };
+  /** An SSH key of the user's the API caller named (checked: not theirs is 400 naming `sshKeyId`). */
+  sshKeyId?: string;
+  /** Runs last in the launch's transaction (the Idempotency-Key answer), per listing tried. */
+  record?: (listing: Candidate | null) => Promise<RentOptions['record']>;
+}
+
+/** Listings tried in turn when the cheapest is taken between reading and renting. */
+const ATTEMPTS = 3;
+
+const retryable = (error: unknown): error is AppError =>
+  error instanceof AppError &&
+  (error.code === 'CAPACITY_UNAVAILABLE' || error.code === 'HOST_OFFLINE');
+
+/**
+ * The one front door for a new instance (docs/decisions/016): choose the listing, turn the
+ * template into a machine, and open the instance on its plan (`plans[name].open`).
+ */
+export function launchCommand(ctx: InstancesContext, plans: Plans) {
+  const { db } = ctx;
+  const images = ctx.config.images ?? createImages();
+
+  /** Another demo visitor's sandbox listing does not exist for this caller (ADR 010). */
+  async function visibleListing(userId: string, id: number) {
+    const found = await listingsService.findById(db, id);
+    if (!found || (found.provider.isSandbox && found.provider.userId !== userId)) {
+      throw notFound('GPU listing');
+    }
+    return found;
+  }
+
+  /** The cheapest rentable listings of a type that can run the template, at most ATTEMPTS. */
+  async function choose(userId: string, gpuType: string, template: string | null, w: ChoiceWords) {
+    const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
+    const rows = await listingsService.vmCandidates(db, {
+      model: gpuType,
+      ...(viewerSandboxId === undefined ? {} : { viewerSandboxId }),
+    });
+    if (rows.length === 0) throw w.notOffered();
+    const rentable = rows.filter((r) => r.rentable);
+    if (rentable.length === 0 && w.soldOutFirst) throw w.soldOut();
+    const pool = rentable.filter((r) => offersTemplate(images, template, r));
+    if (pool.length === 0) {
+      const fetchable = images.fetchable(imageOfTemplate(template));
+      if (rentable.length > 0 || !fetchable) throw w.noImage();
+      throw w.soldOut();
+    }
+    return pool.slice(0, ATTEMPTS);
+  }
+
+  async function serverQuote(userId: string, listingId: number, hours: number) {
+    const { listing } = await visibleListing(userId, listingId);
+    const { hourlyRate, totalCost } = quoteRental(listing.hourlyRateMicros, hours);
+    return { providerId: listing.providerId, hourlyRate, totalCost };
+  }
+
+  async function openMetered(
+    req: LaunchRequest,
+    input: CreateMeteredInput,
+    now: Date,
+    listing: Candidate | null,
+  ): Promise<InstanceRow> {
+    const record = await req.record?.(listing);
+    return plans.metered.open(
+      req.userId,
+      { plan: 'metered', ...input },
+      now,
+      record ? { record } : {},
+    );
+  }
+
+  return async (req: LaunchRequest, now: Date): Promise<InstanceRow> => {
+    const { plan, listing } = req;
+    if (req.sshKeyId) {
+      try {
+        await sshKeysService.authorizedKeys(db, req.userId, [req.sshKeyId]);
+      } catch (error) {
+        if (error instanceof AppError && error.status === 404) {
+          throw validationFailed({ sshKeyId: ['Not one of your SSH keys'] });
+        }
+        throw error;
+      }
+    }
+    if (plan.name === 'booked') {
+      if (!('id' in listing)) throw new Error('a booked launch names its listing');
+      // The figures the client showed, or (it named only listing and hours) the server's own.
+      const terms =
+        plan.quote && listing.providerId !== undefined
+          ? { providerId: listing.providerId, ...plan.quote }
+          : await serverQuote(req.userId, listing.id, plan.hours);
+      const record = await req.record?.(null);
+      return plans.booked.open(
+        req.userId,
+        {
+          plan: 'booked',
+          gpuListingId: listing.id,
+          providerId: terms.providerId,
+          durationHours: plan.hours,
+          hourlyRate: terms.hourlyRate,
+          totalCost: terms.totalCost,
+        },
+        now,
+        record ? { record } : {},
+      );
+    }
+    const source = req.source === 'marketplace' ? 'api' : req.source;
+    const base = { source, storageGb: plan.storageGb };
+    if ('id' in listing) {
+      const found = await visibleListing(req.userId, listing.id);
+      // The listing's host must hold or be able to fetch the template's image (else 409).
+      if (req.template && !images.fetchable(imageOfTemplate(req.template))) {
+        const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
+        if (!held || !offersTemplate(images, req.template, held)) {
+          throw imageUnavailable(isImageTemplate(req.template) ? req.template : 'ubuntu22');
+        }
+      }
+      const setup = templateShape(req.template, req.shape);
+      return openMetered(req, { ...setup, gpuListingId: listing.id, ...base }, now, null);
+    }
+    const pool = await choose(req.userId, listing.gpuType, req.template ?? null, listing.words);
+    const setup = templateShape(req.template, req.shape);
+    let last: unknown = listing.words.soldOut();
+    for (const candidate of pool) {
+      try {
+        return await openMetered(
+          req,
+          { ...setup, gpuListingId: candidate.id, ...base },
+          now,
+          candidate,
+        );
+      } catch (error) {
+        // Taken (or its host went dark) since the list was read: try the next cheapest.
+        if (!retryable(error)) throw error;
+        last = listing.words.taken(error);
+      }
+    }
+    throw last;
+  };
+}

@@ -1,0 +1,53 @@
+import { microsToDollars } from '../../../../shared/rules/money';
+import type { PlanTerms } from './plan';
+
+/** The booked plan's money in words (presenters: the public API's usage and invoices). */
+export const bookedTerms: PlanTerms = {
+  name: 'booked',
+  costSoFarMicros: (instance) =>
+    instance.bookedCostMicros + instance.storageFeeMicros - (instance.refundMicros ?? 0n),
+  billedSeconds(instance) {
+    if (instance.usedSeconds !== null) return instance.usedSeconds;
+    return (instance.durationHours ?? 0) * 3600;
+  },
+  charges(instance, sumOf) {
+    const held = -sumOf('rental_start');
+    const storageMicros = held > 0n ? instance.storageFeeMicros : 0n;
+    return { computeMicros: held - storageMicros, storageMicros };
+  },
+  invoiceLines({ instance, listing }, money) {
+    const rate = microsToDollars(instance.hourlyRateMicros);
+    const lines: ReturnType<PlanTerms['invoiceLines']> = [];
+    if (money.computeMicros > 0n) {
+      lines.push({
+        description: `Booking: ${instance.durationHours} h of ${listing.model} at $${rate}/h`,
+        quantity: instance.durationHours ?? 0,
+        unit: 'hour',
+        unitPrice: rate,
+        amount: microsToDollars(money.computeMicros),
+      });
+    }
+    if (money.storageMicros > 0n) {
+      lines.push({
+        description: 'Storage add-on',
+        quantity: 1,
+        unit: 'item',
+        unitPrice: microsToDollars(money.storageMicros),
+        amount: microsToDollars(money.storageMicros),
+      });
+    }
+    if (money.unusedRefundMicros > 0n) {
+      lines.push({
+        description:
+          instance.readyAt === null
+            ? 'Refund: never ready, everything returned'
+            : `Refund: unused time (${instance.usedSeconds ?? 0} s used)`,
+        quantity: 1,
+        unit: 'item',
+        unitPrice: microsToDollars(-money.unusedRefundMicros),
+        amount: microsToDollars(-money.unusedRefundMicros),
+      });
+    }
+    return lines;
+  },
+};

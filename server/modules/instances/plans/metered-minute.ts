@@ -1,0 +1,127 @@
+import { minuteChargeMicros, minuteIndex } from '../../../../shared/rules/metering';
+import { splitEarnings } from '../../../../shared/rules/pricing';
+import { type LedgerLine, ledgerService } from '../../ledger/service';
+import type { InstancesContext } from '../context';
+import { instancesRepo } from '../repo';
+import type { Instance } from '../repo-rows';
+import type { InstanceEvent } from '../types';
+import { ENDINGS, toldOf } from './end-reasons';
+import { meteredSql } from './metered-sql';
+import { stopMetered } from './metered-stop';
+
+/**
+ * Job: charges the next minute of up to `batch` metered instances whose paid time has
+ * run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
+ * written together in one statement. A wallet that cannot pay a running instance's
+ * minute stops it (never deletes it); storage it cannot pay is not charged.
+ */
+export async function chargeMeteredMinute(
+  ctx: InstancesContext,
+  now: Date,
+  batch = 500,
+): Promise<number> {
+  const { accounts, config } = ctx;
+  const told: InstanceEvent[] = [];
+  let changedState = false;
+  const charged = await accounts.transact(async (tx) => {
+    const due = await meteredSql.claimUnpaid(tx, now, batch);
+    if (due.length === 0) return { count: 0, stops: [] as Instance[] };
+    const wallets = await accounts.wallets(
+      tx,
+      due.map((d) => d.userId),
+    );
+    const earnings = new Map<number, number>();
+    for (const providerId of new Set(due.map((d) => d.providerId))) {
+      earnings.set(providerId, await accounts.earnings(tx, providerId));
+    }
+    const platformId = await accounts.system(tx, 'platform_revenue');
+    const balances = await ledgerService.lockBalances(
+      tx,
+      [...new Set([...wallets.values(), ...earnings.values()])].sort((a, b) => a - b),
+    );
+    const postings: Parameters<typeof ledgerService.postMany>[1] = [];
+    const minutes: {
+      id: number;
+      compute: number;
+      storage: number;
+      charged: bigint;
+      key: string;
+    }[] = [];
+    const stops: Instance[] = [];
+    for (const instance of due) {
+      const wallet = wallets.get(instance.userId);
+      const providerAccount = earnings.get(instance.providerId);
+      if (wallet === undefined || providerAccount === undefined) continue;
+      if (instance.unreachableSince !== null) {
+        // Its host is dark: the minute passes unbilled, compute and storage alike.
+        minutes.push({ id: instance.id, compute: 0, storage: 0, charged: 0n, key: '' });
+        continue;
+      }
+      const running = instance.status === 'running';
+      let { computeMicros, storageMicros } = minuteChargeMicros(
+        instance.hourlyRateMicros,
+        instance.storageGb,
+        running,
+      );
+      const balance = balances.get(wallet) ?? 0n;
+      if (computeMicros + storageMicros > balance) {
+        if (running) stops.push(instance);
+        computeMicros = 0n;
+        if (storageMicros > balance) storageMicros = 0n;
+      }
+      const total = computeMicros + storageMicros;
+      balances.set(wallet, balance - total);
+      const minute = minuteIndex(instance.paidThrough ?? now);
+      const key = `metered:${instance.id}:${minute}`;
+      minutes.push({
+        id: instance.id,
+        compute: computeMicros > 0n ? 1 : 0,
+        storage: storageMicros > 0n ? 1 : 0,
+        charged: total,
+        key,
+      });
+      if (total === 0n) continue;
+      const { providerMicros, feeMicros } = splitEarnings(computeMicros, config.platformFeeBps);
+      const lines: LedgerLine[] = [
+        { accountId: wallet, amountMicros: -total },
+        { accountId: providerAccount, amountMicros: providerMicros },
+        { accountId: platformId, amountMicros: feeMicros + storageMicros, system: true },
+      ];
+      postings.push({
+        kind: 'metered_minute',
+        memo: `Instance ${instance.id}: minute ${minute} (${computeMicros > 0n ? 'compute and storage' : 'storage'})`,
+        idempotencyKey: key,
+        reference: `instance:${instance.id}`,
+        lines,
+      });
+    }
+    const written = await ledgerService.postMany(tx, postings);
+    // A minute whose key was used before moves paid time on without counting again.
+    await meteredSql.recordMinutes(
+      tx,
+      minutes.map((m) =>
+        m.charged === 0n || written.has(m.key) ? m : { ...m, compute: 0, storage: 0, charged: 0n },
+      ),
+    );
+    return { count: due.length, stops };
+  });
+  // Stopped in transactions of their own, after the charges commit: a stop takes the
+  // listing's row lock, which must never be awaited while holding wallet locks (a rent
+  // takes them the other way round).
+  for (const candidate of charged.stops) {
+    const stopped = await accounts.transact(async (tx) => {
+      const row = await instancesRepo.lockView(tx, candidate.id);
+      if (row?.instance.status !== 'running') return false;
+      await stopMetered(tx, row.instance, now, ENDINGS.outOfCredits.reason);
+      await meteredSql.markStoppedForCredits(tx, row.instance.userId, now, 1);
+      return true;
+    });
+    if (!stopped) continue;
+    changedState = true;
+    const event = toldOf('outOfCredits', candidate);
+    if (event) told.push(event);
+  }
+  if (changedState) config.onChange?.();
+  for (const e of told) config.onInstanceEvent?.(e);
+  return charged.count;
+}

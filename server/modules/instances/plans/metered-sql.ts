@@ -1,0 +1,124 @@
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
+import { UNIT_HOLDING_STATES } from '../../../../shared/rules/instance-lifecycle';
+import type { Conn } from '../../../db/client';
+import { balanceAlerts, instances } from '../../../db/schema';
+import { stateList } from '../../../db/states';
+
+/**
+ * The metered plan's statements: the minutes that are due, paid time moved on, the users who
+ * spend, and the low-balance marks their banner and warnings read.
+ */
+export const meteredSql = {
+  /** Metered instances whose paid time has run out, oldest first; held rows are skipped. */
+  claimUnpaid(conn: Conn, now: Date, limit: number) {
+    return conn
+      .select()
+      .from(instances)
+      .where(
+        and(
+          eq(instances.billingPlan, 'metered'),
+          isNull(instances.endTime),
+          lte(instances.paidThrough, now),
+        ),
+      )
+      .orderBy(instances.paidThrough, instances.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  },
+
+  /** After one minute's charge: paid a minute further, counts and total moved. */
+  async recordMinutes(
+    conn: Conn,
+    rows: { id: number; compute: number; storage: number; charged: bigint }[],
+  ) {
+    if (rows.length === 0) return;
+    const values = sql.join(
+      rows.map(
+        (r) =>
+          sql`(${r.id}::int, ${r.compute}::int, ${r.storage}::int, ${String(r.charged)}::bigint)`,
+      ),
+      sql`, `,
+    );
+    await conn.execute(sql`
+      update ${instances} i set
+        paid_through = i.paid_through + interval '1 minute',
+        compute_minutes = i.compute_minutes + v.compute,
+        storage_minutes = i.storage_minutes + v.storage,
+        charged_micros = i.charged_micros + v.charged
+      from (values ${values}) as v(id, compute, storage, charged)
+      where i.id = v.id`);
+  },
+
+  /**
+   * Users with metered instances that still exist: their wallet balance and what their
+   * instances cost per hour now (compute while running or about to, storage always).
+   */
+  async meteredSpenders(conn: Conn, limit: number, afterUserId: string | null) {
+    const result = await conn.execute(sql`
+      select i.user_id,
+        sum(case when i.status in ${stateList(UNIT_HOLDING_STATES)}
+                 then ceil(i.hourly_rate_micros / 60.0) else 0 end
+            + ceil(i.storage_gb * 1000 / 60.0))::bigint * 60 as hourly,
+        (select a.balance_micros from ledger_accounts a
+          where a.kind = 'wallet' and a.user_id = i.user_id) as balance
+      from ${instances} i
+      where i.billing_plan = 'metered' and i.end_time is null
+        and (${afterUserId}::uuid is null or i.user_id > ${afterUserId}::uuid)
+      group by i.user_id
+      order by i.user_id
+      limit ${limit}`);
+    return (
+      result as unknown as { rows: { user_id: string; hourly: string; balance: string | null }[] }
+    ).rows.map((r) => ({
+      userId: r.user_id,
+      hourlyMicros: BigInt(r.hourly),
+      balanceMicros: BigInt(r.balance ?? '0'),
+    }));
+  },
+
+  /** Flips the low-balance mark; true only for the call that flipped it (warn once). */
+  async markLowBalance(conn: Conn, userId: string, at: Date): Promise<boolean> {
+    const rows = await conn
+      .insert(balanceAlerts)
+      .values({ userId, lowBalanceAt: at })
+      .onConflictDoUpdate({
+        target: balanceAlerts.userId,
+        set: { lowBalanceAt: at },
+        setWhere: isNull(balanceAlerts.lowBalanceAt),
+      })
+      .returning({ userId: balanceAlerts.userId });
+    return rows.length === 1;
+  },
+
+  /** The wallet is above the threshold again: the next crossing warns anew; banners go. */
+  async clearBalanceAlerts(conn: Conn, userId: string) {
+    await conn
+      .update(balanceAlerts)
+      .set({ lowBalanceAt: null, stoppedAt: null, stoppedCount: 0 })
+      .where(
+        and(
+          eq(balanceAlerts.userId, userId),
+          sql`(${balanceAlerts.lowBalanceAt} is not null or ${balanceAlerts.stoppedAt} is not null)`,
+        ),
+      );
+  },
+
+  async markStoppedForCredits(conn: Conn, userId: string, at: Date, count: number) {
+    await conn
+      .insert(balanceAlerts)
+      .values({ userId, stoppedAt: at, stoppedCount: count })
+      .onConflictDoUpdate({
+        target: balanceAlerts.userId,
+        set: { stoppedAt: at, stoppedCount: sql`${balanceAlerts.stoppedCount} + ${count}` },
+      });
+  },
+
+  async balanceAlertOf(conn: Conn, userId: string) {
+    const rows = await conn
+      .select()
+      .from(balanceAlerts)
+      .where(eq(balanceAlerts.userId, userId))
+      .limit(1);
+    return rows[0] ?? null;
+  },
+};

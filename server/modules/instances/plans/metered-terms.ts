@@ -1,0 +1,37 @@
+import { computeMinuteMicros, storageMinuteMicros } from '../../../../shared/rules/metering';
+import { microsToDollars, preciseDollars } from '../../../../shared/rules/money';
+import type { PlanTerms } from './plan';
+
+/** The metered plan's money in words (presenters: the public API's usage and invoices). */
+export const meteredTerms: PlanTerms = {
+  name: 'metered',
+  costSoFarMicros: (instance) => instance.chargedMicros,
+  billedSeconds: (instance) => instance.computeMinutes * 60,
+  /** Its minutes' money, split by its counters (the ledger does not split a minute's line). */
+  charges(instance, sumOf) {
+    const minutes = -sumOf('metered_minute');
+    let computeMicros =
+      BigInt(instance.computeMinutes) * computeMinuteMicros(instance.hourlyRateMicros);
+    if (computeMicros > minutes) computeMicros = minutes;
+    return { computeMicros, storageMicros: minutes - computeMicros };
+  },
+  invoiceLines({ instance, listing }, money) {
+    const rate = microsToDollars(instance.hourlyRateMicros);
+    return [
+      {
+        description: `Compute: ${listing.model} at $${rate}/h, by the minute`,
+        quantity: instance.computeMinutes,
+        unit: 'minute',
+        unitPrice: preciseDollars(computeMinuteMicros(instance.hourlyRateMicros)),
+        amount: microsToDollars(money.computeMicros),
+      },
+      {
+        description: `Storage: ${instance.storageGb} GB, by the minute`,
+        quantity: instance.storageMinutes,
+        unit: 'minute',
+        unitPrice: preciseDollars(storageMinuteMicros(instance.storageGb)),
+        amount: microsToDollars(money.storageMicros),
+      },
+    ];
+  },
+};

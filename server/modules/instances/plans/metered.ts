@@ -1,0 +1,139 @@
+import {
+  allowedActions,
+  canAct,
+  holdsUnit,
+  LIVE_STATES,
+} from '../../../../shared/rules/instance-lifecycle';
+import { oneHourMicros } from '../../../../shared/rules/metering';
+import type { Tx } from '../../../db/client';
+import {
+  capacityUnavailable,
+  hostOffline,
+  insufficientCredits,
+  invalidStateTransition,
+  notFound,
+} from '../../../lib/errors';
+import { ledgerService } from '../../ledger/service';
+import { listingsService } from '../../listings/service';
+import type { InstancesContext } from '../context';
+import { instancesRepo } from '../repo';
+import type { Instance } from '../repo-rows';
+import { stateOf } from '../states';
+import type { InstanceEvent } from '../types';
+import { chargeMeteredMinute } from './metered-minute';
+import { stopMetered } from './metered-stop';
+import type { BillingPlan } from './plan';
+
+/** Its renter hears when its host failed, or when it was stopped for want of credits. */
+const TELLS = new Set<InstanceEvent['kind']>(['host_failed', 'stopped_for_credits']);
+
+/** The wallet must hold one hour at the instance's rate (compute and storage). */
+async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: number) {
+  const required = oneHourMicros(rate, storageGb);
+  const available = await ledgerService.walletBalance(tx, userId);
+  if (available < required) throw insufficientCredits(required, available);
+}
+
+/**
+ * The metered plan (docs/decisions/007): VMs, deploys and API instances without a duration.
+ * The wallet must hold one hour to open or start one; the worker charges it a minute ahead,
+ * compute only while running, storage always; a stop keeps the disk, an end gives nothing back.
+ */
+export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
+  const { config } = ctx;
+  const refuse = (instance: Instance, action: 'start' | 'stop') => {
+    const state = stateOf(instance);
+    return invalidStateTransition(action, state, allowedActions(state));
+  };
+
+  return {
+    name: 'metered',
+    tells: (kind) => TELLS.has(kind),
+
+    /**
+     * A unit is taken and the wallet must hold one hour at the instance's rate. Charged per
+     * minute by the worker from the first minute on; compute only once running.
+     */
+    async open(userId, terms, now, options = {}) {
+      if (terms.plan !== 'metered') throw new Error('metered plan opened with other terms');
+      const input = terms;
+      return ctx.forHost(async (tx) => {
+        const found = await listingsService.findById(tx, input.gpuListingId);
+        if (!found) throw notFound('GPU listing');
+        const rate = found.listing.hourlyRateMicros;
+        await requireOneHour(tx, userId, rate, input.storageGb);
+        if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
+          throw hostOffline(found.hostStatus);
+        }
+        // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
+        const listing = await listingsService.reserveUnit(
+          tx,
+          found.listing.id,
+          rate,
+          undefined,
+          userId,
+        );
+        if (!listing) throw capacityUnavailable();
+        const instance = await instancesRepo.insert(tx, {
+          userId,
+          gpuListingId: listing.id,
+          providerId: listing.providerId,
+          hostId: listing.hostId,
+          source: input.source,
+          template: input.template ?? null,
+          ...(input.cpus !== undefined ? { cpus: input.cpus } : {}),
+          ...(input.memoryGb !== undefined ? { memoryGb: input.memoryGb } : {}),
+          userData: input.userData ?? null,
+          platformSshPublicKey: input.platformKey?.publicKey ?? null,
+          platformSshPrivateKey: input.platformKey?.privateKey ?? null,
+          billingPlan: 'metered',
+          status: 'provisioning',
+          stateChangedAt: now,
+          hourlyRateMicros: rate,
+          storageGb: input.storageGb,
+          startTime: now,
+          paidThrough: now,
+          provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+        });
+        const row = await instancesRepo.findView(tx, instance.id);
+        if (!row) throw new Error('instance vanished');
+        await options.record?.(tx, row);
+        return row;
+      }, []);
+    },
+
+    /** Starts a stopped instance: one hour of balance and a free unit needed. */
+    async start(tx, instance, now) {
+      await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
+      if (!(await listingsService.takeUnit(tx, instance.gpuListingId))) {
+        throw capacityUnavailable();
+      }
+      const moved = await instancesRepo.transition(tx, instance.id, ['stopped'], 'starting', now, {
+        endReason: null,
+        provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+      });
+      if (!moved) throw refuse(instance, 'start');
+      return moved;
+    },
+
+    /** Compute stops being charged and its unit goes back; the disk stays. */
+    async stop(tx, instance, now) {
+      if (!canAct(stateOf(instance), 'stop')) throw refuse(instance, 'stop');
+      return stopMetered(tx, instance, now, null);
+    },
+
+    /** Its unit back if it held one; minutes already paid stay paid. */
+    async end(tx, instance, how) {
+      if (holdsUnit(stateOf(instance)))
+        await listingsService.releaseUnit(tx, instance.gpuListingId);
+      const moved = await instancesRepo.transition(tx, instance.id, LIVE_STATES, how.to, how.at, {
+        endTime: how.at,
+        endReason: how.by,
+      });
+      if (!moved) throw new Error(`instance ${instance.id} changed under its lock`);
+      return moved;
+    },
+
+    chargeDue: (now, batch) => chargeMeteredMinute(ctx, now, batch),
+  };
+}

@@ -1,0 +1,71 @@
+import type { InstanceInvoice } from '../../../../shared/contracts/public-api';
+import type { CreateRentalInput } from '../../../../shared/contracts/rentals';
+import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
+import type { Tx } from '../../../db/client';
+import type { Instance, InstanceRow } from '../repo-rows';
+import type { CreateMeteredInput, EndReason, InstanceEvent, RentOptions } from '../types';
+
+/** The billing plans (docs/decisions/007, 016); `instances.billing_plan` holds one of these. */
+export const PLAN_NAMES = ['booked', 'metered'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+/** How an instance ends: when, why (stored as its end reason) and in which state. */
+export interface Ending {
+  at: Date;
+  by: EndReason;
+  to: InstanceState;
+}
+
+/** What a launch asks a plan to open: the plan's own terms, named by `plan`. */
+export type Terms =
+  | ({ plan: 'booked' } & CreateRentalInput)
+  | ({ plan: 'metered' } & CreateMeteredInput);
+
+/**
+ * One way of paying for an instance. The instance commands (commands/) lock the row, ask
+ * the lifecycle rule and the policy, and then act through the instance's plan, found as
+ * `plans[instance.billingPlan]`; nothing outside plans/ asks which plan it is.
+ */
+export interface BillingPlan {
+  readonly name: PlanName;
+  /** Whether this plan's renters are told of an event (a metered VM's readiness is not mailed). */
+  tells(kind: InstanceEvent['kind']): boolean;
+  /**
+   * Opens an instance: a unit taken, the instance inserted and the first money moved, in one
+   * transaction (`options.record` runs last in it). Throws the reason when it cannot.
+   */
+  open(userId: string, terms: Terms, now: Date, options?: RentOptions): Promise<InstanceRow>;
+  /** Starts a stopped instance again (its row locked by the caller). */
+  start(tx: Tx, instance: Instance, now: Date): Promise<Instance>;
+  /**
+   * A renter's stop (row locked): booked, the rental ends with its settlement and a second
+   * stop changes nothing; metered, compute stops being charged and the disk stays.
+   */
+  stop(tx: Tx, instance: Instance, now: Date, by: EndReason): Promise<Instance>;
+  /** Ends the instance for good (row locked), with what its plan gives back. */
+  end(tx: Tx, instance: Instance, how: Ending): Promise<Instance>;
+  /** Worker: charges what has come due (booked: hours that ran out; metered: the next minute). */
+  chargeDue(now: Date, batch: number): Promise<number>;
+}
+
+/** What an instance's owner has paid, split as the public API's usage shows it. */
+export interface Charges {
+  computeMicros: bigint;
+  storageMicros: bigint;
+}
+
+/** A plan's money in words: pure, for presenters (the public API's usage and invoices). */
+export interface PlanTerms {
+  readonly name: PlanName;
+  /** What the instance has cost so far (a booked one: booking and storage less its refund). */
+  costSoFarMicros(instance: Instance): bigint;
+  /** Seconds of compute billed. */
+  billedSeconds(instance: Instance): number;
+  /** Its charges split into compute and storage, from its ledger sums by posting kind. */
+  charges(instance: Instance, sumOf: (kind: string) => bigint): Charges;
+  /** The invoice lines of its own money (refunds included; outage credits are added after). */
+  invoiceLines(
+    row: InstanceRow,
+    money: Charges & { unusedRefundMicros: bigint },
+  ): InstanceInvoice['lines'];
+}

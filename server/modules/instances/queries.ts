@@ -1,0 +1,84 @@
+import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
+import type { Conn } from '../../db/client';
+import { conflict } from '../../lib/errors';
+import { providersService } from '../providers/service';
+import { type Actor, actorOf, authorize } from './authorize';
+import type { InstancesContext } from './context';
+import { hostInstancesRepo } from './host-repo';
+import { instancesRepo } from './repo';
+import type { InstanceRow } from './repo-rows';
+import { stateOf } from './states';
+import type { ConsoleTarget } from './types';
+
+/** What the instance core answers without changing anything. */
+export function instanceQueries(ctx: InstancesContext) {
+  const { db } = ctx;
+
+  /** One of the actor's instances (their own, of their surface's plan), else 404. */
+  async function getOwn(who: string | Actor, id: number): Promise<InstanceRow> {
+    return authorize(actorOf(who), 'view', await instancesRepo.findView(db, id));
+  }
+
+  return {
+    getOwn,
+    /** Instances a host has yet to converge: its desired-state list. */
+    pendingOnHost: (hostId: string, limit = 100) => instancesRepo.pendingOnHost(db, hostId, limit),
+    /** The lowest SSH port in a range that no live instance uses (hosts assign ports). */
+    freePort: (first: number, last: number) => instancesRepo.freePort(db, first, last),
+    /** Every instance a host must converge or keep: its heartbeat's list. */
+    onHost: (hostId: string) => hostInstancesRepo.onHost(db, hostId),
+    /** The instance if it is placed on this host (another host's is not). */
+    findOnHost: (hostId: string, id: number) => hostInstancesRepo.findOnHost(db, hostId, id),
+
+    /** The user's rentals (booked plan), newest first. */
+    listRentalsByUser: (userId: string) => instancesRepo.list(db, { userId }, 'booked'),
+    listRentalsByProvider: (providerId: number) => instancesRepo.list(db, { providerId }, 'booked'),
+    /** The provider profile a user owns, if any (who may see a provider's rentals). */
+    providerIdOf: (userId: string) => providersService.providerIdOf(db, userId),
+    listMeteredByUser: (userId: string) => instancesRepo.list(db, { userId }, 'metered'),
+    /** The public API's list: one user's instances of both plans, newest first, a page at a time. */
+    listPageByUser: (
+      userId: string,
+      page: { status?: InstanceState; beforeId?: number; limit: number },
+    ) => instancesRepo.listPage(db, userId, page),
+    /** Instances of a user that still exist, counted in the caller's transaction when given. */
+    countLiveByUser: (userId: string, conn: Conn = db) =>
+      instancesRepo.countLiveByUser(conn, userId),
+
+    /**
+     * What the web console connects to: the caller's instance (someone else's is not found),
+     * running, with an SSH address and the platform's key; otherwise 409 saying why not.
+     */
+    async consoleTarget(userId: string, id: number): Promise<ConsoleTarget> {
+      const { instance } = authorize({ userId }, 'console', await instancesRepo.findView(db, id));
+      if (instance.status !== 'running') {
+        throw conflict(`The instance is ${instance.status}, not running.`, {
+          state: instance.status,
+        });
+      }
+      if (!instance.sshHost || !instance.sshPort) {
+        throw conflict('The instance has not reported its SSH address yet.', { state: 'running' });
+      }
+      if (!instance.platformSshPrivateKey) {
+        throw conflict('This instance has no web console key; connect over SSH instead.', {
+          state: 'running',
+        });
+      }
+      return {
+        instanceId: instance.id,
+        generation: instance.generation,
+        host: instance.sshHost,
+        port: instance.sshPort,
+        username: instance.sshUsername,
+        privateKey: instance.platformSshPrivateKey,
+        hostKey: instance.sshHostKey,
+      };
+    },
+
+    /** An instance's status now, null when there is no such instance (the console polls it). */
+    async statusOf(id: number): Promise<InstanceState | null> {
+      const row = await instancesRepo.findView(db, id);
+      return row ? stateOf(row.instance) : null;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { getTableColumns } from 'drizzle-orm';
+import { gpuListings, instances, providers } from '../../db/schema';
+import type { PreparedLines } from '../ledger/service';
+
+export type Instance = typeof instances.$inferSelect;
+
+/** The columns of an instance's view: the row, its listing's model and place, the provider's name. */
+export const viewColumns = {
+  instance: instances,
+  listing: {
+    model: gpuListings.model,
+    location: gpuListings.location,
+    isDemoHost: gpuListings.isDemoHost,
+    memoryGb: gpuListings.memoryGb,
+  },
+  provider: { companyName: providers.companyName },
+};
+
+/** An instance with what its views need: the listing's model and place, the provider's name. */
+export type InstanceRow = {
+  instance: Instance;
+  /** memoryGb: the GPU's memory (absent where a caller built the row by hand). */
+  listing: { model: string; location: string; isDemoHost: boolean; memoryGb?: number };
+  provider: { companyName: string };
+};
+
+const instanceColumns = Object.entries(getTableColumns(instances));
+
+/** An instance row as PostgreSQL sends it from a statement written by hand, mapped as drizzle maps it. */
+export function instanceFromRow(row: Record<string, unknown>): Instance {
+  const instance: Record<string, unknown> = {};
+  for (const [key, column] of instanceColumns) {
+    if (!(column.name in row)) throw new Error(`instance row without ${column.name}`);
+    const value = row[column.name];
+    instance[key] = value === null ? null : column.mapFromDriverValue(value);
+  }
+  return instance as Instance;
+}
+
+/** A prepared posting's lines as a hand-written statement's parameters (postingCtes). */
+export const postingValues = (posting: PreparedLines) => [
+  posting.lines.map((line) => line.accountId),
+  posting.lines.map((line) => String(line.amountMicros)),
+  posting.inline?.accountId ?? null,
+  posting.inline ? String(posting.inline.amountMicros) : null,
+];
