@@ -167,7 +167,8 @@ async function recordingPath(log: string): Promise<string> {
   return dir;
 }
 
-describe('the installer script', () => {
+// Each test runs the real installer (bash, sha256sum, tar): seconds on a loaded 2-core machine.
+describe('the installer script', { timeout: 60_000 }, () => {
   it('is valid bash with strict mode', async () => {
     const text = await readFile(INSTALLER, 'utf8');
     expect(text.startsWith('#!/usr/bin/env bash\n')).toBe(true);

@@ -559,6 +559,9 @@ function authorization(caller: Caller): string | undefined {
 }
 
 async function send(op: Operation, w: Wire): Promise<LightMyRequestResponse | null> {
+  // A path parameter that is a whole dot segment ("." or "..") is no request for that path:
+  // every HTTP client removes such segments first (RFC 3986 §5.2.4), so the server sees another.
+  if (Object.values(w.path).some((value) => /^\.{1,2}$/.test(text(value)))) return null;
   let url = `/api/v1${op.path.replace(/\{(\w+)\}/g, (_, name: string) => encode(text(w.path[name])))}`;
   const query = w.query.map(([k, v]) => `${encode(k)}=${encode(text(v))}`).join('&');
   if (query) url += `?${query}`;
