@@ -1,4 +1,11 @@
-import { startTransition, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { Currency } from '../../../../shared/rules/currency';
 import { isRentable } from '../../../../shared/rules/pricing';
@@ -71,6 +78,12 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
     [loaded, search],
   );
   const revealed = useRevealedCount(listings.length);
+  // The same handlers on every render, so that a memoised card renders only when it changed.
+  const selectListing = useCallback((listing: GpuListingView) => setSelectedId(listing.id), []);
+  const rentListing = useCallback(
+    (listing: GpuListingView) => setRenting({ listing, hours: 24 }),
+    [],
+  );
   const selected =
     listings.find((l) => l.id === selectedId && isRentable(l)) ?? listings.find(isRentable) ?? null;
 
@@ -111,8 +124,8 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
                     listing={listing}
                     currency={currency}
                     selected={selected?.id === listing.id}
-                    onSelect={() => setSelectedId(listing.id)}
-                    onRent={() => setRenting({ listing, hours: 24 })}
+                    onSelect={selectListing}
+                    onRent={rentListing}
                   />
                 ))}
               </div>
