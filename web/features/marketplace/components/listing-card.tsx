@@ -1,4 +1,5 @@
 import { BadgeCheck, Gauge, HardDrive, MapPin, Server, Star } from 'lucide-react';
+import { memo } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { type Currency, formatMoney } from '../../../../shared/rules/currency';
 import { availabilityLabel, isLowAvailability, isRentable } from '../../../../shared/rules/pricing';
@@ -13,11 +14,22 @@ interface ListingCardProps {
   listing: GpuListingView;
   currency: Currency;
   selected: boolean;
-  onSelect: () => void;
-  onRent: () => void;
+  onSelect: (listing: GpuListingView) => void;
+  onRent: (listing: GpuListingView) => void;
 }
 
-export function ListingCard({ listing, currency, selected, onSelect, onRent }: ListingCardProps) {
+/**
+ * One listing. Memoised (the handlers take the listing, so the list passes the same ones to
+ * every card): the marketplace re-renders as its queries and the revealed cards change, and
+ * only the cards whose listing, currency or selection changed render again.
+ */
+export const ListingCard = memo(function ListingCard({
+  listing,
+  currency,
+  selected,
+  onSelect,
+  onRent,
+}: ListingCardProps) {
   const rentable = isRentable(listing);
   const label = availabilityLabel(listing);
   return (
@@ -99,19 +111,19 @@ export function ListingCard({ listing, currency, selected, onSelect, onRent }: L
         <Button
           variant="outline"
           size="sm"
-          onClick={onSelect}
+          onClick={() => onSelect(listing)}
           aria-pressed={selected}
           disabled={!rentable}
         >
           {selected ? 'Selected' : 'Calculate'}
         </Button>
-        <Button size="sm" onClick={onRent} disabled={!rentable}>
+        <Button size="sm" onClick={() => onRent(listing)} disabled={!rentable}>
           Rent Now
         </Button>
       </div>
     </Card>
   );
-}
+});
 
 /**
  * A card-shaped placeholder with the loaded card's rows at their line heights, so the grid

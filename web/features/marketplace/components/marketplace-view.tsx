@@ -1,4 +1,11 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { Currency } from '../../../../shared/rules/currency';
 import { isRentable } from '../../../../shared/rules/pricing';
@@ -23,6 +30,30 @@ function matches(listing: GpuListingView, text: string): boolean {
 
 const SKELETON_KEYS = ['s1', 's2', 's3', 's4', 's5', 's6'];
 
+/** Cards rendered at once: three rows of the widest grid, more than a phone's screen holds. */
+const CARDS_AT_ONCE = 9;
+
+/**
+ * How many of `total` cards to render: the first CARDS_AT_ONCE, then CARDS_AT_ONCE more each
+ * time the browser is idle, so a page of cards (50 to a page) never becomes one long task of
+ * rendering and layout before the page can answer. Only grows: once every card has shown, a
+ * new filter or sort shows all of its cards at once.
+ */
+function useRevealedCount(total: number): number {
+  const [revealed, setRevealed] = useState(CARDS_AT_ONCE);
+  useEffect(() => {
+    if (revealed >= total) return;
+    const more = () => startTransition(() => setRevealed((n) => n + CARDS_AT_ONCE));
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(more, { timeout: 500 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(more, 16);
+    return () => clearTimeout(id);
+  }, [revealed, total]);
+  return revealed;
+}
+
 export function MarketplaceView({ currency }: { currency: Currency }) {
   const [search, setSearch] = useState('');
   const [appliedSearch, setAppliedSearch] = useState('');
@@ -45,6 +76,13 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
   const listings = useMemo(
     () => (loaded?.pages.flatMap((page) => page.listings) ?? []).filter((l) => matches(l, search)),
     [loaded, search],
+  );
+  const revealed = useRevealedCount(listings.length);
+  // The same handlers on every render, so that a memoised card renders only when it changed.
+  const selectListing = useCallback((listing: GpuListingView) => setSelectedId(listing.id), []);
+  const rentListing = useCallback(
+    (listing: GpuListingView) => setRenting({ listing, hours: 24 }),
+    [],
   );
   const selected =
     listings.find((l) => l.id === selectedId && isRentable(l)) ?? listings.find(isRentable) ?? null;
@@ -80,19 +118,20 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
               </Card>
             ) : (
               <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-                {listings.map((listing) => (
+                {listings.slice(0, revealed).map((listing) => (
                   <ListingCard
                     key={listing.id}
                     listing={listing}
                     currency={currency}
                     selected={selected?.id === listing.id}
-                    onSelect={() => setSelectedId(listing.id)}
-                    onRent={() => setRenting({ listing, hours: 24 })}
+                    onSelect={selectListing}
+                    onRent={rentListing}
                   />
                 ))}
               </div>
             )}
-            {query.hasNextPage ? (
+            {/* After the last card, so that it never moves while the cards are revealed. */}
+            {query.hasNextPage && revealed >= listings.length ? (
               <Button
                 variant="outline"
                 className="justify-self-center"
