@@ -57,6 +57,8 @@ export interface LaunchRequest {
   record?: (listing: Candidate | null) => Promise<RentOptions['record']>;
 }
 
+type LaunchPlan = LaunchRequest['plan'];
+
 /** Listings tried in turn when the cheapest is taken between reading and renting. */
 const ATTEMPTS = 3;
 
@@ -121,19 +123,16 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
     );
   }
 
-  return async (req: LaunchRequest, now: Date): Promise<InstanceRow> => {
-    const { plan, listing } = req;
-    if (req.sshKeyId) {
-      try {
-        await sshKeysService.authorizedKeys(db, req.userId, [req.sshKeyId]);
-      } catch (error) {
-        if (error instanceof AppError && error.status === 404) {
-          throw validationFailed({ sshKeyId: ['Not one of your SSH keys'] });
-        }
-        throw error;
-      }
-    }
-    if (plan.name === 'booked') {
+  /** How each plan opens from a launch request: looked up by the plan's name, never branched on. */
+  const openBy: {
+    [N in LaunchPlan['name']]: (
+      req: LaunchRequest,
+      plan: Extract<LaunchPlan, { name: N }>,
+      now: Date,
+    ) => Promise<InstanceRow>;
+  } = {
+    booked: async (req, plan, now) => {
+      const { listing } = req;
       if (!('id' in listing)) throw new Error('a booked launch names its listing');
       // The figures the client showed, or (it named only listing and hours) the server's own.
       const terms =
@@ -154,38 +153,60 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
         now,
         record ? { record } : {},
       );
-    }
-    const source = req.source === 'marketplace' ? 'api' : req.source;
-    const base = { source, storageGb: plan.storageGb };
-    if ('id' in listing) {
-      const found = await visibleListing(req.userId, listing.id);
-      // The listing's host must hold or be able to fetch the template's image (else 409).
-      if (req.template && !images.fetchable(imageOfTemplate(req.template))) {
-        const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
-        if (!held || !offersTemplate(images, req.template, held)) {
-          throw imageUnavailable(isImageTemplate(req.template) ? req.template : 'ubuntu22');
+    },
+    metered: async (req, plan, now) => {
+      const { listing } = req;
+      const source = req.source === 'marketplace' ? 'api' : req.source;
+      const base = { source, storageGb: plan.storageGb };
+      if ('id' in listing) {
+        const found = await visibleListing(req.userId, listing.id);
+        // The listing's host must hold or be able to fetch the template's image (else 409).
+        if (req.template && !images.fetchable(imageOfTemplate(req.template))) {
+          const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
+          if (!held || !offersTemplate(images, req.template, held)) {
+            throw imageUnavailable(isImageTemplate(req.template) ? req.template : 'ubuntu22');
+          }
+        }
+        const setup = templateShape(req.template, req.shape);
+        return openMetered(req, { ...setup, gpuListingId: listing.id, ...base }, now, null);
+      }
+      const pool = await choose(req.userId, listing.gpuType, req.template ?? null, listing.words);
+      const setup = templateShape(req.template, req.shape);
+      let last: unknown = listing.words.soldOut();
+      for (const candidate of pool) {
+        try {
+          return await openMetered(
+            req,
+            { ...setup, gpuListingId: candidate.id, ...base },
+            now,
+            candidate,
+          );
+        } catch (error) {
+          // Taken (or its host went dark) since the list was read: try the next cheapest.
+          if (!retryable(error)) throw error;
+          last = listing.words.taken(error);
         }
       }
-      const setup = templateShape(req.template, req.shape);
-      return openMetered(req, { ...setup, gpuListingId: listing.id, ...base }, now, null);
-    }
-    const pool = await choose(req.userId, listing.gpuType, req.template ?? null, listing.words);
-    const setup = templateShape(req.template, req.shape);
-    let last: unknown = listing.words.soldOut();
-    for (const candidate of pool) {
+      throw last;
+    },
+  };
+
+  return async (req: LaunchRequest, now: Date): Promise<InstanceRow> => {
+    if (req.sshKeyId) {
       try {
-        return await openMetered(
-          req,
-          { ...setup, gpuListingId: candidate.id, ...base },
-          now,
-          candidate,
-        );
+        await sshKeysService.authorizedKeys(db, req.userId, [req.sshKeyId]);
       } catch (error) {
-        // Taken (or its host went dark) since the list was read: try the next cheapest.
-        if (!retryable(error)) throw error;
-        last = listing.words.taken(error);
+        if (error instanceof AppError && error.status === 404) {
+          throw validationFailed({ sshKeyId: ['Not one of your SSH keys'] });
+        }
+        throw error;
       }
     }
-    throw last;
+    const open = openBy[req.plan.name] as (
+      req: LaunchRequest,
+      plan: LaunchPlan,
+      now: Date,
+    ) => Promise<InstanceRow>;
+    return open(req, req.plan, now);
   };
 }
