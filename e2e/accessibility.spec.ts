@@ -1,92 +1,76 @@
-import type { Browser } from '@playwright/test';
-import { seriousViolations, type Theme } from './axe';
+import { NONE_IN_ANY_THEME, seriousViolations, seriousViolationsInEveryTheme } from './axe';
 import { CONTENT_PAGES } from './content-routes';
 import { expect, test } from './fixtures';
+import { currentTheme, switchTheme } from './themes';
 
-/** Opens a page in a fresh context with the theme stored, as a returning visitor has it. */
-async function openInTheme(browser: Browser, theme: Theme, path: string) {
-  const context = await browser.newContext();
-  await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
-  const page = await context.newPage();
-  await page.goto(path);
-  await expect(page.locator('html')).toHaveClass(new RegExp(`(^| )${theme}( |$)`));
-  return { context, page };
-}
+// Each page is loaded once and checked in the dark theme (the default) and then, switched in
+// place, in light and pastel: the themes are colour variables on the root class over the same
+// page (e2e/axe.ts). The API Reference, the longest page, comes first, so that its long tests
+// start early rather than running alone at the end.
+const LONGEST_FIRST = [...CONTENT_PAGES].sort(
+  (a, b) => Number(b.path === '/api-reference') - Number(a.path === '/api-reference'),
+);
 
-for (const theme of ['dark', 'light', 'pastel'] as const) {
-  test.describe(`accessibility in the ${theme} theme`, () => {
-    for (const { path, heading } of CONTENT_PAGES) {
-      test(`${path} has no serious or critical violations`, async ({ browser }) => {
-        // The API Reference is the longest page (every operation of the OpenAPI document).
-        if (path === '/api-reference') test.slow();
-        const { context, page } = await openInTheme(browser, theme, path);
-        try {
-          await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-          expect(await seriousViolations(page, { theme })).toEqual([]);
-        } finally {
-          await context.close();
-        }
-      });
-    }
+test('the API Reference with its response fields opened has no serious violations in any theme', async ({
+  page,
+}) => {
+  // axe three times over the opened fields of the longest page.
+  test.setTimeout(150_000);
+  await page.goto('/api-reference');
+  await expect(page.getByRole('heading', { level: 1, name: 'API Reference' })).toBeVisible();
+  for (const summary of await page.getByText('Response fields', { exact: true }).all()) {
+    await summary.click();
+  }
+  const opened = page.getByRole('list', { name: /^Response fields of / });
+  await expect(opened.first()).toBeVisible();
+  expect(await opened.count()).toBeGreaterThan(1);
+  // The rest of the page is checked closed below; here only what opening adds.
+  expect(
+    await seriousViolationsInEveryTheme(page, { include: 'ul[aria-label^="Response fields of "]' }),
+  ).toEqual(NONE_IN_ANY_THEME);
+});
 
-    test('the API Reference: its opened response fields, and (dark) the page at 390 px, have no serious violations', async ({
-      browser,
-    }) => {
-      // axe twice over the longest page, which on a busy machine takes more than a minute.
-      test.setTimeout(150_000);
-      const { context, page } = await openInTheme(browser, theme, '/api-reference');
-      try {
-        await expect(page.getByRole('heading', { level: 1, name: 'API Reference' })).toBeVisible();
-        for (const summary of await page.getByText('Response fields', { exact: true }).all()) {
-          await summary.click();
-        }
-        const opened = page.getByRole('list', { name: /^Response fields of / });
-        await expect(opened.first()).toBeVisible();
-        expect(await opened.count()).toBeGreaterThan(1);
-        // The rest of the page is checked closed above; here only what opening adds.
-        expect(
-          await seriousViolations(page, {
-            theme,
-            include: 'ul[aria-label^="Response fields of "]',
-          }),
-        ).toEqual([]);
-        // The phone layout is the same in every theme (colours are checked above): once.
-        if (theme !== 'dark') return;
-        await page.setViewportSize({ width: 390, height: 844 });
-        await page.reload();
-        await expect(page.getByRole('heading', { level: 1, name: 'API Reference' })).toBeVisible();
-        expect(await seriousViolations(page, { theme })).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    });
+test('the API Reference at 390 px has no serious violations', async ({ page }) => {
+  // The phone layout is the same in every theme (colours are checked at full width): once.
+  test.slow();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/api-reference');
+  await expect(page.getByRole('heading', { level: 1, name: 'API Reference' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
 
-    test('opened help answers, documentation tabs and toasts have no serious violations', async ({
-      browser,
-    }) => {
-      test.slow(); // axe after each opened answer, tab and toast
-      const { context, page } = await openInTheme(browser, theme, '/help-center');
-      try {
-        await page.getByRole('searchbox', { name: 'Search help articles' }).fill('credits');
-        await expect(page.getByText('How do I add credits?')).toBeVisible();
-        await page.getByRole('button', { name: 'Start Live Chat' }).click();
-        await expect(
-          page.getByText('Live chat is not available yet', { exact: true }),
-        ).toBeVisible();
-        expect(await seriousViolations(page, { theme })).toEqual([]);
-
-        await page.goto('/documentation');
-        for (const tab of ['Getting Started', 'API Reference', 'For Providers', 'Support']) {
-          await page.getByRole('tab', { name: tab }).click();
-          await expect(page.getByRole('tab', { name: tab })).toHaveAttribute(
-            'aria-selected',
-            'true',
-          );
-          expect(await seriousViolations(page, { theme })).toEqual([]);
-        }
-      } finally {
-        await context.close();
-      }
-    });
+for (const { path, heading } of LONGEST_FIRST) {
+  test(`${path} has no serious or critical violations in any theme`, async ({ page }) => {
+    if (path === '/api-reference') test.setTimeout(150_000); // axe three times over it
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    expect(await seriousViolationsInEveryTheme(page)).toEqual(NONE_IN_ANY_THEME);
   });
 }
+
+test('opened help answers and the toast have no serious violations in any theme', async ({
+  page,
+}) => {
+  test.slow(); // axe after the opened answers and the toast, in each theme
+  await page.goto('/help-center');
+  await page.getByRole('searchbox', { name: 'Search help articles' }).fill('credits');
+  await expect(page.getByText('How do I add credits?')).toBeVisible();
+  for (const theme of ['dark', 'light', 'pastel'] as const) {
+    if (theme !== 'dark') await switchTheme(page, theme);
+    // The toast lasts 5 s: raised anew in each theme, just before its scan.
+    await page.getByRole('button', { name: 'Start Live Chat' }).click();
+    await expect(page.getByText('Live chat is not available yet', { exact: true })).toBeVisible();
+    expect(await seriousViolations(page, { theme }), theme).toEqual([]);
+    expect(await currentTheme(page), 'the theme the scan ran in').toBe(theme);
+  }
+});
+
+test('the documentation tabs have no serious violations in any theme', async ({ page }) => {
+  test.setTimeout(150_000); // axe after each of four tabs, in each theme
+  await page.goto('/documentation');
+  for (const tab of ['Getting Started', 'API Reference', 'For Providers', 'Support']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
+    expect(await seriousViolationsInEveryTheme(page), tab).toEqual(NONE_IN_ANY_THEME);
+  }
+});

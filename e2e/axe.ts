@@ -1,5 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import axe from 'axe-core';
+import { THEMES } from '../shared/rules/theme';
+import { currentTheme, switchTheme } from './themes';
 
 export type Theme = 'dark' | 'light' | 'pastel';
 
@@ -10,12 +13,22 @@ export type Theme = 'dark' | 'light' | 'pastel';
  */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
+/** axe-core's own source, run only where the page does not hold it yet. */
+const AXE_ONCE = `if (typeof window.axe === 'undefined') {\n${axe.source}\n}`;
+
 /** axe's serious and critical violations on the page (or inside `include`), by rule and node. */
 export async function seriousViolations(
   page: Page,
   { theme = 'dark', include }: { theme?: Theme; include?: string } = {},
 ) {
-  const builder = new AxeBuilder({ page });
+  // A page without frames is checked by axe.run in the page itself, with axe-core injected once
+  // per page load; by default AxeBuilder injects it anew on every call and also into a fresh
+  // blank page where it merges the frames' results (axe.runPartial, then axe.finishRun), which
+  // on a single frame gives the very same results at twice the time. A page with frames keeps
+  // the default, which also reaches cross-origin frames.
+  const singleFrame = page.frames().length === 1;
+  const builder = new AxeBuilder({ page, axeSource: singleFrame ? AXE_ONCE : undefined });
+  builder.setLegacyMode(singleFrame);
   if (include) builder.include(include);
   if (theme !== 'dark') builder.withRules(COLOUR_RULES);
   const results = await builder.analyze();
@@ -23,3 +36,25 @@ export async function seriousViolations(
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
+
+/**
+ * seriousViolations in each theme, switched in place on the page as it stands (the theme it
+ * shows first, then the others), so one page load serves all three: what the page shows must
+ * not change between the scans but its colours. The theme is checked again after each scan.
+ */
+export async function seriousViolationsInEveryTheme(
+  page: Page,
+  { include, signedIn = false }: { include?: string; signedIn?: boolean } = {},
+) {
+  const first = await currentTheme(page);
+  const found = {} as Record<Theme, Awaited<ReturnType<typeof seriousViolations>>>;
+  for (const theme of [first, ...THEMES.filter((t) => t !== first)]) {
+    if (theme !== first) await switchTheme(page, theme, { signedIn });
+    found[theme] = await seriousViolations(page, { theme, include });
+    expect(await currentTheme(page), 'the theme the scan ran in').toBe(theme);
+  }
+  return found;
+}
+
+/** What seriousViolationsInEveryTheme finds on a page with none. */
+export const NONE_IN_ANY_THEME = { dark: [], light: [], pastel: [] };
