@@ -17,6 +17,12 @@
 #     fails: `cloud-init status` would say error; Ubuntu images have it);
 #     `ssh_genkeytypes: [ed25519, ecdsa]` (no RSA host key: generating one takes ~40 s under
 #     software emulation, and sshd waits for it); `grub_dpkg: enabled: false` (no GRUB here).
+#   * tuned as a provider's cloud image is (every step costs seconds under software emulation):
+#     `datasource_list: [NoCloud, None]` (99_rentgpu-datasource.cfg: ds-identify and cloud-init
+#     look for the agent's seed only); an initramfs with only what the root on a virtio disk
+#     needs (MODULES=list: virtio_pci, virtio_blk, ext4); `quiet` on the kernel command line (the
+#     consoles stay: cloud-init's own lines and errors still reach the serial log); e2scrub and
+#     apt's timers masked (no LVM snapshots to reap, no mirror to reach).
 #
 # No loop devices, no mounts, no privileges beyond root (CI runs as root in a container):
 # mmdebstrap builds the tree (its chroot mounts stay in a private mount namespace, or are
@@ -121,6 +127,9 @@ t_tree=$(date +%s)
   --customize-hook='echo debian > "$1/etc/hostname"; printf "127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n" > "$1/etc/hosts"' \
   --customize-hook=': > "$1/etc/machine-id"; rm -f "$1/var/lib/dbus/machine-id"' \
   --customize-hook='printf "%s\n" "locale: C.UTF-8" "ssh_genkeytypes: [ed25519, ecdsa]" "grub_dpkg:" "  enabled: false" > "$1/etc/cloud/cloud.cfg.d/90-rentgpu-image.cfg"' \
+  --customize-hook='printf "%s\n" "datasource_list: [NoCloud, None]" > "$1/etc/cloud/cloud.cfg.d/99_rentgpu-datasource.cfg"' \
+  --customize-hook='for u in e2scrub_reap.service e2scrub_all.timer apt-daily.timer apt-daily-upgrade.timer; do ln -sf /dev/null "$1/etc/systemd/system/$u"; done' \
+  --customize-hook='echo MODULES=list > "$1/etc/initramfs-tools/conf.d/rentgpu-modules"; printf "%s\n" virtio_pci virtio_blk ext4 >> "$1/etc/initramfs-tools/modules"; chroot "$1" update-initramfs -u -k all' \
   --customize-hook='rm -rf "$1"/var/cache/apt/*.bin "$1"/var/log/*.log "$1"/var/log/apt/*' \
   "$SUITE" "$R" "${MIRRORS[@]}"
 log "root tree: $(du -sh "$R" | cut -f1) in $(( $(date +%s) - t_tree )) s"
@@ -141,7 +150,7 @@ mcopy -i "$W/esp.img" /usr/lib/systemd/boot/efi/systemd-bootx64.efi ::/EFI/BOOT/
 mcopy -i "$W/esp.img" "$R/boot/vmlinuz-$KVER" ::/vmlinuz
 mcopy -i "$W/esp.img" "$R/boot/initrd.img-$KVER" ::/initrd.img
 printf 'default debian.conf\ntimeout 0\n' > "$W/loader.conf"
-printf 'title Debian 12 (RentGPU test image)\nlinux /vmlinuz\ninitrd /initrd.img\noptions root=LABEL=cloudimg-rootfs ro console=tty0 console=ttyS0,115200n8\n' > "$W/debian.conf"
+printf 'title Debian 12 (RentGPU test image)\nlinux /vmlinuz\ninitrd /initrd.img\noptions root=LABEL=cloudimg-rootfs ro console=tty0 console=ttyS0,115200n8 quiet\n' > "$W/debian.conf"
 mcopy -i "$W/esp.img" "$W/loader.conf" ::/loader/loader.conf
 mcopy -i "$W/esp.img" "$W/debian.conf" ::/loader/entries/debian.conf
 
