@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
 import { type DriverConfig, QemuDriver } from './driver';
+import { noBootConfig } from './test-config';
 
 const run = promisify(execFile);
 const haveTools = await Promise.all([
@@ -37,23 +38,11 @@ let driver: QemuDriver;
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'driver-disk-'));
-  const config: DriverConfig = {
-    stateDir: dir,
-    // QEMU itself never starts here: the overlay is made before it is asked to.
-    qemuBinary: 'false',
-    qemuImgBinary: 'qemu-img',
-    genisoimageBinary: 'genisoimage',
-    accelerator: 'tcg',
-    baseImage: null,
-    kernel: null,
-    listenHost: '127.0.0.1',
-    publicHost: '127.0.0.1',
-    sshPorts: [42000, 42099],
-    vncDisplays: [90, 99],
-    bootTimeoutMs: 1000,
-    stopTimeoutMs: 100,
-    gpuPassthrough: false,
-  };
+  // QEMU itself never starts here: the overlay is made before it is asked to.
+  const config: DriverConfig = noBootConfig(dir, {
+    qemuImg: 'qemu-img',
+    genisoimage: 'genisoimage',
+  });
   driver = new QemuDriver(config);
 });
 

@@ -6,6 +6,7 @@ import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
 import { DriverError } from '../driver';
 import { desiredInstance } from '../test/desired-instance';
 import { QemuDriver } from './driver';
+import { noBootConfig } from './test-config';
 
 /**
  * The parts of the driver contract (agent/test/driver-contract.ts) QEMU keeps without running
@@ -18,23 +19,8 @@ let driver: QemuDriver;
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'driver-seam-'));
-  driver = new QemuDriver({
-    stateDir: dir,
-    // Nothing here may start QEMU: an attempt fails the test.
-    qemuBinary: 'false',
-    qemuImgBinary: 'false',
-    genisoimageBinary: 'false',
-    accelerator: 'tcg',
-    baseImage: null,
-    kernel: null,
-    listenHost: '127.0.0.1',
-    publicHost: '127.0.0.1',
-    sshPorts: [42000, 42099],
-    vncDisplays: [90, 99],
-    bootTimeoutMs: 1000,
-    stopTimeoutMs: 100,
-    gpuPassthrough: false,
-  });
+  // Nothing here may start QEMU: an attempt fails the test.
+  driver = new QemuDriver(noBootConfig(dir, { qemuImg: 'false', genisoimage: 'false' }));
 });
 
 afterEach(() => rm(dir, { recursive: true, force: true }));

@@ -5,6 +5,7 @@ import {
   findPackage,
   parseCustomAmount,
 } from '../../../shared/contracts/payments';
+import { formatMoney } from '../../../shared/rules/currency';
 import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
 
 /** A package, or a custom amount as typed; choosing one clears the other. */
@@ -44,7 +45,5 @@ export function quoteFor(selection: Selection): Quote | null {
 
 /** "$1,250.00" from "1250.00". */
 export function usd(dollars: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
-    Number(dollars),
-  );
+  return formatMoney(dollars);
 }
