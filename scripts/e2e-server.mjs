@@ -4,14 +4,75 @@
 // E2E_PAYPAL=local-sandbox no PayPal is configured, so the app runs its built-in PayPal
 // sandbox (server/modules/payments/sandbox), as on a newcomer's machine.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { buildIfStale } from './build-if-stale.mjs';
+import { buildIfStale, STAMP } from './build-if-stale.mjs';
 
 buildIfStale();
+
+/** The environment both the template's server and the test server run with. */
+const serverEnv = {
+  DEMO_PROVISIONING_DELAY_MS: '1500',
+  WORKER_INTERVAL_MS: '250',
+  // Every browser test that presses Demo Login makes an account, all from 127.0.0.1.
+  DEMO_LOGINS_PER_HOUR: '10000',
+  // …and every test that signs in by e-mail asks for a code from there too.
+  CODES_PER_IP_PER_HOUR: '10000',
+  CODE_TRIES_PER_IP_PER_15_MIN: '10000',
+  ...process.env,
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'warn',
+};
+
+/**
+ * A data folder already migrated and seeded, made once per build and day by running the
+ * server on an empty folder and stopping it: a fresh embedded database takes the server
+ * 6–12 s to create, migrate and seed, a copy of this one opens in about a second. Servers
+ * started together each make their own and the first rename wins.
+ */
+async function dataTemplate() {
+  const day = new Date().toISOString().slice(0, 10);
+  const stamp = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim().slice(0, 16) : 'none';
+  const dir = path.resolve(`dist/test/e2e-data-${stamp}-${day}`);
+  if (existsSync(dir)) return dir;
+  const making = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-template-'));
+  const server = spawn(process.execPath, ['dist/server/main.js'], {
+    env: { ...serverEnv, DATA_DIR: making, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let printed = '';
+  await new Promise((resolve, reject) => {
+    server.stdout.on('data', (chunk) => {
+      printed += chunk;
+      if (printed.includes('RentGPU is running at')) server.kill('SIGTERM');
+    });
+    server.on('exit', (code) =>
+      printed.includes('RentGPU is running at') && code === 0
+        ? resolve()
+        : reject(new Error(`the template server exited with ${code}:\n${printed}`)),
+    );
+  });
+  mkdirSync(path.dirname(dir), { recursive: true });
+  try {
+    renameSync(making, dir);
+  } catch (error) {
+    rmSync(making, { recursive: true, force: true });
+    if (!existsSync(dir)) throw error;
+  }
+  return dir;
+}
 const localSandbox = process.env.E2E_PAYPAL === 'local-sandbox';
 let fake = null;
 if (!localSandbox) {
@@ -55,21 +116,9 @@ const logPath = process.env.E2E_SERVER_LOG ?? 'test-results/e2e-server.log';
 mkdirSync(path.dirname(logPath), { recursive: true });
 const log = createWriteStream(logPath);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-'));
+cpSync(await dataTemplate(), dataDir, { recursive: true });
 const child = spawn(process.execPath, ['dist/server/main.js'], {
-  env: {
-    DEMO_PROVISIONING_DELAY_MS: '1500',
-    WORKER_INTERVAL_MS: '250',
-    // Every browser test that presses Demo Login makes an account, all from 127.0.0.1.
-    DEMO_LOGINS_PER_HOUR: '10000',
-    // …and every test that signs in by e-mail asks for a code from there too.
-    CODES_PER_IP_PER_HOUR: '10000',
-    CODE_TRIES_PER_IP_PER_15_MIN: '10000',
-    ...process.env,
-    DATA_DIR: dataDir,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    ...paypalEnv,
-  },
+  env: { ...serverEnv, DATA_DIR: dataDir, ...paypalEnv },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 for (const stream of [child.stdout, child.stderr]) {

@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
 
@@ -90,11 +91,24 @@ const phases = [
   },
 ];
 
+/** CPU seconds of every finished child process so far (Linux: /proc/self/stat cutime + cstime). */
+function childCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of proc(5), counted from after the command name (field 3 is index 0).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const results = [];
 const started = performance.now();
 for (const phase of phases) {
   console.log(`\n── ${phase.name} ──`);
   const t0 = performance.now();
+  const cpu0 = childCpuSeconds();
   let ok = true;
   try {
     if (phase.run) phase.run();
@@ -112,7 +126,12 @@ for (const phase of phases) {
     console.error(error instanceof Error ? error.message : error);
     ok = false;
   }
-  results.push({ phase, ok, seconds: (performance.now() - t0) / 1000 });
+  results.push({
+    phase,
+    ok,
+    seconds: (performance.now() - t0) / 1000,
+    cpu: childCpuSeconds() - cpu0,
+  });
   if (!ok && phase.fatal) break;
 }
 
@@ -173,10 +192,15 @@ function readReport(report) {
 const minutes = (s) => `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 console.log('\n── summary ──');
 const allFiles = [];
-for (const { phase, ok, seconds } of results) {
+// CPU: what the phase's processes used; busy: that over the wall time, in cores (this
+// machine's share: os.availableParallelism()) — below it, the phase waits rather than computes.
+for (const { phase, ok, seconds, cpu } of results) {
   const files = filesOf(phase.report);
   allFiles.push(...files);
-  console.log(`${ok ? 'passed' : 'FAILED'}  ${phase.name.padEnd(14)} ${minutes(seconds)}`);
+  const busy = Number.isFinite(cpu)
+    ? `  CPU ${Math.round(cpu)} s, ${(cpu / seconds).toFixed(2)} of ${os.availableParallelism()} cores busy`
+    : '';
+  console.log(`${ok ? 'passed' : 'FAILED'}  ${phase.name.padEnd(14)} ${minutes(seconds)}${busy}`);
   for (const file of files) {
     for (const name of file.failed) console.log(`        failed: ${file.file} › ${name}`);
   }
