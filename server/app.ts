@@ -153,6 +153,12 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   app.addHook('onClose', async () => {
     mailer.close();
     await limiter.close();
+    // The consoles this process holds give their places back (a crash leaves them to expire).
+    const { consoleSlots } = app.deps;
+    await consoleSlots.releaseAll().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'giving back console places failed');
+    });
+    await consoleSlots.close();
   });
 
   registerSecurityHeaders(app, {

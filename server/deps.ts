@@ -3,6 +3,7 @@ import type { Database } from './db/client';
 import type { Env } from './env';
 import type { Clock } from './lib/clock';
 import { idempotencyStore } from './lib/idempotency';
+import type { LeasedSlots } from './lib/leased-slots';
 import type { Mailer } from './lib/mailer';
 import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
@@ -24,6 +25,7 @@ import {
 import { createHostsService, type HostsService } from './modules/hosts/service';
 import { createHostWake } from './modules/hosts/wake';
 import { createImages, type Images } from './modules/images/catalogue';
+import { createConsoleSlots } from './modules/instances/console-slots';
 import { createInstancesService, type InstancesService } from './modules/instances/service';
 import { createVmService, type VmService } from './modules/instances/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
@@ -59,6 +61,8 @@ export interface AppDeps {
   clock: Clock;
   mailer: Mailer;
   limiter: RateLimiter;
+  /** Web consoles open per user, across every server process (Redis or the database). */
+  consoleSlots: LeasedSlots;
   auth: AuthService;
   /** Every GPU machine: marketplace rentals (booked) and metered instances. */
   instances: InstancesService;
@@ -187,6 +191,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     clock,
     mailer,
     limiter,
+    consoleSlots: createConsoleSlots({ db, clock, redisUrl: env.REDIS_URL, log }),
     auth: createAuthService({
       db,
       clock,

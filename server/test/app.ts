@@ -49,10 +49,15 @@ export interface TestAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** A built web app to serve (the system test drives it in Chromium); none by default. */
   webDir?: string | null;
+  /**
+   * Another test app's database: this app is a second server process on it (closing this
+   * app leaves the database open). A fresh database of its own by default.
+   */
+  database?: Database;
 }
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = overrides.database ?? (await openTestDatabase());
   const clock = new ManualClock(new Date());
   const mailer = new CapturingMailer();
   const limiter = overrides.limiter ?? new MemoryRateLimiter(clock);
@@ -97,7 +102,7 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
     },
     async close() {
       await app.close();
-      await database.close();
+      if (!overrides.database) await database.close();
     },
   };
 }

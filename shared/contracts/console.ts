@@ -60,6 +60,8 @@ export const CONSOLE_CLOSE = {
   tooManySessions: 4429,
   /** SSH to the instance failed. */
   sshFailed: 4502,
+  /** The server could not open the console (its own failure, not the instance's). */
+  serverError: 1011,
 } as const;
 
 /** How often the server checks that the instance still runs and the session still lives. */

@@ -181,4 +181,29 @@ export const balanceAlerts = pgTable('balance_alerts', {
   stoppedCount: integer('stopped_count').notNull().default(0),
 });
 
+/**
+ * The web consoles open now, one row per session, across every server process (docs/
+ * architecture.md, "Web console"): the per-user limit counts the rows whose lease has not
+ * expired. The process holding a session renews its lease while the socket is open and
+ * deletes the row when it closes; a process that dies leaves rows that expire on their own.
+ * Used when no REDIS_URL is set (with one, the count lives in Redis).
+ */
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The server process holding the socket (a random id per process start). */
+    owner: text('owner').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('console_sessions_user_idx').on(t.userId, t.expiresAt),
+    index('console_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
 export type Instance = typeof instances.$inferSelect;

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { ServerHostKeyAlgorithm } from 'ssh2';
 
 /**
- * Two guards of the web console (docs/architecture.md, "Web console"), kept in the server's
- * memory: the SSH host key each running instance showed first, and how many consoles each
- * user has open.
+ * The web console's guards (docs/architecture.md, "Web console"): the instance's SSH host key
+ * (stored on the instance: reported by its host, else pinned by the first console of the
+ * run) and how many consoles a user may have open (counted by console-slots.ts).
  */
 
 /** An SSH host key's fingerprint as OpenSSH and dropbear print it: `SHA256:` + base64, unpadded. */
@@ -22,7 +22,7 @@ export function hostKeyAlgorithms(type: string): ServerHostKeyAlgorithm[] {
 /**
  * The host key stored for an instance (its host reported it with this run's readiness; the
  * server computed the fingerprint renters see): the key the guest shows must be that one.
- * Null when the stored line is not a key (then the per-run pin decides).
+ * Null when the stored line is not a key.
  */
 export function storedHostKey(line: string): { type: string; fingerprint: string } | null {
   const [type, base64] = line.trim().split(/\s+/);
@@ -30,59 +30,21 @@ export function storedHostKey(line: string): { type: string; fingerprint: string
   return { type, fingerprint: hostKeyFingerprint(Buffer.from(base64, 'base64')) };
 }
 
-export type HostKeyVerdict =
-  | { ok: true; fingerprint: string; firstUse: boolean }
-  | { ok: false; fingerprint: string; pinned: string };
-
 /**
- * Trust on first use, per run of an instance: the first console connection of a generation
- * (a run, from ready to stop) pins the host key the guest showed; later connections of the
- * same generation must show the same key. A new generation (stopped and started again)
- * pins anew. One entry per instance, so the map is bounded by the number of instances.
+ * An SSH host key as the server stores it (`type base64`, a known_hosts entry's key part),
+ * from the key blob a guest showed; null when the blob does not name its type.
  */
-export class HostKeyPins {
-  private readonly pins = new Map<number, { generation: number; fingerprint: string }>();
-
-  verify(instanceId: number, generation: number, key: Buffer): HostKeyVerdict {
-    const fingerprint = hostKeyFingerprint(key);
-    const pin = this.pins.get(instanceId);
-    if (!pin || pin.generation !== generation) {
-      this.pins.set(instanceId, { generation, fingerprint });
-      return { ok: true, fingerprint, firstUse: true };
-    }
-    return pin.fingerprint === fingerprint
-      ? { ok: true, fingerprint, firstUse: false }
-      : { ok: false, fingerprint, pinned: pin.fingerprint };
-  }
+export function hostKeyLine(key: Buffer): string | null {
+  if (key.length < 4) return null;
+  const length = key.readUInt32BE(0);
+  if (length === 0 || length > 64 || key.length < 4 + length) return null;
+  const type = key.subarray(4, 4 + length).toString('latin1');
+  if (!/^[a-z0-9@.-]+$/i.test(type)) return null;
+  return `${type} ${key.toString('base64')}`;
 }
 
-/** Consoles one user may have open at once (in this server process). */
+/** Consoles one user may have open at once, across every server process (console-slots.ts). */
 export const MAX_CONSOLES_PER_USER = 4;
 
 export const tooManyConsolesMessage = (limit: number) =>
   `You have ${limit} web consoles open, the most at once. Close one to open another.`;
-
-/** Open console sessions per user. */
-export class ConsoleSessionCounter {
-  private readonly open = new Map<string, number>();
-
-  constructor(readonly limit = MAX_CONSOLES_PER_USER) {}
-
-  count(userId: string): number {
-    return this.open.get(userId) ?? 0;
-  }
-
-  /** Takes a place for a new session; false when the user already has `limit` open. */
-  acquire(userId: string): boolean {
-    const n = this.count(userId);
-    if (n >= this.limit) return false;
-    this.open.set(userId, n + 1);
-    return true;
-  }
-
-  release(userId: string): void {
-    const n = this.count(userId) - 1;
-    if (n > 0) this.open.set(userId, n);
-    else this.open.delete(userId);
-  }
-}

@@ -10,8 +10,8 @@ import { errorResponses } from '../../../shared/contracts/errors';
 import { idParam } from '../../../shared/contracts/params';
 import { crossOriginRefused, rateLimited } from '../../lib/errors';
 import { isSameOrigin, requireUser, signedIn } from '../../plugins/session';
-import { ConsoleSessionCounter, HostKeyPins, tooManyConsolesMessage } from './console-guards';
-import { type ConsoleSocket, runConsoleSession } from './console-session';
+import { tooManyConsolesMessage } from './console-guards';
+import { CONSOLE_NOT_OPENED, type ConsoleSocket, runConsoleSession } from './console-session';
 import type { ConsoleTarget } from './types';
 
 /**
@@ -24,12 +24,11 @@ import type { ConsoleTarget } from './types';
  */
 export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { instances, auth } = app.deps;
+  // The places per user are counted across every server process (console-slots.ts); the
+  // host key is checked against the one stored on the instance (console-session.ts).
+  const { instances, auth, consoleSlots: slots } = app.deps;
   const targets = new WeakMap<FastifyRequest, ConsoleTarget>();
-  // In this process's memory (console-guards.ts): host keys pinned per run, open sessions.
-  const hostKeys = new HostKeyPins();
-  const sessions = new ConsoleSessionCounter();
-  const tooMany = () => rateLimited(5, tooManyConsolesMessage(sessions.limit));
+  const tooMany = () => rateLimited(5, tooManyConsolesMessage(slots.limit));
 
   app.route({
     method: 'GET',
@@ -51,7 +50,7 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
       const { userId } = requireUser(request);
       targets.set(request, await instances.consoleTarget(userId, request.params.id));
       // At the limit: the plain GET and the upgrade are both refused with the reason (429).
-      if (sessions.count(userId) >= sessions.limit) throw tooMany();
+      if ((await slots.count(userId)) >= slots.limit) throw tooMany();
     },
     handler: async (request) => {
       const target = targets.get(request);
@@ -67,17 +66,30 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
       const token = request.sessionToken;
       const { userId } = requireUser(request);
       if (!target || !token) throw new Error('console target missing');
-      // Two upgrades at once may both have passed the check before the upgrade.
-      if (!sessions.acquire(userId)) {
-        socket.close(CONSOLE_CLOSE.tooManySessions, tooManyConsolesMessage(sessions.limit));
-        return;
-      }
-      socket.on('close', () => sessions.release(userId));
+      // The place is taken now (two upgrades at once may both have passed the check before
+      // the upgrade); keystrokes typed meanwhile wait in the session. Given back on close.
+      const lease = slots.acquire(userId).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'web console: taking a place failed');
+        return 'failed' as const;
+      });
+      socket.on('close', () => {
+        void lease.then((held) => (typeof held === 'object' ? held?.release() : undefined));
+      });
       runConsoleSession(socket as ConsoleSocket, target, {
         cols: request.query.cols,
         rows: request.query.rows,
         pollMs: CONSOLE_STATUS_POLL_MS,
-        hostKeys,
+        admit: lease.then((held) =>
+          held === 'failed'
+            ? { code: CONSOLE_CLOSE.serverError, reason: CONSOLE_NOT_OPENED }
+            : held
+              ? null
+              : {
+                  code: CONSOLE_CLOSE.tooManySessions,
+                  reason: tooManyConsolesMessage(slots.limit),
+                },
+        ),
+        pinHostKey: (key) => instances.pinConsoleHostKey(target, key),
         allowInternalTargets: app.deps.env.CONSOLE_PRIVATE_TARGETS === 'allow',
         log: request.log,
         check: async () => {

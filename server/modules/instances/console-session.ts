@@ -6,9 +6,9 @@ import {
 } from '../../../shared/contracts/console';
 import { OutboundRefused, outboundAddress } from '../../lib/outbound-address';
 import {
-  type HostKeyPins,
   hostKeyAlgorithms,
   hostKeyFingerprint,
+  hostKeyLine,
   storedHostKey,
 } from './console-guards';
 import type { ConsoleTarget } from './types';
@@ -42,8 +42,17 @@ export interface ConsoleSessionOptions {
   pollMs: number;
   /** SSH handshake and login must finish within this (ms). */
   readyTimeoutMs?: number;
-  /** The host keys pinned on first use; without it any host key is accepted. */
-  hostKeys?: HostKeyPins;
+  /**
+   * Waited for before connecting: a reason not to open the session after all (the user has
+   * the most consoles open), or null to go on.
+   */
+  admit?: Promise<{ code: number; reason: string } | null>;
+  /**
+   * Where no host key is stored for the instance's run: pins the key the guest showed on the
+   * instance (when none is stored still) and answers the key stored now, which the guest's
+   * must be; null when the run is over. Without it any host key is accepted.
+   */
+  pinHostKey?: (key: { line: string; fingerprint: string }) => Promise<string | null>;
   /**
    * Whether the instance's address may be an internal one (loopback, private, link-local,
    * this server's own): CONSOLE_PRIVATE_TARGETS, for development and tests only.
@@ -192,12 +201,16 @@ export function runConsoleSession(
   }, options.pollMs);
   timer.unref();
 
-  // The guest's host key: pinned by the first console of this run, checked by the next ones.
+  // Admitted (a place among the user's consoles), and the address checked: then connect.
   let hostKeyRefused = false;
-  const { hostKeys } = options;
-  outboundAddress(target.host, { allowInternal: options.allowInternalTargets }).then(
-    (address) => {
-      if (!ended) connect(address);
+  Promise.all([
+    options.admit ?? null,
+    outboundAddress(target.host, { allowInternal: options.allowInternalTargets }),
+  ]).then(
+    ([refused, address]) => {
+      if (ended) return;
+      if (refused) end(refused.code, refused.reason);
+      else connect(address);
     },
     (error: unknown) => {
       const why = error instanceof OutboundRefused ? error.message : String(error);
@@ -209,20 +222,62 @@ export function runConsoleSession(
     },
   );
 
-  // The key the server stored for this run (docs/decisions/015): only that key's type is
-  // negotiated, and a guest that shows another key is refused. Without one: pinned per run.
+  // The key stored for this run (docs/decisions/015): only that key's type is negotiated,
+  // and a guest that shows another key is refused.
+  const refuseKey = (seen: string, expected: string) => {
+    hostKeyRefused = true;
+    options.log?.warn(
+      { instanceId: target.instanceId, generation: target.generation, seen, expected },
+      'web console: the instance showed another SSH host key than the one stored; refused',
+    );
+  };
   const stored = target.hostKey ? storedHostKey(target.hostKey) : null;
   const verifyStored = (key: Buffer) => {
     if (!stored) return false;
     const seen = hostKeyFingerprint(key);
     if (seen === stored.fingerprint) return true;
-    hostKeyRefused = true;
-    options.log?.warn(
-      { instanceId: target.instanceId, seen, expected: stored.fingerprint },
-      'web console: the instance showed another SSH host key than its host reported; refused',
-    );
+    refuseKey(seen, stored.fingerprint);
     return false;
   };
+
+  // None stored: trust on first use, stored on the instance so that every server process
+  // (and every restart) checks the same key; the pin of a run that is over pins nothing.
+  const { pinHostKey } = options;
+  const verifyPinned =
+    pinHostKey &&
+    ((key: Buffer, verify: (ok: boolean) => void) => {
+      const fingerprint = hostKeyFingerprint(key);
+      const line = hostKeyLine(key);
+      if (!line) {
+        refuseKey(fingerprint, 'an SSH host key');
+        verify(false);
+        return;
+      }
+      pinHostKey({ line, fingerprint }).then(
+        (now) => {
+          const expected = now ? storedHostKey(now) : null;
+          if (now === line) {
+            options.log?.info(
+              { instanceId: target.instanceId, generation: target.generation, fingerprint },
+              'web console: SSH host key pinned on the instance',
+            );
+          }
+          if (expected?.fingerprint === fingerprint) verify(true);
+          else {
+            // A run that is over: the checks name what happened to the instance.
+            if (now) refuseKey(fingerprint, expected?.fingerprint ?? now);
+            verify(false);
+          }
+        },
+        (error: unknown) => {
+          options.log?.warn(
+            { err: error, instanceId: target.instanceId },
+            'web console: pinning the SSH host key failed',
+          );
+          verify(false);
+        },
+      );
+    });
 
   const connect = (address: string) =>
     client.connect({
@@ -237,37 +292,21 @@ export function runConsoleSession(
             algorithms: { serverHostKey: hostKeyAlgorithms(stored.type) },
             hostVerifier: verifyStored,
           }
-        : hostKeys
-          ? {
-              hostVerifier: (key: Buffer) => {
-                const verdict = hostKeys.verify(target.instanceId, target.generation, key);
-                const where = { instanceId: target.instanceId, generation: target.generation };
-                if (!verdict.ok) {
-                  hostKeyRefused = true;
-                  options.log?.warn(
-                    { ...where, seen: verdict.fingerprint, pinned: verdict.pinned },
-                    'web console: the instance showed another SSH host key; refused',
-                  );
-                } else if (verdict.firstUse) {
-                  options.log?.info(
-                    { ...where, fingerprint: verdict.fingerprint },
-                    'web console: SSH host key pinned on first use',
-                  );
-                }
-                return verdict.ok;
-              },
-            }
+        : verifyPinned
+          ? { hostVerifier: verifyPinned }
           : {}),
     });
 }
 
 /** The close reason when the instance cannot be reached (the log says why). */
 export const CONSOLE_UNREACHABLE = 'Could not connect to the instance.';
+/** The close reason when the server could not open the console (its log says why). */
+export const CONSOLE_NOT_OPENED = 'The web console could not open. Try again in a moment.';
 /** The close reason when the instance does not let the console's key in. */
 export const CONSOLE_KEY_REFUSED =
   "The instance did not accept the web console's key (was it removed from authorized_keys?).";
 
-/** The close reason when the guest shows a host key other than the one pinned. */
+/** The close reason when the guest shows a host key other than the one stored for its run. */
 export const HOST_KEY_CHANGED =
   "The instance's SSH host key changed since the first console; not connecting.";
 

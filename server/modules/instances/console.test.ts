@@ -5,10 +5,14 @@ import { CONSOLE_CLOSE } from '../../../shared/contracts/console';
 import { instances, sessions } from '../../db/schema';
 import { generateSshKeyPair } from '../../lib/ssh-keypair';
 import { createTestApp, type TestApp } from '../../test/app';
+import { consoleInstance } from '../../test/console';
 import { type Dropbear, dropbearUsable, startDropbear } from '../../test/dropbear';
-import { world } from '../../test/world';
 import { type ConsoleClient, openConsoleSocket } from '../../test/ws-client';
-import { MAX_CONSOLES_PER_USER, tooManyConsolesMessage } from './console-guards';
+import {
+  hostKeyFingerprint,
+  MAX_CONSOLES_PER_USER,
+  tooManyConsolesMessage,
+} from './console-guards';
 import { CONSOLE_KEY_REFUSED, CONSOLE_UNREACHABLE, HOST_KEY_CHANGED } from './console-session';
 
 /**
@@ -48,41 +52,11 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
       on?: { app: TestApp; base: string };
     } = {},
   ) {
-    const app = options.on?.app ?? t;
-    const user = await app.signIn();
-    const listing = await world(app).listing();
-    const now = app.clock.now();
-    // One live instance per SSH address (a unique index): the previous test's is over.
-    await app.database.db
-      .update(instances)
-      .set({ status: 'terminated', endTime: now })
-      .where(eq(instances.sshPort, sshd.port));
-    const [row] = await app.database.db
-      .insert(instances)
-      .values({
-        userId: user.userId,
-        gpuListingId: listing.id,
-        providerId: listing.providerId,
-        source: 'vm',
-        billingPlan: 'metered',
-        status,
-        hourlyRateMicros: listing.hourlyRateMicros,
-        startTime: now,
-        paidThrough: now,
-        provisioningDeadline: now,
-        readyAt: now,
-        sshHost: '127.0.0.1',
-        sshPort: options.port === undefined ? sshd.port : options.port,
-        sshUsername: sshd.username,
-        platformSshPublicKey: key.publicKey,
-        platformSshPrivateKey:
-          options.privateKey === undefined ? key.privateKey : options.privateKey,
-        ...(options.hostKey === undefined ? {} : { sshHostKey: options.hostKey }),
-      })
-      .returning();
-    if (!row) throw new Error('no instance');
-    const at = options.on?.base ?? base;
-    return { ...user, id: row.id, url: `${at}/api/kvm/instances/${row.id}/console` };
+    const { on, ...rest } = options;
+    const ssh = { port: sshd.port, username: sshd.username, key };
+    const vm = await consoleInstance(on?.app ?? t, ssh, status, rest);
+    const at = on?.base ?? base;
+    return { ...vm, url: `${at}/api/kvm/instances/${vm.id}/console` };
   }
 
   const refusal = (promise: Promise<unknown>) =>
@@ -272,13 +246,20 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
     expect(reason).toBe(CONSOLE_KEY_REFUSED);
   });
 
-  it("pins the instance's SSH host key on first use: another key in the same run is refused", async () => {
+  it("pins the instance's SSH host key on first use, on the instance: another key in the same run is refused", async () => {
     const vm = await instanceOf('running');
     const first = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
     first.type('echo pinned-$((5+5))\r');
     await first.waitFor('pinned-10');
     first.socket.close(1000, 'Closed by the user.');
     await first.closed;
+    // Stored on the instance, as a reported key is (and shown to the renter the same way).
+    const [type, base64] = sshd.hostPublicKey.split(' ');
+    const [pinned] = await t.database.db.select().from(instances).where(eq(instances.id, vm.id));
+    expect(pinned?.sshHostKey).toBe(`${type} ${base64}`);
+    expect(pinned?.sshHostKeyFingerprint).toBe(
+      hostKeyFingerprint(Buffer.from(base64 ?? '', 'base64')),
+    );
 
     // Something else answers on the instance's address with another host key.
     const impostor = await startDropbear(key.publicKey);
@@ -294,20 +275,40 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
       });
       expect(impostor.connections()).toBe(0);
 
-      // A new run of the instance (stopped and started: a new generation) pins anew.
-      const [row] = await t.database.db.select().from(instances).where(eq(instances.id, vm.id));
+      // A new run of the instance (stopped and started: the key is cleared when it starts,
+      // repo.ts `transition`, and the host reported none with its readiness) pins anew.
       await t.database.db
         .update(instances)
-        .set({ generation: (row?.generation ?? 0) + 1 })
+        .set({
+          generation: (pinned?.generation ?? 0) + 2,
+          sshHostKey: null,
+          sshHostKeyFingerprint: null,
+        })
         .where(eq(instances.id, vm.id));
       const again = await openConsoleSocket(vm.url, { cookie: vm.cookie, origin });
       again.type('echo repinned-$((6+6))\r');
       await again.waitFor('repinned-12');
       again.socket.close(1000, 'Closed by the user.');
       await again.closed;
+      const [repinned] = await t.database.db
+        .select()
+        .from(instances)
+        .where(eq(instances.id, vm.id));
+      expect(repinned?.sshHostKey).toBe(impostor.hostPublicKey.split(' ').slice(0, 2).join(' '));
     } finally {
       await impostor.stop();
     }
+  });
+
+  it('a console of a run that is over pins nothing', async () => {
+    const vm = await instanceOf('running');
+    const [row] = await t.database.db.select().from(instances).where(eq(instances.id, vm.id));
+    const stale = { instanceId: vm.id, generation: (row?.generation ?? 0) - 1 };
+    const line = generateSshKeyPair().publicKey.split(' ').slice(0, 2).join(' ');
+    const fingerprint = hostKeyFingerprint(Buffer.from(line.split(' ')[1] ?? '', 'base64'));
+    expect(await t.app.deps.instances.pinConsoleHostKey(stale, { line, fingerprint })).toBeNull();
+    const [after] = await t.database.db.select().from(instances).where(eq(instances.id, vm.id));
+    expect(after?.sshHostKey).toBeNull();
   });
 
   it('accepts only the host key its host reported, when there is one (docs/decisions/015)', async () => {

@@ -3,6 +3,7 @@ import type { Conn } from '../../db/client';
 import { conflict } from '../../lib/errors';
 import { providersService } from '../providers/service';
 import { type Actor, actorOf, authorize } from './authorize';
+import { consoleHostKeyRepo } from './console-repo';
 import type { InstancesContext } from './context';
 import { hostInstancesRepo } from './host-repo';
 import { instancesRepo } from './repo';
@@ -74,6 +75,17 @@ export function instanceQueries(ctx: InstancesContext) {
         hostKey: instance.sshHostKey,
       };
     },
+
+    /**
+     * The guest's host key the console met, pinned on the instance when its run has none
+     * stored yet (console-repo.ts); answers the key stored for the run now, null when the
+     * run is over. Every server process, and every restart, checks that same key.
+     */
+    pinConsoleHostKey: (
+      target: Pick<ConsoleTarget, 'instanceId' | 'generation'>,
+      key: { line: string; fingerprint: string },
+    ): Promise<string | null> =>
+      consoleHostKeyRepo.pin(db, { id: target.instanceId, generation: target.generation }, key),
 
     /** An instance's status now, null when there is no such instance (the console polls it). */
     async statusOf(id: number): Promise<InstanceState | null> {
