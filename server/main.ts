@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv, publicUrlOf } from './env';
-import { seedDemoData } from './seed/seed';
+import { seedDemoDataOnce } from './seed/seed';
 
 /** The only file that listens (STYLE.md habit 8). */
 async function main(): Promise<void> {
@@ -21,13 +21,14 @@ async function main(): Promise<void> {
   const database: Database = env.DATABASE_URL
     ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL })
     : await openDatabase({ kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') });
+  // Both under an advisory lock: processes started together on one PostgreSQL take turns.
   await database.migrate();
   const app = await createApp({ env, database });
   app.addHook('onClose', async () => {
     await database.close();
   });
   if (env.SEED_DEMO_DATA === 'true') {
-    const report = await seedDemoData(database.db, app.deps);
+    const report = await seedDemoDataOnce(database, app.deps);
     if (Object.values(report).some((n) => n > 0)) {
       app.log.info(report, 'demo data seeded');
     }
