@@ -211,6 +211,22 @@ describe('Agent', () => {
     expect(server.reports).toEqual([]);
   });
 
+  it('reads an answer of several pages at once, and takes no instance of a later page for an orphan', async () => {
+    server.pageSize = 2;
+    driver.leftBehind('e', 'running');
+    for (const id of ['a', 'b', 'c', 'd', 'e']) server.setDesired({ id, ...spec }, 'running');
+    void startAgent(server.newToken());
+    for (const id of ['a', 'b', 'c', 'd']) {
+      await server.waitFor(`boot ${id}`, () => driver.hasPendingBoot(id), 5000);
+    }
+    // Three pages make one answer: the first without a cursor, then after b, then after d.
+    const cursors = server.heartbeats.slice(0, 3).map((h) => h.cursor);
+    expect(cursors).toEqual([undefined, 'b', 'd']);
+    // e, on the last page, runs as the server wants: adopted, never stopped as an orphan.
+    await server.waitForState('e', 'running', 5000);
+    expect(driver.calls).not.toContain('stop e');
+  });
+
   describe('catalogue images', () => {
     let images: ImageServer;
     beforeEach(async () => {

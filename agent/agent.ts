@@ -5,6 +5,7 @@ import {
   AGENT_WAIT_MAX_MS,
   type DesiredInstance,
   type GpuInventory,
+  type HeartbeatRequest,
   type InstanceReportState,
   type InstanceStatus,
 } from '../shared/contracts/agent-protocol';
@@ -22,6 +23,7 @@ import {
 } from './converge/plan';
 import { loadCredential, saveCredential } from './credential';
 import type { BootOptions, Endpoints, ImageInventory, InstanceDriver } from './driver';
+import { readAnswer, StatusWindow } from './heartbeat-pages';
 import type { Accelerator } from './inventory/host';
 import { readHostInventory } from './inventory/host';
 import { readGpuInventory } from './inventory/nvidia-smi';
@@ -88,6 +90,8 @@ export class Agent {
   private waitSupported = true;
   /** The image catalogue from the last heartbeat answer that carried one. */
   private catalogue: CatalogueImage[] = [];
+  /** Which statuses the next heartbeat carries (all, unless there are too many for one). */
+  private readonly statusWindow = new StatusWindow();
   /** The host's OS images: the driver's, since what an image is depends on how it runs them. */
   private readonly images: ImageInventory;
 
@@ -209,7 +213,7 @@ export class Agent {
         this.gpusReadAt = Date.now();
         if (this.gpus.error) this.log('gpu-inventory-error', { error: this.gpus.error });
       }
-      const res = await this.api.heartbeat({
+      const body: HeartbeatRequest = {
         agentVersion: AGENT_VERSION,
         sentAt: new Date().toISOString(),
         host: await readHostInventory(
@@ -218,15 +222,25 @@ export class Agent {
           this.settings.guestMemoryMib ?? null,
         ),
         gpus: this.gpus,
-        instances: [...this.statuses.values()],
+        instances: this.statusWindow.next([...this.statuses.values()]),
         images: this.images.statuses(),
-      });
+      };
+      // A host with more instances than one answer lists reads the rest in pages, at once.
+      const {
+        answer: res,
+        instances,
+        complete,
+      } = await readAnswer(
+        (cursor) => this.api.heartbeat(cursor === undefined ? body : { ...body, cursor }),
+        this.desired,
+      );
       if (res.heartbeatIntervalMs) this.heartbeatIntervalMs = res.heartbeatIntervalMs;
       if (res.publicAddress) this.publicAddress = res.publicAddress;
       if (res.images) this.catalogue = res.images;
-      this.desired = res.instances;
-      const listed = new Set(res.instances.map((d) => d.id));
-      for (const [id, status] of this.statuses) {
+      this.desired = instances;
+      if (!complete) this.log('heartbeat-pages-left', { read: instances.length });
+      const listed = new Set(instances.map((d) => d.id));
+      for (const [id, status] of complete ? this.statuses : []) {
         if (status.state === 'terminated' && !listed.has(id)) {
           this.statuses.delete(id);
           this.reported.delete(id);

@@ -44,6 +44,7 @@ export function buildIfStale({ log = console.log } = {}) {
     existsSync(STAMP) &&
     existsSync('dist/web/index.html') &&
     existsSync('dist/server/main.js') &&
+    existsSync('dist/server/migrate.js') &&
     existsSync('dist/agent/rentgpu-agent.mjs') &&
     readFileSync(STAMP, 'utf8') === fingerprint;
   if (fresh) return false;

@@ -1,9 +1,10 @@
-// Bundles server/main.ts (our code only; packages stay external) into dist/server/main.js.
+// Bundles server/main.ts and server/migrate.ts (our code only; packages stay external) into
+// dist/server/main.js and dist/server/migrate.js.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['server/main.ts'],
-  outfile: 'dist/server/main.js',
+  entryPoints: ['server/main.ts', 'server/migrate.ts'],
+  outdir: 'dist/server',
   bundle: true,
   platform: 'node',
   target: 'node20',

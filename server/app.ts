@@ -145,8 +145,14 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     }),
   );
   // Hooks that run on every request take a callback, not a promise (cheaper per request).
+  const { health } = app.deps;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // Draining (SIGTERM): each answer closes its connection, so a keep-alive client's next
+    // request opens a new one, which the load balancer sends to a process still in rotation.
+    if (health.draining && request.headers.upgrade === undefined) {
+      reply.header('connection', 'close');
+    }
     done();
   });
   if (env.NODE_ENV !== 'production') registerQuietRequestLog(app);

@@ -82,6 +82,12 @@ const envSchema = z.object({
   CONSOLE_PRIVATE_TARGETS: z.enum(['allow', 'deny']).optional(),
   /** How often the billing worker looks for due work. */
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /**
+   * After SIGTERM, how long /api/health answers 503 (readiness off) while everything else is
+   * still served, before the process stops accepting, finishes in-flight requests and the
+   * worker's pass, and exits. 5000 in production, 0 elsewhere, unless set.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   /** How long public listing pages and stats may be served from memory (0 turns it off). */
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /**
@@ -111,6 +117,7 @@ export type Env = Omit<z.infer<typeof envSchema>, 'HOST_ADDRESS_ALLOWLIST'> & {
   HOST: string;
   HOST_ADDRESS_ALLOWLIST: string[];
   CONSOLE_PRIVATE_TARGETS: 'allow' | 'deny';
+  SHUTDOWN_GRACE_MS: number;
   DATA_DIR: string;
   PAYPAL_API_BASE: string;
   PAYPAL_MODE: PaypalMode;
@@ -185,6 +192,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       .filter((a) => a !== ''),
     CONSOLE_PRIVATE_TARGETS:
       env.CONSOLE_PRIVATE_TARGETS ?? (env.NODE_ENV === 'production' ? 'deny' : 'allow'),
+    SHUTDOWN_GRACE_MS: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? 5000 : 0),
     DATA_DIR: path.resolve(env.DATA_DIR),
     PAYPAL_API_BASE: apiBase,
     PAYPAL_MODE: paypalMode(env, apiBase),

@@ -17,7 +17,9 @@ const entry =
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-main-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+function start(
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; base: string; output: () => string }> {
   const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,
@@ -26,6 +28,7 @@ function start(): Promise<{ child: ChildProcess; base: string; output: () => str
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -98,5 +101,28 @@ describe('server/main.ts', () => {
       second.child.kill('SIGTERM');
       expect(await done).toBe(0);
     }
+  }, 60_000);
+
+  it('on SIGTERM answers /api/health with 503 during the grace while still serving, then exits 0', async () => {
+    // A grace longer than the test: a second SIGTERM ends it (no timing is assumed).
+    const server = await start({ SHUTDOWN_GRACE_MS: '600000' });
+    const health = () => fetch(`${server.base}/api/health`).then((r) => r.status);
+    expect(await health()).toBe(200);
+    const gone = exited(server.child);
+    server.child.kill('SIGTERM');
+    let status = 200;
+    for (let i = 0; i < 200 && status === 200; i += 1) {
+      status = await health();
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(status).toBe(503);
+    const during = await fetch(`${server.base}/api/gpu-listings`);
+    expect(during.status).toBe(200);
+    expect(during.headers.get('connection')).toBe('close');
+    expect((await fetch(`${server.base}/api/health/live`)).status).toBe(200);
+    expect(await health()).toBe(503);
+    server.child.kill('SIGTERM');
+    expect(await gone).toBe(0);
+    expect(server.output()).not.toMatch(/Error|unhandled/i);
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createApp } from './app';
 import { type Database, openDatabase } from './db/client';
 import { ConfigError, parseEnv, publicUrlOf } from './env';
-import { seedDemoData } from './seed/seed';
+import { seedDemoDataOnce } from './seed/seed';
 
 /** The only file that listens (STYLE.md habit 8). */
 async function main(): Promise<void> {
@@ -21,13 +21,14 @@ async function main(): Promise<void> {
   const database: Database = env.DATABASE_URL
     ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL })
     : await openDatabase({ kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') });
+  // Both under an advisory lock: processes started together on one PostgreSQL take turns.
   await database.migrate();
   const app = await createApp({ env, database });
   app.addHook('onClose', async () => {
     await database.close();
   });
   if (env.SEED_DEMO_DATA === 'true') {
-    const report = await seedDemoData(database.db, app.deps);
+    const report = await seedDemoDataOnce(database, app.deps);
     if (Object.values(report).some((n) => n > 0)) {
       app.log.info(report, 'demo data seeded');
     }
@@ -42,10 +43,36 @@ async function main(): Promise<void> {
   // The one timer loop: every scheduled duty is a job of the worker (server/worker/jobs.ts).
   const worker = app.deps.worker.start(app.deps.clock, env.WORKER_INTERVAL_MS);
 
+  // SIGTERM (docs/architecture.md, "Start-up and shutdown"): readiness off for
+  // SHUTDOWN_GRACE_MS while everything is still served, so the load balancer takes this
+  // process out of rotation first; then stop accepting, finish in-flight requests and the
+  // worker's pass, and exit. A second signal ends the grace at once.
   let closing = false;
+  let endGrace: (() => void) | null = null;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      endGrace?.();
+      return;
+    }
     closing = true;
+    app.deps.health.startDraining();
+    // Held long polls are answered now: their agents ask again on a new connection, which
+    // the load balancer sends to a process still in rotation (waits taken meanwhile are
+    // answered when the server closes).
+    app.deps.hosts.releaseWaits();
+    if (env.SHUTDOWN_GRACE_MS > 0) {
+      app.log.info(
+        { signal, graceMs: env.SHUTDOWN_GRACE_MS },
+        'draining: /api/health answers 503, requests are still served',
+      );
+      await new Promise<void>((resolve) => {
+        const grace = setTimeout(resolve, env.SHUTDOWN_GRACE_MS);
+        endGrace = () => {
+          clearTimeout(grace);
+          resolve();
+        };
+      });
+    }
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {
       app.log.error('shutdown took over 10 s; exiting');

@@ -38,6 +38,8 @@ export class TestControlPlane {
   readonly heartbeats: HeartbeatRequest[] = [];
   readonly reports: ReceivedReport[] = [];
   private readonly desired = new Map<string, DesiredInstance>();
+  /** At most this many instances per heartbeat answer, the rest in pages; null: all in one. */
+  pageSize: number | null = null;
   /** Answer the agent's long poll (POST /wait) as the real server does; off: 404, as an older server. */
   longPoll = false;
   private waiters: (() => void)[] = [];
@@ -173,8 +175,15 @@ export class TestControlPlane {
           this.desired.delete(id);
         }
       }
+      // Paged as the real server pages (by id, after the cursor) when `pageSize` is set.
+      const all = [...this.desired.values()].sort((a, b) => a.id.localeCompare(b.id));
+      const cursor = parsed.data.cursor;
+      const rest = cursor === undefined ? all : all.filter((d) => d.id.localeCompare(cursor) > 0);
+      const page = this.pageSize === null ? rest : rest.slice(0, this.pageSize);
+      const last = page[page.length - 1];
       return send(res, 200, {
-        instances: [...this.desired.values()],
+        instances: page,
+        ...(page.length < rest.length && last ? { nextCursor: last.id } : {}),
         ...(this.publicAddress ? { publicAddress: this.publicAddress } : {}),
         ...(this.images ? { images: this.images } : {}),
       });

@@ -23,10 +23,30 @@ export type Conn = Db | Tx;
  */
 export const pgliteExtensions = { pg_trgm };
 
+/**
+ * PostgreSQL advisory lock keys (one bigint each, held per session): whatever every process
+ * does at start and only one may do at a time.
+ */
+export const STARTUP_LOCKS = {
+  /** Applying the migrations (drizzle's migrator is not safe to run twice at once). */
+  migrate: 7_262_000_001n,
+  /** Seeding the demo world (a second seeder must find it there, not race to insert it). */
+  seed: 7_262_000_002n,
+} as const;
+export type StartupLock = keyof typeof STARTUP_LOCKS;
+
 export interface Database {
   db: Db;
   driver: 'pglite' | 'postgres';
+  /** Applies the migrations not yet applied, under the `migrate` lock (see `exclusively`). */
   migrate(): Promise<void>;
+  /**
+   * Runs `fn` while this process holds the advisory lock `lock`, on a connection of its own
+   * (not the pool's: `fn` uses the pool, however small): processes started together on one
+   * PostgreSQL take turns. The lock is released after `fn`, or by PostgreSQL when the process
+   * dies. The embedded database belongs to one process and runs `fn` as it is.
+   */
+  exclusively<T>(lock: StartupLock, fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,10 +61,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const exclusively = <T>(lock: StartupLock, fn: () => Promise<T>) =>
+      withAdvisoryLock(options.url, STARTUP_LOCKS[lock], fn);
     return {
       db,
       driver: 'postgres',
-      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR }),
+      migrate: () =>
+        exclusively('migrate', () =>
+          migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR }),
+        ),
+      exclusively,
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -66,6 +92,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     driver: 'pglite',
     migrate: () => migratePglite(drizzlePglite(owned), { migrationsFolder: MIGRATIONS_DIR }),
+    exclusively: (_lock, fn) => fn(),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -73,4 +100,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       if (!owned.closed) await owned.close();
     },
   };
+}
+
+/** `fn` under a session-level advisory lock held by a client of its own (see `exclusively`). */
+async function withAdvisoryLock<T>(url: string, key: bigint, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  // A lost connection ends the session, and with it the lock: reported where it is used.
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [key.toString()]);
+    return await fn();
+  } finally {
+    // Closing the session releases the lock even when the unlock could not be sent.
+    await client.query('select pg_advisory_unlock($1)', [key.toString()]).catch(() => {});
+    await client.end().catch(() => {});
+  }
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { dollarsToMicros, microsToDollars } from '../../shared/rules/money';
-import type { Db } from '../db/client';
+import type { Database, Db } from '../db/client';
 import { users } from '../db/schema';
 import type { InstancesService } from '../modules/instances/service';
 import type { Worker } from '../worker';
@@ -17,7 +17,21 @@ export interface SeedReport {
 const HOURS = [48, 72, 96, 120, 168];
 
 /**
- * Adds the demo world where it is missing; running it again changes nothing. Units that
+ * The start-up seed (server/main.ts): `seedDemoData` under the `seed` advisory lock, so of
+ * several processes started together on one empty PostgreSQL the first seeds and the others
+ * find the demo world there and add nothing.
+ */
+export function seedDemoDataOnce(
+  database: Pick<Database, 'db' | 'exclusively'>,
+  services: { instances: InstancesService; worker: Worker } | null,
+  now = new Date(),
+): Promise<SeedReport> {
+  return database.exclusively('seed', () => seedDemoData(database.db, services, now));
+}
+
+/**
+ * Adds the demo world where it is missing; running it again changes nothing (one seeder at a
+ * time: `seedDemoDataOnce` takes turns across processes). Units that
  * are not free are rented through the real rental service, so the ledger, the listings'
  * counts and the rentals agree from the first start.
  */

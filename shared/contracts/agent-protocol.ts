@@ -45,6 +45,15 @@ export const waitResponse = z.object({
 });
 export type WaitResponse = z.infer<typeof waitResponse>;
 
+/**
+ * The most instances one heartbeat lists either way: the statuses an agent sends (one that
+ * holds more sends them in turns, a window per heartbeat) and the desired instances one
+ * answer carries (more follow in pages: `cursor` and `nextCursor`).
+ */
+export const AGENT_HEARTBEAT_LIST_MAX = 1000;
+/** The most pages an agent reads for one heartbeat (100,000 instances). */
+export const AGENT_HEARTBEAT_MAX_PAGES = 100;
+
 /** Spec part 1 section 9: agent config defaults. */
 export const AGENT_HEARTBEAT_INTERVAL_MS = 30_000;
 export const AGENT_UPDATE_INTERVAL_MS = 60_000;
@@ -199,9 +208,15 @@ export const heartbeatRequest = z.object({
    * lists ("orphans": the agent stops them and keeps their disk). A lost report is recovered
    * from here.
    */
-  instances: z.array(instanceStatus).max(1000),
+  instances: z.array(instanceStatus).max(AGENT_HEARTBEAT_LIST_MAX),
   /** Every image the host holds, is fetching or failed to fetch (shared/contracts/images.ts). */
   images: z.array(hostImageStatus).max(50).optional(),
+  /**
+   * The previous answer's `nextCursor`: this heartbeat asks for the next page of the answer's
+   * instances. Absent: the first page (an older agent, or a host with at most
+   * AGENT_HEARTBEAT_LIST_MAX instances, never sends it).
+   */
+  cursor: instanceId.optional(),
 });
 export type HeartbeatRequest = z.infer<typeof heartbeatRequest>;
 
@@ -240,8 +255,18 @@ export const desiredInstance = z.object({
 export type DesiredInstance = z.infer<typeof desiredInstance>;
 
 export const heartbeatResponse = z.object({
-  /** Every instance placed on this host that is not yet acknowledged as terminated. */
-  instances: z.array(desiredInstance).max(1000),
+  /**
+   * Every instance placed on this host that is not yet acknowledged as terminated, in order
+   * of id, at most AGENT_HEARTBEAT_LIST_MAX (one page; see `nextCursor`).
+   */
+  instances: z.array(desiredInstance).max(AGENT_HEARTBEAT_LIST_MAX),
+  /**
+   * Present when more instances follow than this answer lists: the agent heartbeats again at
+   * once with `cursor` set to it, and takes the pages together as the answer. Until it has
+   * read the last page (no `nextCursor`), an instance it holds that no page listed is not an
+   * orphan. Absent from older servers and for hosts with at most AGENT_HEARTBEAT_LIST_MAX.
+   */
+  nextCursor: instanceId.optional(),
   heartbeatIntervalMs: z.number().int().min(1000).max(600_000).optional(),
   /**
    * The address renters connect to for this host, as the server knows it: the public name its

@@ -1,7 +1,11 @@
 import type { Database } from '../../db/client';
 
-/** Whether this process can serve: its database answers (app.deps.health, GET /api/health). */
+/**
+ * Whether this process can serve: its database answers, and it is not draining
+ * (app.deps.health, GET /api/health).
+ */
 export function createHealthService(database: Pick<Database, 'ping' | 'driver'>) {
+  let draining = false;
   return {
     /** A round trip to the database: whether it answered, and how long it took. */
     async checkDatabase(): Promise<{ ok: boolean; driver: Database['driver']; latencyMs: number }> {
@@ -17,6 +21,18 @@ export function createHealthService(database: Pick<Database, 'ping' | 'driver'>)
         driver: database.driver,
         latencyMs: Math.round((performance.now() - begin) * 100) / 100,
       };
+    },
+
+    /**
+     * Readiness off for good (SIGTERM, server/main.ts): /api/health answers 503 so the load
+     * balancer sends no new requests here, while everything else is still served.
+     */
+    startDraining(): void {
+      draining = true;
+    },
+
+    get draining(): boolean {
+      return draining;
     },
   };
 }

@@ -19,7 +19,7 @@ import { createImages, type Images } from '../images/catalogue';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
 import { canonicalAddress, createAddressPolicy, type HostAddresses } from './address-policy';
-import { desiredFor, vncPassword } from './desired-state';
+import { desiredFor, desiredPage, vncPassword } from './desired-state';
 import { guestHostKey } from './host-keys';
 import { hostsRepo } from './repo';
 import { createHostWake, type HostWake } from './wake';
@@ -214,7 +214,8 @@ export function createHostsService(deps: {
     /**
      * A heartbeat: the host is online, its inventory is recorded, a host back from an outage
      * makes its instances reachable again, statuses the server missed (a lost report) are
-     * applied, and the answer lists every instance the host must run or let go of.
+     * applied, and the answer lists every instance the host must run or let go of (in pages
+     * of AGENT_HEARTBEAT_LIST_MAX: desiredPage).
      */
     async heartbeat(
       credential: string,
@@ -268,8 +269,9 @@ export function createHostsService(deps: {
       rows = await deps.instances.place(host.id, rows, vncPassword);
       const publicAddress =
         canonicalAddress(recorded.publicHost) ?? canonicalAddress(callerAddress);
+      const desired = rows.map((row) => desiredFor(row, body, deps.log)).filter((d) => d !== null);
       return {
-        instances: rows.map((row) => desiredFor(row, body, deps.log)).filter((d) => d !== null),
+        ...desiredPage(desired, body.cursor),
         heartbeatIntervalMs,
         ...(publicAddress ? { publicAddress } : {}),
         images: images.catalogue,

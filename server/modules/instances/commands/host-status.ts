@@ -69,8 +69,9 @@ export function hostStatusCommand(ctx: InstancesContext, report: Report) {
             await report({ ...base, state: 'running', ...(connection ? { connection } : {}) }, at)
           ).accepted;
         } catch (error) {
-          const port = connection?.sshPort;
-          if (port !== undefined && isUniqueViolation(error, 'instances_live_host_port_key')) {
+          // The reported port, else the one the instance keeps (a report without ssh).
+          const port = connection?.sshPort ?? instance.sshPort;
+          if (port != null && isUniqueViolation(error, 'instances_live_host_port_key')) {
             throw sshPortInUse(port);
           }
           throw error;
