@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
@@ -59,26 +60,39 @@ export class ServerStartError extends Error {
   }
 }
 
-const READY = /RentGPU is running at \S+:(\d+)/;
+const READY = 'RentGPU is running at ';
+
+/** A port free on 127.0.0.1 now (the server process is given it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * Starts one server process with `env` (and nothing else from this process's environment but
- * PATH and HOME), listening on a free port of 127.0.0.1; resolves once it prints that it runs.
+ * PATH and HOME), listening on a port of 127.0.0.1 free now; resolves once it says it runs.
  */
-export function startServer(
+export async function startServer(
   name: string,
   bundle: string,
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<ServerProcess> {
+  const port = await freePort();
   const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       HOST: '127.0.0.1',
-      PORT: '0',
       ...env,
+      PORT: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -86,15 +100,14 @@ export function startServer(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return new Promise((resolve, reject) => {
+  return new Promise<ServerProcess>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new ServerStartError(name, text, null));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      const port = READY.exec(text)?.[1];
-      if (!port) return;
+      if (!text.includes(READY)) return;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       child.stdout?.on('data', (more: Buffer) => {
@@ -104,7 +117,7 @@ export function startServer(
         name,
         child,
         url: `http://127.0.0.1:${port}`,
-        port: Number(port),
+        port,
         output: () => text,
         exited,
       });

@@ -5,6 +5,9 @@
  * PostgreSQL). The processes are server/main.ts as `npm start` runs it
  * (scripts/server-processes.ts); the renters alternate between them as a load balancer would.
  *
+ * Each instance is reported ready (what its host would do) by the bench's own process, as in
+ * the other rent parts, so the server processes' CPU per pair leaves that report's out.
+ *
  * The two take turns in `rounds` rounds (one process, then two), so that load from elsewhere
  * on the machine falls on both. During the one-process rounds the second process idles (its
  * worker still ticks). The core count is printed beside the figures: on a machine with few
