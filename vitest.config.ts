@@ -48,7 +48,9 @@ export default defineConfig({
       },
       {
         // The whole supply side: the server listening on a port, the real agent process and
-        // a real QEMU guest, the OpenSSH client (system/).
+        // a real QEMU guest, the OpenSSH client (system/); and two real server processes on
+        // one PostgreSQL (system/two-processes.e2e.test.ts). One file at a time (npm test's
+        // VMs phase), so their processes do not compete with the API tests for the cores.
         test: {
           name: 'system',
           include: ['system/**/*.e2e.test.ts'],

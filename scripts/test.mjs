@@ -4,7 +4,8 @@
 //   build          the web app, server and agent bundles once (unless dist/ is fresh): the
 //                  system test serves this very web build and the browser tests the whole of it
 //   unit and API   vitest, two workers
-//   VMs            the busybox-guest VM tests (agent-e2e, system), one worker: at most two VMs boot
+//   VMs            the busybox-guest VM tests (agent-e2e, system), one worker: at most two VMs boot;
+//                  the system project's two-server-process test (PostgreSQL) runs here too
 //   real guest     the Debian guest with real cloud-init (two VMs of its own)
 //   browser        Playwright
 // Every phase runs even when one before it failed; the end prints each phase's time, every

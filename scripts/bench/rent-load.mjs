@@ -6,7 +6,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
-/** @type {{ base: string; cookies: string[]; listings: { id: number; providerId: number; hourlyRate: string }[]; seconds: number }} */
+/**
+ * `bases`: the server processes' addresses; renter n calls bases[n % bases.length] (one
+ * process, or several behind what would be a load balancer).
+ * @type {{ bases: string[]; cookies: string[]; listings: { id: number; providerId: number; hourlyRate: string }[]; seconds: number }}
+ */
 const job = workerData;
 /** @type {Map<number, () => void>} */
 const waiting = new Map();
@@ -30,11 +34,12 @@ let firstFailure = null;
 const until = Date.now() + job.seconds * 1000;
 await Promise.all(
   job.cookies.map(async (cookie, worker) => {
+    const base = job.bases[worker % job.bases.length];
     const headers = { cookie, 'content-type': 'application/json' };
     for (let i = 0; Date.now() < until; i += 1) {
       const listing = job.listings[(worker * 7 + i) % job.listings.length];
       if (!listing) break;
-      const rent = await fetch(`${job.base}/api/rentals`, {
+      const rent = await fetch(`${base}/api/rentals`, {
         method: 'POST',
         headers,
         body: JSON.stringify({
@@ -52,7 +57,7 @@ await Promise.all(
       }
       const { id } = /** @type {{ id: number }} */ (await rent.json());
       await reportReady(id);
-      const stop = await fetch(`${job.base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
+      const stop = await fetch(`${base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
       if (stop.status === 200) {
         pairs += 1;
         await stop.arrayBuffer();

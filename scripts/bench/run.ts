@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the listing and stats endpoints against a bare node:http server
  * answering the same bytes (same machine, same run), then rent-and-stop throughput with
- * an invariant check, then (PostgreSQL) 10,000 hosts heartbeating every 30 s while
+ * an invariant check, then (PostgreSQL) the same pairs through one and through two real server
+ * processes (scripts/bench/processes.ts), then 10,000 hosts heartbeating every 30 s while
  * rentals run. Runs on the embedded database, and on PostgreSQL when DATABASE_URL is set
  * (in a scratch database that is dropped afterwards).
  *
@@ -29,6 +30,7 @@ import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
 import { benchShapes } from './listing-shapes';
+import { benchProcesses } from './processes';
 import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 10_000);
@@ -48,7 +50,10 @@ const METERED = 10_000;
 /** Hosts heartbeating every 30 s: 10,000 of them make 333 heartbeats a second. */
 const HOSTS = 10_000;
 const HEARTBEATS_PER_S = HOSTS / 30;
-/** BENCH_ONLY=listings,shapes,rent,heartbeats,metered runs only those parts (all when unset). */
+/**
+ * BENCH_ONLY=listings,shapes,rent,processes,heartbeats,metered runs only those parts (all when
+ * unset).
+ */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
 
@@ -281,14 +286,19 @@ const perPair = (run: PairRun) => {
  * host's report (what the agent or the demo host does) before the renter stops.
  */
 async function httpRenters(
-  base: string,
+  base: string | string[],
   cookies: string[],
   page: ListingPage,
   seconds: number,
   ready: (instanceId: number) => Promise<unknown>,
 ): Promise<Pairs> {
   const worker = new Worker(new URL('./rent-load.mjs', import.meta.url), {
-    workerData: { base, cookies, listings: page, seconds },
+    workerData: {
+      bases: typeof base === 'string' ? [base] : base,
+      cookies,
+      listings: page,
+      seconds,
+    },
   });
   try {
     return await new Promise<Pairs>((resolve, reject) => {
@@ -649,6 +659,28 @@ async function benchOn(
         `  invariants${compared ? ' (after all three)' : ''}: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`,
       );
       if (problems.length > 0) process.exitCode = 1;
+    }
+    if (url && runs('processes')) {
+      // One server process, then two, on this database (scripts/bench/processes.ts).
+      const page = await rentablePage(base);
+      const name = new URL(url).pathname.slice(1);
+      const ok = await benchProcesses({
+        databaseUrl: url,
+        cookies: async () => sessionCookies(await benchRenters(database)),
+        rent: (bases, cookies, seconds) =>
+          httpRenters(bases, cookies, page, seconds, reportReady(app.deps.hosts)),
+        postgresCpu: () => {
+          const before = cpuSnapshot(name);
+          return () => backendsCpuMs(before, cpuSnapshot(name));
+        },
+        processCpuMs: (pid) => procCpuMs(`/proc/${pid}/stat`),
+        seconds: DURATION_S,
+        rounds: RENT_ROUNDS,
+        fmt,
+      });
+      const problems = await checkInvariants(database.db);
+      console.log(`  invariants: ${problems.length === 0 ? 'all hold' : problems.join('; ')}`);
+      if (!ok || problems.length > 0) process.exitCode = 1;
     }
     if (label === 'PostgreSQL' && runs('heartbeats')) {
       await seedHosts(database);
