@@ -144,6 +144,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       log: app.log,
     }),
   );
+  // Listening before serving: a signal from another process is heard from the first request.
+  await app.deps.signals.start();
   // Hooks that run on every request take a callback, not a promise (cheaper per request).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -153,6 +155,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   app.addHook('onClose', async () => {
     mailer.close();
     await limiter.close();
+    await app.deps.signals.close();
   });
 
   registerSecurityHeaders(app, {

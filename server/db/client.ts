@@ -26,6 +26,8 @@ export const pgliteExtensions = { pg_trgm };
 export interface Database {
   db: Db;
   driver: 'pglite' | 'postgres';
+  /** PostgreSQL's connection string (the signals' listener opens its own connection). */
+  url?: string;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -44,6 +46,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       driver: 'postgres',
+      url: options.url,
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR }),
       ping: async () => {
         await db.execute(sql`select 1`);

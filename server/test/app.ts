@@ -49,10 +49,15 @@ export interface TestAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** A built web app to serve (the system test drives it in Chromium); none by default. */
   webDir?: string | null;
+  /**
+   * The database to run on (closed with the app), e.g. a second pool on another app's
+   * database, as a second server process would have; a fresh test database by default.
+   */
+  database?: Database;
 }
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = overrides.database ?? (await openTestDatabase());
   const clock = new ManualClock(new Date());
   const mailer = new CapturingMailer();
   const limiter = overrides.limiter ?? new MemoryRateLimiter(clock);
