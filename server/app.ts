@@ -144,6 +144,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       log: app.log,
     }),
   );
+  // Listening before serving: a signal from another process is heard from the first request.
+  await app.deps.signals.start();
   // Hooks that run on every request take a callback, not a promise (cheaper per request).
   const { health } = app.deps;
   app.addHook('onRequest', (request, reply, done) => {
@@ -165,6 +167,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       app.log.warn({ err: error }, 'giving back console places failed');
     });
     await consoleSlots.close();
+    await app.deps.signals.close();
   });
 
   registerSecurityHeaders(app, {

@@ -8,6 +8,8 @@ import type { Mailer } from './lib/mailer';
 import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
 import { ReadCache } from './lib/read-cache';
+import type { Signals } from './lib/signals';
+import { signalsFor } from './lib/signals-postgres';
 import { type AccountExport, createAccountExport } from './modules/account/export';
 import { type AccountService, createAccountService } from './modules/account/service';
 import { type ApiKeysService, createApiKeysService } from './modules/api-keys/service';
@@ -104,9 +106,19 @@ export interface AppDeps {
   newsletter: NewsletterService;
   /** GET /api/health: whether the database answers. */
   health: HealthService;
-  /** Public read answers (listing pages, stats), invalidated by every write that changes them. */
-  /** Cached answers as bytes (or text), sent as they are. */
-  readCache: ReadCache<{ body: string | Buffer; nextCursor: string | null }>;
+  /**
+   * Public read answers (listing pages, stats) as bytes (or text), sent as they are;
+   * invalidate() after a write that changes them drops them in every process (a signal).
+   */
+  readCache: Pick<
+    ReadCache<{ body: string | Buffer; nextCursor: string | null }>,
+    'getOrLoad' | 'invalidate'
+  >;
+  /**
+   * "This may have changed", told to every server process after commit
+   * (docs/decisions/017-cross-process-signals.md); app.ts starts and closes its listener.
+   */
+  signals: Signals;
 }
 
 declare module 'fastify' {
@@ -137,21 +149,35 @@ export interface Infrastructure {
 export function buildDeps(infra: Infrastructure): AppDeps {
   const { env, publicUrl, database, clock, mailer, limiter, paypal, paypalSandbox, log } = infra;
   const db = database.db;
-  const readCache = new ReadCache<{ body: string | Buffer; nextCursor: string | null }>(
+  // What changes in one process is heard by every other (NOTIFY/LISTEN on PostgreSQL).
+  const signals = signalsFor(database, log);
+  const cached = new ReadCache<{ body: string | Buffer; nextCursor: string | null }>(
     env.READ_CACHE_TTL_MS,
   );
+  signals.on('read-cache', () => cached.invalidate());
+  const invalidateReads = () => void signals.publish('read-cache');
+  const readCache = {
+    getOrLoad: cached.getOrLoad.bind(cached),
+    invalidate: invalidateReads,
+  };
   const accounts = createAccountBook(db);
-  // A renter's action on an instance wakes its host's waiting agent (agent long poll).
+  // A renter's action on an instance, in any process, wakes its host's waiting agent.
   const wake = createHostWake();
+  signals.on('host-work', (hostId) => (hostId === undefined ? wake.wakeAll() : wake.wake(hostId)));
+  // Signals were missed while the listener was away: everything may have changed.
+  signals.onResync(() => {
+    cached.invalidate();
+    wake.wakeAll();
+  });
   // The image catalogue: a constant of this process (docs/decisions/015-os-images.md).
   const images = createImages(env.IMAGE_CATALOGUE);
   const instances = createInstancesService(db, accounts, {
     platformFeeBps: env.PLATFORM_FEE_BPS,
     images,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
-    onChange: () => readCache.invalidate(),
+    onChange: invalidateReads,
     onInstanceEvent: createInstanceAlerts({ db, mailer, log }),
-    onHostWork: wake.wake,
+    onHostWork: (hostId) => void signals.publish('host-work', hostId),
   });
   const hosts = createHostsService({
     db,
@@ -171,7 +197,8 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     clock,
     instances,
     demo,
-    onListingsChange: () => readCache.invalidate(),
+    signals,
+    onListingsChange: invalidateReads,
     log,
   });
   const payments = createPaymentsService({
@@ -242,7 +269,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     providerHosts: createProviderHostsService(db),
     listings: createListingsService(db),
     sshKeys: createSshKeysService(db),
-    apiKeys: createApiKeysService(db),
+    apiKeys: createApiKeysService(db, signals),
     contact: createContactService({
       db,
       clock,
@@ -254,5 +281,6 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     newsletter: createNewsletterService({ db, limiter }),
     health: createHealthService(database),
     readCache,
+    signals,
   };
 }

@@ -24,9 +24,6 @@ async function main(): Promise<void> {
   // Both under an advisory lock: processes started together on one PostgreSQL take turns.
   await database.migrate();
   const app = await createApp({ env, database });
-  app.addHook('onClose', async () => {
-    await database.close();
-  });
   if (env.SEED_DEMO_DATA === 'true') {
     const report = await seedDemoDataOnce(database, app.deps);
     if (Object.values(report).some((n) => n > 0)) {
@@ -81,6 +78,8 @@ async function main(): Promise<void> {
     force.unref();
     await worker.stop();
     await app.close();
+    // Last: the app's own closing (console places given back, signals sent) still uses it.
+    await database.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

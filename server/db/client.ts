@@ -38,6 +38,8 @@ export type StartupLock = keyof typeof STARTUP_LOCKS;
 export interface Database {
   db: Db;
   driver: 'pglite' | 'postgres';
+  /** PostgreSQL's connection string (the signals' listener opens its own connection). */
+  url?: string;
   /** Applies the migrations not yet applied, under the `migrate` lock (see `exclusively`). */
   migrate(): Promise<void>;
   /**
@@ -66,6 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       driver: 'postgres',
+      url: options.url,
       migrate: () =>
         exclusively('migrate', () =>
           migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR }),

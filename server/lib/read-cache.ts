@@ -1,7 +1,8 @@
 /**
  * A short-lived cache of public read answers (the listing pages, the marketplace stats).
- * Any write in this process that changes them calls invalidate(); other server processes'
- * writes show up within the TTL. Bounded, so odd query strings cannot grow it without end.
+ * invalidate() runs in every server process when a write that changes them publishes the
+ * `read-cache` signal (deps.ts, docs/decisions/017); a process that missed the signal shows
+ * the write within the TTL. Bounded, so odd query strings cannot grow it without end.
  */
 export class ReadCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number; generation: number }>();

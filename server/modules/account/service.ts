@@ -9,6 +9,7 @@ import {
   notFound,
   validationFailed,
 } from '../../lib/errors';
+import type { RaiseSignal, Signals } from '../../lib/signals';
 import { apiKeysService } from '../api-keys/service';
 import { sessionsService } from '../auth/service';
 import type { DemoService } from '../demo/service';
@@ -23,6 +24,8 @@ export interface AccountDeps {
   clock: Clock;
   instances: InstancesService;
   demo: DemoService;
+  /** Closing an account or re-dating its keys is told to every process after commit. */
+  signals: Signals;
   /** After listings change (a demo visitor's sandbox listings are taken off). */
   onListingsChange?: () => void;
   log?: { error(obj: unknown, msg: string): void };
@@ -34,14 +37,19 @@ export function createAccountService({
   clock,
   instances,
   demo,
+  signals,
   onListingsChange,
   log,
 }: AccountDeps) {
-  /** Clears personal data and ends every way in; ledger, rentals and payments stay. */
-  async function close(tx: Tx, userId: string, now: Date) {
+  /**
+   * Clears personal data and ends every way in; ledger, rentals and payments stay. Its keys'
+   * remembered authentications are forgotten everywhere once the transaction commits.
+   */
+  async function close(tx: Tx, userId: string, now: Date, raise: RaiseSignal) {
     await usersService.anonymise(tx, userId, now);
     await sessionsService.endAllForUser(tx, userId);
     await apiKeysService.deleteAllForUser(tx, userId);
+    raise('api-keys-of-user', userId);
     await sshKeysService.deleteAllForUser(tx, userId);
     await providerApplicationsData.deleteAllForUser(tx, userId);
     // Its hosts' agents are refused from now on (a demo visitor may have connected one).
@@ -62,24 +70,27 @@ export function createAccountService({
           'security.twoFactorEnabled': ['Two-factor authentication is not available yet'],
         });
       }
-      return db.transaction(async (tx) => {
-        const previous = await usersService.getSettings(tx, userId);
-        await usersService.saveSettings(tx, userId, next);
-        if (previous.security.apiKeyRotation !== next.security.apiKeyRotation) {
-          await apiKeysService.applyRotation(tx, userId, next.security.apiKeyRotation);
-        }
-        let sessionExpiresAt: Date | null = null;
-        if (previous.security.sessionTimeout !== next.security.sessionTimeout) {
-          sessionExpiresAt = await sessionsService.applyTimeout(
-            tx,
-            userId,
-            sessionId,
-            SESSION_TIMEOUT_MS[next.security.sessionTimeout],
-            clock.now(),
-          );
-        }
-        return { settings: await usersService.getSettings(tx, userId), sessionExpiresAt };
-      });
+      return signals.afterCommit((raise) =>
+        db.transaction(async (tx) => {
+          const previous = await usersService.getSettings(tx, userId);
+          await usersService.saveSettings(tx, userId, next);
+          if (previous.security.apiKeyRotation !== next.security.apiKeyRotation) {
+            await apiKeysService.applyRotation(tx, userId, next.security.apiKeyRotation);
+            raise('api-keys-of-user', userId);
+          }
+          let sessionExpiresAt: Date | null = null;
+          if (previous.security.sessionTimeout !== next.security.sessionTimeout) {
+            sessionExpiresAt = await sessionsService.applyTimeout(
+              tx,
+              userId,
+              sessionId,
+              SESSION_TIMEOUT_MS[next.security.sessionTimeout],
+              clock.now(),
+            );
+          }
+          return { settings: await usersService.getSettings(tx, userId), sessionExpiresAt };
+        }),
+      );
     },
 
     /**
@@ -89,20 +100,22 @@ export function createAccountService({
      */
     async deleteAccount(userId: string): Promise<void> {
       let visitor = false;
-      await db.transaction(async (tx) => {
-        const user = await usersService.lockById(tx, userId);
-        if (!user || user.deletedAt) throw notFound('User');
-        // The shared seeded demo account stays for everyone; a visitor's own may go.
-        if (user.isDemo && user.email === DEMO_USER_EMAIL) throw demoAccountLocked('be deleted');
-        const active = await instances.countLiveByUser(userId, tx);
-        if (active > 0) throw accountHasActiveRentals(active);
-        const now = clock.now();
-        await close(tx, userId, now);
-        if (user.isDemo) {
-          visitor = true;
-          await demo.retire(tx, userId, now);
-        }
-      });
+      await signals.afterCommit((raise) =>
+        db.transaction(async (tx) => {
+          const user = await usersService.lockById(tx, userId);
+          if (!user || user.deletedAt) throw notFound('User');
+          // The shared seeded demo account stays for everyone; a visitor's own may go.
+          if (user.isDemo && user.email === DEMO_USER_EMAIL) throw demoAccountLocked('be deleted');
+          const active = await instances.countLiveByUser(userId, tx);
+          if (active > 0) throw accountHasActiveRentals(active);
+          const now = clock.now();
+          await close(tx, userId, now, raise);
+          if (user.isDemo) {
+            visitor = true;
+            await demo.retire(tx, userId, now);
+          }
+        }),
+      );
       if (visitor) onListingsChange?.();
     },
 
@@ -126,13 +139,15 @@ export function createAccountService({
             if (isLive(row.instance.status as InstanceState))
               await instances.terminate(userId, row.instance.id, now, 'demo_cleanup');
           }
-          const done = await db.transaction(async (tx) => {
-            if (!(await demo.claimDue(tx, userId, now))) return false;
-            if ((await instances.countLiveByUser(userId, tx)) > 0) return false;
-            await close(tx, userId, now);
-            await demo.retire(tx, userId, now);
-            return true;
-          });
+          const done = await signals.afterCommit((raise) =>
+            db.transaction(async (tx) => {
+              if (!(await demo.claimDue(tx, userId, now))) return false;
+              if ((await instances.countLiveByUser(userId, tx)) > 0) return false;
+              await close(tx, userId, now, raise);
+              await demo.retire(tx, userId, now);
+              return true;
+            }),
+          );
           if (done) closed += 1;
         } catch (error) {
           log?.error({ err: error, userId }, 'demo account cleanup failed; retried next run');

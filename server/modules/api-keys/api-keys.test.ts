@@ -2,7 +2,6 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/app';
-import { apiKeysService } from './service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,8 +14,8 @@ afterAll(async () => {
 const create = (cookie: string, payload: Record<string, unknown>) =>
   t.request({ method: 'POST', url: '/api/auth/api-keys', payload, cookie });
 const list = (cookie: string) => t.request({ method: 'GET', url: '/api/auth/api-keys', cookie });
-const authenticate = (key: string) =>
-  apiKeysService.authenticate(t.database.db, key, t.clock.now());
+/** Through the app's own memory of keys, as the public API authenticates. */
+const authenticate = (key: string) => t.app.deps.apiKeys.authenticate(key, t.clock.now());
 
 describe('POST /api/auth/api-keys', () => {
   it('shows the full key once, then only its prefix', async () => {

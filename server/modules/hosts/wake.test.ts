@@ -42,6 +42,14 @@ describe('host wake (the agent long poll)', () => {
     expect(wake.waiting).toBe(0);
   });
 
+  it('wakes every held wait when signals may have been missed', async () => {
+    const wake = createHostWake();
+    const held = [wake.wait('a', 10_000), wake.wait('b', 10_000)];
+    wake.wakeAll();
+    expect(await Promise.all(held)).toEqual([true, true]);
+    expect(wake.waiting).toBe(0);
+  });
+
   it('forgets pending wakes beyond its bound rather than grow', async () => {
     const wake = createHostWake(2);
     wake.wake('a');

@@ -1,7 +1,8 @@
 /**
  * Hosts waiting for work (the agent's long poll, POST /api/v1/agents/wait), woken when an
- * instance placed on them changes. In this process's memory: a change made by another
- * server process is heard at the host's next heartbeat instead, as before.
+ * instance placed on them changes. The waits are in this process's memory; a change made by
+ * any server process reaches them as a `host-work` signal (deps.ts, docs/decisions/017), and
+ * one whose signal was lost is heard at the host's next heartbeat, as before.
  *
  * A wake that finds no waiter is kept until the host's next wait or heartbeat, so a change
  * made between a heartbeat's answer and the next wait is not lost.
@@ -47,6 +48,16 @@ export function createHostWake(maxPending = 100_000) {
         waiters.add(woke);
         signal?.addEventListener('abort', aborted, { once: true });
       });
+    },
+
+    /**
+     * Answers every held wait with work: true (signals may have been missed, so every host
+     * heartbeats and reads everything).
+     */
+    wakeAll() {
+      const all = [...waiting.values()];
+      waiting.clear();
+      for (const waiters of all) for (const resolve of waiters) resolve(true);
     },
 
     /** Answers every held wait (work: false): the server is shutting down. */
