@@ -572,4 +572,21 @@ describe(`claim leases: a dead process's claim is taken over in seconds (${testD
     expect(await idempotencyStore.renew(db(), [a.claim, b.claim], 1000)).toEqual([b.claim.id]);
     await idempotencyStore.release(db(), b.claim);
   });
+
+  // PGlite has one connection: a renewal cannot run beside an open transaction there.
+  it.skipIf(!testDatabaseUrl())(
+    'renewing skips a claim whose request is completing it in an open transaction, never waits',
+    async () => {
+      const { userId } = await t.signIn();
+      const scope = { owner: userId, method: 'POST', route: '/api/test/x', key: 'locked' };
+      const held = await idempotencyStore.claim(db(), scope, 'h', t.clock.now(), 600_000);
+      if (held.kind !== 'claimed') throw new Error('not claimed');
+      const answer = { status: 201, body: '{}' };
+      await db().transaction(async (tx) => {
+        expect(await idempotencyStore.complete(tx, held.claim, answer, t.clock.now())).toBe(true);
+        expect(await idempotencyStore.renew(db(), [held.claim], 1000)).toEqual([]);
+      });
+      expect((await leaseOf('locked'))?.state).toBe('completed');
+    },
+  );
 });

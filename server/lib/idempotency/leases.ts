@@ -43,21 +43,16 @@ export class ClaimLeases {
 
   /**
    * Renews every held lease now (the timer calls it; tests call it to stand for time passing
-   * with the holder alive). A claim no longer held in the database (taken over after this
-   * process stalled past its lease) is dropped: its request can no longer complete it.
-   * A failure is logged; the next tick tries again, two ticks before the lease runs out.
+   * with the holder alive). A claim no longer held in the database (completed, or taken over
+   * after this process stalled past its lease) matches nothing; it stays until its request
+   * drops it. A failure is logged; the next tick tries again, two before the lease runs out.
    */
   renew(): Promise<void> {
     if (this.renewing) return this.renewing;
-    const claims = [...this.held.values()];
     this.renewing = idempotencyStore
-      .renew(this.db, claims, this.leaseMs)
+      .renew(this.db, [...this.held.values()], this.leaseMs)
       .then(
-        (renewed) => {
-          const alive = new Set(renewed);
-          for (const claim of claims) if (!alive.has(claim.id)) this.held.delete(claim.token);
-          if (this.held.size === 0) this.stopTimer();
-        },
+        () => {},
         (error: unknown) => {
           this.log.warn({ err: error }, 'idempotency leases could not be renewed');
         },

@@ -138,14 +138,15 @@ export const idempotencyStore = {
 
   /**
    * Extends the leases of claims still held (in progress, same token) to `leaseMs` from now,
-   * in one statement; returns the ids of those renewed (a claim missing was completed,
-   * released or taken over).
+   * in one statement; returns the ids of those renewed. A row locked by a transaction (its
+   * request completing it, or a retry taking it over) is skipped, never waited for: the
+   * renewal holds no lock a request could wait on, and the next one catches up.
    */
   async renew(conn: Conn, held: readonly Claim[], leaseMs: number): Promise<bigint[]> {
     if (held.length === 0) return [];
-    const rows = await conn
-      .update(idempotencyKeys)
-      .set({ leaseExpiresAt: leaseFromNow(leaseMs) })
+    const lockable = conn
+      .select({ id: idempotencyKeys.id })
+      .from(idempotencyKeys)
       .where(
         and(
           inArray(
@@ -159,6 +160,11 @@ export const idempotencyStore = {
           eq(idempotencyKeys.state, 'in_progress'),
         ),
       )
+      .for('update', { skipLocked: true });
+    const rows = await conn
+      .update(idempotencyKeys)
+      .set({ leaseExpiresAt: leaseFromNow(leaseMs) })
+      .where(inArray(idempotencyKeys.id, lockable))
       .returning({ id: idempotencyKeys.id });
     return rows.map((r) => r.id);
   },
