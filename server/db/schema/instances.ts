@@ -12,7 +12,11 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { ProvisioningProgress } from '../../../shared/contracts/images';
-import { TRANSITIONAL_STATES, UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
+import {
+  FAILS_WHEN_UNREACHABLE,
+  TRANSITIONAL_STATES,
+  UNIT_HOLDING_STATES,
+} from '../../../shared/rules/instance-lifecycle';
 import { stateList } from '../states';
 import { users } from './accounts';
 import { createdAt } from './columns';
@@ -128,6 +132,12 @@ export const instances = pgTable(
     index('instances_metered_due_idx')
       .on(t.paidThrough)
       .where(sql`${t.billingPlan} = 'metered' and ${t.endTime} is null`),
+    // The unreachable-instances job's claim: live instances whose host went dark.
+    index('instances_unreachable_idx')
+      .on(t.unreachableSince)
+      .where(
+        sql`${t.unreachableSince} is not null and ${t.endTime} is null and ${t.status} in ${stateList(FAILS_WHEN_UNREACHABLE)}`,
+      ),
     // The heartbeat's desired-state list: everything on a host it has not let go of yet.
     index('instances_on_host_idx')
       .on(t.hostId)
