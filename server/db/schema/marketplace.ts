@@ -92,6 +92,13 @@ export const gpuListings = pgTable(
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(sql`lower(model || chr(10) || location || chr(10) || provider_name)`),
+    /**
+     * The listing's marketplace and public-API JSON, less the values a rental changes, kept
+     * by a trigger (migration 0020; page-query.ts appends the rest). Whatever is written
+     * here is replaced.
+     */
+    marketJson: text('market_json').notNull().default(''),
+    publicJson: text('public_json').notNull().default(''),
   },
   (t) => [
     index('gpu_listings_provider_idx').on(t.providerId, t.id),
