@@ -38,5 +38,7 @@ export function instanceFields(i: PublicInstance): string {
     ],
     ['Ready by', i.estimatedStartTime],
     ['Actions', i.actions.join(', ') || 'none'],
+    ['Stops at', i.stopAt],
+    ['Terminates at', i.terminateAt],
   ]);
 }

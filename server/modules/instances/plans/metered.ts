@@ -24,8 +24,13 @@ import { chargeMeteredMinute } from './metered-minute';
 import { stopMetered } from './metered-stop';
 import type { BillingPlan } from './plan';
 
-/** Its renter hears when its host failed, or when it was stopped for want of credits. */
-const TELLS = new Set<InstanceEvent['kind']>(['host_failed', 'stopped_for_credits']);
+/** Its renter hears when its host failed, when it was stopped for want of credits, or at a deadline. */
+const TELLS = new Set<InstanceEvent['kind']>([
+  'host_failed',
+  'stopped_for_credits',
+  'deadline_stopped',
+  'deadline_terminated',
+]);
 
 /** The wallet must hold one hour at the instance's rate (compute and storage). */
 async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: number) {
@@ -94,6 +99,8 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           startTime: now,
           paidThrough: now,
           provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+          stopAt: input.deadlines?.stopAt ?? null,
+          terminateAt: input.deadlines?.terminateAt ?? null,
         });
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');

@@ -17,6 +17,7 @@ import { useStopVm } from '../api/stop-vm';
 import { useTerminateVm } from '../api/terminate-vm';
 import { uptime } from '../uptime';
 import { UsageBar } from './usage-bar';
+import { VmDeadlines } from './vm-deadlines';
 
 /** Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue, terminated red. */
 const STATUS_TONES: Record<VmStatus, BadgeTone> = {
@@ -39,6 +40,8 @@ const END_REASONS: Record<string, string> = {
   insufficient_credits: 'Stopped: your credits ran out.',
   host_failed: 'Its host failed or went dark.',
   provisioning_timeout: 'Its host did not start it in time.',
+  deadline_stop: 'Stopped at the time you set.',
+  deadline_terminate: 'Terminated at the time you set.',
 };
 
 export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
@@ -134,6 +137,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
         ))}
       </dl>
       {endNote ? <p className="text-sm text-warning-text">{endNote}</p> : null}
+      <VmDeadlines vm={vm} />
 
       {connection ? (
         <section
