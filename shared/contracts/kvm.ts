@@ -102,6 +102,8 @@ export const vmInstanceView = z.object({
   is_demo_host: z.boolean(),
   /** Why it ended or was stopped by the system (insufficient_credits, host_failed, …). */
   end_reason: z.string().nullable(),
+  /** Why it failed, in its host's words; null unless its state is failed and the host said. */
+  failure_reason: z.string().nullable(),
   /** Only while running and the host has reported how to reach it. */
   connection_info: vmConnectionInfo.nullable(),
   /** While creating: its host's step ("downloading image (42%)", "booting"), or null. */

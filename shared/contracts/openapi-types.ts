@@ -486,6 +486,7 @@ export interface components {
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
             provisioningStep: string | null;
+            failureReason: string | null;
             sshHostKeyFingerprint: string | null;
             sshHostKey: string | null;
         };
@@ -728,6 +729,7 @@ export interface components {
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
             provisioningStep: string | null;
+            failureReason: string | null;
             sshHostKeyFingerprint: string | null;
             sshHostKey: string | null;
         };

@@ -96,6 +96,7 @@ export function presentVm(
     total_cost: microsToDollars(instance.chargedMicros),
     is_demo_host: listing.isDemoHost,
     end_reason: instance.endReason,
+    failure_reason: state === 'failed' ? instance.hostError : null,
     connection_info: reachable
       ? {
           ssh_command: sshCommand({
