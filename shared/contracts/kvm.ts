@@ -123,6 +123,8 @@ export const vmInstanceView = z.object({
   stop_at: z.string().nullable(),
   /** When the worker terminates it (its renter's deadline); null: none, or it has ended. */
   terminate_at: z.string().nullable(),
+  /** Why it failed, in its host's words; null unless its state is failed and the host said. */
+  failure_reason: z.string().nullable(),
   /** Only while running and the host has reported how to reach it. */
   connection_info: vmConnectionInfo.nullable(),
   /** While creating: its host's step ("downloading image (42%)", "booting"), or null. */

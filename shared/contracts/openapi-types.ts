@@ -500,6 +500,7 @@ export interface components {
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
             provisioningStep: string | null;
+            failureReason: string | null;
             sshHostKeyFingerprint: string | null;
             sshHostKey: string | null;
             stopAt: string | null;
@@ -766,6 +767,7 @@ export interface components {
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
             provisioningStep: string | null;
+            failureReason: string | null;
             sshHostKeyFingerprint: string | null;
             sshHostKey: string | null;
             stopAt: string | null;

@@ -168,6 +168,11 @@ export const publicInstance = z
      */
     provisioningStep: z.string().nullable(),
     /**
+     * Why it failed, in its host's words ("no hardware virtualisation …", "no free SSH or VNC
+     * port"): set only once its status is `failed` and the host said why; null otherwise.
+     */
+    failureReason: z.string().nullable(),
+    /**
      * The guest's SSH host key fingerprint (`SHA256:…`, as `ssh-keygen -lf` prints it), computed
      * by the server from the key its host reported when this run became ready; null until then.
      */

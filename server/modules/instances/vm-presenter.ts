@@ -98,6 +98,7 @@ export function presentVm(
     is_demo_host: listing.isDemoHost,
     end_reason: instance.endReason,
     ...deadlinesIn(instance, 'stop_at', 'terminate_at'),
+    failure_reason: state === 'failed' ? instance.hostError : null,
     connection_info: reachable
       ? {
           ssh_command: sshCommand({

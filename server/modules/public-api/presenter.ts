@@ -55,6 +55,7 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     endedAt: instance.endTime?.toISOString() ?? null,
     actions: [...allowedActions(state)],
     provisioningStep: provisioningStepOf(instance),
+    failureReason: state === 'failed' ? instance.hostError : null,
     sshHostKeyFingerprint: instance.sshHostKeyFingerprint,
     sshHostKey: instance.sshHostKey,
     ...deadlinesIn(instance, 'stopAt', 'terminateAt'),

@@ -138,6 +138,11 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
       </dl>
       {endNote ? <p className="text-sm text-warning-text">{endNote}</p> : null}
       <VmDeadlines vm={vm} />
+      {vm.failure_reason ? (
+        <p className="text-sm text-warning-text break-words" data-testid="vm-failure-reason">
+          Reason: {vm.failure_reason}
+        </p>
+      ) : null}
 
       {connection ? (
         <section
