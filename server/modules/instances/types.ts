@@ -19,12 +19,22 @@ export interface InstancesConfig {
 }
 
 export interface InstanceEvent {
-  kind: 'ready' | 'expired' | 'timed_out' | 'stopped_for_credits' | 'low_balance' | 'host_failed';
+  kind:
+    | 'ready'
+    | 'expired'
+    | 'timed_out'
+    | 'stopped_for_credits'
+    | 'low_balance'
+    | 'host_failed'
+    | 'spend_cap_warning'
+    | 'stopped_for_spend_cap';
   userId: string;
   /** The instance concerned (absent for a balance warning). */
   instanceId?: number;
   /** The wallet balance at the time (balance warnings), in dollars. */
   balance?: string;
+  /** Spend-cap alerts: the cap concerned, what was spent, its period and whose (a key's or all). */
+  spendCap?: { cap: string; spent: string; period: 'day' | 'month'; apiKeyId: string | null };
   /** The user's address and settings, when read with the event: the alert reads nothing more. */
   recipient?: AlertRecipient;
 }
@@ -32,6 +42,8 @@ export interface InstanceEvent {
 export interface RentOptions {
   /** Runs last inside the rent's transaction (the route stores its Idempotency-Key answer). */
   record?: (tx: Tx, created: InstanceRow) => Promise<void>;
+  /** The API key that launches it (public API): its spend counts toward the key's caps too. */
+  apiKeyId?: string;
 }
 
 export type EndReason =
@@ -41,7 +53,8 @@ export type EndReason =
   | 'api'
   | 'insufficient_credits'
   | 'host_failed'
-  | 'demo_cleanup';
+  | 'demo_cleanup'
+  | 'spend_cap';
 
 export interface HostReport {
   instanceId: number;

@@ -54,6 +54,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         source: 'marketplace',
         listing: { id: gpuListingId },
         plan: { name: 'booked', hours: durationHours },
+        ...(request.apiKey ? { apiKeyId: request.apiKey.keyId } : {}),
         record: async () => recordAnswer(request, 201, present),
       },
       clock.now(),
@@ -70,13 +71,13 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         operationId: 'createInstance',
         summary: 'Create an instance',
         description:
-          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.',
+          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: a rental\'s hours, or a metered instance\'s first minute) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`).',
         body: createInstanceBody,
         response: { 201: instanceAnswer, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const { userId } = requireKey(request);
+      const { userId, keyId: apiKeyId } = requireKey(request);
       const { gpuListingId, durationHours, sshKeyId, template } = request.body;
       // The Idempotency-Key answer is stored in the launch's own transaction.
       const row = await instances.launch(
@@ -90,6 +91,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
               : { name: 'booked', hours: durationHours },
           template: durationHours === undefined ? (template ?? null) : null,
           ...(sshKeyId ? { sshKeyId } : {}),
+          apiKeyId,
           record: async () => recordAnswer(request, 201, answerOf),
         },
         clock.now(),

@@ -17,6 +17,7 @@ import {
 } from '../../../lib/errors';
 import { ledgerService, prepareLines } from '../../ledger/service';
 import { listingsService } from '../../listings/service';
+import { type SpendWarning, spendCapsService as spendCaps } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
@@ -24,6 +25,7 @@ import { settleBooked } from './booked-settlement';
 import { bookedSql } from './booked-sql';
 import { ending, renterEnding, toldOf } from './end-reasons';
 import type { BillingPlan } from './plan';
+import { warningEvents } from './spend-caps';
 
 function parseDollars(value: string): bigint | null {
   try {
@@ -87,6 +89,8 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
       // the instance and post the money (bookedSql.rentBooked). Anything else (unknown
       // listing, changed price, a total that is not the quote, rented out) is explained after.
       const quoted = clientRate !== null && sameDollars(body.totalCost, microsToDollars(booked));
+      const spender = { userId, apiKeyId: options.apiKeyId ?? null };
+      let warnings: SpendWarning[] = [];
       const created = !quoted
         ? null
         : await accounts.transact(async (tx) => {
@@ -123,11 +127,16 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
             if (!rented) return null;
             // A wallet that cannot pay: nothing stays (the transaction rolls back).
             ledgerService.checkMoved(posting, rented.posted);
-            await options.record?.(tx, rented.row);
-            return rented.row;
+            // The escrow counts toward the spend caps; one it would cross rolls all back (402).
+            const { instance } = rented.row;
+            warnings = await spendCaps.chargeLaunch(tx, spender, instance.id, booked, now);
+            const row = { ...rented.row, instance: { ...instance, apiKeyId: spender.apiKeyId } };
+            await options.record?.(tx, row);
+            return row;
           });
       if (!created) throw await whyNotRentable(body, userId);
       config.onChange?.();
+      for (const e of warningEvents(warnings)) config.onInstanceEvent?.(e);
       return ctx.tellHost(created);
     },
 

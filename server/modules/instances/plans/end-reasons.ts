@@ -31,6 +31,8 @@ export const ENDINGS = {
   hostReportedFailure: { reason: 'host_failed', to: 'failed', tell: null },
   /** A wallet that cannot pay a running metered instance's minute: stopped, never deleted. */
   outOfCredits: { reason: 'insufficient_credits', to: 'stopped', tell: 'stopped_for_credits' },
+  /** A metered minute that would cross a spend cap: stopped, never deleted (issue 23). */
+  spendCap: { reason: 'spend_cap', to: 'stopped', tell: 'stopped_for_spend_cap' },
 } as const satisfies Record<
   string,
   {
