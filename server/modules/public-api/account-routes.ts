@@ -171,7 +171,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
   app.put(
     '/api-keys/:id/caps',
     {
-      config: { permission: 'admin' },
+      config: { permission: 'admin', ...keyIdempotency },
       schema: {
         tags: ['API keys'],
         operationId: 'setApiKeyCaps',
