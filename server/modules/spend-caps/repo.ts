@@ -101,13 +101,20 @@ export const spendCapsRepo = {
     return rows.length === 1;
   },
 
-  /** The stored settings of these users (their account caps live in the billing group). */
-  settingsOf(conn: Conn, userIds: string[]) {
+  /** The account caps of these users as stored (settings' billing group), users with one only. */
+  accountCapsOf(conn: Conn, userIds: string[]) {
     if (userIds.length === 0) return Promise.resolve([]);
+    const daily = sql<unknown>`${users.settings}->'billing'->'dailySpendCap'`;
+    const monthly = sql<unknown>`${users.settings}->'billing'->'monthlySpendCap'`;
     return conn
-      .select({ id: users.id, settings: users.settings })
+      .select({ id: users.id, daily, monthly })
       .from(users)
-      .where(inArray(users.id, userIds));
+      .where(
+        and(
+          inArray(users.id, userIds),
+          sql`(jsonb_typeof(${daily}) = 'string' or jsonb_typeof(${monthly}) = 'string')`,
+        ),
+      );
   },
 
   /** The caps of these API keys. */

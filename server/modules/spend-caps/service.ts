@@ -1,4 +1,4 @@
-import { resolveSettings } from '../../../shared/contracts/settings';
+import { spendCapDollars } from '../../../shared/contracts/settings';
 import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
 import {
   atWarning,
@@ -63,6 +63,12 @@ function capMicros(dollars: string | null): bigint | null {
   }
 }
 
+/** A cap as the settings store it (validated as resolveSettings would); null when none. */
+function storedCap(value: unknown): bigint | null {
+  const parsed = spendCapDollars.safeParse(value);
+  return parsed.success ? capMicros(parsed.data) : null;
+}
+
 /** The counters a charge of `spender` moves in the periods holding `now`. */
 function countersOf(spender: Spender, now: Date): PeriodKey[] {
   const scopes = spender.apiKeyId ? [ACCOUNT, spender.apiKeyId] : [ACCOUNT];
@@ -86,10 +92,9 @@ async function limitsOf(conn: Conn, spenders: Spender[], now: Date): Promise<Map
     const key = { userId, scope, period, startsAt: periodStart(period, now) };
     limits.set(keyOf(key), { ...key, capMicros: cap });
   };
-  for (const row of await spendCapsRepo.settingsOf(conn, userIds)) {
-    const { billing } = resolveSettings(row.settings);
-    put(row.id, ACCOUNT, 'day', capMicros(billing.dailySpendCap));
-    put(row.id, ACCOUNT, 'month', capMicros(billing.monthlySpendCap));
+  for (const row of await spendCapsRepo.accountCapsOf(conn, userIds)) {
+    put(row.id, ACCOUNT, 'day', storedCap(row.daily));
+    put(row.id, ACCOUNT, 'month', storedCap(row.monthly));
   }
   for (const row of await spendCapsRepo.keyCapsOf(conn, keyIds)) {
     put(row.userId, row.id, 'day', row.dailyCapMicros);
