@@ -8,7 +8,7 @@ export const SPEND_PERIODS = ['day', 'month'] as const;
 export type SpendPeriod = (typeof SPEND_PERIODS)[number];
 
 /** The warning goes out once spent reaches this share of a cap (basis points: 80%). */
-export const SPEND_WARNING_BPS = 8_000n;
+const SPEND_WARNING_BPS = 8_000n;
 
 /** Where the period holding `at` starts: UTC midnight, or the first of the UTC month. */
 export function periodStart(period: SpendPeriod, at: Date): Date {
