@@ -52,7 +52,7 @@ const HOSTS = 10_000;
 const HEARTBEATS_PER_S = HOSTS / 30;
 /**
  * BENCH_ONLY=listings,shapes,rent,processes,heartbeats,metered runs only those parts (all when
- * unset).
+ * unset). BENCH_CAPS=1 gives the metered part's users daily and monthly spend caps.
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
@@ -436,6 +436,12 @@ async function meteredMinute(database: Database, instances: InstancesService) {
     from (select gpu_listing_id, count(*)::int as n from instances
       where billing_plan = 'metered' group by gpu_listing_id) h
     where h.gpu_listing_id = g.id`);
+  if (process.env.BENCH_CAPS === '1') {
+    // Every bench user with daily and monthly spend caps far above a minute's spend.
+    await db.execute(sql`
+      update users set settings = '{"billing":{"dailySpendCap":"1000000","monthlySpendCap":"1000000"}}'::jsonb
+      where email like 'metered-%@bench.test'`);
+  }
   const started = performance.now();
   let charged = 0;
   for (;;) {

@@ -6,11 +6,6 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return violates(error, '23505', constraint);
 }
 
-/** A CHECK constraint refused a write (SQLSTATE 23514), naming this constraint. */
-export function isCheckViolation(error: unknown, constraint: string): boolean {
-  return violates(error, '23514', constraint);
-}
-
 function violates(error: unknown, code: string, constraint: string): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;

@@ -11,3 +11,4 @@ export * from './schema/ledger';
 export * from './schema/marketplace';
 export * from './schema/payments';
 export * from './schema/provider-applications';
+export * from './schema/spend-caps';

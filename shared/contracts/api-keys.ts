@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TEXT_LIMITS } from './limits';
 import { uuidIdParam } from './params';
+import { spendCapDollars } from './settings';
 
 export const API_KEY_PERMISSIONS = ['read', 'write', 'admin'] as const;
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
@@ -42,9 +43,19 @@ export const apiKeyView = z.object({
   lastUsedAt: z.string().nullable(),
   /** When the rotation policy retires it; null under manual rotation. */
   expiresAt: z.string().nullable(),
+  /** Spend caps of what this key launches, in dollars per UTC day and calendar month (null: none). */
+  dailySpendCap: z.string().nullable(),
+  monthlySpendCap: z.string().nullable(),
 });
 export type ApiKeyView = z.infer<typeof apiKeyView>;
 
 /** The answer to POST /api/auth/api-keys: the only time the full key is shown. */
 export const createdApiKey = apiKeyView.extend({ key: z.string() });
 export type CreatedApiKey = z.infer<typeof createdApiKey>;
+
+/** PUT …/api-keys/:id/caps: a key's daily and monthly spend caps in dollars (null: none). */
+export const apiKeyCapsBody = z.object({
+  dailySpendCap: spendCapDollars.nullable(),
+  monthlySpendCap: spendCapDollars.nullable(),
+});
+export type ApiKeyCapsBody = z.infer<typeof apiKeyCapsBody>;

@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create an instance
-         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`. A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).
+         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).
          */
         post: operations["createInstance"];
         delete?: never;
@@ -243,6 +243,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys/{id}/caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an API key's spend caps (admin permission)
+         * @description Daily (UTC day) and monthly (calendar month) caps in dollars on what the instances this key launches are charged (compute minutes, rentals paid up front); null removes one. When a charge would cross a cap, the running metered instances the key launched are stopped (never deleted) and its launches answer 402 `SPEND_CAP_REACHED` with `cap`, `spent` and `period`. The account has caps of its own (Settings → Billing).
+         */
+        put: operations["setApiKeyCaps"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys/{id}": {
         parameters: {
             query?: never;
@@ -411,7 +431,7 @@ export interface components {
         ErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -678,7 +698,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -2325,7 +2345,103 @@ export interface operations {
                             createdAt: string;
                             lastUsedAt: string | null;
                             expiresAt: string | null;
+                            dailySpendCap: string | null;
+                            monthlySpendCap: string | null;
                         }[];
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the key's hourly quota: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was refused: the error body says why (a stable `code`, a `message`). */
+            "4XX": {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server failed: the error body, with the request id in `X-Request-Id`. */
+            "5XX": {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setApiKeyCaps: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 hours the same key returns the stored answer (`Idempotent-Replayed: true`); with another request, 422; while the first runs, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dailySpendCap: string | null;
+                    monthlySpendCap: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKey: {
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            permissions: ("read" | "write" | "admin")[];
+                            /** @enum {string} */
+                            rateTier: "standard" | "pro" | "enterprise";
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            dailySpendCap: string | null;
+                            monthlySpendCap: string | null;
+                        };
                     };
                 };
             };

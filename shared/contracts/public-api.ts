@@ -389,4 +389,4 @@ export type ProviderHostsAnswer = z.infer<typeof providerHostsAnswer>;
 
 // ---- API keys (admin) ----------------------------------------------------------------------
 
-export { apiKeyIdParam, apiKeyView } from './api-keys';
+export { apiKeyCapsBody, apiKeyIdParam, apiKeyView } from './api-keys';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../rules/currency';
+import { CAP_MAX_DOLLARS, CAP_PATTERN } from '../rules/spend-caps';
 import { THEMES } from '../rules/theme';
 
 /** Option lists and defaults of spec part 2 section 9 (settings). */
@@ -108,15 +109,29 @@ const thresholdDollars = z
   .regex(/^\d{1,6}(\.\d{1,2})?$/, { message: 'Enter an amount in dollars, e.g. 10.00' })
   .refine((v) => Number(v) <= 100_000, { message: 'At most 100000' });
 
+/** A spend cap in dollars: more than 0, at most two decimals; null is no cap. */
+export const spendCapDollars = z
+  .string()
+  .trim()
+  .regex(CAP_PATTERN, { message: 'Enter an amount in dollars, e.g. 50.00' })
+  .refine((v) => Number(v) > 0, { message: 'Must be more than 0' })
+  .refine((v) => Number(v) <= CAP_MAX_DOLLARS, { message: `At most ${CAP_MAX_DOLLARS}` });
+
 const billingSchema = z.object({
   /**
    * Warn when the wallet falls below this many dollars; null: one hour of what the user's
    * running instances cost now (the worker checks it, docs/decisions/007).
    */
   lowBalanceThreshold: thresholdDollars.nullable(),
+  /**
+   * Spend caps of the whole account per UTC day and calendar month (null: none): a charge
+   * that would cross one stops running metered instances and refuses new launches (402).
+   */
+  dailySpendCap: spendCapDollars.nullable().default(null),
+  monthlySpendCap: spendCapDollars.nullable().default(null),
 });
 
-const DEFAULT_BILLING = { lowBalanceThreshold: null };
+const DEFAULT_BILLING = { lowBalanceThreshold: null, dailySpendCap: null, monthlySpendCap: null };
 
 /** The whole settings object of spec part 2 section 3, as PATCH /api/users/:id/settings takes it. */
 export const userSettings = z.object({

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -120,10 +121,17 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Spend caps of what this key launches (null: none), per UTC day and calendar month. */
+    dailyCapMicros: bigint('daily_cap_micros', { mode: 'bigint' }),
+    monthlyCapMicros: bigint('monthly_cap_micros', { mode: 'bigint' }),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
     index('api_keys_user_idx').on(t.userId),
+    check(
+      'api_keys_caps_positive',
+      sql`(${t.dailyCapMicros} is null or ${t.dailyCapMicros} > 0) and (${t.monthlyCapMicros} is null or ${t.monthlyCapMicros} > 0)`,
+    ),
     check('api_keys_rate_tier_check', sql`${t.rateTier} in ('standard', 'pro', 'enterprise')`),
     check(
       'api_keys_permissions_check',

@@ -18,7 +18,7 @@ import {
   UNIT_HOLDING_STATES,
 } from '../../../shared/rules/instance-lifecycle';
 import { stateList } from '../states';
-import { users } from './accounts';
+import { apiKeys, users } from './accounts';
 import { createdAt } from './columns';
 import { gpuListings, providers } from './marketplace';
 
@@ -89,6 +89,8 @@ export const instances = pgTable(
     platformSshPrivateKey: text('platform_ssh_private_key'),
     /** The template's setup (cloud-config or a script), handed to the host. */
     userData: text('user_data'),
+    /** The API key that launched it (public API): its spend counts toward that key's caps. */
+    apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
     /** Set while its host is offline; such time is never billed (DESIGN.md section 3). */
     unreachableSince: timestamp('unreachable_since', { withTimezone: true }),
     /** Booked plan: seconds it was unreachable, refunded at settlement. */
@@ -152,6 +154,9 @@ export const instances = pgTable(
       .on(t.terminateAt)
       .where(sql`${t.terminateAt} is not null and ${t.endTime} is null`),
     // The heartbeat's desired-state list: everything on a host it has not let go of yet.
+    index('instances_api_key_live_idx')
+      .on(t.apiKeyId)
+      .where(sql`${t.apiKeyId} is not null and ${t.endTime} is null`),
     index('instances_on_host_idx')
       .on(t.hostId)
       .where(sql`${t.hostReleasedAt} is null and ${t.hostId} is not null`),
@@ -180,7 +185,7 @@ export const instances = pgTable(
     ),
     check(
       'instances_end_reason_check',
-      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup', 'deadline_stop', 'deadline_terminate')`,
+      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup', 'deadline_stop', 'deadline_terminate', 'spend_cap')`,
     ),
     check(
       'instances_ended_check',

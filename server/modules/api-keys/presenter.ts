@@ -1,4 +1,5 @@
 import type { ApiKeyPermission, ApiKeyView, RateTier } from '../../../shared/contracts/api-keys';
+import { microsToDollars } from '../../../shared/rules/money';
 import type { ApiKey } from '../../db/schema';
 
 export function presentApiKey(row: ApiKey): ApiKeyView {
@@ -11,5 +12,7 @@ export function presentApiKey(row: ApiKey): ApiKeyView {
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,
+    dailySpendCap: row.dailyCapMicros === null ? null : microsToDollars(row.dailyCapMicros),
+    monthlySpendCap: row.monthlyCapMicros === null ? null : microsToDollars(row.monthlyCapMicros),
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  apiKeyCapsBody,
   apiKeyIdParam,
   apiKeyView,
   createApiKeyBody,
@@ -39,6 +40,22 @@ export async function apiKeysRoutes(fastify: FastifyInstance): Promise<void> {
       const { row, key } = await apiKeys.create(userId, request.body, clock.now());
       reply.header('cache-control', 'no-store');
       return reply.status(201).send({ ...presentApiKey(row), key });
+    },
+  );
+
+  app.put(
+    '/api/auth/api-keys/:id/caps',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: apiKeyIdParam,
+        body: apiKeyCapsBody,
+        response: { 200: apiKeyView, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return presentApiKey(await apiKeys.setCaps(userId, request.params.id, request.body));
     },
   );
 

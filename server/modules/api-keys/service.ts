@@ -1,5 +1,6 @@
 import {
   API_KEY_PREFIX,
+  type ApiKeyCapsBody,
   type ApiKeyPermission,
   MAX_API_KEYS,
   type RateTier,
@@ -11,6 +12,7 @@ import { bindDb } from '../../lib/bind-db';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { limitReached, notFound } from '../../lib/errors';
 import type { Signals } from '../../lib/signals';
+import { spendCapsService } from '../spend-caps/service';
 import { usersService } from '../users/service';
 import { apiKeysRepo } from './repo';
 
@@ -202,6 +204,14 @@ export function createApiKeysService(db: Db, signals: Signals) {
       }
       memory.remember(hash, found.key, at, found.expiresAt, since);
       return found.key;
+    },
+
+    /** Sets a live key's spend caps (404 when it is not the user's); the key as it is now. */
+    async setCaps(userId: string, id: string, caps: ApiKeyCapsBody) {
+      await spendCapsService.setKeyCaps(db, userId, id, caps);
+      const row = (await apiKeysService.list(db, userId)).find((k) => k.id === id);
+      if (!row) throw notFound('API key');
+      return row;
     },
 
     create: (userId: string, input: { name: string; permissions: ApiKeyPermission[] }, now: Date) =>

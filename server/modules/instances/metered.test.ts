@@ -296,7 +296,11 @@ describe('running out of credits', () => {
         cookie: user.cookie,
       })
     ).json();
-    expect(settings.billing).toEqual({ lowBalanceThreshold: null });
+    expect(settings.billing).toEqual({
+      lowBalanceThreshold: null,
+      dailySpendCap: null,
+      monthlySpendCap: null,
+    });
     const saved = await t.request({
       method: 'PATCH',
       url: `/api/users/${user.userId}/settings`,

@@ -135,9 +135,7 @@ describe('POST /api/rentals', () => {
     expect((await listingRow(listing.id)).availableCount).toBe(1);
   });
 
-  it('answers INSUFFICIENT_CREDITS from a rent that is its own statement, writing nothing', async () => {
-    // The first rent leaves the wallet's and system accounts' ids known: the second is one
-    // statement outside a transaction, failed by the wallet's CHECK.
+  it('answers INSUFFICIENT_CREDITS to a second rent the wallet cannot pay, writing nothing', async () => {
     const renter = await t.signIn({ credits: '10.00' });
     const first = await w.listing({ hourlyRate: '1.00', totalCount: 1 });
     expect((await rent(renter.cookie, w.rentBody(first, 2))).statusCode).toBe(201);

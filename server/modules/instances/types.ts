@@ -27,12 +27,16 @@ export interface InstanceEvent {
     | 'low_balance'
     | 'host_failed'
     | 'deadline_stopped'
-    | 'deadline_terminated';
+    | 'deadline_terminated'
+    | 'spend_cap_warning'
+    | 'stopped_for_spend_cap';
   userId: string;
   /** The instance concerned (absent for a balance warning). */
   instanceId?: number;
   /** The wallet balance at the time (balance warnings), in dollars. */
   balance?: string;
+  /** Spend-cap alerts: the cap concerned, what was spent, its period and whose (a key's or all). */
+  spendCap?: { cap: string; spent: string; period: 'day' | 'month'; apiKeyId: string | null };
   /** The user's address and settings, when read with the event: the alert reads nothing more. */
   recipient?: AlertRecipient;
 }
@@ -40,6 +44,8 @@ export interface InstanceEvent {
 export interface RentOptions {
   /** Runs last inside the rent's transaction (the route stores its Idempotency-Key answer). */
   record?: (tx: Tx, created: InstanceRow) => Promise<void>;
+  /** The API key that launches it (public API): its spend counts toward the key's caps too. */
+  apiKeyId?: string;
 }
 
 export type EndReason =
@@ -51,7 +57,8 @@ export type EndReason =
   | 'host_failed'
   | 'demo_cleanup'
   | 'deadline_stop'
-  | 'deadline_terminate';
+  | 'deadline_terminate'
+  | 'spend_cap';
 
 export interface HostReport {
   instanceId: number;

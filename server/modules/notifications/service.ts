@@ -42,6 +42,19 @@ const MESSAGES: Record<
     subject: 'Your RentGPU credit balance is running low',
     text: `Your balance is $${event.balance ?? '0.00'}, below your low-balance threshold. Running instances stop when the balance cannot pay the next minute. Add credits at /payments.`,
   }),
+  spend_cap_warning: (_id, event) => {
+    const c = event.spendCap;
+    const whose = c?.apiKeyId ? 'An API key of yours has' : 'Your account has';
+    const which = c?.period === 'month' ? 'monthly' : 'daily';
+    return {
+      subject: `You have spent 80% of your ${which} spend cap`,
+      text: `${whose} spent $${c?.spent ?? '0.00'} of its ${which} spend cap of $${c?.cap ?? '0.00'}. When a charge would go over the cap, running metered instances are stopped (never deleted) and new launches are refused. Change your caps in Settings → Billing.`,
+    };
+  },
+  stopped_for_spend_cap: (id) => ({
+    subject: `Instance #${id} was stopped: a spend cap was reached`,
+    text: `The next minute of instance #${id} would have gone over a spend cap you set, so it was stopped. Nothing was deleted: raise the cap in Settings → Billing (or on the API key) and start it again.`,
+  }),
 };
 
 /**

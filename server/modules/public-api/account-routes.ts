@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import {
   accountUsage,
+  apiKeyCapsBody,
   apiKeyIdParam,
   apiKeyView,
   publicAccount,
@@ -164,6 +165,28 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
     async (request) => {
       const { userId } = requireKey(request);
       return { apiKeys: (await apiKeys.list(userId)).map(presentApiKey) };
+    },
+  );
+
+  app.put(
+    '/api-keys/:id/caps',
+    {
+      config: { permission: 'admin', ...keyIdempotency },
+      schema: {
+        tags: ['API keys'],
+        operationId: 'setApiKeyCaps',
+        summary: "Set an API key's spend caps (admin permission)",
+        description:
+          'Daily (UTC day) and monthly (calendar month) caps in dollars on what the instances this key launches are charged (compute minutes, rentals paid up front); null removes one. When a charge would cross a cap, the running metered instances the key launched are stopped (never deleted) and its launches answer 402 `SPEND_CAP_REACHED` with `cap`, `spent` and `period`. The account has caps of its own (Settings → Billing).',
+        params: apiKeyIdParam,
+        body: apiKeyCapsBody,
+        response: { 200: z.object({ apiKey: apiKeyView }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const row = await apiKeys.setCaps(userId, request.params.id, request.body);
+      return { apiKey: presentApiKey(row) };
     },
   );
 

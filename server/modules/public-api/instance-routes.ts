@@ -56,6 +56,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         source: 'marketplace',
         listing: { id: gpuListingId },
         plan: { name: 'booked', hours: durationHours },
+        ...(request.apiKey ? { apiKeyId: request.apiKey.keyId } : {}),
         record: async () => recordAnswer(request, 201, present),
       },
       clock.now(),
@@ -72,13 +73,13 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         operationId: 'createInstance',
         summary: 'Create an instance',
         description:
-          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`. A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).',
+          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).',
         body: createInstanceBody,
         response: { 201: instanceAnswer, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const { userId } = requireKey(request);
+      const { userId, keyId: apiKeyId } = requireKey(request);
       const { gpuListingId, durationHours, sshKeyId, template, stopAt, terminateAt } = request.body;
       // The Idempotency-Key answer is stored in the launch's own transaction.
       const row = await instances.launch(
@@ -96,6 +97,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
               : { name: 'booked', hours: durationHours },
           template: durationHours === undefined ? (template ?? null) : null,
           ...(sshKeyId ? { sshKeyId } : {}),
+          apiKeyId,
           record: async () => recordAnswer(request, 201, answerOf),
         },
         clock.now(),

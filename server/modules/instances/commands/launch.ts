@@ -60,11 +60,19 @@ export interface LaunchRequest {
   shape?: { cpus: number; memoryGb: number };
   /** An SSH key of the user's the API caller named (checked: not theirs is 400 naming `sshKeyId`). */
   sshKeyId?: string;
+  /** The public API key that launches it: its spend counts toward that key's caps too. */
+  apiKeyId?: string;
   /** Runs last in the launch's transaction (the Idempotency-Key answer), per listing tried. */
   record?: (listing: Candidate | null) => Promise<RentOptions['record']>;
 }
 
 type LaunchPlan = LaunchRequest['plan'];
+
+/** The options a plan opens with: the Idempotency-Key answer and the launching API key. */
+const optionsOf = (req: LaunchRequest, record: RentOptions['record'] | undefined): RentOptions => ({
+  ...(record ? { record } : {}),
+  ...(req.apiKeyId ? { apiKeyId: req.apiKeyId } : {}),
+});
 
 /** Listings tried in turn when the cheapest is taken between reading and renting. */
 const ATTEMPTS = 3;
@@ -126,7 +134,7 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
       req.userId,
       { plan: 'metered', ...input },
       now,
-      record ? { record } : {},
+      optionsOf(req, record),
     );
   }
 
@@ -158,7 +166,7 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
           totalCost: terms.totalCost,
         },
         now,
-        record ? { record } : {},
+        optionsOf(req, record),
       );
     },
     metered: async (req, plan, now) => {

@@ -35,6 +35,8 @@ export const ENDINGS = {
   deadlineStop: { reason: 'deadline_stop', to: 'stopped', tell: 'deadline_stopped' },
   /** Its renter's "terminate at" came: ended as by their own terminate. */
   deadlineTerminate: { reason: 'deadline_terminate', to: 'released', tell: 'deadline_terminated' },
+  /** A metered minute that would cross a spend cap: stopped, never deleted (issue 23). */
+  spendCap: { reason: 'spend_cap', to: 'stopped', tell: 'stopped_for_spend_cap' },
 } as const satisfies Record<
   string,
   {

@@ -1,6 +1,11 @@
 import { minuteChargeMicros, minuteIndex } from '../../../../shared/rules/metering';
 import { splitEarnings } from '../../../../shared/rules/pricing';
 import { type LedgerLine, ledgerService } from '../../ledger/service';
+import {
+  type CapReached,
+  type SpendWarning,
+  spendCapsService as spendCaps,
+} from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
@@ -8,6 +13,9 @@ import type { InstanceEvent } from '../types';
 import { ENDINGS, toldOf } from './end-reasons';
 import { meteredSql } from './metered-sql';
 import { stopMetered } from './metered-stop';
+import { stopForSpendCaps, warningEvents } from './spend-caps';
+
+const spenderOf = (i: Instance) => ({ userId: i.userId, apiKeyId: i.apiKeyId });
 
 /**
  * Job: charges the next minute of up to `batch` metered instances whose paid time has
@@ -25,7 +33,9 @@ export async function chargeMeteredMinute(
   let changedState = false;
   const charged = await accounts.transact(async (tx) => {
     const due = await meteredSql.claimUnpaid(tx, now, batch);
-    if (due.length === 0) return { count: 0, stops: [] as Instance[] };
+    if (due.length === 0) {
+      return { count: 0, stops: [] as Instance[], reached: [], warnings: [] as SpendWarning[] };
+    }
     const wallets = await accounts.wallets(
       tx,
       due.map((d) => d.userId),
@@ -39,6 +49,9 @@ export async function chargeMeteredMinute(
       tx,
       [...new Set([...wallets.values(), ...earnings.values()])].sort((a, b) => a - b),
     );
+    // Spend caps, read after the wallets are locked: every charge moves its counters under them.
+    const caps = await spendCaps.book(tx, due.map(spenderOf), now);
+    const reached: CapReached[] = [];
     const postings: Parameters<typeof ledgerService.postMany>[1] = [];
     const minutes: {
       id: number;
@@ -64,7 +77,13 @@ export async function chargeMeteredMinute(
         running,
       );
       const balance = balances.get(wallet) ?? 0n;
-      if (computeMicros + storageMicros > balance) {
+      const over = computeMicros + storageMicros > balance;
+      // A compute minute that would cross a spend cap is not charged; its scope is stopped.
+      const capped = over ? null : caps.charge(spenderOf(instance), computeMicros);
+      if (capped) {
+        reached.push(capped);
+        computeMicros = 0n;
+      } else if (over) {
         if (running) stops.push(instance);
         computeMicros = 0n;
         if (storageMicros > balance) storageMicros = 0n;
@@ -103,8 +122,11 @@ export async function chargeMeteredMinute(
         m.charged === 0n || written.has(m.key) ? m : { ...m, compute: 0, storage: 0, charged: 0n },
       ),
     );
-    return { count: due.length, stops };
+    const warnings = await caps.write(tx, now);
+    return { count: due.length, stops, reached, warnings };
   });
+  told.push(...warningEvents(charged.warnings));
+  if ((await stopForSpendCaps(ctx, charged.reached, now, told)) > 0) changedState = true;
   // Stopped in transactions of their own, after the charges commit: a stop takes the
   // listing's row lock, which must never be awaited while holding wallet locks (a rent
   // takes them the other way round).

@@ -23,6 +23,7 @@ import type { InstanceEvent } from '../types';
 import { chargeMeteredMinute } from './metered-minute';
 import { stopMetered } from './metered-stop';
 import type { BillingPlan } from './plan';
+import { refuseOverCap } from './spend-caps';
 
 /** Its renter hears when its host failed, when it was stopped for want of credits, or at a deadline. */
 const TELLS = new Set<InstanceEvent['kind']>([
@@ -102,6 +103,8 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           stopAt: input.deadlines?.stopAt ?? null,
           terminateAt: input.deadlines?.terminateAt ?? null,
         });
+        // A first minute that would cross a spend cap is refused (402), the key's launch marked.
+        await refuseOverCap(tx, instance, now, options.apiKeyId);
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');
         await options.record?.(tx, row);
@@ -112,6 +115,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     /** Starts a stopped instance: one hour of balance and a free unit needed. */
     async start(tx, instance, now) {
       await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
+      await refuseOverCap(tx, instance, now);
       if (!(await listingsService.takeUnit(tx, instance.gpuListingId))) {
         throw capacityUnavailable();
       }

@@ -13,6 +13,7 @@ import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { CopySecret } from './copy-secret';
 import { GenerateKeyDialog } from './generate-key-dialog';
+import { KeyCapsDialog } from './key-caps-dialog';
 
 interface DateFormat {
   timeZone: string;
@@ -24,6 +25,7 @@ export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
   const keys = useApiKeys();
   const [generating, setGenerating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
+  const [capping, setCapping] = useState<ApiKeyView | null>(null);
   return (
     <Card className="p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -68,6 +70,14 @@ export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
                       label={`Copy prefix of ${key.name}`}
                       what="Key prefix"
                     />
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      aria-label={`Spend caps of ${key.name}`}
+                      onClick={() => setCapping(key)}
+                    >
+                      Spend caps
+                    </Button>
                     <Button variant="danger" size="sm" onClick={() => setRevoking(key)}>
                       Revoke
                     </Button>
@@ -83,6 +93,8 @@ export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
                     ? ` · ${expired ? 'Expired' : 'Expires'} ${formatDate(key.expiresAt, dates)}`
                     : ''}
                   {' · '}Standard tier
+                  {key.dailySpendCap ? ` · Daily cap $${key.dailySpendCap}` : ''}
+                  {key.monthlySpendCap ? ` · Monthly cap $${key.monthlySpendCap}` : ''}
                 </p>
               </li>
             );
@@ -91,6 +103,7 @@ export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
       )}
       <GenerateKeyDialog open={generating} onOpenChange={setGenerating} />
       <RevokeDialog apiKey={revoking} onClose={() => setRevoking(null)} />
+      <KeyCapsDialog apiKey={capping} onClose={() => setCapping(null)} />
     </Card>
   );
 }

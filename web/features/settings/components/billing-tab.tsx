@@ -26,7 +26,7 @@ export function BillingTab({
         value={value.lowBalanceThreshold ?? ''}
         onChange={(e) => {
           const text = e.target.value.trim();
-          onChange({ lowBalanceThreshold: text === '' ? null : text });
+          onChange({ ...value, lowBalanceThreshold: text === '' ? null : text });
         }}
       />
     </Field>

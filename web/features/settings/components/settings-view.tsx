@@ -12,6 +12,7 @@ import { BillingTab } from './billing-tab';
 import { GeneralTab } from './general-tab';
 import { NotificationsTab } from './notifications-tab';
 import { SecurityTab } from './security-tab';
+import { SpendCapsFields } from './spend-caps-fields';
 
 interface SettingsViewProps {
   userId: string;
@@ -137,6 +138,14 @@ export function SettingsView({
                   onChange={(billing) => setDraft({ ...draft, billing })}
                 />,
                 'Save Billing',
+              )}
+              {panel(
+                'Spend caps',
+                <SpendCapsFields
+                  value={draft.billing}
+                  onChange={(billing) => setDraft({ ...draft, billing })}
+                />,
+                'Save Spend Caps',
               )}
               {panel('Billing', billingTab)}
             </div>

@@ -1,0 +1,73 @@
+import { computeMinuteMicros } from '../../../../shared/rules/metering';
+import type { Tx } from '../../../db/client';
+import { type CapReached, type SpendWarning, spendCapsService } from '../../spend-caps/service';
+import type { InstancesContext } from '../context';
+import { instancesRepo } from '../repo';
+import type { Instance } from '../repo-rows';
+import type { InstanceEvent } from '../types';
+import { ENDINGS, toldOf } from './end-reasons';
+import { stopMetered } from './metered-stop';
+
+/**
+ * The metered plan's side of spend caps (issue 23, part 6; the caps themselves live in
+ * modules/spend-caps): a launch or start refused when its first minute would cross a cap,
+ * and the stop of a scope's running instances once a minute would.
+ */
+
+/** The 80% warnings as the renter's alerts. */
+export const warningEvents = (warnings: SpendWarning[]): InstanceEvent[] =>
+  warnings.map((w) => ({
+    kind: 'spend_cap_warning',
+    userId: w.userId,
+    spendCap: { cap: w.cap, spent: w.spent, period: w.period, apiKeyId: w.apiKeyId },
+  }));
+
+/** 402 SPEND_CAP_REACHED when the instance's first running minute would cross a cap. */
+export function refuseOverCap(
+  tx: Tx,
+  instance: Pick<Instance, 'id' | 'userId' | 'apiKeyId' | 'hourlyRateMicros'>,
+  now: Date,
+  apiKeyId?: string,
+) {
+  return spendCapsService.checkLaunch(
+    tx,
+    { userId: instance.userId, apiKeyId: apiKeyId ?? instance.apiKeyId },
+    computeMinuteMicros(instance.hourlyRateMicros),
+    now,
+    apiKeyId ? instance.id : undefined,
+  );
+}
+
+/**
+ * Stops the running metered instances of every scope whose cap a minute would have crossed
+ * (the account's, or one key's), each in its own transaction after the charges commit.
+ * Returns how many were stopped.
+ */
+export async function stopForSpendCaps(
+  ctx: InstancesContext,
+  reached: CapReached[],
+  now: Date,
+  told: InstanceEvent[],
+): Promise<number> {
+  const seen = new Set<string>();
+  let stopped = 0;
+  for (const scope of reached) {
+    const key = `${scope.userId}|${scope.apiKeyId ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const ids = await spendCapsService.runningMetered(ctx.db, scope.userId, scope.apiKeyId);
+    for (const id of ids) {
+      const row = await ctx.accounts.transact(async (tx) => {
+        const found = await instancesRepo.lockView(tx, id);
+        if (found?.instance.status !== 'running') return null;
+        await stopMetered(tx, found.instance, now, ENDINGS.spendCap.reason);
+        return found.instance;
+      });
+      if (!row) continue;
+      stopped += 1;
+      const event = toldOf('spendCap', row);
+      if (event) told.push(event);
+    }
+  }
+  return stopped;
+}

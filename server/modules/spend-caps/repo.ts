@@ -1,0 +1,170 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Conn } from '../../db/client';
+import { apiKeys, instances, spendPeriods, users } from '../../db/schema';
+
+/** One counter of spend: who, which scope ('account' or a key's id), which period. */
+export interface PeriodKey {
+  userId: string;
+  scope: string;
+  period: 'day' | 'month';
+  startsAt: Date;
+}
+
+export interface PeriodRow extends PeriodKey {
+  spentMicros: bigint;
+  warnedAt: Date | null;
+}
+
+const toRow = (r: {
+  user_id: string;
+  scope: string;
+  period: string;
+  starts_at: Date | string;
+  spent_micros: string | bigint;
+  warned_at: Date | string | null;
+}): PeriodRow => ({
+  userId: r.user_id,
+  scope: r.scope,
+  period: r.period as PeriodRow['period'],
+  startsAt: new Date(r.starts_at),
+  spentMicros: BigInt(r.spent_micros),
+  warnedAt: r.warned_at === null ? null : new Date(r.warned_at),
+});
+
+const valuesOf = (rows: (PeriodKey & { micros: bigint })[]) =>
+  sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.userId}::uuid, ${r.scope}::text, ${r.period}::text, ${r.startsAt.toISOString()}::timestamptz, ${String(r.micros)}::bigint)`,
+    ),
+    sql`, `,
+  );
+
+/** The statements of spend caps: counters per period, the caps of accounts and keys. */
+export const spendCapsRepo = {
+  /** The counters of these users for periods starting at these instants. */
+  async periods(conn: Conn, userIds: string[], starts: Date[]): Promise<PeriodRow[]> {
+    if (userIds.length === 0) return [];
+    const rows = await conn
+      .select()
+      .from(spendPeriods)
+      .where(
+        and(
+          inArray(spendPeriods.userId, userIds),
+          inArray(
+            spendPeriods.startsAt,
+            starts.map((s) => s),
+          ),
+        ),
+      );
+    return rows.map((r) => ({ ...r, period: r.period as PeriodRow['period'] }));
+  },
+
+  /**
+   * Adds to counters (created at 0 when missing) and returns each one's new total: the row
+   * lock the update takes makes concurrent additions queue, so the totals never miss one.
+   */
+  async add(conn: Conn, rows: (PeriodKey & { micros: bigint })[]): Promise<PeriodRow[]> {
+    if (rows.length === 0) return [];
+    // One row per counter (the statement may not touch a row twice), in a fixed order.
+    const merged = new Map<string, PeriodKey & { micros: bigint }>();
+    for (const r of rows) {
+      const key = `${r.userId}|${r.scope}|${r.period}|${r.startsAt.toISOString()}`;
+      const seen = merged.get(key);
+      merged.set(key, seen ? { ...seen, micros: seen.micros + r.micros } : r);
+    }
+    const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
+    const result = await conn.execute(sql`
+      insert into ${spendPeriods} (user_id, scope, period, starts_at, spent_micros)
+      select * from (values ${valuesOf(ordered)}) as v(user_id, scope, period, starts_at, micros)
+      on conflict (user_id, scope, period, starts_at)
+        do update set spent_micros = ${spendPeriods}.spent_micros + excluded.spent_micros
+      returning user_id, scope, period, starts_at, spent_micros, warned_at`);
+    return (result as unknown as { rows: Parameters<typeof toRow>[0][] }).rows.map(toRow);
+  },
+
+  /** Marks a counter's 80% warning as sent; true only for the call that marked it. */
+  async markWarned(conn: Conn, key: PeriodKey, at: Date): Promise<boolean> {
+    const rows = await conn
+      .update(spendPeriods)
+      .set({ warnedAt: at })
+      .where(
+        and(
+          eq(spendPeriods.userId, key.userId),
+          eq(spendPeriods.scope, key.scope),
+          eq(spendPeriods.period, key.period),
+          eq(spendPeriods.startsAt, key.startsAt),
+          isNull(spendPeriods.warnedAt),
+        ),
+      )
+      .returning({ userId: spendPeriods.userId });
+    return rows.length === 1;
+  },
+
+  /** The account caps of these users as stored (settings' billing group), users with one only. */
+  accountCapsOf(conn: Conn, userIds: string[]) {
+    if (userIds.length === 0) return Promise.resolve([]);
+    const daily = sql<unknown>`${users.settings}->'billing'->'dailySpendCap'`;
+    const monthly = sql<unknown>`${users.settings}->'billing'->'monthlySpendCap'`;
+    return conn
+      .select({ id: users.id, daily, monthly })
+      .from(users)
+      .where(
+        and(
+          inArray(users.id, userIds),
+          sql`(jsonb_typeof(${daily}) = 'string' or jsonb_typeof(${monthly}) = 'string')`,
+        ),
+      );
+  },
+
+  /** The caps of these API keys. */
+  keyCapsOf(conn: Conn, keyIds: string[]) {
+    if (keyIds.length === 0) return Promise.resolve([]);
+    return conn
+      .select({
+        id: apiKeys.id,
+        userId: apiKeys.userId,
+        dailyCapMicros: apiKeys.dailyCapMicros,
+        monthlyCapMicros: apiKeys.monthlyCapMicros,
+      })
+      .from(apiKeys)
+      .where(inArray(apiKeys.id, keyIds));
+  },
+
+  /** Sets a key's caps (the user's own, not revoked); false when there is no such key. */
+  async setKeyCaps(
+    conn: Conn,
+    userId: string,
+    keyId: string,
+    caps: { dailyCapMicros: bigint | null; monthlyCapMicros: bigint | null },
+  ): Promise<boolean> {
+    const rows = await conn
+      .update(apiKeys)
+      .set(caps)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    return rows.length === 1;
+  },
+
+  /** Marks the instance as launched by this API key. */
+  async tagKey(conn: Conn, instanceId: number, apiKeyId: string) {
+    await conn.update(instances).set({ apiKeyId }).where(eq(instances.id, instanceId));
+  },
+
+  /** Running metered instances of a user, or only those one of their keys launched. */
+  async runningMetered(conn: Conn, userId: string, apiKeyId: string | null): Promise<number[]> {
+    const rows = await conn
+      .select({ id: instances.id })
+      .from(instances)
+      .where(
+        and(
+          eq(instances.userId, userId),
+          eq(instances.billingPlan, 'metered'),
+          eq(instances.status, 'running'),
+          apiKeyId === null ? undefined : eq(instances.apiKeyId, apiKeyId),
+        ),
+      )
+      .orderBy(instances.id);
+    return rows.map((r) => r.id);
+  },
+};

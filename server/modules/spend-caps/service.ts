@@ -1,0 +1,278 @@
+import { spendCapDollars } from '../../../shared/contracts/settings';
+import { dollarsToMicros, microsToDollars } from '../../../shared/rules/money';
+import {
+  atWarning,
+  periodStart,
+  SPEND_PERIODS,
+  type SpendPeriod,
+  wouldCross,
+} from '../../../shared/rules/spend-caps';
+import type { Conn, Tx } from '../../db/client';
+import { AppError, notFound } from '../../lib/errors';
+import { type PeriodKey, type PeriodRow, spendCapsRepo } from './repo';
+
+/** Who is charged: the account, and the API key that launched the instance (if any). */
+export interface Spender {
+  userId: string;
+  apiKeyId: string | null;
+}
+
+/** A cap in force for one counter. */
+interface Limit extends PeriodKey {
+  capMicros: bigint;
+}
+
+/** A cap that a charge reached the 80% mark of (told to the renter once per period). */
+export interface SpendWarning {
+  userId: string;
+  apiKeyId: string | null;
+  period: SpendPeriod;
+  cap: string;
+  spent: string;
+}
+
+/** A cap that refused a charge: the scope whose running metered instances are stopped. */
+export interface CapReached extends Spender {
+  period: SpendPeriod;
+}
+
+const ACCOUNT = 'account';
+
+/** 402 SPEND_CAP_REACHED (DESIGN.md error body): the cap, what was spent and the period. */
+const spendCapReached = (
+  capMicros: bigint,
+  spentMicros: bigint,
+  period: SpendPeriod,
+  scope: 'account' | 'api_key',
+) =>
+  new AppError(
+    402,
+    'SPEND_CAP_REACHED',
+    `This charge would go over your ${period === 'day' ? 'daily' : 'monthly'} spend cap${scope === 'api_key' ? ' for this API key' : ''}.`,
+    { cap: microsToDollars(capMicros), spent: microsToDollars(spentMicros), period, scope },
+  );
+
+const keyOf = (k: PeriodKey) => `${k.userId}|${k.scope}|${k.period}|${k.startsAt.toISOString()}`;
+
+function capMicros(dollars: string | null): bigint | null {
+  if (dollars === null) return null;
+  try {
+    return dollarsToMicros(dollars);
+  } catch {
+    return null;
+  }
+}
+
+/** A cap as the settings store it (validated as resolveSettings would); null when none. */
+function storedCap(value: unknown): bigint | null {
+  const parsed = spendCapDollars.safeParse(value);
+  return parsed.success ? capMicros(parsed.data) : null;
+}
+
+/** The counters a charge of `spender` moves in the periods holding `now`. */
+function countersOf(spender: Spender, now: Date): PeriodKey[] {
+  const scopes = spender.apiKeyId ? [ACCOUNT, spender.apiKeyId] : [ACCOUNT];
+  return scopes.flatMap((scope) =>
+    SPEND_PERIODS.map((period) => ({
+      userId: spender.userId,
+      scope,
+      period,
+      startsAt: periodStart(period, now),
+    })),
+  );
+}
+
+/** The caps in force for these spenders' counters, by counter key. */
+async function limitsOf(conn: Conn, spenders: Spender[], now: Date): Promise<Map<string, Limit>> {
+  const limits = new Map<string, Limit>();
+  const userIds = [...new Set(spenders.map((s) => s.userId))];
+  const keyIds = [...new Set(spenders.flatMap((s) => (s.apiKeyId ? [s.apiKeyId] : [])))];
+  const put = (userId: string, scope: string, period: SpendPeriod, cap: bigint | null) => {
+    if (cap === null) return;
+    const key = { userId, scope, period, startsAt: periodStart(period, now) };
+    limits.set(keyOf(key), { ...key, capMicros: cap });
+  };
+  for (const row of await spendCapsRepo.accountCapsOf(conn, userIds)) {
+    put(row.id, ACCOUNT, 'day', storedCap(row.daily));
+    put(row.id, ACCOUNT, 'month', storedCap(row.monthly));
+  }
+  for (const row of await spendCapsRepo.keyCapsOf(conn, keyIds)) {
+    put(row.userId, row.id, 'day', row.dailyCapMicros);
+    put(row.userId, row.id, 'month', row.monthlyCapMicros);
+  }
+  return limits;
+}
+
+const scopeOf = (limit: Limit): 'account' | 'api_key' =>
+  limit.scope === ACCOUNT ? 'account' : 'api_key';
+
+const warningOf = (limit: Limit, spent: bigint): SpendWarning => ({
+  userId: limit.userId,
+  apiKeyId: limit.scope === ACCOUNT ? null : limit.scope,
+  period: limit.period,
+  cap: microsToDollars(limit.capMicros),
+  spent: microsToDollars(spent),
+});
+
+/**
+ * The metered-minute job's view of spend for one batch (wallets already locked): whether a
+ * minute fits every cap of its spender, the minutes added in memory, then written at once.
+ */
+export interface SpendBook {
+  /** Adds `micros` when it fits every cap; else names the cap it would cross and adds nothing. */
+  charge(spender: Spender, micros: bigint): CapReached | null;
+  /** Writes the counters and returns the 80% warnings that are new. */
+  write(tx: Tx, now: Date): Promise<SpendWarning[]>;
+}
+
+export const spendCapsService = {
+  /**
+   * A launch's charge (a rental's escrow): counted in the launch's own transaction, after the
+   * charge has locked the wallet; 402 SPEND_CAP_REACHED when it would cross a cap (the
+   * transaction then rolls back). Returns the 80% warnings it set off. An API key's launch
+   * is marked as the key's.
+   */
+  async chargeLaunch(
+    tx: Tx,
+    spender: Spender,
+    instanceId: number,
+    micros: bigint,
+    now: Date,
+  ): Promise<SpendWarning[]> {
+    if (spender.apiKeyId) await spendCapsRepo.tagKey(tx, instanceId, spender.apiKeyId);
+    if (micros <= 0n) return [];
+    const added = await spendCapsRepo.add(
+      tx,
+      countersOf(spender, now).map((k) => ({ ...k, micros })),
+    );
+    const limits = await limitsOf(tx, [spender], now);
+    const warnings: SpendWarning[] = [];
+    for (const row of added) {
+      const limit = limits.get(keyOf(row));
+      if (!limit) continue;
+      const before = row.spentMicros - micros;
+      if (row.spentMicros > limit.capMicros) {
+        throw spendCapReached(limit.capMicros, before, limit.period, scopeOf(limit));
+      }
+      if (row.warnedAt !== null || !atWarning(row.spentMicros, limit.capMicros)) continue;
+      if (await spendCapsRepo.markWarned(tx, row, now)) {
+        warnings.push(warningOf(limit, row.spentMicros));
+      }
+    }
+    return warnings;
+  },
+
+  /**
+   * Before a launch that charges nothing yet (a metered instance, charged by the minute):
+   * 402 when its first minute would already cross a cap. Marks an API key's launch.
+   */
+  async checkLaunch(
+    tx: Tx,
+    spender: Spender,
+    micros: bigint,
+    now: Date,
+    instanceId?: number,
+  ): Promise<void> {
+    if (instanceId !== undefined && spender.apiKeyId) {
+      await spendCapsRepo.tagKey(tx, instanceId, spender.apiKeyId);
+    }
+    const limits = await limitsOf(tx, [spender], now);
+    if (limits.size === 0) return;
+    const spent = await spentBy(tx, [spender], now);
+    for (const limit of limits.values()) {
+      const sum = spent.get(keyOf(limit)) ?? 0n;
+      if (wouldCross(sum, micros, limit.capMicros)) {
+        throw spendCapReached(limit.capMicros, sum, limit.period, scopeOf(limit));
+      }
+    }
+  },
+
+  /** The spend book of a batch of metered minutes (see SpendBook). */
+  async book(tx: Tx, spenders: Spender[], now: Date): Promise<SpendBook> {
+    const limits = await limitsOf(tx, spenders, now);
+    const rows = new Map<string, PeriodRow>();
+    for (const r of await spendCapsRepo.periods(
+      tx,
+      [...new Set(spenders.map((s) => s.userId))],
+      SPEND_PERIODS.map((p) => periodStart(p, now)),
+    )) {
+      rows.set(keyOf(r), r);
+    }
+    const added = new Map<string, PeriodKey & { micros: bigint }>();
+    const spentNow = (k: PeriodKey) =>
+      (rows.get(keyOf(k))?.spentMicros ?? 0n) + (added.get(keyOf(k))?.micros ?? 0n);
+    return {
+      charge(spender, micros) {
+        const counters = countersOf(spender, now);
+        for (const k of counters) {
+          const limit = limits.get(keyOf(k));
+          if (limit && wouldCross(spentNow(k), micros, limit.capMicros)) {
+            return {
+              userId: spender.userId,
+              apiKeyId: k.scope === ACCOUNT ? null : k.scope,
+              period: k.period,
+            };
+          }
+        }
+        if (micros <= 0n) return null;
+        for (const k of counters) {
+          const seen = added.get(keyOf(k));
+          added.set(keyOf(k), { ...k, micros: (seen?.micros ?? 0n) + micros });
+        }
+        return null;
+      },
+      async write(writeTx, at) {
+        const totals = await spendCapsRepo.add(writeTx, [...added.values()]);
+        const warnings: SpendWarning[] = [];
+        for (const row of totals) {
+          const limit = limits.get(keyOf(row));
+          if (!limit || row.warnedAt !== null || !atWarning(row.spentMicros, limit.capMicros)) {
+            continue;
+          }
+          if (await spendCapsRepo.markWarned(writeTx, row, at)) {
+            warnings.push(warningOf(limit, row.spentMicros));
+          }
+        }
+        return warnings;
+      },
+    };
+  },
+
+  /** Sets an API key's caps (dollars, null: none); 404 when it is not the user's live key. */
+  async setKeyCaps(
+    conn: Conn,
+    userId: string,
+    keyId: string,
+    caps: { dailySpendCap: string | null; monthlySpendCap: string | null },
+  ): Promise<void> {
+    const found = await spendCapsRepo.setKeyCaps(conn, userId, keyId, {
+      dailyCapMicros: capMicros(caps.dailySpendCap),
+      monthlyCapMicros: capMicros(caps.monthlySpendCap),
+    });
+    if (!found) throw notFound('API key');
+  },
+
+  /** What the account (or an API key) spent in the periods holding `now`, in dollars. */
+  async spent(conn: Conn, spender: Spender, now: Date) {
+    const spent = await spentBy(conn, [spender], now);
+    const scope = spender.apiKeyId ?? ACCOUNT;
+    const of = (period: SpendPeriod) =>
+      microsToDollars(
+        spent.get(
+          keyOf({ userId: spender.userId, scope, period, startsAt: periodStart(period, now) }),
+        ) ?? 0n,
+      );
+    return { day: of('day'), month: of('month') };
+  },
+
+  runningMetered: spendCapsRepo.runningMetered,
+};
+
+async function spentBy(conn: Conn, spenders: Spender[], now: Date): Promise<Map<string, bigint>> {
+  const rows = await spendCapsRepo.periods(
+    conn,
+    [...new Set(spenders.map((s) => s.userId))],
+    SPEND_PERIODS.map((p) => periodStart(p, now)),
+  );
+  return new Map(rows.map((r) => [keyOf(r), r.spentMicros]));
+}

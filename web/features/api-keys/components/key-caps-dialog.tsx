@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import type { ApiKeyView } from '../../../../shared/contracts/api-keys';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Field } from '../../../components/ui/field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/toast-store';
+import { serverMessage } from '../../../lib/api-client';
+import { useSetApiKeyCaps } from '../api/set-api-key-caps';
+
+/** A key's daily and monthly spend caps: what the instances it launches may be charged. */
+export function KeyCapsDialog({
+  apiKey,
+  onClose,
+}: {
+  apiKey: ApiKeyView | null;
+  onClose: () => void;
+}) {
+  const save = useSetApiKeyCaps();
+  const [daily, setDaily] = useState('');
+  const [monthly, setMonthly] = useState('');
+  useEffect(() => {
+    setDaily(apiKey?.dailySpendCap ?? '');
+    setMonthly(apiKey?.monthlySpendCap ?? '');
+  }, [apiKey]);
+  const orNull = (text: string) => (text.trim() === '' ? null : text.trim());
+  return (
+    <Dialog
+      open={apiKey !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Spend caps of this API key"
+      description={`What the instances "${apiKey?.name ?? ''}" launches may be charged. When a charge would go over a cap, they are stopped (never deleted) and the key's launches are refused. Empty: no cap.`}
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            disabled={save.isPending}
+            onClick={async () => {
+              if (!apiKey) return;
+              try {
+                await save.mutateAsync({
+                  id: apiKey.id,
+                  dailySpendCap: orNull(daily),
+                  monthlySpendCap: orNull(monthly),
+                });
+                toast({ title: 'Spend Caps Saved', description: `"${apiKey.name}" is capped.` });
+                onClose();
+              } catch (error) {
+                toast({
+                  title: 'Save Failed',
+                  description: serverMessage(error, 'Failed to save the caps. Please try again.'),
+                  variant: 'destructive',
+                });
+              }
+            }}
+          >
+            {save.isPending ? 'Saving...' : 'Save Caps'}
+          </Button>
+        </>
+      }
+    >
+      <div className="grid gap-4">
+        <Field id="key-daily-cap" label="Daily spend cap (USD)">
+          <Input
+            id="key-daily-cap"
+            inputMode="decimal"
+            placeholder="No cap"
+            value={daily}
+            onChange={(e) => setDaily(e.target.value)}
+          />
+        </Field>
+        <Field id="key-monthly-cap" label="Monthly spend cap (USD)">
+          <Input
+            id="key-monthly-cap"
+            inputMode="decimal"
+            placeholder="No cap"
+            value={monthly}
+            onChange={(e) => setMonthly(e.target.value)}
+          />
+        </Field>
+      </div>
+    </Dialog>
+  );
+}
