@@ -136,8 +136,13 @@ describe('--wait', () => {
     instanceGoingThrough('provisioning', ['failed']);
     const res = await rentgpu(['instances', 'create', '3', '--wait']);
     expect(res.code).toBe(1);
-    expect(res.stderr).toBe('rentgpu: Instance 12 is failed, not running: it failed.\n');
+    expect(res.stderr).toBe('rentgpu: Instance 12 failed: it did not become running.\n');
     expect(res.stdout).toBe('');
+
+    instanceGoingThrough('provisioning', ['terminated']);
+    const ended = await rentgpu(['instances', 'create', '3', '--wait']);
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toBe('rentgpu: Instance 12 is terminated: it will not become running.\n');
   });
 
   it('exits 1 when --wait-timeout passes first', async () => {

@@ -53,7 +53,9 @@ export async function waitForState(
     if ((done as InstanceState[]).includes(state)) return instance;
     if ((fails as InstanceState[]).includes(state)) {
       throw new CommandError(
-        `Instance ${instance.id} is ${state}, not ${target}${state === 'failed' ? ': it failed' : ''}.`,
+        state === 'failed'
+          ? `Instance ${instance.id} failed: it did not become ${target}.`
+          : `Instance ${instance.id} is ${state}: it will not become ${target}.`,
       );
     }
     const now = `${state}${instance.provisioningStep ? ` (${instance.provisioningStep})` : ''}`;
