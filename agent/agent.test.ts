@@ -43,6 +43,7 @@ async function startAgent(
   token: string | null,
   heartbeatIntervalMs = 50,
   enrollTokenFile: string | null = null,
+  log: (event: string, fields?: Record<string, unknown>) => void = () => {},
 ) {
   const api = new AgentApi(server.url);
   const agent = new Agent(
@@ -59,7 +60,7 @@ async function startAgent(
     },
     api,
     driver,
-    () => {},
+    log,
   );
   running = agent.run(controller.signal);
   return running;
@@ -154,6 +155,26 @@ describe('Agent', () => {
     driver.finishBoot('w');
     await server.waitForState('w', 'running', 5000);
     expect(server.heartbeats.length).toBe(2);
+  });
+
+  it('logs once when it reaches the server again after losing it', async () => {
+    const events: string[] = [];
+    void startAgent(server.newToken(), 20, null, (event) => {
+      events.push(event);
+    });
+    await server.waitFor('the first heartbeat', () => server.heartbeats.length >= 1, 5000);
+    expect(events).not.toContain('server-reconnected');
+    server.down = true;
+    await server.waitFor(
+      'failed heartbeats',
+      () => events.filter((e) => e === 'heartbeat-failed').length >= 2,
+      5000,
+    );
+    server.down = false;
+    await server.waitFor('the reconnection', () => events.includes('server-reconnected'), 5000);
+    const seen = server.heartbeats.length;
+    await server.waitFor('more heartbeats', () => server.heartbeats.length >= seen + 2, 5000);
+    expect(events.filter((e) => e === 'server-reconnected')).toHaveLength(1);
   });
 
   it('gives up a boot the server superseded and terminates at the newer generation', async () => {

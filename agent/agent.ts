@@ -89,6 +89,8 @@ export class Agent {
   private heartbeatIntervalMs: number;
   /** The address the server knows this host by (its heartbeat answer's publicAddress). */
   private publicAddress: string | null = null;
+  /** Since when heartbeats fail (the server lost); null while they are answered. */
+  private serverLostAt: number | null = null;
   /** Off once a server answers 404 to a wait (one older than the long poll). */
   private waitSupported = true;
   /** The image catalogue from the last heartbeat answer that carried one. */
@@ -253,6 +255,11 @@ export class Agent {
         (cursor) => this.api.heartbeat(cursor === undefined ? body : { ...body, cursor }),
         this.desired,
       );
+      if (this.serverLostAt !== null) {
+        // Said once, when heartbeats are answered again after failing.
+        this.log('server-reconnected', { unreachableMs: Date.now() - this.serverLostAt });
+        this.serverLostAt = null;
+      }
       if (res.heartbeatIntervalMs) this.heartbeatIntervalMs = res.heartbeatIntervalMs;
       if (res.publicAddress) this.publicAddress = res.publicAddress;
       if (res.images) this.catalogue = res.images;
@@ -273,6 +280,7 @@ export class Agent {
     } catch (err) {
       // Keep converging on the last answer; the next heartbeat tries again.
       this.log('heartbeat-failed', { error: (err as Error).message });
+      this.serverLostAt ??= Date.now();
     }
     await this.converge();
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { CommandError, EXIT, type Io } from './commands/context';
 import { parseCliEnv } from './env';
 
@@ -22,23 +23,30 @@ export function processIo(): Io {
         );
         child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : EXIT.api)));
       }),
-    prompt: (question) =>
-      new Promise((resolve) => {
-        const rl = createInterface({
-          input: process.stdin,
-          output: process.stderr,
-          terminal: false,
-        });
-        process.stderr.write(question);
-        let answered = false;
-        rl.once('line', (line) => {
-          answered = true;
-          rl.close();
-          resolve(line);
-        });
-        rl.once('close', () => {
-          if (!answered) resolve('');
-        });
-      }),
+    prompt: (question) => readLine(process.stdin, process.stderr, question),
   };
+}
+
+/**
+ * One line of input (the key at login). The question is asked only of a person at a terminal:
+ * a key piped in (`echo $KEY | rentgpu login`) leaves no stray prompt on the output.
+ */
+export function readLine(
+  input: Readable & { isTTY?: boolean },
+  output: Writable,
+  question: string,
+): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input, output, terminal: false });
+    if (input.isTTY) output.write(question);
+    let answered = false;
+    rl.once('line', (line) => {
+      answered = true;
+      rl.close();
+      resolve(line);
+    });
+    rl.once('close', () => {
+      if (!answered) resolve('');
+    });
+  });
 }

@@ -1,9 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STAMP, sourceFingerprint } from '../scripts/build-if-stale.mjs';
+import { agentPaths } from '../shared/contracts/agent-protocol';
+import { openDatabase } from './db/client';
+import { hosts, providers } from './db/schema';
+import { sha256 } from './lib/crypto';
 
 /**
  * The real entry point: start, serve, shut down on SIGTERM, start again on the same data. It runs
@@ -125,4 +130,41 @@ describe('server/main.ts', () => {
     expect(await gone).toBe(0);
     expect(server.output()).not.toMatch(/Error|unhandled/i);
   }, 180_000); // two fresh embedded databases: minutes on a loaded 2-core machine
+
+  it('on SIGINT (Ctrl-C; no grace outside production) answers the held wait of an agent and exits 0', async () => {
+    // An enrolled host, written into the embedded database while no server holds it.
+    const credential = randomBytes(32).toString('base64url');
+    const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+    await database.migrate();
+    const [provider] = await database.db
+      .insert(providers)
+      .values({ companyName: `SIGINT ${randomUUID()}`, location: 'Here' })
+      .returning({ id: providers.id });
+    if (!provider) throw new Error('no provider');
+    await database.db.insert(hosts).values({
+      id: randomUUID(),
+      providerId: provider.id,
+      name: 'box',
+      credentialHash: sha256(credential),
+      enrolledAt: new Date(),
+    });
+    await database.close();
+
+    const server = await start({ NODE_ENV: 'development' });
+    const wait = (maxMs: number) =>
+      fetch(`${server.base}${agentPaths.wait}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ maxMs }),
+      }).then((r) => r.json());
+    expect(await wait(50)).toEqual({ work: false });
+    // Held for up to 30 s, longer than the 10 s after which a shutdown gives up with exit 1.
+    const held = wait(30_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const gone = exited(server.child);
+    server.child.kill('SIGINT');
+    expect(await held).toEqual({ work: false });
+    expect(await gone).toBe(0);
+    expect(server.output()).not.toMatch(/took over 10 s|Error|unhandled/i);
+  }, 180_000);
 });

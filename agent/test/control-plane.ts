@@ -42,6 +42,8 @@ export class TestControlPlane {
   pageSize: number | null = null;
   /** Answer the agent's long poll (POST /wait) as the real server does; off: 404, as an older server. */
   longPoll = false;
+  /** Unreachable as a server that went away: every call answers 503. */
+  down = false;
   private waiters: (() => void)[] = [];
   /** The last generation given to each instance, kept after it leaves the list. */
   private readonly generations = new Map<string, number>();
@@ -160,6 +162,10 @@ export class TestControlPlane {
       return send(res, 401, {
         error: { code: 'UNAUTHENTICATED', message: 'Unknown agent credential', details: null },
       });
+    }
+    if (this.down) {
+      send(res, 503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down', details: null } });
+      return;
     }
     if (url.pathname === '/api/v1/agents/heartbeat') {
       const parsed = heartbeatRequest.safeParse(body);

@@ -14,6 +14,8 @@ export interface Io {
   exec(command: string, args: string[]): Promise<number>;
   isTTY: boolean;
   env: CliEnv;
+  /** Between two reads of an instance while `--wait` waits (tests pass a short one). */
+  pollMs?: number;
 }
 
 /** The options given before the command's name. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { GpuListingsPage } from '../../shared/contracts/public-api';
 import { table } from '../output';
 import { type Ctx, positiveInt } from './context';
-import { gpuColumns } from './views';
+import { type GpuRow, gpuColumns } from './views';
 
 interface GpuListOptions {
   model?: string;
@@ -21,7 +21,8 @@ export function registerGpus(root: Command, ctx: Ctx): void {
       query: {
         model: options.model,
         gpuType: options.gpuType,
-        sort: options.sort,
+        // Cheapest first unless another order is asked for (with --model too).
+        sort: options.sort ?? 'price-asc',
         limit: options.limit,
         cursor: options.cursor,
       },
@@ -29,14 +30,14 @@ export function registerGpus(root: Command, ctx: Ctx): void {
     ctx.show(page, (p) =>
       p.gpus.length === 0
         ? 'No GPUs match.'
-        : `${table(p.gpus, gpuColumns)}${p.nextCursor ? `\nMore: --cursor ${p.nextCursor}` : ''}`,
+        : `${table<GpuRow>(p.gpus, gpuColumns(p.gpus))}${p.nextCursor ? `\nMore: --cursor ${p.nextCursor}` : ''}`,
     );
   };
   const gpuListOptions = (command: Command) =>
     command
       .option('--model <text>', 'search by model')
       .option('--gpu-type <type>', 'only this GPU type')
-      .option('--sort <order>', 'price-asc, price-desc, memory or performance')
+      .option('--sort <order>', 'price-asc (the default), price-desc, memory or performance')
       .option('--limit <n>', 'at most this many (1-100)', positiveInt('--limit'))
       .option('--cursor <cursor>', 'the next page, from a previous list')
       .action(listGpus);

@@ -10,6 +10,7 @@ import type {
 import { shellLine, sshArgv, unsafeEndpointReason } from '../../shared/rules/shell-command';
 import { parseSshPublicKey } from '../../shared/rules/ssh-key';
 import { fields, table } from '../output';
+import { localTime } from '../time';
 import { CommandError, type Ctx, positiveInt } from './context';
 
 /**
@@ -129,7 +130,7 @@ export function registerInstanceExtras(instances: Command, ctx: Ctx): void {
           path: `/instances/${id}/invoice`,
         }),
         ({ invoice: i }) =>
-          `Invoice ${i.number} (${i.status}) for instance ${i.instanceId}, ${i.periodStart} – ${i.periodEnd ?? 'now'}\n${table(
+          `Invoice ${i.number} (${i.status}) for instance ${i.instanceId}, ${localTime(i.periodStart)} – ${localTime(i.periodEnd) ?? 'now'}\n${table(
             i.lines,
             [
               ['description', (l) => l.description],

@@ -10,13 +10,15 @@ import {
 } from './deadlines';
 import { registerInstanceExtras } from './instance-extras';
 import { instanceColumns, instanceFields } from './views';
+import { type WaitOptions, waitForState, waitOptions } from './wait';
 
 /** `rent`, `status` and `instances …`: renting, looking at and driving instances. */
 export function registerInstances(root: Command, ctx: Ctx): void {
   const { api, show } = ctx;
   const create = async (
     gpuId: number,
-    options: { duration?: number; sshKey?: string; template?: string } & DeadlineOptions,
+    options: { duration?: number; sshKey?: string; template?: string } & DeadlineOptions &
+      WaitOptions,
   ): Promise<void> => {
     const answer = await api<InstanceAnswer>({
       method: 'POST',
@@ -29,27 +31,37 @@ export function registerInstances(root: Command, ctx: Ctx): void {
         ...deadlineBody(options, new Date()),
       },
     });
+    const shown =
+      answer && options.wait
+        ? { instance: await waitForState(ctx, answer.instance, 'running', options.waitTimeout) }
+        : answer;
     show(
-      answer,
+      shown,
       (a) => `Instance ${a.instance.id} is ${a.instance.status}.\n${instanceFields(a.instance)}`,
     );
   };
 
-  root
-    .command('rent')
-    .description('rent a GPU for a number of hours (paid up front)')
-    .argument('<gpu-id>', 'the GPU listing id (from rentgpu list)', positiveInt('gpu-id'))
-    .option('--duration <hours>', 'hours to book (1-720; required)', positiveInt('--duration'))
-    .addOption(new Option('--hours <hours>').argParser(positiveInt('--hours')).hideHelp())
-    .option('--ssh-key <id>', 'one of your SSH keys')
-    .action((gpuId: number, options: { duration?: number; hours?: number; sshKey?: string }) => {
+  waitOptions(
+    root
+      .command('rent')
+      .description('rent a GPU for a number of hours (paid up front)')
+      .argument('<gpu-id>', 'the GPU listing id (from rentgpu list)', positiveInt('gpu-id'))
+      .option('--duration <hours>', 'hours to book (1-720; required)', positiveInt('--duration'))
+      .addOption(new Option('--hours <hours>').argParser(positiveInt('--hours')).hideHelp())
+      .option('--ssh-key <id>', 'one of your SSH keys'),
+  ).action(
+    (
+      gpuId: number,
+      options: { duration?: number; hours?: number; sshKey?: string } & WaitOptions,
+    ) => {
       // --hours: an alias of --duration (earlier documentation spelled it so).
       const duration = options.duration ?? options.hours;
       if (duration === undefined) {
         throw new UsageError("required option '--duration <hours>' not specified");
       }
       return create(gpuId, { ...options, duration });
-    });
+    },
+  );
 
   const instanceGet = async (id: number) =>
     show(await api<InstanceAnswer>({ method: 'GET', path: `/instances/${id}` }), (a) =>
@@ -82,7 +94,13 @@ export function registerInstances(root: Command, ctx: Ctx): void {
       .argument('<gpu-id>', 'the GPU listing id', positiveInt('gpu-id'))
       .option('--duration <hours>', 'hours to book (1-720)', positiveInt('--duration'))
       .option('--ssh-key <id>', 'one of your SSH keys')
-      .option('--template <id>', 'a template from `rentgpu templates list` (metered only)'),
+      .option('--template <id>', 'a template from `rentgpu templates list` (metered only)')
+      .option('--wait', 'return once it is running (non-zero if it fails)')
+      .option(
+        '--wait-timeout <seconds>',
+        'how long --wait waits (default 600)',
+        positiveInt('--wait-timeout'),
+      ),
   ).action(create);
   instances
     .command('list')
@@ -101,24 +119,29 @@ export function registerInstances(root: Command, ctx: Ctx): void {
     description: string,
     method: 'PATCH' | 'POST' | 'DELETE',
     path: (id: number) => string,
-  ) =>
-    instances
+    target?: 'running' | 'stopped',
+  ) => {
+    const command = instances
       .command(name)
       .description(description)
-      .argument('<instance-id>', 'the instance', positiveInt('instance-id'))
-      .action(async (id: number) =>
-        show(
-          await api<InstanceAnswer>({ method, path: path(id) }),
-          (a) => `Instance ${a.instance.id} is ${a.instance.status}.`,
-        ),
-      );
+      .argument('<instance-id>', 'the instance', positiveInt('instance-id'));
+    (target ? waitOptions(command) : command).action(async (id: number, options: WaitOptions) => {
+      const answer = await api<InstanceAnswer>({ method, path: path(id) });
+      const shown =
+        answer && target && options.wait
+          ? { instance: await waitForState(ctx, answer.instance, target, options.waitTimeout) }
+          : answer;
+      show(shown, (a) => `Instance ${a.instance.id} is ${a.instance.status}.`);
+    });
+  };
   act(
     'stop',
     'stop it (a booked rental ends and is settled)',
     'PATCH',
     (id) => `/instances/${id}/stop`,
+    'stopped',
   );
-  act('start', 'start a stopped instance', 'POST', (id) => `/instances/${id}/start`);
+  act('start', 'start a stopped instance', 'POST', (id) => `/instances/${id}/start`, 'running');
   act('terminate', 'end it for good', 'DELETE', (id) => `/instances/${id}`);
   registerDeadlines(instances, ctx);
   registerInstanceExtras(instances, ctx);

@@ -10,7 +10,9 @@ export function registerLogin(root: Command, ctx: Ctx): void {
   const { io } = ctx;
   root
     .command('login')
-    .description('store an API key (asked for, or --api-key) after checking it')
+    .description(
+      'store an API key (asked for, read from piped input, or --api-key) after checking it',
+    )
     .action(async () => {
       const key = (ctx.globals().apiKey ?? (await io.prompt('API key: '))).trim();
       if (!key) throw new UsageError('No API key given. Create one in Settings → API Keys.');

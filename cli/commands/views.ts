@@ -1,6 +1,25 @@
 import type { PublicGpuListing, PublicInstance } from '../../shared/contracts/public-api';
 import { sshCommand } from '../../shared/rules/shell-command';
 import { type Column, fields } from '../output';
+import { localTime } from '../time';
+
+/**
+ * Where an instance can be reached: only while it is running. A stopped, ended or failed
+ * instance's port may already be another's, so it shows none.
+ */
+function sshEndpoint(i: PublicInstance) {
+  return i.status === 'running' && i.sshHost && i.sshPort
+    ? { user: i.sshUsername, host: i.sshHost, port: i.sshPort }
+    : null;
+}
+
+/** Why there is no SSH command, in the words of the state. */
+function noSsh(i: PublicInstance): string {
+  if (i.status === 'provisioning' || i.status === 'starting' || i.status === 'running') {
+    return 'not ready yet';
+  }
+  return `none (the instance is ${i.status})`;
+}
 
 /** How instances and GPUs look on a terminal. */
 export const instanceColumns: Column<PublicInstance>[] = [
@@ -9,37 +28,55 @@ export const instanceColumns: Column<PublicInstance>[] = [
   ['gpu', (i) => i.gpuModel],
   ['plan', (i) => i.billingPlan],
   ['$/hour', (i) => i.hourlyRate],
-  ['ssh', (i) => (i.sshHost ? `${i.sshUsername}@${i.sshHost}:${i.sshPort}` : null)],
-  ['created', (i) => i.createdAt],
+  [
+    'ssh',
+    (i) => {
+      const ssh = sshEndpoint(i);
+      return ssh ? `${ssh.user}@${ssh.host}:${ssh.port}` : null;
+    },
+  ],
+  ['created', (i) => localTime(i.createdAt)],
 ];
 
-export const gpuColumns: Column<PublicGpuListing>[] = [
-  ['id', (g) => g.id],
-  ['model', (g) => g.model],
-  ['memory', (g) => g.memory],
-  ['location', (g) => g.location],
-  ['$/hour', (g) => g.hourlyRate],
-  ['available', (g) => g.availableCount],
-  ['provider', (g) => g.provider.name],
-];
+/**
+ * A listing as the CLI reads it: the public API's fields, and the host's status when the
+ * server gives one (older servers do not).
+ */
+export type GpuRow = PublicGpuListing & { hostStatus?: string };
+
+export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
+  return [
+    ['id', (g) => g.id],
+    ['model', (g) => g.model],
+    ['memory', (g) => g.memory],
+    ['location', (g) => g.location],
+    ['$/hour', (g) => g.hourlyRate],
+    ['available', (g) => g.availableCount],
+    ...(rows.some((g) => g.hostStatus !== undefined)
+      ? [['host', (g: GpuRow) => g.hostStatus] as Column<GpuRow>]
+      : []),
+    ['reliability', (g) => g.provider.reputation],
+    ['provider', (g) => g.provider.name],
+  ];
+}
 
 export function instanceFields(i: PublicInstance): string {
+  const ssh = sshEndpoint(i);
+  const live = i.status === 'provisioning' || i.status === 'starting';
   return fields([
     ['ID', i.id],
-    ['Status', i.status],
+    ['Status', i.provisioningStep && live ? `${i.status} (${i.provisioningStep})` : i.status],
     ['GPU', `${i.gpuModel} (${i.location})`],
     ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
     ['Rate', `$${i.hourlyRate}/hour`],
-    [
-      'SSH',
-      i.sshHost
-        ? sshCommand({ user: i.sshUsername, host: i.sshHost, port: i.sshPort })
-        : 'not ready yet',
-    ],
-    ...(i.failureReason ? [['Reason', i.failureReason] as [string, string]] : []),
-    ['Ready by', i.estimatedStartTime],
+    ['SSH', ssh ? sshCommand(ssh) : noSsh(i)],
+    ...(i.failureReason ? [['Reason', i.failureReason] as [string, unknown]] : []),
+    ['Created', localTime(i.createdAt)],
+    ...(live ? [['Ready by', localTime(i.estimatedStartTime)] as [string, unknown]] : []),
+    ...(i.endsAt && !i.endedAt ? [['Ends', localTime(i.endsAt)] as [string, unknown]] : []),
+    ...(i.endedAt ? [['Ended', localTime(i.endedAt)] as [string, unknown]] : []),
     ['Actions', i.actions.join(', ') || 'none'],
-    ['Stops at', i.stopAt],
-    ['Terminates at', i.terminateAt],
+    ['Stops at', i.stopAt ? localTime(i.stopAt) : null],
+    ['Terminates at', i.terminateAt ? localTime(i.terminateAt) : null],
   ]);
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { registerQuietRequestLog } from './request-log';
+import { registerQuietRequestLog, SLOW_REQUEST_MS } from './request-log';
 
 function appLoggingAt(level: string) {
   const lines: Record<string, unknown>[] = [];
@@ -18,6 +18,11 @@ function appLoggingAt(level: string) {
   registerQuietRequestLog(app);
   app.get('/ok', async () => ({ ok: true }));
   app.get('/boom', async (_request, reply) => reply.status(503).send({ down: true }));
+  // Both held past the slow-request threshold; only one is a long poll by its route config.
+  const held = () =>
+    new Promise((resolve) => setTimeout(() => resolve({ ok: true }), SLOW_REQUEST_MS + 50));
+  app.post('/slow', held);
+  app.post('/wait', { config: { longPoll: true } }, held);
   return { app, lines };
 }
 
@@ -48,5 +53,17 @@ describe('request logging outside production', () => {
     expect(done[0]).toMatchObject({ level: 20, method: 'GET', url: '/ok', statusCode: 200 });
     expect(done[0]?.reqId).toBeTruthy();
     expect(lines.some((line) => line.msg === 'incoming request')).toBe(false);
+  });
+
+  it('logs a slow request at warn, but never a long poll (the agent wait)', async () => {
+    const { app, lines } = appLoggingAt('info');
+    await Promise.all([
+      app.inject({ method: 'POST', url: '/slow' }),
+      app.inject({ method: 'POST', url: '/wait' }),
+    ]);
+    await app.close();
+    const slow = lines.filter((line) => line.msg === 'slow request');
+    expect(slow.map((line) => line.url)).toEqual(['/slow']);
+    expect(lines.filter((line) => line.url === '/wait')).toEqual([]);
   });
 });

@@ -1,6 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 
-/** A request at least this slow is logged at warn outside production. */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A long poll (the agent's POST /api/v1/agents/wait): held on purpose until there is work
+     * or its time is up, so its duration is never a slow request.
+     */
+    longPoll?: boolean;
+  }
+}
+
+/** A request at least this slow is logged at warn outside production (long polls excepted). */
 export const SLOW_REQUEST_MS = 1000;
 
 /**
@@ -20,7 +30,8 @@ export function registerQuietRequestLog(app: FastifyInstance): void {
       responseTime,
     };
     if (reply.statusCode >= 500) request.log.error(line, 'request failed');
-    else if (responseTime >= SLOW_REQUEST_MS) request.log.warn(line, 'slow request');
-    else request.log.debug(line, 'request completed');
+    else if (responseTime >= SLOW_REQUEST_MS && !request.routeOptions.config.longPoll) {
+      request.log.warn(line, 'slow request');
+    } else request.log.debug(line, 'request completed');
   });
 }

@@ -554,6 +554,8 @@ export interface components {
                 rateTier: "standard" | "pro" | "enterprise";
                 requestsPerHour: number;
             };
+            /** @description True when this server's payments run on its built-in PayPal sandbox (no PayPal credentials, not production): POST /account/credits then has no PayPal page to approve (`approvalUrl` null); add credits on the web app's Credits page instead. */
+            paymentsSandbox: boolean;
         };
         UsageInput: {
             /** @constant */
@@ -821,6 +823,8 @@ export interface components {
                 rateTier: "standard" | "pro" | "enterprise";
                 requestsPerHour: number;
             };
+            /** @description True when this server's payments run on its built-in PayPal sandbox (no PayPal credentials, not production): POST /account/credits then has no PayPal page to approve (`approvalUrl` null); add credits on the web app's Credits page instead. */
+            paymentsSandbox: boolean;
         };
         Usage: {
             /** @constant */

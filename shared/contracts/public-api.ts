@@ -261,6 +261,11 @@ export const publicAccount = z
       rateTier: z.enum(Object.keys(RATE_TIERS) as [RateTier, ...RateTier[]]),
       requestsPerHour: z.number().int(),
     }),
+    paymentsSandbox: z
+      .boolean()
+      .describe(
+        "True when this server's payments run on its built-in PayPal sandbox (no PayPal credentials, not production): POST /account/credits then has no PayPal page to approve (`approvalUrl` null); add credits on the web app's Credits page instead.",
+      ),
   })
   .meta({ id: 'Account' });
 export type PublicAccount = z.infer<typeof publicAccount>;

@@ -73,6 +73,8 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     agentPaths.wait,
     {
+      // Held by design: not a slow request (plugins/request-log.ts).
+      config: { longPoll: true },
       preValidation: agentCredential,
       schema: { body: waitRequest, response: { 200: waitResponse, ...errorResponses } },
     },

@@ -26,7 +26,7 @@ const USAGE_INSTANCES = 500;
  */
 export function registerAccountRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { users, sshKeys, apiKeys, clock, instances } = app.deps;
+  const { users, sshKeys, apiKeys, clock, instances, payments } = app.deps;
 
   // ---- Account ----------------------------------------------------------------------------
 
@@ -56,6 +56,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
           rateTier: key.rateTier,
           requestsPerHour: TIER_LIMITS[key.rateTier],
         },
+        paymentsSandbox: payments.setup().sandbox === true,
       };
     },
   );

@@ -307,6 +307,8 @@ describe('credits', () => {
       approvalUrl: null,
     });
     expect(res.json().message).toContain('built-in PayPal sandbox');
+    // GET /account says so before anything is made (the CLI reads it first).
+    expect((await v1(me.key, 'GET', '/account')).json().paymentsSandbox).toBe(true);
   });
 
   describe('against PayPal (the tests’ fake PayPal sandbox)', () => {
@@ -325,6 +327,7 @@ describe('credits', () => {
 
     it('answers the order with PayPal’s approval link; once approved, the credits arrive', async () => {
       const me = await caller(['read', 'write'], '0.00', p);
+      expect((await v1p(me.key, 'GET', '/account')).json().paymentsSandbox).toBe(false);
       const headers = { 'idempotency-key': 'buy-1' };
       const res = await v1p(me.key, 'POST', '/account/credits', { amount: '25' }, headers);
       expect(res.statusCode).toBe(201);

@@ -1,0 +1,322 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PublicGpuListing, PublicInstance } from '../shared/contracts/public-api';
+import type { Io } from './commands/context';
+import { run } from './main';
+import { readLine } from './process-io';
+import { localTime, relative } from './time';
+
+/**
+ * The CLI's commands through `run`, against a stub of the public API on a port: each test
+ * says what the stub answers and reads what the CLI asked and printed.
+ */
+type Handler = (req: IncomingMessage, body: string) => { status?: number; json: unknown };
+let handler: Handler = () => ({ status: 404, json: {} });
+const seen: { method: string; url: string; body: string }[] = [];
+let server: Server;
+let apiUrl: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', body });
+      const answer = handler(req, body);
+      res.statusCode = answer.status ?? 200;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answer.json));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterEach(() => {
+  seen.length = 0;
+});
+
+async function rentgpu(args: string[], options: { tty?: boolean } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+    prompt: async () => '',
+    exec: async () => 0,
+    isTTY: options.tty ?? false,
+    env: {
+      apiKey: 'rgpu_test',
+      apiUrl,
+      configFile: path.join(tmpdir(), 'rentgpu-cli-unit', 'config.json'),
+    },
+    pollMs: 5,
+  };
+  const code = await run(args, io);
+  return { code, stdout, stderr };
+}
+
+function instance(changes: Partial<PublicInstance> = {}): PublicInstance {
+  return {
+    id: 12,
+    status: 'provisioning',
+    sshHost: null,
+    sshPort: null,
+    sshUsername: 'ubuntu',
+    estimatedStartTime: null,
+    gpuListingId: 3,
+    gpuModel: 'A100',
+    location: 'Mumbai',
+    billingPlan: 'metered',
+    hourlyRate: '2.00',
+    durationHours: null,
+    createdAt: new Date().toISOString(),
+    endsAt: null,
+    endedAt: null,
+    actions: ['terminate'],
+    provisioningStep: null,
+    sshHostKeyFingerprint: null,
+    sshHostKey: null,
+    failureReason: null,
+    stopAt: null,
+    terminateAt: null,
+    ...changes,
+  };
+}
+
+/** The instance moves through `states` one read at a time, then stays in the last. */
+function instanceGoingThrough(first: PublicInstance['status'], states: PublicInstance['status'][]) {
+  let reads = 0;
+  handler = (req) => {
+    if (req.method !== 'GET')
+      return { status: 201, json: { instance: instance({ status: first }) } };
+    const status = states[Math.min(reads++, states.length - 1)] ?? first;
+    const running = status === 'running';
+    return {
+      json: {
+        instance: instance({
+          status,
+          ...(running ? { sshHost: 'h.example', sshPort: 22022 } : {}),
+        }),
+      },
+    };
+  };
+}
+
+describe('--wait', () => {
+  it('create --wait reads the instance until it runs, then exits 0 with it', async () => {
+    instanceGoingThrough('provisioning', ['provisioning', 'running']);
+    const res = await rentgpu(['instances', 'create', '3', '--wait']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout).instance).toMatchObject({ id: 12, status: 'running' });
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v1/instances',
+      'GET /api/v1/instances/12',
+      'GET /api/v1/instances/12',
+    ]);
+  });
+
+  it('says each state on a terminal and prints the SSH command once running', async () => {
+    instanceGoingThrough('provisioning', ['starting', 'running']);
+    const res = await rentgpu(['rent', '3', '--duration', '2', '--wait'], { tty: true });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('Instance 12 is provisioning…');
+    expect(res.stdout).toContain('Instance 12 is running.');
+    expect(res.stdout).toContain('ssh -p 22022 ubuntu@h.example');
+  });
+
+  it('exits 1 with a clear line when the instance fails', async () => {
+    instanceGoingThrough('provisioning', ['failed']);
+    const res = await rentgpu(['instances', 'create', '3', '--wait']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('rentgpu: Instance 12 failed: it did not become running.\n');
+    expect(res.stdout).toBe('');
+
+    instanceGoingThrough('provisioning', ['terminated']);
+    const ended = await rentgpu(['instances', 'create', '3', '--wait']);
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toBe('rentgpu: Instance 12 is terminated: it will not become running.\n');
+  });
+
+  it('exits 1 when --wait-timeout passes first', async () => {
+    instanceGoingThrough('provisioning', ['provisioning']);
+    const res = await rentgpu(['instances', 'create', '3', '--wait', '--wait-timeout', '1']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(
+      'Instance 12 is still provisioning after 1 s of waiting to be running (--wait-timeout).',
+    );
+  });
+
+  it('stop --wait ends at stopped (or terminated, a booked rental); start --wait at running', async () => {
+    instanceGoingThrough('stopping', ['stopping', 'stopped']);
+    const stop = await rentgpu(['instances', 'stop', '12', '--wait']);
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(JSON.parse(stop.stdout).instance.status).toBe('stopped');
+    expect(seen[0]).toMatchObject({ method: 'PATCH', url: '/api/v1/instances/12/stop' });
+
+    instanceGoingThrough('terminating', ['terminated']);
+    expect((await rentgpu(['instances', 'stop', '12', '--wait'])).code).toBe(0);
+
+    instanceGoingThrough('starting', ['starting', 'running']);
+    const start = await rentgpu(['instances', 'start', '12', '--wait']);
+    expect(start.code, start.stderr).toBe(0);
+    expect(JSON.parse(start.stdout).instance.status).toBe('running');
+
+    instanceGoingThrough('starting', ['failed']);
+    expect((await rentgpu(['instances', 'start', '12', '--wait'])).code).toBe(1);
+  });
+
+  it('without --wait answers at once, as before', async () => {
+    instanceGoingThrough('provisioning', ['running']);
+    const res = await rentgpu(['instances', 'create', '3']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).instance.status).toBe('provisioning');
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('what a terminal shows', () => {
+  it('times are local with how long ago; --json keeps the API text', async () => {
+    const createdAt = new Date(Date.now() - 3 * 60_000 - 5_000).toISOString();
+    handler = () => ({ json: { instance: instance({ status: 'running', createdAt }) } });
+    const human = await rentgpu(['instances', 'get', '12'], { tty: true });
+    expect(human.stdout).toContain(`Created  ${localTime(createdAt)}`);
+    expect(human.stdout).toContain('(3 min ago)');
+    expect(human.stdout).not.toContain(createdAt);
+    const json = await rentgpu(['instances', 'get', '12', '--json'], { tty: true });
+    expect(JSON.parse(json.stdout).instance.createdAt).toBe(createdAt);
+  });
+
+  it('localTime: the local zone, to the minute, relative to now', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata';
+    try {
+      const now = Date.parse('2026-11-26T17:05:00Z');
+      expect(localTime('2026-11-26T17:02:00Z', now)).toBe('2026-11-26 22:32 (3 min ago)');
+      expect(localTime('2026-11-26T19:05:00Z', now)).toBe('2026-11-27 00:35 (in 2 h)');
+      expect(localTime(null, now)).toBeNull();
+    } finally {
+      process.env.TZ = tz;
+    }
+    expect(relative(-10_000)).toBe('just now');
+    expect(relative(-3 * 86_400_000)).toBe('3 days ago');
+  });
+
+  it('no SSH command unless running', async () => {
+    for (const status of ['stopped', 'terminated', 'failed'] as const) {
+      // A port the server still had stored: not shown, it may be someone else's by now.
+      handler = () => ({
+        json: { instance: instance({ status, sshHost: 'h.example', sshPort: 22022 }) },
+      });
+      const one = await rentgpu(['instances', 'get', '12'], { tty: true });
+      expect(one.stdout).not.toContain('22022');
+      expect(one.stdout).toContain(`SSH      none (the instance is ${status})`);
+      handler = () => ({
+        json: {
+          instances: [instance({ status, sshHost: 'h.example', sshPort: 22022 })],
+          nextCursor: null,
+        },
+      });
+      const list = await rentgpu(['instances', 'list'], { tty: true });
+      expect(list.stdout).not.toContain('22022');
+    }
+    handler = () => ({
+      json: { instance: instance({ status: 'running', sshHost: 'h.example', sshPort: 22022 }) },
+    });
+    const running = await rentgpu(['instances', 'get', '12'], { tty: true });
+    expect(running.stdout).toContain('SSH      ssh -p 22022 ubuntu@h.example');
+  });
+
+  it('gpus list asks for the cheapest first, with --model too, and shows reliability', async () => {
+    const listing: PublicGpuListing = {
+      id: 3,
+      model: 'A100',
+      memory: '80GB',
+      cudaCores: null,
+      location: 'Mumbai',
+      hourlyRate: '2.00',
+      dailyRate: '48.00',
+      availableCount: 2,
+      provider: { name: 'Acme', reputation: '4.8' },
+    };
+    handler = () => ({ json: { gpus: [listing], nextCursor: null } });
+    const plain = await rentgpu(['gpus', 'list'], { tty: true });
+    const model = await rentgpu(['gpus', 'list', '--model', 'a100']);
+    const sorted = await rentgpu(['list', '--sort', 'memory']);
+    expect(seen.map((r) => new URL(r.url, apiUrl).searchParams.toString())).toEqual([
+      'sort=price-asc',
+      'model=a100&sort=price-asc',
+      'sort=memory',
+    ]);
+    expect(plain.stdout.split('\n')[0]).toMatch(/\$\/HOUR .*RELIABILITY +PROVIDER$/);
+    expect(plain.stdout).not.toContain('HOST');
+    expect(plain.stdout).toMatch(/4\.8 +Acme/);
+    expect(model.code).toBe(0);
+    expect(sorted.code).toBe(0);
+
+    // A server whose listings carry the host's status: a column of its own.
+    handler = () => ({ json: { gpus: [{ ...listing, hostStatus: 'offline' }], nextCursor: null } });
+    const withHost = await rentgpu(['gpus', 'list'], { tty: true });
+    expect(withHost.stdout.split('\n')[0]).toContain('HOST');
+    expect(withHost.stdout).toMatch(/offline +4\.8/);
+  });
+});
+
+describe('login and credits', () => {
+  it('asks for the key only at a terminal: piped input prints no prompt', async () => {
+    const piped = new PassThrough();
+    const out = new PassThrough();
+    let written = '';
+    out.on('data', (chunk) => {
+      written += chunk;
+    });
+    const line = readLine(piped, out, 'API key: ');
+    piped.end('rgpu_abc\n');
+    expect(await line).toBe('rgpu_abc');
+    expect(written).toBe('');
+
+    const tty = Object.assign(new PassThrough(), { isTTY: true });
+    const asked = readLine(tty, out, 'API key: ');
+    tty.end('rgpu_def\n');
+    expect(await asked).toBe('rgpu_def');
+    expect(written).toBe('API key: ');
+  });
+
+  it('account credits on the built-in sandbox says so and creates nothing', async () => {
+    handler = () => ({ json: { paymentsSandbox: true } });
+    const res = await rentgpu(['account', 'credits', '15']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('This server runs the built-in PayPal sandbox');
+    expect(res.stderr).toContain('no order was created');
+    expect(seen.map((r) => r.method)).toEqual(['GET']);
+
+    seen.length = 0;
+    handler = (req) =>
+      req.method === 'GET'
+        ? { json: { paymentsSandbox: false } }
+        : {
+            status: 201,
+            json: {
+              order: { id: 'o1', amount: '15.00', currency: 'USD', credits: '15.00' },
+              approvalUrl: 'https://paypal.example/approve',
+              message: 'Open approvalUrl',
+            },
+          };
+    const paid = await rentgpu(['account', 'credits', '15']);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /api/v1/account',
+      'POST /api/v1/account/credits',
+    ]);
+  });
+});
