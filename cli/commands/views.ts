@@ -76,7 +76,7 @@ export function instanceFields(i: PublicInstance): string {
     ...(i.endsAt && !i.endedAt ? [['Ends', localTime(i.endsAt)] as [string, unknown]] : []),
     ...(i.endedAt ? [['Ended', localTime(i.endedAt)] as [string, unknown]] : []),
     ['Actions', i.actions.join(', ') || 'none'],
-    ['Stops at', i.stopAt ? localTime(i.stopAt) : null],
-    ['Terminates at', i.terminateAt ? localTime(i.terminateAt) : null],
+    ...(i.stopAt ? [['Stops at', localTime(i.stopAt)] as [string, unknown]] : []),
+    ...(i.terminateAt ? [['Terminates at', localTime(i.terminateAt)] as [string, unknown]] : []),
   ]);
 }
