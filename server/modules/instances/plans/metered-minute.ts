@@ -1,9 +1,11 @@
+import { holdsUnit } from '../../../../shared/rules/instance-lifecycle';
 import { minuteChargeMicros, minuteIndex } from '../../../../shared/rules/metering';
 import { splitEarnings } from '../../../../shared/rules/pricing';
 import { type LedgerLine, ledgerService } from '../../ledger/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
+import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
 import { ENDINGS, toldOf } from './end-reasons';
 import { meteredSql } from './metered-sql';
@@ -12,8 +14,11 @@ import { stopMetered } from './metered-stop';
 /**
  * Job: charges the next minute of up to `batch` metered instances whose paid time has
  * run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
- * written together in one statement. A wallet that cannot pay a running instance's
- * minute stops it (never deletes it); storage it cannot pay is not charged.
+ * written together in one statement. The minute an instance begins on create or start was
+ * charged then (plans/metered-opening.ts), its paid time already a minute on, so it is never
+ * claimed here. Compute is charged while the instance holds a GPU (provisioning, starting,
+ * running), storage always. A wallet that cannot pay a running instance's minute stops it
+ * (never deletes it); storage it cannot pay is not charged.
  */
 export async function chargeMeteredMinute(
   ctx: InstancesContext,
@@ -61,7 +66,7 @@ export async function chargeMeteredMinute(
       let { computeMicros, storageMicros } = minuteChargeMicros(
         instance.hourlyRateMicros,
         instance.storageGb,
-        running,
+        holdsUnit(stateOf(instance)),
       );
       const balance = balances.get(wallet) ?? 0n;
       if (computeMicros + storageMicros > balance) {

@@ -50,6 +50,31 @@ export const meteredSql = {
   },
 
   /**
+   * The minute an instance begins on create or start (plans/metered-opening.ts): paid time
+   * from now to a minute on, the minute counted once for compute and storage (`counted` 0
+   * when its key was used before) and its charge added.
+   */
+  async recordOpeningMinute(
+    conn: Conn,
+    id: number,
+    paidThrough: Date,
+    counted: number,
+    charged: bigint,
+  ) {
+    const rows = await conn
+      .update(instances)
+      .set({
+        paidThrough,
+        computeMinutes: sql`${instances.computeMinutes} + ${counted}`,
+        storageMinutes: sql`${instances.storageMinutes} + ${counted}`,
+        chargedMicros: sql`${instances.chargedMicros} + ${String(charged)}::bigint`,
+      })
+      .where(eq(instances.id, id))
+      .returning();
+    return rows[0] ?? null;
+  },
+
+  /**
    * Users with metered instances that still exist: their wallet balance and what their
    * instances cost per hour now (compute while running or about to, storage always).
    */

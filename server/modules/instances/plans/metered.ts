@@ -21,6 +21,7 @@ import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
 import { chargeMeteredMinute } from './metered-minute';
+import { chargeOpeningMinute } from './metered-opening';
 import { stopMetered } from './metered-stop';
 import type { BillingPlan } from './plan';
 
@@ -36,8 +37,9 @@ async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: n
 
 /**
  * The metered plan (docs/decisions/007): VMs, deploys and API instances without a duration.
- * The wallet must hold one hour to open or start one; the worker charges it a minute ahead,
- * compute only while running, storage always; a stop keeps the disk, an end gives nothing back.
+ * The wallet must hold one hour to open or start one; its first minute is paid at once (a stop
+ * 5 s later has cost one minute), then the worker charges each next minute at its start,
+ * compute while it holds a GPU, storage always; a stop keeps the disk, an end gives nothing back.
  */
 export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
   const { config } = ctx;
@@ -51,8 +53,9 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     tells: (kind) => TELLS.has(kind),
 
     /**
-     * A unit is taken and the wallet must hold one hour at the instance's rate. Charged per
-     * minute by the worker from the first minute on; compute only once running.
+     * A unit is taken and the wallet must hold one hour at the instance's rate. The first
+     * minute (compute and storage) is charged in the same transaction; the worker charges
+     * the next ones.
      */
     async open(userId, terms, now, options = {}) {
       if (terms.plan !== 'metered') throw new Error('metered plan opened with other terms');
@@ -95,6 +98,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           paidThrough: now,
           provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
         });
+        await chargeOpeningMinute(ctx, tx, instance, now);
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');
         await options.record?.(tx, row);
@@ -102,7 +106,10 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       }, []);
     },
 
-    /** Starts a stopped instance: one hour of balance and a free unit needed. */
+    /**
+     * Starts a stopped instance: one hour of balance and a free unit needed; a new minute
+     * begins and is charged at once (compute and storage).
+     */
     async start(tx, instance, now) {
       await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
       if (!(await listingsService.takeUnit(tx, instance.gpuListingId))) {
@@ -113,7 +120,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
       });
       if (!moved) throw refuse(instance, 'start');
-      return moved;
+      return chargeOpeningMinute(ctx, tx, moved, now);
     },
 
     /** Compute stops being charged and its unit goes back; the disk stays. */
