@@ -1491,6 +1491,9 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            /** @enum {string} */
+                            state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                            provisioningStep: string | null;
                             startTime: string;
                             endsAt: string;
                             endTime: string | null;
@@ -1605,6 +1608,9 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            /** @enum {string} */
+                            state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                            provisioningStep: string | null;
                             startTime: string;
                             endsAt: string;
                             endTime: string | null;
@@ -1720,6 +1726,9 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            /** @enum {string} */
+                            state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                            provisioningStep: string | null;
                             startTime: string;
                             endsAt: string;
                             endTime: string | null;

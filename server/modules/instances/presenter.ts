@@ -8,6 +8,7 @@ import {
 } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Instance } from '../../db/schema';
+import { provisioningStepOf } from './progress';
 import type { InstanceRow } from './service';
 
 const ended = (instance: Instance) => ENDED_STATES.includes(instance.status as InstanceState);
@@ -34,6 +35,8 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
     storageFee: microsToDollars(instance.storageFeeMicros),
     status,
     phase: status !== 'active' ? 'ended' : instance.readyAt ? 'ready' : 'provisioning',
+    state: instance.status as InstanceState,
+    provisioningStep: provisioningStepOf(instance),
     startTime: instance.startTime.toISOString(),
     endsAt: (instance.endsAt ?? instance.startTime).toISOString(),
     endTime: instance.endTime?.toISOString() ?? null,
