@@ -203,6 +203,51 @@ describe('per-minute charges', () => {
     expect(await micros(user.userId)).toBe(10_000_000n - after.chargedMicros);
   });
 
+  it('a start racing the minute job: its first minute charged once, by the start, and no due minute skipped', async () => {
+    const { user, id } = await vm('10.00');
+    await untilRunning(id);
+    await svc().stop(user.userId, id, now());
+    await tick(); // the demo host confirms the stop
+    t.clock.advance(90_000); // a storage minute has come due, not yet charged
+    const before = await row(id);
+    const [started] = await Promise.all([svc().start(user.userId, id, now()), tick(), tick()]);
+    expect(started.instance.status).toBe('starting');
+    await Promise.all([tick(), tick()]);
+    const after = await row(id);
+    // Exactly one opening minute (compute and storage), and each storage minute that came
+    // due while stopped charged once, by whichever of the two got there first.
+    const due = Math.ceil((now().getTime() - (before.paidThrough?.getTime() ?? 0)) / 60_000);
+    expect(due).toBeGreaterThanOrEqual(1);
+    expect(after.computeMinutes - before.computeMinutes).toBe(1);
+    expect(after.storageMinutes - before.storageMinutes).toBe(1 + due);
+    expect(after.paidThrough?.getTime()).toBe(now().getTime() + 60_000);
+    const keys = await t.database.db
+      .select({ key: ledgerTransactions.idempotencyKey })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.reference, `instance:${id}`));
+    expect(keys.filter((k) => k.key?.includes(':start:'))).toHaveLength(2); // create and start
+    expect(await micros(user.userId)).toBe(10_000_000n - after.chargedMicros);
+    expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
+  });
+
+  it('a start after the worker was away charges the storage minutes due while stopped with its first minute', async () => {
+    const { user, id } = await vm('10.00');
+    await untilRunning(id);
+    await svc().stop(user.userId, id, now());
+    await tick(); // the demo host confirms the stop
+    const before = await row(id);
+    // No worker pass for 150 s after paid time ran out: three storage minutes have begun.
+    t.clock.advance((before.paidThrough?.getTime() ?? 0) + 150_000 - now().getTime());
+    await svc().start(user.userId, id, now());
+    const after = await row(id);
+    expect(after.computeMinutes - before.computeMinutes).toBe(1);
+    expect(after.storageMinutes - before.storageMinutes).toBe(1 + 3);
+    expect(after.chargedMicros - before.chargedMicros).toBe(20_000n + 4n * 1_000n);
+    await tick(); // nothing is due any more
+    expect((await row(id)).chargedMicros).toBe(after.chargedMicros);
+    expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
+  });
+
   it('stopped: gives the unit back and charges storage only; start takes it again', async () => {
     const { user, listing, id } = await vm('10.00');
     await untilRunning(id);

@@ -20,7 +20,9 @@ export const openingMinuteKey = (instance: Pick<Instance, 'id' | 'generation'>) 
  * transaction (its row locked or just inserted): compute and storage, as one ledger
  * transaction of kind `metered_minute`; paid time then runs a minute from `now`, and the
  * worker charges each next minute at its start (docs/decisions/007). A storage minute
- * still running from a stop is not refunded: the start begins a new paid minute.
+ * still running from a stop is not refunded: the start begins a new paid minute. Storage
+ * minutes of a stopped instance that came due before the start and the worker has not
+ * charged yet are charged with it, so none is skipped (none while its host is dark).
  * Throws INSUFFICIENT_CREDITS (rolling the create or start back) when the wallet cannot pay.
  */
 export async function chargeOpeningMinute(
@@ -35,35 +37,37 @@ export async function chargeOpeningMinute(
     instance.storageGb,
     true,
   );
-  const total = computeMicros + storageMicros;
+  const paid = instance.paidThrough;
+  const overdue =
+    paid !== null && instance.unreachableSince === null && paid < now
+      ? Math.ceil((now.getTime() - paid.getTime()) / MINUTE_MS)
+      : 0;
+  const storageTotal = storageMicros * BigInt(1 + overdue);
+  const total = computeMicros + storageTotal;
   const { providerMicros, feeMicros } = splitEarnings(computeMicros, config.platformFeeBps);
   const lines: LedgerLine[] = [
     { accountId: await accounts.wallet(tx, instance.userId), amountMicros: -total },
     { accountId: await accounts.earnings(tx, instance.providerId), amountMicros: providerMicros },
     {
       accountId: await accounts.system(tx, 'platform_revenue'),
-      amountMicros: feeMicros + storageMicros,
+      amountMicros: feeMicros + storageTotal,
       system: true,
     },
   ];
   const posted = await ledgerService.post(tx, {
     kind: 'metered_minute',
-    memo: `Instance ${instance.id}: minute ${minuteIndex(now)} (compute and storage, from its start)`,
+    memo: `Instance ${instance.id}: minute ${minuteIndex(now)} (compute and storage, from its start${overdue > 0 ? `; ${overdue} storage minute(s) due before it` : ''})`,
     idempotencyKey: openingMinuteKey(instance),
     reference: `instance:${instance.id}`,
     lines,
   });
   const paidThrough = new Date(now.getTime() + MINUTE_MS);
   // A key used before (never, short of a replay) moves paid time on without counting again.
-  const charged = posted === null ? 0n : total;
-  const counted = posted === null ? 0 : 1;
-  const moved = await meteredSql.recordOpeningMinute(
-    tx,
-    instance.id,
-    paidThrough,
-    counted,
-    charged,
-  );
+  const moved = await meteredSql.recordOpeningMinute(tx, instance.id, paidThrough, {
+    compute: posted === null ? 0 : 1,
+    storage: posted === null ? 0 : 1 + overdue,
+    charged: posted === null ? 0n : total,
+  });
   if (!moved) throw new Error(`instance ${instance.id} vanished under its lock`);
   return moved;
 }

@@ -51,23 +51,22 @@ export const meteredSql = {
 
   /**
    * The minute an instance begins on create or start (plans/metered-opening.ts): paid time
-   * from now to a minute on, the minute counted once for compute and storage (`counted` 0
-   * when its key was used before) and its charge added.
+   * from now to a minute on, its minutes counted (none when its key was used before) and its
+   * charge added.
    */
   async recordOpeningMinute(
     conn: Conn,
     id: number,
     paidThrough: Date,
-    counted: number,
-    charged: bigint,
+    minutes: { compute: number; storage: number; charged: bigint },
   ) {
     const rows = await conn
       .update(instances)
       .set({
         paidThrough,
-        computeMinutes: sql`${instances.computeMinutes} + ${counted}`,
-        storageMinutes: sql`${instances.storageMinutes} + ${counted}`,
-        chargedMicros: sql`${instances.chargedMicros} + ${String(charged)}::bigint`,
+        computeMinutes: sql`${instances.computeMinutes} + ${minutes.compute}::int`,
+        storageMinutes: sql`${instances.storageMinutes} + ${minutes.storage}::int`,
+        chargedMicros: sql`${instances.chargedMicros} + ${String(minutes.charged)}::bigint`,
       })
       .where(eq(instances.id, id))
       .returning();
