@@ -17,6 +17,7 @@ export default defineConfig({
             'web/**/*.test.ts',
             'scripts/**/*.test.ts',
             'agent/**/*.test.ts',
+            'cli/**/*.test.ts',
           ],
           exclude: ['**/*.e2e.test.ts', '**/node_modules/**'],
           environment: 'node',

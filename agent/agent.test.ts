@@ -36,6 +36,8 @@ let stateDir: string;
 let driver: MemoryDriver;
 let controller: AbortController;
 let running: Promise<void> | null;
+/** The clock the agent times failed boots' retries by (ms); the test moves it. */
+let clock: number | null;
 
 async function startAgent(
   token: string | null,
@@ -53,6 +55,7 @@ async function startAgent(
       updateIntervalMs: 60_000,
       nvidiaSmi: path.resolve(import.meta.dirname, 'test/fake-nvidia-smi'),
       accelerator: 'tcg',
+      ...(clock === null ? {} : { now: () => clock ?? 0 }),
     },
     api,
     driver,
@@ -72,6 +75,7 @@ beforeEach(async () => {
   driver = newDriver();
   controller = new AbortController();
   running = null;
+  clock = null;
 });
 
 afterEach(async () => {
@@ -185,6 +189,67 @@ describe('Agent', () => {
     driver.finishBoot('c');
     await server.waitForState('c', 'running', 5000);
     expect(states('c')).toEqual(['1:provisioning', '1:failed', '2:starting', '2:running']);
+  });
+
+  it('reports a create that fails before anything exists once, and retries it only on its backoff or at a newer generation', async () => {
+    clock = 0;
+    driver.refuseBoots = 'no hardware virtualisation';
+    void startAgent(server.newToken());
+    server.setDesired({ id: 'n', ...spec }, 'running');
+    const failed = await server.waitForState('n', 'failed', 5000);
+    expect(failed.error).toBe('no hardware virtualisation');
+    expect(driver.inspect('n')).toBeUndefined();
+    // A simulated minute, a second per heartbeat: retried once, 30 s after the failure.
+    for (let second = 1; second <= 60; second++) {
+      const heartbeats = server.heartbeats.length;
+      clock = second * 1000;
+      await server.waitFor('a heartbeat', () => server.heartbeats.length > heartbeats + 1, 5000);
+    }
+    expect(driver.calls).toEqual(['create n@1', 'create n@1']);
+    expect(states('n')).toEqual(['1:provisioning', '1:failed']);
+    expect(server.heartbeats.at(-1)?.instances).toEqual([
+      { id: 'n', generation: 1, state: 'failed', ssh: null, vnc: null, error: failed.error },
+    ]);
+    // The next try is 60 s after the second failure; the host can run it by then.
+    driver.refuseBoots = null;
+    clock = 89_000;
+    const heartbeats = server.heartbeats.length;
+    await server.waitFor('heartbeats', () => server.heartbeats.length > heartbeats + 3, 5000);
+    expect(driver.calls).toHaveLength(2);
+    clock = 91_000;
+    await server.waitFor('the retry', () => driver.hasPendingBoot('n'), 5000);
+    driver.finishBoot('n');
+    await server.waitForState('n', 'running', 5000);
+    expect(states('n')).toEqual(['1:provisioning', '1:failed', '1:running']);
+    // A failure at a newer generation is tried at once and reported again.
+    driver.refuseBoots = 'no free SSH or VNC port';
+    server.setDesired({ id: 'n', ...spec }, 'stopped');
+    await server.waitForState('n', 'stopped', 5000);
+    server.setDesired({ id: 'n', ...spec }, 'running');
+    await server.waitForState('n', 'failed', 5000);
+    expect(states('n').slice(3)).toEqual(['2:stopping', '2:stopped', '3:starting', '3:failed']);
+    expect(driver.calls.slice(3)).toEqual(['stop n', 'start n@3']);
+  }, 60_000);
+
+  it('keeps a failed boot held across a restart, though the host has nothing of it', async () => {
+    clock = 0;
+    driver.refuseBoots = 'no hardware virtualisation';
+    void startAgent(server.newToken());
+    server.setDesired({ id: 'r', ...spec }, 'running');
+    await server.waitForState('r', 'failed', 5000);
+    controller.abort();
+    await running;
+    controller = new AbortController();
+    clock = 10_000;
+    void startAgent(null);
+    const heartbeats = server.heartbeats.length;
+    await server.waitFor('heartbeats', () => server.heartbeats.length > heartbeats + 3, 5000);
+    expect(driver.calls).toEqual(['create r@1']);
+    expect(server.heartbeats.at(-1)?.instances).toEqual([
+      expect.objectContaining({ id: 'r', generation: 1, state: 'failed' }),
+    ]);
+    // The new process reported it once more (it cannot know the last one arrived).
+    expect(states('r')).toEqual(['1:provisioning', '1:failed', '1:failed']);
   });
 
   it('adopts a running instance after a restart, with the stored credential', async () => {

@@ -15,6 +15,7 @@ import {
   type ProvisioningProgress,
 } from '../shared/contracts/images';
 import { type AgentApi, ApiError } from './api-client';
+import { FailedBoots } from './converge/failed-boots';
 import {
   type Action,
   type ActualInstance,
@@ -53,6 +54,8 @@ export interface AgentSettings {
    * guest, with AGENT_BASE_IMAGE or a blank disk) whatever catalogue image they name.
    */
   catalogueImages?: boolean;
+  /** The clock failed boots' retries are timed by (ms); tests move it. Default: Date.now. */
+  now?: () => number;
 }
 
 /** A downloading instance's progress is reported at most this often, or every 10 points. */
@@ -94,6 +97,9 @@ export class Agent {
   private readonly statusWindow = new StatusWindow();
   /** The host's OS images: the driver's, since what an image is depends on how it runs them. */
   private readonly images: ImageInventory;
+  /** Creates and starts that failed, with their reason and when each may be tried again. */
+  private readonly failedBoots: FailedBoots;
+  private readonly now: () => number;
 
   constructor(
     private readonly settings: AgentSettings,
@@ -103,14 +109,27 @@ export class Agent {
   ) {
     this.heartbeatIntervalMs = settings.heartbeatIntervalMs;
     this.images = driver.images;
+    this.failedBoots = new FailedBoots(settings.stateDir);
+    this.now = settings.now ?? Date.now;
   }
 
   async run(signal: AbortSignal): Promise<void> {
     await mkdir(this.settings.stateDir, { recursive: true, mode: 0o700 });
     await this.ensureEnrolled(signal);
     await this.images.load();
+    for (const failed of await this.failedBoots.load()) {
+      this.statuses.set(failed.status.id, failed.status);
+    }
     for (const local of await this.driver.list()) {
       if (local.status) this.statuses.set(local.id, local.status);
+      // A failure kept only with the instance (by an agent before failed-boots.json): held too.
+      const status = local.status;
+      if (
+        status?.state === 'failed' &&
+        this.failedBoots.get(local.id)?.status.generation !== status.generation
+      ) {
+        await this.failedBoots.record(status, this.now());
+      }
       // The field keeps the name log readers know it by.
       this.log('instance-found', { id: local.id, running: local.running, pid: local.runningAs });
     }
@@ -239,7 +258,12 @@ export class Agent {
       if (res.images) this.catalogue = res.images;
       this.desired = instances;
       if (!complete) this.log('heartbeat-pages-left', { read: instances.length });
-      const listed = new Set(instances.map((d) => d.id));
+      const listed = new Map(instances.map((d) => [d.id, d.generation]));
+      // A failure stops holding its instance back once the server wants something newer of it.
+      await this.failedBoots.forget(({ status }) => {
+        const generation = listed.get(status.id);
+        return generation === undefined ? !complete : generation === status.generation;
+      });
       for (const [id, status] of complete ? this.statuses : []) {
         if (status.state === 'terminated' && !listed.has(id)) {
           this.statuses.delete(id);
@@ -272,11 +296,11 @@ export class Agent {
           return {
             id: l.id,
             phase: !l.running ? 'stopped' : this.ready.has(l.id) ? 'running' : 'booting',
-            failedGeneration: l.status?.state === 'failed' ? l.status.generation : null,
           };
         });
         this.cancelSupersededBoots();
-        for (const action of planConvergence(this.desired, actual, this.reported, busy)) {
+        const held = this.failedBoots.held(this.now());
+        for (const action of planConvergence(this.desired, actual, this.reported, busy, held)) {
           this.execute(action);
         }
       } while (this.convergeAgain);
@@ -357,6 +381,7 @@ export class Agent {
                 ? await this.driver.create(d, options)
                 : await this.driver.start(d, options);
           this.ready.add(d.id);
+          await this.failedBoots.forget((b) => b.status.id !== d.id);
           this.log('ssh-ready', {
             id: d.id,
             ms: Date.now() - started,
@@ -371,6 +396,18 @@ export class Agent {
           }
           await this.driver.forceOff(d.id).catch(() => {});
           await this.transition(d, 'failed', null, (err as Error).message);
+          // Kept by the agent, not only with the instance: a boot can fail before the host
+          // has made anything of it, and would otherwise be planned again at once.
+          const failed = this.statuses.get(d.id);
+          if (failed?.state === 'failed' && failed.generation === d.generation) {
+            const { attempts, retryAt } = await this.failedBoots.record(failed, this.now());
+            this.log('boot-retry-later', {
+              id: d.id,
+              generation: d.generation,
+              attempts,
+              retryInMs: retryAt - this.now(),
+            });
+          }
         } finally {
           this.booting.delete(d.id);
           if (backing) this.images.release(backing);
@@ -460,6 +497,19 @@ export class Agent {
     error: string | null = null,
     progress: ProvisioningProgress | null = null,
   ) {
+    // A generation's failure is reported once: a retry on the backoff says nothing more
+    // (the heartbeat keeps the failure and its latest reason) unless it works.
+    const last = this.reported.get(d.id);
+    if (last?.generation === d.generation && last.state === 'failed' && state !== 'running') {
+      const failed = this.statuses.get(d.id);
+      if (state === 'failed' && failed?.generation === d.generation) {
+        const status = { ...failed, error: error?.slice(0, 2000) ?? failed.error };
+        this.statuses.set(d.id, status);
+        await this.driver.saveStatus(status);
+      }
+      this.log('retry-transition', { id: d.id, generation: d.generation, state, error });
+      return;
+    }
     // Renters connect to the configured address, else to the one the server knows as ours.
     const address = this.settings.publicHost ?? this.publicAddress;
     const at = <T extends { host: string }>(e: T | null | undefined) =>

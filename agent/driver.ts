@@ -27,7 +27,9 @@ export interface InstanceDriver {
   /**
    * Makes an instance the host does not have yet (its disk from `options.image`) and starts
    * it; resolves once it is ready. Repeating it for an instance an interrupted create left
-   * half made finishes the job instead of failing.
+   * half made finishes the job instead of failing. A create that fails may leave a half-made
+   * instance or nothing at all (it failed before making anything): the agent keeps the
+   * failure itself (agent/converge/failed-boots.ts), never only through `saveStatus`.
    */
   create(spec: DesiredInstance, options: BootOptions): Promise<Endpoints>;
 

@@ -184,7 +184,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   registerCacheControl(app);
   registerSession(app);
   registerInputGuard(app);
-  registerIdempotency(app, { db: database.db, clock });
+  registerIdempotency(app, { db: database.db, clock, leaseMs: env.IDEMPOTENCY_LEASE_MS });
   // Before any route, so the document sees them all (it keeps only the public API's).
   await registerOpenApi(app);
 

@@ -80,6 +80,11 @@ const envSchema = z.object({
    * addresses. `deny` in production unless set; development and tests run agents on loopback.
    */
   CONSOLE_PRIVATE_TARGETS: z.enum(['allow', 'deny']).optional(),
+  /**
+   * How long an Idempotency-Key claim's lease lasts (renewed every third of it while its
+   * request runs): a retry takes over a claim left by a dead process after at most this.
+   */
+  IDEMPOTENCY_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
   /** How often the billing worker looks for due work. */
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /**

@@ -101,7 +101,7 @@ describe('server/main.ts', () => {
       second.child.kill('SIGTERM');
       expect(await done).toBe(0);
     }
-  }, 60_000);
+  }, 180_000); // two fresh embedded databases: minutes on a loaded 2-core machine
 
   it('on SIGTERM answers /api/health with 503 during the grace while still serving, then exits 0', async () => {
     // A grace longer than the test: a second SIGTERM ends it (no timing is assumed).
@@ -124,5 +124,5 @@ describe('server/main.ts', () => {
     server.child.kill('SIGTERM');
     expect(await gone).toBe(0);
     expect(server.output()).not.toMatch(/Error|unhandled/i);
-  }, 60_000);
+  }, 180_000); // two fresh embedded databases: minutes on a loaded 2-core machine
 });

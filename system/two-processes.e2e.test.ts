@@ -83,6 +83,10 @@ const serverEnv = (url: string): Record<string, string> => ({
   HOST_ADDRESS_ALLOWLIST: '127.0.0.1',
   CONSOLE_PRIVATE_TARGETS: 'allow',
   PAYPAL_LOCAL_SANDBOX: 'true',
+  // Shorter than the default 10 s, so that "taken over within 10 s of the kill" holds with
+  // room to spare on a loaded machine (a lease renewed just before the kill runs its full
+  // length after it).
+  IDEMPOTENCY_LEASE_MS: '4000',
 });
 
 describe.skipIf(!POSTGRES)(

@@ -3,15 +3,7 @@ import { desiredInstance } from '../test/desired-instance';
 import { type ActualInstance, type LastReport, planConvergence } from './plan';
 
 const want = desiredInstance;
-const has = (
-  id: string,
-  phase: ActualInstance['phase'],
-  failedGeneration: number | null = null,
-) => ({
-  id,
-  phase,
-  failedGeneration,
-});
+const has = (id: string, phase: ActualInstance['phase']) => ({ id, phase });
 const kinds = (actions: ReturnType<typeof planConvergence>) =>
   actions.map((a) =>
     a.kind === 'stop-orphan'
@@ -72,13 +64,20 @@ describe('planConvergence', () => {
     ).toEqual(['terminate a', 'report b terminated']);
   });
 
-  it('does not retry a failed boot until the server sends a newer generation', () => {
-    expect(
-      kinds(planConvergence([want('a', 'running', 4)], [has('a', 'stopped', 4)], none)),
-    ).toEqual(['report a failed']);
-    expect(
-      kinds(planConvergence([want('a', 'running', 5)], [has('a', 'stopped', 4)], none)),
-    ).toEqual(['start a']);
+  it('does not retry a failed boot before its retry is due or the server sends a newer generation', () => {
+    const held = new Map([['a', 4]]);
+    const plan = (generation: number, actual: ActualInstance[], h = held) =>
+      kinds(planConvergence([want('a', 'running', generation)], actual, none, new Set(), h));
+    expect(plan(4, [has('a', 'stopped')])).toEqual(['report a failed']);
+    // Failed before the host made anything of it: still held, never created again meanwhile.
+    expect(plan(4, [])).toEqual(['report a failed']);
+    const reported = new Map([['a', { generation: 4, state: 'failed' as const }]]);
+    expect(planConvergence([want('a', 'running', 4)], [], reported, new Set(), held)).toEqual([]);
+    expect(plan(5, [has('a', 'stopped')])).toEqual(['start a']);
+    expect(plan(5, [])).toEqual(['create a']);
+    // Its retry is due: tried again.
+    expect(plan(4, [], new Map())).toEqual(['create a']);
+    expect(plan(4, [has('a', 'stopped')], new Map())).toEqual(['start a']);
   });
 
   it('leaves instances with an action in flight alone', () => {

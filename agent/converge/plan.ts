@@ -5,8 +5,6 @@ export interface ActualInstance {
   id: string;
   /** stopped = the host has it and nothing runs it; booting = it runs, not yet confirmed ready. */
   phase: 'stopped' | 'booting' | 'running';
-  /** The generation whose boot failed; not retried until the server sends a newer one. */
-  failedGeneration: number | null;
 }
 
 export interface LastReport {
@@ -28,12 +26,16 @@ export type Action =
  * Desired (from the last heartbeat answer) + actual (what the driver lists: agent/driver.ts)
  * → what to do now. Pure: the agent executes the actions, at most one per instance at
  * a time (`busy` instances are skipped), and plans again after each one finishes.
+ * `held`: instance id → the generation whose create or start failed and whose next try is
+ * not due yet (failed-boots.ts); such an instance is only reported failed, once, whether or
+ * not the host has anything of it.
  */
 export function planConvergence(
   desired: readonly DesiredInstance[],
   actual: readonly ActualInstance[],
   reported: ReadonlyMap<string, LastReport>,
   busy: ReadonlySet<string> = new Set(),
+  held: ReadonlyMap<string, number> = new Map(),
 ): Action[] {
   const actions: Action[] = [];
   const byId = new Map(actual.map((a) => [a.id, a]));
@@ -48,11 +50,10 @@ export function planConvergence(
     const a = byId.get(d.id);
     switch (d.state) {
       case 'running':
-        if (!a) actions.push({ kind: 'create', desired: d });
-        else if (a.phase === 'booting') actions.push({ kind: 'await-ready', desired: d });
-        else if (a.phase === 'running') reportOnce(d, 'running');
-        else if (a.failedGeneration === d.generation) reportOnce(d, 'failed');
-        else actions.push({ kind: 'start', desired: d });
+        if (a?.phase === 'booting') actions.push({ kind: 'await-ready', desired: d });
+        else if (a?.phase === 'running') reportOnce(d, 'running');
+        else if (held.get(d.id) === d.generation) reportOnce(d, 'failed');
+        else actions.push({ kind: a ? 'start' : 'create', desired: d });
         break;
       case 'stopped':
         if (a && a.phase !== 'stopped') actions.push({ kind: 'stop', desired: d });

@@ -56,6 +56,11 @@ export class MemoryDriver implements InstanceDriver {
   readonly images: ImageInventory;
   /** `create a@1`, `start a@2`, `await-ready a`, `stop a`, `terminate a`, in the order asked. */
   readonly calls: string[] = [];
+  /**
+   * Set: every create and start fails at once with this reason, before the host makes
+   * anything of the instance (as QEMU on a host without hardware virtualisation).
+   */
+  refuseBoots: string | null = null;
   private readonly instances = new Map<string, MemoryInstance>();
   private readonly publicHost: string;
   private readonly readiness: 'immediate' | 'manual';
@@ -79,6 +84,7 @@ export class MemoryDriver implements InstanceDriver {
 
   async create(spec: DesiredInstance, options: BootOptions): Promise<Endpoints> {
     this.calls.push(`create ${spec.id}@${spec.generation}`);
+    if (this.refuseBoots !== null) throw new DriverError(this.refuseBoots);
     let instance = this.instances.get(spec.id);
     if (!instance) {
       instance = {
@@ -96,6 +102,7 @@ export class MemoryDriver implements InstanceDriver {
 
   async start(spec: DesiredInstance, options: BootOptions): Promise<Endpoints> {
     this.calls.push(`start ${spec.id}@${spec.generation}`);
+    if (this.refuseBoots !== null) throw new DriverError(this.refuseBoots);
     return this.boot(spec, this.known(spec.id), options);
   }
 

@@ -2,6 +2,12 @@ import { type Command, Option } from 'commander';
 import type { InstanceAnswer, InstancesPage } from '../../shared/contracts/public-api';
 import { table } from '../output';
 import { type Ctx, positiveInt, UsageError } from './context';
+import {
+  type DeadlineOptions,
+  deadlineBody,
+  registerDeadlines,
+  withDeadlineFlags,
+} from './deadlines';
 import { registerInstanceExtras } from './instance-extras';
 import { instanceColumns, instanceFields } from './views';
 
@@ -10,7 +16,7 @@ export function registerInstances(root: Command, ctx: Ctx): void {
   const { api, show } = ctx;
   const create = async (
     gpuId: number,
-    options: { duration?: number; sshKey?: string; template?: string },
+    options: { duration?: number; sshKey?: string; template?: string } & DeadlineOptions,
   ): Promise<void> => {
     const answer = await api<InstanceAnswer>({
       method: 'POST',
@@ -20,6 +26,7 @@ export function registerInstances(root: Command, ctx: Ctx): void {
         ...(options.duration !== undefined ? { durationHours: options.duration } : {}),
         ...(options.sshKey ? { sshKeyId: options.sshKey } : {}),
         ...(options.template ? { template: options.template } : {}),
+        ...deadlineBody(options, new Date()),
       },
     });
     show(
@@ -68,14 +75,15 @@ export function registerInstances(root: Command, ctx: Ctx): void {
     .action(async (id?: number) => (id ? instanceGet(id) : instanceList({})));
 
   const instances = root.command('instances').description('your GPU instances');
-  instances
-    .command('create')
-    .description('create an instance: booked with --duration, metered (per minute) without')
-    .argument('<gpu-id>', 'the GPU listing id', positiveInt('gpu-id'))
-    .option('--duration <hours>', 'hours to book (1-720)', positiveInt('--duration'))
-    .option('--ssh-key <id>', 'one of your SSH keys')
-    .option('--template <id>', 'a template from `rentgpu templates list` (metered only)')
-    .action(create);
+  withDeadlineFlags(
+    instances
+      .command('create')
+      .description('create an instance: booked with --duration, metered (per minute) without')
+      .argument('<gpu-id>', 'the GPU listing id', positiveInt('gpu-id'))
+      .option('--duration <hours>', 'hours to book (1-720)', positiveInt('--duration'))
+      .option('--ssh-key <id>', 'one of your SSH keys')
+      .option('--template <id>', 'a template from `rentgpu templates list` (metered only)'),
+  ).action(create);
   instances
     .command('list')
     .description('your instances, newest first')
@@ -112,5 +120,6 @@ export function registerInstances(root: Command, ctx: Ctx): void {
   );
   act('start', 'start a stopped instance', 'POST', (id) => `/instances/${id}/start`);
   act('terminate', 'end it for good', 'DELETE', (id) => `/instances/${id}`);
+  registerDeadlines(instances, ctx);
   registerInstanceExtras(instances, ctx);
 }

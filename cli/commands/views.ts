@@ -36,7 +36,10 @@ export function instanceFields(i: PublicInstance): string {
         ? sshCommand({ user: i.sshUsername, host: i.sshHost, port: i.sshPort })
         : 'not ready yet',
     ],
+    ...(i.failureReason ? [['Reason', i.failureReason] as [string, string]] : []),
     ['Ready by', i.estimatedStartTime],
     ['Actions', i.actions.join(', ') || 'none'],
+    ['Stops at', i.stopAt],
+    ['Terminates at', i.terminateAt],
   ]);
 }

@@ -133,6 +133,9 @@ const EARNINGS_ACCOUNT = `with n as (
   select id from n union all
   select id from ledger_accounts where kind = 'provider_earnings' and provider_id = $1`;
 
+const EARNINGS_ACCOUNT_FOUND = `select id from ledger_accounts
+  where kind = 'provider_earnings' and provider_id = $1`;
+
 /**
  * The settlement's writes in one statement: the unit back (when held), the ledger
  * transaction and its entries, at most one cached balance moved, the instance ended.
@@ -320,7 +323,13 @@ export async function createRawPairs(
       let earningsId = row.earnings_id;
       if (earningsId === null) {
         const created = await client.query<{ id: number }>(EARNINGS_ACCOUNT, [row.provider_id]);
-        earningsId = created.rows[0]?.id ?? null;
+        // Another stop may have created it after this statement's snapshot was taken: the
+        // insert then finds the conflict and the select cannot see that row. A new
+        // statement (a new snapshot, read committed) does, as ledgerRepo's second read.
+        const found =
+          created.rows[0] ??
+          (await client.query<{ id: number }>(EARNINGS_ACCOUNT_FOUND, [row.provider_id])).rows[0];
+        earningsId = found?.id ?? null;
         if (earningsId === null) throw new Error(`no earnings account for ${row.provider_id}`);
       }
       kind = 'rental_settle';

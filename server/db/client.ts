@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
+import type { Logger } from 'drizzle-orm/logger';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -53,16 +54,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseOptions =
+export type DatabaseOptions = (
   | { kind: 'postgres'; url: string; poolSize?: number }
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; client?: PGlite };
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; client?: PGlite }
+) & {
+  /** Sees every statement the app sends, with its parameters (tests and benches: none in production). */
+  logger?: Logger;
+};
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = drizzlePg(pool, { schema, ...logged(options) }) as unknown as Db;
     const exclusively = <T>(lock: StartupLock, fn: () => Promise<T>) =>
       withAdvisoryLock(options.url, STARTUP_LOCKS[lock], fn);
     return {
@@ -90,7 +95,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
   }
   const owned = client;
-  const db = drizzlePglite(owned, { schema }) as unknown as Db;
+  const db = drizzlePglite(owned, { schema, ...logged(options) }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
@@ -120,3 +125,5 @@ async function withAdvisoryLock<T>(url: string, key: bigint, fn: () => Promise<T
     await client.end().catch(() => {});
   }
 }
+
+const logged = (options: DatabaseOptions) => (options.logger ? { logger: options.logger } : {});

@@ -126,3 +126,21 @@ export function compiledByShape<R, C = undefined>(
     return run(conn, extra ? { ...values, ...extra } : values);
   };
 }
+
+const rowsAsSent = (rows: unknown[][]) => rows;
+
+/**
+ * runSql with each row an array of its columns in the statement's order (no object per row:
+ * for statements that answer many rows).
+ */
+export async function runSqlArrays<R extends unknown[]>(
+  conn: Conn,
+  text: string,
+  params: unknown[],
+  name?: string,
+): Promise<R[]> {
+  const session = (conn as unknown as { session: Session }).session;
+  return (await session
+    .prepareQuery({ sql: text, params }, undefined, name, true, rowsAsSent)
+    .execute({})) as R[];
+}

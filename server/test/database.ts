@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Logger } from 'drizzle-orm/logger';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '../db/client';
@@ -7,9 +8,12 @@ import { testDatabaseUrl } from '../env';
 
 /**
  * A fresh, migrated database for one test file: a copy of the run's PGlite dump, or a new
- * PostgreSQL database made from the run's template (dropped again on close).
+ * PostgreSQL database made from the run's template (dropped again on close; `url` says where).
+ * `logger` sees every statement sent (server/test/idle-plans.ts).
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(
+  options: { logger?: Logger } = {},
+): Promise<Database & { url?: string }> {
   const template = inject('pgTemplate');
   const url = testDatabaseUrl();
   if (template && url) {
@@ -20,9 +24,15 @@ export async function openTestDatabase(): Promise<Database> {
     await admin.end();
     const dbUrl = new URL(url);
     dbUrl.pathname = `/${name}`;
-    const database = await openDatabase({ kind: 'postgres', url: dbUrl.toString(), poolSize: 20 });
+    const database = await openDatabase({
+      kind: 'postgres',
+      url: dbUrl.toString(),
+      poolSize: 20,
+      ...options,
+    });
     return {
       ...database,
+      url: dbUrl.toString(),
       close: async () => {
         await database.close();
         const dropper = new pg.Client({ connectionString: url });
@@ -34,5 +44,5 @@ export async function openTestDatabase(): Promise<Database> {
   }
   const dump = inject('pgliteDump');
   if (!dump) throw new Error('global setup provided no database');
-  return openDatabase({ kind: 'pglite', loadDataDir: new Blob([readFileSync(dump)]) });
+  return openDatabase({ kind: 'pglite', loadDataDir: new Blob([readFileSync(dump)]), ...options });
 }

@@ -53,6 +53,13 @@ export function instanceJobs(deps: {
       run: (now, n) => instances.failOverdueProvisioning(now, n),
     },
     { name: 'booked-expiry', batch: 50, run: (now, n) => instances.expireBooked(now, n) },
+    // Renters' deadlines, before the minute is charged: terminate first (it outranks a stop).
+    {
+      name: 'deadline-terminate',
+      batch: 100,
+      run: (now, n) => instances.terminateAtDeadlines(now, n),
+    },
+    { name: 'deadline-stop', batch: 100, run: (now, n) => instances.stopAtDeadlines(now, n) },
     {
       name: 'metered-minute',
       batch: 500,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { DEFAULT_VM_GPU, DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
+import { deadlineAt } from './deadlines';
 
 /**
  * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
@@ -42,10 +43,26 @@ export const createVmBody = z.object({
   template: z
     .enum(VM_TEMPLATES, { message: 'template must be ubuntu22 or windows11' })
     .default(DEFAULT_VM_TEMPLATE),
+  /** When the worker stops it (its disk kept): in the future, within a year. */
+  stop_at: deadlineAt('stop_at').optional(),
+  /** When the worker terminates it (its disk deleted): in the future, within a year. */
+  terminate_at: deadlineAt('terminate_at').optional(),
 });
 /** What the create form sends. */
 export type CreateVmBody = z.input<typeof createVmBody>;
 export type CreateVmInput = z.output<typeof createVmBody>;
+
+/** A VM's deadlines changed later: a date and time sets one, null clears it, absent leaves it. */
+export const updateVmDeadlinesBody = z
+  .object({
+    stop_at: deadlineAt('stop_at').nullable().optional(),
+    terminate_at: deadlineAt('terminate_at').nullable().optional(),
+  })
+  .refine((b) => b.stop_at !== undefined || b.terminate_at !== undefined, {
+    message: 'Send stop_at, terminate_at or both (null clears one)',
+    path: ['stop_at'],
+  });
+export type UpdateVmDeadlinesBody = z.input<typeof updateVmDeadlinesBody>;
 
 /**
  * A VM's status: the spec's four words (creating is provisioning), and every other state as
@@ -116,6 +133,12 @@ export const vmInstanceView = z.object({
   is_demo_host: z.boolean(),
   /** Why it ended or was stopped by the system (insufficient_credits, host_failed, …). */
   end_reason: z.string().nullable(),
+  /** When the worker stops it (its renter's deadline); null: none, or it has ended. */
+  stop_at: z.string().nullable(),
+  /** When the worker terminates it (its renter's deadline); null: none, or it has ended. */
+  terminate_at: z.string().nullable(),
+  /** Why it failed, in its host's words; null unless its state is failed and the host said. */
+  failure_reason: z.string().nullable(),
   /** Only while running and the host has reported how to reach it. */
   connection_info: vmConnectionInfo.nullable(),
   /** While creating or starting: its host's step ("downloading image (42%)", "booting"), or null. */

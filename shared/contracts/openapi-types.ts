@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create an instance
-         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.
+         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`. A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).
          */
         post: operations["createInstance"];
         delete?: never;
@@ -63,7 +63,11 @@ export interface paths {
         delete: operations["terminateInstance"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set or clear its stop and terminate times
+         * @description A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. A booked rental ends with its hours (409).
+         */
+        patch: operations["updateInstance"];
         trace?: never;
     };
     "/instances/{id}/stop": {
@@ -465,6 +469,16 @@ export interface components {
              * @enum {string}
              */
             template?: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            /**
+             * Format: date-time
+             * @description Metered only: when the instance is stopped for you (its disk kept), in the future and within a year.
+             */
+            stopAt?: string;
+            /**
+             * Format: date-time
+             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
+             */
+            terminateAt?: string;
         };
         InstanceInput: {
             id: number;
@@ -486,8 +500,23 @@ export interface components {
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
             provisioningStep: string | null;
+            failureReason: string | null;
             sshHostKeyFingerprint: string | null;
             sshHostKey: string | null;
+            stopAt: string | null;
+            terminateAt: string | null;
+        };
+        /**
+         * @example {
+         *       "stopAt": "2030-01-01T12:00:00Z",
+         *       "terminateAt": null
+         *     }
+         */
+        UpdateInstanceInput: {
+            /** @description When it is stopped for you (its disk kept); null clears it. */
+            stopAt?: string | null;
+            /** @description When it is terminated for you (its disk deleted); null clears it. */
+            terminateAt?: string | null;
         };
         AccountInput: {
             id: string;
@@ -707,6 +736,16 @@ export interface components {
              * @enum {string}
              */
             template?: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            /**
+             * Format: date-time
+             * @description Metered only: when the instance is stopped for you (its disk kept), in the future and within a year.
+             */
+            stopAt?: string;
+            /**
+             * Format: date-time
+             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
+             */
+            terminateAt?: string;
         };
         Instance: {
             id: number;
@@ -728,8 +767,23 @@ export interface components {
             endedAt: string | null;
             actions: ("stop" | "start" | "terminate")[];
             provisioningStep: string | null;
+            failureReason: string | null;
             sshHostKeyFingerprint: string | null;
             sshHostKey: string | null;
+            stopAt: string | null;
+            terminateAt: string | null;
+        };
+        /**
+         * @example {
+         *       "stopAt": "2030-01-01T12:00:00Z",
+         *       "terminateAt": null
+         *     }
+         */
+        UpdateInstance: {
+            /** @description When it is stopped for you (its disk kept); null clears it. */
+            stopAt?: string | null;
+            /** @description When it is terminated for you (its disk deleted); null clears it. */
+            terminateAt?: string | null;
         };
         Account: {
             id: string;
@@ -1246,6 +1300,85 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        instance: components["schemas"]["Instance"];
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the key's hourly quota: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was refused: the error body says why (a stable `code`, a `message`). */
+            "4XX": {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server failed: the error body, with the request id in `X-Request-Id`. */
+            "5XX": {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateInstance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: within 24 hours the same key returns the stored answer (`Idempotent-Replayed: true`); with another request, 422; while the first runs, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInstanceInput"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {

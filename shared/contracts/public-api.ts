@@ -3,6 +3,7 @@ import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
 import { DEPLOY_TEMPLATE_IDS } from '../deploy-templates';
 import { INSTANCE_ACTIONS, INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { API_KEY_PERMISSIONS, type ApiKeyPermission, RATE_TIERS, type RateTier } from './api-keys';
+import { deadlineAt } from './deadlines';
 import { hostView } from './hosts';
 import { VM_TEMPLATES } from './kvm';
 import { TEXT_LIMITS } from './limits';
@@ -110,11 +111,30 @@ export const createInstanceBody = z
       .describe(
         'A template from GET /templates: its software is installed on first boot (metered instances only).',
       ),
+    stopAt: deadlineAt('stopAt')
+      .optional()
+      .describe(
+        'Metered only: when the instance is stopped for you (its disk kept), in the future and within a year.',
+      ),
+    terminateAt: deadlineAt('terminateAt')
+      .optional()
+      .describe(
+        'Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.',
+      ),
   })
   .refine((body) => body.template === undefined || body.durationHours === undefined, {
     message: 'A template runs on a metered instance: leave out durationHours',
     path: ['template'],
   })
+  .refine(
+    (body) =>
+      (body.stopAt === undefined && body.terminateAt === undefined) ||
+      body.durationHours === undefined,
+    {
+      message: 'Stop and terminate times are for metered instances: leave out durationHours',
+      path: ['stopAt'],
+    },
+  )
   .meta({
     id: 'CreateInstance',
     // A booked instance for 4 hours; leave out durationHours (and add a template) for metered.
@@ -148,18 +168,49 @@ export const publicInstance = z
      */
     provisioningStep: z.string().nullable(),
     /**
+     * Why it failed, in its host's words ("no hardware virtualisation …", "no free SSH or VNC
+     * port"): set only once its status is `failed` and the host said why; null otherwise.
+     */
+    failureReason: z.string().nullable(),
+    /**
      * The guest's SSH host key fingerprint (`SHA256:…`, as `ssh-keygen -lf` prints it), computed
      * by the server from the key its host reported when this run became ready; null until then.
      */
     sshHostKeyFingerprint: z.string().nullable(),
     /** That host key as an OpenSSH `type base64` line, for a known_hosts entry; null until then. */
     sshHostKey: z.string().nullable(),
+    /** Metered: when it is stopped for you (PATCH /instances/{id} sets it); null: none, or ended. */
+    stopAt: z.string().nullable(),
+    /** Metered: when it is terminated for you; null: none, or it has ended. */
+    terminateAt: z.string().nullable(),
   })
   .meta({ id: 'Instance' });
 export type PublicInstance = z.infer<typeof publicInstance>;
 
 export const instanceAnswer = z.object({ instance: publicInstance });
 export type InstanceAnswer = z.infer<typeof instanceAnswer>;
+
+/** A metered instance's deadlines changed: a date and time sets one, null clears it, absent leaves it. */
+export const updateInstanceBody = z
+  .object({
+    stopAt: deadlineAt('stopAt')
+      .nullable()
+      .optional()
+      .describe('When it is stopped for you (its disk kept); null clears it.'),
+    terminateAt: deadlineAt('terminateAt')
+      .nullable()
+      .optional()
+      .describe('When it is terminated for you (its disk deleted); null clears it.'),
+  })
+  .refine((b) => b.stopAt !== undefined || b.terminateAt !== undefined, {
+    message: 'Send stopAt, terminateAt or both (null clears one)',
+    path: ['stopAt'],
+  })
+  .meta({
+    id: 'UpdateInstance',
+    examples: [{ stopAt: '2030-01-01T12:00:00Z', terminateAt: null }],
+  });
+export type UpdateInstanceBody = z.input<typeof updateInstanceBody>;
 
 export const instancesQuery = z.object({
   status: z.enum(INSTANCE_STATES).optional(),

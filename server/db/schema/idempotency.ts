@@ -16,6 +16,8 @@ import {
  * A request claims its key (`in_progress`, with a fresh claim token) before it runs; its
  * answer is stored (`completed`) in the same transaction as the work it did, when the route
  * is a money route. Rows past `expires_at` are ignored and swept by the worker.
+ * An `in_progress` row past `lease_expires_at` was left by a request that is no longer
+ * running (its process died); a retry of the same request takes it over.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -33,6 +35,14 @@ export const idempotencyKeys = pgTable(
     /** Changes with every claim: only the request holding it may complete or release it. */
     claimToken: uuid('claim_token').notNull(),
     claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull(),
+    /**
+     * Until when the claim's holder is taken to be alive (the database's clock): set at claim
+     * and renewed while the request runs; an `in_progress` claim past it was abandoned and a
+     * retry of the same request may take it over. Default: the pre-lease 5 minutes.
+     */
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true })
+      .notNull()
+      .default(sql`(now() + interval '5 minutes')`),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

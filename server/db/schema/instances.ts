@@ -12,7 +12,11 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { ProvisioningProgress } from '../../../shared/contracts/images';
-import { TRANSITIONAL_STATES, UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
+import {
+  FAILS_WHEN_UNREACHABLE,
+  TRANSITIONAL_STATES,
+  UNIT_HOLDING_STATES,
+} from '../../../shared/rules/instance-lifecycle';
 import { stateList } from '../states';
 import { users } from './accounts';
 import { createdAt } from './columns';
@@ -111,6 +115,12 @@ export const instances = pgTable(
     platformFeeMicros: bigint('platform_fee_micros', { mode: 'bigint' }),
     /** Why it ended (or was last stopped by the system): user, expiry, provisioning_timeout, … */
     endReason: text('end_reason'),
+    /**
+     * Metered plan: when the worker stops it, or ends it for good (the renter's deadlines, set
+     * at creation or later; null: none). Cleared once carried out.
+     */
+    stopAt: timestamp('stop_at', { withTimezone: true }),
+    terminateAt: timestamp('terminate_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -128,6 +138,19 @@ export const instances = pgTable(
     index('instances_metered_due_idx')
       .on(t.paidThrough)
       .where(sql`${t.billingPlan} = 'metered' and ${t.endTime} is null`),
+    // The unreachable-instances job's claim: live instances whose host went dark.
+    index('instances_unreachable_idx')
+      .on(t.unreachableSince)
+      .where(
+        sql`${t.unreachableSince} is not null and ${t.endTime} is null and ${t.status} in ${stateList(FAILS_WHEN_UNREACHABLE)}`,
+      ),
+    // The deadline jobs' claims (worker/jobs.ts): live rows with a deadline only.
+    index('instances_stop_at_idx')
+      .on(t.stopAt)
+      .where(sql`${t.stopAt} is not null and ${t.endTime} is null`),
+    index('instances_terminate_at_idx')
+      .on(t.terminateAt)
+      .where(sql`${t.terminateAt} is not null and ${t.endTime} is null`),
     // The heartbeat's desired-state list: everything on a host it has not let go of yet.
     index('instances_on_host_idx')
       .on(t.hostId)
@@ -157,7 +180,7 @@ export const instances = pgTable(
     ),
     check(
       'instances_end_reason_check',
-      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup')`,
+      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup', 'deadline_stop', 'deadline_terminate')`,
     ),
     check(
       'instances_ended_check',

@@ -92,6 +92,13 @@ export const gpuListings = pgTable(
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(sql`lower(model || chr(10) || location || chr(10) || provider_name)`),
+    /**
+     * The listing's marketplace and public-API JSON, less the values a rental changes, kept
+     * by a trigger (migration 0020; page-query.ts appends the rest). Whatever is written
+     * here is replaced.
+     */
+    marketJson: text('market_json').notNull().default(''),
+    publicJson: text('public_json').notNull().default(''),
   },
   (t) => [
     index('gpu_listings_provider_idx').on(t.providerId, t.id),
@@ -174,6 +181,12 @@ export const hosts = pgTable(
     index('hosts_online_idx')
       .on(t.lastHeartbeatAt)
       .where(sql`${t.offlineSince} is null and ${t.enrolledAt} is not null`),
+    // The silent-hosts job's claim: online hosts by when they were last heard from.
+    index('hosts_silent_idx')
+      .on(sql`coalesce(${t.lastHeartbeatAt}, ${t.enrolledAt})`)
+      .where(
+        sql`${t.offlineSince} is null and ${t.removedAt} is null and ${t.enrolledAt} is not null`,
+      ),
     check(
       'hosts_accelerator_check',
       sql`${t.accelerator} is null or ${t.accelerator} in ('kvm', 'tcg', 'none')`,
@@ -201,6 +214,12 @@ export const hostOutages = pgTable(
   (t) => [
     index('host_outages_host_idx').on(t.hostId, t.startedAt),
     uniqueIndex('host_outages_open_key').on(t.hostId).where(sql`${t.endedAt} is null`),
+    // The outage-credits job's claim: outages not credited that are open or lasted 4 hours.
+    index('host_outages_creditable_idx')
+      .on(t.startedAt)
+      .where(
+        sql`${t.creditedAt} is null and (${t.endedAt} is null or ${t.endedAt} - ${t.startedAt} > interval '4 hours')`,
+      ),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, instances as rentals } from '../../db/schema';
@@ -12,8 +12,8 @@ import { paypalEnv } from '../../test/payments';
 import { world } from '../../test/world';
 import { randomToken } from '../crypto';
 import { recordAnswer } from '.';
-import { canonicalJson, readIdempotencyKey } from './request';
-import { CLAIM_LEASE_MS, idempotencyStore, KEY_TTL_MS } from './store';
+import { canonicalJson, readIdempotencyKey, requestHash } from './request';
+import { idempotencyStore, KEY_TTL_MS } from './store';
 
 /**
  * A gate the test route waits on, so a test decides when "the first request" finishes;
@@ -43,7 +43,7 @@ const effects = { committed: 0, runs: 0 };
 /** Generic routes that opt in the way /api/v1 will: one line of config. */
 function testRoutes(app: FastifyInstance) {
   app.post('/api/test/idem/:id', { config: { idempotency: true } }, async (request, reply) => {
-    const body = (request.body ?? {}) as { fail?: number; wait?: boolean };
+    const body = (request.body ?? {}) as { fail?: number; wait?: boolean; hangAfter?: boolean };
     effects.runs += 1;
     if (body.wait && gate) {
       gate.arrive();
@@ -56,6 +56,12 @@ function testRoutes(app: FastifyInstance) {
       await recordAnswer(request, 201, (a: typeof answer) => a)?.(tx, answer);
     });
     effects.committed += 1;
+    // Committed, then the process "dies" before it answers (the test never opens the gate
+    // until the end).
+    if (body.hangAfter && gate) {
+      gate.arrive();
+      await gate.wait;
+    }
     return reply.status(201).send(answer);
   });
   app.patch('/api/test/idem-plain', { config: { idempotency: true } }, async () => {
@@ -71,7 +77,12 @@ const db = () => t.database.db;
 
 beforeAll(async () => {
   fake = await startFakePaypal();
-  t = await createTestApp({ env: paypalEnv(fake), extend: testRoutes });
+  // Leases renewed by their timer only every 200 s, so a test decides when a holder renews
+  // (`idempotencyLeases.renew()`) and when a lease ends (expireLease).
+  t = await createTestApp({
+    env: { ...paypalEnv(fake), IDEMPOTENCY_LEASE_MS: '600000' },
+    extend: testRoutes,
+  });
   w = world(t);
 });
 afterAll(async () => {
@@ -104,6 +115,14 @@ async function freshSession(userId: string): Promise<string> {
     ip: '127.0.0.1',
   });
   return `${SESSION_COOKIE}=${token}`;
+}
+
+/** Ends a key's claim lease now, as time passing without its holder renewing it would. */
+async function expireLease(key: string) {
+  await db()
+    .update(idempotencyKeys)
+    .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
+    .where(eq(idempotencyKeys.key, key));
 }
 
 async function rentalsOf(userId: string) {
@@ -412,7 +431,7 @@ describe('the mechanism, on a route that opts in', () => {
     expect(again.body).toBe(first.body);
   });
 
-  it('a claim abandoned past its lease is taken over, and the old holder can no longer commit', async () => {
+  it('a holder that stalled past its lease is taken over and can no longer commit', async () => {
     const { cookie } = await t.signIn();
     const g = makeGate();
     const committed = effects.committed;
@@ -420,7 +439,7 @@ describe('the mechanism, on a route that opts in', () => {
     // Wait until the first request holds the claim and waits at the gate (not only the claim:
     // a request that reached the route after `gate = null` would not wait at all).
     await g.arrived;
-    t.clock.advance(CLAIM_LEASE_MS);
+    await expireLease('lease');
     gate = null;
     const takeover = await call(cookie, { wait: true }, 'lease');
     expect(takeover.statusCode).toBe(201);
@@ -443,4 +462,131 @@ describe('the mechanism, on a route that opts in', () => {
     });
     expect(res.statusCode).toBe(401);
   });
+});
+
+describe(`claim leases: a dead process's claim is taken over in seconds (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, () => {
+  const call = (cookie: string, body: Record<string, unknown>, key: string) =>
+    t.request({
+      method: 'POST',
+      url: '/api/test/idem/1',
+      payload: body,
+      cookie,
+      headers: { 'idempotency-key': key },
+    });
+  const leaseOf = async (key: string) => {
+    const [row] = await db()
+      .select({ state: idempotencyKeys.state, live: sql<boolean>`lease_expires_at > now()` })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, key));
+    return row;
+  };
+
+  it('a claim left in progress by a process that died is taken over once its lease ends; the work runs once', async () => {
+    const { userId, cookie } = await t.signIn();
+    // What a process killed between claim and commit leaves: an in-progress claim of this
+    // very request that nobody renews.
+    const scope = { owner: userId, method: 'POST', route: '/api/test/idem/:id', key: 'crash' };
+    const hash = requestHash({ params: { id: '1' }, query: {}, body: {} });
+    const dead = await idempotencyStore.claim(db(), scope, hash, t.clock.now(), 600_000);
+    expect(dead.kind).toBe('claimed');
+    // While its lease runs, the retry is refused: the holder may still be working.
+    const early = await call(cookie, {}, 'crash');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    // Another request under the key is still another request, lease or not.
+    await expireLease('crash');
+    expect((await call(cookie, { other: 1 }, 'crash')).statusCode).toBe(422);
+
+    const runs = effects.runs;
+    const committed = effects.committed;
+    const retry = await call(cookie, {}, 'crash');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    const again = await call(cookie, {}, 'crash');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(retry.body);
+    expect(effects.runs - runs).toBe(1);
+    expect(effects.committed - committed).toBe(1);
+    // The dead claim's token is spent: it can neither complete nor release the key.
+    if (dead.kind !== 'claimed') throw new Error('unreachable');
+    const late = { status: 201, body: '{}' };
+    expect(await idempotencyStore.complete(db(), dead.claim, late, t.clock.now())).toBe(false);
+    await idempotencyStore.release(db(), dead.claim);
+    expect((await leaseOf('crash'))?.state).toBe('completed');
+  });
+
+  it('a claim whose holder is still renewing its lease is not taken over (409)', async () => {
+    const { cookie } = await t.signIn();
+    const g = makeGate();
+    const committed = effects.committed;
+    const first = call(cookie, { wait: true }, 'renewed');
+    await g.arrived;
+    expect(t.app.idempotencyLeases.size).toBe(1);
+    // Time passes past the lease, but the live holder renews it.
+    await expireLease('renewed');
+    await t.app.idempotencyLeases.renew();
+    expect((await leaseOf('renewed'))?.live).toBe(true);
+    const retry = await call(cookie, { wait: true }, 'renewed');
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json().error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    g.open();
+    expect((await first).statusCode).toBe(201);
+    expect(effects.committed - committed).toBe(1);
+    // Answered: the process renews nothing any more (no claim held, no timer).
+    expect(t.app.idempotencyLeases.size).toBe(0);
+    expect((await leaseOf('renewed'))?.state).toBe('completed');
+  });
+
+  it('a first attempt that committed its work is replayed after its lease ends, never redone', async () => {
+    const { cookie } = await t.signIn();
+    const g = makeGate();
+    const runs = effects.runs;
+    const committed = effects.committed;
+    // The first attempt commits the work with its answer, then hangs before answering (its
+    // process dies); its lease ends.
+    const first = call(cookie, { hangAfter: true }, 'committed');
+    await g.arrived;
+    expect(effects.committed - committed).toBe(1);
+    await expireLease('committed');
+    const retry = await call(cookie, { hangAfter: true }, 'committed');
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual({ run: runs + 1, id: '1' });
+    expect(effects.runs - runs).toBe(1);
+    expect(effects.committed - committed).toBe(1);
+    g.open();
+    expect((await first).body).toBe(retry.body);
+  });
+
+  it('renewing extends only claims still held: one taken over is let go', async () => {
+    const { userId } = await t.signIn();
+    const scope = { owner: userId, method: 'POST', route: '/api/test/x', key: 'renew' };
+    const a = await idempotencyStore.claim(db(), scope, 'h', t.clock.now(), 600_000);
+    if (a.kind !== 'claimed') throw new Error('not claimed');
+    expect(await idempotencyStore.renew(db(), [a.claim], 1000)).toEqual([a.claim.id]);
+    await expireLease('renew');
+    const b = await idempotencyStore.claim(db(), scope, 'h', t.clock.now(), 600_000);
+    if (b.kind !== 'claimed') throw new Error('not taken over');
+    expect(b.claim.id).toBe(a.claim.id);
+    expect(await idempotencyStore.renew(db(), [a.claim], 1000)).toEqual([]);
+    expect(await idempotencyStore.renew(db(), [a.claim, b.claim], 1000)).toEqual([b.claim.id]);
+    await idempotencyStore.release(db(), b.claim);
+  });
+
+  // PGlite has one connection: a renewal cannot run beside an open transaction there.
+  it.skipIf(!testDatabaseUrl())(
+    'renewing skips a claim whose request is completing it in an open transaction, never waits',
+    async () => {
+      const { userId } = await t.signIn();
+      const scope = { owner: userId, method: 'POST', route: '/api/test/x', key: 'locked' };
+      const held = await idempotencyStore.claim(db(), scope, 'h', t.clock.now(), 600_000);
+      if (held.kind !== 'claimed') throw new Error('not claimed');
+      const answer = { status: 201, body: '{}' };
+      await db().transaction(async (tx) => {
+        expect(await idempotencyStore.complete(tx, held.claim, answer, t.clock.now())).toBe(true);
+        expect(await idempotencyStore.renew(db(), [held.claim], 1000)).toEqual([]);
+      });
+      expect((await leaseOf('locked'))?.state).toBe('completed');
+    },
+  );
 });

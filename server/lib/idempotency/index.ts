@@ -2,11 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Conn, Db } from '../../db/client';
 import type { Clock } from '../clock';
 import { idempotencyKeyInUse, idempotencyKeyReused } from '../errors';
+import { ClaimLeases } from './leases';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, readIdempotencyKey, requestHash } from './request';
-import { type Claim, idempotencyStore } from './store';
+import { type Claim, DEFAULT_LEASE_MS, idempotencyStore } from './store';
 
+export { ClaimLeases } from './leases';
 export { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './request';
-export { CLAIM_LEASE_MS, idempotencyStore, KEY_TTL_MS } from './store';
+export { DEFAULT_LEASE_MS, idempotencyStore, KEY_TTL_MS } from './store';
 
 /** A route's `config.idempotency`: `true`, or how to find the key's owner. */
 export interface IdempotencyRouteOptions {
@@ -28,6 +30,10 @@ export interface IdempotencyHandle {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The leases of the Idempotency-Key claims this process holds (lib/idempotency). */
+    idempotencyLeases: ClaimLeases;
+  }
   interface FastifyContextConfig {
     /** Opt a route in to Idempotency-Key handling (lib/idempotency). */
     idempotency?: true | IdempotencyRouteOptions;
@@ -69,10 +75,17 @@ const claims = new WeakMap<FastifyRequest, Claim>();
  * or the first answer replayed (`Idempotent-Replayed: true`), or the request refused (422 for
  * another request under the same key, 409 while the first is still running). After: the
  * answer is stored unless the handler already stored it in its own transaction, or the key is
- * released for answers that are not kept.
+ * released for answers that are not kept. While the request runs its claim's lease is renewed
+ * (leases.ts), so a claim outlives its request only by the lease (`leaseMs`, default 10 s).
  */
-export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+export function registerIdempotency(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; leaseMs?: number },
+): void {
   const { db, clock } = deps;
+  const leases = new ClaimLeases(db, deps.leaseMs ?? DEFAULT_LEASE_MS, app.log);
+  app.decorate('idempotencyLeases', leases);
+  app.addHook('onClose', async () => leases.close());
   app.decorateRequest('idempotency', null);
 
   app.addHook('preValidation', (request, reply, done) => {
@@ -101,10 +114,11 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     if (key === null) return false;
     const scope = { owner, method: request.method, route: request.routeOptions.url ?? '', key };
     const hash = requestHash({ params: request.params, query: request.query, body: request.body });
-    const result = await idempotencyStore.claim(db, scope, hash, clock.now());
+    const result = await idempotencyStore.claim(db, scope, hash, clock.now(), leases.leaseMs);
     if (result.kind === 'claimed') {
       const claim = result.claim;
       claims.set(request, claim);
+      leases.hold(claim);
       request.idempotency = {
         async record(tx, status, body) {
           const stored = await idempotencyStore.complete(
@@ -164,8 +178,21 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
         await idempotencyStore.release(db, claim);
       }
     } catch (error) {
-      // The answer still goes out; the claim lapses after CLAIM_LEASE_MS.
+      // The answer still goes out; the claim lapses when its lease, no longer renewed, ends.
       request.log.error({ err: error }, 'idempotency key could not be finished');
+    } finally {
+      leases.drop(claim);
     }
   }
+
+  // A request that ended without an answer sent through onSend (its connection gone) stops
+  // renewing its claim too: the lease then ends it.
+  app.addHook('onResponse', (request, _reply, done) => {
+    const claim = claims.get(request);
+    if (claim) {
+      claims.delete(request);
+      leases.drop(claim);
+    }
+    done();
+  });
 }

@@ -13,7 +13,7 @@ export interface Actor {
 }
 
 /** What an actor may ask of one instance (the lifecycle rule then says whether it can be done now). */
-export type InstanceDeed = 'view' | 'console' | 'start' | 'stop' | 'terminate';
+export type InstanceDeed = 'view' | 'console' | 'start' | 'stop' | 'terminate' | 'deadlines';
 
 /** The actor of a caller who named only a user (their own instance, on every surface). */
 export const actorOf = (who: string | Actor): Actor =>

@@ -6,6 +6,7 @@ import {
   billingSummary,
   createVmBody,
   gpuOffering,
+  updateVmDeadlinesBody,
   vmInstanceView,
   vmTemplateOption,
 } from '../../../shared/contracts/kvm';
@@ -88,6 +89,20 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
       },
     );
   }
+
+  app.patch(
+    '/api/kvm/instances/:id',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: idParam,
+        body: updateVmDeadlinesBody,
+        response: { 200: vmInstanceView, ...errorResponses },
+      },
+    },
+    async (request) =>
+      vms.setDeadlines(requireUser(request).userId, request.params.id, request.body, clock.now()),
+  );
 
   app.delete(
     '/api/kvm/instances/:id',

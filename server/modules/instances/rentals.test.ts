@@ -135,6 +135,29 @@ describe('POST /api/rentals', () => {
     expect((await listingRow(listing.id)).availableCount).toBe(1);
   });
 
+  it('answers INSUFFICIENT_CREDITS from a rent that is its own statement, writing nothing', async () => {
+    // The first rent leaves the wallet's and system accounts' ids known: the second is one
+    // statement outside a transaction, failed by the wallet's CHECK.
+    const renter = await t.signIn({ credits: '10.00' });
+    const first = await w.listing({ hourlyRate: '1.00', totalCount: 1 });
+    expect((await rent(renter.cookie, w.rentBody(first, 2))).statusCode).toBe(201);
+    expect(await w.balance(renter.cookie)).toBe('5.50');
+    const second = await w.listing({ hourlyRate: '1.50', totalCount: 1 });
+    const res = await rent(renter.cookie, w.rentBody(second, 3));
+    expect(res.statusCode).toBe(402);
+    expect(res.json().error).toMatchObject({
+      code: 'INSUFFICIENT_CREDITS',
+      details: { required: '7.00', available: '5.50', currency: 'USD' },
+    });
+    expect(await w.balance(renter.cookie)).toBe('5.50');
+    expect((await listingRow(second.id)).availableCount).toBe(1);
+    const made = await t.database.db
+      .select({ id: instances.id })
+      .from(instances)
+      .where(eq(instances.gpuListingId, second.id));
+    expect(made).toEqual([]);
+  });
+
   it('refuses a rented-out or maintenance listing, and an unknown one', async () => {
     const renter = await t.signIn({ credits: '100.00' });
     const last = await w.listing({ totalCount: 1 });

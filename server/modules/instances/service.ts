@@ -3,6 +3,7 @@ import type { Conn, Db, Tx } from '../../db/client';
 import type { AccountBook } from '../ledger/accounts';
 import { type Actor, actorOf } from './authorize';
 import { applyHostReportCommand } from './commands/apply-host-report';
+import { deadlineCommands } from './commands/deadlines';
 import { hostStatusCommand } from './commands/host-status';
 import { instanceJobsCommands } from './commands/jobs';
 import { launchCommand } from './commands/launch';
@@ -41,6 +42,8 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   return {
     ...queries,
     ...instanceJobsCommands(ctx, plans),
+    /** Deadlines: set or clear "stop at" and "terminate at", and their jobs (commands/deadlines.ts). */
+    ...deadlineCommands(ctx, plans),
 
     /** The one front door for a new instance, of either plan (commands/launch.ts). */
     launch: launchCommand(ctx, plans),

@@ -19,7 +19,15 @@ export interface InstancesConfig {
 }
 
 export interface InstanceEvent {
-  kind: 'ready' | 'expired' | 'timed_out' | 'stopped_for_credits' | 'low_balance' | 'host_failed';
+  kind:
+    | 'ready'
+    | 'expired'
+    | 'timed_out'
+    | 'stopped_for_credits'
+    | 'low_balance'
+    | 'host_failed'
+    | 'deadline_stopped'
+    | 'deadline_terminated';
   userId: string;
   /** The instance concerned (absent for a balance warning). */
   instanceId?: number;
@@ -41,7 +49,9 @@ export type EndReason =
   | 'api'
   | 'insufficient_credits'
   | 'host_failed'
-  | 'demo_cleanup';
+  | 'demo_cleanup'
+  | 'deadline_stop'
+  | 'deadline_terminate';
 
 export interface HostReport {
   instanceId: number;
@@ -89,4 +99,12 @@ export interface CreateMeteredInput {
   userData?: string | null;
   /** The platform's per-instance key pair for the web console: `generateSshKeyPair()` (lib/ssh-keypair.ts). */
   platformKey?: { publicKey: string; privateKey: string } | null;
+  /** The renter's deadlines (checked by the caller: future, within a year). */
+  deadlines?: Deadlines;
+}
+
+/** A metered instance's "stop at" and "terminate at"; null clears one, absent leaves it. */
+export interface Deadlines {
+  stopAt?: Date | null;
+  terminateAt?: Date | null;
 }

@@ -14,6 +14,7 @@ import { AppError, validationFailed } from '../../lib/errors';
 import type { HostsService } from '../hosts/service';
 import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
 import { listingsService } from '../listings/service';
+import { requestedDeadlines } from './deadlines-presenter';
 import { imageUnavailable, imageUnavailableReason } from './image-offer';
 import type { InstanceRow, InstancesService } from './service';
 import type { RentOptions } from './types';
@@ -24,6 +25,13 @@ export {
   offersTemplate,
   WINDOWS_UNAVAILABLE_REASON,
 } from './image-offer';
+
+/** How the VM dashboard names the deadlines in its 400s. */
+export const VM_DEADLINE_FIELDS = { stopAt: 'stop_at', terminateAt: 'terminate_at' } as const;
+
+/** The deadlines a VM request names (a time sets one, null clears it, absent leaves it). */
+const vmDeadlines = (body: { stop_at?: string | null; terminate_at?: string | null }) =>
+  requestedDeadlines(body.stop_at, body.terminate_at);
 
 /**
  * The VM dashboard (spec part 2, /vm-dashboard) over metered instances: GPU types from real
@@ -143,13 +151,35 @@ export function createVmService(deps: {
               soldOutFirst: false,
             },
           },
-          plan: { name: 'metered', storageGb: body.disk_gb },
+          plan: {
+            name: 'metered',
+            storageGb: body.disk_gb,
+            deadlines: vmDeadlines(body),
+            deadlineFields: VM_DEADLINE_FIELDS,
+          },
           template: body.template,
           shape: { cpus: body.cpu_cores, memoryGb: body.ram_gb },
           record: async () => options.record,
         },
         now,
       );
+    },
+
+    /** Sets or clears a VM's "stop at" and "terminate at" (commands/deadlines.ts). */
+    async setDeadlines(
+      userId: string,
+      id: number,
+      body: { stop_at?: string | null; terminate_at?: string | null },
+      now: Date,
+    ): Promise<VmInstanceView> {
+      const row = await instances.setDeadlines(
+        { userId, plan: 'metered' },
+        id,
+        vmDeadlines(body),
+        now,
+        VM_DEADLINE_FIELDS,
+      );
+      return presentOne(row, now);
     },
 
     /** The user's metered instances (VMs, deploys, API instances), newest first. */

@@ -39,6 +39,22 @@ export function createAccountBook(db: Db) {
       return result;
     },
 
+    /**
+     * The ids already remembered (committed), without a transaction: the wallet of `userId`
+     * and the system accounts named, or null when any is not known yet.
+     */
+    known(userId: string, kinds: SystemAccountKind[]): { wallet: number; system: number[] } | null {
+      const wallet = known.wallets.get(userId);
+      if (wallet === undefined) return null;
+      const system: number[] = [];
+      for (const kind of kinds) {
+        const id = known.system.get(kind);
+        if (id === undefined) return null;
+        system.push(id);
+      }
+      return { wallet, system };
+    },
+
     /** The user's wallet, created on first use. */
     async wallet(tx: Tx, userId: string): Promise<number> {
       const cached = known.wallets.get(userId);

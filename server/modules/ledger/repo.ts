@@ -38,9 +38,12 @@ export interface PostingMarkers {
  * transaction, from `head` (a VALUES or SELECT of kind, memo, idempotency key, reference;
  * no row, no posting), `e` its entries, `b` the move of at most one cached balance. Nothing
  * is written or moved when the idempotency key was used before; a wallet that cannot cover
- * its line is not moved. The statement's select reads the outcome with `postingOutcome`.
+ * its line is not moved (the caller rolls its transaction back), or, with `guardWallet`
+ * false, fails the whole statement on the wallet's CHECK (ledger_accounts_wallet_nonnegative):
+ * for a statement that is its own transaction. The statement's select reads the outcome with
+ * `postingOutcome`.
  */
-export function postingCtes(head: string, at: PostingMarkers): string {
+export function postingCtes(head: string, at: PostingMarkers, guardWallet = true): string {
   return `t as (
     insert into ledger_transactions (kind, memo, idempotency_key, reference)
     ${head}
@@ -52,8 +55,12 @@ export function postingCtes(head: string, at: PostingMarkers): string {
     returning transaction_id
   ), b as (
     update ledger_accounts a set balance_micros = a.balance_micros + ${at.moveAmount}::bigint
-    where a.id = ${at.moveAccount}::int and a.tracks_balance and exists (select 1 from t)
-      and (a.kind <> 'wallet' or a.balance_micros + ${at.moveAmount}::bigint >= 0)
+    where a.id = ${at.moveAccount}::int and a.tracks_balance and exists (select 1 from t)${
+      guardWallet
+        ? `
+      and (a.kind <> 'wallet' or a.balance_micros + ${at.moveAmount}::bigint >= 0)`
+        : ''
+    }
     returning a.id
   )`;
 }

@@ -17,9 +17,13 @@ import type { ListingSort } from '../../../shared/listing-options';
  * - a provider's own listings (maintenance included) read the (provider_id, id) index;
  * - a demo visitor's own sandbox listings join their view as a second branch.
  *
- * The page leaves the database as JSON text, each listing in the shape presentListing
- * (presenter.ts) gives it, or presentPublicListing for the public API: turning 50 rows into
- * objects and back into JSON cost the server three times the rest of the request. The test
+ * Each listing leaves the database as JSON text in the shape presentListing (presenter.ts)
+ * gives it, or presentPublicListing for the public API (turning 50 rows into objects and back
+ * into JSON cost the server three times the rest of the request), and repo.ts joins them into
+ * the page. The text is stored with the listing (market_json, public_json: migration 0020,
+ * written by a trigger when the listing or its provider changes) and only what a rental or a
+ * host changes is appended per read: writing the JSON per row on each read was three quarters
+ * of the database's work for a page. The keys are not in presentListing's order; the test
  * "presents a page's listings as presentListing does" keeps the two in step.
  */
 
@@ -54,18 +58,18 @@ export interface PageStatement {
   params: (keyof PageValues)[];
 }
 
-/** The statement's one row. */
-export interface PageSqlRow {
+/** The statement's one row (in array mode). */
+export type PageSqlRow = [
   /** The page's listings as a JSON array, hostUptimePercent left null (presenter.ts fills it). */
-  json: string;
+  json: string,
   /** Whether a listing follows the page. */
-  more: boolean;
+  more: boolean,
   /** The last listing's sort value and id: the next page's cursor. */
-  last_value: string | null;
-  last_id: number | null;
-  /** The hosts of the page's listings (market view). */
-  host_ids: string[] | null;
-}
+  lastValue: string | null,
+  lastId: number | null,
+  /** The hosts of the page's listings, a host once per listing on it. */
+  hostIds: string[] | null,
+];
 
 /**
  * A sort's key as the indexes hold it: `key(alias)` is the first ORDER BY expression (id
@@ -104,92 +108,25 @@ const SORT_KEYS: Record<ListingSort | 'id', SortKey> = {
 /** What the marketplace shows, in the words of the partial indexes' predicate. */
 const MARKETPLACE = `l.removed_at is null and l.status in ('available', 'rented') and not l.is_sandbox`;
 
-/** Micro-dollars as microsToDollars (shared/rules/money.ts) writes them: cents rounded half up. */
-const dollars = (micros: string) =>
-  `((${micros} + 5000) / 1000000)::text || '.' || lpad((((${micros} + 5000) / 10000) % 100)::text, 2, '0')`;
-
-/** hostStatusOfListing (repo.ts). */
-const HOST_STATUS = `(case when l.host_id is null then (case when l.is_demo_host then 'demo' else 'none' end)
+/**
+ * hostStatusOfListing (repo.ts) as JSON text: the one value of a listing's view that another
+ * table's rows change (a host's heartbeats).
+ */
+const HOST_STATUS_JSON = `(case when l.host_id is null then (case when l.is_demo_host then '"demo"' else '"none"' end)
     when exists (select 1 from hosts h where h.id = l.host_id and h.removed_at is null
-      and h.offline_since is null and h.last_heartbeat_at is not null) then 'online'
-    else 'offline' end)`;
+      and h.offline_since is null and h.last_heartbeat_at is not null) then '"online"'
+    else '"offline"' end)`;
 
 /**
- * A JSON object as text, its keys in the order given, written as JSON.stringify writes it.
- * `string`: a text value (quoted and escaped by to_json); `literal`: a number or boolean, as
- * its text; `json`: already JSON text. Null is null. Concatenation costs PostgreSQL a third of
- * json_build_object, which looks up every argument's type again for every row.
+ * presentListing (presenter.ts): the stored JSON (migration 0020, written by a trigger when
+ * the listing or its provider changes) and what a rental or a host changes. Status is one of
+ * three words (gpu_listings_status_check), so it needs no escaping.
  */
-function jsonObject(fields: [key: string, kind: 'string' | 'literal' | 'json', sql: string][]) {
-  const parts = fields.map(([key, kind, value], i) => {
-    const text =
-      kind === 'string'
-        ? `to_json(${value})::text`
-        : kind === 'literal'
-          ? `(${value})::text`
-          : value;
-    return `'${i === 0 ? '{' : ','}"${key}":' || coalesce(${text}, 'null')`;
-  });
-  return `${parts.join(' || ')} || '}'`;
-}
-
-/** presentListing (presenter.ts), key for key. */
-const MARKET_JSON = jsonObject([
-  ['id', 'literal', 'l.id'],
-  ['providerId', 'literal', 'l.provider_id'],
-  ['model', 'string', 'l.model'],
-  ['memory', 'string', 'l.memory'],
-  ['cudaCores', 'literal', 'l.cuda_cores'],
-  ['tensorCores', 'literal', 'l.tensor_cores'],
-  ['location', 'string', 'l.location'],
-  ['bandwidth', 'string', 'l.bandwidth'],
-  ['hourlyRate', 'string', dollars('l.hourly_rate_micros')],
-  ['dailyRate', 'string', dollars('l.hourly_rate_micros * 24')],
-  ['status', 'string', 'l.status'],
-  ['availableCount', 'literal', 'l.available_count'],
-  ['totalCount', 'literal', 'l.total_count'],
-  [
-    'specifications',
-    'string',
-    `(jsonb_build_object('bandwidth', l.bandwidth) || l.specifications)::text`,
-  ],
-  ['isDemoHost', 'literal', 'l.is_demo_host'],
-  ['hostStatus', 'string', HOST_STATUS],
-  ['hostId', 'string', 'l.host_id'],
-  // Filled in by withHostUptime (presenter.ts), which finds it right after hostId.
-  ['hostUptimePercent', 'json', 'null'],
-  [
-    'provider',
-    'json',
-    jsonObject([
-      ['id', 'literal', 'p.id'],
-      ['companyName', 'string', 'p.company_name'],
-      ['location', 'string', 'p.location'],
-      ['isVerified', 'literal', 'p.is_verified'],
-      ['reputation', 'string', 'p.reputation::text'],
-    ]),
-  ],
-]);
+const MARKET_JSON = `l.market_json || ',"status":"' || l.status || '","availableCount":' || l.available_count::text
+    || ',"totalCount":' || l.total_count::text || ',"hostStatus":' || ${HOST_STATUS_JSON} || '}'`;
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
-const PUBLIC_JSON = jsonObject([
-  ['id', 'literal', 'l.id'],
-  ['model', 'string', 'l.model'],
-  ['memory', 'string', 'l.memory'],
-  ['cudaCores', 'literal', 'l.cuda_cores'],
-  ['location', 'string', 'l.location'],
-  ['hourlyRate', 'string', dollars('l.hourly_rate_micros')],
-  ['dailyRate', 'string', dollars('l.hourly_rate_micros * 24')],
-  ['availableCount', 'literal', 'l.available_count'],
-  [
-    'provider',
-    'json',
-    jsonObject([
-      ['name', 'string', 'p.company_name'],
-      ['reputation', 'string', 'p.reputation::text'],
-    ]),
-  ],
-]);
+const PUBLIC_JSON = `l.public_json || ',"availableCount":' || l.available_count::text || '}'`;
 
 /** Builds a shape's statement; its text depends on the shape only, never on the values. */
 export function pageStatement(shape: PageShape): PageStatement {
@@ -213,30 +150,41 @@ export function pageStatement(shape: PageShape): PageStatement {
   }
   const take = shape.limit + 1;
   const order = shape.sort === undefined ? 'l.id' : `${sort.key('l')}, l.id`;
-  const branch = (where: string) => `(select ${sort.key('l')} as sort_key, l.id, l.host_id,
-    ${sort.value} as cursor_value, ${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON} as j
-  from gpu_listings l join providers p on p.id = l.provider_id
+  const columns = `${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON} as json,
+    ${sort.value} as cursor_value, l.id, l.host_id`;
+  const branch = (where: string, extra: string) => `select ${columns}, ${extra}
+  from gpu_listings l
   where ${[where, ...filters].join(' and ')}
-  order by ${order} limit ${take})`;
-
+  order by ${order} limit ${take}`;
+  // The rows in order, numbered (1 to limit + 1): the page, and whether another follows.
+  const numbered = `row_number() over (order by ${order}) as n`;
   let rows: string;
   if (shape.provider) {
     const visible = shape.viewerSandbox
       ? `(not l.is_sandbox or l.provider_id = ${$('viewerSandboxId')})`
       : 'not l.is_sandbox';
-    rows = branch(`l.provider_id = ${$('providerId')} and l.removed_at is null and ${visible}`);
+    rows = branch(
+      `l.provider_id = ${$('providerId')} and l.removed_at is null and ${visible}`,
+      numbered,
+    );
   } else if (shape.viewerSandbox) {
     const own = `l.provider_id = ${$('viewerSandboxId')} and l.removed_at is null and l.status in ('available', 'rented')`;
-    rows = `(${branch(MARKETPLACE)} union all ${branch(own)})`;
-  } else rows = branch(MARKETPLACE);
+    const key = `${sort.key('l')} as sort_key`;
+    rows = `select b.*, row_number() over (order by b.sort_key, b.id) as n
+  from ((${branch(MARKETPLACE, key)}) union all (${branch(own, key)})) b
+  order by b.sort_key, b.id limit ${take}`;
+  } else rows = branch(MARKETPLACE, numbered);
   const n = shape.limit;
+  // The aggregates read the rows in the order the subquery's ORDER BY and LIMIT give them (a
+  // single stream: a LIMIT is never run in parallel workers), so string_agg needs no ORDER BY
+  // of its own, which would sort the page's texts a second time.
   return {
-    text: `select '[' || coalesce(string_agg(page.j, ',' order by page.n) filter (where page.n <= ${n}), '') || ']' as json,
+    text: `select '[' || coalesce(string_agg(page.json, ',') filter (where page.n <= ${n}), '') || ']' as json,
   count(*) > ${n} as more,
   max(page.cursor_value) filter (where page.n = ${n}) as last_value,
   max(page.id) filter (where page.n = ${n}) as last_id,
-  array_agg(distinct page.host_id) filter (where page.n <= ${n} and page.host_id is not null) as host_ids
-from (select b.*, row_number() over (order by b.sort_key, b.id) as n from ${rows} b) page`,
+  array_agg(page.host_id) filter (where page.n <= ${n} and page.host_id is not null) as host_ids
+from (${rows}) page`,
     params,
   };
 }

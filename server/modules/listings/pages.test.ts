@@ -276,4 +276,51 @@ describe('a page written by the database', () => {
       uptime.get(hostId('online')),
     );
   });
+
+  it('writes a listing again when it or its provider changes, and not for a rental', async () => {
+    const db = t.database.db;
+    const provider = await createProvider(db, {
+      companyName: `Stored ${marker}`,
+      reputation: '2.0',
+    });
+    const made = await createListing(db, { providerId: provider.id, location: `Stored ${marker}` });
+    const shown = async () => {
+      const listed = (await page(`model=stored%20${marker}&limit=100`)).listings;
+      expect(listed).toHaveLength(1);
+      const row = await listingsRepo.findById(db, made.id);
+      if (!row) throw new Error('listing vanished');
+      const expected = presentListing(row);
+      const [listing] = listed;
+      expect({ ...listing, specifications: JSON.parse(listing?.specifications ?? '') }).toEqual({
+        ...expected,
+        specifications: JSON.parse(expected.specifications),
+      });
+      return listing;
+    };
+    await shown();
+    await db
+      .update(providers)
+      .set({ companyName: `Stored ${marker} "Renamed"`, location: 'Elsewhere', isVerified: true })
+      .where(eq(providers.id, provider.id));
+    expect((await shown())?.provider).toMatchObject({
+      companyName: `Stored ${marker} "Renamed"`,
+      location: 'Elsewhere',
+      isVerified: true,
+    });
+    await db.update(providers).set({ reputation: '4.5' }).where(eq(providers.id, provider.id));
+    expect((await shown())?.provider.reputation).toBe('4.5');
+    await listingsRepo.update(db, made.id, {
+      model: 'H100',
+      memory: '80GB',
+      hourlyRateMicros: dollarsToMicros('3.005'),
+      specifications: { cooling: 'Liquid' },
+      // A write of the stored JSON itself is replaced.
+      marketJson: '{"id":0',
+    });
+    expect(await shown()).toMatchObject({ model: 'H100', memory: '80GB', hourlyRate: '3.01' });
+    // A rental's write (the unit and status) is read as it is, without writing the JSON again.
+    await listingsRepo.reserveUnit(db, made.id, dollarsToMicros('3.005'));
+    const rented = await shown();
+    expect(rented?.availableCount).toBe(made.availableCount - 1);
+  });
 });

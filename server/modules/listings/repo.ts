@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ListingSort } from '../../../shared/listing-options';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
-import { compiledSql, runSql } from '../../db/compiled';
+import { compiledSql, runSqlArrays } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
 import {
   type PageShape,
@@ -135,8 +135,11 @@ const reserveUnitStatement = compiledSql<ReservedUnitRow>(
 
 const releaseUnitStatement = compiledSql('listings_release_unit', releaseUnitSql('$1'));
 
+/** A listing's columns but its stored JSON (only the page statement reads that). */
+const { marketJson: _market, publicJson: _public, ...listingFields } = getTableColumns(gpuListings);
+
 export const listingColumns = {
-  listing: gpuListings,
+  listing: listingFields,
   provider: {
     id: providers.id,
     companyName: providers.companyName,
@@ -150,7 +153,7 @@ export const listingColumns = {
 };
 
 export type ListingRow = {
-  listing: typeof gpuListings.$inferSelect;
+  listing: Omit<typeof gpuListings.$inferSelect, 'marketJson' | 'publicJson'>;
   provider: {
     id: number;
     companyName: string;
@@ -236,18 +239,19 @@ export const listingsRepo = {
       ...(filter.after ? { afterValue: filter.after.value, afterId: filter.after.id } : {}),
     };
     const { statement, name } = statementOf(shape);
-    const [row] = await runSql<PageSqlRow>(
+    const [row] = await runSqlArrays<PageSqlRow>(
       conn,
       statement.text,
       statement.params.map((param) => values[param]),
       name,
     );
     if (!row) throw new Error('the page statement answered no row');
+    const [json, more, lastValue, lastId, hostIds] = row;
     const next =
-      row.more && row.last_value !== null && row.last_id !== null
-        ? { value: row.last_value, id: Number(row.last_id) }
+      more && lastValue !== null && lastId !== null
+        ? { value: lastValue, id: Number(lastId) }
         : null;
-    return { json: row.json, hostIds: row.host_ids ?? [], next };
+    return { json, hostIds: hostIds ? [...new Set(hostIds)] : [], next };
   },
 
   /**

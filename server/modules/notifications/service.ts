@@ -30,6 +30,14 @@ const MESSAGES: Record<
     subject: `Instance #${id} ended: its host went offline`,
     text: `The host running instance #${id} has been unreachable for 20 minutes, so the instance was ended. Time it was unreachable was not billed, and any unused booked time was returned to your credits.`,
   }),
+  deadline_stopped: (id) => ({
+    subject: `Instance #${id} was stopped at its deadline`,
+    text: `Instance #${id} reached the "stop at" time you set, so it was stopped. Nothing was deleted: its disk is kept and you can start it again from /vm-dashboard.`,
+  }),
+  deadline_terminated: (id) => ({
+    subject: `Instance #${id} was terminated at its deadline`,
+    text: `Instance #${id} reached the "terminate at" time you set, so it was terminated and its disk deleted. Charges for it have stopped.`,
+  }),
   low_balance: (_id, event) => ({
     subject: 'Your RentGPU credit balance is running low',
     text: `Your balance is $${event.balance ?? '0.00'}, below your low-balance threshold. Running instances stop when the balance cannot pay the next minute. Add credits at /payments.`,

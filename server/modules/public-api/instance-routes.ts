@@ -11,10 +11,12 @@ import {
   rentalAnswer,
   rentalsList,
   rentalsQuery,
+  updateInstanceBody,
   updatePublicRentalBody,
 } from '../../../shared/contracts/public-api';
 import { badRequest } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
+import { requestedDeadlines } from '../instances/deadlines-presenter';
 import { presentRental, rentalStatus } from '../instances/presenter';
 import type { InstanceRow } from '../instances/service';
 import { keyIdempotency, requireKey } from './access';
@@ -70,14 +72,14 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         operationId: 'createInstance',
         summary: 'Create an instance',
         description:
-          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`.',
+          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`. A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).',
         body: createInstanceBody,
         response: { 201: instanceAnswer, ...errorResponses },
       },
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      const { gpuListingId, durationHours, sshKeyId, template } = request.body;
+      const { gpuListingId, durationHours, sshKeyId, template, stopAt, terminateAt } = request.body;
       // The Idempotency-Key answer is stored in the launch's own transaction.
       const row = await instances.launch(
         {
@@ -86,7 +88,11 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
           listing: { id: gpuListingId },
           plan:
             durationHours === undefined
-              ? { name: 'metered', storageGb: 50 }
+              ? {
+                  name: 'metered',
+                  storageGb: 50,
+                  deadlines: requestedDeadlines(stopAt, terminateAt),
+                }
               : { name: 'booked', hours: durationHours },
           template: durationHours === undefined ? (template ?? null) : null,
           ...(sshKeyId ? { sshKeyId } : {}),
@@ -143,6 +149,35 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     async (request) => {
       const { userId } = requireKey(request);
       return answerOf(await instances.getOwn(userId, request.params.id));
+    },
+  );
+
+  app.patch(
+    '/instances/:id',
+    {
+      config: { permission: 'write', ...keyIdempotency },
+      schema: {
+        tags: ['Instances'],
+        operationId: 'updateInstance',
+        summary: 'Set or clear its stop and terminate times',
+        description:
+          'A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. A booked rental ends with its hours (409).',
+        params: instanceIdParam,
+        body: updateInstanceBody,
+        response: { 200: instanceAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireKey(request);
+      const { stopAt, terminateAt } = request.body;
+      const deadlines = requestedDeadlines(stopAt, terminateAt);
+      const row = await instances.setDeadlines(
+        { userId },
+        request.params.id,
+        deadlines,
+        clock.now(),
+      );
+      return answerOf(row);
     },
   );
 

@@ -7,7 +7,8 @@ import type { InstancesContext } from '../context';
 import { imageUnavailable, offersTemplate } from '../image-offer';
 import type { Plans } from '../plans';
 import type { InstanceRow } from '../repo-rows';
-import type { CreateMeteredInput, RentOptions } from '../types';
+import type { CreateMeteredInput, Deadlines, RentOptions } from '../types';
+import { checkDeadlines, type DeadlineFields } from './deadlines';
 import { isImageTemplate, templateShape } from './template-shape';
 
 /** A rentable listing of a GPU type, as the launch chose it (cheapest first). */
@@ -47,7 +48,13 @@ export interface LaunchRequest {
    */
   plan:
     | { name: 'booked'; hours: number; quote?: { hourlyRate: string; totalCost: string } }
-    | { name: 'metered'; storageGb: number };
+    | {
+        name: 'metered';
+        storageGb: number;
+        /** The renter's "stop at" and "terminate at" (checked here; 400 names `deadlineFields`). */
+        deadlines?: Deadlines;
+        deadlineFields?: DeadlineFields;
+      };
   /** A template (an image or an Instant Deploy template) and the shape the renter chose. */
   template?: string | null;
   shape?: { cpus: number; memoryGb: number };
@@ -157,7 +164,12 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
     metered: async (req, plan, now) => {
       const { listing } = req;
       const source = req.source === 'marketplace' ? 'api' : req.source;
-      const base = { source, storageGb: plan.storageGb };
+      if (plan.deadlines) checkDeadlines(plan.deadlines, now, plan.deadlineFields);
+      const base = {
+        source,
+        storageGb: plan.storageGb,
+        ...(plan.deadlines ? { deadlines: plan.deadlines } : {}),
+      };
       if ('id' in listing) {
         const found = await visibleListing(req.userId, listing.id);
         // The listing's host must hold or be able to fetch the template's image (else 409).

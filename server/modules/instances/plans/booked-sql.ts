@@ -31,17 +31,7 @@ const RENT_AT: PostingMarkers = {
  * moved, and the caller rolls its transaction back. The memo is the one a rent has always
  * had: "Rental <id>: <hours> h of <model> held in escrow, storage add-on charged".
  */
-const rentStatement = compiledSql<
-  Record<string, unknown> &
-    PostingOutcomeRow & {
-      listing_model: string;
-      listing_location: string;
-      listing_is_demo_host: boolean;
-      listing_company_name: string;
-    }
->(
-  'instances_rent',
-  `with l as (
+const rentSql = (guardWallet: boolean) => `with l as (
     ${reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4' })}
   ), i as (
     insert into instances (user_id, gpu_listing_id, provider_id, host_id, source, billing_plan,
@@ -56,12 +46,28 @@ const rentStatement = compiledSql<
     `select 'rental_start', 'Rental ' || i.id || ': ' || $5::int || ' h of ' || l.model
       || ' held in escrow, storage add-on charged', null::text, 'rental:' || i.id from i, l`,
     RENT_AT,
+    guardWallet,
   )}
   select i.*, l.model as listing_model, l.location as listing_location,
     l.is_demo_host as listing_is_demo_host, l.company_name as listing_company_name,
     ${postingOutcome(RENT_AT)}
-  from i, l`,
-);
+  from i, l`;
+
+type RentRow = Record<string, unknown> &
+  PostingOutcomeRow & {
+    listing_model: string;
+    listing_location: string;
+    listing_is_demo_host: boolean;
+    listing_company_name: string;
+  };
+
+const rentStatement = compiledSql<RentRow>('instances_rent', rentSql(true));
+
+/**
+ * The same rent as its own transaction (no BEGIN and COMMIT around it): a wallet that cannot
+ * pay fails the statement on its CHECK, so nothing of it is written.
+ */
+const rentAloneStatement = compiledSql<RentRow>('instances_rent_alone', rentSql(false));
 
 const SETTLE_AT: PostingMarkers = {
   accounts: '$6',
@@ -113,10 +119,16 @@ export const bookedSql = {
       provisioningDeadline: Date;
       /** The wallet's line and the system accounts' (one cached balance moves). */
       posting: PreparedLines;
+      /**
+       * Run outside a transaction (`conn` the database): a wallet that cannot pay fails the
+       * statement (isCheckViolation ledger_accounts_wallet_nonnegative) rather than leaving
+       * the caller a transaction to roll back.
+       */
+      alone?: boolean;
     },
   ): Promise<{ row: InstanceRow; posted: ReturnType<typeof readPostingOutcome> } | null> {
     if (rent.posting.after.length > 0) throw new Error('a rent moves one cached balance');
-    const [row] = await rentStatement(conn, [
+    const [row] = await (rent.alone ? rentAloneStatement : rentStatement)(conn, [
       rent.listingId,
       String(rent.rateMicros),
       rent.providerId,

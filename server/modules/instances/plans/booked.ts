@@ -7,15 +7,17 @@ import {
   STORAGE_ADDON_MICROS,
   sameDollars,
 } from '../../../../shared/rules/pricing';
+import { isCheckViolation } from '../../../db/errors';
 import {
   badRequest,
   hostOffline,
+  insufficientCredits,
   invalidStateTransition,
   listingUnavailable,
   notFound,
   quoteMismatch,
 } from '../../../lib/errors';
-import { ledgerService, prepareLines } from '../../ledger/service';
+import { ledgerService, type PreparedLines, prepareLines } from '../../ledger/service';
 import { listingsService } from '../../listings/service';
 import type { InstancesContext } from '../context';
 import { stateOf } from '../states';
@@ -87,45 +89,62 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
       // the instance and post the money (bookedSql.rentBooked). Anything else (unknown
       // listing, changed price, a total that is not the quote, rented out) is explained after.
       const quoted = clientRate !== null && sameDollars(body.totalCost, microsToDollars(booked));
+      const rent = (posting: PreparedLines) => ({
+        listingId: body.gpuListingId,
+        rateMicros: clientRate ?? 0n,
+        providerId: body.providerId,
+        userId,
+        hours: body.durationHours,
+        bookedMicros: booked,
+        storageFeeMicros: STORAGE_ADDON_MICROS,
+        at: now,
+        endsAt: new Date(now.getTime() + body.durationHours * 3_600_000),
+        provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+        posting,
+      });
+      const lines = (wallet: number, escrow: number, platform: number) =>
+        prepareLines('rental_start', [
+          { accountId: wallet, amountMicros: -(booked + STORAGE_ADDON_MICROS) },
+          { accountId: escrow, amountMicros: booked, system: true },
+          { accountId: platform, amountMicros: STORAGE_ADDON_MICROS, system: true },
+        ]);
+      // With its accounts known and no Idempotency-Key answer to store beside it, the rent is
+      // its one statement, no BEGIN and COMMIT around it: a wallet that cannot pay fails it.
+      const alone = async (wallet: number, escrow: number, platform: number) => {
+        try {
+          const rented = await bookedSql.rentBooked(db, {
+            ...rent(lines(wallet, escrow, platform)),
+            alone: true,
+          });
+          return rented?.row ?? null;
+        } catch (error) {
+          if (!isCheckViolation(error, 'ledger_accounts_wallet_nonnegative')) throw error;
+          const balance = await ledgerService.walletBalance(db, userId);
+          throw insufficientCredits(booked + STORAGE_ADDON_MICROS, balance);
+        }
+      };
+      const inTransaction = () =>
+        accounts.transact(async (tx) => {
+          // The posting's memo and reference name the instance: the statement writes them.
+          const posting = lines(
+            await accounts.wallet(tx, userId),
+            await accounts.system(tx, 'escrow'),
+            await accounts.system(tx, 'platform_revenue'),
+          );
+          const rented = await bookedSql.rentBooked(tx, rent(posting));
+          if (!rented) return null;
+          // A wallet that cannot pay: nothing stays (the transaction rolls back).
+          ledgerService.checkMoved(posting, rented.posted);
+          await options.record?.(tx, rented.row);
+          return rented.row;
+        });
+      const known = options.record ? null : accounts.known(userId, ['escrow', 'platform_revenue']);
+      const [escrow, platform] = known?.system ?? [];
       const created = !quoted
         ? null
-        : await accounts.transact(async (tx) => {
-            // The posting's memo and reference name the instance: the statement writes them.
-            const posting = prepareLines('rental_start', [
-              {
-                accountId: await accounts.wallet(tx, userId),
-                amountMicros: -(booked + STORAGE_ADDON_MICROS),
-              },
-              {
-                accountId: await accounts.system(tx, 'escrow'),
-                amountMicros: booked,
-                system: true,
-              },
-              {
-                accountId: await accounts.system(tx, 'platform_revenue'),
-                amountMicros: STORAGE_ADDON_MICROS,
-                system: true,
-              },
-            ]);
-            const rented = await bookedSql.rentBooked(tx, {
-              listingId: body.gpuListingId,
-              rateMicros: clientRate,
-              providerId: body.providerId,
-              userId,
-              hours: body.durationHours,
-              bookedMicros: booked,
-              storageFeeMicros: STORAGE_ADDON_MICROS,
-              at: now,
-              endsAt: new Date(now.getTime() + body.durationHours * 3_600_000),
-              provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
-              posting,
-            });
-            if (!rented) return null;
-            // A wallet that cannot pay: nothing stays (the transaction rolls back).
-            ledgerService.checkMoved(posting, rented.posted);
-            await options.record?.(tx, rented.row);
-            return rented.row;
-          });
+        : known && escrow !== undefined && platform !== undefined
+          ? await alone(known.wallet, escrow, platform)
+          : await inTransaction();
       if (!created) throw await whyNotRentable(body, userId);
       config.onChange?.();
       return ctx.tellHost(created);

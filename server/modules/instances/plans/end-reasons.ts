@@ -31,6 +31,10 @@ export const ENDINGS = {
   hostReportedFailure: { reason: 'host_failed', to: 'failed', tell: null },
   /** A wallet that cannot pay a running metered instance's minute: stopped, never deleted. */
   outOfCredits: { reason: 'insufficient_credits', to: 'stopped', tell: 'stopped_for_credits' },
+  /** Its renter's "stop at" came (worker/jobs.ts): stopped as by their own stop, disk kept. */
+  deadlineStop: { reason: 'deadline_stop', to: 'stopped', tell: 'deadline_stopped' },
+  /** Its renter's "terminate at" came: ended as by their own terminate. */
+  deadlineTerminate: { reason: 'deadline_terminate', to: 'released', tell: 'deadline_terminated' },
 } as const satisfies Record<
   string,
   {

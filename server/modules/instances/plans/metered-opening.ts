@@ -71,3 +71,47 @@ export async function chargeOpeningMinute(
   if (!moved) throw new Error(`instance ${instance.id} vanished under its lock`);
   return moved;
 }
+
+/**
+ * An instance that failed without ever running (its host could not create it, or it timed
+ * out provisioning) is charged nothing: every minute it paid is given back, as one reversing
+ * `metered_minute` transaction with each minute's own split, and its counters go to zero.
+ */
+export async function refundNeverReady(
+  ctx: InstancesContext,
+  tx: Tx,
+  instance: Instance,
+): Promise<void> {
+  if (instance.readyAt !== null || instance.chargedMicros === 0n) return;
+  const { accounts, config } = ctx;
+  const { computeMicros, storageMicros } = minuteChargeMicros(
+    instance.hourlyRateMicros,
+    instance.storageGb,
+    true,
+  );
+  const { providerMicros, feeMicros } = splitEarnings(computeMicros, config.platformFeeBps);
+  const computeMinutes = BigInt(instance.computeMinutes);
+  const storageTotal = BigInt(instance.storageMinutes) * storageMicros;
+  const total = computeMinutes * computeMicros + storageTotal;
+  if (total !== instance.chargedMicros)
+    throw new Error(`instance ${instance.id}: charges out of step`);
+  await ledgerService.post(tx, {
+    kind: 'metered_minute',
+    memo: `Instance ${instance.id}: ${instance.computeMinutes} minute(s) given back (it never ran)`,
+    idempotencyKey: `metered:${instance.id}:refund`,
+    reference: `instance:${instance.id}`,
+    lines: [
+      { accountId: await accounts.wallet(tx, instance.userId), amountMicros: total },
+      {
+        accountId: await accounts.earnings(tx, instance.providerId),
+        amountMicros: -computeMinutes * providerMicros,
+      },
+      {
+        accountId: await accounts.system(tx, 'platform_revenue'),
+        amountMicros: -(computeMinutes * feeMicros + storageTotal),
+        system: true,
+      },
+    ],
+  });
+  await meteredSql.clearCharges(tx, instance.id);
+}

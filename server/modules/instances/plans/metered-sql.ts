@@ -73,6 +73,14 @@ export const meteredSql = {
     return rows[0] ?? null;
   },
 
+  /** Its charges given back (plans/metered-opening.ts `refundNeverReady`): nothing counted. */
+  async clearCharges(conn: Conn, id: number) {
+    await conn
+      .update(instances)
+      .set({ computeMinutes: 0, storageMinutes: 0, chargedMicros: 0n })
+      .where(eq(instances.id, id));
+  },
+
   /**
    * Users with metered instances that still exist: their wallet balance and what their
    * instances cost per hour now (compute while running or about to, storage always).

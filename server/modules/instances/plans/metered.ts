@@ -21,12 +21,17 @@ import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
 import { chargeMeteredMinute } from './metered-minute';
-import { chargeOpeningMinute } from './metered-opening';
+import { chargeOpeningMinute, refundNeverReady } from './metered-opening';
 import { stopMetered } from './metered-stop';
 import type { BillingPlan } from './plan';
 
-/** Its renter hears when its host failed, or when it was stopped for want of credits. */
-const TELLS = new Set<InstanceEvent['kind']>(['host_failed', 'stopped_for_credits']);
+/** Its renter hears when its host failed, when it was stopped for want of credits, or at a deadline. */
+const TELLS = new Set<InstanceEvent['kind']>([
+  'host_failed',
+  'stopped_for_credits',
+  'deadline_stopped',
+  'deadline_terminated',
+]);
 
 /** The wallet must hold one hour at the instance's rate (compute and storage). */
 async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: number) {
@@ -97,6 +102,8 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           startTime: now,
           paidThrough: now,
           provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+          stopAt: input.deadlines?.stopAt ?? null,
+          terminateAt: input.deadlines?.terminateAt ?? null,
         });
         await chargeOpeningMinute(ctx, tx, instance, now);
         const row = await instancesRepo.findView(tx, instance.id);
@@ -129,8 +136,13 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       return stopMetered(tx, instance, now, null);
     },
 
-    /** Its unit back if it held one; minutes already paid stay paid. */
+    /**
+     * Its unit back if it held one; minutes already paid stay paid, unless it failed without
+     * ever running: then every minute is given back (a create its host could not run costs
+     * nothing).
+     */
     async end(tx, instance, how) {
+      if (how.to === 'failed') await refundNeverReady(ctx, tx, instance);
       if (holdsUnit(stateOf(instance)))
         await listingsService.releaseUnit(tx, instance.gpuListingId);
       const moved = await instancesRepo.transition(tx, instance.id, LIVE_STATES, how.to, how.at, {

@@ -14,6 +14,7 @@ import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
 import { useCreateVm } from '../api/create-vm';
+import { DEADLINE_CHOICES, deadlineFrom } from '../deadline-choices';
 
 type NumberField = keyof typeof VM_LIMITS;
 const NUMBER_FIELDS: { key: NumberField; label: string }[] = [
@@ -49,6 +50,9 @@ export function CreateVmForm({
     disk_gb: String(VM_LIMITS.disk_gb.default),
   });
   const [template, setTemplate] = useState<VmTemplate>(DEFAULT_VM_TEMPLATE);
+  // Deadlines (issue 23, part 5): "" is none; a choice becomes a time when the form is sent.
+  const [stopAfter, setStopAfter] = useState('');
+  const [terminateAfter, setTerminateAfter] = useState('');
   // One key per opened form; a new one after a refusal the server keeps (docs/decisions/009).
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const create = useCreateVm();
@@ -63,6 +67,10 @@ export function CreateVmForm({
       disk_gb: Number.parseInt(numbers.disk_gb, 10),
       template,
     };
+    const stopAt = deadlineFrom(stopAfter, Date.now());
+    const terminateAt = deadlineFrom(terminateAfter, Date.now());
+    if (stopAt) body.stop_at = stopAt;
+    if (terminateAt) body.terminate_at = terminateAt;
     try {
       await create.mutateAsync({ body, idempotencyKey });
       toast({
@@ -141,6 +149,34 @@ export function CreateVmForm({
               ))}
             </Select>
           </Field>
+          {(
+            [
+              ['vm-stop-after', 'Stop after', stopAfter, setStopAfter, 'its disk is kept'],
+              [
+                'vm-terminate-after',
+                'Terminate after',
+                terminateAfter,
+                setTerminateAfter,
+                'its disk is deleted',
+              ],
+            ] as const
+          ).map(([fieldId, label, value, setValue, hint]) => (
+            <Field key={fieldId} id={fieldId} label={label} hint={`Optional: ${hint}.`}>
+              <Select
+                id={fieldId}
+                value={value}
+                onChange={(e) => setValue(e.target.value)}
+                aria-describedby={`${fieldId}-hint`}
+              >
+                <option value="">Never</option>
+                {DEADLINE_CHOICES.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          ))}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button type="submit" disabled={create.isPending || offered.length === 0}>

@@ -17,6 +17,7 @@ import { useStopVm } from '../api/stop-vm';
 import { useTerminateVm } from '../api/terminate-vm';
 import { uptime } from '../uptime';
 import { UsageBar } from './usage-bar';
+import { VmDeadlines } from './vm-deadlines';
 
 /**
  * Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue,
@@ -45,6 +46,8 @@ const END_REASONS: Record<string, string> = {
   insufficient_credits: 'Stopped: your credits ran out.',
   host_failed: 'Its host failed or went dark.',
   provisioning_timeout: 'Its host did not start it in time.',
+  deadline_stop: 'Stopped at the time you set.',
+  deadline_terminate: 'Terminated at the time you set.',
 };
 
 export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
@@ -144,6 +147,12 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
       {waiting ? (
         <p className="text-sm text-muted-foreground" data-testid="vm-waiting">
           {waiting}
+        </p>
+      ) : null}
+      <VmDeadlines vm={vm} />
+      {vm.failure_reason ? (
+        <p className="text-sm text-warning-text break-words" data-testid="vm-failure-reason">
+          Reason: {vm.failure_reason}
         </p>
       ) : null}
 

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { run } from '../main';
+import type { Io } from './context';
+import { deadlineBody, deadlineWords, durationArg } from './deadlines';
+
+/** An in-process `rentgpu` whose calls are only explained (--explain: nothing is sent). */
+async function explain(args: string[]) {
+  let out = '';
+  let err = '';
+  const io: Io = {
+    out: (s) => {
+      out += s;
+    },
+    err: (s) => {
+      err += s;
+    },
+    prompt: async () => '',
+    exec: async () => 0,
+    isTTY: false,
+    env: { apiKey: 'rgpu_test', apiUrl: 'http://api.test', configFile: '/nonexistent/config.json' },
+  };
+  const code = await run(['--explain', ...args], io);
+  const brace = err.indexOf('{');
+  return { code, out, err, body: brace >= 0 ? JSON.parse(err.slice(brace)) : undefined };
+}
+
+const NOW = new Date('2030-01-01T00:00:00.000Z');
+
+describe('the deadline flags', () => {
+  it('read 2h, 1d, 90m, 30s and 1h30m as durations', () => {
+    const ms = durationArg('--stop-after');
+    expect(ms('2h')).toBe(2 * 3_600_000);
+    expect(ms('1d')).toBe(86_400_000);
+    expect(ms('90m')).toBe(90 * 60_000);
+    expect(ms('30s')).toBe(30_000);
+    expect(ms('1h30m')).toBe(90 * 60_000);
+    expect(ms(' 2H ')).toBe(2 * 3_600_000);
+  });
+
+  it('refuse what is not a duration, naming the flag', () => {
+    for (const bad of ['', '2', 'h', '2w', '-1h', '0m', '1.5h', 'two hours']) {
+      expect(() => durationArg('--terminate-after')(bad), bad).toThrow(
+        '--terminate-after must be a duration such as 90m, 2h or 1d',
+      );
+    }
+  });
+
+  it('become times from now in the body, null to clear', () => {
+    expect(deadlineBody({ stopAfter: 2 * 3_600_000, terminateAfter: 86_400_000 }, NOW)).toEqual({
+      stopAt: '2030-01-01T02:00:00.000Z',
+      terminateAt: '2030-01-02T00:00:00.000Z',
+    });
+    expect(deadlineBody({ clearStop: true, terminateAfter: 90 * 60_000 }, NOW)).toEqual({
+      stopAt: null,
+      terminateAt: '2030-01-01T01:30:00.000Z',
+    });
+    expect(deadlineBody({}, NOW)).toEqual({});
+    expect(() => deadlineBody({ stopAfter: 60_000, clearStop: true }, NOW)).toThrow(
+      'Give --stop-after or --clear-stop, not both.',
+    );
+  });
+
+  it('are read back in words', () => {
+    expect(deadlineWords({ stopAt: '2030-01-01T02:00:00.000Z', terminateAt: null })).toBe(
+      'stops at 2030-01-01T02:00:00.000Z.',
+    );
+    expect(deadlineWords({ stopAt: null, terminateAt: null })).toBe('no stop or terminate time.');
+  });
+});
+
+describe('rentgpu with deadlines (--explain)', () => {
+  it('instances create --stop-after 2h --terminate-after 1d sends both times', async () => {
+    const r = await explain([
+      'instances',
+      'create',
+      '7',
+      '--stop-after',
+      '2h',
+      '--terminate-after',
+      '1d',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('POST http://api.test/api/v1/instances');
+    expect(r.body.gpuListingId).toBe(7);
+    // Both from the same moment: a day less two hours apart.
+    expect(Date.parse(r.body.terminateAt) - Date.parse(r.body.stopAt)).toBe(22 * 3_600_000);
+  });
+
+  it('instances deadline sets and clears with PATCH; without a flag or with a bad one it exits 2', async () => {
+    const set = await explain([
+      'instances',
+      'deadline',
+      '7',
+      '--stop-after',
+      '90m',
+      '--clear-terminate',
+    ]);
+    expect(set.code, set.err).toBe(0);
+    expect(set.err).toContain('PATCH http://api.test/api/v1/instances/7');
+    expect(set.body.terminateAt).toBeNull();
+    expect(typeof set.body.stopAt).toBe('string');
+    expect((await explain(['instances', 'deadline', '7'])).code).toBe(2);
+    const bad = await explain(['instances', 'create', '7', '--stop-after', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--stop-after must be a duration such as 90m, 2h or 1d');
+  });
+});

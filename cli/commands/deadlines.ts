@@ -1,0 +1,97 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import type { InstanceAnswer, UpdateInstanceBody } from '../../shared/contracts/public-api';
+import { parseDuration } from '../../shared/rules/deadlines';
+import { type Ctx, positiveInt, UsageError } from './context';
+
+/** A duration flag's value (`90m`, `2h`, `1d`, `1h30m`) in milliseconds. */
+export function durationArg(what: string) {
+  return (value: string): number => {
+    const ms = parseDuration(value);
+    if (ms === null) {
+      throw new InvalidArgumentError(
+        `${what} must be a duration such as 90m, 2h or 1d (s, m, h, d).`,
+      );
+    }
+    return ms;
+  };
+}
+
+/** The deadline flags of `instances create` and `instances deadline`. */
+export interface DeadlineOptions {
+  stopAfter?: number;
+  terminateAfter?: number;
+  clearStop?: boolean;
+  clearTerminate?: boolean;
+}
+
+/**
+ * The body's deadlines from the flags, as times from `now` (the server checks each lies in
+ * the future and within a year): `--stop-after 2h` → stopAt two hours on; `--clear-stop` →
+ * stopAt null. A flag and its clear together are a usage error.
+ */
+export function deadlineBody(options: DeadlineOptions, now: Date): UpdateInstanceBody {
+  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+  if (options.stopAfter !== undefined && options.clearStop) {
+    throw new UsageError('Give --stop-after or --clear-stop, not both.');
+  }
+  if (options.terminateAfter !== undefined && options.clearTerminate) {
+    throw new UsageError('Give --terminate-after or --clear-terminate, not both.');
+  }
+  return {
+    ...(options.stopAfter !== undefined ? { stopAt: at(options.stopAfter) } : {}),
+    ...(options.clearStop ? { stopAt: null } : {}),
+    ...(options.terminateAfter !== undefined ? { terminateAt: at(options.terminateAfter) } : {}),
+    ...(options.clearTerminate ? { terminateAt: null } : {}),
+  };
+}
+
+/** Adds `--stop-after` and `--terminate-after` to a command that creates an instance. */
+export function withDeadlineFlags(command: Command): Command {
+  return command
+    .option(
+      '--stop-after <duration>',
+      'stop it after this long (e.g. 90m, 2h, 1d; metered only)',
+      durationArg('--stop-after'),
+    )
+    .option(
+      '--terminate-after <duration>',
+      'terminate it after this long (e.g. 2h, 1d; metered only)',
+      durationArg('--terminate-after'),
+    );
+}
+
+/** `instances deadline <id>`: sets or clears a metered instance's stop and terminate times. */
+export function registerDeadlines(instances: Command, ctx: Ctx): void {
+  const { api, show } = ctx;
+  withDeadlineFlags(
+    instances
+      .command('deadline')
+      .description('set or clear when a metered instance is stopped or terminated for you')
+      .argument('<instance-id>', 'the instance', positiveInt('instance-id')),
+  )
+    .option('--clear-stop', 'remove its stop time')
+    .option('--clear-terminate', 'remove its terminate time')
+    .action(async (id: number, options: DeadlineOptions) => {
+      const body = deadlineBody(options, new Date());
+      if (Object.keys(body).length === 0) {
+        throw new UsageError(
+          'Give --stop-after, --terminate-after, --clear-stop or --clear-terminate.',
+        );
+      }
+      const answer = await api<InstanceAnswer>({
+        method: 'PATCH',
+        path: `/instances/${id}`,
+        body,
+      });
+      show(answer, (a) => `Instance ${a.instance.id}: ${deadlineWords(a.instance)}`);
+    });
+}
+
+/** An instance's deadlines in words, for the terminal. */
+export function deadlineWords(i: { stopAt: string | null; terminateAt: string | null }): string {
+  const parts = [
+    i.stopAt ? `stops at ${i.stopAt}` : null,
+    i.terminateAt ? `terminates at ${i.terminateAt}` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? `${parts.join(', ')}.` : 'no stop or terminate time.';
+}
