@@ -388,6 +388,8 @@ function fixtureRental(id: number, over: Partial<RentalView>): RentalView {
     storageFee: '2.50',
     status: 'active',
     phase: 'ready',
+    state: 'running',
+    provisioningStep: null,
     startTime: start,
     endsAt: start,
     endTime: null,

@@ -116,6 +116,11 @@ test('a VM from No Instances to running, stopped, started again and terminated, 
 
   await card.getByRole('button', { name: 'Stop' }).click();
   await expect(toastWith(page, 'VM Stopped')).toBeVisible();
+  // Until its host confirms, it is stopping (grey), with no Start offered (docs/decisions/018).
+  await expect(card.getByTestId('vm-status')).toHaveText(/^(stopping|stopped)$/);
+  if ((await card.getByTestId('vm-status').textContent()) === 'stopping') {
+    await expect(card.getByRole('button', { name: 'Start' })).toHaveCount(0);
+  }
   await refreshUntil(page, card, 'stopped');
   await expect(card.getByTestId('vm-state')).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Stop' })).toHaveCount(0);
@@ -123,7 +128,7 @@ test('a VM from No Instances to running, stopped, started again and terminated, 
 
   await card.getByRole('button', { name: 'Start' }).click();
   await expect(toastWith(page, 'VM Started')).toBeVisible();
-  await expect(card.getByTestId('vm-status')).toHaveText('creating');
+  await expect(card.getByTestId('vm-status')).toHaveText(/^(starting|running)$/);
   await refreshUntil(page, card, 'running');
 
   await card.getByRole('button', { name: 'Terminate' }).click();
@@ -135,7 +140,7 @@ test('a VM from No Instances to running, stopped, started again and terminated, 
   await confirm.getByRole('button', { name: 'Terminate' }).click();
   await expect(toastWith(page, 'VM Terminated')).toBeVisible();
   await expect(confirm).toBeHidden();
-  await expect(card.getByTestId('vm-status')).toHaveText('terminated');
+  await refreshUntil(page, card, 'terminated');
   await expect(card.getByRole('button', { name: 'Terminate' })).toBeDisabled();
   // Still listed: Active Instances counts every listed instance (spec part 2 section 9).
   await expect(page.getByTestId('billing-Active Instances')).toHaveText('1');
@@ -168,34 +173,47 @@ test('the server’s refusals become the failure toasts', async ({ page }) => {
   const id = (await first.getByTestId('vm-id').textContent()) ?? '';
   const card = page.getByRole('group', { name: `A6000 instance ${id}` });
 
-  // Stop: already stopped elsewhere → 409 with the server's message.
+  // Stop: already stopped elsewhere → 200, the stop is simply done (docs/decisions/018).
   expect((await page.request.post(`/api/kvm/instances/${id}/stop`)).status()).toBe(200);
   await card.getByRole('button', { name: 'Stop' }).click();
-  await expect(toastWith(page, 'Failed to Stop VM')).toBeVisible();
-  await expect(
-    page.getByText(/An instance that is (stopping|stopped) cannot stop\./).first(),
-  ).toBeVisible();
+  await expect(toastWith(page, 'VM Stopped')).toBeVisible();
+  await expect(card.getByTestId('vm-status')).toHaveText(/^(stopping|stopped)$/);
 
-  // Start: started elsewhere first → 409.
+  // Start: started elsewhere first → 409 with the server's message.
   await refreshUntil(page, card, 'stopped');
   expect((await page.request.post(`/api/kvm/instances/${id}/start`)).status()).toBe(200);
   await card.getByRole('button', { name: 'Start' }).click();
   await expect(toastWith(page, 'Failed to Start VM')).toBeVisible();
+  await expect(
+    page.getByText(/An instance that is (starting|running) cannot start\./).first(),
+  ).toBeVisible();
 
-  // Terminate: terminated elsewhere first → 409.
+  // Terminate: terminated elsewhere first → 200, the card follows.
   await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect(card.getByTestId('vm-status')).toHaveText(/creating|running/);
+  await expect(card.getByTestId('vm-status')).toHaveText(/starting|running/);
   expect((await page.request.delete(`/api/kvm/instances/${id}`)).status()).toBe(200);
   await card.getByRole('button', { name: 'Terminate' }).click();
   await page
     .getByRole('dialog', { name: 'Terminate instance' })
     .getByRole('button', { name: 'Terminate' })
     .click();
-  await expect(toastWith(page, 'Failed to Terminate VM')).toBeVisible();
-  await expect(
-    page.getByText(/An instance that is (terminating|terminated) cannot terminate\./).first(),
-  ).toBeVisible();
+  await expect(toastWith(page, 'VM Terminated')).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Terminate instance' })).toBeHidden();
+  await refreshUntil(page, card, 'terminated');
+
+  // Start on an instance terminated behind a stopped card's back: truly impossible → 409.
+  const ids = await page.getByTestId('vm-id').allTextContents();
+  const otherId = ids.find((other) => other !== id) ?? '';
+  const second = page.getByRole('group', { name: `A6000 instance ${otherId}` });
+  await refreshUntil(page, second, 'running');
+  expect((await page.request.post(`/api/kvm/instances/${otherId}/stop`)).status()).toBe(200);
+  await refreshUntil(page, second, 'stopped');
+  expect((await page.request.delete(`/api/kvm/instances/${otherId}`)).status()).toBe(200);
+  await second.getByRole('button', { name: 'Start' }).click();
+  await expect(toastWith(page, 'Failed to Start VM')).toBeVisible();
+  await expect(
+    page.getByText(/An instance that is (terminating|terminated) cannot start\./).first(),
+  ).toBeVisible();
 });
 
 test('a session that ends shows Authentication Required', async ({ page }) => {

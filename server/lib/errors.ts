@@ -93,16 +93,25 @@ export const quoteMismatch = (quote: Record<string, unknown>) =>
     { quote },
   );
 
+/**
+ * Where the plain "cannot" would leave the renter guessing: what to do instead
+ * (docs/decisions/018 — a start while stopping is refused, never queued).
+ */
+const TRANSITION_HINTS: Record<string, string> = {
+  'start:stopping': 'This instance is still stopping. Start it again once it has stopped.',
+};
+
 export const invalidStateTransition = (
   action: string,
   state: string,
   allowedActions: readonly string[],
 ) =>
-  new AppError(409, 'INVALID_STATE_TRANSITION', `An instance that is ${state} cannot ${action}.`, {
-    action,
-    state,
-    allowedActions: [...allowedActions],
-  });
+  new AppError(
+    409,
+    'INVALID_STATE_TRANSITION',
+    TRANSITION_HINTS[`${action}:${state}`] ?? `An instance that is ${state} cannot ${action}.`,
+    { action, state, allowedActions: [...allowedActions] },
+  );
 
 export const capacityUnavailable = () =>
   new AppError(

@@ -64,7 +64,21 @@ export const updateVmDeadlinesBody = z
   });
 export type UpdateVmDeadlinesBody = z.input<typeof updateVmDeadlinesBody>;
 
-export const VM_STATUSES = ['creating', 'running', 'stopped', 'terminated'] as const;
+/**
+ * A VM's status: the spec's four words (creating is provisioning), and every other state as
+ * itself (starting, stopping, terminating, failed), never hidden behind the word it is on
+ * its way to (docs/decisions/018). The dashboard shows those others grey.
+ */
+export const VM_STATUSES = [
+  'creating',
+  'running',
+  'stopped',
+  'terminated',
+  'starting',
+  'stopping',
+  'terminating',
+  'failed',
+] as const;
 export type VmStatus = (typeof VM_STATUSES)[number];
 
 export const gpuUtilization = z.object({
@@ -127,7 +141,7 @@ export const vmInstanceView = z.object({
   failure_reason: z.string().nullable(),
   /** Only while running and the host has reported how to reach it. */
   connection_info: vmConnectionInfo.nullable(),
-  /** While creating: its host's step ("downloading image (42%)", "booting"), or null. */
+  /** While creating or starting: its host's step ("downloading image (42%)", "booting"), or null. */
   provisioning_step: z.string().nullable(),
 });
 export type VmInstanceView = z.infer<typeof vmInstanceView>;

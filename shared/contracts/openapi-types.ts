@@ -58,7 +58,7 @@ export interface paths {
         post?: never;
         /**
          * Terminate an instance
-         * @description Ends it for good and deletes its disk; a booked rental is settled.
+         * @description Ends it for good and deletes its disk; a booked rental is settled. Idempotent: an instance already terminating, terminated or failed (a booked rental after its stop, a retried DELETE) answers 200 with its current state and nothing changes.
          */
         delete: operations["terminateInstance"];
         options?: never;
@@ -85,7 +85,7 @@ export interface paths {
         head?: never;
         /**
          * Stop an instance
-         * @description A metered instance stops (its disk kept, compute no longer charged; start it again later). A booked rental ends: used time is paid, the rest refunded. Stopping a rental twice changes nothing.
+         * @description A metered instance stops (its disk kept, compute no longer charged; start it again later). A booked rental ends: used time is paid, the rest refunded. Idempotent: an instance already stopping, stopped, terminating, terminated or failed answers 200 with its current state and nothing changes (a rental is never settled twice). A provisioning metered instance cannot stop yet (409 `INVALID_STATE_TRANSITION`; terminate it instead).
          */
         patch: operations["stopInstance"];
         trace?: never;
@@ -101,7 +101,7 @@ export interface paths {
         put?: never;
         /**
          * Start a stopped instance
-         * @description Needs one hour at its rate in the balance and a free GPU of its listing.
+         * @description Needs one hour at its rate in the balance and a free GPU of its listing; its first minute is charged at once. Only a `stopped` instance starts: one still `stopping` answers 409 `INVALID_STATE_TRANSITION` (start it again once it has stopped; nothing is queued), and so does a terminated one.
          */
         post: operations["startInstance"];
         delete?: never;
@@ -1648,6 +1648,9 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            /** @enum {string} */
+                            state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                            provisioningStep: string | null;
                             startTime: string;
                             endsAt: string;
                             endTime: string | null;
@@ -1762,6 +1765,9 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            /** @enum {string} */
+                            state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                            provisioningStep: string | null;
                             startTime: string;
                             endsAt: string;
                             endTime: string | null;
@@ -1877,6 +1883,9 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            /** @enum {string} */
+                            state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                            provisioningStep: string | null;
                             startTime: string;
                             endsAt: string;
                             endTime: string | null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
+import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { dollars, MAX_HOURLY_RATE } from './money';
 import { serialId } from './params';
 
@@ -34,6 +35,10 @@ export const rentalView = z.object({
   status: z.enum(RENTAL_STATUSES),
   /** provisioning until the host is ready; ready while it runs; ended afterwards. */
   phase: z.enum(['provisioning', 'ready', 'ended']),
+  /** The lifecycle state as it is (terminating until its host confirms the end). */
+  state: z.enum(INSTANCE_STATES),
+  /** While provisioning: its host's step ("downloading image (42%)", "booting"), or null. */
+  provisioningStep: z.string().nullable(),
   startTime: z.string(),
   endsAt: z.string(),
   endTime: z.string().nullable(),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   acceptsReport,
   allowedActions,
+  alreadyDone,
   canAct,
   holdsUnit,
   INSTANCE_STATES,
@@ -29,6 +30,28 @@ describe('instance lifecycle', () => {
     expect(allowedActions('terminated')).toEqual([]);
     expect(allowedActions('failed')).toEqual([]);
     expect(allowedActions('terminating')).toEqual([]);
+  });
+
+  it('calls a stop or a terminate done in every state in or past it, a start never', () => {
+    expect(INSTANCE_STATES.filter((s) => alreadyDone(s, 'stop'))).toEqual([
+      'stopping',
+      'stopped',
+      'terminating',
+      'terminated',
+      'failed',
+    ]);
+    expect(INSTANCE_STATES.filter((s) => alreadyDone(s, 'terminate'))).toEqual([
+      'terminating',
+      'terminated',
+      'failed',
+    ]);
+    expect(INSTANCE_STATES.filter((s) => alreadyDone(s, 'start'))).toEqual([]);
+    // Never both: an action is either allowed, already done, or refused.
+    for (const s of INSTANCE_STATES) {
+      for (const a of ['stop', 'terminate'] as const) {
+        expect(canAct(s, a) && alreadyDone(s, a)).toBe(false);
+      }
+    }
   });
 
   it('holds a unit while provisioning, starting or running, never while stopped', () => {

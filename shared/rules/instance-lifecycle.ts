@@ -85,6 +85,22 @@ export function canAct(state: InstanceState, action: InstanceAction): boolean {
   return ALLOWED[state].includes(action);
 }
 
+/**
+ * States in which asking for `action` again changes nothing: the instance is already in or
+ * past what it asks for. A stop or a terminate asked there is answered with the instance as
+ * it is (200), as REST clients and clouds expect of a retried call (docs/decisions/018);
+ * only an action that cannot happen (start a terminated instance) is refused.
+ */
+const ALREADY_DONE: Record<'stop' | 'terminate', readonly InstanceState[]> = {
+  stop: ['stopping', 'stopped', 'terminating', 'terminated', 'failed'],
+  terminate: ['terminating', 'terminated', 'failed'],
+};
+
+/** Whether `action` has already happened to an instance in `state` (or been overtaken). */
+export function alreadyDone(state: InstanceState, action: InstanceAction): boolean {
+  return action === 'start' ? false : ALREADY_DONE[action].includes(state);
+}
+
 export function isLive(state: InstanceState): boolean {
   return LIVE_STATES.includes(state);
 }

@@ -1,7 +1,9 @@
 /**
  * The metered plan (VMs, instant deploys, API instances without a duration): charged per
- * minute, in advance. Compute only while running; storage for as long as the instance
- * exists. Each minute's figure is the hourly rate ÷ 60 rounded up to the micro-dollar.
+ * minute, each minute at its start — the first on create or start, at once, so a stop after
+ * 5 s has cost one minute. Compute while the instance holds a GPU (provisioning, starting,
+ * running); storage for as long as the instance exists. Each minute's figure is the hourly
+ * rate ÷ 60 rounded up to the micro-dollar.
  */
 export const STORAGE_MICROS_PER_GB_HOUR = 1_000n; // $0.001 per GB per hour (spec part 2 section 9)
 export const MINUTE_MS = 60_000;
@@ -16,14 +18,14 @@ export function storageMinuteMicros(storageGb: number): bigint {
   return perMinute(BigInt(storageGb) * STORAGE_MICROS_PER_GB_HOUR);
 }
 
-/** One minute's charge: storage always, compute only when the instance runs. */
+/** One minute's charge: storage always, compute only while the instance holds a GPU. */
 export function minuteChargeMicros(
   hourlyRateMicros: bigint,
   storageGb: number,
-  running: boolean,
+  holdsGpu: boolean,
 ): { computeMicros: bigint; storageMicros: bigint } {
   return {
-    computeMicros: running ? computeMinuteMicros(hourlyRateMicros) : 0n,
+    computeMicros: holdsGpu ? computeMinuteMicros(hourlyRateMicros) : 0n,
     storageMicros: storageMinuteMicros(storageGb),
   };
 }

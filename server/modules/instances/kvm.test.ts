@@ -169,7 +169,8 @@ describe('POST /api/kvm/instances', () => {
       state: 'provisioning',
       started_at: null,
       hourly_rate: '0.70',
-      total_cost: '0.00',
+      // The first minute is paid at create: $0.70/h ÷ 60 + 100 GB of storage for a minute.
+      total_cost: '0.01',
       connection_info: null,
     });
     const saved = await row(vm.vm_id);
@@ -333,7 +334,7 @@ describe('POST /api/kvm/instances', () => {
 });
 
 describe('the lifecycle through /api/kvm', () => {
-  it('start, stop and terminate follow the lifecycle rule; anything else is 409 with the allowed actions', async () => {
+  it('start, stop and terminate follow the lifecycle rule, each state shown as itself; a repeated stop or terminate is 200, an impossible action 409', async () => {
     const user = await t.signIn({ credits: '50.00' });
     const listing = await w.listing({ model: 'Gpu Life', hourlyRate: '1.20' });
     const id = (await create(user.cookie, { gpu_type: 'Gpu Life' })).json().vm_id as number;
@@ -376,41 +377,64 @@ describe('the lifecycle through /api/kvm', () => {
     const stopping = await act('stop');
     expect(stopping.statusCode).toBe(200);
     expect(stopping.json()).toMatchObject({
-      status: 'stopped',
+      status: 'stopping',
       state: 'stopping',
       connection_info: null,
     });
-    expect((await act('start')).json().error.details).toMatchObject({
-      state: 'stopping',
-      allowedActions: ['terminate'],
+    expect(await listVm(user.cookie, id)).toMatchObject({ status: 'stopping', state: 'stopping' });
+    // A start while stopping is refused, with what to do instead (docs/decisions/018).
+    const early = await act('start');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+      message: 'This instance is still stopping. Start it again once it has stopped.',
+      details: { state: 'stopping', allowedActions: ['terminate'] },
     });
+    // A stop repeated while stopping is answered with the instance as it is.
+    const repeated = await act('stop');
+    expect(repeated.statusCode).toBe(200);
+    expect(repeated.json()).toMatchObject({ status: 'stopping', state: 'stopping' });
     await tick();
     expect(await listVm(user.cookie, id)).toMatchObject({
       status: 'stopped',
       state: 'stopped',
       started_at: null,
     });
-    expect((await act('stop')).json().error.details.allowedActions).toEqual(['start', 'terminate']);
+    const stoppedAgain = await act('stop');
+    expect(stoppedAgain.statusCode).toBe(200);
+    expect(stoppedAgain.json()).toMatchObject({ status: 'stopped', state: 'stopped' });
 
     const starting = await act('start');
     expect(starting.statusCode).toBe(200);
-    expect(starting.json()).toMatchObject({ status: 'creating', state: 'starting' });
+    expect(starting.json()).toMatchObject({ status: 'starting', state: 'starting' });
+    expect(await listVm(user.cookie, id)).toMatchObject({ status: 'starting' });
     t.clock.advance(DELAY_MS);
     await tick();
     expect(await listVm(user.cookie, id)).toMatchObject({ status: 'running' });
 
     const ended = await api(user.cookie, 'DELETE', `/api/kvm/instances/${id}`);
     expect(ended.statusCode).toBe(200);
-    expect(ended.json()).toMatchObject({ status: 'terminated', state: 'terminating' });
+    expect(ended.json()).toMatchObject({ status: 'terminating', state: 'terminating' });
+    const retried = await api(user.cookie, 'DELETE', `/api/kvm/instances/${id}`);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ status: 'terminating', state: 'terminating' });
     await tick();
     expect(await listVm(user.cookie, id)).toMatchObject({
       status: 'terminated',
       state: 'terminated',
       end_reason: 'user',
     });
+    // Terminate and stop again: 200 with the instance as it is; only a start is impossible.
     const again = await api(user.cookie, 'DELETE', `/api/kvm/instances/${id}`);
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error.details).toMatchObject({ state: 'terminated', allowedActions: [] });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ status: 'terminated', state: 'terminated' });
+    expect((await act('stop')).statusCode).toBe(200);
+    const impossible = await act('start');
+    expect(impossible.statusCode).toBe(409);
+    expect(impossible.json().error.details).toMatchObject({
+      state: 'terminated',
+      allowedActions: [],
+    });
   });
 
   it('only the owner sees or acts on a VM; a rental, an unknown id or a bad id is not one', async () => {
@@ -523,7 +547,7 @@ describe('the lifecycle through /api/kvm', () => {
 });
 
 describe('billing over time (ManualClock and the worker)', () => {
-  it('charges compute and storage while running, only storage while stopped, nothing after terminate', async () => {
+  it('charges the first minute at create, compute and storage while it holds a GPU, only storage while stopped, nothing after terminate', async () => {
     const user = await t.signIn({ credits: '20.00' });
     // $1.20/h: 2¢ a minute; 60 GB of storage: $0.06/h, 0.1¢ a minute.
     await w.listing({ model: 'Gpu Meter', hourlyRate: '1.20' });
@@ -533,34 +557,41 @@ describe('billing over time (ManualClock and the worker)', () => {
       unpaid_amount: '0.00',
       total_hours: 0,
     });
-
-    const id = (await create(user.cookie, { gpu_type: 'Gpu Meter', disk_gb: 60 })).json()
-      .vm_id as number;
     const start = await micros(user.userId);
     const spent = async () => start - (await micros(user.userId));
 
-    await tick(); // minute 1, in advance: storage only (still provisioning)
-    expect(await spent()).toBe(1_000n);
+    const created = await create(user.cookie, { gpu_type: 'Gpu Meter', disk_gb: 60 });
+    const id = created.json().vm_id as number;
+    // Minute 1 is paid as it begins, at create: compute and storage, shown at once.
+    expect(await spent()).toBe(21_000n);
+    expect(created.json()).toMatchObject({ status: 'creating', total_cost: '0.02' });
+    expect(await summary()).toEqual({
+      total_amount: '0.02',
+      unpaid_amount: '0.00',
+      total_hours: 0.02,
+    });
+    await tick(); // nothing is due: the worker does not charge minute 1 again
+    expect(await spent()).toBe(21_000n);
     t.clock.advance(DELAY_MS);
     await tick(); // the demo host reports it running; minute 1 is paid already
     expect((await row(id)).status).toBe('running');
-    expect(await spent()).toBe(1_000n);
+    expect(await spent()).toBe(21_000n);
 
     t.clock.advance(60_000 - DELAY_MS);
     await tick(); // minute 2: compute and storage
-    expect(await spent()).toBe(22_000n);
+    expect(await spent()).toBe(42_000n);
     t.clock.advance(30_000);
     // Half a minute in, the next minute is not due yet: nothing unpaid.
     expect((await summary()).unpaid_amount).toBe('0.00');
     t.clock.advance(30_000);
     await tick(); // minute 3: compute and storage
-    expect(await spent()).toBe(43_000n);
+    expect(await spent()).toBe(63_000n);
     expect(await summary()).toEqual({
-      total_amount: '0.04',
+      total_amount: '0.06',
       unpaid_amount: '0.00',
-      total_hours: 0.03,
+      total_hours: 0.05,
     });
-    expect(await listVm(user.cookie, id)).toMatchObject({ total_cost: '0.04' });
+    expect(await listVm(user.cookie, id)).toMatchObject({ total_cost: '0.06' });
 
     // Stopped: storage only.
     expect((await api(user.cookie, 'POST', `/api/kvm/instances/${id}/stop`)).statusCode).toBe(200);
@@ -569,10 +600,10 @@ describe('billing over time (ManualClock and the worker)', () => {
     expect((await summary()).unpaid_amount).toBe('0.00'); // 0.1¢ rounds to $0.00
     await tick(); // the host confirms the stop; minute 4: storage only
     expect((await row(id)).status).toBe('stopped');
-    expect(await spent()).toBe(44_000n);
+    expect(await spent()).toBe(64_000n);
     t.clock.advance(60_000);
     await tick(); // minute 5: storage only
-    expect(await spent()).toBe(45_000n);
+    expect(await spent()).toBe(65_000n);
 
     // Terminated: nothing more, however long.
     expect((await api(user.cookie, 'DELETE', `/api/kvm/instances/${id}`)).statusCode).toBe(200);
@@ -582,17 +613,18 @@ describe('billing over time (ManualClock and the worker)', () => {
       t.clock.advance(60_000);
       await tick();
     }
-    expect(await spent()).toBe(45_000n);
+    expect(await spent()).toBe(65_000n);
     expect(await row(id)).toMatchObject({
-      computeMinutes: 2,
+      computeMinutes: 3,
       storageMinutes: 5,
-      chargedMicros: 45_000n,
+      chargedMicros: 65_000n,
     });
     expect(await summary()).toEqual({
-      total_amount: '0.05',
+      total_amount: '0.07',
       unpaid_amount: '0.00',
-      total_hours: 0.03,
+      total_hours: 0.05,
     });
+    expect(await listVm(user.cookie, id)).toMatchObject({ total_cost: '0.07' });
   });
 
   it('counts minutes begun but not yet charged as unpaid', async () => {

@@ -116,22 +116,76 @@ describe('creating a metered instance', () => {
 });
 
 describe('per-minute charges', () => {
-  it('charges storage while provisioning, compute and storage once running, one ledger transaction per minute', async () => {
+  it('charges the first minute at create, then each next minute at its start, one ledger transaction per minute', async () => {
     const { user, id } = await vm('10.00');
-    await tick(); // the first minute, paid in advance: storage only (not running yet)
-    expect(await micros(user.userId)).toBe(9_999_000n);
+    // The first minute, compute and storage, is paid at once (2¢ + 0.1¢).
+    expect(await micros(user.userId)).toBe(9_979_000n);
+    expect(await row(id)).toMatchObject({
+      computeMinutes: 1,
+      storageMinutes: 1,
+      chargedMicros: 21_000n,
+      paidThrough: new Date(now().getTime() + 60_000),
+    });
+    await tick(); // nothing is due: the worker never charges the first minute again
+    expect(await micros(user.userId)).toBe(9_979_000n);
     await untilRunning(id); // 20 s later: still inside the first paid minute
     t.clock.advance(40_000);
-    await tick(); // minute 2: compute and storage
-    expect(await micros(user.userId)).toBe(9_978_000n);
+    await tick(); // minute 2, at its start: compute and storage
+    expect(await micros(user.userId)).toBe(9_958_000n);
     const r = await row(id);
-    expect(r).toMatchObject({ computeMinutes: 1, storageMinutes: 2, chargedMicros: 22_000n });
+    expect(r).toMatchObject({ computeMinutes: 2, storageMinutes: 2, chargedMicros: 42_000n });
     const keys = await t.database.db
       .select({ key: ledgerTransactions.idempotencyKey })
       .from(ledgerTransactions)
       .where(eq(ledgerTransactions.reference, `instance:${id}`));
-    expect(keys).toHaveLength(2);
-    expect(keys.every((k) => k.key?.startsWith(`metered:${id}:`))).toBe(true);
+    expect(keys.map((k) => k.key).sort()).toEqual(
+      [`metered:${id}:start:1`, `metered:${id}:${Math.floor(now().getTime() / 60_000)}`].sort(),
+    );
+    expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
+  });
+
+  it('create → 5 s → stop → start → 5 s → terminate costs exactly two minutes', async () => {
+    const { user, id } = await vm('10.00');
+    // The host's word, as a real host would send it, a second or two after each action.
+    const host = async (state: 'running' | 'stopped' | 'terminated') => {
+      t.clock.advance(2_000);
+      const { generation } = await row(id);
+      expect((await t.app.deps.hosts.report({ instanceId: id, generation, state })).accepted).toBe(
+        true,
+      );
+    };
+    await host('running');
+    t.clock.advance(3_000);
+    await tick();
+    await svc().stop(user.userId, id, now()); // 5 s after create
+    await host('stopped');
+    const started = await svc().start(user.userId, id, now());
+    expect(started.instance.status).toBe('starting');
+    expect(started.instance).toMatchObject({ computeMinutes: 2, storageMinutes: 2 });
+    await host('running');
+    t.clock.advance(3_000);
+    await tick();
+    await svc().terminate(user.userId, id, now()); // 5 s after start
+    await host('terminated');
+    for (let i = 0; i < 5; i += 1) {
+      t.clock.advance(60_000);
+      await tick();
+    }
+    const done = await row(id);
+    expect(done).toMatchObject({
+      status: 'terminated',
+      computeMinutes: 2,
+      storageMinutes: 2,
+      chargedMicros: 42_000n,
+    });
+    expect(await micros(user.userId)).toBe(10_000_000n - 42_000n);
+    const paid = await t.database.db
+      .select({ key: ledgerTransactions.idempotencyKey, kind: ledgerTransactions.kind })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.reference, `instance:${id}`));
+    expect(paid).toHaveLength(2);
+    expect(paid.every((p) => p.kind === 'metered_minute')).toBe(true);
+    expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
   });
 
   it('never charges a minute twice, however many workers run, and never skips one after a pause', async () => {
@@ -147,6 +201,51 @@ describe('per-minute charges', () => {
     expect(after.computeMinutes - first.computeMinutes).toBe(5);
     expect(after.paidThrough?.getTime()).toBeGreaterThan(now().getTime());
     expect(await micros(user.userId)).toBe(10_000_000n - after.chargedMicros);
+  });
+
+  it('a start racing the minute job: its first minute charged once, by the start, and no due minute skipped', async () => {
+    const { user, id } = await vm('10.00');
+    await untilRunning(id);
+    await svc().stop(user.userId, id, now());
+    await tick(); // the demo host confirms the stop
+    t.clock.advance(90_000); // a storage minute has come due, not yet charged
+    const before = await row(id);
+    const [started] = await Promise.all([svc().start(user.userId, id, now()), tick(), tick()]);
+    expect(started.instance.status).toBe('starting');
+    await Promise.all([tick(), tick()]);
+    const after = await row(id);
+    // Exactly one opening minute (compute and storage), and each storage minute that came
+    // due while stopped charged once, by whichever of the two got there first.
+    const due = Math.ceil((now().getTime() - (before.paidThrough?.getTime() ?? 0)) / 60_000);
+    expect(due).toBeGreaterThanOrEqual(1);
+    expect(after.computeMinutes - before.computeMinutes).toBe(1);
+    expect(after.storageMinutes - before.storageMinutes).toBe(1 + due);
+    expect(after.paidThrough?.getTime()).toBe(now().getTime() + 60_000);
+    const keys = await t.database.db
+      .select({ key: ledgerTransactions.idempotencyKey })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.reference, `instance:${id}`));
+    expect(keys.filter((k) => k.key?.includes(':start:'))).toHaveLength(2); // create and start
+    expect(await micros(user.userId)).toBe(10_000_000n - after.chargedMicros);
+    expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
+  });
+
+  it('a start after the worker was away charges the storage minutes due while stopped with its first minute', async () => {
+    const { user, id } = await vm('10.00');
+    await untilRunning(id);
+    await svc().stop(user.userId, id, now());
+    await tick(); // the demo host confirms the stop
+    const before = await row(id);
+    // No worker pass for 150 s after paid time ran out: three storage minutes have begun.
+    t.clock.advance((before.paidThrough?.getTime() ?? 0) + 150_000 - now().getTime());
+    await svc().start(user.userId, id, now());
+    const after = await row(id);
+    expect(after.computeMinutes - before.computeMinutes).toBe(1);
+    expect(after.storageMinutes - before.storageMinutes).toBe(1 + 3);
+    expect(after.chargedMicros - before.chargedMicros).toBe(20_000n + 4n * 1_000n);
+    await tick(); // nothing is due any more
+    expect((await row(id)).chargedMicros).toBe(after.chargedMicros);
+    expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
   });
 
   it('stopped: gives the unit back and charges storage only; start takes it again', async () => {
@@ -212,8 +311,14 @@ describe('per-minute charges', () => {
     t.clock.advance(10 * 60_000);
     await tick();
     expect((await row(id)).chargedMicros).toBe(done.chargedMicros);
-    const again = await refusal(svc().terminate(user.userId, id, now()));
-    expect(again.code).toBe('INVALID_STATE_TRANSITION');
+    // A repeated terminate or stop answers with the instance as it is; a start is impossible.
+    const again = await svc().terminate(user.userId, id, now());
+    expect(again.instance.status).toBe('terminated');
+    expect((await svc().stop(user.userId, id, now())).instance.status).toBe('terminated');
+    expect((await refusal(svc().start(user.userId, id, now()))).code).toBe(
+      'INVALID_STATE_TRANSITION',
+    );
+    expect((await row(id)).generation).toBe(done.generation);
   });
 });
 

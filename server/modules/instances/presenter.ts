@@ -1,3 +1,4 @@
+import type { VmStatus } from '../../../shared/contracts/kvm';
 import type { RentalStatus, RentalView } from '../../../shared/contracts/rentals';
 import {
   allowedActions,
@@ -7,6 +8,7 @@ import {
 } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Instance } from '../../db/schema';
+import { provisioningStepOf } from './progress';
 import type { InstanceRow } from './service';
 
 const ended = (instance: Instance) => ENDED_STATES.includes(instance.status as InstanceState);
@@ -33,6 +35,8 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
     storageFee: microsToDollars(instance.storageFeeMicros),
     status,
     phase: status !== 'active' ? 'ended' : instance.readyAt ? 'ready' : 'provisioning',
+    state: instance.status as InstanceState,
+    provisioningStep: provisioningStepOf(instance),
     startTime: instance.startTime.toISOString(),
     endsAt: (instance.endsAt ?? instance.startTime).toISOString(),
     endTime: instance.endTime?.toISOString() ?? null,
@@ -55,15 +59,14 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
   };
 }
 
-/** A VM's status in the words of spec part 2 (the VM dashboard). */
-export type VmStatus = 'creating' | 'running' | 'stopped' | 'terminated';
-
+/**
+ * A VM's status in the words of spec part 2 (the VM dashboard): provisioning is the spec's
+ * creating; every other state is itself — a stopping VM is not yet stopped, nor a starting
+ * one creating (docs/decisions/018).
+ */
 export function vmStatus(instance: Instance): VmStatus {
   const state = instance.status as InstanceState;
-  if (state === 'provisioning' || state === 'starting') return 'creating';
-  if (state === 'running') return 'running';
-  if (state === 'stopping' || state === 'stopped') return 'stopped';
-  return 'terminated';
+  return state === 'provisioning' ? 'creating' : state;
 }
 
 /** A metered instance as the service API shows it (the HTTP surfaces come later). */

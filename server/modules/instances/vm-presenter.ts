@@ -68,9 +68,9 @@ export const webConsolePath = (id: number) => `/vm-dashboard/console/${id}`;
 
 /**
  * A metered instance in the VM dashboard's words (spec part 2 section 3, "VM instance").
- * Status: provisioning and starting → creating; running; stopping and stopped → stopped;
- * terminating, terminated and failed → terminated (the lifecycle state rides along as
- * `state`). Connection info only while running with an SSH address reported.
+ * Status: provisioning → creating, every other state as itself (presenter.ts `vmStatus`;
+ * the lifecycle state rides along as `state`). Connection info only while running with an
+ * SSH address reported.
  */
 export function presentVm(
   { instance, listing }: InstanceRow,

@@ -6,6 +6,7 @@ import type {
   VmTemplateOption,
 } from '../../../shared/contracts/kvm';
 import { VM_TEMPLATE_LABELS, VM_TEMPLATES } from '../../../shared/contracts/kvm';
+import { holdsUnit, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
@@ -206,7 +207,7 @@ export function createVmService(deps: {
         const { computeMicros, storageMicros } = minuteChargeMicros(
           instance.hourlyRateMicros,
           instance.storageGb,
-          instance.status === 'running',
+          holdsUnit(instance.status as InstanceState),
         );
         unpaid += BigInt(due) * (computeMicros + storageMicros);
       }

@@ -192,7 +192,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         operationId: 'stopInstance',
         summary: 'Stop an instance',
         description:
-          'A metered instance stops (its disk kept, compute no longer charged; start it again later). A booked rental ends: used time is paid, the rest refunded. Stopping a rental twice changes nothing.',
+          'A metered instance stops (its disk kept, compute no longer charged; start it again later). A booked rental ends: used time is paid, the rest refunded. Idempotent: an instance already stopping, stopped, terminating, terminated or failed answers 200 with its current state and nothing changes (a rental is never settled twice). A provisioning metered instance cannot stop yet (409 `INVALID_STATE_TRANSITION`; terminate it instead).',
         params: instanceIdParam,
         response: { 200: instanceAnswer, ...errorResponses },
       },
@@ -212,7 +212,8 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         tags: ['Instances'],
         operationId: 'startInstance',
         summary: 'Start a stopped instance',
-        description: 'Needs one hour at its rate in the balance and a free GPU of its listing.',
+        description:
+          'Needs one hour at its rate in the balance and a free GPU of its listing; its first minute is charged at once. Only a `stopped` instance starts: one still `stopping` answers 409 `INVALID_STATE_TRANSITION` (start it again once it has stopped; nothing is queued), and so does a terminated one.',
         params: instanceIdParam,
         response: { 200: instanceAnswer, ...errorResponses },
       },
@@ -231,7 +232,8 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         tags: ['Instances'],
         operationId: 'terminateInstance',
         summary: 'Terminate an instance',
-        description: 'Ends it for good and deletes its disk; a booked rental is settled.',
+        description:
+          'Ends it for good and deletes its disk; a booked rental is settled. Idempotent: an instance already terminating, terminated or failed (a booked rental after its stop, a retried DELETE) answers 200 with its current state and nothing changes.',
         params: instanceIdParam,
         response: { 200: instanceAnswer, ...errorResponses },
       },

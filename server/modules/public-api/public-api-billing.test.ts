@@ -241,6 +241,68 @@ describe('usage and invoice of one instance', () => {
     expect(bad.json().error.code).toBe('VALIDATION_FAILED');
   });
 
+  it('create → 5 s → stop → start → 5 s → terminate: two minutes, the same figure in the ledger, usage, invoice, CSV and the VM dashboard', async () => {
+    const me = await caller(['read', 'write'], '50.00');
+    const listing = await w.listing({ hourlyRate: '6.00', model: 'H100' });
+    const created = await v1(me.key, 'POST', '/instances', { gpuListingId: listing.id });
+    const id = created.json().instance.id as number;
+    const row = async () =>
+      (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0];
+    // The host's word, as a real host sends it, two seconds after each action.
+    const host = async (state: 'running' | 'stopped' | 'terminated') => {
+      t.clock.advance(2_000);
+      const generation = (await row())?.generation ?? 0;
+      const told = await t.app.deps.hosts.report({ instanceId: id, generation, state });
+      expect(told.accepted).toBe(true);
+    };
+    await host('running');
+    t.clock.advance(3_000);
+    expect((await v1(me.key, 'PATCH', `/instances/${id}/stop`)).statusCode).toBe(200);
+    await host('stopped');
+    expect((await v1(me.key, 'POST', `/instances/${id}/start`)).statusCode).toBe(200);
+    await host('running');
+    t.clock.advance(3_000);
+    expect((await v1(me.key, 'DELETE', `/instances/${id}`)).statusCode).toBe(200);
+    await host('terminated');
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(60_000);
+      await t.app.deps.worker.runOnce(t.clock.now());
+    }
+    // Two minutes: $0.10 of compute and 834 µ$ of storage (50 GB) each, 201 668 µ$ in all.
+    expect(await row()).toMatchObject({
+      status: 'terminated',
+      computeMinutes: 2,
+      storageMinutes: 2,
+      chargedMicros: 201_668n,
+    });
+    expect(await checkInvariants(t.database.db, { billedUpTo: t.clock.now() })).toEqual([]);
+    expect(await w.balance(me.cookie)).toBe('49.80'); // $50 − $0.201668
+    const { usage } = (await v1(me.key, 'GET', `/instances/${id}/usage`)).json();
+    expect(usage).toMatchObject({
+      computeMinutes: 2,
+      storageMinutes: 2,
+      billedSeconds: 120,
+      computeCharges: '0.20',
+      storageCharges: '0.00',
+      totalCost: '0.20',
+    });
+    const { invoice } = (await v1(me.key, 'GET', `/instances/${id}/invoice`)).json();
+    expect(invoice.total).toBe('0.20');
+    expect(invoice.lines.map((l: { quantity: number }) => l.quantity)).toEqual([2, 2]);
+    const csv = (await v1(me.key, 'GET', `/instances/${id}/invoice?format=csv`)).body;
+    expect(csv).toContain(`INV-${id},${id},Total,,,,0.20,USD`);
+    const account = (await v1(me.key, 'GET', '/account/usage')).json();
+    expect(account.instances[0]).toMatchObject({ instanceId: id, cost: '0.20' });
+    const web = (path: string) => t.request({ method: 'GET', url: path, cookie: me.cookie });
+    const vm = (await web('/api/kvm/instances')).json()[0];
+    expect(vm).toMatchObject({ vm_id: id, status: 'terminated', total_cost: '0.20' });
+    expect((await web('/api/kvm/billing/summary')).json()).toEqual({
+      total_amount: '0.20',
+      unpaid_amount: '0.00',
+      total_hours: 0.03,
+    });
+  });
+
   it('booked: the booking and storage paid, the refund when it ends; the invoice final', async () => {
     const me = await caller(['read', 'write'], '20.00');
     const listing = await w.listing({ hourlyRate: '1.00' });

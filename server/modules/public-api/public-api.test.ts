@@ -221,11 +221,13 @@ describe('instances', () => {
     expect(stopped.statusCode).toBe(200);
     expect(stopped.json().instance.status).toBe('stopping');
     await t.app.deps.worker.runOnce(t.clock.now());
+    // A stop repeated on a stopped instance: 200 with the instance as it is.
     const again = await v1(me.key, 'PATCH', `/instances/${instance.id}/stop`);
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error).toMatchObject({
-      code: 'INVALID_STATE_TRANSITION',
-      details: { allowedActions: ['start', 'terminate'] },
+    expect(again.statusCode).toBe(200);
+    expect(again.json().instance).toMatchObject({
+      id: instance.id,
+      status: 'stopped',
+      actions: ['start', 'terminate'],
     });
     const started = await v1(me.key, 'POST', `/instances/${instance.id}/start`);
     expect(started.json().instance.status).toBe('starting');
@@ -236,6 +238,18 @@ describe('instances', () => {
     const ended = await v1(me.key, 'DELETE', `/instances/${instance.id}`);
     expect(ended.statusCode).toBe(200);
     expect(['terminating', 'terminated']).toContain(ended.json().instance.status);
+    // Retried: 200 with the current state; stopping it too; starting it is impossible (409).
+    await t.app.deps.worker.runOnce(t.clock.now());
+    const retried = await v1(me.key, 'DELETE', `/instances/${instance.id}`);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json().instance).toMatchObject({ status: 'terminated', actions: [] });
+    expect((await v1(me.key, 'PATCH', `/instances/${instance.id}/stop`)).statusCode).toBe(200);
+    const impossible = await v1(me.key, 'POST', `/instances/${instance.id}/start`);
+    expect(impossible.statusCode).toBe(409);
+    expect(impossible.json().error).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+      details: { state: 'terminated', allowedActions: [] },
+    });
   });
 
   it('with a duration: a booked rental at the server’s quote, stopped and settled', async () => {
@@ -254,6 +268,11 @@ describe('instances', () => {
     expect(stopped.statusCode).toBe(200);
     expect(['terminating', 'terminated']).toContain(stopped.json().instance.status);
     // Never ready: a full refund.
+    expect(await w.balance(me.cookie)).toBe('50.00');
+    // A DELETE after the stop (the rental already terminating) is 200, and settles nothing twice.
+    const deleted = await v1(me.key, 'DELETE', `/instances/${instance.id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json().instance.status).toBe(stopped.json().instance.status);
     expect(await w.balance(me.cookie)).toBe('50.00');
   });
 

@@ -162,31 +162,6 @@ export const spendCapsService = {
     return warnings;
   },
 
-  /**
-   * Before a launch that charges nothing yet (a metered instance, charged by the minute):
-   * 402 when its first minute would already cross a cap. Marks an API key's launch.
-   */
-  async checkLaunch(
-    tx: Tx,
-    spender: Spender,
-    micros: bigint,
-    now: Date,
-    instanceId?: number,
-  ): Promise<void> {
-    if (instanceId !== undefined && spender.apiKeyId) {
-      await spendCapsRepo.tagKey(tx, instanceId, spender.apiKeyId);
-    }
-    const limits = await limitsOf(tx, [spender], now);
-    if (limits.size === 0) return;
-    const spent = await spentBy(tx, [spender], now);
-    for (const limit of limits.values()) {
-      const sum = spent.get(keyOf(limit)) ?? 0n;
-      if (wouldCross(sum, micros, limit.capMicros)) {
-        throw spendCapReached(limit.capMicros, sum, limit.period, scopeOf(limit));
-      }
-    }
-  },
-
   /** The spend book of a batch of metered minutes (see SpendBook). */
   async book(tx: Tx, spenders: Spender[], now: Date): Promise<SpendBook> {
     const limits = await limitsOf(tx, spenders, now);

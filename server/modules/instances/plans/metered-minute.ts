@@ -1,3 +1,4 @@
+import { holdsUnit } from '../../../../shared/rules/instance-lifecycle';
 import { minuteChargeMicros, minuteIndex } from '../../../../shared/rules/metering';
 import { splitEarnings } from '../../../../shared/rules/pricing';
 import { type LedgerLine, ledgerService } from '../../ledger/service';
@@ -9,6 +10,7 @@ import {
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
+import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
 import { ENDINGS, toldOf } from './end-reasons';
 import { meteredSql } from './metered-sql';
@@ -20,8 +22,11 @@ const spenderOf = (i: Instance) => ({ userId: i.userId, apiKeyId: i.apiKeyId });
 /**
  * Job: charges the next minute of up to `batch` metered instances whose paid time has
  * run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
- * written together in one statement. A wallet that cannot pay a running instance's
- * minute stops it (never deletes it); storage it cannot pay is not charged.
+ * written together in one statement. The minute an instance begins on create or start was
+ * charged then (plans/metered-opening.ts), its paid time already a minute on, so it is never
+ * claimed here. Compute is charged while the instance holds a GPU (provisioning, starting,
+ * running), storage always. A wallet that cannot pay a running instance's minute stops it
+ * (never deletes it); storage it cannot pay is not charged.
  */
 export async function chargeMeteredMinute(
   ctx: InstancesContext,
@@ -74,7 +79,7 @@ export async function chargeMeteredMinute(
       let { computeMicros, storageMicros } = minuteChargeMicros(
         instance.hourlyRateMicros,
         instance.storageGb,
-        running,
+        holdsUnit(stateOf(instance)),
       );
       const balance = balances.get(wallet) ?? 0n;
       const over = computeMicros + storageMicros > balance;

@@ -50,6 +50,38 @@ export const meteredSql = {
   },
 
   /**
+   * The minute an instance begins on create or start (plans/metered-opening.ts): paid time
+   * from now to a minute on, its minutes counted (none when its key was used before) and its
+   * charge added.
+   */
+  async recordOpeningMinute(
+    conn: Conn,
+    id: number,
+    paidThrough: Date,
+    minutes: { compute: number; storage: number; charged: bigint },
+  ) {
+    const rows = await conn
+      .update(instances)
+      .set({
+        paidThrough,
+        computeMinutes: sql`${instances.computeMinutes} + ${minutes.compute}::int`,
+        storageMinutes: sql`${instances.storageMinutes} + ${minutes.storage}::int`,
+        chargedMicros: sql`${instances.chargedMicros} + ${String(minutes.charged)}::bigint`,
+      })
+      .where(eq(instances.id, id))
+      .returning();
+    return rows[0] ?? null;
+  },
+
+  /** Its charges given back (plans/metered-opening.ts `refundNeverReady`): nothing counted. */
+  async clearCharges(conn: Conn, id: number) {
+    await conn
+      .update(instances)
+      .set({ computeMinutes: 0, storageMinutes: 0, chargedMicros: 0n })
+      .where(eq(instances.id, id));
+  },
+
+  /**
    * Users with metered instances that still exist: their wallet balance and what their
    * instances cost per hour now (compute while running or about to, storage always).
    */

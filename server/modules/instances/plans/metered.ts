@@ -21,9 +21,10 @@ import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
 import { chargeMeteredMinute } from './metered-minute';
+import { chargeOpeningMinute, refundNeverReady } from './metered-opening';
 import { stopMetered } from './metered-stop';
 import type { BillingPlan } from './plan';
-import { refuseOverCap } from './spend-caps';
+import { countOpeningMinute } from './spend-caps';
 
 /** Its renter hears when its host failed, when it was stopped for want of credits, or at a deadline. */
 const TELLS = new Set<InstanceEvent['kind']>([
@@ -42,8 +43,9 @@ async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: n
 
 /**
  * The metered plan (docs/decisions/007): VMs, deploys and API instances without a duration.
- * The wallet must hold one hour to open or start one; the worker charges it a minute ahead,
- * compute only while running, storage always; a stop keeps the disk, an end gives nothing back.
+ * The wallet must hold one hour to open or start one; its first minute is paid at once (a stop
+ * 5 s later has cost one minute), then the worker charges each next minute at its start,
+ * compute while it holds a GPU, storage always; a stop keeps the disk, an end gives nothing back.
  */
 export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
   const { config } = ctx;
@@ -57,12 +59,14 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     tells: (kind) => TELLS.has(kind),
 
     /**
-     * A unit is taken and the wallet must hold one hour at the instance's rate. Charged per
-     * minute by the worker from the first minute on; compute only once running.
+     * A unit is taken and the wallet must hold one hour at the instance's rate. The first
+     * minute (compute and storage) is charged in the same transaction; the worker charges
+     * the next ones.
      */
     async open(userId, terms, now, options = {}) {
       if (terms.plan !== 'metered') throw new Error('metered plan opened with other terms');
       const input = terms;
+      const told: InstanceEvent[] = [];
       return ctx.forHost(async (tx) => {
         const found = await listingsService.findById(tx, input.gpuListingId);
         if (!found) throw notFound('GPU listing');
@@ -103,19 +107,22 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           stopAt: input.deadlines?.stopAt ?? null,
           terminateAt: input.deadlines?.terminateAt ?? null,
         });
-        // A first minute that would cross a spend cap is refused (402), the key's launch marked.
-        await refuseOverCap(tx, instance, now, options.apiKeyId);
+        const opened = await chargeOpeningMinute(ctx, tx, instance, now);
+        // The paid minute counts toward the spend caps: one it would cross is refused (402).
+        told.push(...(await countOpeningMinute(tx, opened, now, options.apiKeyId)));
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');
         await options.record?.(tx, row);
         return row;
-      }, []);
+      }, told);
     },
 
-    /** Starts a stopped instance: one hour of balance and a free unit needed. */
-    async start(tx, instance, now) {
+    /**
+     * Starts a stopped instance: one hour of balance and a free unit needed; a new minute
+     * begins and is charged at once (compute and storage).
+     */
+    async start(tx, instance, now, told = []) {
       await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
-      await refuseOverCap(tx, instance, now);
       if (!(await listingsService.takeUnit(tx, instance.gpuListingId))) {
         throw capacityUnavailable();
       }
@@ -124,7 +131,9 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
       });
       if (!moved) throw refuse(instance, 'start');
-      return moved;
+      const opened = await chargeOpeningMinute(ctx, tx, moved, now);
+      told.push(...(await countOpeningMinute(tx, opened, now)));
+      return opened;
     },
 
     /** Compute stops being charged and its unit goes back; the disk stays. */
@@ -133,8 +142,13 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       return stopMetered(tx, instance, now, null);
     },
 
-    /** Its unit back if it held one; minutes already paid stay paid. */
+    /**
+     * Its unit back if it held one; minutes already paid stay paid, unless it failed without
+     * ever running: then every minute is given back (a create its host could not run costs
+     * nothing).
+     */
     async end(tx, instance, how) {
+      if (how.to === 'failed') await refundNeverReady(ctx, tx, instance);
       if (holdsUnit(stateOf(instance)))
         await listingsService.releaseUnit(tx, instance.gpuListingId);
       const moved = await instancesRepo.transition(tx, instance.id, LIVE_STATES, how.to, how.at, {

@@ -35,8 +35,11 @@ export interface BillingPlan {
    * transaction (`options.record` runs last in it). Throws the reason when it cannot.
    */
   open(userId: string, terms: Terms, now: Date, options?: RentOptions): Promise<InstanceRow>;
-  /** Starts a stopped instance again (its row locked by the caller). */
-  start(tx: Tx, instance: Instance, now: Date): Promise<Instance>;
+  /**
+   * Starts a stopped instance again (its row locked by the caller); what the renter is to be
+   * told of it goes into `told`, told after the caller's transaction commits.
+   */
+  start(tx: Tx, instance: Instance, now: Date, told?: InstanceEvent[]): Promise<Instance>;
   /**
    * A renter's stop (row locked): booked, the rental ends with its settlement and a second
    * stop changes nothing; metered, compute stops being charged and the disk stays.

@@ -22,20 +22,26 @@ export const warningEvents = (warnings: SpendWarning[]): InstanceEvent[] =>
     spendCap: { cap: w.cap, spent: w.spent, period: w.period, apiKeyId: w.apiKeyId },
   }));
 
-/** 402 SPEND_CAP_REACHED when the instance's first running minute would cross a cap. */
-export function refuseOverCap(
+/**
+ * The compute minute a create or start pays at once (plans/metered-opening.ts) counted toward
+ * the spend caps in the same transaction: 402 SPEND_CAP_REACHED, rolling the launch and its
+ * charge back, when it would cross a cap (two racing launches cannot both pass: the count is
+ * taken under the period rows' lock). Returns the 80% warnings, told after commit.
+ */
+export async function countOpeningMinute(
   tx: Tx,
   instance: Pick<Instance, 'id' | 'userId' | 'apiKeyId' | 'hourlyRateMicros'>,
   now: Date,
   apiKeyId?: string,
-) {
-  return spendCapsService.checkLaunch(
+): Promise<InstanceEvent[]> {
+  const warnings = await spendCapsService.chargeLaunch(
     tx,
     { userId: instance.userId, apiKeyId: apiKeyId ?? instance.apiKeyId },
+    instance.id,
     computeMinuteMicros(instance.hourlyRateMicros),
     now,
-    apiKeyId ? instance.id : undefined,
   );
+  return warningEvents(warnings);
 }
 
 /**

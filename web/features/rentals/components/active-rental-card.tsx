@@ -111,6 +111,9 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
           <Server className="h-4 w-4" aria-hidden /> Your instance is being provisioned (2-3
           minutes). SSH details appear here when it is ready; if it is not ready within 10 minutes
           it is cancelled and fully refunded.
+          {rental.provisioningStep ? (
+            <span data-testid="provisioning-step"> Step: {rental.provisioningStep}.</span>
+          ) : null}
         </p>
       )}
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">

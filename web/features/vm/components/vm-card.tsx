@@ -19,21 +19,27 @@ import { uptime } from '../uptime';
 import { UsageBar } from './usage-bar';
 import { VmDeadlines } from './vm-deadlines';
 
-/** Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue, terminated red. */
-const STATUS_TONES: Record<VmStatus, BadgeTone> = {
+/**
+ * Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue,
+ * terminated red, anything else (starting, stopping, terminating, failed) gray.
+ */
+const STATUS_TONES: Partial<Record<VmStatus, BadgeTone>> = {
   running: 'success',
   stopped: 'warning',
   creating: 'info',
   terminated: 'danger',
 };
 
-/** What the lifecycle state adds to the spec's word, when they differ. */
+/** What the lifecycle state adds to the spec's word, when they differ (creating is provisioning). */
 const STATE_NOTES: Partial<Record<VmInstanceView['state'], string>> = {
   provisioning: 'provisioning',
-  starting: 'starting',
-  stopping: 'stopping',
-  terminating: 'terminating',
-  failed: 'failed',
+};
+
+/** While a host moves it, what the renter waits for (docs/decisions/018: no action is queued). */
+const WAITING: Partial<Record<VmInstanceView['state'], string>> = {
+  stopping: 'Stopping: Start is offered once it has stopped.',
+  starting: 'Starting: Stop is offered once it runs.',
+  terminating: 'Terminating: its disk is being deleted.',
 };
 
 const END_REASONS: Record<string, string> = {
@@ -55,6 +61,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const usage = connection?.gpu_utilization ?? null;
   const note = STATE_NOTES[vm.state];
   const endNote = vm.end_reason ? END_REASONS[vm.end_reason] : undefined;
+  const waiting = WAITING[vm.state];
 
   async function run(
     action: () => Promise<unknown>,
@@ -112,7 +119,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
           ) : null}
         </div>
       </div>
-      {vm.status === 'creating' && vm.provisioning_step ? (
+      {vm.provisioning_step ? (
         <p
           className="text-sm text-muted-foreground"
           role="status"
@@ -137,6 +144,11 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
         ))}
       </dl>
       {endNote ? <p className="text-sm text-warning-text">{endNote}</p> : null}
+      {waiting ? (
+        <p className="text-sm text-muted-foreground" data-testid="vm-waiting">
+          {waiting}
+        </p>
+      ) : null}
       <VmDeadlines vm={vm} />
       {vm.failure_reason ? (
         <p className="text-sm text-warning-text break-words" data-testid="vm-failure-reason">
