@@ -1,26 +1,13 @@
-import path from 'node:path';
 import { createApp } from './app';
-import { type Database, openDatabase } from './db/client';
-import { ConfigError, parseEnv, publicUrlOf } from './env';
+import { databaseWhere, envOrExit, openConfiguredDatabase } from './configured';
+import { publicUrlOf } from './env';
 import { seedDemoDataOnce } from './seed/seed';
 
 /** The only file that listens (STYLE.md habit 8). */
 async function main(): Promise<void> {
-  let env: ReturnType<typeof parseEnv>;
-  try {
-    env = parseEnv();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
+  const env = envOrExit();
   const startedAt = performance.now();
-  const database: Database = env.DATABASE_URL
-    ? await openDatabase({ kind: 'postgres', url: env.DATABASE_URL })
-    : await openDatabase({ kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'pglite') });
+  const database = await openConfiguredDatabase(env);
   // Both under an advisory lock: processes started together on one PostgreSQL take turns.
   await database.migrate();
   const app = await createApp({ env, database });
@@ -88,9 +75,7 @@ async function main(): Promise<void> {
   await app.listen({ port: env.PORT, host: env.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  const where = env.DATABASE_URL
-    ? 'PostgreSQL (DATABASE_URL)'
-    : `embedded PGlite in ${env.DATA_DIR}`;
+  const where = databaseWhere(env);
   const loopback = env.HOST === '127.0.0.1' || env.HOST === 'localhost' || env.HOST === '::1';
   const everywhere = env.HOST === '0.0.0.0' || env.HOST === '::';
   const url = publicUrlOf(env, port);
