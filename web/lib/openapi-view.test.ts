@@ -63,6 +63,8 @@ describe('openApiView of docs/openapi.json', () => {
       ['durationHours', false],
       ['sshKeyId', false],
       ['template', false],
+      ['stopAt', false],
+      ['terminateAt', false],
     ]);
     expect(create?.requestBody?.fields[1]).toMatchObject({
       type: 'integer',
