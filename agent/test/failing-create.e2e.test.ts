@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestControlPlane } from './control-plane';
+import { desiredInstance } from './desired-instance';
 import { type AgentProcess, FAKE_NVIDIA_SMI, spawnAgent } from './helpers';
 
 /**
@@ -20,18 +21,8 @@ let stateDir: string;
 let server: TestControlPlane;
 let agent: AgentProcess | null = null;
 
-const spec = (id: string) => ({
-  id,
-  cpus: 1,
-  memoryMib: 128,
-  diskGib: 1,
-  gpuIndexes: [],
-  sshUser: 'renter',
-  sshPublicKeys: [],
-  platformSshPublicKey: null,
-  vncPassword: 'Vn3c-pw8',
-  userData: null,
-});
+/** The small test instance, with a VNC password QEMU would accept. */
+const spec = (id: string) => ({ ...desiredInstance(id), vncPassword: 'Vn3c-pw8' });
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-spin-'));
