@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, isNull, lte } from 'drizzle-orm';
-import { canAct, LIVE_STATES } from '../../../shared/rules/instance-lifecycle';
+import { canAct, type InstanceState, LIVE_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { instances } from '../../db/schema';
 import type { Instance } from './repo-rows';
@@ -14,45 +14,41 @@ export const STOP_AT_CLAIMED_STATES = LIVE_STATES.filter(
   (state) => canAct(state, 'stop') || state === 'stopping' || state === 'stopped',
 );
 
+/** Live rows in `states` whose deadline `column` has come, oldest first, locked (see below). */
+function claimDue(
+  conn: Conn,
+  column: typeof instances.stopAt | typeof instances.terminateAt,
+  states: readonly InstanceState[],
+  now: Date,
+  limit: number,
+): Promise<Instance[]> {
+  return conn
+    .select()
+    .from(instances)
+    .where(
+      and(
+        isNotNull(column),
+        isNull(instances.endTime),
+        lte(column, now),
+        inArray(instances.status, [...states]),
+      ),
+    )
+    .orderBy(column, instances.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
 /**
  * The deadlines' rows (issue 23, part 5). Each claim reads live rows whose deadline has come
  * through its partial index (instances_stop_at_idx, instances_terminate_at_idx), oldest
  * deadline first, and locks them FOR UPDATE SKIP LOCKED: two workers never claim one row.
  */
 export const deadlineRepo = {
-  claimStopDue(conn: Conn, now: Date, limit: number): Promise<Instance[]> {
-    return conn
-      .select()
-      .from(instances)
-      .where(
-        and(
-          isNotNull(instances.stopAt),
-          isNull(instances.endTime),
-          lte(instances.stopAt, now),
-          inArray(instances.status, STOP_AT_CLAIMED_STATES),
-        ),
-      )
-      .orderBy(instances.stopAt, instances.id)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-  },
+  claimStopDue: (conn: Conn, now: Date, limit: number) =>
+    claimDue(conn, instances.stopAt, STOP_AT_CLAIMED_STATES, now, limit),
 
-  claimTerminateDue(conn: Conn, now: Date, limit: number): Promise<Instance[]> {
-    return conn
-      .select()
-      .from(instances)
-      .where(
-        and(
-          isNotNull(instances.terminateAt),
-          isNull(instances.endTime),
-          lte(instances.terminateAt, now),
-          inArray(instances.status, LIVE_STATES),
-        ),
-      )
-      .orderBy(instances.terminateAt, instances.id)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-  },
+  claimTerminateDue: (conn: Conn, now: Date, limit: number) =>
+    claimDue(conn, instances.terminateAt, LIVE_STATES, now, limit),
 
   /** Sets (a date), clears (null) or leaves (absent) each deadline of a locked row. */
   async set(conn: Conn, id: number, deadlines: Deadlines): Promise<void> {
