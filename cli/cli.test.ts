@@ -90,6 +90,10 @@ function instance(changes: Partial<PublicInstance> = {}): PublicInstance {
     failureReason: null,
     stopAt: null,
     terminateAt: null,
+    idleStopMinutes: 0,
+    idleThresholdPercent: 5,
+    idleStopAt: null,
+    idleWarnedAt: null,
     ...changes,
   };
 }

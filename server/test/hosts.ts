@@ -69,11 +69,19 @@ export function agentCalls(
 ) {
   const headers = { authorization: `Bearer ${credential}` };
   return {
-    heartbeat: (statuses: InstanceStatus[] = [], images?: HostImageStatus[]) =>
+    /** A heartbeat; `gpus` its GPU readings (default: two idle RTX 4090s, gpuInventory). */
+    heartbeat: (
+      statuses: InstanceStatus[] = [],
+      images?: HostImageStatus[],
+      gpus?: HeartbeatRequest['gpus'],
+    ) =>
       t.request({
         method: 'POST',
         url: agentPaths.heartbeat,
-        payload: { ...heartbeatBody({ instances: statuses }), ...(images ? { images } : {}) },
+        payload: {
+          ...heartbeatBody({ instances: statuses, ...(gpus ? { gpus } : {}) }),
+          ...(images ? { images } : {}),
+        },
         headers,
         remoteAddress: from,
       }),

@@ -60,6 +60,8 @@ export function instanceJobs(deps: {
       run: (now, n) => instances.terminateAtDeadlines(now, n),
     },
     { name: 'deadline-stop', batch: 100, run: (now, n) => instances.stopAtDeadlines(now, n) },
+    // Idle stop (docs/decisions/019): warns 10 minutes before, then stops; before the minute.
+    { name: 'idle-stop', batch: 200, run: (now, n) => instances.idleStops(now, n) },
     {
       name: 'metered-minute',
       batch: 500,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { DEFAULT_VM_GPU, DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
 import { deadlineAt } from './deadlines';
+import { idleMinutes, idleThreshold } from './idle-stop';
 
 /**
  * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
@@ -47,19 +48,29 @@ export const createVmBody = z.object({
   stop_at: deadlineAt('stop_at').optional(),
   /** When the worker terminates it (its disk deleted): in the future, within a year. */
   terminate_at: deadlineAt('terminate_at').optional(),
+  /** Idle stop (docs/decisions/019): minutes (0: off); left out, the account default. */
+  idle_stop_minutes: idleMinutes('idle_stop_minutes').optional(),
+  /** GPU utilisation under which it is idle, in percent; left out, the account default. */
+  idle_threshold_percent: idleThreshold('idle_threshold_percent').optional(),
 });
 /** What the create form sends. */
 export type CreateVmBody = z.input<typeof createVmBody>;
 export type CreateVmInput = z.output<typeof createVmBody>;
 
-/** A VM's deadlines changed later: a date and time sets one, null clears it, absent leaves it. */
+/**
+ * A VM's deadlines and idle stop changed later: a date and time sets a deadline, null clears
+ * it; idle_stop_minutes 0 turns idle stop off; a field left out stays as it is.
+ */
 export const updateVmDeadlinesBody = z
   .object({
     stop_at: deadlineAt('stop_at').nullable().optional(),
     terminate_at: deadlineAt('terminate_at').nullable().optional(),
+    idle_stop_minutes: idleMinutes('idle_stop_minutes').optional(),
+    idle_threshold_percent: idleThreshold('idle_threshold_percent').optional(),
   })
-  .refine((b) => b.stop_at !== undefined || b.terminate_at !== undefined, {
-    message: 'Send stop_at, terminate_at or both (null clears one)',
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message:
+      'Send stop_at, terminate_at (null clears one), idle_stop_minutes or idle_threshold_percent',
     path: ['stop_at'],
   });
 export type UpdateVmDeadlinesBody = z.input<typeof updateVmDeadlinesBody>;
@@ -137,6 +148,13 @@ export const vmInstanceView = z.object({
   stop_at: z.string().nullable(),
   /** When the worker terminates it (its renter's deadline); null: none, or it has ended. */
   terminate_at: z.string().nullable(),
+  /** Idle stop's minutes (0: off) and threshold (docs/decisions/019). */
+  idle_stop_minutes: z.number(),
+  idle_threshold_percent: z.number(),
+  /** While running with idle stop on: when it is stopped if it stays idle. */
+  idle_stop_at: z.string().nullable(),
+  /** When its renter was warned it is idle (the card's banner); null once active again. */
+  idle_warned_at: z.string().nullable(),
   /** Why it failed, in its host's words; null unless its state is failed and the host said. */
   failure_reason: z.string().nullable(),
   /** Only while running and the host has reported how to reach it. */

@@ -5,6 +5,7 @@ import { INSTANCE_ACTIONS, INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { API_KEY_PERMISSIONS, type ApiKeyPermission, RATE_TIERS, type RateTier } from './api-keys';
 import { deadlineAt } from './deadlines';
 import { hostView } from './hosts';
+import { idleMinutes, idleThreshold } from './idle-stop';
 import { VM_TEMPLATES } from './kvm';
 import { TEXT_LIMITS } from './limits';
 import { createListingBody, gpuListingView, listingsQuery, updateListingBody } from './listings';
@@ -121,6 +122,16 @@ export const createInstanceBody = z
       .describe(
         'Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.',
       ),
+    idleStopMinutes: idleMinutes('idleStopMinutes')
+      .optional()
+      .describe(
+        'Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. SSH sessions are not seen.',
+      ),
+    idleThresholdPercent: idleThreshold('idleThresholdPercent')
+      .optional()
+      .describe(
+        'Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5.',
+      ),
   })
   .refine((body) => body.template === undefined || body.durationHours === undefined, {
     message: 'A template runs on a metered instance: leave out durationHours',
@@ -128,10 +139,14 @@ export const createInstanceBody = z
   })
   .refine(
     (body) =>
-      (body.stopAt === undefined && body.terminateAt === undefined) ||
+      (body.stopAt === undefined &&
+        body.terminateAt === undefined &&
+        body.idleStopMinutes === undefined &&
+        body.idleThresholdPercent === undefined) ||
       body.durationHours === undefined,
     {
-      message: 'Stop and terminate times are for metered instances: leave out durationHours',
+      message:
+        'Stop and terminate times and idle stop are for metered instances: leave out durationHours',
       path: ['stopAt'],
     },
   )
@@ -183,6 +198,13 @@ export const publicInstance = z
     stopAt: z.string().nullable(),
     /** Metered: when it is terminated for you; null: none, or it has ended. */
     terminateAt: z.string().nullable(),
+    /** Metered: idle stop's minutes (0: off) and its GPU threshold in percent (docs/decisions/019). */
+    idleStopMinutes: z.number().int(),
+    idleThresholdPercent: z.number().int(),
+    /** While running with idle stop on: when it is stopped if it stays idle; null otherwise. */
+    idleStopAt: z.string().nullable(),
+    /** When you were warned it is idle (10 minutes before the stop); null once active again. */
+    idleWarnedAt: z.string().nullable(),
   })
   .meta({ id: 'Instance' });
 export type PublicInstance = z.infer<typeof publicInstance>;
@@ -190,7 +212,10 @@ export type PublicInstance = z.infer<typeof publicInstance>;
 export const instanceAnswer = z.object({ instance: publicInstance });
 export type InstanceAnswer = z.infer<typeof instanceAnswer>;
 
-/** A metered instance's deadlines changed: a date and time sets one, null clears it, absent leaves it. */
+/**
+ * A metered instance's deadlines and idle stop changed: a date and time sets a deadline, null
+ * clears it; idleStopMinutes 0 turns idle stop off; a field left out stays as it is.
+ */
 export const updateInstanceBody = z
   .object({
     stopAt: deadlineAt('stopAt')
@@ -201,9 +226,19 @@ export const updateInstanceBody = z
       .nullable()
       .optional()
       .describe('When it is terminated for you (its disk deleted); null clears it.'),
+    idleStopMinutes: idleMinutes('idleStopMinutes')
+      .optional()
+      .describe(
+        'Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. SSH sessions are not seen.',
+      ),
+    idleThresholdPercent: idleThreshold('idleThresholdPercent')
+      .optional()
+      .describe(
+        'Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5.',
+      ),
   })
-  .refine((b) => b.stopAt !== undefined || b.terminateAt !== undefined, {
-    message: 'Send stopAt, terminateAt or both (null clears one)',
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'Send stopAt, terminateAt (null clears one), idleStopMinutes or idleThresholdPercent',
     path: ['stopAt'],
   })
   .meta({

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../rules/currency';
+import { IDLE_THRESHOLD_DEFAULT_PERCENT } from '../rules/idle-stop';
 import { CAP_MAX_DOLLARS, CAP_PATTERN } from '../rules/spend-caps';
 import { THEMES } from '../rules/theme';
+import { idleMinutes, idleThreshold } from './idle-stop';
 
 /** Option lists and defaults of spec part 2 section 9 (settings). */
 export const TIMEZONES = [
@@ -129,9 +131,23 @@ const billingSchema = z.object({
    */
   dailySpendCap: spendCapDollars.nullable().default(null),
   monthlySpendCap: spendCapDollars.nullable().default(null),
+  /**
+   * Idle stop for new metered instances that do not name their own (docs/decisions/019):
+   * minutes of GPU use under the threshold with no web console (0: off), and the threshold.
+   */
+  idleStopMinutes: idleMinutes('idleStopMinutes').default(0),
+  idleThresholdPercent: idleThreshold('idleThresholdPercent').default(
+    IDLE_THRESHOLD_DEFAULT_PERCENT,
+  ),
 });
 
-const DEFAULT_BILLING = { lowBalanceThreshold: null, dailySpendCap: null, monthlySpendCap: null };
+const DEFAULT_BILLING = {
+  lowBalanceThreshold: null,
+  dailySpendCap: null,
+  monthlySpendCap: null,
+  idleStopMinutes: 0,
+  idleThresholdPercent: IDLE_THRESHOLD_DEFAULT_PERCENT,
+};
 
 /** The whole settings object of spec part 2 section 3, as PATCH /api/users/:id/settings takes it. */
 export const userSettings = z.object({

@@ -123,6 +123,16 @@ export const instances = pgTable(
      */
     stopAt: timestamp('stop_at', { withTimezone: true }),
     terminateAt: timestamp('terminate_at', { withTimezone: true }),
+    /**
+     * Metered plan, idle stop (docs/decisions/019): stopped once its GPUs stayed under
+     * `idleThresholdPercent` and no web console was open for this many minutes (null or 0:
+     * off). `lastActiveAt`: the last heartbeat with a GPU at or over the threshold, or the last
+     * console check; `idleWarnedAt`: when the renter was warned (cleared by activity).
+     */
+    idleStopMinutes: integer('idle_stop_minutes'),
+    idleThresholdPercent: integer('idle_threshold_percent').notNull().default(5),
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
+    idleWarnedAt: timestamp('idle_warned_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -153,6 +163,10 @@ export const instances = pgTable(
     index('instances_terminate_at_idx')
       .on(t.terminateAt)
       .where(sql`${t.terminateAt} is not null and ${t.endTime} is null`),
+    // The idle-stop job's claim (commands/idle-stop.ts): live rows with idle stop on only.
+    index('instances_idle_stop_idx')
+      .on(t.lastActiveAt)
+      .where(sql`${t.idleStopMinutes} > 0 and ${t.endTime} is null`),
     // The heartbeat's desired-state list: everything on a host it has not let go of yet.
     index('instances_api_key_live_idx')
       .on(t.apiKeyId)
@@ -184,8 +198,12 @@ export const instances = pgTable(
       sql`${t.billingPlan} <> 'metered' or ${t.paidThrough} is not null`,
     ),
     check(
+      'instances_idle_stop_check',
+      sql`(${t.idleStopMinutes} is null or ${t.idleStopMinutes} >= 0) and ${t.idleThresholdPercent} between 1 and 100`,
+    ),
+    check(
       'instances_end_reason_check',
-      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup', 'deadline_stop', 'deadline_terminate', 'spend_cap')`,
+      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup', 'deadline_stop', 'deadline_terminate', 'spend_cap', 'idle_stop')`,
     ),
     check(
       'instances_ended_check',

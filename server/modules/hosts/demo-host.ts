@@ -1,4 +1,5 @@
 import type { InstancesService } from '../instances/service';
+import { simulatedUsage } from '../instances/vm-presenter';
 import type { HostsService } from './service';
 
 /** The id of the in-process demo host; listings flagged as demo hosts place instances here. */
@@ -16,7 +17,9 @@ export function demoHostFor(listingId: number): string {
  * The demo host: an in-process host that pretends to run instances. It reads its desired
  * state like a real agent would and reports each transition through the hosts service —
  * ready (with an SSH address and a port no live instance uses) `delayMs` after creation or
- * a start, stopped and terminated at once.
+ * a start, stopped and terminated at once. Its GPU use is simulated (vm-presenter.ts
+ * `simulatedUsage`, labelled on the card), and idle stop reads those figures
+ * (docs/decisions/019).
  */
 export function createDemoHost(deps: {
   hosts: HostsService;
@@ -58,6 +61,12 @@ export function createDemoHost(deps: {
         }
         if (result?.accepted) accepted += 1;
       }
+      // Its GPUs are simulated (the VM card says so): idle stop reads the same figures.
+      await deps.instances.heardSimulated(
+        DEMO_HOST_ID,
+        (id) => simulatedUsage(id, now).gpu_usage,
+        now,
+      );
       return accepted;
     },
   };

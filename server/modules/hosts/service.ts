@@ -232,6 +232,8 @@ export function createHostsService(deps: {
         address: callerAddress ?? null,
       });
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
+      // Idle stop: its instances whose GPUs read over their threshold were active now.
+      await deps.instances.heardGpus(recorded.id, body.gpus.gpus, now);
       const host: AgentHost = {
         id: recorded.id,
         providerId: recorded.providerId,

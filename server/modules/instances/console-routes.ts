@@ -72,7 +72,14 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
         request.log.warn({ err: error }, 'web console: taking a place failed');
         return 'failed' as const;
       });
+      // An open console is activity for idle stop: from now, and at each status check.
+      const active = () =>
+        instances.consoleActive(target.instanceId, app.deps.clock.now()).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'web console: recording activity failed');
+        });
+      void active();
       socket.on('close', () => {
+        void active();
         void lease.then((held) => (typeof held === 'object' ? held?.release() : undefined));
       });
       runConsoleSession(socket as ConsoleSocket, target, {
@@ -100,6 +107,8 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
               reason: state ? `The instance is ${state}.` : 'The instance is gone.',
             };
           }
+          // An open console is activity: idle stop waits (docs/decisions/019).
+          await active();
           if (!(await auth.sessionFor(token))) {
             return { code: CONSOLE_CLOSE.signedOut, reason: 'Your session ended. Sign in again.' };
           }

@@ -3,8 +3,9 @@ import type { Conn, Db, Tx } from '../../db/client';
 import type { AccountBook } from '../ledger/accounts';
 import { type Actor, actorOf } from './authorize';
 import { applyHostReportCommand } from './commands/apply-host-report';
-import { deadlineCommands } from './commands/deadlines';
+import { type DeadlineFields, deadlineCommands } from './commands/deadlines';
 import { hostStatusCommand } from './commands/host-status';
+import { idleStopCommands } from './commands/idle-stop';
 import { instanceJobsCommands } from './commands/jobs';
 import { launchCommand } from './commands/launch';
 import { placeCommand } from './commands/place';
@@ -17,7 +18,14 @@ import { createPlans } from './plans';
 import { balanceAlert, warnLowBalances } from './plans/metered-alerts';
 import { instanceQueries } from './queries';
 import type { InstanceRow } from './repo-rows';
-import type { CreateMeteredInput, EndReason, InstancesConfig, RentOptions } from './types';
+import type {
+  CreateMeteredInput,
+  Deadlines,
+  EndReason,
+  IdleStop,
+  InstancesConfig,
+  RentOptions,
+} from './types';
 
 export type { ChoiceWords, LaunchRequest } from './commands/launch';
 export { planName, termsOf } from './plans';
@@ -38,12 +46,35 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   const terminate = terminateCommand(ctx, plans);
   const queries = instanceQueries(ctx);
   const applyHostReport = applyHostReportCommand(ctx, plans);
+  const deadlines = deadlineCommands(ctx, plans);
+  const idle = idleStopCommands(ctx, plans);
 
   return {
     ...queries,
     ...instanceJobsCommands(ctx, plans),
     /** Deadlines: set or clear "stop at" and "terminate at", and their jobs (commands/deadlines.ts). */
-    ...deadlineCommands(ctx, plans),
+    ...deadlines,
+    /** Idle stop: its setting, activity from heartbeats and consoles, its job (commands/idle-stop.ts). */
+    ...idle,
+
+    /**
+     * A PATCH of an instance's deadlines and idle stop: each part the request names (the
+     * deadlines first; nothing named reads as a deadline change of nothing, answered as is).
+     */
+    async setSchedule(
+      actor: Actor,
+      id: number,
+      change: { deadlines: Deadlines; idle: Partial<IdleStop> },
+      now: Date,
+      fields?: DeadlineFields,
+    ): Promise<InstanceRow> {
+      const idleNamed = Object.keys(change.idle).length > 0;
+      if (Object.keys(change.deadlines).length > 0 || !idleNamed) {
+        const row = await deadlines.setDeadlines(actor, id, change.deadlines, now, fields);
+        if (!idleNamed) return row;
+      }
+      return idle.setIdleStop(actor, id, change.idle, now);
+    },
 
     /** The one front door for a new instance, of either plan (commands/launch.ts). */
     launch: launchCommand(ctx, plans),

@@ -29,7 +29,9 @@ export interface InstanceEvent {
     | 'deadline_stopped'
     | 'deadline_terminated'
     | 'spend_cap_warning'
-    | 'stopped_for_spend_cap';
+    | 'stopped_for_spend_cap'
+    | 'idle_stop_warning'
+    | 'idle_stopped';
   userId: string;
   /** The instance concerned (absent for a balance warning). */
   instanceId?: number;
@@ -58,7 +60,8 @@ export type EndReason =
   | 'demo_cleanup'
   | 'deadline_stop'
   | 'deadline_terminate'
-  | 'spend_cap';
+  | 'spend_cap'
+  | 'idle_stop';
 
 export interface HostReport {
   instanceId: number;
@@ -108,6 +111,14 @@ export interface CreateMeteredInput {
   platformKey?: { publicKey: string; privateKey: string } | null;
   /** The renter's deadlines (checked by the caller: future, within a year). */
   deadlines?: Deadlines;
+  /** Idle stop as asked, or the account default (docs/decisions/019); absent: off. */
+  idleStop?: IdleStop;
+}
+
+/** "Stop when idle": minutes (0: off) under `thresholdPercent` with no web console. */
+export interface IdleStop {
+  minutes: number;
+  thresholdPercent: number;
 }
 
 /** A metered instance's "stop at" and "terminate at"; null clears one, absent leaves it. */

@@ -4,6 +4,7 @@ import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sshCommand } from '../../../shared/rules/shell-command';
 import { deadlinesIn } from './deadlines-presenter';
+import { idleIn } from './idle-presenter';
 import { vmStatus } from './presenter';
 import { provisioningStepOf } from './progress';
 import type { InstanceRow } from './repo';
@@ -98,6 +99,12 @@ export function presentVm(
     is_demo_host: listing.isDemoHost,
     end_reason: instance.endReason,
     ...deadlinesIn(instance, 'stop_at', 'terminate_at'),
+    ...idleIn(instance, [
+      'idle_stop_minutes',
+      'idle_threshold_percent',
+      'idle_stop_at',
+      'idle_warned_at',
+    ]),
     failure_reason: state === 'failed' ? instance.hostError : null,
     connection_info: reachable
       ? {

@@ -2,6 +2,7 @@ import type {
   BillingSummary,
   CreateVmInput,
   GpuOffering,
+  UpdateVmDeadlinesBody,
   VmInstanceView,
   VmTemplateOption,
 } from '../../../shared/contracts/kvm';
@@ -15,6 +16,7 @@ import type { HostsService } from '../hosts/service';
 import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
 import { listingsService } from '../listings/service';
 import { requestedDeadlines } from './deadlines-presenter';
+import { requestedIdleStop } from './idle-presenter';
 import { imageUnavailable, imageUnavailableReason } from './image-offer';
 import type { InstanceRow, InstancesService } from './service';
 import type { RentOptions } from './types';
@@ -32,6 +34,10 @@ export const VM_DEADLINE_FIELDS = { stopAt: 'stop_at', terminateAt: 'terminate_a
 /** The deadlines a VM request names (a time sets one, null clears it, absent leaves it). */
 const vmDeadlines = (body: { stop_at?: string | null; terminate_at?: string | null }) =>
   requestedDeadlines(body.stop_at, body.terminate_at);
+
+/** The idle stop a VM request names (a field left out: the account default or as it is). */
+const vmIdleStop = (body: { idle_stop_minutes?: number; idle_threshold_percent?: number }) =>
+  requestedIdleStop(body.idle_stop_minutes, body.idle_threshold_percent);
 
 /**
  * The VM dashboard (spec part 2, /vm-dashboard) over metered instances: GPU types from real
@@ -156,6 +162,7 @@ export function createVmService(deps: {
             storageGb: body.disk_gb,
             deadlines: vmDeadlines(body),
             deadlineFields: VM_DEADLINE_FIELDS,
+            idleStop: vmIdleStop(body),
           },
           template: body.template,
           shape: { cpus: body.cpu_cores, memoryGb: body.ram_gb },
@@ -165,17 +172,20 @@ export function createVmService(deps: {
       );
     },
 
-    /** Sets or clears a VM's "stop at" and "terminate at" (commands/deadlines.ts). */
+    /**
+     * Sets or clears a VM's "stop at" and "terminate at" (commands/deadlines.ts) and its idle
+     * stop (commands/idle-stop.ts): each part the body names.
+     */
     async setDeadlines(
       userId: string,
       id: number,
-      body: { stop_at?: string | null; terminate_at?: string | null },
+      body: UpdateVmDeadlinesBody,
       now: Date,
     ): Promise<VmInstanceView> {
-      const row = await instances.setDeadlines(
+      const row = await instances.setSchedule(
         { userId, plan: 'metered' },
         id,
-        vmDeadlines(body),
+        { deadlines: vmDeadlines(body), idle: vmIdleStop(body) },
         now,
         VM_DEADLINE_FIELDS,
       );

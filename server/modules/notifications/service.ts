@@ -38,6 +38,14 @@ const MESSAGES: Record<
     subject: `Instance #${id} was terminated at its deadline`,
     text: `Instance #${id} reached the "terminate at" time you set, so it was terminated and its disk deleted. Charges for it have stopped.`,
   }),
+  idle_stop_warning: (id) => ({
+    subject: `Instance #${id} will be stopped in 10 minutes: it is idle`,
+    text: `Instance #${id} has had its GPUs under your idle threshold and no web console open for most of the idle-stop time you set, so it will be stopped in 10 minutes. Nothing will be deleted. Use its GPU or open its web console to keep it running, or change idle stop on /vm-dashboard.`,
+  }),
+  idle_stopped: (id) => ({
+    subject: `Instance #${id} was stopped: it was idle`,
+    text: `Instance #${id} had its GPUs under your idle threshold and no web console open for the idle-stop time you set, so it was stopped. Nothing was deleted: its disk is kept and you can start it again from /vm-dashboard.`,
+  }),
   low_balance: (_id, event) => ({
     subject: 'Your RentGPU credit balance is running low',
     text: `Your balance is $${event.balance ?? '0.00'}, below your low-balance threshold. Running instances stop when the balance cannot pay the next minute. Add credits at /payments.`,

@@ -17,6 +17,7 @@ import {
 import { badRequest } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
 import { requestedDeadlines } from '../instances/deadlines-presenter';
+import { requestedIdleStop } from '../instances/idle-presenter';
 import { presentRental, rentalStatus } from '../instances/presenter';
 import type { InstanceRow } from '../instances/service';
 import { keyIdempotency, requireKey } from './access';
@@ -81,6 +82,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     async (request, reply) => {
       const { userId, keyId: apiKeyId } = requireKey(request);
       const { gpuListingId, durationHours, sshKeyId, template, stopAt, terminateAt } = request.body;
+      const { idleStopMinutes, idleThresholdPercent } = request.body;
       // The Idempotency-Key answer is stored in the launch's own transaction.
       const row = await instances.launch(
         {
@@ -93,6 +95,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
                   name: 'metered',
                   storageGb: 50,
                   deadlines: requestedDeadlines(stopAt, terminateAt),
+                  idleStop: requestedIdleStop(idleStopMinutes, idleThresholdPercent),
                 }
               : { name: 'booked', hours: durationHours },
           template: durationHours === undefined ? (template ?? null) : null,
@@ -161,9 +164,9 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
       schema: {
         tags: ['Instances'],
         operationId: 'updateInstance',
-        summary: 'Set or clear its stop and terminate times',
+        summary: 'Set or clear its stop and terminate times and its idle stop',
         description:
-          'A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. A booked rental ends with its hours (409).',
+          'A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. `idleStopMinutes` (0: off, else 15 to 10080) and `idleThresholdPercent` (1 to 100, default 5) stop it, its disk kept, once its GPUs stayed under the threshold and no web console was open for that many minutes; you are warned 10 minutes before (`idleWarnedAt`, and an e-mail if your instance alerts are on). SSH sessions are not seen: only GPU use and the web console count. A booked rental ends with its hours (409).',
         params: instanceIdParam,
         body: updateInstanceBody,
         response: { 200: instanceAnswer, ...errorResponses },
@@ -171,12 +174,14 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     },
     async (request) => {
       const { userId } = requireKey(request);
-      const { stopAt, terminateAt } = request.body;
-      const deadlines = requestedDeadlines(stopAt, terminateAt);
-      const row = await instances.setDeadlines(
+      const { stopAt, terminateAt, idleStopMinutes, idleThresholdPercent } = request.body;
+      const row = await instances.setSchedule(
         { userId },
         request.params.id,
-        deadlines,
+        {
+          deadlines: requestedDeadlines(stopAt, terminateAt),
+          idle: requestedIdleStop(idleStopMinutes, idleThresholdPercent),
+        },
         clock.now(),
       );
       return answerOf(row);

@@ -3,6 +3,7 @@ import type { PublicGpuListing, PublicInstance } from '../../../shared/contracts
 import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { deadlinesIn } from '../instances/deadlines-presenter';
+import { idleIn } from '../instances/idle-presenter';
 import { provisioningStepOf } from '../instances/progress';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
 
@@ -59,6 +60,7 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     sshHostKeyFingerprint: instance.sshHostKeyFingerprint,
     sshHostKey: instance.sshHostKey,
     ...deadlinesIn(instance, 'stopAt', 'terminateAt'),
+    ...idleIn(instance, ['idleStopMinutes', 'idleThresholdPercent', 'idleStopAt', 'idleWarnedAt']),
   };
 }
 

@@ -3,11 +3,12 @@ import { AppError, notFound, validationFailed } from '../../../lib/errors';
 import { createImages, imageOfTemplate } from '../../images/catalogue';
 import { listingsService } from '../../listings/service';
 import { sshKeysService } from '../../ssh-keys/service';
+import { usersService } from '../../users/service';
 import type { InstancesContext } from '../context';
 import { imageUnavailable, offersTemplate } from '../image-offer';
 import type { Plans } from '../plans';
 import type { InstanceRow } from '../repo-rows';
-import type { CreateMeteredInput, Deadlines, RentOptions } from '../types';
+import type { CreateMeteredInput, Deadlines, IdleStop, RentOptions } from '../types';
 import { checkDeadlines, type DeadlineFields } from './deadlines';
 import { isImageTemplate, templateShape } from './template-shape';
 
@@ -54,6 +55,8 @@ export interface LaunchRequest {
         /** The renter's "stop at" and "terminate at" (checked here; 400 names `deadlineFields`). */
         deadlines?: Deadlines;
         deadlineFields?: DeadlineFields;
+        /** Idle stop as asked (a field left out takes the account default, docs/decisions/019). */
+        idleStop?: Partial<IdleStop>;
       };
   /** A template (an image or an Instant Deploy template) and the shape the renter chose. */
   template?: string | null;
@@ -117,6 +120,15 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
     return pool.slice(0, ATTEMPTS);
   }
 
+  /** Idle stop as asked, the account default filling in what was left out (ADR 019). */
+  async function idleStopFor(userId: string, asked: Partial<IdleStop> = {}): Promise<IdleStop> {
+    const { billing } = await usersService.getSettings(db, userId);
+    return {
+      minutes: asked.minutes ?? billing.idleStopMinutes,
+      thresholdPercent: asked.thresholdPercent ?? billing.idleThresholdPercent,
+    };
+  }
+
   async function serverQuote(userId: string, listingId: number, hours: number) {
     const { listing } = await visibleListing(userId, listingId);
     const { hourlyRate, totalCost } = quoteRental(listing.hourlyRateMicros, hours);
@@ -177,6 +189,7 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
         source,
         storageGb: plan.storageGb,
         ...(plan.deadlines ? { deadlines: plan.deadlines } : {}),
+        idleStop: await idleStopFor(req.userId, plan.idleStop),
       };
       if ('id' in listing) {
         const found = await visibleListing(req.userId, listing.id);

@@ -37,6 +37,8 @@ export const ENDINGS = {
   deadlineTerminate: { reason: 'deadline_terminate', to: 'released', tell: 'deadline_terminated' },
   /** A metered minute that would cross a spend cap: stopped, never deleted (issue 23). */
   spendCap: { reason: 'spend_cap', to: 'stopped', tell: 'stopped_for_spend_cap' },
+  /** Its GPUs stayed idle and no console was open for its idle-stop minutes (ADR 019). */
+  idleStop: { reason: 'idle_stop', to: 'stopped', tell: 'idle_stopped' },
 } as const satisfies Record<
   string,
   {

@@ -32,6 +32,8 @@ const TELLS = new Set<InstanceEvent['kind']>([
   'stopped_for_credits',
   'deadline_stopped',
   'deadline_terminated',
+  'idle_stop_warning',
+  'idle_stopped',
 ]);
 
 /** The wallet must hold one hour at the instance's rate (compute and storage). */
@@ -106,6 +108,12 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
           stopAt: input.deadlines?.stopAt ?? null,
           terminateAt: input.deadlines?.terminateAt ?? null,
+          ...(input.idleStop
+            ? {
+                idleStopMinutes: input.idleStop.minutes,
+                idleThresholdPercent: input.idleStop.thresholdPercent,
+              }
+            : {}),
         });
         const opened = await chargeOpeningMinute(ctx, tx, instance, now);
         // The paid minute counts toward the spend caps: one it would cross is refused (402).
@@ -128,6 +136,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       }
       const moved = await instancesRepo.transition(tx, instance.id, ['stopped'], 'starting', now, {
         endReason: null,
+        idleWarnedAt: null,
         provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
       });
       if (!moved) throw refuse(instance, 'start');
