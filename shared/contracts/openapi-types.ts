@@ -64,8 +64,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set or clear its stop and terminate times
-         * @description A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. A booked rental ends with its hours (409).
+         * Set or clear its stop and terminate times and its idle stop
+         * @description A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. `idleStopMinutes` (0: off, else 15 to 10080) and `idleThresholdPercent` (1 to 100, default 5) stop it, its disk kept, once its GPUs stayed under the threshold and no web console was open for that many minutes; you are warned 10 minutes before (`idleWarnedAt`, and an e-mail if your instance alerts are on). SSH sessions are not seen: only GPU use and the web console count. A booked rental ends with its hours (409).
          */
         patch: operations["updateInstance"];
         trace?: never;
@@ -499,6 +499,10 @@ export interface components {
              * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
              */
             terminateAt?: string;
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. SSH sessions are not seen. */
+            idleStopMinutes?: number;
+            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
+            idleThresholdPercent?: number;
         };
         InstanceInput: {
             id: number;
@@ -525,6 +529,10 @@ export interface components {
             sshHostKey: string | null;
             stopAt: string | null;
             terminateAt: string | null;
+            idleStopMinutes: number;
+            idleThresholdPercent: number;
+            idleStopAt: string | null;
+            idleWarnedAt: string | null;
         };
         /**
          * @example {
@@ -537,6 +545,10 @@ export interface components {
             stopAt?: string | null;
             /** @description When it is terminated for you (its disk deleted); null clears it. */
             terminateAt?: string | null;
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. SSH sessions are not seen. */
+            idleStopMinutes?: number;
+            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
+            idleThresholdPercent?: number;
         };
         AccountInput: {
             id: string;
@@ -768,6 +780,10 @@ export interface components {
              * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
              */
             terminateAt?: string;
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. SSH sessions are not seen. */
+            idleStopMinutes?: number;
+            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
+            idleThresholdPercent?: number;
         };
         Instance: {
             id: number;
@@ -794,6 +810,10 @@ export interface components {
             sshHostKey: string | null;
             stopAt: string | null;
             terminateAt: string | null;
+            idleStopMinutes: number;
+            idleThresholdPercent: number;
+            idleStopAt: string | null;
+            idleWarnedAt: string | null;
         };
         /**
          * @example {
@@ -806,6 +826,10 @@ export interface components {
             stopAt?: string | null;
             /** @description When it is terminated for you (its disk deleted); null clears it. */
             terminateAt?: string | null;
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. SSH sessions are not seen. */
+            idleStopMinutes?: number;
+            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
+            idleThresholdPercent?: number;
         };
         Account: {
             id: string;

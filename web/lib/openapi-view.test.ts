@@ -65,6 +65,8 @@ describe('openApiView of docs/openapi.json', () => {
       ['template', false],
       ['stopAt', false],
       ['terminateAt', false],
+      ['idleStopMinutes', false],
+      ['idleThresholdPercent', false],
     ]);
     expect(create?.requestBody?.fields[1]).toMatchObject({
       type: 'integer',
