@@ -133,7 +133,7 @@ describe('idle stop on a real host', () => {
   });
 
   it('starts the idle period again when its own GPU is busy, and withdraws the warning', async () => {
-    const { id, later } = await runningVm({ idle_stop_minutes: 30, idle_threshold_percent: 20 });
+    const { later } = await runningVm({ idle_stop_minutes: 30, idle_threshold_percent: 20 });
     expect((await later(20, 19)).idleWarnedAt).not.toBeNull();
     const busy = await later(5, 20);
     expect(busy.idleWarnedAt).toBeNull();
