@@ -65,6 +65,8 @@ export type HostStatus = (typeof HOST_STATUSES)[number];
 export const hostGpuView = z.object({
   index: z.number().int(),
   name: z.string(),
+  /** The marketplace model it can be listed as (shared/gpu-names.ts); null: none. */
+  model: z.string().nullable(),
   memoryTotalMib: z.number().int().nullable(),
   utilizationPercent: z.number().nullable(),
   temperatureC: z.number().nullable(),
@@ -95,6 +97,13 @@ export const hostView = z.object({
   enrolmentExpiresAt: z.string().nullable(),
   liveInstances: z.number().int(),
   listings: z.number().int(),
+  /**
+   * Its listings that cannot be rented because the host no longer reports a GPU they sell,
+   * and why (docs/decisions/020).
+   */
+  listingProblems: z.array(
+    z.object({ listingId: z.number().int(), model: z.string(), problem: z.string() }),
+  ),
   createdAt: z.string(),
 });
 export type HostView = z.infer<typeof hostView>;

@@ -76,6 +76,11 @@ export const gpuListings = pgTable(
     hostId: text('host_id').references((): AnyPgColumn => hosts.id),
     /** The host's GPU indexes (nvidia-smi `index`) this listing offers, one per unit. */
     hostGpuIndexes: jsonb('host_gpu_indexes').$type<number[]>().notNull().default([]),
+    /**
+     * Why the listing cannot be rented although its host is online: a GPU it sells that the
+     * host's last heartbeat no longer reports (docs/decisions/020); null when all are there.
+     */
+    gpuProblem: text('gpu_problem'),
     createdAt: createdAt(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
     /**

@@ -23,10 +23,12 @@ const hostOfListing = sql<
 
 /**
  * A unit can be taken only where a machine can run it: a demo listing, or a listing whose
- * host is enrolled, has heartbeated and is not offline (docs/decisions/008).
+ * host is enrolled, has heartbeated, is not offline (docs/decisions/008) and still reports
+ * every GPU the listing sells (no gpu_problem, docs/decisions/020).
  */
 export const hostCanRun = sql`(case when ${gpuListings.hostId} is null then ${gpuListings.isDemoHost}
-  else exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
+  else ${gpuListings.gpuProblem} is null and exists (select 1 from ${hosts} h
+    where h.id = ${gpuListings.hostId} and h.removed_at is null
     and h.offline_since is null and h.last_heartbeat_at is not null) end)`;
 
 /**

@@ -8,9 +8,11 @@ import { oneHourMicros } from '../../../../shared/rules/metering';
 import type { Tx } from '../../../db/client';
 import {
   capacityUnavailable,
+  gpusInUse,
   hostOffline,
   insufficientCredits,
   invalidStateTransition,
+  listingGpusMissing,
   notFound,
 } from '../../../lib/errors';
 import { ledgerService } from '../../ledger/service';
@@ -75,6 +77,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
           throw hostOffline(found.hostStatus);
         }
+        if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
         // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
         const listing = await listingsService.reserveUnit(
           tx,
@@ -107,7 +110,9 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           stopAt: input.deadlines?.stopAt ?? null,
           terminateAt: input.deadlines?.terminateAt ?? null,
         });
-        const opened = await chargeOpeningMinute(ctx, tx, instance, now);
+        // Its GPU, under the host's lock: none free rolls everything back (ADR 020).
+        const gpuIndexes = await listingsService.assignGpu(tx, instance, gpusInUse);
+        const opened = await chargeOpeningMinute(ctx, tx, { ...instance, gpuIndexes }, now);
         // The paid minute counts toward the spend caps: one it would cross is refused (402).
         told.push(...(await countOpeningMinute(tx, opened, now, options.apiKeyId)));
         const row = await instancesRepo.findView(tx, instance.id);
@@ -131,7 +136,8 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
       });
       if (!moved) throw refuse(instance, 'start');
-      const opened = await chargeOpeningMinute(ctx, tx, moved, now);
+      const gpuIndexes = await listingsService.assignGpu(tx, moved, capacityUnavailable);
+      const opened = await chargeOpeningMinute(ctx, tx, { ...moved, gpuIndexes }, now);
       told.push(...(await countOpeningMinute(tx, opened, now)));
       return opened;
     },

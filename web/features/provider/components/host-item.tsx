@@ -132,6 +132,18 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
               No GPUs reported{host.gpuError ? `: ${host.gpuError}` : '.'}
             </p>
           )}
+          {host.listingProblems.length > 0 ? (
+            <ul
+              className="grid gap-0.5 text-warning-text"
+              aria-label={`Listings not rentable on ${host.name}`}
+            >
+              {host.listingProblems.map((p) => (
+                <li key={p.listingId}>
+                  {p.model} listing #{p.listingId} is not rentable: {p.problem}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <p className="flex flex-wrap gap-x-4 gap-y-1 text-muted-foreground">
             {host.cpuCores !== null ? (
               <span className="inline-flex items-center gap-1">

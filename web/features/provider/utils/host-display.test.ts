@@ -41,6 +41,7 @@ describe('GPU and size texts', () => {
     const gpu = (index: number, name: string, memoryTotalMib: number | null) => ({
       index,
       name,
+      model: null,
       memoryTotalMib,
       utilizationPercent: null,
       temperatureC: null,
