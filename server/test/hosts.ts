@@ -66,6 +66,8 @@ export function agentCalls(
   t: Pick<TestApp, 'request' | 'clock'>,
   credential: string,
   from: string,
+  /** The GPUs its heartbeats report (default: gpuInventory's two RTX 4090s). */
+  gpus?: HeartbeatRequest['gpus'],
 ) {
   const headers = { authorization: `Bearer ${credential}` };
   return {
@@ -73,7 +75,10 @@ export function agentCalls(
       t.request({
         method: 'POST',
         url: agentPaths.heartbeat,
-        payload: { ...heartbeatBody({ instances: statuses }), ...(images ? { images } : {}) },
+        payload: {
+          ...heartbeatBody({ instances: statuses, ...(gpus ? { gpus } : {}) }),
+          ...(images ? { images } : {}),
+        },
         headers,
         remoteAddress: from,
       }),

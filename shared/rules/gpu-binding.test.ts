@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bindListing, demoGpus, freeGpu, gpuProblem } from './gpu-binding';
+import { bindListing, demoGpuIndexes, freeGpu, gpuProblem, usableGpus } from './gpu-binding';
 
 const H100 = 'NVIDIA H100 80GB HBM3';
 const twoH100 = [
@@ -78,17 +78,16 @@ describe('gpuProblem and freeGpu', () => {
 
   it('finds the lowest GPU no live instance holds, and none when all are held', () => {
     const listing = { model: 'H100', hostGpuIndexes: [0, 1] };
-    expect(freeGpu(listing, twoH100, new Set())).toBe(0);
-    expect(freeGpu(listing, twoH100, new Set([0]))).toBe(1);
-    expect(freeGpu(listing, twoH100, new Set([0, 1]))).toBeNull();
-    expect(freeGpu(listing, twoH100.slice(1), new Set())).toBe(1);
+    const usable = usableGpus(listing, twoH100);
+    expect(freeGpu(usable, new Set())).toBe(0);
+    expect(freeGpu(usable, new Set([0]))).toBe(1);
+    expect(freeGpu(usable, new Set([0, 1]))).toBeNull();
+    expect(usableGpus(listing, twoH100.slice(1))).toEqual([1]);
+    expect(usableGpus({ model: 'RTX 4090', hostGpuIndexes: [0, 1] }, twoH100)).toEqual([]);
   });
 
   it('gives each demo listing its own machine with its units as GPUs', () => {
-    const demo = demoGpus('RTX 4090', 3);
-    expect(demo.indexes).toEqual([0, 1, 2]);
-    expect(
-      freeGpu({ model: 'RTX 4090', hostGpuIndexes: demo.indexes }, demo.gpus, new Set([0])),
-    ).toBe(1);
+    expect(demoGpuIndexes(3)).toEqual([0, 1, 2]);
+    expect(freeGpu(demoGpuIndexes(3), new Set([0]))).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { marketplaceModelOf, modelWithMemory, NVIDIA_SMI_NAMES } from '../gpu-names';
+import { marketplaceModelOf, modelWithMemory } from '../gpu-names';
 
 /**
  * A listing sells GPUs its host reported (docs/decisions/020): the rules that bind a listing's
@@ -155,27 +155,28 @@ export function gpuProblem(
 }
 
 /**
- * The lowest GPU an instance of a listing may have on its host now: one the listing sells,
- * the host still reports as its model, and no live instance (`used`) holds. Null: none free.
+ * The lowest GPU an instance may have of those its listing can use now (`usable`: on a host,
+ * the listing's GPUs the host still reports as its model, usableGpus) that no live instance
+ * (`used`) holds. Null: none free.
  */
-export function freeGpu(
-  listing: { model: string; hostGpuIndexes: readonly number[] },
-  gpus: readonly ReportedGpu[],
-  used: ReadonlySet<number>,
-): number | null {
-  const ofModel = new Set(gpusOfModel(gpus, listing.model));
-  const free = listing.hostGpuIndexes
-    .filter((i) => ofModel.has(i) && !used.has(i))
-    .sort((a, b) => a - b);
+export function freeGpu(usable: readonly number[], used: ReadonlySet<number>): number | null {
+  const free = usable.filter((i) => !used.has(i)).sort((a, b) => a - b);
   return free[0] ?? null;
 }
 
+/** The GPUs a listing sells that its host still reports as the listing's model. */
+export function usableGpus(
+  listing: { model: string; hostGpuIndexes: readonly number[] },
+  gpus: readonly ReportedGpu[],
+): number[] {
+  const ofModel = new Set(gpusOfModel(gpus, listing.model));
+  return listing.hostGpuIndexes.filter((i) => ofModel.has(i));
+}
+
 /**
- * The demo host's inventory for one demo listing (docs/decisions/020): each demo listing is
- * its own machine with `count` GPUs of its model, indexes 0…count−1.
+ * The demo host's GPUs for one demo listing (docs/decisions/020): each demo listing is its
+ * own machine whose GPUs are its units, indexes 0…count−1, whatever its model.
  */
-export function demoGpus(model: string, count: number): { gpus: ReportedGpu[]; indexes: number[] } {
-  const name = NVIDIA_SMI_NAMES[model]?.[0] ?? model;
-  const indexes = Array.from({ length: Math.max(0, Math.min(count, 256)) }, (_, i) => i);
-  return { gpus: indexes.map((index) => ({ index, name })), indexes };
+export function demoGpuIndexes(count: number): number[] {
+  return Array.from({ length: Math.max(0, Math.min(count, 256)) }, (_, i) => i);
 }

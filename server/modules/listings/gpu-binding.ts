@@ -1,9 +1,10 @@
 import {
   bindListing,
-  demoGpus,
+  demoGpuIndexes,
   freeGpu,
   gpuProblem,
   type ReportedGpu,
+  usableGpus,
 } from '../../../shared/rules/gpu-binding';
 import type { Conn, Db } from '../../db/client';
 import { conflict } from '../../lib/errors';
@@ -59,24 +60,21 @@ export const gpuBinding = {
   ): Promise<number[]> {
     const listing = await gpuRepo.listingOf(conn, instance.gpuListingId);
     if (!listing) throw refusal();
-    let gpus: ReportedGpu[];
-    let offered: readonly number[];
+    let usable: number[];
     let used: Set<number>;
     if (listing.hostId !== null) {
       await gpuRepo.lockPool(conn, listing.hostId);
-      gpus = (await gpuRepo.reportedGpus(conn, listing.hostId)) ?? [];
-      offered = listing.hostGpuIndexes;
+      const gpus = (await gpuRepo.reportedGpus(conn, listing.hostId)) ?? [];
+      usable = usableGpus(listing, gpus);
       used = await gpuRepo.usedGpus(conn, { hostId: listing.hostId }, instance.id);
     } else if (listing.isDemoHost) {
       await gpuRepo.lockPool(conn, `listing:${listing.id}`);
-      const demo = demoGpus(listing.model, listing.totalCount);
-      gpus = demo.gpus;
-      offered = demo.indexes;
+      usable = demoGpuIndexes(listing.totalCount);
       used = await gpuRepo.usedGpus(conn, { listingId: listing.id }, instance.id);
     } else {
       throw refusal();
     }
-    const free = freeGpu({ model: listing.model, hostGpuIndexes: offered }, gpus, used);
+    const free = freeGpu(usable, used);
     if (free === null) throw refusal();
     await gpuRepo.setInstanceGpus(conn, instance.id, [free]);
     return [free];
