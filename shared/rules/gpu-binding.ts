@@ -28,10 +28,14 @@ export type Binding =
   | { ok: true; indexes: number[] }
   | { ok: false; field: 'hostId' | 'hostGpuIndexes'; message: string; hostGpus: HostGpus };
 
-/** The host's GPUs of a marketplace model, by index. */
+/**
+ * The host's GPUs of a marketplace model, by index. A card the name table does not know is a
+ * model of its own name: only a listing of exactly that name sells it, and the API accepts
+ * only the marketplace's models (seeds and tests write such listings directly).
+ */
 export function gpusOfModel(gpus: readonly ReportedGpu[], model: string): number[] {
   return gpus
-    .filter((g) => marketplaceModelOf(g.name) === model)
+    .filter((g) => (marketplaceModelOf(g.name) ?? g.name.trim()) === model)
     .map((g) => g.index)
     .sort((a, b) => a - b);
 }

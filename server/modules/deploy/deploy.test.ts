@@ -168,7 +168,10 @@ describe('GET /api/deploy/gpus', () => {
     const { cookie, userId } = await t.signIn({ credits: '100.00' });
     const type = freshType();
     const provider = await createProvider(db(), {});
-    const host = await createHost(db(), { providerId: provider.id });
+    const host = await createHost(db(), {
+      providerId: provider.id,
+      gpus: { name: type, count: 6 },
+    });
     await w.listing({
       model: type,
       hourlyRate: '1.00',
