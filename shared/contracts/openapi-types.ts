@@ -3221,6 +3221,7 @@ export interface operations {
                             gpus: {
                                 index: number;
                                 name: string;
+                                model: string | null;
                                 memoryTotalMib: number | null;
                                 utilizationPercent: number | null;
                                 temperatureC: number | null;
@@ -3229,6 +3230,11 @@ export interface operations {
                             enrolmentExpiresAt: string | null;
                             liveInstances: number;
                             listings: number;
+                            listingProblems: {
+                                listingId: number;
+                                model: string;
+                                problem: string;
+                            }[];
                             createdAt: string;
                         }[];
                     };
