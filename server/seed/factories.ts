@@ -1,5 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import type {
+  GpuInfo,
+  HeartbeatRequest,
+  HostInventory,
+} from '../../shared/contracts/agent-protocol';
 import { dollarsToMicros } from '../../shared/rules/money';
 import type { Conn, Tx } from '../db/client';
 import { gpuListings, hosts, providers, users } from '../db/schema';
@@ -107,29 +112,45 @@ export interface ListingInput {
   hostGpuIndexes?: number[];
 }
 
-/** A heartbeat's inventory as the factories' hosts report it: 32 cores, 128 GB, KVM. */
+/** A host as its agent reports it: 32 cores, 128 GB, 2 TB, KVM. */
+export function hostInventory(overrides: Partial<HostInventory> = {}): HostInventory {
+  return {
+    hostname: 'gpu-box-1',
+    cpu: { model: 'AMD EPYC', cores: 32 },
+    memory: { totalBytes: 128 * 1024 ** 3, availableBytes: 100 * 1024 ** 3 },
+    disk: { path: '/var/lib/rentgpu-agent', totalBytes: 2e12, freeBytes: 1.5e12 },
+    accelerator: 'kvm',
+    ...overrides,
+  };
+}
+
+/** Two GPUs as nvidia-smi reports them; `reading(index)` overrides a GPU's fields. */
+export function gpuInventory(
+  name = 'NVIDIA GeForce RTX 4090',
+  reading: (index: number) => Partial<GpuInfo> = () => ({}),
+  count = 2,
+): HeartbeatRequest['gpus'] {
+  return {
+    gpus: Array.from({ length: count }, (_, i) => i).map((index) => ({
+      index,
+      name,
+      uuid: `GPU-${index}`,
+      memoryTotalMib: 24_564,
+      memoryUsedMib: 1,
+      utilizationPercent: 0,
+      temperatureC: 35,
+      pciBusId: `00000000:${(index + 1).toString(16).padStart(2, '0')}:00.0`,
+      ...reading(index),
+    })),
+    error: null,
+  };
+}
+
+/** A heartbeat's inventory as the factories' hosts report it: `count` GPUs named `name`. */
 function factoryInventory(name: string, count: number) {
   return {
-    host: {
-      hostname: 'gpu-host-1',
-      cpu: { model: 'AMD EPYC', cores: 32 },
-      memory: { totalBytes: 128 * 1024 ** 3, availableBytes: 100 * 1024 ** 3 },
-      disk: { path: '/var/lib/rentgpu-agent', totalBytes: 2e12, freeBytes: 1.5e12 },
-      accelerator: 'kvm' as const,
-    },
-    gpus: {
-      gpus: Array.from({ length: count }, (_, index) => ({
-        index,
-        name,
-        uuid: `GPU-${index}`,
-        memoryTotalMib: 24_564,
-        memoryUsedMib: 1,
-        utilizationPercent: 0,
-        temperatureC: 35,
-        pciBusId: `00000000:0${index + 1}:00.0`,
-      })),
-      error: null,
-    },
+    host: hostInventory({ hostname: 'gpu-host-1' }),
+    gpus: gpuInventory(name, () => ({}), count),
     images: [],
   };
 }
