@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOGIN_TEXT } from '../rules/login-input';
 import { signInResponse } from './user';
 
 /** docs/decisions/023-two-factor-sign-in.md */
@@ -14,8 +15,8 @@ export type TwoFactorSetup = z.infer<typeof twoFactorSetupResponse>;
 const code = z
   .string()
   .trim()
-  .min(1, { message: 'Enter the code from your authenticator app' })
-  .max(32, { message: 'Enter the code from your authenticator app' });
+  .min(1, { message: LOGIN_TEXT.appCodeRequired })
+  .max(32, { message: LOGIN_TEXT.appCodeRequired });
 
 /** A 6-digit app code (enable: the app code only), or a recovery code (disable, sign-in). */
 export const twoFactorCodeBody = z.object({ code });
@@ -41,7 +42,3 @@ export const verifyTwoFactorBody = z.object({
   code,
 });
 export type VerifyTwoFactorBody = z.input<typeof verifyTwoFactorBody>;
-
-export const TWO_FACTOR_TEXT = {
-  required: 'Enter the code from your authenticator app',
-} as const;

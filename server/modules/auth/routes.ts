@@ -5,6 +5,7 @@ import { messageResponse, sendOtpBody, verifyOtpBody } from '../../../shared/con
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import { verifyOtpResponse, verifyTwoFactorBody } from '../../../shared/contracts/two-factor';
 import { currentUser, signInResponse } from '../../../shared/contracts/user';
+import { LOGIN_TEXT } from '../../../shared/rules/login-input';
 import { notFound } from '../../lib/errors';
 import {
   clearSessionCookie,
@@ -65,7 +66,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       );
       if (step.kind === 'two-factor')
         return {
-          message: 'Enter the code from your authenticator app',
+          message: LOGIN_TEXT.appCodeRequired,
           twoFactorRequired: true as const,
           challenge: step.challenge,
         };

@@ -34,7 +34,7 @@ export const twoFactorRepo = {
   },
 
   /** Accepts a time step only after the last accepted one: false for a replayed code. */
-  async useStep(conn: Conn, userId: string, step: number) {
+  async acceptStep(conn: Conn, userId: string, step: number) {
     const rows = await conn
       .update(userTwoFactor)
       .set({ lastStep: step })
@@ -56,7 +56,7 @@ export const twoFactorRepo = {
       .values(hashes.map((codeHash) => ({ userId, codeHash })));
   },
 
-  async useRecoveryCode(conn: Conn, userId: string, codeHash: string, now: Date) {
+  async spendRecoveryCode(conn: Conn, userId: string, codeHash: string, now: Date) {
     const rows = await conn
       .update(twoFactorRecoveryCodes)
       .set({ usedAt: now })

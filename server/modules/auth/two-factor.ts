@@ -74,16 +74,16 @@ export function createTwoFactor(deps: {
   }
 
   /** Uses up an app code (later step than any before) or a recovery code; throws when wrong. */
-  async function useCode(conn: Conn, userId: string, secret: string, code: string) {
+  async function spendCode(conn: Conn, userId: string, secret: string, code: string) {
     await enforce(limiter, `2fa-verify:user:${userId}`, TWO_FACTOR.perUser);
     const step = stepOf(secret, code);
     if (step !== null) {
-      if (await twoFactorRepo.useStep(conn, userId, step)) return;
+      if (await twoFactorRepo.acceptStep(conn, userId, step)) return;
       throw new AppError(400, 'INVALID_OTP', 'This code was already used. Wait for the next one.');
     }
     if (!isAppCode(code)) {
       const hash = hashRecoveryCode(userId, code);
-      if (await twoFactorRepo.useRecoveryCode(conn, userId, hash, clock.now())) return;
+      if (await twoFactorRepo.spendRecoveryCode(conn, userId, hash, clock.now())) return;
     }
     throw wrongCode();
   }
@@ -140,7 +140,7 @@ export function createTwoFactor(deps: {
       const secret = await enabledSecret(db, userId);
       if (!secret) throw conflict('Two-factor sign-in is not on.');
       await db.transaction(async (tx) => {
-        await useCode(tx, userId, secret, code);
+        await spendCode(tx, userId, secret, code);
         await twoFactorRepo.remove(tx, userId);
         await setEnabledSetting(tx, userId, false);
       });
@@ -167,7 +167,7 @@ export function createTwoFactor(deps: {
         );
       const secret = await enabledSecret(db, open.userId);
       try {
-        if (secret) await useCode(db, open.userId, secret, code);
+        if (secret) await spendCode(db, open.userId, secret, code);
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'INVALID_OTP') throw error;
         const attempts = await twoFactorRepo.failChallenge(
