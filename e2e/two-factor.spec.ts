@@ -19,6 +19,8 @@ test('two-factor: enable with the app, sign out, sign in with an app code, disab
   test.setTimeout(120_000);
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Security' }).click();
+  // The tab is in the address, so a link or a reload opens it.
+  await expect(page).toHaveURL(/\/settings\?tab=security$/);
   const badge = page.getByText('Disabled', { exact: true });
   await expect(badge).toBeVisible();
   await page.getByRole('button', { name: 'Enable' }).click();
@@ -61,8 +63,11 @@ test('two-factor: enable with the app, sign out, sign in with an app code, disab
   expect((await page.request.get('/api/auth/user')).status()).toBe(200);
 
   // Disable needs a code: a recovery code will do.
-  await page.goto('/settings');
-  await page.getByRole('tab', { name: 'Security' }).click();
+  await page.goto('/settings?tab=security');
+  await expect(page.getByRole('tab', { name: 'Security' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await page.getByRole('button', { name: 'Disable' }).click();
   await page.getByLabel('Code from your app, or a recovery code').fill(recovery);
   await page.getByRole('button', { name: 'Turn Off' }).click();
