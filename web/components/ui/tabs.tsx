@@ -8,21 +8,27 @@ export interface TabItem {
   content: ReactNode;
 }
 
-/** Keyboard-navigable tabs (Radix). */
+/** Keyboard-navigable tabs (Radix); with value and onValueChange the caller holds the tab. */
 export function Tabs({
   items,
   defaultValue,
+  value,
+  onValueChange,
   className,
   label,
 }: {
   items: TabItem[];
   defaultValue?: string;
+  value?: string;
+  onValueChange?: (value: string) => void;
   className?: string;
   label: string;
 }) {
   return (
     <TabsPrimitive.Root
-      defaultValue={defaultValue ?? items[0]?.value}
+      defaultValue={value === undefined ? (defaultValue ?? items[0]?.value) : undefined}
+      value={value}
+      onValueChange={onValueChange}
       className={cn('grid gap-4', className)}
     >
       <TabsPrimitive.List

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import type { UserSettings } from '../../../../shared/contracts/settings';
 import type { Theme } from '../../../../shared/rules/theme';
 import { Button } from '../../../components/ui/button';
@@ -23,6 +24,19 @@ interface SettingsViewProps {
   accountActions: ReactNode;
 }
 
+const TABS = ['general', 'notifications', 'security', 'api-keys', 'billing'] as const;
+
+/** The tab in the address (/settings?tab=security), so a link or a reload opens it. */
+function useTabInUrl() {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const asked = new URLSearchParams(search).get('tab');
+  const tab = TABS.find((t) => t === asked) ?? 'general';
+  const setTab = (next: string) =>
+    navigate(next === 'general' ? '/settings' : `/settings?tab=${next}`, { replace: true });
+  return [tab, setTab] as const;
+}
+
 /** Settings (spec part 2 section 2): five tabs; every save sends the whole settings object. */
 export function SettingsView({
   userId,
@@ -34,6 +48,7 @@ export function SettingsView({
   const settings = useSettings(userId);
   const update = useUpdateSettings(userId);
   const [draft, setDraft] = useState<UserSettings | null>(null);
+  const [tab, setTab] = useTabInUrl();
 
   useEffect(() => {
     if (settings.data) setDraft((current) => current ?? settings.data);
@@ -87,6 +102,8 @@ export function SettingsView({
     <Tabs
       className="mt-8"
       label="Settings sections"
+      value={tab}
+      onValueChange={setTab}
       items={[
         {
           value: 'general',
