@@ -91,7 +91,7 @@ for (const width of [1024, 1280]) {
     ];
     await expect(menu.getByRole('link')).toHaveText(entries);
     for (const entry of entries)
-      await expect(menu.getByRole('link', { name: entry })).toBeVisible();
+      await expect(menu.getByRole('link', { name: entry, exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: 'Demo Login' }).click();
