@@ -1,5 +1,8 @@
 import type { Page } from '@playwright/test';
+import { THEMES } from '../shared/rules/theme';
+import { seriousViolations } from './axe';
 import { expect, test, toastWith } from './fixtures';
+import { currentTheme, switchTheme } from './themes';
 
 /**
  * Every machine from where people look (issue 26, part 1): My Dashboard lists the booked
@@ -120,5 +123,30 @@ test('on a phone the drawer reaches the VM Dashboard, Profile and Settings', asy
     await page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: entry }).click();
     await expect(page.getByRole('dialog', { name: 'Menu' })).toHaveCount(0);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  }
+});
+
+test('the drawer and the avatar menu have no serious or critical violations in any theme', async ({
+  page,
+}) => {
+  test.setTimeout(90_000); // axe with each opened, in each theme
+  await demoLogin(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('summary-active')).toBeVisible();
+  // Both are modal or take the focus (the theme menu cannot be reached): opened in each theme.
+  const first = await currentTheme(page);
+  for (const theme of [first, ...THEMES.filter((t) => t !== first)]) {
+    if (theme !== first) await switchTheme(page, theme, { signedIn: true });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+    expect(await seriousViolations(page, { theme }), `drawer, ${theme}`).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Menu' })).toHaveCount(0);
+    await page.getByRole('button', { name: /^Account menu for / }).click();
+    await expect(page.getByRole('menuitem', { name: 'VM Dashboard' })).toBeVisible();
+    expect(await seriousViolations(page, { theme }), `avatar menu, ${theme}`).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
   }
 });

@@ -15,7 +15,7 @@ function MeteredRow({ vm }: { vm: VmInstanceView }) {
   const formatDate = useFormatDate();
   return (
     <li
-      className="grid grid-cols-[minmax(0,1fr)] gap-3 rounded-lg border border-border p-4 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center"
+      className="grid grid-cols-[minmax(0,1fr)] gap-3 rounded-xl border border-border bg-card p-4 text-card-foreground shadow-sm sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center"
       data-testid="metered-instance"
       aria-label={`${vm.gpu_type} instance ${vm.vm_id}`}
     >
@@ -100,12 +100,10 @@ export function MeteredInstances({
   const ended = (vm: VmInstanceView) => Number(ENDED_STATES.includes(vm.state));
   const ordered = [...vms].sort((a, b) => ended(a) - ended(b));
   return (
-    <Card className="p-3 sm:p-4">
-      <ul className="grid gap-3">
-        {ordered.map((vm) => (
-          <MeteredRow key={vm.vm_id} vm={vm} />
-        ))}
-      </ul>
-    </Card>
+    <ul className="grid gap-3" aria-label="Pay-as-you-go instances">
+      {ordered.map((vm) => (
+        <MeteredRow key={vm.vm_id} vm={vm} />
+      ))}
+    </ul>
   );
 }
