@@ -3,7 +3,7 @@ import { PUBLIC_PATHS } from '../web/app/public-paths';
 import { SIGNED_IN_PATHS } from '../web/app/signed-in-paths';
 import { NONE_IN_ANY_THEME, seriousViolations, seriousViolationsInEveryTheme } from './axe';
 import { CONTENT_PAGES } from './content-routes';
-import { expect, test } from './fixtures';
+import { expect, type Listing, test } from './fixtures';
 import { currentTheme } from './themes';
 
 /**
@@ -100,14 +100,6 @@ test.describe('signed out', () => {
     });
   }
 });
-
-interface Listing {
-  id: number;
-  providerId: number;
-  hourlyRate: string;
-  availableCount: number;
-  hostStatus: string;
-}
 
 interface Vm {
   vm_id: number;

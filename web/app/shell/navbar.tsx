@@ -49,7 +49,8 @@ export function Navbar({ user, account }: NavbarProps) {
             account
           ) : (
             <>
-              <DemoLoginButton className="max-sm:hidden" />
+              {/* Not on a phone, nor beside the whole menu below 1280 px (the landing's Try Demo Account is there). */}
+              <DemoLoginButton className="max-sm:hidden lg:max-xl:hidden" />
               <a href="/api/login" className={buttonClasses('primary', 'sm')}>
                 Sign In
               </a>
