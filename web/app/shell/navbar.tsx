@@ -19,7 +19,7 @@ export function Navbar({ user, account }: NavbarProps) {
   const [location] = useLocation();
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:max-xl:px-3">
         <MobileDrawer user={user} />
         <Brand compact />
         {/* From 1024 px; condensed below 1280 px (narrower entries, the brand's mark only). */}
@@ -30,7 +30,7 @@ export function Navbar({ user, account }: NavbarProps) {
               href={item.href}
               aria-current={isActive(location, item.href, Boolean(user)) ? 'page' : undefined}
               className={cn(
-                'rounded-md px-1.5 py-2 text-sm font-medium whitespace-nowrap xl:px-2',
+                'rounded-md px-1 py-2 text-[13px] font-medium whitespace-nowrap xl:px-2 xl:text-sm',
                 isActive(location, item.href, Boolean(user))
                   ? 'bg-primary text-primary-foreground'
                   : 'text-muted-foreground hover:bg-muted hover:text-foreground',
