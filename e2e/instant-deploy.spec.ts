@@ -227,8 +227,11 @@ for (const width of [1280, 390]) {
       await gpuOption(page, 'RTX 4090').click();
       await deployButton(page).click();
       await expect(page.getByTestId('deploy-result')).toBeVisible();
+      const id = await page.getByTestId('deploy-result').getByTestId('deployment-id').textContent();
       await page.getByRole('link', { name: 'Manage Instances' }).click();
-      await expect(page).toHaveURL(/\/vm-dashboard$/);
+      // The VM Dashboard, at the deploy's own card (focused).
+      await expect(page).toHaveURL(new RegExp(`/vm-dashboard#vm-${id}$`));
+      await expect(page.getByRole('group', { name: `RTX 4090 instance ${id}` })).toBeFocused();
     });
   });
 }

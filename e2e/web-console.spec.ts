@@ -1,12 +1,4 @@
-import { expect, test } from './fixtures';
-
-interface Listing {
-  id: number;
-  providerId: number;
-  hourlyRate: string;
-  availableCount: number;
-  hostStatus: string;
-}
+import { expect, type Listing, test } from './fixtures';
 
 /**
  * The web console page (opened from the VM dashboard). The e2e world has no real VM, so it

@@ -20,7 +20,7 @@ export function BillingOverview({ timeZone, language }: BillingOverviewProps) {
   const summary = useSpendingSummary();
   const figures = summary.data;
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
       <div className="grid gap-4 sm:grid-cols-3">
         <Figure label="Balance" value={figures?.balance} testId="billing-balance" />
         <Figure label="This month" value={figures?.thisMonth} testId="billing-this-month" />

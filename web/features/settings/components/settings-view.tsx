@@ -91,7 +91,7 @@ export function SettingsView({
     </div>
   );
   const panel = (title: string, body: ReactNode, button?: string) => (
-    <Card className="p-6">
+    <Card className="min-w-0 p-6">
       <h2 className="mb-5 text-lg font-semibold">{title}</h2>
       {body}
       {button ? saveButton(button) : null}
@@ -147,7 +147,8 @@ export function SettingsView({
           value: 'billing',
           label: 'Billing',
           content: (
-            <div className="grid gap-6">
+            // One column as wide as the page: the credit history's table scrolls inside it.
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
               {panel(
                 'Low-balance warning',
                 <BillingTab

@@ -18,6 +18,7 @@ import {
   serverFieldErrors,
   serverMessage,
 } from '../../../lib/api-client';
+import { vmCardHref } from '../../../lib/instance-links';
 import { useCreateVm } from '../api/create-vm';
 import { DEADLINE_CHOICES, deadlineFrom } from '../deadline-choices';
 
@@ -95,10 +96,11 @@ export function CreateVmForm({
     if (stopAt) body.stop_at = stopAt;
     if (terminateAt) body.terminate_at = terminateAt;
     try {
-      await create.mutateAsync({ body, idempotencyKey });
+      const created = await create.mutateAsync({ body, idempotencyKey });
       toast({
         title: 'VM Created',
         description: 'Your GPU instance is being created and will be ready shortly.',
+        link: { href: vmCardHref(created.vm_id), label: `View instance #${created.vm_id}` },
       });
       onCreated();
     } catch (error) {
