@@ -1,0 +1,4 @@
+-- The credit history pages through a wallet's entries newest first (issue 26,
+-- server/modules/ledger/history-sql.ts): one account's entries in id order, read from this
+-- index rather than every entry of the account sorted.
+CREATE INDEX "ledger_entries_account_id_idx" ON "ledger_entries" USING btree ("account_id", "id");
