@@ -15,7 +15,7 @@ test('a VM’s minutes are one line that expands to the minutes', async ({ page 
   await demoLogin(page);
   const made = await page.request.post('/api/kvm/instances', { data: { gpu_type: 'A6000' } });
   expect(made.status()).toBe(201);
-  const { id } = (await made.json()) as { id: number };
+  const { vm_id: id } = (await made.json()) as { vm_id: number };
 
   await page.goto('/payments');
   const history = page.getByRole('list', { name: 'Purchases and charges' });

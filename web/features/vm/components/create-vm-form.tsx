@@ -13,6 +13,7 @@ import { Field, Select } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateVm } from '../api/create-vm';
 import { DEADLINE_CHOICES, deadlineFrom } from '../deadline-choices';
 
@@ -91,6 +92,10 @@ export function CreateVmForm({
   return (
     <Card className="p-5">
       <h2 className="text-lg font-semibold">Create New Instance</h2>
+      {/* Outside the form: the notice has a form of its own (add an SSH key). */}
+      <div className="mt-4 empty:hidden">
+        <LaunchNotice />
+      </div>
       <form className="mt-4 grid gap-4" onSubmit={submit} aria-label="Create New Instance">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <Field
