@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { conflict } from '../../lib/errors';
 import { seedDemoData } from '../../seed/seed';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -57,9 +57,21 @@ describe('a demo world that makes sense', () => {
       cookie: visitor.cookie,
     });
     expect(made.statusCode).toBe(201);
+    const id = made.json().vm_id as number;
+    // The demo host makes it ready after its delay: move the clock, run the worker.
+    await vi.waitFor(async () => {
+      t.clock.advance(30_000);
+      await t.app.deps.worker.runOnce(t.clock.now());
+      const vms = await t.request({
+        method: 'GET',
+        url: '/api/kvm/instances',
+        cookie: visitor.cookie,
+      });
+      expect(vms.json().find((v: { vm_id: number }) => v.vm_id === id)?.status).toBe('running');
+    });
     const res = await t.request({
       method: 'GET',
-      url: `/api/kvm/instances/${made.json().vm_id}/console`,
+      url: `/api/kvm/instances/${id}/console`,
       cookie: visitor.cookie,
       headers: { origin: 'http://localhost' },
     });

@@ -60,15 +60,15 @@ export function instanceQueries(ctx: InstancesContext) {
         'console',
         await instancesRepo.findView(db, id),
       );
-      // A simulated host has no machine behind its SSH address: say so, rather than let the
-      // connection fail on a name that does not resolve (issue 26 part 4).
-      if (listing.isDemoHost || instance.hostId === 'demo') {
-        throw conflict(DEMO_HOST_NO_CONSOLE, { state: instance.status, demoHost: true });
-      }
       if (instance.status !== 'running') {
         throw conflict(`The instance is ${instance.status}, not running.`, {
           state: instance.status,
         });
+      }
+      // A simulated host has no machine behind its SSH address: say so, rather than let the
+      // connection fail on a name that does not resolve (issue 26 part 4).
+      if (listing.isDemoHost || instance.hostId === 'demo') {
+        throw conflict(DEMO_HOST_NO_CONSOLE, { state: 'running', demoHost: true });
       }
       if (!instance.sshHost || !instance.sshPort) {
         throw conflict('The instance has not reported its SSH address yet.', { state: 'running' });
