@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create an instance
-         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).
+         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.
          */
         post: operations["createInstance"];
         delete?: never;
@@ -122,7 +122,7 @@ export interface paths {
         put?: never;
         /**
          * Rent a GPU for a number of hours
-         * @description The same as creating an instance with `durationHours`: booked at the current price, paid up front.
+         * @description The same as creating an instance with `durationHours`: booked at the current price, paid up front. `warnings` as for POST /instances (`NO_SSH_KEY`).
          */
         post: operations["createRental"];
         delete?: never;
@@ -1188,6 +1188,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         instance: components["schemas"]["Instance"];
+                        /** @description Warnings about the launched instance (empty when none), e.g. `NO_SSH_KEY`. */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "NO_SSH_KEY";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1790,6 +1796,12 @@ export interface operations {
                                 companyName: string;
                             };
                         };
+                        /** @description Warnings about the launched instance (empty when none), e.g. `NO_SSH_KEY`. */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "NO_SSH_KEY";
+                            message: string;
+                        }[];
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { API_KEY_PERMISSIONS, type ApiKeyPermission, RATE_TIERS, type RateTier }
 import { deadlineAt } from './deadlines';
 import { hostView } from './hosts';
 import { VM_TEMPLATES } from './kvm';
+import { launchWarnings } from './launch-warnings';
 import { TEXT_LIMITS } from './limits';
 import { createListingBody, gpuListingView, listingsQuery, updateListingBody } from './listings';
 import { bodySerialId, serialId } from './params';
@@ -189,6 +190,9 @@ export type PublicInstance = z.infer<typeof publicInstance>;
 
 export const instanceAnswer = z.object({ instance: publicInstance });
 export type InstanceAnswer = z.infer<typeof instanceAnswer>;
+/** POST /instances: the instance and the launch's warnings (NO_SSH_KEY). */
+export const createdInstanceAnswer = instanceAnswer.extend({ warnings: launchWarnings });
+export type CreatedInstanceAnswer = z.infer<typeof createdInstanceAnswer>;
 
 /** A metered instance's deadlines changed: a date and time sets one, null clears it, absent leaves it. */
 export const updateInstanceBody = z
@@ -237,6 +241,8 @@ export const updatePublicRentalBody = z.object({
   action: z.literal('stop', { message: 'The only change a rental takes is "stop"' }),
 });
 export const rentalAnswer = z.object({ rental: rentalView });
+/** POST /rentals: the rental and the launch's warnings (NO_SSH_KEY). */
+export const createdRentalAnswer = rentalAnswer.extend({ warnings: launchWarnings });
 export const rentalsList = z.object({ rentals: z.array(rentalView) });
 export const rentalsQuery = z.object({
   status: z

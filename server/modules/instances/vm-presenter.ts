@@ -3,6 +3,7 @@ import type { GpuUtilization, VmInstanceView } from '../../../shared/contracts/k
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sshCommand } from '../../../shared/rules/shell-command';
+import { shownHostError } from '../../../shared/rules/system-error';
 import { deadlinesIn } from './deadlines-presenter';
 import { vmStatus } from './presenter';
 import { provisioningStepOf } from './progress';
@@ -98,7 +99,7 @@ export function presentVm(
     is_demo_host: listing.isDemoHost,
     end_reason: instance.endReason,
     ...deadlinesIn(instance, 'stop_at', 'terminate_at'),
-    failure_reason: state === 'failed' ? instance.hostError : null,
+    failure_reason: state === 'failed' ? shownHostError(instance.hostError) : null,
     connection_info: reachable
       ? {
           ssh_command: sshCommand({

@@ -23,6 +23,7 @@ import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateDeployment } from '../api/create-deployment';
 import { useDeployGpus } from '../api/get-deploy-gpus';
 import { useDeployment } from '../api/get-deployment';
@@ -237,6 +238,7 @@ export function DeployView() {
               Pay as you go from your credits, by the minute: the GPU while it runs, storage until
               you terminate it.
             </p>
+            <LaunchNotice />
             <Button
               size="lg"
               onClick={deploy}

@@ -10,6 +10,7 @@ import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
 import { rentalCardHref } from '../../../lib/instance-links';
+import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateRental } from '../api/create-rental';
 
 interface RentDialogProps {
@@ -134,6 +135,7 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
         Provisioning takes 2-3 minutes and billing starts immediately. Stop at any time: unused
         hours are refunded to your credits, metered by the second.
       </p>
+      <LaunchNotice />
     </Dialog>
   );
 }

@@ -61,7 +61,7 @@ export function BillingOverview({ timeZone, language }: BillingOverviewProps) {
           you automatically.
         </p>
       </Card>
-      <WalletHistory timeZone={timeZone} language={language} limit={10} />
+      <WalletHistory timeZone={timeZone} language={language} />
     </div>
   );
 }

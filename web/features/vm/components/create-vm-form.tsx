@@ -19,6 +19,7 @@ import {
   serverMessage,
 } from '../../../lib/api-client';
 import { vmCardHref } from '../../../lib/instance-links';
+import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateVm } from '../api/create-vm';
 import { DEADLINE_CHOICES, deadlineFrom } from '../deadline-choices';
 
@@ -117,6 +118,10 @@ export function CreateVmForm({
   return (
     <Card className="p-5">
       <h2 className="text-lg font-semibold">Create New Instance</h2>
+      {/* Outside the form: the notice has a form of its own (add an SSH key). */}
+      <div className="mt-4 empty:hidden">
+        <LaunchNotice />
+      </div>
       <form
         className="mt-4 grid gap-4"
         onSubmit={submit}
