@@ -1,4 +1,5 @@
 import type { CreateRentalInput } from '../../../../shared/contracts/rentals';
+import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import { allowedActions, canAct } from '../../../../shared/rules/instance-lifecycle';
 import { dollarsToMicros, microsToDollars } from '../../../../shared/rules/money';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../../../../shared/rules/pricing';
 import {
   badRequest,
+  hostNotReady,
   hostOffline,
   invalidStateTransition,
   listingUnavailable,
@@ -68,6 +70,8 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
     if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
       return hostOffline(found.hostStatus);
     }
+    const blocker = listingBlocker(found.hostReadiness, listing.hostGpuIndexes);
+    if (blocker) return hostNotReady(blocker);
     return listingUnavailable();
   }
 

@@ -1,3 +1,4 @@
+import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import {
   allowedActions,
   canAct,
@@ -8,6 +9,7 @@ import { oneHourMicros } from '../../../../shared/rules/metering';
 import type { Tx } from '../../../db/client';
 import {
   capacityUnavailable,
+  hostNotReady,
   hostOffline,
   insufficientCredits,
   invalidStateTransition,
@@ -75,6 +77,9 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
           throw hostOffline(found.hostStatus);
         }
+        // Before anything is taken or charged: a host that cannot run it is 409 with why.
+        const blocker = listingBlocker(found.hostReadiness, found.listing.hostGpuIndexes);
+        if (blocker) throw hostNotReady(blocker);
         // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
         const listing = await listingsService.reserveUnit(
           tx,
