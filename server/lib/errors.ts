@@ -138,6 +138,15 @@ export const hostOffline = (hostStatus: 'offline' | 'none') =>
     { hostStatus },
   );
 
+/** The listing's host (or every GPU of the listing) cannot serve a VM (docs/decisions/021). */
+export const hostNotReady = (why: { reason: string; fix: string }) =>
+  new AppError(
+    409,
+    'HOST_NOT_READY',
+    `This GPU's host is not ready to run a VM, so it cannot be rented: ${why.reason}`,
+    { reason: why.reason, fix: why.fix },
+  );
+
 export const listingUnavailable = () =>
   new AppError(
     409,

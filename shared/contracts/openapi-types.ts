@@ -431,7 +431,7 @@ export interface components {
         ErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_NOT_READY" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -700,7 +700,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_NOT_READY" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -3239,6 +3239,28 @@ export interface operations {
                                 temperatureC: number | null;
                             }[];
                             gpuError: string | null;
+                            readiness: {
+                                ready: boolean;
+                                /** @enum {string} */
+                                virtualisation: "hardware" | "emulated" | "none";
+                                problems: {
+                                    reason: string;
+                                    fix: string;
+                                }[];
+                                notes: {
+                                    reason: string;
+                                    fix: string;
+                                }[];
+                                gpus: {
+                                    index: number;
+                                    ready: boolean;
+                                    problems: {
+                                        reason: string;
+                                        fix: string;
+                                    }[];
+                                }[];
+                                readyGpus: number[];
+                            } | null;
                             enrolmentExpiresAt: string | null;
                             liveInstances: number;
                             listings: number;

@@ -15,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { HostImageStatus } from '../../../shared/contracts/images';
 import { users } from './accounts';
 import { createdAt } from './columns';
@@ -172,6 +173,11 @@ export const hosts = pgTable(
       gpus: GpuInventory;
       images?: HostImageStatus[];
     } | null>(),
+    /**
+     * shared/rules/host-readiness.ts's verdict on the last heartbeat (docs/decisions/021):
+     * a host that is not ready, or a GPU not in `readyGpus`, takes no rentals. Null: not judged.
+     */
+    readiness: jsonb('readiness').$type<HostReadiness | null>(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }),
     /** Set when the host went silent for 90 s; cleared by its next heartbeat. */
     offlineSince: timestamp('offline_since', { withTimezone: true }),

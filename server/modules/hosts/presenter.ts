@@ -79,6 +79,7 @@ export function presentHost(
       temperatureC: gpu.temperatureC,
     })),
     gpuError: inventory?.gpus.error ?? null,
+    readiness: host.readiness ?? null,
     enrolmentExpiresAt: awaiting ? (host.enrolTokenExpiresAt?.toISOString() ?? null) : null,
     liveInstances: usage.liveInstances,
     listings: usage.listings,

@@ -1,4 +1,5 @@
 import type { CreateRentalInput } from '../../../../shared/contracts/rentals';
+import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import { allowedActions, canAct } from '../../../../shared/rules/instance-lifecycle';
 import { dollarsToMicros, microsToDollars } from '../../../../shared/rules/money';
 import {
@@ -10,6 +11,7 @@ import {
 import {
   badRequest,
   gpusInUse,
+  hostNotReady,
   hostOffline,
   invalidStateTransition,
   listingGpusMissing,
@@ -71,6 +73,8 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
       return hostOffline(found.hostStatus);
     }
     if (listing.gpuProblem) return listingGpusMissing(listing.gpuProblem);
+    const blocker = listingBlocker(found.hostReadiness, listing.hostGpuIndexes);
+    if (blocker) return hostNotReady(blocker);
     return listingUnavailable();
   }
 

@@ -1,3 +1,4 @@
+import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import {
   allowedActions,
   canAct,
@@ -9,6 +10,7 @@ import type { Tx } from '../../../db/client';
 import {
   capacityUnavailable,
   gpusInUse,
+  hostNotReady,
   hostOffline,
   insufficientCredits,
   invalidStateTransition,
@@ -78,6 +80,9 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           throw hostOffline(found.hostStatus);
         }
         if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
+        // Before anything is taken or charged: a host that cannot run it is 409 with why.
+        const blocker = listingBlocker(found.hostReadiness, found.listing.hostGpuIndexes);
+        if (blocker) throw hostNotReady(blocker);
         // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
         const listing = await listingsService.reserveUnit(
           tx,

@@ -9,6 +9,7 @@ import {
   HOST_STATUS_LABELS,
   HOST_STATUS_TONES,
   minutesLeft,
+  readinessLines,
   timeAgo,
   uptimeText,
 } from '../utils/host-display';
@@ -38,6 +39,7 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
   const minutes = host.enrolmentExpiresAt ? minutesLeft(host.enrolmentExpiresAt, now) : null;
   const left = minutes === null ? null : Math.min(minutes, ENROLMENT_TOKEN_TTL_MS / 60_000);
   const titleId = `host-${host.id}-title`;
+  const readiness = readinessLines(host);
   return (
     <li
       className="grid gap-3 rounded-lg border border-border p-3 sm:p-4"
@@ -116,6 +118,27 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
           <Fact label="Running instances">{host.liveInstances}</Fact>
         </dl>
       )}
+
+      {readiness.headline || readiness.gpus.length > 0 || readiness.notes.length > 0 ? (
+        <div
+          className="grid gap-1 rounded-md bg-muted px-3 py-2 text-sm"
+          data-testid="host-readiness"
+        >
+          {readiness.headline ? (
+            <p className="font-medium text-warning-text">{readiness.headline}</p>
+          ) : null}
+          {readiness.gpus.map((line) => (
+            <p key={line} className="text-warning-text">
+              {line}
+            </p>
+          ))}
+          {readiness.notes.map((line) => (
+            <p key={line} className="text-muted-foreground">
+              {line}
+            </p>
+          ))}
+        </div>
+      ) : null}
 
       {awaiting ? null : (
         <div className="grid gap-1 text-sm">
