@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { IMAGE_NAME_PATTERN } from '../shared/contracts/images';
 import { hostReadiness, readinessReport } from '../shared/rules/host-readiness';
@@ -46,8 +46,11 @@ function probeOptions(env: ReturnType<typeof parseAgentEnv>): ProbeOptions {
 /** The host as the server will judge it: inventory, nvidia-smi's answer, the probe, the rules. */
 async function readiness(env: ReturnType<typeof parseAgentEnv>, accelerator: Accelerator) {
   const gpus = await readGpuInventory(env.AGENT_NVIDIA_SMI);
-  await mkdir(env.AGENT_STATE_DIR, { recursive: true, mode: 0o700 });
-  const host = await readHostInventory(env.AGENT_STATE_DIR, accelerator);
+  // The disk the state folder is (or will be) on: `--check` creates nothing (the installer's
+  // dry run runs it before the folder exists).
+  let diskDir = env.AGENT_STATE_DIR;
+  while (!existsSync(diskDir) && path.dirname(diskDir) !== diskDir) diskDir = path.dirname(diskDir);
+  const host = await readHostInventory(diskDir, accelerator);
   const probe = await probeReadiness(probeOptions(env), gpus);
   return hostReadiness({ ...host, readiness: probe }, gpus);
 }
