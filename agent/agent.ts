@@ -28,6 +28,7 @@ import { readAnswer, StatusWindow } from './heartbeat-pages';
 import type { Accelerator } from './inventory/host';
 import { readHostInventory } from './inventory/host';
 import { readGpuInventory } from './inventory/nvidia-smi';
+import { type ProbeOptions, probeReadiness } from './inventory/readiness';
 import type { Log } from './log';
 
 export const AGENT_VERSION = '0.1.0';
@@ -54,6 +55,11 @@ export interface AgentSettings {
    * guest, with AGENT_BASE_IMAGE or a blank disk) whatever catalogue image they name.
    */
   catalogueImages?: boolean;
+  /**
+   * How the host's readiness facts are read (agent/inventory/readiness.ts); each heartbeat
+   * carries them and the server judges them (docs/decisions/021). Absent: none are sent.
+   */
+  readiness?: ProbeOptions;
   /** The clock failed boots' retries are timed by (ms); tests move it. Default: Date.now. */
   now?: () => number;
 }
@@ -237,11 +243,16 @@ export class Agent {
       const body: HeartbeatRequest = {
         agentVersion: AGENT_VERSION,
         sentAt: new Date().toISOString(),
-        host: await readHostInventory(
-          this.settings.stateDir,
-          this.settings.accelerator,
-          this.settings.guestMemoryMib ?? null,
-        ),
+        host: {
+          ...(await readHostInventory(
+            this.settings.stateDir,
+            this.settings.accelerator,
+            this.settings.guestMemoryMib ?? null,
+          )),
+          ...(this.settings.readiness
+            ? { readiness: await probeReadiness(this.settings.readiness, this.gpus) }
+            : {}),
+        },
         gpus: this.gpus,
         instances: this.statusWindow.next([...this.statuses.values()]),
         images: this.images.statuses(),

@@ -1,10 +1,15 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { IMAGE_NAME_PATTERN } from '../shared/contracts/images';
+import { hostReadiness, readinessReport } from '../shared/rules/host-readiness';
 import { Agent, EnrollmentError } from './agent';
 import { AgentApi } from './api-client';
 import { createDriver } from './create-driver';
 import { AgentConfigError, parseAgentEnv } from './env';
 import { FetchImageError, fetchImage } from './fetch-image';
-import { detectAccelerator } from './inventory/host';
+import { type Accelerator, detectAccelerator, readHostInventory } from './inventory/host';
+import { readGpuInventory } from './inventory/nvidia-smi';
+import { type ProbeOptions, probeReadiness } from './inventory/readiness';
 import { jsonLog } from './log';
 
 /**
@@ -27,6 +32,39 @@ async function fetchImageOnce(env: ReturnType<typeof parseAgentEnv>, args: strin
   process.exit(0);
 }
 
+/** Where the readiness facts come from (docs/decisions/021). */
+function probeOptions(env: ReturnType<typeof parseAgentEnv>): ProbeOptions {
+  return {
+    softwareEmulation: env.AGENT_ALLOW_SOFTWARE_EMULATION,
+    gpuPassthrough: env.AGENT_GPU_PASSTHROUGH,
+    baseImage: env.AGENT_BASE_IMAGE ?? null,
+    testKernel: Boolean(env.AGENT_GUEST_KERNEL && env.AGENT_GUEST_INITRD),
+    imagesDir: path.join(env.AGENT_STATE_DIR, 'images'),
+  };
+}
+
+/** The host as the server will judge it: inventory, nvidia-smi's answer, the probe, the rules. */
+async function readiness(env: ReturnType<typeof parseAgentEnv>, accelerator: Accelerator) {
+  const gpus = await readGpuInventory(env.AGENT_NVIDIA_SMI);
+  // The disk the state folder is (or will be) on: `--check` creates nothing (the installer's
+  // dry run runs it before the folder exists).
+  let diskDir = env.AGENT_STATE_DIR;
+  while (!existsSync(diskDir) && path.dirname(diskDir) !== diskDir) diskDir = path.dirname(diskDir);
+  const host = await readHostInventory(diskDir, accelerator);
+  const probe = await probeReadiness(probeOptions(env), gpus);
+  return hostReadiness({ ...host, readiness: probe }, gpus);
+}
+
+/**
+ * `--check` (the installer runs it, `--dry-run` included): what this host can really run,
+ * by the rules the server applies (shared/rules/host-readiness.ts); exit 0 when ready, 1 not.
+ */
+async function checkOnce(env: ReturnType<typeof parseAgentEnv>, accelerator: Accelerator) {
+  const verdict = await readiness(env, accelerator);
+  for (const line of readinessReport(verdict)) process.stdout.write(`${line}\n`);
+  process.exit(verdict.ready ? 0 : 1);
+}
+
 /**
  * `node agent/main.js` on a provider's host. SIGTERM/SIGINT stop the agent only: the virtual
  * machines keep running and the next start adopts them.
@@ -36,6 +74,7 @@ async function main() {
   const [command, ...args] = process.argv.slice(2);
   if (command === '--fetch-image') return fetchImageOnce(env, args);
   const accelerator = await detectAccelerator(env.AGENT_ALLOW_SOFTWARE_EMULATION);
+  if (command === '--check') return checkOnce(env, accelerator);
   const testKernel = Boolean(env.AGENT_GUEST_KERNEL && env.AGENT_GUEST_INITRD);
   const driver = await createDriver(env, { accelerator, log: jsonLog });
   const agent = new Agent(
@@ -51,6 +90,7 @@ async function main() {
       guestMemoryMib: env.AGENT_GUEST_MEMORY_MIB ?? null,
       publicHost: env.AGENT_PUBLIC_HOST ?? null,
       catalogueImages: !testKernel,
+      readiness: probeOptions(env),
     },
     new AgentApi(env.RENTGPU_SERVER_URL),
     driver,
@@ -64,6 +104,11 @@ async function main() {
     server: env.RENTGPU_SERVER_URL,
     stateDir: env.AGENT_STATE_DIR,
     accelerator,
+  });
+  // Said once at start; the server judges every heartbeat by the same rules.
+  const verdict = await readiness(env, accelerator);
+  jsonLog(verdict.ready ? 'host-ready' : 'host-not-ready', {
+    report: readinessReport(verdict),
   });
   await agent.run(controller.signal);
   jsonLog('agent-stop');

@@ -130,6 +130,19 @@ describe('--wait', () => {
     ]);
   });
 
+  it('prints a launch warning (NO_SSH_KEY) to stderr and keeps it in the JSON', async () => {
+    const warning = { code: 'NO_SSH_KEY', message: 'Your account has no SSH key.' };
+    handler = () => ({ status: 201, json: { instance: instance({}), warnings: [warning] } });
+    const res = await rentgpu(['instances', 'create', '3']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toBe('Warning (NO_SSH_KEY): Your account has no SSH key.\n');
+    expect(JSON.parse(res.stdout).warnings).toEqual([warning]);
+
+    handler = () => ({ status: 201, json: { instance: instance({}), warnings: [] } });
+    const quiet = await rentgpu(['instances', 'create', '3']);
+    expect(quiet.stderr).toBe('');
+  });
+
   it('says each state on a terminal and prints the SSH command once running', async () => {
     instanceGoingThrough('provisioning', ['starting', 'running']);
     const res = await rentgpu(['rent', '3', '--duration', '2', '--wait'], { tty: true });

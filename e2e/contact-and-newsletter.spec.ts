@@ -65,24 +65,30 @@ test('newsletter API refuses a malformed address with the error body', async ({ 
   });
 });
 
-test('contact: the browser requires every field before anything is sent', async ({ page }) => {
+test('contact: every field is checked inline before anything is sent', async ({ page }) => {
   let posted = false;
   page.on('request', (req) => {
     if (req.url().endsWith('/api/contact')) posted = true;
   });
   await page.goto('/contact-us');
   await page.getByRole('button', { name: 'Send Message' }).click();
-  for (const label of ['Name *', 'Email *', 'Subject *', 'Message *']) {
-    expect(
-      await page.getByLabel(label).evaluate((el) => (el as HTMLInputElement).validity.valid),
-    ).toBe(false);
+  // Messages under the fields, not the browser's bubbles.
+  for (const [label, text] of [
+    ['Name *', 'Please enter your name.'],
+    ['Email *', 'Please enter a valid email address'],
+    ['Subject *', 'Please enter a subject.'],
+    ['Message *', 'Please enter your message.'],
+  ] as const) {
+    await expect(page.getByLabel(label)).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel(label)).toHaveAccessibleDescription(text);
   }
+  await page.getByLabel('Name *').fill('Priya');
   await page.getByLabel('Email *').fill('not-an-address');
-  expect(
-    await page
-      .getByLabel('Email *')
-      .evaluate((el) => (el as HTMLInputElement).validity.typeMismatch),
-  ).toBe(true);
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByLabel('Name *')).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Email *')).toHaveAccessibleDescription(
+    'Please enter a valid email address',
+  );
   await expect(page.getByLabel('Message *')).toHaveAttribute('rows', '6');
   expect(posted).toBe(false);
 });

@@ -76,3 +76,12 @@ export { expect };
 export function toastWith(page: Page, text: string) {
   return page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true });
 }
+
+/** What the browser tests read of a marketplace listing (GET /api/gpu-listings). */
+export interface Listing {
+  id: number;
+  providerId: number;
+  hourlyRate: string;
+  availableCount: number;
+  hostStatus: string;
+}

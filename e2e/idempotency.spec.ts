@@ -49,9 +49,9 @@ test('double-clicking Confirm Rental makes one rental and one charge', async ({
   expect(user.credits).toBe((57 - total).toFixed(2));
   const list = await page.request.get(`/api/rentals/user/${user.id}`);
   expect((await list.json()) as unknown[]).toHaveLength(1);
-  const history = (await (await page.request.get('/api/payments/history')).json()) as {
-    amount: string;
-  }[];
+  const { entries: history } = (await (await page.request.get('/api/payments/history')).json()) as {
+    entries: { amount: string }[];
+  };
   // The purchase, its bonus, and one rental charge.
   const charges = history.filter((entry) => entry.amount.startsWith('-'));
   expect(charges.map((entry) => entry.amount)).toEqual([`-${total.toFixed(2)}`]);

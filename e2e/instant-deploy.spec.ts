@@ -174,8 +174,17 @@ for (const width of [1280, 390]) {
       await expect(result).toContainText('demo host');
       await screenshots(page, `running-${width}`);
 
+      // The result has its own address: leaving and coming back keeps it, Jupyter token included.
+      await expect(page).toHaveURL(new RegExp(`/deploy\\?deployment=${id}$`));
+      const jupyter = (await result.getByText(/token=[0-9a-f]{48}$/).textContent()) ?? '';
+      await page.goto('/marketplace');
+      await page.goBack();
+      await expect(result.getByTestId('deployment-id')).toHaveText(id ?? '');
+      await expect(result.getByText(jupyter, { exact: true })).toBeVisible();
+
       // Deploy Another keeps the template and the GPU.
       await result.getByRole('button', { name: 'Deploy Another' }).click();
+      await expect(page).toHaveURL(/\/deploy$/);
       await expect(page.getByRole('radio', { name: /^PyTorch/ })).toBeChecked();
       await expect(gpuOption(page, 'RTX 4090').getByRole('radio')).toBeChecked();
       await expect(page.getByTestId('deploy-result')).toHaveCount(0);
@@ -218,8 +227,11 @@ for (const width of [1280, 390]) {
       await gpuOption(page, 'RTX 4090').click();
       await deployButton(page).click();
       await expect(page.getByTestId('deploy-result')).toBeVisible();
+      const id = await page.getByTestId('deploy-result').getByTestId('deployment-id').textContent();
       await page.getByRole('link', { name: 'Manage Instances' }).click();
-      await expect(page).toHaveURL(/\/vm-dashboard$/);
+      // The VM Dashboard, at the deploy's own card (focused).
+      await expect(page).toHaveURL(new RegExp(`/vm-dashboard#vm-${id}$`));
+      await expect(page.getByRole('group', { name: `RTX 4090 instance ${id}` })).toBeFocused();
     });
   });
 }

@@ -102,7 +102,7 @@ test('a provider adds a GPU listing through the dialog and finds it in the marke
   await demoLogin(page.request);
   try {
     await page.goto('/provider');
-    await expect(page.getByText('Demo Compute Co.', { exact: true })).toBeVisible();
+    await expect(page.getByText('Your demo provider', { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Add New GPU Listing' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New GPU Listing' });
     await expect(dialog).toBeVisible();
@@ -162,7 +162,7 @@ test('a provider adds a GPU listing through the dialog and finds it in the marke
       isDemoHost: false,
       hostStatus: 'none',
       hostId: null,
-      provider: { companyName: 'Demo Compute Co.' },
+      provider: { companyName: 'Your demo provider' },
     });
     expect(JSON.parse(listing?.specifications ?? '{}')).toEqual({
       bandwidth: '25 Gbps',

@@ -103,7 +103,47 @@ test('removing a host a listing uses shows the server’s reason', async ({ page
   await demoLogin(page.request);
   const created = await page.request.post('/api/providers/hosts', { data: { name: 'busy-box' } });
   expect(created.status()).toBe(201);
-  const { host } = (await created.json()) as { host: HostView };
+  const { host, enrolment } = (await created.json()) as {
+    host: HostView;
+    enrolment: { token: string };
+  };
+  // Its agent enrols and reports one RTX 4080: a listing sells only GPUs its host reported.
+  const enrolled = await page.request.post('/api/v1/agents/enroll', {
+    data: { token: enrolment.token, hostname: 'busy-box', agentVersion: '0.1.0' },
+  });
+  expect(enrolled.status()).toBe(201);
+  const { credential } = (await enrolled.json()) as { credential: string };
+  const beat = await page.request.post('/api/v1/agents/heartbeat', {
+    headers: { authorization: `Bearer ${credential}` },
+    data: {
+      agentVersion: '0.1.0',
+      sentAt: new Date().toISOString(),
+      host: {
+        hostname: 'busy-box',
+        cpu: { model: 'AMD EPYC', cores: 16 },
+        memory: { totalBytes: 64 * 1024 ** 3, availableBytes: 60 * 1024 ** 3 },
+        disk: { path: '/var/lib/rentgpu-agent', totalBytes: 1e12, freeBytes: 9e11 },
+        accelerator: 'kvm',
+      },
+      gpus: {
+        gpus: [
+          {
+            index: 0,
+            name: 'NVIDIA GeForce RTX 4080',
+            uuid: 'GPU-0',
+            memoryTotalMib: 16_376,
+            memoryUsedMib: 0,
+            utilizationPercent: 0,
+            temperatureC: 30,
+            pciBusId: '00000000:01:00.0',
+          },
+        ],
+        error: null,
+      },
+      instances: [],
+    },
+  });
+  expect(beat.status()).toBe(200);
   const user = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
   const provider = (await (await page.request.get(`/api/providers/user/${user.id}`)).json()) as {
     id: number;

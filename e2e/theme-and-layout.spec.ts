@@ -49,10 +49,18 @@ for (const signedIn of [false, true]) {
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Menu' });
+    // Every section of the top bar, the VM Dashboard and, signed in, the avatar menu's pages.
     await expect(drawer.getByRole('navigation').getByRole('link')).toHaveText([
       'Marketplace',
+      'Instant Deploy',
       'Dashboard',
+      'VM Dashboard',
       'Provider',
+      'Add Credits',
+      'Blog',
+      'Documentation',
+      'Become a Provider',
+      ...(signedIn ? ['Profile', 'Settings'] : []),
     ]);
     await expect(
       drawer.getByRole('link', { name: signedIn ? 'Log out' : 'Sign In' }),
@@ -62,14 +70,45 @@ for (const signedIn of [false, true]) {
   });
 }
 
-test('the top bar fits 1280 px, signed out and signed in', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
+for (const width of [1024, 1280]) {
+  test(`the top bar shows the whole menu and fits ${width} px, signed out and signed in`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/blog');
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    const entries = [
+      'Marketplace',
+      'Instant Deploy',
+      'Dashboard',
+      'Provider',
+      'Add Credits',
+      'Blog',
+      'Documentation',
+      'Become a Provider',
+    ];
+    await expect(menu.getByRole('link')).toHaveText(entries);
+    for (const entry of entries)
+      await expect(menu.getByRole('link', { name: entry, exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    // Below 1280 px the top bar leaves Demo Login to the landing page's Try Demo Account.
+    if (width < 1280) {
+      await expect(page.getByRole('button', { name: 'Demo Login' })).toBeHidden();
+      await page.request.post('/api/login');
+      await page.reload();
+    } else await page.getByRole('button', { name: 'Demo Login' }).click();
+    await expect(page.getByTestId('credit-balance')).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Documentation' })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+  });
+}
+
+test('below 1024 px the menu is in the drawer', async ({ page }) => {
+  await page.setViewportSize({ width: 1023, height: 800 });
   await page.goto('/blog');
-  const overflow = () =>
-    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  await expect(page.getByRole('link', { name: 'Become a Provider' }).first()).toBeVisible();
-  expect(await overflow()).toBeLessThanOrEqual(0);
-  await page.getByRole('button', { name: 'Demo Login' }).click();
-  await expect(page.getByTestId('credit-balance')).toBeVisible();
-  expect(await overflow()).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
 });

@@ -77,6 +77,14 @@ test('a VM from No Instances to running, stopped, started again and terminated, 
   // Frankfurt has free ones, so the type is offered).
   const options = await form.getByLabel('GPU Type').locator('option').allTextContents();
   expect(options.some((o) => o.startsWith('RTX 4070 (12GB) - $0.70/hr'))).toBe(true);
+  // Out-of-bounds input is answered under the field, not by a browser bubble or the server.
+  await form.getByLabel('CPU Cores').fill('99');
+  await form.getByRole('button', { name: 'Create Instance' }).click();
+  await expect(form.getByLabel('CPU Cores')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('CPU Cores')).toHaveAccessibleDescription(
+    'Enter a whole number from 2 to 16.',
+  );
+  await expect(form).toBeVisible();
   await page.getByRole('button', { name: 'Create New Instance' }).click();
   await expect(form).toBeHidden();
 

@@ -1,12 +1,4 @@
-import { expect, test } from './fixtures';
-
-interface Listing {
-  id: number;
-  providerId: number;
-  hourlyRate: string;
-  availableCount: number;
-  hostStatus: string;
-}
+import { expect, type Listing, test } from './fixtures';
 
 /**
  * The web console page (opened from the VM dashboard). The e2e world has no real VM, so it
@@ -59,4 +51,28 @@ test("someone else's or an unknown instance is not found; a malformed id is the 
   await expect(page.getByTestId('console-state')).toHaveText('Disconnected: Instance not found.');
   await page.goto('/vm-dashboard/console/abc');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+});
+
+test('the console of a running instance on a demo host says there is no console there', async ({
+  page,
+}) => {
+  expect((await page.request.post('/api/login')).ok()).toBeTruthy();
+  const made = await page.request.post('/api/kvm/instances', { data: { gpu_type: 'A6000' } });
+  expect(made.status()).toBe(201);
+  const { vm_id: id } = (await made.json()) as { vm_id: number };
+  // The demo host makes it ready after 1.5 s.
+  await expect(async () => {
+    const vms = (await (await page.request.get('/api/kvm/instances')).json()) as {
+      vm_id: number;
+      status: string;
+    }[];
+    expect(vms.find((v) => v.vm_id === id)?.status).toBe('running');
+  }).toPass({ timeout: 15_000 });
+
+  await page.goto(`/vm-dashboard/console/${id}`);
+  const state = page.getByTestId('console-state');
+  await expect(state).toHaveText(
+    'Disconnected: There is no console here: this instance runs on a demo host, a simulation for trying RentGPU with no machine behind it. Instances on a real provider’s host have a web console.',
+  );
+  await expect(page.locator('body')).not.toContainText(/ENOTFOUND|ECONNREFUSED|getaddrinfo/);
 });

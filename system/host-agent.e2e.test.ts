@@ -172,15 +172,16 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     });
     expect(reuse.statusCode).toBe(401);
 
-    // The provider lists its two GPUs on the host; the marketplace shows the host online.
+    // The provider lists the two GPUs the host reported (the fake nvidia-smi's two H100s: the
+    // listing must be of the host's model, docs/decisions/020); the marketplace shows it online.
     const listed = await t.request({
       method: 'POST',
       url: '/api/gpu-listings',
       cookie: provider.cookie,
       payload: {
         providerId: provider.providerId,
-        model: 'RTX 4090',
-        memory: '24GB',
+        model: 'H100',
+        memory: '80GB',
         location: 'Basement, Berlin',
         hourlyRate: '1.20',
         totalCount: 2,
@@ -313,11 +314,11 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     await page.getByRole('heading', { name: 'VM Dashboard', level: 1 }).waitFor();
     await page.getByText('No Instances', { exact: true }).waitFor();
 
-    // The create form: the host's RTX 4090, the smallest disk (the guest formats it on first boot).
+    // The create form: the host's H100, the smallest disk (the guest formats it on first boot).
     await page.getByRole('button', { name: 'Create New Instance' }).click();
     const form = page.getByRole('form', { name: 'Create New Instance' });
     const gpuOptions = await form.getByLabel('GPU Type').locator('option').allTextContents();
-    const rtx = gpuOptions.find((o) => o.startsWith('RTX 4090'));
+    const rtx = gpuOptions.find((o) => o.startsWith('H100'));
     expect(rtx, gpuOptions.join(', ')).toBeDefined();
     await form.getByLabel('GPU Type').selectOption({ label: rtx ?? '' });
     await form.getByLabel('Disk (GB)').fill('50');
@@ -411,7 +412,7 @@ describe('provider host → agent → real VM → renter over SSH', () => {
       method: 'POST',
       url: '/api/deploy',
       cookie: renter.cookie,
-      payload: { gpu_type: 'RTX 4090', template: 'pytorch', storage_gb: 20 },
+      payload: { gpu_type: 'H100', template: 'pytorch', storage_gb: 20 },
     });
     expect(res.statusCode).toBe(201);
     const id = res.json().deployment.deployment_id as number;

@@ -71,6 +71,16 @@ USAGE
 }
 
 info() { printf '==> %s\n' "$*"; }
+# "writing FILE (why)", or in a dry run "would write FILE (why)", and the file is listed at the end.
+WOULD_WRITE=()
+writing() {
+  if ((DRY_RUN)); then
+    WOULD_WRITE+=("$1")
+    info "would write $*"
+  else
+    info "writing $*"
+  fi
+}
 warn() {
   WARNINGS=$((WARNINGS + 1))
   printf 'WARNING: %s\n' "$*" >&2
@@ -228,10 +238,23 @@ check_os() {
   else
     warn "Linux kernel $kernel found; kernel 5.15+ is required (KVM with GPU passthrough)"
   fi
-  if [[ -e /dev/kvm ]]; then
-    info "KVM available (/dev/kvm)"
+  # /dev/kvm alone proves nothing (a paravirtual kvm_pvm provides one that hangs stock guests):
+  # the agent needs the hardware module behind it. Whether the agent's user can open it, and
+  # the rest of what a VM needs, is the agent's own --check (check_readiness below).
+  local kvm_module=''
+  if [[ -d /sys/module/kvm_intel ]]; then
+    kvm_module=kvm_intel
+  elif [[ -d /sys/module/kvm_amd ]]; then
+    kvm_module=kvm_amd
+  fi
+  local node_note=''
+  if [[ -e /dev/kvm ]]; then node_note=' (/dev/kvm exists, but no hardware module backs it)'; fi
+  if [[ -z "$kvm_module" ]]; then
+    warn "no hardware virtualisation: neither kvm_intel nor kvm_amd is loaded$node_note; enable VT-x/AMD-V in the firmware and load the module (modprobe kvm_intel or kvm_amd)"
+  elif [[ ! -e /dev/kvm ]]; then
+    warn "$kvm_module is loaded but /dev/kvm is missing: reload the module or reboot"
   else
-    warn "/dev/kvm is missing: enable virtualisation (VT-x/AMD-V) in the firmware and load kvm_intel or kvm_amd"
+    info "hardware virtualisation: $kvm_module loaded, /dev/kvm present"
   fi
 }
 
@@ -374,7 +397,7 @@ create_user() {
 write_udev_rule() {
   local dir="${PREFIX}/etc/udev/rules.d"
   local file="$dir/60-rentgpu-vfio.rules"
-  info "writing $file (/dev/vfio/* to group $AGENT_USER, for GPU passthrough)"
+  writing "$file" "(/dev/vfio/* to group $AGENT_USER, for GPU passthrough)"
   run mkdir -p "$dir"
   if ((DRY_RUN)); then return; fi
   cat >"$file" <<RULES
@@ -390,7 +413,7 @@ RULES
 
 install_agent() {
   local dest="${PREFIX}/opt/rentgpu-agent"
-  info "installing the agent to $dest/agent.mjs"
+  writing "$dest/agent.mjs" "(the agent)"
   run install -d -m 0755 "$dest"
   # Owned by root and not writable by the agent's user: the agent cannot change its own code.
   run install -m 0644 "$WORK/$AGENT_FILE" "$dest/agent.mjs"
@@ -400,7 +423,7 @@ write_config() {
   local dir="${PREFIX}/etc/rentgpu-agent"
   local file="$dir/agent.env"
   local state="${PREFIX}$STATE_DIR"
-  info "writing $file (mode 0600; systemd reads it)"
+  writing "$file" "(mode 0600; systemd reads it)"
   run install -d -m 0700 "$dir"
   run install -d -m 0700 "$state"
   if [[ -z "$PREFIX" ]]; then
@@ -429,7 +452,7 @@ ENV
 # token is in no command's arguments.
 write_token() {
   local file="${PREFIX}$TOKEN_FILE"
-  info "writing the one-time token to $file (mode 0600; the agent deletes it once enrolled)"
+  writing "$file" "(the one-time token, mode 0600; the agent deletes it once enrolled)"
   if ((DRY_RUN)); then return; fi
   local tmp
   tmp="$(mktemp "${PREFIX}$STATE_DIR/.enrol-token.XXXXXX")"
@@ -494,10 +517,60 @@ fetch_image() {
   fi
 }
 
+# The agent's own readiness check (`--check`, docs/decisions/021): the rules the server applies
+# to every heartbeat — hardware virtualisation the agent's user can open, the NVIDIA driver,
+# IOMMU and vfio-pci per GPU, the OS image, free disk — printed here, so the provider hears at
+# install time what the dashboard will say. Answers 0 when ready, 3 when not, 2 when it could
+# not run.
+readiness_of() {
+  local agent="$1"
+  local -a cmd=(env -i "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    "RENTGPU_SERVER_URL=$SERVER" "AGENT_STATE_DIR=${PREFIX}$STATE_DIR"
+    "$NODE_BIN" "$agent" --check)
+  if [[ -z "$PREFIX" ]] && ((!DRY_RUN)); then cmd=(runuser -u "$AGENT_USER" -- "${cmd[@]}"); fi
+  local out code=0
+  out="$(cd / && "${cmd[@]}" 2>&1)" || code=$?
+  printf '%s\n' "$out" | sed 's/^/    /'
+  if ((code == 0)); then return 0; fi
+  if ((code == 1)) && [[ "$out" == host:* ]]; then return 3; fi
+  return 2
+}
+
+# A dry run fetches and verifies the agent for real into the temporary work folder (removed at
+# exit) to run its --check; nothing is installed.
+dry_run_readiness() {
+  local DRY_RUN=0
+  fetch_agent >/dev/null && readiness_of "$WORK/$AGENT_FILE"
+}
+
+# Not ready is a warning, not a failure: the host enrols, shows "not ready" with the reason on
+# the dashboard and takes no rentals until it is fixed. A dry run fetches and verifies the agent
+# into a temporary folder to run it (nothing is installed).
+check_readiness() {
+  if [[ ! -x "$NODE_BIN" ]]; then
+    warn "Node.js is missing: the host's readiness (KVM, NVIDIA driver, IOMMU, vfio-pci) could not be checked"
+    return
+  fi
+  info "checking what this host can run (the agent's --check)"
+  local code=0
+  if ((DRY_RUN)); then
+    dry_run_readiness || code=$?
+  else
+    readiness_of "${PREFIX}/opt/rentgpu-agent/agent.mjs" || code=$?
+  fi
+  if ((code == 3)); then
+    warn "this host is not ready to serve VMs (the reasons and fixes are above); it will show \"not ready\" on your dashboard and take no rentals until they are fixed"
+  elif ((code != 0)); then
+    warn "the agent's readiness check did not run (see above)"
+  else
+    info "this host is ready to serve VMs"
+  fi
+}
+
 write_unit() {
   local dir="${PREFIX}/etc/systemd/system"
   local file="$dir/$SERVICE.service"
-  info "writing $file"
+  writing "$file" "(the service)"
   run mkdir -p "$dir"
   if ((DRY_RUN)); then return; fi
   # KillMode=process: virtual machines (QEMU, daemonized) keep running while the agent
@@ -583,9 +656,14 @@ main() {
   write_config
   write_token
   fetch_image
+  check_readiness
   write_udev_rule
   write_unit
   start_service
+  if ((DRY_RUN)) && ((${#WOULD_WRITE[@]})); then
+    info "dry run: the files it would write:"
+    printf '    %s\n' "${WOULD_WRITE[@]}"
+  fi
   if ((WARNINGS)); then
     info "done, with $WARNINGS warning(s) above"
   else

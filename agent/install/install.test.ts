@@ -233,8 +233,17 @@ describe('the installer script', { timeout: 60_000 }, () => {
     expect(result.stdout).toContain(`into ${prefix}/var/lib/rentgpu-agent/images/`);
     expect(result.stdout).toContain('--fetch-image');
     expect(await readdir(prefix)).toEqual([]);
-    // It read the catalogue, nothing else (no agent, no image).
-    expect(requested.slice(before)).toEqual(['/api/providers/agent/images']);
+    // It read the catalogue and fetched and verified the agent to run its --check (into its
+    // temporary folder), nothing else: no image.
+    expect(requested.slice(before)).toEqual([
+      '/api/providers/agent/images',
+      '/api/providers/agent/download-script.sha256',
+      '/api/providers/agent/download-script',
+    ]);
+    expect(result.stdout).toContain("checking what this host can run (the agent's --check)");
+    expect(result.stdout).toContain('dry run: the files it would write:');
+    expect(result.stdout).toContain(`    ${prefix}/etc/rentgpu-agent/agent.env`);
+    expect(result.stdout).toContain(`    ${prefix}/etc/systemd/system/rentgpu-agent.service`);
   });
 
   it('--dry-run without --prefix: the agent fetches the image as its own user, after the agent is verified and before the service is enabled', async () => {

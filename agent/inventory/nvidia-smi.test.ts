@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { marketplaceModelOf } from '../../shared/gpu-names';
 import {
   NVIDIA_SMI_ARGS,
   parseNvidiaSmiCsv,
@@ -114,6 +115,8 @@ describe('readGpuInventory', () => {
       [0, 31],
       [1, null],
     ]);
+    // The names the test hosts report are the real H100's: the marketplace lists them as H100.
+    expect(out.gpus.map((g) => marketplaceModelOf(g.name))).toEqual(['H100', 'H100']);
   });
 
   it('turns a broken driver into no GPUs and the reason', async () => {

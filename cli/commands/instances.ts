@@ -1,5 +1,9 @@
 import { type Command, Option } from 'commander';
-import type { InstanceAnswer, InstancesPage } from '../../shared/contracts/public-api';
+import type {
+  CreatedInstanceAnswer,
+  InstanceAnswer,
+  InstancesPage,
+} from '../../shared/contracts/public-api';
 import { table } from '../output';
 import { type Ctx, positiveInt, UsageError } from './context';
 import {
@@ -20,7 +24,7 @@ export function registerInstances(root: Command, ctx: Ctx): void {
     options: { duration?: number; sshKey?: string; template?: string } & DeadlineOptions &
       WaitOptions,
   ): Promise<void> => {
-    const answer = await api<InstanceAnswer>({
+    const answer = await api<CreatedInstanceAnswer>({
       method: 'POST',
       path: '/instances',
       body: {
@@ -31,9 +35,16 @@ export function registerInstances(root: Command, ctx: Ctx): void {
         ...deadlineBody(options, new Date()),
       },
     });
+    // Warnings go to stderr, before any wait, so they are seen whatever the output form.
+    for (const warning of answer?.warnings ?? []) {
+      ctx.io.err(`Warning (${warning.code}): ${warning.message}\n`);
+    }
     const shown =
       answer && options.wait
-        ? { instance: await waitForState(ctx, answer.instance, 'running', options.waitTimeout) }
+        ? {
+            ...answer,
+            instance: await waitForState(ctx, answer.instance, 'running', options.waitTimeout),
+          }
         : answer;
     show(
       shown,

@@ -12,3 +12,4 @@ export * from './schema/marketplace';
 export * from './schema/payments';
 export * from './schema/provider-applications';
 export * from './schema/spend-caps';
+export * from './schema/two-factor';

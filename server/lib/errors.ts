@@ -120,6 +120,14 @@ export const capacityUnavailable = () =>
     'No GPU of this listing is free right now. The instance stays stopped; try again later.',
   );
 
+/** A rent that found every GPU of the listing's host taken (docs/decisions/020): nothing charged. */
+export const gpusInUse = () =>
+  new AppError(
+    409,
+    'CAPACITY_UNAVAILABLE',
+    'Every GPU of this listing is in use right now, so nothing was rented or charged. Please choose another or try again later.',
+  );
+
 export const hostOffline = (hostStatus: 'offline' | 'none') =>
   new AppError(
     409,
@@ -130,11 +138,29 @@ export const hostOffline = (hostStatus: 'offline' | 'none') =>
     { hostStatus },
   );
 
+/** The listing's host (or every GPU of the listing) cannot serve a VM (docs/decisions/021). */
+export const hostNotReady = (why: { reason: string; fix: string }) =>
+  new AppError(
+    409,
+    'HOST_NOT_READY',
+    `This GPU's host is not ready to run a VM, so it cannot be rented: ${why.reason}`,
+    { reason: why.reason, fix: why.fix },
+  );
+
 export const listingUnavailable = () =>
   new AppError(
     409,
     'LISTING_UNAVAILABLE',
     'This GPU is no longer available to rent. Please choose another.',
+  );
+
+/** A listing whose host no longer reports a GPU it sells (docs/decisions/020). */
+export const listingGpusMissing = (reason: string) =>
+  new AppError(
+    409,
+    'LISTING_UNAVAILABLE',
+    'This GPU cannot be rented right now: its host no longer reports it. Please choose another.',
+    { reason },
   );
 
 export const listingHasActiveRentals = (activeRentals: number) =>

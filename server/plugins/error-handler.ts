@@ -2,7 +2,12 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody, ErrorCode } from '../../shared/error-codes';
+import { looksLikeSystemError } from '../../shared/rules/system-error';
 import { AppError, notFound } from '../lib/errors';
+
+/** What replaces a system error's text in an answer (the log keeps the original). */
+const SYSTEM_FAILURE = 'Something went wrong on our side. Please try again in a moment.';
+const SYSTEM_REFUSAL = 'This could not be done right now. Please try again in a moment.';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -93,7 +98,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
-      return reply.status(error.status).send(error.toBody());
+      const body = error.toBody();
+      // A message carrying a system error (ENOTFOUND, a stack frame) is for the log only.
+      if (looksLikeSystemError(body.error.message)) {
+        request.log.warn({ err: error }, 'error message with a system error, replaced');
+        body.error.message = error.status >= 500 ? SYSTEM_FAILURE : SYSTEM_REFUSAL;
+      }
+      return reply.status(error.status).send(body);
     }
     const answer = frameworkAnswer(error, app.initialConfig.bodyLimit ?? 0);
     if (answer) {

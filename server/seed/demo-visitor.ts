@@ -7,6 +7,12 @@ import { createListing, createProvider, createUser } from './factories';
 export const DEMO_VISITOR_EMAIL_DOMAIN = 'demo.rentgpu.invalid';
 
 /** The seeded demo provider every visitor gets a copy of ("Demo Compute Co."). */
+
+/**
+ * What a visitor's copy is called: it says it is theirs, beside the shared seeded "Demo
+ * Compute Co." with the same GPUs at the same prices (issue 26 part 4).
+ */
+export const VISITOR_DEMO_PROVIDER_NAME = 'Your demo provider';
 const TEMPLATE = (() => {
   const template = DEMO_PROVIDERS.find((p) => p.ownedByDemoUser);
   if (!template) throw new Error('demo-data has no provider owned by the demo user');
@@ -16,7 +22,7 @@ const TEMPLATE = (() => {
 /**
  * A demo visitor's own world, made with the seed's factories inside the caller's
  * transaction: an account like the seeded "Demo User" with the same $100.00 granted through
- * the ledger, and a sandbox copy of "Demo Compute Co." with its listings, every unit free
+ * the ledger, and a sandbox copy of "Demo Compute Co." (named "Your demo provider") with its listings, every unit free
  * (nobody else rents a sandbox provider's units). See
  * docs/decisions/010-a-demo-account-per-visitor.md.
  */
@@ -30,7 +36,12 @@ export async function createDemoVisitor(tx: Tx, now: Date) {
     createdAt: now,
   });
   const { listings, ownedByDemoUser: _owned, ...provider } = TEMPLATE;
-  const created = await createProvider(tx, { ...provider, userId: user.id, isSandbox: true });
+  const created = await createProvider(tx, {
+    ...provider,
+    companyName: VISITOR_DEMO_PROVIDER_NAME,
+    userId: user.id,
+    isSandbox: true,
+  });
   for (const listing of listings) {
     const total = listing.totalCount ?? 1;
     await createListing(tx, {

@@ -1,5 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import type {
+  GpuInfo,
+  HeartbeatRequest,
+  HostInventory,
+} from '../../shared/contracts/agent-protocol';
 import { dollarsToMicros } from '../../shared/rules/money';
 import type { Conn, Tx } from '../db/client';
 import { gpuListings, hosts, providers, users } from '../db/schema';
@@ -107,6 +112,49 @@ export interface ListingInput {
   hostGpuIndexes?: number[];
 }
 
+/** A host as its agent reports it: 32 cores, 128 GB, 2 TB, KVM. */
+export function hostInventory(overrides: Partial<HostInventory> = {}): HostInventory {
+  return {
+    hostname: 'gpu-box-1',
+    cpu: { model: 'AMD EPYC', cores: 32 },
+    memory: { totalBytes: 128 * 1024 ** 3, availableBytes: 100 * 1024 ** 3 },
+    disk: { path: '/var/lib/rentgpu-agent', totalBytes: 2e12, freeBytes: 1.5e12 },
+    accelerator: 'kvm',
+    ...overrides,
+  };
+}
+
+/** Two GPUs as nvidia-smi reports them; `reading(index)` overrides a GPU's fields. */
+export function gpuInventory(
+  name = 'NVIDIA GeForce RTX 4090',
+  reading: (index: number) => Partial<GpuInfo> = () => ({}),
+  count = 2,
+): HeartbeatRequest['gpus'] {
+  return {
+    gpus: Array.from({ length: count }, (_, i) => i).map((index) => ({
+      index,
+      name,
+      uuid: `GPU-${index}`,
+      memoryTotalMib: 24_564,
+      memoryUsedMib: 1,
+      utilizationPercent: 0,
+      temperatureC: 35,
+      pciBusId: `00000000:${(index + 1).toString(16).padStart(2, '0')}:00.0`,
+      ...reading(index),
+    })),
+    error: null,
+  };
+}
+
+/** A heartbeat's inventory as the factories' hosts report it: `count` GPUs named `name`. */
+function factoryInventory(name: string, count: number) {
+  return {
+    host: hostInventory({ hostname: 'gpu-host-1' }),
+    gpus: gpuInventory(name, () => ({}), count),
+    images: [],
+  };
+}
+
 /**
  * An enrolled host of a provider that heartbeated at `lastHeartbeatAt` (default now): what an
  * agent leaves behind after enrolling. Its credential is returned for agent-side tests.
@@ -120,8 +168,15 @@ export async function createHost(
     credential?: string;
     /** The name renters connect to, as the provider set it. */
     publicHost?: string | null;
+    /**
+     * The GPUs its last heartbeat reported (nvidia-smi names): by default 2 × RTX 4090, what
+     * the test agents' heartbeats report (server/test/hosts.ts); null: no inventory yet.
+     */
+    gpus?: { name: string; count: number } | null;
   },
 ) {
+  const gpus =
+    input.gpus === undefined ? { name: 'NVIDIA GeForce RTX 4090', count: 2 } : input.gpus;
   const credential = input.credential ?? randomBytes(32).toString('base64url');
   const at = input.lastHeartbeatAt === undefined ? new Date() : input.lastHeartbeatAt;
   const [host] = await conn
@@ -137,6 +192,7 @@ export async function createHost(
       accelerator: 'kvm',
       lastHeartbeatAt: at,
       publicHost: input.publicHost ?? null,
+      inventory: gpus === null ? null : factoryInventory(gpus.name, gpus.count),
     })
     .returning();
   if (!host) throw new Error('host insert returned nothing');

@@ -27,7 +27,8 @@ export async function consoleInstance(
   } = {},
 ) {
   const user = await app.signIn();
-  const listing = await world(app).listing();
+  // A provider's own host (not the demo host, which has no console): the test's dropbear.
+  const listing = await world(app).listing({ isDemoHost: false });
   const now = app.clock.now();
   await app.database.db
     .update(instances)

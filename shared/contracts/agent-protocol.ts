@@ -112,6 +112,41 @@ export const gpuInventory = z.object({
 });
 export type GpuInventory = z.infer<typeof gpuInventory>;
 
+/**
+ * What the agent found it can really run (docs/decisions/021): facts only; the rules that turn
+ * them into "ready" or "not ready: why" are shared/rules/host-readiness.ts, applied by the agent
+ * (`--check`) and by the server at each heartbeat.
+ */
+export const readinessProbe = z.object({
+  /** The hardware virtualisation module loaded (`/sys/module/kvm_intel`, `kvm_amd`), or null. */
+  kvmModule: z.enum(['kvm_intel', 'kvm_amd']).nullable(),
+  /** `/dev/kvm`: opened read-write by the agent, present but not openable, or absent. */
+  devKvm: z.enum(['usable', 'denied', 'absent']),
+  /** AGENT_ALLOW_SOFTWARE_EMULATION: VMs may run under TCG (tests only). */
+  softwareEmulation: z.boolean(),
+  /** AGENT_GPU_PASSTHROUGH: GPUs are handed to VMs with vfio-pci. */
+  gpuPassthrough: z.boolean(),
+  /** Entries of /sys/kernel/iommu_groups (0: no IOMMU). */
+  iommuGroups: z.number().int().min(0),
+  /** Per GPU nvidia-smi listed: its IOMMU group and the driver bound to it, from sysfs. */
+  gpus: z
+    .array(
+      z.object({
+        index: z.number().int().min(0).max(255),
+        iommuGroup: z.string().max(20).nullable(),
+        driver: z.string().max(64).nullable(),
+      }),
+    )
+    .max(64),
+  /**
+   * The OS image: `held` (a verified image, a configured base image or a test kernel),
+   * `fetchable` (none yet; the first rental fetches one), `missing` (AGENT_BASE_IMAGE names
+   * no file).
+   */
+  image: z.enum(['held', 'fetchable', 'missing']),
+});
+export type ReadinessProbe = z.infer<typeof readinessProbe>;
+
 export const hostInventory = z.object({
   hostname: shortText(253),
   cpu: z.object({ model: z.string().max(200), cores: z.number().int().min(1).max(4096) }),
@@ -136,6 +171,8 @@ export const hostInventory = z.object({
     .array(z.enum(['ubuntu22', 'windows11']))
     .max(10)
     .optional(),
+  /** What the host can really run (docs/decisions/021). Absent from older agents. */
+  readiness: readinessProbe.optional(),
 });
 export type HostInventory = z.infer<typeof hostInventory>;
 

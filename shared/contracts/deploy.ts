@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEPLOY_STORAGE_GB, DEPLOY_TEMPLATE_IDS } from '../deploy-templates';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
+import { launchWarnings } from './launch-warnings';
 
 /**
  * Instant Deploy (spec part 2 sections 3 and 7): the GPU list from real offerings, the deploy
@@ -86,6 +87,7 @@ export const deployResultView = z.object({
   message: z.string(),
   deployment: deploymentView,
   access_info: accessInfoView,
+  warnings: launchWarnings,
 });
 export type DeployResultView = z.infer<typeof deployResultView>;
 

@@ -65,10 +65,33 @@ export type HostStatus = (typeof HOST_STATUSES)[number];
 export const hostGpuView = z.object({
   index: z.number().int(),
   name: z.string(),
+  /** The marketplace model it can be listed as (shared/gpu-names.ts); null: none. */
+  model: z.string().nullable(),
   memoryTotalMib: z.number().int().nullable(),
   utilizationPercent: z.number().nullable(),
   temperatureC: z.number().nullable(),
 });
+
+/** One thing that keeps a host or a GPU from serving a VM: what is wrong and how to fix it. */
+export const readinessProblem = z.object({ reason: z.string(), fix: z.string() });
+export type ReadinessProblem = z.infer<typeof readinessProblem>;
+
+/** shared/rules/host-readiness.ts's verdict (docs/decisions/021). */
+export const hostReadiness = z.object({
+  ready: z.boolean(),
+  /** How VMs run: with KVM, emulated (slow, tests only), or not at all. */
+  virtualisation: z.enum(['hardware', 'emulated', 'none']),
+  /** Why the host takes no rentals (empty when ready). */
+  problems: z.array(readinessProblem),
+  /** Worth knowing, not blocking (emulated VMs, no OS image held yet). */
+  notes: z.array(readinessProblem),
+  gpus: z.array(
+    z.object({ index: z.number().int(), ready: z.boolean(), problems: z.array(readinessProblem) }),
+  ),
+  /** Indexes of the GPUs that can serve a VM. */
+  readyGpus: z.array(z.number().int()),
+});
+export type HostReadiness = z.infer<typeof hostReadiness>;
 
 export const hostView = z.object({
   id: z.string(),
@@ -91,10 +114,19 @@ export const hostView = z.object({
   gpus: z.array(hostGpuView),
   /** Why the host reports no GPUs (nvidia-smi missing or failing), or null. */
   gpuError: z.string().nullable(),
+  /** Whether the host can serve a VM, and why not (null before its first heartbeat). */
+  readiness: hostReadiness.nullable(),
   /** Expiry of the current enrolment token while awaiting enrolment, else null. */
   enrolmentExpiresAt: z.string().nullable(),
   liveInstances: z.number().int(),
   listings: z.number().int(),
+  /**
+   * Its listings that cannot be rented because the host no longer reports a GPU they sell,
+   * and why (docs/decisions/020).
+   */
+  listingProblems: z.array(
+    z.object({ listingId: z.number().int(), model: z.string(), problem: z.string() }),
+  ),
   createdAt: z.string(),
 });
 export type HostView = z.infer<typeof hostView>;

@@ -3,6 +3,7 @@ import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { DEFAULT_VM_GPU, DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
 import { deadlineAt } from './deadlines';
 import { idleMinutes, idleThreshold } from './idle-stop';
+import { launchWarnings } from './launch-warnings';
 
 /**
  * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
@@ -163,6 +164,10 @@ export const vmInstanceView = z.object({
   provisioning_step: z.string().nullable(),
 });
 export type VmInstanceView = z.infer<typeof vmInstanceView>;
+
+/** POST /api/kvm/instances: the new VM and what the renter should know about it (no SSH key). */
+export const launchedVmView = vmInstanceView.extend({ warnings: launchWarnings });
+export type LaunchedVmView = z.infer<typeof launchedVmView>;
 
 export const gpuOffering = z.object({
   gpu_type: z.string(),

@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create an instance
-         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).
+         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.
          */
         post: operations["createInstance"];
         delete?: never;
@@ -122,7 +122,7 @@ export interface paths {
         put?: never;
         /**
          * Rent a GPU for a number of hours
-         * @description The same as creating an instance with `durationHours`: booked at the current price, paid up front.
+         * @description The same as creating an instance with `durationHours`: booked at the current price, paid up front. `warnings` as for POST /instances (`NO_SSH_KEY`).
          */
         post: operations["createRental"];
         delete?: never;
@@ -431,7 +431,7 @@ export interface components {
         ErrorInput: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_NOT_READY" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -712,7 +712,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_NOT_READY" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 message: string;
                 details: {
                     [key: string]: unknown;
@@ -1212,6 +1212,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         instance: components["schemas"]["Instance"];
+                        /** @description Warnings about the launched instance (empty when none), e.g. `NO_SSH_KEY`. */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "NO_SSH_KEY";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1814,6 +1820,12 @@ export interface operations {
                                 companyName: string;
                             };
                         };
+                        /** @description Warnings about the launched instance (empty when none), e.g. `NO_SSH_KEY`. */
+                        warnings: {
+                            /** @enum {string} */
+                            code: "NO_SSH_KEY";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3245,14 +3257,42 @@ export interface operations {
                             gpus: {
                                 index: number;
                                 name: string;
+                                model: string | null;
                                 memoryTotalMib: number | null;
                                 utilizationPercent: number | null;
                                 temperatureC: number | null;
                             }[];
                             gpuError: string | null;
+                            readiness: {
+                                ready: boolean;
+                                /** @enum {string} */
+                                virtualisation: "hardware" | "emulated" | "none";
+                                problems: {
+                                    reason: string;
+                                    fix: string;
+                                }[];
+                                notes: {
+                                    reason: string;
+                                    fix: string;
+                                }[];
+                                gpus: {
+                                    index: number;
+                                    ready: boolean;
+                                    problems: {
+                                        reason: string;
+                                        fix: string;
+                                    }[];
+                                }[];
+                                readyGpus: number[];
+                            } | null;
                             enrolmentExpiresAt: string | null;
                             liveInstances: number;
                             listings: number;
+                            listingProblems: {
+                                listingId: number;
+                                model: string;
+                                problem: string;
+                            }[];
                             createdAt: string;
                         }[];
                     };

@@ -132,15 +132,80 @@ export type PaypalWebhookResponse = z.infer<typeof paypalWebhookResponse>;
 export const WALLET_ENTRY_TYPES = ['purchase', 'bonus', 'charge', 'refund', 'credit'] as const;
 export type WalletEntryType = (typeof WALLET_ENTRY_TYPES)[number];
 
+/** The history's filters: money in (purchases, bonuses, credits), usage (charges), refunds. */
+export const HISTORY_FILTERS = ['all', 'purchases', 'usage', 'refunds'] as const;
+export type HistoryFilter = (typeof HISTORY_FILTERS)[number];
+
+/** One metered instance's minutes on one day (the user's time zone), summed. */
+export const usageSummary = z.object({
+  instanceId: z.number().int(),
+  /** The GPU model it ran on. */
+  gpu: z.string(),
+  /** The day (YYYY-MM-DD, the user's time zone) the minutes were charged. */
+  day: z.string(),
+  computeMinutes: z.number().int(),
+  storageMinutes: z.number().int(),
+  /** Dollars for compute and for storage (positive). */
+  computeAmount: z.string(),
+  storageAmount: z.string(),
+  /** How many ledger postings (minutes charged) the line sums. */
+  postings: z.number().int(),
+});
+export type UsageSummary = z.infer<typeof usageSummary>;
+
 export const walletEntry = z.object({
   id: z.string(),
   type: z.enum(WALLET_ENTRY_TYPES),
   description: z.string(),
-  /** Signed dollars: positive adds to the balance. */
+  /**
+   * Signed dollars: positive adds to the balance. Rounded to the cent, with as many decimals
+   * as needed below a cent (never "0.00" for money that moved).
+   */
   amount: z.string(),
+  /** The exact amount in micro-dollars (signed, as a decimal string). */
+  amountMicros: z.string(),
+  /** The last movement the line holds (the first, for a usage line, is `startedAt`). */
   createdAt: z.string(),
+  startedAt: z.string(),
+  /** A usage line: one instance's minutes on one day; null for every other line. */
+  usage: usageSummary.nullable(),
 });
 export type WalletEntry = z.infer<typeof walletEntry>;
+
+/** GET /api/payments/history: one page, newest first. */
+export const historyQuery = z.object({
+  type: z.enum(HISTORY_FILTERS).default('all'),
+  /** The `nextCursor` of the page before. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, 'The cursor is not one this history gave')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const historyPage = z.object({
+  entries: z.array(walletEntry),
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+});
+export type HistoryPage = z.infer<typeof historyPage>;
+
+/** GET /api/payments/history/minutes: the ledger postings one usage line sums. */
+export const historyMinutesQuery = z.object({
+  instanceId: z.coerce.number().int().positive(),
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'The day must be written YYYY-MM-DD'),
+});
+export const historyMinute = z.object({
+  id: z.string(),
+  description: z.string(),
+  amount: z.string(),
+  amountMicros: z.string(),
+  createdAt: z.string(),
+});
+export const historyMinutes = z.object({ minutes: z.array(historyMinute) });
+export type HistoryMinute = z.infer<typeof historyMinute>;
+
+/** GET /api/payments/history/export: the whole history (one filter) as CSV. */
+export const historyExportQuery = z.object({ type: z.enum(HISTORY_FILTERS).default('all') });
 
 export const spendingSummaryView = z.object({
   balance: z.string(),

@@ -7,6 +7,7 @@ import { deadlineAt } from './deadlines';
 import { hostView } from './hosts';
 import { idleMinutes, idleThreshold } from './idle-stop';
 import { VM_TEMPLATES } from './kvm';
+import { launchWarnings } from './launch-warnings';
 import { TEXT_LIMITS } from './limits';
 import { createListingBody, gpuListingView, listingsQuery, updateListingBody } from './listings';
 import { bodySerialId, serialId } from './params';
@@ -211,6 +212,9 @@ export type PublicInstance = z.infer<typeof publicInstance>;
 
 export const instanceAnswer = z.object({ instance: publicInstance });
 export type InstanceAnswer = z.infer<typeof instanceAnswer>;
+/** POST /instances: the instance and the launch's warnings (NO_SSH_KEY). */
+export const createdInstanceAnswer = instanceAnswer.extend({ warnings: launchWarnings });
+export type CreatedInstanceAnswer = z.infer<typeof createdInstanceAnswer>;
 
 /**
  * A metered instance's deadlines and idle stop changed: a date and time sets a deadline, null
@@ -272,6 +276,8 @@ export const updatePublicRentalBody = z.object({
   action: z.literal('stop', { message: 'The only change a rental takes is "stop"' }),
 });
 export const rentalAnswer = z.object({ rental: rentalView });
+/** POST /rentals: the rental and the launch's warnings (NO_SSH_KEY). */
+export const createdRentalAnswer = rentalAnswer.extend({ warnings: launchWarnings });
 export const rentalsList = z.object({ rentals: z.array(rentalView) });
 export const rentalsQuery = z.object({
   status: z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
+import { launchWarnings } from './launch-warnings';
 import { dollars, MAX_HOURLY_RATE } from './money';
 import { serialId } from './params';
 
@@ -59,3 +60,7 @@ export const rentalView = z.object({
   provider: z.object({ companyName: z.string() }),
 });
 export type RentalView = z.infer<typeof rentalView>;
+
+/** POST /api/rentals: the rental and what the renter should know about it (no SSH key). */
+export const launchedRentalView = rentalView.extend({ warnings: launchWarnings });
+export type LaunchedRentalView = z.infer<typeof launchedRentalView>;

@@ -26,5 +26,7 @@ export const LOGIN_TEXT = {
   verifyFailed: 'Invalid OTP',
   networkError: 'Network error. Please try again.',
   success: 'Login successful! Redirecting...',
+  /** The second step when the account has two-factor on (docs/decisions/023-two-factor-sign-in.md). */
+  appCodeRequired: 'Enter the code from your authenticator app',
   otpSent: (email: string) => `OTP sent to ${email}. Check the server console for the code.`,
 } as const;

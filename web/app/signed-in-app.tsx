@@ -1,7 +1,9 @@
 import { useMemo, useState } from 'react';
 import type { CurrentUser } from '../../shared/contracts/user';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
+import { NoSshKeyNotice } from '../features/ssh-keys/components/no-ssh-key-notice';
 import { DateFormatProvider } from '../lib/date-format';
+import { LaunchNoticeProvider } from '../lib/launch-notice';
 import QueryProvider, { seedCurrentUser } from './query-provider';
 import { SignedOutRouter } from './router';
 import { AccountControls } from './shell/account-controls';
@@ -24,7 +26,13 @@ function SignedInShell() {
         account={user ? <AccountControls user={user} /> : null}
         banner={<BalanceBanner user={user} />}
       >
-        {user ? <SignedInRouter /> : <SignedOutRouter />}
+        {user ? (
+          <LaunchNoticeProvider notice={NoSshKeyNotice}>
+            <SignedInRouter />
+          </LaunchNoticeProvider>
+        ) : (
+          <SignedOutRouter />
+        )}
       </Shell>
     </DateFormatProvider>
   );

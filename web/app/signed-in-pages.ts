@@ -1,4 +1,5 @@
 import { type ComponentType, lazy } from 'react';
+import { SIGNED_IN_PATHS, type SignedInPath } from './signed-in-paths';
 
 type PageModule = Promise<{ default: ComponentType }>;
 
@@ -20,10 +21,9 @@ const SIGNED_IN_PAGES = {
   '/settings': () => import('./routes/settings'),
   '/provider-signup': () => import('./routes/provider-signup'),
   '/admin/provider-applications': () => import('./routes/admin-provider-applications'),
-} satisfies Record<string, () => PageModule>;
+} satisfies Record<SignedInPath, () => PageModule>;
 
-type SignedInPath = keyof typeof SIGNED_IN_PAGES;
-export const SIGNED_IN_PATHS = Object.keys(SIGNED_IN_PAGES) as SignedInPath[];
+export { SIGNED_IN_PATHS };
 
 const loaded = new Map<SignedInPath, ComponentType>();
 const pages = new Map<SignedInPath, ComponentType>();

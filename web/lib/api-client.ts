@@ -1,4 +1,5 @@
 import type { QueryFunction } from '@tanstack/react-query';
+import { userFacingMessage } from '../../shared/rules/system-error';
 
 /**
  * The default fetch of spec part 1 section 7: cookies always, JSON bodies, and any
@@ -59,7 +60,8 @@ export function serverMessage(error: unknown, fallback: string): string {
   try {
     const body = JSON.parse(match[1] ?? '') as { error?: { message?: unknown }; message?: unknown };
     const message = body.error?.message ?? body.message;
-    return typeof message === 'string' && message ? message : fallback;
+    // A system error (ENOTFOUND, a stack frame) is never shown: the fallback says it instead.
+    return typeof message === 'string' && message ? userFacingMessage(message, fallback) : fallback;
   } catch {
     return fallback;
   }

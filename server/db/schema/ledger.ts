@@ -83,6 +83,8 @@ export const ledgerEntries = pgTable(
   },
   (t) => [
     index('ledger_entries_account_idx').on(t.accountId),
+    /** The credit history's pages (migration 0029). */
+    index('ledger_entries_account_id_idx').on(t.accountId, t.id),
     index('ledger_entries_transaction_idx').on(t.transactionId),
     check('ledger_entries_nonzero', sql`${t.amountMicros} <> 0`),
   ],

@@ -15,6 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { HostImageStatus } from '../../../shared/contracts/images';
 import { users } from './accounts';
 import { createdAt } from './columns';
@@ -76,6 +77,11 @@ export const gpuListings = pgTable(
     hostId: text('host_id').references((): AnyPgColumn => hosts.id),
     /** The host's GPU indexes (nvidia-smi `index`) this listing offers, one per unit. */
     hostGpuIndexes: jsonb('host_gpu_indexes').$type<number[]>().notNull().default([]),
+    /**
+     * Why the listing cannot be rented although its host is online: a GPU it sells that the
+     * host's last heartbeat no longer reports (docs/decisions/020); null when all are there.
+     */
+    gpuProblem: text('gpu_problem'),
     createdAt: createdAt(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
     /**
@@ -167,6 +173,11 @@ export const hosts = pgTable(
       gpus: GpuInventory;
       images?: HostImageStatus[];
     } | null>(),
+    /**
+     * shared/rules/host-readiness.ts's verdict on the last heartbeat (docs/decisions/021):
+     * a host that is not ready, or a GPU not in `readyGpus`, takes no rentals. Null: not judged.
+     */
+    readiness: jsonb('readiness').$type<HostReadiness | null>(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }),
     /** Set when the host went silent for 90 s; cleared by its next heartbeat. */
     offlineSince: timestamp('offline_since', { withTimezone: true }),

@@ -173,7 +173,7 @@ describe('GET /api/payments/history and /summary', () => {
     const rental = await rent(cookie, 3);
     const history = (
       await t.request({ method: 'GET', url: '/api/payments/history', cookie })
-    ).json();
+    ).json().entries;
     expect(history.map((e: { type: string; amount: string }) => `${e.type} ${e.amount}`)).toEqual([
       'charge -8.50',
       'bonus 2.00',

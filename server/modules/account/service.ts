@@ -65,14 +65,17 @@ export function createAccountService({
      * Returns the current session's new expiry when it moved, so the cookie can follow.
      */
     async saveSettings(userId: string, sessionId: string, next: UserSettings) {
-      if (next.security.twoFactorEnabled) {
-        throw validationFailed({
-          'security.twoFactorEnabled': ['Two-factor authentication is not available yet'],
-        });
-      }
       return signals.afterCommit((raise) =>
         db.transaction(async (tx) => {
           const previous = await usersService.getSettings(tx, userId);
+          // Only the two-factor routes turn it on or off (docs/decisions/023-two-factor-sign-in.md).
+          if (previous.security.twoFactorEnabled !== next.security.twoFactorEnabled) {
+            throw validationFailed({
+              'security.twoFactorEnabled': [
+                'Turn two-factor sign-in on or off with its Enable or Disable button',
+              ],
+            });
+          }
           await usersService.saveSettings(tx, userId, next);
           if (previous.security.apiKeyRotation !== next.security.apiKeyRotation) {
             await apiKeysService.applyRotation(tx, userId, next.security.apiKeyRotation);

@@ -152,7 +152,7 @@ describe('PATCH /api/users/:userId/settings', () => {
       'notifications',
     ],
     [
-      'two-factor, which is not built yet',
+      'two-factor on, which only its own routes change',
       (s: Record<string, Record<string, unknown>>) => {
         s.security = { ...s.security, twoFactorEnabled: true };
       },

@@ -1,9 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageResponse, sendOtpBody, verifyOtpBody } from '../../../shared/contracts/auth';
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
+import { verifyOtpResponse, verifyTwoFactorBody } from '../../../shared/contracts/two-factor';
 import { currentUser, signInResponse } from '../../../shared/contracts/user';
+import { LOGIN_TEXT } from '../../../shared/rules/login-input';
 import { notFound } from '../../lib/errors';
 import {
   clearSessionCookie,
@@ -13,6 +15,8 @@ import {
   signedIn,
 } from '../../plugins/session';
 import { presentCurrentUser } from '../users/presenter';
+import type { IssuedSession } from './service';
+import { twoFactorRoutes } from './two-factor-routes';
 
 function client(request: FastifyRequest) {
   return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
@@ -25,6 +29,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { auth, users, env } = app.deps;
   const secure = env.NODE_ENV === 'production';
+
+  async function signedInAs(reply: FastifyReply, session: IssuedSession) {
+    setSessionCookie(reply, session.token, session.expiresAt, secure);
+    const user = presentCurrentUser(await users.getProfile(session.userId));
+    return { message: 'Login successful', user };
+  }
 
   app.get(
     '/api/auth/user',
@@ -45,20 +55,44 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.post(
     '/api/auth/verify-otp',
-    { schema: { body: verifyOtpBody, response: { 200: signInResponse, ...errorResponses } } },
+    { schema: { body: verifyOtpBody, response: { 200: verifyOtpResponse, ...errorResponses } } },
     async (request, reply) => {
       const { email, otp } = request.body;
-      const session = await auth.verifyCode(
+      const step = await auth.verifyCode(
         email,
         otp,
         client(request),
         request.sessionToken ?? undefined,
       );
-      setSessionCookie(reply, session.token, session.expiresAt, secure);
-      const user = presentCurrentUser(await users.getProfile(session.userId));
-      return { message: 'Login successful', user };
+      if (step.kind === 'two-factor')
+        return {
+          message: LOGIN_TEXT.appCodeRequired,
+          twoFactorRequired: true as const,
+          challenge: step.challenge,
+        };
+      return signedInAs(reply, step.session);
     },
   );
+
+  // The second factor of a sign-in (docs/decisions/023-two-factor-sign-in.md).
+  app.post(
+    '/api/auth/verify-two-factor',
+    {
+      schema: { body: verifyTwoFactorBody, response: { 200: signInResponse, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { challenge, code } = request.body;
+      const session = await auth.verifyTwoFactor(
+        challenge,
+        code,
+        client(request),
+        request.sessionToken ?? undefined,
+      );
+      return signedInAs(reply, session);
+    },
+  );
+
+  await twoFactorRoutes(fastify);
 
   const testSecret = env.TEST_SESSION_SECRET;
   if (testSecret !== undefined && env.NODE_ENV !== 'production') {
@@ -77,10 +111,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         if (given.length !== secret.length || !timingSafeEqual(given, secret)) {
           throw notFound('API route');
         }
-        const session = await auth.testSignIn(request.body.email, client(request));
-        setSessionCookie(reply, session.token, session.expiresAt, secure);
-        const user = presentCurrentUser(await users.getProfile(session.userId));
-        return { message: 'Login successful', user };
+        return signedInAs(reply, await auth.testSignIn(request.body.email, client(request)));
       },
     );
   }
@@ -90,9 +121,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { response: { 200: signInResponse, ...errorResponses } } },
     async (request, reply) => {
       const session = await auth.demoSignIn(client(request), request.sessionToken ?? undefined);
-      setSessionCookie(reply, session.token, session.expiresAt, secure);
-      const user = presentCurrentUser(await users.getProfile(session.userId));
-      return { message: 'Login successful', user };
+      return signedInAs(reply, session);
     },
   );
 

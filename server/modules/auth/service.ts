@@ -11,6 +11,7 @@ import { usersService } from '../users/service';
 import { createCodes, enforce } from './codes';
 import { createEmailChange } from './email-change';
 import { sessionsRepo } from './sessions-repo';
+import { createTwoFactor } from './two-factor';
 
 export { AUTH_LIMITS } from './codes';
 
@@ -47,6 +48,11 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
+/** A right e-mail code: a session, or a challenge when the account has two-factor on. */
+export type SignInStep =
+  | { kind: 'session'; session: IssuedSession }
+  | { kind: 'two-factor'; challenge: string };
+
 export function hashSessionToken(token: string): string {
   return sha256(`session:${token}`);
 }
@@ -58,6 +64,12 @@ export function createAuthService(deps: AuthDeps) {
     clock,
     limiter,
     codesPerIpPerHour: deps.codesPerIpPerHour,
+    triesPerIpPer15Min: deps.triesPerIpPer15Min,
+  });
+  const twoFactor = createTwoFactor({
+    db,
+    clock,
+    limiter,
     triesPerIpPer15Min: deps.triesPerIpPer15Min,
   });
 
@@ -110,11 +122,28 @@ export function createAuthService(deps: AuthDeps) {
       otp: string,
       client: ClientInfo,
       replacingToken?: string,
-    ): Promise<IssuedSession> {
+    ): Promise<SignInStep> {
       await codes.check({ purpose: 'sign-in', email }, otp, client.ip);
       const user = await db.transaction((tx) => usersService.findOrCreateByEmail(tx, email));
-      return issueSession(user.id, client, replacingToken);
+      // The session waits for the second factor (docs/decisions/023-two-factor-sign-in.md).
+      if (!user.created && (await twoFactor.isEnabled(user.id)))
+        return { kind: 'two-factor', challenge: await twoFactor.challenge(user.id) };
+      return { kind: 'session', session: await issueSession(user.id, client, replacingToken) };
     },
+
+    /** The second step of a sign-in with two-factor on: an app code or a recovery code. */
+    async verifyTwoFactor(
+      challenge: string,
+      code: string,
+      client: ClientInfo,
+      replacingToken?: string,
+    ): Promise<IssuedSession> {
+      const userId = await twoFactor.answer(challenge, code, client.ip);
+      return issueSession(userId, client, replacingToken);
+    },
+
+    /** Setting up and turning off the second factor (Settings → Security). */
+    twoFactor,
 
     /**
      * Browser tests' sign-in (TEST_SESSION_SECRET, never production): the account and session a

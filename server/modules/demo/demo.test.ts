@@ -80,7 +80,7 @@ function rentBody(listing: { id: number; providerId: number; hourlyRate: string 
 }
 
 describe('Demo Login', () => {
-  it('gives each visitor a fresh account with $100.00 and a Demo Compute Co. of its own', async () => {
+  it('gives each visitor a fresh account with $100.00 and a demo provider of its own, named as theirs', async () => {
     const a = await demoLogin();
     const b = await demoLogin();
     expect(a.userId).not.toBe(b.userId);
@@ -98,7 +98,7 @@ describe('Demo Login', () => {
         url: `/api/providers/user/${v.userId}`,
         cookie: v.cookie,
       });
-      expect(provider.json()).toMatchObject({ companyName: 'Demo Compute Co.' });
+      expect(provider.json()).toMatchObject({ companyName: 'Your demo provider' });
       const listings = await myListings(v);
       expect(listings).toHaveLength(3);
       expect(listings.every((l) => l.providerId === v.providerId)).toBe(true);

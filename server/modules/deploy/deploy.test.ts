@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { DeployResultView } from '../../../shared/contracts/deploy';
+import { NO_SSH_KEY_WARNING } from '../../../shared/contracts/launch-warnings';
 import { gpuListings, hosts, instances } from '../../db/schema';
 import { createHost, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -168,7 +169,10 @@ describe('GET /api/deploy/gpus', () => {
     const { cookie, userId } = await t.signIn({ credits: '100.00' });
     const type = freshType();
     const provider = await createProvider(db(), {});
-    const host = await createHost(db(), { providerId: provider.id });
+    const host = await createHost(db(), {
+      providerId: provider.id,
+      gpus: { name: type, count: 6 },
+    });
     await w.listing({
       model: type,
       hourlyRate: '1.00',
@@ -327,6 +331,8 @@ describe('a deployment', () => {
         pending: 'Your instance is being prepared. Access details appear here once it is running.',
         ssh_host_key_fingerprint: null,
       },
+      // The account has no SSH key (issue 26 part 6).
+      warnings: [{ code: 'NO_SSH_KEY', message: NO_SSH_KEY_WARNING }],
     });
     const row = await instanceRow(id);
     expect(row).toMatchObject({

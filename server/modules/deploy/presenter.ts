@@ -8,6 +8,7 @@ import {
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sftpUrl, sshCommand, sshTunnelCommand } from '../../../shared/rules/shell-command';
+import { shownHostError } from '../../../shared/rules/system-error';
 import { provisioningStepOf } from '../instances/progress';
 import type { InstanceRow } from '../instances/service';
 
@@ -69,7 +70,7 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
         instance.readyAt ?? new Date(instance.startTime.getTime() + expectedReadyMs)
       ).toISOString(),
       ready_at: instance.readyAt?.toISOString() ?? null,
-      error: instance.hostError,
+      error: shownHostError(instance.hostError),
       provisioning_step: provisioningStepOf(instance),
     },
     access_info: running
@@ -88,7 +89,7 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
           jupyter: null,
           jupyter_tunnel: null,
           file_manager: null,
-          pending: pendingText(state, instance.hostError),
+          pending: pendingText(state, shownHostError(instance.hostError)),
           ssh_host_key_fingerprint: null,
         },
   };

@@ -9,7 +9,7 @@ import {
 import { instances } from '../../db/schema';
 import { createHost, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
-import { agentCalls, heartbeatBody } from '../../test/hosts';
+import { agentCalls, gpuInventory, heartbeatBody } from '../../test/hosts';
 import { world } from '../../test/world';
 
 /**
@@ -30,7 +30,13 @@ afterAll(async () => {
 /** A provider's enrolled host whose agent calls from `from`, with a listing of two GPUs. */
 async function hostAt(from: string, model = 'RTX 4090') {
   const providerId = (await createProvider(t.database.db, {})).id;
-  const host = await createHost(t.database.db, { providerId, lastHeartbeatAt: t.clock.now() });
+  // Its two GPUs are of the listing's model (a test model: a card of that name).
+  const gpuName = model === 'RTX 4090' ? 'NVIDIA GeForce RTX 4090' : model;
+  const host = await createHost(t.database.db, {
+    providerId,
+    lastHeartbeatAt: t.clock.now(),
+    gpus: { name: gpuName, count: 2 },
+  });
   const listing = await w.listing({
     providerId,
     hostId: host.id,
@@ -39,7 +45,7 @@ async function hostAt(from: string, model = 'RTX 4090') {
     model,
     memory: '24GB',
   });
-  return { host, listing, ...agentCalls(t, host.credential, from) };
+  return { host, listing, ...agentCalls(t, host.credential, from, gpuInventory(gpuName)) };
 }
 
 const running = (generation: number, ssh: InstanceStatus['ssh']) => ({

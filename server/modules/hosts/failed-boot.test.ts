@@ -3,7 +3,7 @@ import { heartbeatResponse, type InstanceStatus } from '../../../shared/contract
 import type { PublicInstance } from '../../../shared/contracts/public-api';
 import { createHost, createListing, createProvider } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
-import { agentCalls } from '../../test/hosts';
+import { agentCalls, gpuInventory } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp } from '../../test/suite';
 import { ledgerService } from '../ledger/service';
@@ -22,13 +22,22 @@ setupTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } }, (app) => {
 const AGENT_ADDRESS = '203.0.113.11';
 const REASON =
   'no hardware virtualisation (kvm_intel/kvm_amd not loaded) and software emulation is not allowed';
+const MODELS = [
+  ['A40', 'NVIDIA A40'],
+  ['A6000', 'NVIDIA RTX A6000'],
+] as const;
 let models = 0;
 
 async function hostWithListing() {
   const providerId = (await createProvider(t.database.db, {})).id;
-  const host = await createHost(t.database.db, { providerId, lastHeartbeatAt: t.clock.now() });
+  // A model of its own per host (GPU types are chosen cheapest first), its GPUs reported.
+  const [model, name] = MODELS[models] ?? ['', ''];
   models += 1;
-  const model = `Gpu Failing ${models}`;
+  const host = await createHost(t.database.db, {
+    providerId,
+    lastHeartbeatAt: t.clock.now(),
+    gpus: { name, count: 2 },
+  });
   const listing = await createListing(t.database.db, {
     providerId,
     model,
@@ -36,7 +45,7 @@ async function hostWithListing() {
     hostId: host.id,
     totalCount: 2,
   });
-  const calls = agentCalls(t, host.credential, AGENT_ADDRESS);
+  const calls = agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(name));
   const heartbeat = async (statuses: InstanceStatus[] = []) => {
     const res = await calls.heartbeat(statuses);
     expect(res.statusCode).toBe(200);

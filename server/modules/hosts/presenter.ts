@@ -1,7 +1,9 @@
 import { AGENT_OFFLINE_AFTER_MS } from '../../../shared/contracts/agent-protocol';
 import { type HostStatus, type HostView, UPTIME_WINDOW_MS } from '../../../shared/contracts/hosts';
+import { marketplaceModelOf } from '../../../shared/gpu-names';
 import { type OutagePeriod, uptimePercent } from '../../../shared/rules/uptime';
 import type { Host } from '../../db/schema';
+import type { HostUsage } from './provider-hosts-repo';
 
 /**
  * awaiting_enrolment until the agent enrols; then offline when the worker marked it so
@@ -46,7 +48,7 @@ export function presentHost(
   extra: {
     now: Date;
     outages: readonly OutagePeriod[];
-    usage: { listings: number; liveInstances: number };
+    usage: HostUsage;
   },
 ): HostView {
   const { now, outages, usage } = extra;
@@ -71,14 +73,17 @@ export function presentHost(
     gpus: (inventory?.gpus.gpus ?? []).map((gpu) => ({
       index: gpu.index,
       name: gpu.name,
+      model: marketplaceModelOf(gpu.name),
       memoryTotalMib: gpu.memoryTotalMib,
       utilizationPercent: gpu.utilizationPercent,
       temperatureC: gpu.temperatureC,
     })),
     gpuError: inventory?.gpus.error ?? null,
+    readiness: host.readiness ?? null,
     enrolmentExpiresAt: awaiting ? (host.enrolTokenExpiresAt?.toISOString() ?? null) : null,
     liveInstances: usage.liveInstances,
     listings: usage.listings,
+    listingProblems: usage.listingProblems,
     createdAt: host.createdAt.toISOString(),
   };
 }

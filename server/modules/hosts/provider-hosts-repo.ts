@@ -5,6 +5,8 @@ import { gpuListings, hostOutages, hosts, instances } from '../../db/schema';
 export interface HostUsage {
   listings: number;
   liveInstances: number;
+  /** Its listings that cannot be rented because the host lost a GPU (docs/decisions/020). */
+  listingProblems: { listingId: number; model: string; problem: string }[];
 }
 
 /** The provider side of hosts: rows a provider owns, their usage and their outages. */
@@ -101,14 +103,19 @@ export const providerHostsRepo = {
   /** Listings (not removed) and live instances (not ended) on each host. */
   async usage(conn: Conn, ids: string[]): Promise<Map<string, HostUsage>> {
     const result = new Map<string, HostUsage>(
-      ids.map((id) => [id, { listings: 0, liveInstances: 0 }]),
+      ids.map((id) => [id, { listings: 0, liveInstances: 0, listingProblems: [] }]),
     );
     if (ids.length === 0) return result;
     const listingRows = await conn
-      .select({ hostId: gpuListings.hostId, n: sql<number>`count(*)::int` })
+      .select({
+        hostId: gpuListings.hostId,
+        id: gpuListings.id,
+        model: gpuListings.model,
+        problem: gpuListings.gpuProblem,
+      })
       .from(gpuListings)
       .where(and(inArray(gpuListings.hostId, ids), isNull(gpuListings.removedAt)))
-      .groupBy(gpuListings.hostId);
+      .orderBy(gpuListings.id);
     const instanceRows = await conn
       .select({ hostId: instances.hostId, n: sql<number>`count(*)::int` })
       .from(instances)
@@ -116,7 +123,10 @@ export const providerHostsRepo = {
       .groupBy(instances.hostId);
     for (const row of listingRows) {
       const entry = row.hostId ? result.get(row.hostId) : undefined;
-      if (entry) entry.listings = row.n;
+      if (!entry) continue;
+      entry.listings += 1;
+      if (row.problem !== null)
+        entry.listingProblems.push({ listingId: row.id, model: row.model, problem: row.problem });
     }
     for (const row of instanceRows) {
       const entry = row.hostId ? result.get(row.hostId) : undefined;

@@ -306,6 +306,7 @@ describe('the host view', () => {
       {
         index: 0,
         name: 'NVIDIA GeForce RTX 4090',
+        model: 'RTX 4090',
         memoryTotalMib: 24_564,
         utilizationPercent: 0,
         temperatureC: 35,
@@ -313,6 +314,7 @@ describe('the host view', () => {
       {
         index: 1,
         name: 'NVIDIA GeForce RTX 4090',
+        model: 'RTX 4090',
         memoryTotalMib: 24_564,
         utilizationPercent: 0,
         temperatureC: 35,
@@ -417,8 +419,11 @@ describe('DELETE /api/providers/hosts/:id', () => {
   it('refuses 409 HOST_IN_USE while a listing or a live instance uses it', async () => {
     const provider = await w.provider({ credits: '50.00' });
     const { host } = await newHost(provider.cookie);
-    const listing = await w.listing({ providerId: provider.providerId, totalCount: 2 });
-    await db().update(gpuListings).set({ hostId: host.id }).where(eq(gpuListings.id, listing.id));
+    const listing = await w.listing({
+      providerId: provider.providerId,
+      totalCount: 2,
+      hostId: host.id,
+    });
     const remove = () =>
       t.request({
         method: 'DELETE',
@@ -435,10 +440,7 @@ describe('DELETE /api/providers/hosts/:id', () => {
     expect((await listHosts(provider.cookie))[0]).toMatchObject({ listings: 1 });
 
     // The host enrols and heartbeats; a rental is placed on it, then the listing removed.
-    await db()
-      .update(hosts)
-      .set({ enrolledAt: t.clock.now(), lastHeartbeatAt: t.clock.now() })
-      .where(eq(hosts.id, host.id));
+    await enrol(host.id, t.clock.now());
     const rented = await t.request({
       method: 'POST',
       url: '/api/rentals',
@@ -484,33 +486,40 @@ describe('listings on a host', () => {
     return r;
   };
 
-  it('places a new listing on its own host, by default on the first totalCount GPUs', async () => {
+  it('places a new listing on GPUs its host reported, by default the free ones', async () => {
     const provider = await w.provider();
     const { host } = await newHost(provider.cookie);
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/gpu-listings',
-      payload: listingBody(provider.providerId, { hostId: host.id }),
-      cookie: provider.cookie,
-    });
+    const create = (extra: Record<string, unknown>) =>
+      t.request({
+        method: 'POST',
+        url: '/api/gpu-listings',
+        payload: listingBody(provider.providerId, { availableCount: 1, ...extra }),
+        cookie: provider.cookie,
+      });
+    // Before its agent reported any GPU, a host takes no listing.
+    const early = await create({ hostId: host.id });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error.details.fields.hostId).toHaveLength(1);
+
+    await enrol(host.id, t.clock.now()); // 2 × RTX 4090
+    const res = await create({ hostId: host.id });
     expect(res.statusCode).toBe(201);
-    expect(await row(res.json().id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [0, 1] });
+    expect(await row(res.json().id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [0] });
 
-    const chosen = await t.request({
-      method: 'POST',
-      url: '/api/gpu-listings',
-      payload: listingBody(provider.providerId, { hostId: host.id, hostGpuIndexes: [3] }),
-      cookie: provider.cookie,
-    });
+    const chosen = await create({ hostId: host.id, hostGpuIndexes: [1] });
     expect(chosen.statusCode).toBe(201);
-    expect(await row(chosen.json().id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [3] });
+    expect(await row(chosen.json().id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [1] });
 
-    const none = await t.request({
-      method: 'POST',
-      url: '/api/gpu-listings',
-      payload: listingBody(provider.providerId),
-      cookie: provider.cookie,
+    const full = await create({ hostId: host.id });
+    expect(full.statusCode).toBe(409);
+    expect(full.json().error).toMatchObject({
+      code: 'CONFLICT',
+      message:
+        'This host has 2 × RTX 4090 24GB; 2 are already listed. This listing can offer at most 0 RTX 4090 24GB.',
+      details: { hostGpus: { model: 'RTX 4090', count: 2, listed: 2 } },
     });
+
+    const none = await create({});
     expect(await row(none.json().id)).toMatchObject({ hostId: null, hostGpuIndexes: [] });
   });
 
@@ -525,6 +534,7 @@ describe('listings on a host', () => {
       cookie: provider.cookie,
     });
     const { host: mine } = await newHost(provider.cookie);
+    await enrol(mine.id, t.clock.now());
     const cases: [Record<string, unknown>, string][] = [
       [{ hostId: theirs.id }, 'hostId'],
       [{ hostId: gone.id }, 'hostId'],
@@ -548,9 +558,10 @@ describe('listings on a host', () => {
     }
   });
 
-  it('moves a listing to a host and off it again; a new total re-derives default indexes', async () => {
+  it('moves a listing to a host and off it again; a new total keeps the GPUs it had', async () => {
     const provider = await w.provider();
     const { host } = await newHost(provider.cookie);
+    await enrol(host.id, t.clock.now()); // 2 × RTX 4090
     const created = await t.request({
       method: 'POST',
       url: '/api/gpu-listings',
@@ -568,12 +579,23 @@ describe('listings on a host', () => {
 
     expect((await patch({ hostId: host.id })).statusCode).toBe(200);
     expect(await row(id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [0, 1] });
-    expect((await patch({ totalCount: 3 })).statusCode).toBe(200);
-    expect(await row(id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [0, 1, 2] });
-    expect((await patch({ hostGpuIndexes: [4] })).statusCode).toBe(200);
-    expect(await row(id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [4] });
     expect((await patch({ totalCount: 1 })).statusCode).toBe(200);
-    expect(await row(id)).toMatchObject({ hostGpuIndexes: [4] });
+    expect(await row(id)).toMatchObject({ hostGpuIndexes: [0] });
+    expect((await patch({ hostGpuIndexes: [1] })).statusCode).toBe(200);
+    expect(await row(id)).toMatchObject({ hostId: host.id, hostGpuIndexes: [1] });
+    expect((await patch({ totalCount: 2 })).statusCode).toBe(200);
+    expect(await row(id)).toMatchObject({ hostGpuIndexes: [0, 1] });
+    const tooMany = await patch({ totalCount: 3 });
+    expect(tooMany.statusCode).toBe(409);
+    expect(tooMany.json().error.message).toBe(
+      'This host has 2 × RTX 4090 24GB; 0 are already listed. This listing can offer at most 2 RTX 4090 24GB.',
+    );
+    const wrongModel = await patch({ model: 'H100', memory: '80GB' });
+    expect(wrongModel.statusCode).toBe(409);
+    expect(wrongModel.json().error.message).toBe(
+      'This host has 2 × RTX 4090 24GB and no H100 80GB.',
+    );
+    expect(await row(id)).toMatchObject({ model: 'RTX 4090', hostGpuIndexes: [0, 1] });
     expect((await patch({ hostId: null })).statusCode).toBe(200);
     expect(await row(id)).toMatchObject({ hostId: null, hostGpuIndexes: [] });
   });

@@ -46,7 +46,7 @@ async function present(conn: Conn, rows: Host[], now: Date): Promise<HostView[]>
     presentHost(host, {
       now,
       outages: outages.filter((o) => o.hostId === host.id),
-      usage: usage.get(host.id) ?? { listings: 0, liveInstances: 0 },
+      usage: usage.get(host.id) ?? { listings: 0, liveInstances: 0, listingProblems: [] },
     }),
   );
 }
@@ -156,7 +156,9 @@ export const providerHostsService = {
       const owned = await providerHostsRepo.findOwned(tx, providerId, hostId, true);
       if (!owned) throw notFound('Host');
       const usage = (await providerHostsRepo.usage(tx, [hostId])).get(hostId);
-      if (usage && (usage.listings > 0 || usage.liveInstances > 0)) throw hostInUse(usage);
+      if (usage && (usage.listings > 0 || usage.liveInstances > 0)) {
+        throw hostInUse({ listings: usage.listings, liveInstances: usage.liveInstances });
+      }
       await providerHostsRepo.markRemoved(tx, hostId, now);
     });
   },

@@ -18,6 +18,7 @@ import { AppError, hostAddressRefused, notFound, unauthenticated } from '../../l
 import { createImages, type Images } from '../images/catalogue';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
+import { listingsService } from '../listings/service';
 import { canonicalAddress, createAddressPolicy, type HostAddresses } from './address-policy';
 import { desiredFor, desiredPage, vncPassword } from './desired-state';
 import { guestHostKey } from './host-keys';
@@ -232,6 +233,8 @@ export function createHostsService(deps: {
         address: callerAddress ?? null,
       });
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
+      // A listing sells only GPUs the host still reports (docs/decisions/020).
+      await listingsService.checkHostGpus(db, recorded.id, body.gpus.gpus);
       // Idle stop: its instances whose GPUs read over their threshold were active now.
       await deps.instances.heardGpus(recorded.id, body.gpus.gpus, now);
       const host: AgentHost = {

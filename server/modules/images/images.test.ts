@@ -9,7 +9,7 @@ import { hosts, instances } from '../../db/schema';
 import { ConfigError, parseEnv } from '../../env';
 import { createHost, createListing, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
-import { agentCalls, heartbeatBody } from '../../test/hosts';
+import { agentCalls, gpuInventory, heartbeatBody } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { checkInvariants } from '../ledger/invariants';
 import { DEFAULT_IMAGE_CATALOGUE } from './catalogue';
@@ -46,9 +46,14 @@ const AGENT_ADDRESS = '203.0.113.9';
 /** A provider's enrolled, online host with a listing of two GPUs of a model of its own. */
 async function hostWithListing() {
   const providerId = (await createProvider(db(), {})).id;
-  const host = await createHost(db(), { providerId, lastHeartbeatAt: t.clock.now() });
   models += 1;
   const model = `Gpu Image ${models}`;
+  // Its two GPUs report the model's name (a card the name table does not know).
+  const host = await createHost(db(), {
+    providerId,
+    lastHeartbeatAt: t.clock.now(),
+    gpus: { name: model, count: 2 },
+  });
   const listing = await createListing(db(), {
     providerId,
     model,
@@ -56,7 +61,7 @@ async function hostWithListing() {
     hostId: host.id,
     totalCount: 2,
   });
-  const calls = agentCalls(t, host.credential, AGENT_ADDRESS);
+  const calls = agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(model));
   const heartbeat = async (statuses: InstanceStatus[] = [], images?: HostImageStatus[]) => {
     const res = await calls.heartbeat(statuses, images);
     expect(res.json()).not.toHaveProperty('error');

@@ -153,7 +153,8 @@ export function runConsoleSession(
       { term: 'xterm-256color', cols: options.cols, rows: options.rows },
       (error, channel) => {
         if (error) {
-          end(CONSOLE_CLOSE.sshFailed, `Could not open a shell: ${error.message}`);
+          options.log?.warn({ err: error, instanceId: target.instanceId }, 'web console shell');
+          end(CONSOLE_CLOSE.sshFailed, CONSOLE_NO_SHELL);
           return;
         }
         if (ended) {
@@ -300,6 +301,8 @@ export function runConsoleSession(
 
 /** The close reason when the instance cannot be reached (the log says why). */
 export const CONSOLE_UNREACHABLE = 'Could not connect to the instance.';
+/** The close reason when the instance refused a shell (the log says why). */
+export const CONSOLE_NO_SHELL = 'The instance did not open a shell for the web console.';
 /** The close reason when the server could not open the console (its log says why). */
 export const CONSOLE_NOT_OPENED = 'The web console could not open. Try again in a moment.';
 /** The close reason when the instance does not let the console's key in. */

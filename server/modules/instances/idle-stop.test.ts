@@ -36,9 +36,14 @@ async function row(id: number) {
 /** A renter's VM running on a provider's host with two GPUs; `idle` its create fields. */
 async function runningVm(idle: Record<string, unknown>) {
   const providerId = (await createProvider(t.database.db, {})).id;
-  const host = await createHost(t.database.db, { providerId, lastHeartbeatAt: t.clock.now() });
   models += 1;
+  // A model of its own per host (the VM form picks the cheapest of a type), its GPUs reported.
   const model = `Gpu Idle ${models}`;
+  const host = await createHost(t.database.db, {
+    providerId,
+    lastHeartbeatAt: t.clock.now(),
+    gpus: { name: model, count: 2 },
+  });
   await createListing(t.database.db, {
     providerId,
     model,
@@ -46,7 +51,7 @@ async function runningVm(idle: Record<string, unknown>) {
     hostId: host.id,
     totalCount: 2,
   });
-  const calls = agentCalls(t, host.credential, AGENT_ADDRESS);
+  const calls = agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(model));
   const user = await t.signIn({ credits: '50.00' });
   const made = await t.request({
     method: 'POST',
@@ -78,7 +83,7 @@ async function runningVm(idle: Record<string, unknown>) {
    */
   const later = async (minutes: number, mine: number | null = 0, other = 0) => {
     t.clock.advance(minutes * MIN);
-    const gpus = gpuInventory('NVIDIA GeForce RTX 4090', (index) => ({
+    const gpus = gpuInventory(model, (index) => ({
       utilizationPercent: index === gpu ? mine : other,
     }));
     const beat = await calls.heartbeat(
@@ -209,7 +214,11 @@ describe('setting idle stop', () => {
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const providerId = (await createProvider(t.database.db, {})).id;
-    const host = await createHost(t.database.db, { providerId, lastHeartbeatAt: t.clock.now() });
+    const host = await createHost(t.database.db, {
+      providerId,
+      lastHeartbeatAt: t.clock.now(),
+      gpus: { name: 'Gpu Idle Default', count: 2 },
+    });
     const listing = await createListing(t.database.db, {
       providerId,
       model: 'Gpu Idle Default',

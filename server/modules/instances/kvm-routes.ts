@@ -6,6 +6,7 @@ import {
   billingSummary,
   createVmBody,
   gpuOffering,
+  launchedVmView,
   updateVmDeadlinesBody,
   vmInstanceView,
   vmTemplateOption,
@@ -14,6 +15,7 @@ import { idParam } from '../../../shared/contracts/params';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 import type { Actor } from './authorize';
+import type { InstanceRow } from './repo-rows';
 import { presentVm } from './vm-presenter';
 
 /** The VM dashboard shows metered instances only: a rental is not found here. */
@@ -28,7 +30,7 @@ const vmActor = (request: FastifyRequest): Actor => ({
  */
 export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { instances, vms, clock } = app.deps;
+  const { instances, vms, clock, sshKeys } = app.deps;
 
   app.get(
     '/api/kvm/gpus',
@@ -62,16 +64,18 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
     {
       config: { idempotency: true },
       preValidation: signedIn,
-      schema: { body: createVmBody, response: { 201: vmInstanceView, ...errorResponses } },
+      schema: { body: createVmBody, response: { 201: launchedVmView, ...errorResponses } },
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
       const now = clock.now();
+      const warnings = await sshKeys.launchWarnings(userId);
       // A new VM is provisioning: no connection info, nothing to read from its host yet.
+      const present = (row: InstanceRow) => ({ ...presentVm(row, undefined, now), warnings });
       const created = await vms.create(userId, request.body, now, {
-        record: recordAnswer(request, 201, (row) => presentVm(row, undefined, now)),
+        record: recordAnswer(request, 201, present),
       });
-      return reply.status(201).send(presentVm(created, undefined, now));
+      return reply.status(201).send(present(created));
     },
   );
 

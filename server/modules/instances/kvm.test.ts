@@ -62,10 +62,14 @@ async function listVm(cookie: string, id: number) {
     | undefined;
 }
 
-function heartbeatBody(images?: ('ubuntu22' | 'windows11')[]): HeartbeatRequest {
+/** A heartbeat of a host with two GPUs of one kind (by default the RTX A6000 of 'A6000'). */
+function heartbeatBody(
+  images?: ('ubuntu22' | 'windows11')[],
+  gpuName = 'NVIDIA RTX A6000',
+): HeartbeatRequest {
   return heartbeat({
     host: hostInventory(images ? { images } : {}),
-    gpus: gpuInventory('NVIDIA RTX A5000', (index) => ({
+    gpus: gpuInventory(gpuName, (index) => ({
       memoryTotalMib: 24_000,
       memoryUsedMib: index === 0 ? 6_000 : 12_000,
       utilizationPercent: index === 0 ? 73 : 10,
@@ -272,14 +276,18 @@ describe('POST /api/kvm/instances', () => {
   it('offers windows11 only where a rentable listing’s host advertises the image', async () => {
     const user = await t.signIn({ credits: '50.00' });
     const provider = await createProvider(db(), {});
-    const host = await createHost(db(), { providerId: provider.id });
+    const host = await createHost(db(), {
+      providerId: provider.id,
+      gpus: { name: 'NVIDIA RTX A6000', count: 2 },
+    });
     await createListing(db(), {
       providerId: provider.id,
-      model: 'Gpu Win',
+      model: 'A6000',
+      memory: '48GB',
       hourlyRate: '1.00',
       hostId: host.id,
     });
-    await w.listing({ model: 'Gpu Win', hourlyRate: '0.50' }); // demo host: no Windows
+    await w.listing({ model: 'A6000', memory: '48GB', hourlyRate: '0.50' }); // demo host: no Windows
 
     const before = (await api(user.cookie, 'GET', '/api/kvm/templates')).json();
     expect(before).toEqual([
@@ -291,7 +299,7 @@ describe('POST /api/kvm/instances', () => {
         reason: expect.stringContaining('Windows 11'),
       },
     ]);
-    const refused = await create(user.cookie, { gpu_type: 'Gpu Win', template: 'windows11' });
+    const refused = await create(user.cookie, { gpu_type: 'A6000', template: 'windows11' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.details.fields).toHaveProperty('template');
 
@@ -303,7 +311,7 @@ describe('POST /api/kvm/instances', () => {
       available: true,
       reason: null,
     });
-    const made = await create(user.cookie, { gpu_type: 'Gpu Win', template: 'windows11' });
+    const made = await create(user.cookie, { gpu_type: 'A6000', template: 'windows11' });
     expect(made.statusCode).toBe(201);
     // Not the cheaper demo listing: only the Windows host can run it.
     expect(made.json()).toMatchObject({ template: 'windows11', hourly_rate: '1.00' });
@@ -490,16 +498,23 @@ describe('the lifecycle through /api/kvm', () => {
   it('shows a real host’s GPU readings for the instance’s GPU, with its VNC address', async () => {
     const user = await t.signIn({ credits: '50.00' });
     const provider = await createProvider(db(), {});
-    const host = await createHost(db(), { providerId: provider.id });
+    const host = await createHost(db(), {
+      providerId: provider.id,
+      gpus: { name: 'NVIDIA A40', count: 2 },
+    });
     await createListing(db(), {
       providerId: provider.id,
-      model: 'Gpu Real',
+      model: 'A40',
+      memory: '48GB',
       hourlyRate: '1.00',
       hostId: host.id,
       totalCount: 2,
     });
-    const id = (await create(user.cookie, { gpu_type: 'Gpu Real' })).json().vm_id as number;
-    const answer = await t.app.deps.hosts.heartbeat(host.credential, heartbeatBody());
+    const id = (await create(user.cookie, { gpu_type: 'A40' })).json().vm_id as number;
+    const answer = await t.app.deps.hosts.heartbeat(
+      host.credential,
+      heartbeatBody(undefined, 'NVIDIA A40'),
+    );
     const desired = answer.instances.find((i) => i.id === String(id));
     expect(desired).toMatchObject({ gpuIndexes: [0], cpus: 4, diskGib: 100 });
     expect(desired?.platformSshPublicKey).toMatch(/^ssh-ed25519 /);

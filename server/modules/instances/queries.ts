@@ -11,6 +11,10 @@ import type { InstanceRow } from './repo-rows';
 import { stateOf } from './states';
 import type { ConsoleTarget } from './types';
 
+/** What the web console says on a demo host (simulated: no machine, no console). */
+export const DEMO_HOST_NO_CONSOLE =
+  'There is no console here: this instance runs on a demo host, a simulation for trying RentGPU with no machine behind it. Instances on a real provider’s host have a web console.';
+
 /** What the instance core answers without changing anything. */
 export function instanceQueries(ctx: InstancesContext) {
   const { db } = ctx;
@@ -51,11 +55,20 @@ export function instanceQueries(ctx: InstancesContext) {
      * running, with an SSH address and the platform's key; otherwise 409 saying why not.
      */
     async consoleTarget(userId: string, id: number): Promise<ConsoleTarget> {
-      const { instance } = authorize({ userId }, 'console', await instancesRepo.findView(db, id));
+      const { instance, listing } = authorize(
+        { userId },
+        'console',
+        await instancesRepo.findView(db, id),
+      );
       if (instance.status !== 'running') {
         throw conflict(`The instance is ${instance.status}, not running.`, {
           state: instance.status,
         });
+      }
+      // A simulated host has no machine behind its SSH address: say so, rather than let the
+      // connection fail on a name that does not resolve (issue 26 part 4).
+      if (listing.isDemoHost || instance.hostId === 'demo') {
+        throw conflict(DEMO_HOST_NO_CONSOLE, { state: 'running', demoHost: true });
       }
       if (!instance.sshHost || !instance.sshPort) {
         throw conflict('The instance has not reported its SSH address yet.', { state: 'running' });

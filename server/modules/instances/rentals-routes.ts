@@ -3,38 +3,45 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../../shared/contracts/errors';
 import { idParam, providerIdParam, userIdParam } from '../../../shared/contracts/params';
-import { createRentalBody, rentalView } from '../../../shared/contracts/rentals';
+import {
+  createRentalBody,
+  launchedRentalView,
+  rentalView,
+} from '../../../shared/contracts/rentals';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 import { instancesPolicy } from './policy';
 import { presentRental } from './presenter';
+import type { InstanceRow } from './repo-rows';
 
 /** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
 export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { instances, clock } = app.deps;
+  const { instances, clock, sshKeys } = app.deps;
 
   app.post(
     '/api/rentals',
     {
       config: { idempotency: true },
       preValidation: signedIn,
-      schema: { body: createRentalBody, response: { 201: rentalView, ...errorResponses } },
+      schema: { body: createRentalBody, response: { 201: launchedRentalView, ...errorResponses } },
     },
     async (request, reply) => {
       const { userId } = requireUser(request);
       const { gpuListingId, providerId, durationHours, hourlyRate, totalCost } = request.body;
+      const warnings = await sshKeys.launchWarnings(userId);
+      const present = (row: InstanceRow) => ({ ...presentRental(row), warnings });
       const rental = await instances.launch(
         {
           userId,
           source: 'marketplace',
           listing: { id: gpuListingId, providerId },
           plan: { name: 'booked', hours: durationHours, quote: { hourlyRate, totalCost } },
-          record: async () => recordAnswer(request, 201, presentRental),
+          record: async () => recordAnswer(request, 201, present),
         },
         clock.now(),
       );
-      return reply.status(201).send(presentRental(rental));
+      return reply.status(201).send(present(rental));
     },
   );
 

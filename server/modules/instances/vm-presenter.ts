@@ -3,6 +3,7 @@ import type { GpuUtilization, VmInstanceView } from '../../../shared/contracts/k
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sshCommand } from '../../../shared/rules/shell-command';
+import { shownHostError } from '../../../shared/rules/system-error';
 import { deadlinesIn } from './deadlines-presenter';
 import { idleIn } from './idle-presenter';
 import { vmStatus } from './presenter';
@@ -105,7 +106,7 @@ export function presentVm(
       'idle_stop_at',
       'idle_warned_at',
     ]),
-    failure_reason: state === 'failed' ? instance.hostError : null,
+    failure_reason: state === 'failed' ? shownHostError(instance.hostError) : null,
     connection_info: reachable
       ? {
           ssh_command: sshCommand({

@@ -1,5 +1,6 @@
 import type { Conn, Tx } from '../../db/client';
 import { insufficientCredits } from '../../lib/errors';
+import { historySql } from './history-sql';
 import { ledgerRepo, type SystemAccountKind } from './repo';
 
 export interface LedgerLine {
@@ -156,6 +157,20 @@ export const ledgerService = {
   /** A user's wallet movements, newest first (the purchase and charge history). */
   walletEntries(conn: Conn, userId: string, limit = 100) {
     return ledgerRepo.walletEntries(conn, userId, limit);
+  },
+
+  /** A wallet's history lines, a metered instance's minutes grouped per day (history-sql.ts). */
+  historyLines(conn: Conn, input: Parameters<typeof historySql.lines>[1]) {
+    return historySql.lines(conn, input);
+  },
+
+  /** The minute charges one usage line of the history sums. */
+  historyMinutes(conn: Conn, input: Parameters<typeof historySql.minutes>[1]) {
+    return historySql.minutes(conn, input);
+  },
+
+  async walletId(conn: Conn, userId: string): Promise<number | null> {
+    return (await ledgerRepo.findWallet(conn, userId))?.id ?? null;
   },
 
   /**

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { ListingSort } from '../../../shared/listing-options';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
@@ -23,11 +24,22 @@ const hostOfListing = sql<
 
 /**
  * A unit can be taken only where a machine can run it: a demo listing, or a listing whose
- * host is enrolled, has heartbeated and is not offline (docs/decisions/008).
+ * host is enrolled, has heartbeated and is not offline (docs/decisions/008), still reports
+ * every GPU the listing sells (no gpu_problem, docs/decisions/020), and is ready — the host's
+ * verdict (docs/decisions/021) and one of the listing's GPUs among its ready ones.
  */
 export const hostCanRun = sql`(case when ${gpuListings.hostId} is null then ${gpuListings.isDemoHost}
-  else exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
-    and h.offline_since is null and h.last_heartbeat_at is not null) end)`;
+  else ${gpuListings.gpuProblem} is null and exists (select 1 from ${hosts} h
+    where h.id = ${gpuListings.hostId} and h.removed_at is null
+    and h.offline_since is null and h.last_heartbeat_at is not null
+    and (h.readiness is null or ((h.readiness->>'ready')::boolean
+      and (jsonb_array_length(${gpuListings.hostGpuIndexes}) = 0
+        or exists (select 1 from jsonb_array_elements(${gpuListings.hostGpuIndexes}) g(i)
+          where (h.readiness->'readyGpus') @> jsonb_build_array(g.i)))))) end)`;
+
+/** The listing's host's readiness verdict (null: the demo host, no host, or not judged yet). */
+const hostReadinessOfListing = sql<HostReadiness | null>`(select h.readiness from ${hosts} h
+  where h.id = ${gpuListings.hostId})`;
 
 /**
  * The images a listing's host holds, as catalogue names: its last heartbeat's `ready` image
@@ -150,6 +162,7 @@ export const listingColumns = {
     isSandbox: providers.isSandbox,
   },
   hostStatus: hostStatusOfListing,
+  hostReadiness: hostReadinessOfListing,
 };
 
 export type ListingRow = {
@@ -165,6 +178,8 @@ export type ListingRow = {
   };
   /** demo: the in-process demo host; none: no host yet; online / offline: its host. */
   hostStatus: 'demo' | 'online' | 'offline' | 'none';
+  /** Its host's readiness verdict (docs/decisions/021); null when there is none. */
+  hostReadiness?: HostReadiness | null;
 };
 
 export interface ListingFilter {

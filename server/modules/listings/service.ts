@@ -14,6 +14,7 @@ import {
 import { providerHostsService } from '../hosts/provider-hosts';
 import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
+import { gpuBinding } from './gpu-binding';
 import { gpuOfferings } from './offerings';
 import { listingsPolicy } from './policy';
 import { withHostUptime } from './presenter';
@@ -25,45 +26,46 @@ export function derivedListingColumns(model: string, memory: string) {
 }
 const derived = derivedListingColumns;
 
-const firstGpus = (count: number) => Array.from({ length: Math.min(count, 256) }, (_, i) => i);
-
 /**
  * Where a listing's instances run: one of the provider's own hosts (not removed) and the
- * host's GPU indexes it offers, at most one per unit; none given means the first totalCount.
- * Undefined when the body changes neither.
+ * host's GPUs it sells, one per unit, all of the listing's model and sold by no other listing
+ * (docs/decisions/020; none given means the free ones). Undefined when nothing that binds it
+ * changes (host, GPUs, model, total).
  */
 async function placement(
   conn: Conn,
   providerId: number,
+  listingId: number | null,
   change: { hostId?: string | null; hostGpuIndexes?: number[] },
-  current: { hostId: string | null; hostGpuIndexes: number[]; totalCount: number | null },
-  totalCount: number,
-): Promise<{ hostId: string | null; hostGpuIndexes: number[] } | undefined> {
-  if (change.hostId === undefined && change.hostGpuIndexes === undefined) {
-    // A new total re-derives indexes that were the default ones.
-    const wasDefault =
-      current.hostId !== null &&
-      current.totalCount !== null &&
-      current.hostGpuIndexes.join() === firstGpus(current.totalCount).join();
-    return wasDefault && current.totalCount !== totalCount
-      ? { hostId: current.hostId, hostGpuIndexes: firstGpus(totalCount) }
-      : undefined;
-  }
+  current: { hostId: string | null; hostGpuIndexes: number[]; model: string; totalCount: number },
+  next: { model: string; totalCount: number },
+): Promise<{ hostId: string | null; hostGpuIndexes: number[]; gpuProblem: null } | undefined> {
+  const moved = change.hostId !== undefined || change.hostGpuIndexes !== undefined;
+  const resized = next.model !== current.model || next.totalCount !== current.totalCount;
+  if (!moved && (current.hostId === null || !resized)) return undefined;
   const hostId = change.hostId === undefined ? current.hostId : change.hostId;
-  const indexes = change.hostGpuIndexes ?? [];
+  const wanted = change.hostGpuIndexes ?? [];
   if (hostId === null) {
-    if (indexes.length > 0)
+    if (wanted.length > 0)
       throw validationFailed({ hostGpuIndexes: ['Choose a host for these GPUs first'] });
-    return { hostId: null, hostGpuIndexes: [] };
+    return { hostId: null, hostGpuIndexes: [], gpuProblem: null };
   }
-  if (!(await providerHostsService.ownsHost(conn, providerId, hostId)))
+  if (moved && !(await providerHostsService.ownsHost(conn, providerId, hostId)))
     throw validationFailed({ hostId: ['Choose one of your hosts'] });
-  if (indexes.length > totalCount) {
+  if (wanted.length > 0 && wanted.length !== next.totalCount) {
     throw validationFailed({
-      hostGpuIndexes: [`At most ${totalCount} GPU indexes (one per unit)`],
+      hostGpuIndexes: [`Exactly ${next.totalCount} GPU indexes (one per unit)`],
     });
   }
-  return { hostId, hostGpuIndexes: indexes.length > 0 ? indexes : firstGpus(totalCount) };
+  const hostGpuIndexes = await gpuBinding.bind(conn, {
+    hostId,
+    listingId,
+    model: next.model,
+    units: next.totalCount,
+    wanted,
+    keep: hostId === current.hostId ? current.hostGpuIndexes : [],
+  });
+  return { hostId, hostGpuIndexes, gpuProblem: null };
 }
 
 /** The listing the caller's provider owns, or the policy's 404 / 403 (listingsPolicy). */
@@ -86,6 +88,10 @@ export const listingsService = {
   heldImagesOf: listingsRepo.heldImagesOf,
   /** The host GPU indexes each named listing on this host offers (placing instances). */
   gpuIndexesOnHost: listingsRepo.gpuIndexesOnHost,
+  /** Gives an instance a free GPU of its listing, in the rent's transaction (ADR 020). */
+  assignGpu: gpuBinding.assign,
+  /** After a heartbeat: listings whose GPUs the host no longer reports stop being rentable. */
+  checkHostGpus: gpuBinding.checkHost,
 
   /**
    * A page of the marketplace as JSON text (an array of listing views: `market`, the
@@ -146,29 +152,33 @@ export const listingsService = {
       cooling: 'Air Cooled',
       additionalSpecs: '',
     };
-    const placed = await placement(
-      db,
-      providerId,
-      body,
-      { hostId: null, hostGpuIndexes: [], totalCount: null },
-      body.availableCount,
-    );
-    const id = await listingsRepo.insert(db, {
-      ...(placed ?? {}),
-      providerId,
-      model: body.model,
-      memory: body.memory,
-      cudaCores: body.cudaCores ?? null,
-      tensorCores: info?.tensorCores ?? null,
-      location: body.location,
-      bandwidth: body.bandwidth,
-      hourlyRateMicros: dollarsToMicros(body.hourlyRate),
-      status: 'available',
-      availableCount: body.availableCount,
-      totalCount: body.availableCount,
-      specifications: { ...specs, bandwidth: body.bandwidth },
-      isDemoHost: false,
-      ...derived(body.model, body.memory),
+    const next = { model: body.model, totalCount: body.availableCount };
+    const id = await db.transaction(async (tx) => {
+      const placed = await placement(
+        tx,
+        providerId,
+        null,
+        body,
+        { hostId: null, hostGpuIndexes: [], ...next },
+        next,
+      );
+      return listingsRepo.insert(tx, {
+        ...(placed ?? {}),
+        providerId,
+        model: body.model,
+        memory: body.memory,
+        cudaCores: body.cudaCores ?? null,
+        tensorCores: info?.tensorCores ?? null,
+        location: body.location,
+        bandwidth: body.bandwidth,
+        hourlyRateMicros: dollarsToMicros(body.hourlyRate),
+        status: 'available',
+        availableCount: body.availableCount,
+        totalCount: body.availableCount,
+        specifications: { ...specs, bandwidth: body.bandwidth },
+        isDemoHost: false,
+        ...derived(body.model, body.memory),
+      });
     });
     const created = await listingsRepo.findById(db, id);
     if (!created) throw new Error('created listing vanished');
@@ -209,7 +219,10 @@ export const listingsService = {
         );
       }
       changes.totalCount = total;
-      const placed = await placement(tx, locked.providerId, body, locked, total);
+      const placed = await placement(tx, locked.providerId, listingId, body, locked, {
+        model,
+        totalCount: total,
+      });
       if (placed) Object.assign(changes, placed);
       changes.availableCount = total - active;
       const wanted = body.status ?? (locked.status === 'maintenance' ? 'maintenance' : 'available');

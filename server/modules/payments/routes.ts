@@ -4,6 +4,11 @@ import { z } from 'zod';
 import { errorResponses } from '../../../shared/contracts/errors';
 import {
   createPaypalOrderBody,
+  historyExportQuery,
+  historyMinutes,
+  historyMinutesQuery,
+  historyPage,
+  historyQuery,
   paypalCaptureResponse,
   paypalOrderIdParam,
   paypalOrderResponse,
@@ -11,7 +16,6 @@ import {
   paypalWebhookResponse,
   sandboxApprovalResponse,
   spendingSummaryView,
-  walletEntry,
 } from '../../../shared/contracts/payments';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
@@ -105,11 +109,51 @@ export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/payments/history',
     {
       preValidation: signedIn,
-      schema: { response: { 200: z.array(walletEntry), ...errorResponses } },
+      schema: { querystring: historyQuery, response: { 200: historyPage, ...errorResponses } },
     },
     async (request) => {
       const { userId } = requireUser(request);
-      return wallet.history(userId);
+      return wallet.history(userId, request.query);
+    },
+  );
+
+  app.get(
+    '/api/payments/history/minutes',
+    {
+      preValidation: signedIn,
+      schema: {
+        querystring: historyMinutesQuery,
+        response: { 200: historyMinutes, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return wallet.historyMinutes(userId, request.query);
+    },
+  );
+
+  app.get(
+    '/api/payments/history/export',
+    {
+      preValidation: signedIn,
+      schema: {
+        querystring: historyExportQuery,
+        response: {
+          200: {
+            description: 'The credit history as CSV',
+            content: { 'text/csv': { schema: z.string() } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = requireUser(request);
+      const day = clock.now().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="rentgpu-credit-history-${day}.csv"`)
+        .send(await wallet.historyCsv(userId, request.query.type));
     },
   );
 

@@ -1,27 +1,14 @@
-import type {
-  SpendingSummary,
-  WalletEntry,
-  WalletEntryType,
-} from '../../../shared/contracts/payments';
+import type { HistoryFilter, SpendingSummary } from '../../../shared/contracts/payments';
 import { microsToDollars } from '../../../shared/rules/money';
 import { startOfMonthIn } from '../../../shared/rules/time';
 import type { Conn, Db } from '../../db/client';
 import { ledgerService } from '../ledger/service';
 import { usersService } from '../users/service';
+import { type HistoryQuery, historyCsv, historyMinutes, historyPage, TYPES } from './history';
 import { TOP_UP_KINDS } from './service';
 
-const TYPES: Record<string, WalletEntryType> = {
-  paypal_purchase: 'purchase',
-  purchase_bonus: 'bonus',
-  grant: 'credit',
-};
-
-/** The user's purchases and charges, newest first, straight from the ledger. */
-export async function walletHistory(
-  conn: Conn,
-  userId: string,
-  limit = 100,
-): Promise<WalletEntry[]> {
+/** The user's wallet movements, one per ledger entry, newest first (the account export). */
+export async function walletHistory(conn: Conn, userId: string, limit = 100) {
   const rows = await ledgerService.walletEntries(conn, userId, limit);
   return rows.map((row) => ({
     id: row.id.toString(),
@@ -64,7 +51,10 @@ export async function spendingSummary(
 export function createWalletService(db: Db) {
   return {
     balance: (userId: string) => ledgerService.walletBalance(db, userId),
-    history: (userId: string) => walletHistory(db, userId),
+    history: (userId: string, query: HistoryQuery) => historyPage(db, userId, query),
+    historyMinutes: (userId: string, query: { instanceId: number; day: string }) =>
+      historyMinutes(db, userId, query),
+    historyCsv: (userId: string, filter: HistoryFilter) => historyCsv(db, userId, filter),
     summary: (userId: string, now: Date) => spendingSummary(db, userId, now),
   };
 }

@@ -1,4 +1,5 @@
 import type { InstanceInvoice, InstanceUsage } from '../../../shared/contracts/public-api';
+import { csvText } from '../../../shared/rules/csv';
 import { microsToDollars, preciseDollars } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
@@ -110,13 +111,6 @@ const CSV_COLUMNS = [
   'currency',
 ] as const;
 
-/** RFC 4180: quoted when it holds a comma, quote or line break; a leading =+-@ is defused. */
-function cell(value: string | number): string {
-  let text = String(value);
-  if (/^[=+@\t\r]/.test(text) || (/^-/.test(text) && !/^-\d/.test(text))) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** The invoice as CSV: one row per line, then its total. */
 export function invoiceCsv(invoice: InstanceInvoice): string {
   const rows: (string | number)[][] = [
@@ -133,7 +127,7 @@ export function invoiceCsv(invoice: InstanceInvoice): string {
     ]),
     [invoice.number, invoice.instanceId, 'Total', '', '', '', invoice.total, invoice.currency],
   ];
-  return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+  return csvText(rows);
 }
 
 /** The public API's instance billing (app.deps.instanceBilling): one instance's money, from the ledger. */

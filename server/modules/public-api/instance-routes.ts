@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../shared/contracts/errors';
 import {
+  createdInstanceAnswer,
+  createdRentalAnswer,
   createInstanceBody,
   createPublicRentalBody,
   instanceAnswer,
@@ -41,7 +43,7 @@ const answerOf = (row: InstanceRow) => ({ instance: presentPublicInstance(row) }
  */
 export function registerInstanceRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { clock, instances } = app.deps;
+  const { clock, instances, sshKeys } = app.deps;
 
   /** A booked rental at the server's own quote (the client names only listing and hours). */
   const rentBooked = (
@@ -74,15 +76,17 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         operationId: 'createInstance',
         summary: 'Create an instance',
         description:
-          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}).',
+          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.',
         body: createInstanceBody,
-        response: { 201: instanceAnswer, ...errorResponses },
+        response: { 201: createdInstanceAnswer, ...errorResponses },
       },
     },
     async (request, reply) => {
       const { userId, keyId: apiKeyId } = requireKey(request);
       const { gpuListingId, durationHours, sshKeyId, template, stopAt, terminateAt } = request.body;
       const { idleStopMinutes, idleThresholdPercent } = request.body;
+      const warnings = await sshKeys.launchWarnings(userId, sshKeyId);
+      const created = (row: InstanceRow) => ({ ...answerOf(row), warnings });
       // The Idempotency-Key answer is stored in the launch's own transaction.
       const row = await instances.launch(
         {
@@ -101,11 +105,11 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
           template: durationHours === undefined ? (template ?? null) : null,
           ...(sshKeyId ? { sshKeyId } : {}),
           apiKeyId,
-          record: async () => recordAnswer(request, 201, answerOf),
+          record: async () => recordAnswer(request, 201, created),
         },
         clock.now(),
       );
-      return reply.status(201).send(answerOf(row));
+      return reply.status(201).send(created(row));
     },
   );
 
@@ -283,15 +287,16 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         operationId: 'createRental',
         summary: 'Rent a GPU for a number of hours',
         description:
-          'The same as creating an instance with `durationHours`: booked at the current price, paid up front.',
+          'The same as creating an instance with `durationHours`: booked at the current price, paid up front. `warnings` as for POST /instances (`NO_SSH_KEY`).',
         body: createPublicRentalBody,
-        response: { 201: rentalAnswer, ...errorResponses },
+        response: { 201: createdRentalAnswer, ...errorResponses },
       },
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
       const { gpuListingId, duration } = request.body;
-      const present = (row: InstanceRow) => ({ rental: presentRental(row) });
+      const warnings = await sshKeys.launchWarnings(userId);
+      const present = (row: InstanceRow) => ({ rental: presentRental(row), warnings });
       const row = await rentBooked(request, userId, gpuListingId, duration, present);
       return reply.status(201).send(present(row));
     },

@@ -2,6 +2,7 @@ import type { GpuListingView } from '../../../shared/contracts/listings';
 import type { PublicGpuListing, PublicInstance } from '../../../shared/contracts/public-api';
 import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
+import { shownHostError } from '../../../shared/rules/system-error';
 import { deadlinesIn } from '../instances/deadlines-presenter';
 import { idleIn } from '../instances/idle-presenter';
 import { provisioningStepOf } from '../instances/progress';
@@ -56,7 +57,7 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     endedAt: instance.endTime?.toISOString() ?? null,
     actions: [...allowedActions(state)],
     provisioningStep: provisioningStepOf(instance),
-    failureReason: state === 'failed' ? instance.hostError : null,
+    failureReason: state === 'failed' ? shownHostError(instance.hostError) : null,
     sshHostKeyFingerprint: instance.sshHostKeyFingerprint,
     sshHostKey: instance.sshHostKey,
     ...deadlinesIn(instance, 'stopAt', 'terminateAt'),

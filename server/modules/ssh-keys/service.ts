@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type LaunchWarning, sshKeyWarnings } from '../../../shared/contracts/launch-warnings';
 import type { AddSshKeyBody } from '../../../shared/contracts/ssh-keys';
 import { MAX_SSH_KEYS } from '../../../shared/contracts/ssh-keys';
 import { parseSshPublicKey } from '../../../shared/rules/ssh-key';
@@ -61,12 +62,18 @@ export const sshKeysService = {
   },
 
   deleteAllForUser: (conn: Conn, userId: string) => sshKeysRepo.deleteByUser(conn, userId),
+
+  /** What a launch warns about (NO_SSH_KEY unless a key was named or the account has one). */
+  async launchWarnings(conn: Conn, userId: string, sshKeyId?: string): Promise<LaunchWarning[]> {
+    if (sshKeyId) return [];
+    return sshKeyWarnings(await sshKeysRepo.countByUser(conn, userId));
+  },
 };
 
 /** The routes' SSH keys (app.deps.sshKeys): the database bound, an addition in one transaction. */
 export function createSshKeysService(db: Db) {
   return {
-    ...bindDb(db, sshKeysService, ['list', 'remove']),
+    ...bindDb(db, sshKeysService, ['list', 'remove', 'launchWarnings']),
     add: (userId: string, input: AddSshKeyBody) =>
       db.transaction((tx) => sshKeysService.add(tx, userId, input)),
   };

@@ -29,7 +29,7 @@ export default function SettingsPage() {
         userId={user.id}
         theme={theme}
         apiKeysTab={
-          <div className="grid gap-6">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
             <ApiKeysPanel dates={dates} />
             <SshKeysPanel dates={dates} />
           </div>

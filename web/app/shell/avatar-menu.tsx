@@ -1,9 +1,10 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { LogOut, Settings, User } from 'lucide-react';
+import { LogOut, Server, Settings, User } from 'lucide-react';
 import { Link } from 'wouter';
 import type { CurrentUser } from '../../../shared/contracts/user';
 import { displayName } from '../../../shared/rules/user-display';
 import { Avatar } from './avatar';
+import { VM_DASHBOARD_ITEM } from './nav-items';
 
 const itemClass =
   'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none data-[highlighted]:bg-muted';
@@ -34,6 +35,12 @@ export default function AvatarMenu({
             <p className="truncate text-xs text-muted-foreground">{user.email}</p>
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-border" />
+          {/* Where pay-as-you-go VMs and deploys are managed (issue 26). */}
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link href={VM_DASHBOARD_ITEM.href}>
+              <Server className="h-4 w-4" aria-hidden /> {VM_DASHBOARD_ITEM.label}
+            </Link>
+          </DropdownMenu.Item>
           <DropdownMenu.Item asChild className={itemClass}>
             <Link href="/profile">
               <User className="h-4 w-4" aria-hidden /> Profile

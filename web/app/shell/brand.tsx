@@ -1,7 +1,8 @@
 import { Cpu } from 'lucide-react';
 import { Link } from 'wouter';
 
-export function Brand() {
+/** The mark and the name; `compact`: the name only below 1024 px and from 1280 px (the top bar). */
+export function Brand({ compact = false }: { compact?: boolean }) {
   return (
     <Link
       href="/"
@@ -11,7 +12,7 @@ export function Brand() {
       <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">
         <Cpu className="h-5 w-5" aria-hidden />
       </span>
-      <span>RentGPU</span>
+      <span className={compact ? 'lg:max-xl:sr-only' : undefined}>RentGPU</span>
     </Link>
   );
 }

@@ -6,9 +6,12 @@ import type { CurrentUser } from '../../../shared/contracts/user';
 import { buttonClasses } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 import { Brand } from './brand';
-import { DRAWER_ITEMS, isActive } from './nav-items';
+import { drawerItems, isActive } from './nav-items';
 
-/** Phone-width side drawer: Marketplace, Dashboard, Provider, the real balance, and sign in or out. */
+/**
+ * The side drawer below 1024 px: every section of the top bar and, signed in, of the avatar menu
+ * (nav-items.ts), the real balance, and sign in or out.
+ */
 export default function MobileDrawerPanel({
   user,
   defaultOpen = false,
@@ -21,14 +24,14 @@ export default function MobileDrawerPanel({
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger
-        className={buttonClasses('ghost', 'icon', 'xl:hidden')}
+        className={buttonClasses('ghost', 'icon', 'lg:hidden')}
         aria-label="Open menu"
       >
         <Menu className="h-5 w-5" aria-hidden />
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/50" />
-        <Dialog.Content className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col gap-6 border-r border-border bg-card p-5 text-card-foreground shadow-xl">
+        <Dialog.Content className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col gap-4 overflow-y-auto border-r border-border bg-card p-5 text-card-foreground shadow-xl">
           <div className="flex items-center justify-between">
             <Brand />
             <Dialog.Close className={buttonClasses('ghost', 'icon')} aria-label="Close menu">
@@ -37,8 +40,8 @@ export default function MobileDrawerPanel({
           </div>
           <Dialog.Title className="sr-only">Menu</Dialog.Title>
           <Dialog.Description className="sr-only">Main pages of RentGPU</Dialog.Description>
-          <nav aria-label="Mobile" className="grid gap-1">
-            {DRAWER_ITEMS.map((item) => (
+          <nav aria-label="Mobile" className="grid gap-0.5">
+            {drawerItems(Boolean(user)).map((item) => (
               <Link
                 key={item.href}
                 href={item.href}

@@ -5,7 +5,7 @@ import { LazyTrigger } from '../../components/ui/lazy-trigger';
 
 const loadPanel = () => import('./mobile-drawer-panel');
 
-/** Phone-width menu button; the drawer itself loads when first opened. */
+/** The menu button below 1024 px; the drawer itself loads when first opened. */
 export function MobileDrawer({ user }: { user: CurrentUser | null }) {
   return (
     <LazyTrigger
@@ -14,7 +14,7 @@ export function MobileDrawer({ user }: { user: CurrentUser | null }) {
       placeholder={(handlers) => (
         <button
           type="button"
-          className={buttonClasses('ghost', 'icon', 'xl:hidden')}
+          className={buttonClasses('ghost', 'icon', 'lg:hidden')}
           aria-label="Open menu"
           {...handlers}
         >

@@ -14,12 +14,33 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/documentation', label: 'Documentation' },
 ];
 
-/** The mobile drawer lists only these. */
-export const DRAWER_ITEMS: NavItem[] = [
-  { href: '/marketplace', label: 'Marketplace' },
-  { href: '/dashboard', label: 'Dashboard' },
-  { href: '/provider', label: 'Provider' },
+/** Where pay-as-you-go machines (VMs, deploys) are managed: in the avatar menu and the drawer. */
+export const VM_DASHBOARD_ITEM: NavItem = { href: '/vm-dashboard', label: 'VM Dashboard' };
+
+/** The top bar's green button (spec part 1 section 2). */
+export const BECOME_PROVIDER_ITEM: NavItem = {
+  href: '/provider-signup',
+  label: 'Become a Provider',
+};
+
+/** The avatar menu's pages (spec part 1 section 2), which the drawer also lists when signed in. */
+export const ACCOUNT_ITEMS: NavItem[] = [
+  { href: '/profile', label: 'Profile' },
+  { href: '/settings', label: 'Settings' },
 ];
+
+/**
+ * The drawer (below 1024 px, where the top bar has no room for the menu) reaches every section
+ * (issue 26): the top bar's entries with the VM Dashboard after Dashboard, and Become a
+ * Provider; signed in, also the avatar menu's pages. (The spec's drawer, with three entries,
+ * described the app it was written from.)
+ */
+export function drawerItems(signedIn: boolean): NavItem[] {
+  const main = NAV_ITEMS.flatMap((item) =>
+    item.href === '/dashboard' ? [item, VM_DASHBOARD_ITEM] : [item],
+  );
+  return [...main, BECOME_PROVIDER_ITEM, ...(signedIn ? ACCOUNT_ITEMS : [])];
+}
 
 /** Signed in, / is the marketplace; signed out it is the landing page and nothing is current. */
 export function isActive(current: string, href: string, signedIn: boolean): boolean {

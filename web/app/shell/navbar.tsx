@@ -19,17 +19,18 @@ export function Navbar({ user, account }: NavbarProps) {
   const [location] = useLocation();
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:max-xl:px-3">
         <MobileDrawer user={user} />
-        <Brand />
-        <nav aria-label="Main" className="ml-2 hidden items-center gap-0.5 xl:flex">
+        <Brand compact />
+        {/* From 1024 px; condensed below 1280 px (narrower entries, the brand's mark only). */}
+        <nav aria-label="Main" className="hidden items-center gap-0.5 lg:flex xl:ml-2">
           {NAV_ITEMS.map((item) => (
             <Link
               key={item.href}
               href={item.href}
               aria-current={isActive(location, item.href, Boolean(user)) ? 'page' : undefined}
               className={cn(
-                'rounded-md px-2 py-2 text-sm font-medium whitespace-nowrap',
+                'rounded-md px-1 py-2 text-[13px] font-medium whitespace-nowrap xl:px-2 xl:text-sm',
                 isActive(location, item.href, Boolean(user))
                   ? 'bg-primary text-primary-foreground'
                   : 'text-muted-foreground hover:bg-muted hover:text-foreground',
@@ -38,7 +39,7 @@ export function Navbar({ user, account }: NavbarProps) {
               {item.label}
             </Link>
           ))}
-          <Link href="/provider-signup" className={buttonClasses('provider', 'sm', 'ml-2')}>
+          <Link href="/provider-signup" className={buttonClasses('provider', 'sm', 'ml-1 xl:ml-2')}>
             Become a Provider
           </Link>
         </nav>
@@ -48,7 +49,8 @@ export function Navbar({ user, account }: NavbarProps) {
             account
           ) : (
             <>
-              <DemoLoginButton className="max-sm:hidden" />
+              {/* Not on a phone, nor beside the whole menu below 1280 px (the landing's Try Demo Account is there). */}
+              <DemoLoginButton className="max-sm:hidden lg:max-xl:hidden" />
               <a href="/api/login" className={buttonClasses('primary', 'sm')}>
                 Sign In
               </a>

@@ -8,22 +8,30 @@ export interface TabItem {
   content: ReactNode;
 }
 
-/** Keyboard-navigable tabs (Radix). */
+/** Keyboard-navigable tabs (Radix); with value and onValueChange the caller holds the tab. */
 export function Tabs({
   items,
   defaultValue,
+  value,
+  onValueChange,
   className,
   label,
 }: {
   items: TabItem[];
   defaultValue?: string;
+  value?: string;
+  onValueChange?: (value: string) => void;
   className?: string;
   label: string;
 }) {
   return (
     <TabsPrimitive.Root
-      defaultValue={defaultValue ?? items[0]?.value}
-      className={cn('grid gap-4', className)}
+      defaultValue={value === undefined ? (defaultValue ?? items[0]?.value) : undefined}
+      value={value}
+      onValueChange={onValueChange}
+      // One column no wider than the page: a long word in a tab (an e-mail, a key) wraps or is
+      // cut off inside it rather than widening the page on a phone.
+      className={cn('grid grid-cols-[minmax(0,1fr)] gap-4', className)}
     >
       <TabsPrimitive.List
         aria-label={label}
@@ -40,7 +48,7 @@ export function Tabs({
         ))}
       </TabsPrimitive.List>
       {items.map((item) => (
-        <TabsPrimitive.Content key={item.value} value={item.value} className="outline-none">
+        <TabsPrimitive.Content key={item.value} value={item.value} className="min-w-0 outline-none">
           {item.content}
         </TabsPrimitive.Content>
       ))}

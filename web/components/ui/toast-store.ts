@@ -6,6 +6,8 @@ export interface ToastMessage {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  /** A link under the text, to what the toast is about (the instance just launched). */
+  link?: { href: string; label: string };
 }
 
 let toasts: ToastMessage[] = [];

@@ -1,5 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
+import { Link } from 'wouter';
 import {
   TOAST_DURATION_MS,
   TOAST_HOTKEY,
@@ -36,6 +37,15 @@ export default function Toaster() {
               <ToastPrimitive.Description className="text-sm opacity-90">
                 {t.description}
               </ToastPrimitive.Description>
+            ) : null}
+            {t.link ? (
+              <Link
+                href={t.link.href}
+                onClick={() => dismissToast(t.id)}
+                className="justify-self-start text-sm font-semibold underline underline-offset-2"
+              >
+                {t.link.label}
+              </Link>
             ) : null}
           </div>
           <ToastPrimitive.Close

@@ -30,7 +30,7 @@ export const HELP_CATEGORIES: HelpCategory[] = [
       {
         question: 'Can I try RentGPU before buying credits?',
         answer:
-          'Yes. Press **Demo Login** in the top bar, or **Try Demo Account** on the home page, to get a demo account of your own with $100.00 of demo credits and a demo provider, Demo Compute Co., whose GPUs only you see. Nobody else sees what you do in it. It is removed after a day unused, and its credits cannot be moved to another account.',
+          'Yes. Press **Demo Login** in the top bar, or **Try Demo Account** on the home page, to get a demo account of your own with $100.00 of demo credits and a demo provider of your own (“Your demo provider”), whose GPUs only you see. Nobody else sees what you do in it. It is removed after a day unused, and its credits cannot be moved to another account.',
       },
       {
         question: 'How do I rent my first GPU?',

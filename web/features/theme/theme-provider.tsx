@@ -11,6 +11,8 @@ import { isTheme, resolveInitialTheme, THEMES, type Theme } from '../../../share
 import { saveTheme } from './api/save-theme';
 
 const STORAGE_KEY = 'theme';
+/** Set when a visitor picks a theme while signed out: the next sign-in keeps that choice. */
+const CHOSEN_SIGNED_OUT_KEY = 'theme-chosen-signed-out';
 
 interface ThemeContextValue {
   theme: Theme;
@@ -25,6 +27,25 @@ function readStored(): string | null {
   } catch {
     return null;
   }
+}
+
+function storage(action: (store: Storage) => void): void {
+  try {
+    action(localStorage);
+  } catch {
+    // Private mode: nothing is remembered.
+  }
+}
+
+/** The theme picked while signed out, once (it is forgotten as it is read). */
+function takeSignedOutChoice(): Theme | null {
+  let chosen: Theme | null = null;
+  storage((store) => {
+    const stored = store.getItem(STORAGE_KEY);
+    if (store.getItem(CHOSEN_SIGNED_OUT_KEY) && isTheme(stored)) chosen = stored;
+    store.removeItem(CHOSEN_SIGNED_OUT_KEY);
+  });
+  return chosen;
 }
 
 function applyTheme(theme: Theme): void {
@@ -48,7 +69,8 @@ interface ThemeProviderProps {
 /**
  * Spec part 1 section 4: a signed-in user's saved theme wins at start; otherwise the
  * valid locally stored choice; otherwise dark. A change applies at once, is stored
- * locally and, for a signed-in user, saved to the server.
+ * locally and, for a signed-in user, saved to the server. A theme picked while signed out
+ * is kept by the sign-in that follows and saved as the user's (issue 26).
  */
 export function ThemeProvider({ user, children }: ThemeProviderProps) {
   const [theme, setThemeState] = useState<Theme>(() =>
@@ -58,8 +80,12 @@ export function ThemeProvider({ user, children }: ThemeProviderProps) {
   const savedTheme = user?.theme;
 
   useEffect(() => {
-    if (isTheme(savedTheme)) setThemeState(savedTheme);
-  }, [savedTheme]);
+    const chosen = userId ? takeSignedOutChoice() : null;
+    if (chosen) {
+      setThemeState(chosen);
+      if (chosen !== savedTheme) void saveTheme(chosen);
+    } else if (isTheme(savedTheme)) setThemeState(savedTheme);
+  }, [userId, savedTheme]);
 
   useEffect(() => applyTheme(theme), [theme]);
 
@@ -68,6 +94,7 @@ export function ThemeProvider({ user, children }: ThemeProviderProps) {
       setThemeState(next);
       applyTheme(next);
       if (userId) void saveTheme(next);
+      else storage((store) => store.setItem(CHOSEN_SIGNED_OUT_KEY, '1'));
     },
     [userId],
   );

@@ -82,7 +82,9 @@ const ATTEMPTS = 3;
 
 const retryable = (error: unknown): error is AppError =>
   error instanceof AppError &&
-  (error.code === 'CAPACITY_UNAVAILABLE' || error.code === 'HOST_OFFLINE');
+  (error.code === 'CAPACITY_UNAVAILABLE' ||
+    error.code === 'HOST_OFFLINE' ||
+    error.code === 'HOST_NOT_READY');
 
 /**
  * The one front door for a new instance (docs/decisions/016): choose the listing, turn the

@@ -1,4 +1,5 @@
 import type { CreateRentalInput } from '../../../../shared/contracts/rentals';
+import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import { allowedActions, canAct } from '../../../../shared/rules/instance-lifecycle';
 import { dollarsToMicros, microsToDollars } from '../../../../shared/rules/money';
 import {
@@ -9,8 +10,11 @@ import {
 } from '../../../../shared/rules/pricing';
 import {
   badRequest,
+  gpusInUse,
+  hostNotReady,
   hostOffline,
   invalidStateTransition,
+  listingGpusMissing,
   listingUnavailable,
   notFound,
   quoteMismatch,
@@ -68,6 +72,9 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
     if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
       return hostOffline(found.hostStatus);
     }
+    if (listing.gpuProblem) return listingGpusMissing(listing.gpuProblem);
+    const blocker = listingBlocker(found.hostReadiness, listing.hostGpuIndexes);
+    if (blocker) return hostNotReady(blocker);
     return listingUnavailable();
   }
 
@@ -128,7 +135,9 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
             // A wallet that cannot pay: nothing stays (the transaction rolls back).
             ledgerService.checkMoved(posting, rented.posted);
             // The escrow counts toward the spend caps; one it would cross rolls all back (402).
-            const { instance } = rented.row;
+            // Its GPU, under the host's lock: none free rolls the rent back (ADR 020).
+            const gpuIndexes = await listingsService.assignGpu(tx, rented.row.instance, gpusInUse);
+            const instance = { ...rented.row.instance, gpuIndexes };
             warnings = await spendCaps.chargeLaunch(tx, spender, instance.id, booked, now);
             const row = { ...rented.row, instance: { ...instance, apiKeyId: spender.apiKeyId } };
             await options.record?.(tx, row);

@@ -1,3 +1,4 @@
+import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import {
   allowedActions,
   canAct,
@@ -8,9 +9,12 @@ import { oneHourMicros } from '../../../../shared/rules/metering';
 import type { Tx } from '../../../db/client';
 import {
   capacityUnavailable,
+  gpusInUse,
+  hostNotReady,
   hostOffline,
   insufficientCredits,
   invalidStateTransition,
+  listingGpusMissing,
   notFound,
 } from '../../../lib/errors';
 import { ledgerService } from '../../ledger/service';
@@ -77,6 +81,10 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
           throw hostOffline(found.hostStatus);
         }
+        if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
+        // Before anything is taken or charged: a host that cannot run it is 409 with why.
+        const blocker = listingBlocker(found.hostReadiness, found.listing.hostGpuIndexes);
+        if (blocker) throw hostNotReady(blocker);
         // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
         const listing = await listingsService.reserveUnit(
           tx,
@@ -115,7 +123,9 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
               }
             : {}),
         });
-        const opened = await chargeOpeningMinute(ctx, tx, instance, now);
+        // Its GPU, under the host's lock: none free rolls everything back (ADR 020).
+        const gpuIndexes = await listingsService.assignGpu(tx, instance, gpusInUse);
+        const opened = await chargeOpeningMinute(ctx, tx, { ...instance, gpuIndexes }, now);
         // The paid minute counts toward the spend caps: one it would cross is refused (402).
         told.push(...(await countOpeningMinute(tx, opened, now, options.apiKeyId)));
         const row = await instancesRepo.findView(tx, instance.id);
@@ -140,7 +150,8 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
       });
       if (!moved) throw refuse(instance, 'start');
-      const opened = await chargeOpeningMinute(ctx, tx, moved, now);
+      const gpuIndexes = await listingsService.assignGpu(tx, moved, capacityUnavailable);
+      const opened = await chargeOpeningMinute(ctx, tx, { ...moved, gpuIndexes }, now);
       told.push(...(await countOpeningMinute(tx, opened, now)));
       return opened;
     },

@@ -91,7 +91,7 @@ describe('local PayPal sandbox', () => {
 
     const history = await t.request({ method: 'GET', url: '/api/payments/history', cookie });
     expect(
-      history.json().map((e: { type: string; amount: string }) => `${e.type} ${e.amount}`),
+      history.json().entries.map((e: { type: string; amount: string }) => `${e.type} ${e.amount}`),
     ).toEqual(expect.arrayContaining(['purchase 50.00', 'bonus 7.00']));
   });
 

@@ -14,7 +14,7 @@ import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { reloadPage } from '../../../lib/navigation';
 import { useSendOtp } from '../api/send-otp';
-import { useVerifyOtp } from '../api/verify-otp';
+import { useVerifyOtp, useVerifyTwoFactor } from '../api/verify-otp';
 
 /**
  * A failed fetch (no answer at all) reads as a network error. A refused field reads as the
@@ -30,12 +30,16 @@ function messageFor(error: unknown, fallback: string): string {
 }
 
 export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
-  const [step, setStep] = useState<'email' | 'code'>('email');
+  const [step, setStep] = useState<'email' | 'code' | 'second'>('email');
+  /** Set when the account has two-factor on: the e-mail code passed, the app code is next. */
+  const [challenge, setChallenge] = useState('');
+  const [appCode, setAppCode] = useState('');
   const [email, setEmail] = useState('');
   const [otp, setOtp] = useState('');
   const [message, setMessage] = useState('');
   const sendOtp = useSendOtp();
   const verifyOtp = useVerifyOtp();
+  const verifyTwoFactor = useVerifyTwoFactor();
   const emailRef = useRef<HTMLInputElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
 
@@ -44,7 +48,7 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
   }, [autoFocus]);
 
   useEffect(() => {
-    if (step === 'code') codeRef.current?.focus();
+    if (step !== 'email') codeRef.current?.focus();
   }, [step]);
 
   async function onSend(event: FormEvent) {
@@ -70,17 +74,42 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
       return;
     }
     try {
-      await verifyOtp.mutateAsync({ email: email.trim(), otp });
-      setMessage(LOGIN_TEXT.success);
-      setTimeout(reloadPage, LOGIN_RELOAD_DELAY_MS);
+      const result = await verifyOtp.mutateAsync({ email: email.trim(), otp });
+      if ('twoFactorRequired' in result) {
+        setChallenge(result.challenge);
+        setMessage('');
+        setStep('second');
+        return;
+      }
+      signedIn();
     } catch (error) {
       setMessage(messageFor(error, LOGIN_TEXT.verifyFailed));
+    }
+  }
+
+  function signedIn() {
+    setMessage(LOGIN_TEXT.success);
+    setTimeout(reloadPage, LOGIN_RELOAD_DELAY_MS);
+  }
+
+  async function onSecondFactor(event: FormEvent) {
+    event.preventDefault();
+    if (!appCode.trim()) {
+      setMessage(LOGIN_TEXT.appCodeRequired);
+      return;
+    }
+    try {
+      await verifyTwoFactor.mutateAsync({ challenge, code: appCode.trim() });
+      signedIn();
+    } catch (error) {
+      setMessage(serverMessage(error, LOGIN_TEXT.verifyFailed));
     }
   }
 
   function onBack() {
     setStep('email');
     setOtp('');
+    setAppCode('');
     setMessage('');
   }
 
@@ -107,6 +136,35 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
           <Button type="submit" disabled={sendOtp.isPending}>
             {sendOtp.isPending ? 'Sending code...' : 'Send Login Code'}
           </Button>
+        </form>
+      ) : step === 'second' ? (
+        <form onSubmit={onSecondFactor} className="grid gap-3" noValidate>
+          <label htmlFor="login-2fa" className="text-sm font-medium">
+            Code from your authenticator app
+          </label>
+          <Input
+            ref={codeRef}
+            id="login-2fa"
+            autoComplete="one-time-code"
+            aria-describedby="login-2fa-hint"
+            maxLength={32}
+            placeholder="123456"
+            className="text-center font-mono text-lg"
+            value={appCode}
+            onChange={(e) => setAppCode(e.target.value)}
+          />
+          <p id="login-2fa-hint" className="text-xs text-muted-foreground">
+            Two-factor sign-in is on for this account. Lost your phone? Enter one of your recovery
+            codes instead.
+          </p>
+          <div className="grid grid-cols-[auto_1fr] gap-2">
+            <Button variant="outline" onClick={onBack}>
+              Back
+            </Button>
+            <Button type="submit" disabled={verifyTwoFactor.isPending || verifyTwoFactor.isSuccess}>
+              {verifyTwoFactor.isPending ? 'Verifying...' : 'Verify & Sign In'}
+            </Button>
+          </div>
         </form>
       ) : (
         <form onSubmit={onVerify} className="grid gap-3" noValidate>

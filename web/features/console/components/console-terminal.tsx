@@ -7,6 +7,7 @@ import {
   type ConsoleClientMessage,
   consoleServerMessage,
 } from '../../../../shared/contracts/console';
+import { userFacingMessage } from '../../../../shared/rules/system-error';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { serverMessage } from '../../../lib/api-client';
@@ -159,7 +160,7 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
       ws.onclose = (event) => {
         if (cancelled) return;
         if (event.reason) {
-          disconnected(event.reason);
+          disconnected(userFacingMessage(event.reason, 'The connection to the console was lost.'));
           return;
         }
         // Refused before it opened (the browser hides why): ask the server again.

@@ -5,12 +5,14 @@ import {
   CONTACT_LIMITS,
   CONTACT_TEXT,
   type ContactCategory,
+  sendContactMessageBody,
 } from '../../../../shared/contracts/contact';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { Field, Select, Textarea } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
 import { useSendContactMessage } from '../api/send-contact-message';
 
 const EMPTY = {
@@ -21,27 +23,43 @@ const EMPTY = {
   category: 'general' as ContactCategory,
 };
 
-const fieldClasses =
-  'w-full rounded-md border border-input bg-background px-3 text-sm text-foreground placeholder:text-muted-foreground';
-
 /**
- * The message form (spec part 2 sections 4, 5 and 8). The browser checks the required
- * fields and the e-mail's shape; the server checks again, stores the message and, when
- * SMTP is configured, e-mails it to support.
+ * The message form (spec part 2 sections 4, 5 and 8). The required fields and the e-mail's
+ * shape are checked here with the server's own schema and shown under each field (no native
+ * bubbles); the server checks again, stores the message and, when SMTP is configured,
+ * e-mails it to support.
  */
 export function ContactForm() {
   const [form, setForm] = useState(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const send = useSendContactMessage();
   const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
+  const invalid = (field: string) =>
+    errors[field]
+      ? { 'aria-invalid': true as const, 'aria-describedby': `contact-${field}-error` }
+      : {};
+
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
+    const checked = sendContactMessageBody.safeParse(form);
+    if (!checked.success) {
+      const found: Record<string, string> = {};
+      for (const issue of checked.error.issues) {
+        const field = String(issue.path[0] ?? '');
+        found[field] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
     try {
       await send.mutateAsync(form);
       toast({ title: CONTACT_TEXT.successTitle, description: CONTACT_TEXT.success });
       setForm(EMPTY);
     } catch (error) {
+      setErrors(serverFieldErrors(error));
       toast({
         title: CONTACT_TEXT.failedTitle,
         description: serverMessage(error, CONTACT_TEXT.failed),
@@ -62,82 +80,71 @@ export function ContactForm() {
         onSubmit={onSubmit}
         aria-labelledby="contact-form-heading"
         className="mt-6 grid gap-4 sm:grid-cols-2"
+        noValidate
       >
-        <div className="grid gap-1.5">
-          <label htmlFor="contact-name" className="text-sm font-medium">
-            Name *
-          </label>
+        <Field id="contact-name" label="Name *" error={errors.name ?? null}>
           <Input
             id="contact-name"
             name="name"
             autoComplete="name"
-            required
             maxLength={CONTACT_LIMITS.name}
             value={form.name}
+            {...invalid('name')}
             onChange={set('name')}
           />
-        </div>
-        <div className="grid gap-1.5">
-          <label htmlFor="contact-email" className="text-sm font-medium">
-            Email *
-          </label>
+        </Field>
+        <Field id="contact-email" label="Email *" error={errors.email ?? null}>
           <Input
             id="contact-email"
             name="email"
             type="email"
             autoComplete="email"
-            required
             maxLength={CONTACT_LIMITS.email}
             value={form.email}
+            {...invalid('email')}
             onChange={set('email')}
           />
-        </div>
-        <div className="grid gap-1.5">
-          <label htmlFor="contact-category" className="text-sm font-medium">
-            Category
-          </label>
-          <select
+        </Field>
+        <Field id="contact-category" label="Category">
+          <Select
             id="contact-category"
             name="category"
             value={form.category}
             onChange={set('category')}
-            className={`${fieldClasses} h-10`}
           >
             {CONTACT_CATEGORIES.map((category) => (
               <option key={category} value={category}>
                 {CONTACT_CATEGORY_LABELS[category]}
               </option>
             ))}
-          </select>
-        </div>
-        <div className="grid gap-1.5">
-          <label htmlFor="contact-subject" className="text-sm font-medium">
-            Subject *
-          </label>
+          </Select>
+        </Field>
+        <Field id="contact-subject" label="Subject *" error={errors.subject ?? null}>
           <Input
             id="contact-subject"
             name="subject"
-            required
             maxLength={CONTACT_LIMITS.subject}
             value={form.subject}
+            {...invalid('subject')}
             onChange={set('subject')}
           />
-        </div>
-        <div className="grid gap-1.5 sm:col-span-2">
-          <label htmlFor="contact-message" className="text-sm font-medium">
-            Message *
-          </label>
-          <textarea
+        </Field>
+        <Field
+          id="contact-message"
+          label="Message *"
+          error={errors.message ?? null}
+          className="sm:col-span-2"
+        >
+          <Textarea
             id="contact-message"
             name="message"
             rows={6}
-            required
             maxLength={CONTACT_LIMITS.message}
             value={form.message}
+            {...invalid('message')}
             onChange={set('message')}
-            className={`${fieldClasses} py-2`}
           />
-        </div>
+        </Field>
         <div className="sm:col-span-2">
           <Button type="submit" size="lg" disabled={send.isPending} className="w-full sm:w-auto">
             {send.isPending ? CONTACT_TEXT.sending : CONTACT_TEXT.send}

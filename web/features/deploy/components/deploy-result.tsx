@@ -7,6 +7,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CopyButton } from '../../../components/ui/copy-button';
+import { vmCardHref } from '../../../lib/instance-links';
 import { useNow } from '../../../lib/use-now';
 import { useDeployment } from '../api/get-deployment';
 
@@ -162,7 +163,7 @@ export function DeployResult({ initial, onDeployAnother }: DeployResultProps) {
         <Button variant="outline" onClick={onDeployAnother}>
           Deploy Another
         </Button>
-        <Link href="/vm-dashboard" className={buttonClasses('primary', 'md')}>
+        <Link href={vmCardHref(id)} className={buttonClasses('primary', 'md')}>
           Manage Instances
         </Link>
       </div>

@@ -1,6 +1,14 @@
 import { Rocket, Zap } from 'lucide-react';
 import { useRef, useState } from 'react';
-import type { DeployGpuView, DeployResultView } from '../../../../shared/contracts/deploy';
+import { useLocation, useSearch } from 'wouter';
+import type {
+  DeployGpuView,
+  DeploymentStatusView,
+  DeployResultView,
+} from '../../../../shared/contracts/deploy';
+
+type DeploymentView = DeploymentStatusView['deployment'];
+
 import {
   DEPLOY_STORAGE_GB,
   DEPLOY_STORAGE_USD_PER_GB_HOUR,
@@ -15,8 +23,10 @@ import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateDeployment } from '../api/create-deployment';
 import { useDeployGpus } from '../api/get-deploy-gpus';
+import { useDeployment } from '../api/get-deployment';
 import { DeployResult } from './deploy-result';
 import { GpuPicker } from './gpu-picker';
 import { TemplatePicker } from './template-picker';
@@ -34,8 +44,42 @@ function promiseHolds(gpus: readonly DeployGpuView[], selected: DeployGpuView | 
 
 const usd = (n: number, decimals: number) => `$${n.toFixed(decimals)}`;
 
+/** A deploy's result at its own address (/deploy?deployment=ID), so navigation keeps it. */
+function DeploymentAtAddress({
+  id,
+  onDeployAnother,
+}: {
+  id: number;
+  onDeployAnother: (from?: DeploymentView) => void;
+}) {
+  const query = useDeployment(id);
+  const { data } = query;
+  if (data)
+    return <DeployResult initial={data} onDeployAnother={() => onDeployAnother(data.deployment)} />;
+  return (
+    <Card className="mt-6 p-5" data-testid="deploy-result">
+      {query.isError ? (
+        <div className="grid gap-3">
+          <p role="alert">This deployment could not be found.</p>
+          <Button
+            variant="outline"
+            className="justify-self-start"
+            onClick={() => onDeployAnother()}
+          >
+            Deploy another
+          </Button>
+        </div>
+      ) : (
+        <p aria-busy="true">Loading the deployment...</p>
+      )}
+    </Card>
+  );
+}
+
 /** Instant GPU Deployment: template, GPU, storage, live cost, Deploy Instantly, then the result. */
 export function DeployView() {
+  const [, navigate] = useLocation();
+  const shownId = Number(new URLSearchParams(useSearch()).get('deployment')) || null;
   const gpuQuery = useDeployGpus();
   const gpus = gpuQuery.data?.gpus;
   const [template, setTemplate] = useState<DeployTemplateId | null>(null);
@@ -73,6 +117,7 @@ export function DeployView() {
       });
       attemptKey.current = newIdempotencyKey();
       setResult(answer);
+      navigate(`/deploy?deployment=${answer.deployment.deployment_id}`);
       toast({
         title: 'Deployment Initiated',
         description: "Your GPU instance is being prepared. You'll receive access details shortly.",
@@ -86,6 +131,17 @@ export function DeployView() {
         variant: 'destructive',
       });
     }
+  }
+
+  /** Back to the form, with the template and GPU of the deployment shown (as before a reload). */
+  function deployAnother(from?: DeploymentView) {
+    if (from) {
+      setTemplate(from.template);
+      setGpuType(from.gpu_type);
+    }
+    setResult(null);
+    setRefusal(null);
+    navigate('/deploy');
   }
 
   return (
@@ -109,15 +165,10 @@ export function DeployView() {
         </div>
       </div>
 
-      {result ? (
-        <DeployResult
-          key={result.deployment.deployment_id}
-          initial={result}
-          onDeployAnother={() => {
-            setResult(null);
-            setRefusal(null);
-          }}
-        />
+      {result && result.deployment.deployment_id === shownId ? (
+        <DeployResult key={shownId} initial={result} onDeployAnother={() => deployAnother()} />
+      ) : shownId ? (
+        <DeploymentAtAddress key={shownId} id={shownId} onDeployAnother={deployAnother} />
       ) : (
         <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
           <div className="grid gap-8">
@@ -187,6 +238,7 @@ export function DeployView() {
               Pay as you go from your credits, by the minute: the GPU while it runs, storage until
               you terminate it.
             </p>
+            <LaunchNotice />
             <Button
               size="lg"
               onClick={deploy}

@@ -9,6 +9,8 @@ import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import { rentalCardHref } from '../../../lib/instance-links';
+import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateRental } from '../api/create-rental';
 
 interface RentDialogProps {
@@ -43,7 +45,7 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
     if (!listing || !valid || sending.current) return;
     sending.current = true;
     try {
-      await rent.mutateAsync({
+      const rented = await rent.mutateAsync({
         body: {
           gpuListingId: listing.id,
           providerId: listing.providerId,
@@ -57,6 +59,7 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
         title: 'GPU Rented Successfully!',
         description:
           'Your GPU instance is being provisioned. Check your dashboard for SSH details.',
+        link: { href: rentalCardHref(rented.id), label: 'View it on your dashboard' },
       });
       onClose();
     } catch (error) {
@@ -132,6 +135,7 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
         Provisioning takes 2-3 minutes and billing starts immediately. Stop at any time: unused
         hours are refunded to your credits, metered by the second.
       </p>
+      <LaunchNotice />
     </Dialog>
   );
 }

@@ -20,7 +20,7 @@ export function BillingOverview({ timeZone, language }: BillingOverviewProps) {
   const summary = useSpendingSummary();
   const figures = summary.data;
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
       <div className="grid gap-4 sm:grid-cols-3">
         <Figure label="Balance" value={figures?.balance} testId="billing-balance" />
         <Figure label="This month" value={figures?.thisMonth} testId="billing-this-month" />
@@ -61,7 +61,7 @@ export function BillingOverview({ timeZone, language }: BillingOverviewProps) {
           you automatically.
         </p>
       </Card>
-      <WalletHistory timeZone={timeZone} language={language} limit={10} />
+      <WalletHistory timeZone={timeZone} language={language} />
     </div>
   );
 }

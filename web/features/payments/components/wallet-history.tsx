@@ -1,33 +1,70 @@
-import type { WalletEntryType } from '../../../../shared/contracts/payments';
-import { formatDate } from '../../../../shared/rules/time';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { useState } from 'react';
+import type { HistoryFilter } from '../../../../shared/contracts/payments';
+import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
-import { useWalletHistory } from '../api/get-wallet-history';
-import { usd } from '../selection';
+import { historyExportUrl, useWalletHistory } from '../api/get-wallet-history';
+import { HistoryLine } from './history-line';
 
-const LABELS: Record<WalletEntryType, [string, BadgeTone]> = {
-  purchase: ['Purchase', 'success'],
-  bonus: ['Bonus', 'info'],
-  credit: ['Credit', 'info'],
-  charge: ['Charge', 'neutral'],
-  refund: ['Refund', 'warning'],
+const FILTERS: [HistoryFilter, string][] = [
+  ['all', 'All'],
+  ['purchases', 'Purchases'],
+  ['usage', 'Usage'],
+  ['refunds', 'Refunds'],
+];
+
+const EMPTY: Record<HistoryFilter, string> = {
+  all: 'No purchases or charges yet.',
+  purchases: 'No purchases yet.',
+  usage: 'No usage yet.',
+  refunds: 'No refunds yet.',
 };
 
 interface WalletHistoryProps {
   timeZone: string;
   language: string;
-  limit?: number;
 }
 
-/** Purchases and charges from the ledger, newest first. */
-export function WalletHistory({ timeZone, language, limit = 20 }: WalletHistoryProps) {
-  const history = useWalletHistory();
-  const entries = history.data?.slice(0, limit) ?? [];
+/**
+ * The credit history from the ledger, newest first: purchases and refunds one line each, a
+ * metered instance's minutes one line per day (expandable to the minutes). Pages on with
+ * "Show more"; the whole of it downloads as CSV.
+ */
+export function WalletHistory({ timeZone, language }: WalletHistoryProps) {
+  const [filter, setFilter] = useState<HistoryFilter>('all');
+  const history = useWalletHistory(filter);
+  const entries = history.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
     <Card className="p-5">
-      <h2 className="text-lg font-semibold">Purchases and Charges</h2>
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 className="flex-1 text-lg font-semibold">Purchases and Charges</h2>
+        <a
+          href={historyExportUrl(filter)}
+          download
+          className={buttonClasses('outline', 'sm')}
+          data-testid="history-export"
+        >
+          Export CSV
+        </a>
+      </div>
+      <fieldset className="mt-3 flex flex-wrap gap-2">
+        <legend className="sr-only">Show</legend>
+        {FILTERS.map(([value, label]) => (
+          <button
+            key={value}
+            type="button"
+            aria-pressed={filter === value}
+            onClick={() => setFilter(value)}
+            className={cn(
+              buttonClasses(filter === value ? 'secondary' : 'ghost', 'sm'),
+              filter === value && 'ring-1 ring-border',
+            )}
+          >
+            {label}
+          </button>
+        ))}
+      </fieldset>
       {history.isLoading ? (
         <div className="mt-3 grid gap-2">
           <Skeleton className="h-8" />
@@ -36,31 +73,26 @@ export function WalletHistory({ timeZone, language, limit = 20 }: WalletHistoryP
       ) : history.error ? (
         <p className="mt-3 text-sm text-danger-text">Could not load your history.</p>
       ) : entries.length === 0 ? (
-        <p className="mt-3 text-sm text-muted-foreground">No purchases or charges yet.</p>
+        <p className="mt-3 text-sm text-muted-foreground">{EMPTY[filter]}</p>
       ) : (
-        <ul className="mt-3 divide-y divide-border" aria-label="Purchases and charges">
-          {entries.map((entry) => {
-            const [label, tone] = LABELS[entry.type];
-            const positive = !entry.amount.startsWith('-');
-            return (
-              <li key={entry.id} className="flex items-center gap-3 py-2.5 text-sm">
-                <Badge tone={tone} className="w-20 justify-center">
-                  {label}
-                </Badge>
-                <span className="min-w-0 flex-1">
-                  <span className="block truncate">{entry.description}</span>
-                  <span className="text-xs text-muted-foreground">
-                    {formatDate(entry.createdAt, { timeZone, language, withTime: true })}
-                  </span>
-                </span>
-                <span className={cn('font-semibold tabular-nums', positive && 'text-success-text')}>
-                  {positive ? '+' : '-'}
-                  {usd(entry.amount.replace('-', ''))}
-                </span>
-              </li>
-            );
-          })}
-        </ul>
+        <>
+          <ul className="mt-3 divide-y divide-border" aria-label="Purchases and charges">
+            {entries.map((entry) => (
+              <HistoryLine key={entry.id} entry={entry} timeZone={timeZone} language={language} />
+            ))}
+          </ul>
+          {history.hasNextPage ? (
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-3"
+              disabled={history.isFetchingNextPage}
+              onClick={() => void history.fetchNextPage()}
+            >
+              {history.isFetchingNextPage ? 'Loading…' : 'Show more'}
+            </Button>
+          ) : null}
+        </>
       )}
     </Card>
   );

@@ -40,8 +40,8 @@ export function ProfileView({ userId, dates, totalSpent, deleteAction }: Profile
           value: 'overview',
           label: 'Overview',
           content: (
-            <div className="grid gap-6 lg:grid-cols-3">
-              <div className="lg:col-span-2">
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-3">
+              <div className="min-w-0 lg:col-span-2">
                 <ProfileOverview profile={p} dates={dates} />
               </div>
               <ProfileSideCards

@@ -9,6 +9,7 @@ import {
   HOST_STATUS_LABELS,
   HOST_STATUS_TONES,
   minutesLeft,
+  readinessLines,
   timeAgo,
   uptimeText,
 } from '../utils/host-display';
@@ -38,6 +39,7 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
   const minutes = host.enrolmentExpiresAt ? minutesLeft(host.enrolmentExpiresAt, now) : null;
   const left = minutes === null ? null : Math.min(minutes, ENROLMENT_TOKEN_TTL_MS / 60_000);
   const titleId = `host-${host.id}-title`;
+  const readiness = readinessLines(host);
   return (
     <li
       className="grid gap-3 rounded-lg border border-border p-3 sm:p-4"
@@ -117,6 +119,27 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
         </dl>
       )}
 
+      {readiness.headline || readiness.gpus.length > 0 || readiness.notes.length > 0 ? (
+        <div
+          className="grid gap-1 rounded-md bg-muted px-3 py-2 text-sm"
+          data-testid="host-readiness"
+        >
+          {readiness.headline ? (
+            <p className="font-medium text-warning-text">{readiness.headline}</p>
+          ) : null}
+          {readiness.gpus.map((line) => (
+            <p key={line} className="text-warning-text">
+              {line}
+            </p>
+          ))}
+          {readiness.notes.map((line) => (
+            <p key={line} className="text-muted-foreground">
+              {line}
+            </p>
+          ))}
+        </div>
+      ) : null}
+
       {awaiting ? null : (
         <div className="grid gap-1 text-sm">
           {gpus.length > 0 ? (
@@ -132,6 +155,18 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
               No GPUs reported{host.gpuError ? `: ${host.gpuError}` : '.'}
             </p>
           )}
+          {host.listingProblems.length > 0 ? (
+            <ul
+              className="grid gap-0.5 text-warning-text"
+              aria-label={`Listings not rentable on ${host.name}`}
+            >
+              {host.listingProblems.map((p) => (
+                <li key={p.listingId}>
+                  {p.model} listing #{p.listingId} is not rentable: {p.problem}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <p className="flex flex-wrap gap-x-4 gap-y-1 text-muted-foreground">
             {host.cpuCores !== null ? (
               <span className="inline-flex items-center gap-1">

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bytesAsGb, gpuMemory, gpuSummary, minutesLeft, timeAgo, uptimeText } from './host-display';
+import type { HostReadiness } from '../../../../shared/contracts/hosts';
+import {
+  bytesAsGb,
+  gpuMemory,
+  gpuSummary,
+  minutesLeft,
+  readinessLines,
+  timeAgo,
+  uptimeText,
+} from './host-display';
 
 const now = Date.parse('2026-06-01T12:00:00Z');
 const earlier = (ms: number) => new Date(now - ms).toISOString();
@@ -41,6 +50,7 @@ describe('GPU and size texts', () => {
     const gpu = (index: number, name: string, memoryTotalMib: number | null) => ({
       index,
       name,
+      model: null,
       memoryTotalMib,
       utilizationPercent: null,
       temperatureC: null,
@@ -65,5 +75,35 @@ describe('GPU and size texts', () => {
     expect(uptimeText(90)).toBe('90.0%');
     expect(uptimeText(100)).toBe('100%');
     expect(uptimeText(null)).toBe('—');
+  });
+});
+
+describe('readinessLines', () => {
+  const notReady: HostReadiness = {
+    ready: false,
+    virtualisation: 'none',
+    problems: [
+      { reason: 'No hardware virtualisation.', fix: 'Enable VT-x.' },
+      { reason: 'Disk full.', fix: 'Free space.' },
+    ],
+    notes: [{ reason: 'No OS image is held yet.', fix: 'Fetch one.' }],
+    gpus: [
+      { index: 0, ready: true, problems: [] },
+      { index: 1, ready: false, problems: [{ reason: 'No IOMMU.', fix: 'intel_iommu=on.' }] },
+    ],
+    readyGpus: [],
+  };
+  it('says "Online — not ready: reason Fix: fix", each GPU that is not, and the rest', () => {
+    expect(readinessLines({ status: 'online', readiness: notReady })).toEqual({
+      headline: 'Online — not ready: No hardware virtualisation. Fix: Enable VT-x.',
+      gpus: ['GPU 1 — not ready: No IOMMU. Fix: intel_iommu=on.'],
+      notes: ['Also: Disk full. Fix: Free space.', 'No OS image is held yet. Fetch one.'],
+    });
+  });
+  it('says nothing before a verdict, or while awaiting enrolment', () => {
+    expect(readinessLines({ status: 'online', readiness: null }).headline).toBeNull();
+    expect(
+      readinessLines({ status: 'awaiting_enrolment', readiness: notReady }).headline,
+    ).toBeNull();
   });
 });

@@ -57,3 +57,31 @@ export function gpuSummary(gpus: HostView['gpus']): string[] {
 export function uptimeText(percent: number | null): string {
   return percent === null ? '—' : `${percent.toFixed(percent === 100 ? 0 : 1)}%`;
 }
+
+/**
+ * What the provider reads about a host's readiness (docs/decisions/021): the headline
+ * ("Online — not ready: reason Fix: …") while it is online and cannot serve a VM, then one
+ * line per other problem, GPU that cannot be passed through, and note. Empty: nothing to say.
+ */
+export function readinessLines(host: Pick<HostView, 'status' | 'readiness'>): {
+  headline: string | null;
+  gpus: string[];
+  notes: string[];
+} {
+  const r = host.readiness;
+  if (!r || host.status === 'awaiting_enrolment') return { headline: null, gpus: [], notes: [] };
+  const [first, ...rest] = r.problems;
+  const status = HOST_STATUS_LABELS[host.status];
+  const headline = first ? `${status} — not ready: ${first.reason} Fix: ${first.fix}` : null;
+  const gpus = r.gpus
+    .filter((g) => !g.ready)
+    .map((g) => {
+      const p = g.problems[0];
+      return `GPU ${g.index} — not ready${p ? `: ${p.reason} Fix: ${p.fix}` : ''}`;
+    });
+  const notes = [
+    ...rest.map((p) => `Also: ${p.reason} Fix: ${p.fix}`),
+    ...r.notes.map((p) => `${p.reason} ${p.fix}`),
+  ];
+  return { headline, gpus, notes };
+}

@@ -12,6 +12,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
 import { useFormatDate } from '../../../lib/date-format';
+import { rentalCardId } from '../../../lib/instance-links';
 import { useStopRental } from '../api/stop-rental';
 import { runtimeMs } from '../rental-math';
 
@@ -48,8 +49,11 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
 
   return (
     <Card
-      className="grid gap-4 p-5"
+      className="grid scroll-mt-20 gap-4 p-5 outline-none focus:ring-2 focus:ring-primary"
       data-testid="active-rental"
+      // The rent confirmation links here (rentalCardHref).
+      id={rentalCardId(rental.id)}
+      tabIndex={-1}
       aria-label={`${rental.gpuListing.model} rental ${rental.id}`}
       role="group"
     >

@@ -10,34 +10,81 @@ import { runtimeMs, spentOn, summarize } from '../rental-math';
 
 type Detail = 'active' | 'runtime' | 'spent' | null;
 
-function DetailList({
-  rentals,
-  value,
-}: {
-  rentals: RentalView[];
-  value: (r: RentalView) => string;
-}) {
+/**
+ * A pay-as-you-go instance (a VM or a deploy, charged by the minute) as the summary cards count
+ * it beside the booked rentals; the VM feature makes these (web/features/vm/vm-status.ts).
+ */
+export interface MeteredEntry {
+  key: string;
+  name: string;
+  createdAt: string;
+  /** Its status word (running, stopped, creating, …). */
+  status: string;
+  /** Counted under Active Rentals. */
+  active: boolean;
+  /** Charged so far, in dollars. */
+  spent: number;
+}
+
+export interface MeteredSummary {
+  entries: MeteredEntry[];
+  /** Hours the pay-as-you-go instances have run, all together. */
+  hours: number;
+}
+
+interface DetailRow {
+  key: string;
+  name: string;
+  date: string | null;
+  value: string;
+}
+
+function DetailList({ rows }: { rows: DetailRow[] }) {
   const formatDate = useFormatDate();
-  if (rentals.length === 0)
-    return <p className="text-sm text-muted-foreground">Nothing here yet.</p>;
+  if (rows.length === 0) return <p className="text-sm text-muted-foreground">Nothing here yet.</p>;
   return (
     <ul className="grid max-h-80 gap-2 overflow-y-auto text-sm">
-      {rentals.map((r) => (
-        <li key={r.id} className="flex justify-between gap-3 rounded-md bg-muted px-3 py-2">
+      {rows.map((r) => (
+        <li key={r.key} className="flex justify-between gap-3 rounded-md bg-muted px-3 py-2">
           <span>
-            {r.gpuListing.model}{' '}
-            <span className="text-muted-foreground">· {formatDate(r.startTime)}</span>
+            {r.name}
+            {r.date ? <span className="text-muted-foreground"> · {formatDate(r.date)}</span> : null}
           </span>
-          <span className="font-medium">{value(r)}</span>
+          <span className="font-medium">{r.value}</span>
         </li>
       ))}
     </ul>
   );
 }
 
-export function SummaryCards({ rentals, now }: { rentals: RentalView[]; now: number }) {
+const rentalRows = (rentals: RentalView[], value: (r: RentalView) => string): DetailRow[] =>
+  rentals.map((r) => ({
+    key: `rental-${r.id}`,
+    name: r.gpuListing.model,
+    date: r.startTime,
+    value: value(r),
+  }));
+
+const meteredRows = (entries: MeteredEntry[], value: (e: MeteredEntry) => string): DetailRow[] =>
+  entries.map((e) => ({ key: e.key, name: e.name, date: e.createdAt, value: value(e) }));
+
+/**
+ * Active Rentals, Total Runtime and Total Spent (spec part 1 section 2), each opening its list;
+ * every instance counts, booked or pay-as-you-go (issue 26).
+ */
+export function SummaryCards({
+  rentals,
+  metered,
+  now,
+}: {
+  rentals: RentalView[];
+  metered: MeteredSummary;
+  now: number;
+}) {
   const [open, setOpen] = useState<Detail>(null);
   const summary = summarize(rentals, now);
+  const activeMetered = metered.entries.filter((e) => e.active);
+  const meteredSpent = metered.entries.reduce((sum, e) => sum + e.spent, 0);
   const cards: {
     key: Exclude<Detail, null>;
     icon: typeof Activity;
@@ -49,11 +96,15 @@ export function SummaryCards({ rentals, now }: { rentals: RentalView[]; now: num
       key: 'active',
       icon: Activity,
       label: 'Active Rentals',
-      value: String(summary.active.length),
+      value: String(summary.active.length + activeMetered.length),
       body: (
         <DetailList
-          rentals={summary.active}
-          value={(r) => (r.phase === 'ready' ? 'Running' : 'Provisioning')}
+          rows={[
+            ...rentalRows(summary.active, (r) =>
+              r.phase === 'ready' ? 'Running' : 'Provisioning',
+            ),
+            ...meteredRows(activeMetered, (e) => e.status),
+          ]}
         />
       ),
     },
@@ -61,11 +112,26 @@ export function SummaryCards({ rentals, now }: { rentals: RentalView[]; now: num
       key: 'runtime',
       icon: Clock,
       label: 'Total Runtime',
-      value: `${summary.totalRuntimeHours}h`,
+      value: `${summary.totalRuntimeHours + Math.floor(metered.hours)}h`,
       body: (
         <DetailList
-          rentals={rentals.filter((r) => r.status !== 'cancelled')}
-          value={(r) => formatRuntime(runtimeMs(r, now))}
+          rows={[
+            ...rentalRows(
+              rentals.filter((r) => r.status !== 'cancelled'),
+              (r) => formatRuntime(runtimeMs(r, now)),
+            ),
+            // The VM API has their hours together, not each one's.
+            ...(metered.entries.length > 0
+              ? [
+                  {
+                    key: 'metered',
+                    name: 'Pay-as-you-go instances, together',
+                    date: null,
+                    value: formatRuntime(metered.hours * 3_600_000),
+                  },
+                ]
+              : []),
+          ]}
         />
       ),
     },
@@ -73,8 +139,15 @@ export function SummaryCards({ rentals, now }: { rentals: RentalView[]; now: num
       key: 'spent',
       icon: Wallet,
       label: 'Total Spent',
-      value: formatMoney(summary.totalSpent),
-      body: <DetailList rentals={rentals} value={(r) => formatMoney(spentOn(r, now))} />,
+      value: formatMoney(summary.totalSpent + meteredSpent),
+      body: (
+        <DetailList
+          rows={[
+            ...rentalRows(rentals, (r) => formatMoney(spentOn(r, now))),
+            ...meteredRows(metered.entries, (e) => formatMoney(e.spent)),
+          ]}
+        />
+      ),
     },
   ];
   const current = cards.find((c) => c.key === open);

@@ -6,9 +6,9 @@ import {
   SESSION_TIMEOUTS,
   type UserSettings,
 } from '../../../../shared/contracts/settings';
-import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Section, SelectField } from './settings-fields';
+import { TwoFactorSection } from './two-factor-section';
 
 type Security = UserSettings['security'];
 
@@ -24,15 +24,10 @@ export function SecurityTab({
   return (
     <div className="grid gap-8">
       <Section title="Two-factor authentication">
-        <div className="flex flex-wrap items-center gap-3">
-          <Badge tone="neutral">Disabled</Badge>
-          <Button variant="outline" size="sm" disabled aria-describedby="two-factor-why">
-            Enable
-          </Button>
-        </div>
-        <p id="two-factor-why" className="text-xs text-muted-foreground">
-          Not available yet. Every sign-in already needs a one-time code sent to your e-mail.
-        </p>
+        <TwoFactorSection
+          enabled={value.twoFactorEnabled}
+          onChanged={(twoFactorEnabled) => onChange({ ...value, twoFactorEnabled })}
+        />
       </Section>
       <Section title="Sessions and keys">
         <div className="grid gap-5 sm:grid-cols-2">

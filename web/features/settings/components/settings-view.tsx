@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import type { UserSettings } from '../../../../shared/contracts/settings';
 import type { Theme } from '../../../../shared/rules/theme';
 import { Button } from '../../../components/ui/button';
@@ -23,6 +24,19 @@ interface SettingsViewProps {
   accountActions: ReactNode;
 }
 
+const TABS = ['general', 'notifications', 'security', 'api-keys', 'billing'] as const;
+
+/** The tab in the address (/settings?tab=security), so a link or a reload opens it. */
+function useTabInUrl() {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const asked = new URLSearchParams(search).get('tab');
+  const tab = TABS.find((t) => t === asked) ?? 'general';
+  const setTab = (next: string) =>
+    navigate(next === 'general' ? '/settings' : `/settings?tab=${next}`, { replace: true });
+  return [tab, setTab] as const;
+}
+
 /** Settings (spec part 2 section 2): five tabs; every save sends the whole settings object. */
 export function SettingsView({
   userId,
@@ -34,6 +48,7 @@ export function SettingsView({
   const settings = useSettings(userId);
   const update = useUpdateSettings(userId);
   const [draft, setDraft] = useState<UserSettings | null>(null);
+  const [tab, setTab] = useTabInUrl();
 
   useEffect(() => {
     if (settings.data) setDraft((current) => current ?? settings.data);
@@ -76,7 +91,7 @@ export function SettingsView({
     </div>
   );
   const panel = (title: string, body: ReactNode, button?: string) => (
-    <Card className="p-6">
+    <Card className="min-w-0 p-6">
       <h2 className="mb-5 text-lg font-semibold">{title}</h2>
       {body}
       {button ? saveButton(button) : null}
@@ -87,6 +102,8 @@ export function SettingsView({
     <Tabs
       className="mt-8"
       label="Settings sections"
+      value={tab}
+      onValueChange={setTab}
       items={[
         {
           value: 'general',
@@ -130,7 +147,8 @@ export function SettingsView({
           value: 'billing',
           label: 'Billing',
           content: (
-            <div className="grid gap-6">
+            // One column as wide as the page: the credit history's table scrolls inside it.
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
               {panel(
                 'Low-balance warning',
                 <BillingTab

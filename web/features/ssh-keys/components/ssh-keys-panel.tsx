@@ -1,18 +1,13 @@
-import { type FormEvent, useState } from 'react';
-import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
-import { parseSshPublicKey } from '../../../../shared/rules/ssh-key';
 import { formatDate } from '../../../../shared/rules/time';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Field, Textarea } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/toast-store';
-import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
-import { useAddSshKey } from '../api/add-ssh-key';
+import { serverMessage } from '../../../lib/api-client';
 import { useDeleteSshKey } from '../api/delete-ssh-key';
 import { useSshKeys } from '../api/get-ssh-keys';
+import { AddSshKeyForm } from './add-ssh-key-form';
 
 const TYPE_LABELS: Record<string, string> = {
   'ssh-ed25519': 'ED25519',
@@ -25,35 +20,7 @@ const TYPE_LABELS: Record<string, string> = {
 /** SSH public keys that rentals and the public API install on instances. */
 export function SshKeysPanel({ dates }: { dates: { timeZone: string; language: string } }) {
   const keys = useSshKeys();
-  const add = useAddSshKey();
   const remove = useDeleteSshKey();
-  const [name, setName] = useState('');
-  const [publicKey, setPublicKey] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = parseSshPublicKey(publicKey);
-    const local: Record<string, string> = {};
-    if (!name.trim()) local.name = 'Give the key a name';
-    if (!parsed.ok) local.publicKey = parsed.error;
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    try {
-      await add.mutateAsync({ name: name.trim(), publicKey });
-      setName('');
-      setPublicKey('');
-      toast({ title: 'SSH Key Added', description: 'New instances will accept this key.' });
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast({
-        title: 'Could Not Add Key',
-        description: serverMessage(error, 'Failed to add the SSH key. Please try again.'),
-        variant: 'destructive',
-      });
-    }
-  }
-
   return (
     <Card className="p-6">
       <h2 className="text-lg font-semibold">SSH Keys</h2>
@@ -108,39 +75,9 @@ export function SshKeysPanel({ dates }: { dates: { timeZone: string; language: s
           ))}
         </ul>
       )}
-      <form onSubmit={onSubmit} className="mt-6 grid gap-3 border-t border-border pt-5" noValidate>
-        <h3 className="font-medium">Add an SSH key</h3>
-        <Field id="ssh-key-name" label="Name" error={errors.name ?? null}>
-          <Input
-            id="ssh-key-name"
-            value={name}
-            maxLength={TEXT_LIMITS.keyName}
-            placeholder="e.g. Laptop"
-            onChange={(e) => setName(e.target.value)}
-          />
-        </Field>
-        <Field
-          id="ssh-key-public"
-          label="Public key"
-          hint="Paste the contents of ~/.ssh/id_ed25519.pub (ed25519, RSA 2048+ or ECDSA)."
-          error={errors.publicKey ?? null}
-        >
-          <Textarea
-            id="ssh-key-public"
-            rows={3}
-            className="font-mono text-xs"
-            placeholder="ssh-ed25519 AAAA… you@host"
-            maxLength={TEXT_LIMITS.sshPublicKey}
-            value={publicKey}
-            onChange={(e) => setPublicKey(e.target.value)}
-          />
-        </Field>
-        <div>
-          <Button type="submit" disabled={add.isPending}>
-            {add.isPending ? 'Adding...' : 'Add SSH Key'}
-          </Button>
-        </div>
-      </form>
+      <div className="mt-6 border-t border-border pt-5">
+        <AddSshKeyForm idPrefix="ssh-key" />
+      </div>
     </Card>
   );
 }

@@ -12,7 +12,14 @@ import { Card } from '../../../components/ui/card';
 import { Field, Select } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
-import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import {
+  keepIdempotencyKey,
+  newIdempotencyKey,
+  serverFieldErrors,
+  serverMessage,
+} from '../../../lib/api-client';
+import { vmCardHref } from '../../../lib/instance-links';
+import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateVm } from '../api/create-vm';
 import { DEADLINE_CHOICES, deadlineFrom } from '../deadline-choices';
 
@@ -23,10 +30,20 @@ const NUMBER_FIELDS: { key: NumberField; label: string }[] = [
   { key: 'disk_gb', label: 'Disk (GB)' },
 ];
 
+/** The message under a number field whose value is not a whole number within its bounds. */
+function numberError(key: NumberField, raw: string): string | null {
+  const { min, max } = VM_LIMITS[key];
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max)
+    return `Enter a whole number from ${min} to ${max}.`;
+  return null;
+}
+
 /**
  * The create form (spec part 2 section 5): only GPUs with is_available are offered; CPU, RAM
- * and disk carry their bounds as input attributes and parse as integers; the server checks
- * them again and its message is the toast's.
+ * and disk carry their bounds as input attributes and are checked here, with the message
+ * under the field (no native bubbles); the server checks them again and its message is the
+ * toast's, and under the field it names.
  */
 export function CreateVmForm({
   gpus,
@@ -56,10 +73,18 @@ export function CreateVmForm({
   // One key per opened form; a new one after a refusal the server keeps (docs/decisions/009).
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const create = useCreateVm();
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const unavailable = templates.filter((t) => !t.available && t.reason);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const found: Record<string, string> = {};
+    for (const { key } of NUMBER_FIELDS) {
+      const message = numberError(key, numbers[key]);
+      if (message) found[key] = message;
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
     const body: CreateVmBody = {
       gpu_type: gpuType,
       cpu_cores: Number.parseInt(numbers.cpu_cores, 10),
@@ -72,14 +97,16 @@ export function CreateVmForm({
     if (stopAt) body.stop_at = stopAt;
     if (terminateAt) body.terminate_at = terminateAt;
     try {
-      await create.mutateAsync({ body, idempotencyKey });
+      const created = await create.mutateAsync({ body, idempotencyKey });
       toast({
         title: 'VM Created',
         description: 'Your GPU instance is being created and will be ready shortly.',
+        link: { href: vmCardHref(created.vm_id), label: `View instance #${created.vm_id}` },
       });
       onCreated();
     } catch (error) {
       if (!keepIdempotencyKey(error)) setIdempotencyKey(newIdempotencyKey());
+      setErrors(serverFieldErrors(error));
       toast({
         title: 'Failed to Create VM',
         description: serverMessage(error, 'There was an error creating your VM instance.'),
@@ -91,7 +118,16 @@ export function CreateVmForm({
   return (
     <Card className="p-5">
       <h2 className="text-lg font-semibold">Create New Instance</h2>
-      <form className="mt-4 grid gap-4" onSubmit={submit} aria-label="Create New Instance">
+      {/* Outside the form: the notice has a form of its own (add an SSH key). */}
+      <div className="mt-4 empty:hidden">
+        <LaunchNotice />
+      </div>
+      <form
+        className="mt-4 grid gap-4"
+        onSubmit={submit}
+        aria-label="Create New Instance"
+        noValidate
+      >
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <Field
             id="vm-gpu"
@@ -117,6 +153,7 @@ export function CreateVmForm({
               id={`vm-${key}`}
               label={label}
               hint={`${VM_LIMITS[key].min}–${VM_LIMITS[key].max}`}
+              error={errors[key] ?? null}
             >
               <Input
                 id={`vm-${key}`}
@@ -127,7 +164,8 @@ export function CreateVmForm({
                 max={VM_LIMITS[key].max}
                 value={numbers[key]}
                 onChange={(e) => setNumbers((n) => ({ ...n, [key]: e.target.value }))}
-                aria-describedby={`vm-${key}-hint`}
+                aria-invalid={errors[key] ? true : undefined}
+                aria-describedby={errors[key] ? `vm-${key}-error` : `vm-${key}-hint`}
               />
             </Field>
           ))}

@@ -1,10 +1,10 @@
 import { ExternalLink, Loader2, Play, Square, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import type { VmInstanceView, VmStatus } from '../../../../shared/contracts/kvm';
+import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
 import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Badge } from '../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CopyButton } from '../../../components/ui/copy-button';
@@ -12,23 +12,14 @@ import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
 import { useFormatDate } from '../../../lib/date-format';
+import { vmCardId } from '../../../lib/instance-links';
 import { useStartVm } from '../api/start-vm';
 import { useStopVm } from '../api/stop-vm';
 import { useTerminateVm } from '../api/terminate-vm';
 import { uptime } from '../uptime';
+import { STATUS_TONES } from '../vm-status';
 import { UsageBar } from './usage-bar';
 import { VmDeadlines } from './vm-deadlines';
-
-/**
- * Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue,
- * terminated red, anything else (starting, stopping, terminating, failed) gray.
- */
-const STATUS_TONES: Partial<Record<VmStatus, BadgeTone>> = {
-  running: 'success',
-  stopped: 'warning',
-  creating: 'info',
-  terminated: 'danger',
-};
 
 /** What the lifecycle state adds to the spec's word, when they differ (creating is provisioning). */
 const STATE_NOTES: Partial<Record<VmInstanceView['state'], string>> = {
@@ -91,10 +82,13 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
 
   return (
     <Card
-      className="grid grid-cols-[minmax(0,1fr)] gap-4 p-5"
+      className="grid scroll-mt-20 grid-cols-[minmax(0,1fr)] gap-4 p-5 outline-none focus:ring-2 focus:ring-primary"
       role="group"
       aria-label={`${vm.gpu_type} instance ${vm.vm_id}`}
       data-testid="vm-card"
+      // My Dashboard and the create confirmation link here (vm-status.ts vmCardHref).
+      id={vmCardId(vm.vm_id)}
+      tabIndex={-1}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">

@@ -6,6 +6,7 @@ import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { errorStatus } from '../../../lib/api-client';
+import { useFocusLinked } from '../../../lib/use-focus-linked';
 import { useNow } from '../../../lib/use-now';
 import { useVmBilling } from '../api/get-vm-billing';
 import { useVmGpus } from '../api/get-vm-gpus';
@@ -44,6 +45,7 @@ export function VmDashboardView() {
   const templates = useVmTemplates(true);
   const billing = useVmBilling(true);
   const now = useNow(30_000);
+  useFocusLinked('vm-', instances.isSuccess);
 
   // A session that ended elsewhere: the VM calls answer 401.
   if (errorStatus(instances.error) === 401) return <AuthenticationRequired />;

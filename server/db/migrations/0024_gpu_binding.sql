@@ -1,0 +1,1 @@
+ALTER TABLE "gpu_listings" ADD COLUMN "gpu_problem" text;

@@ -1,0 +1,93 @@
+import {
+  bindListing,
+  demoGpuIndexes,
+  freeGpu,
+  gpuProblem,
+  type ReportedGpu,
+  usableGpus,
+} from '../../../shared/rules/gpu-binding';
+import type { Conn, Db } from '../../db/client';
+import { conflict } from '../../lib/errors';
+import { gpuRepo } from './gpu-repo';
+
+/**
+ * Listings and instances bound to the GPUs their host reported (docs/decisions/020). Each
+ * call that hands out GPUs takes the pool's lock first, inside the caller's transaction.
+ */
+export const gpuBinding = {
+  /**
+   * The GPU indexes a listing of `units` × `model` sells on the host (shared/rules/
+   * gpu-binding.ts bindListing); 409 naming what the host has when it cannot.
+   */
+  async bind(
+    conn: Conn,
+    at: {
+      hostId: string;
+      listingId: number | null;
+      model: string;
+      units: number;
+      wanted: readonly number[];
+      keep: readonly number[];
+    },
+  ): Promise<number[]> {
+    await gpuRepo.lockPool(conn, at.hostId);
+    const bound = bindListing({
+      model: at.model,
+      units: at.units,
+      wanted: at.wanted,
+      keep: at.keep,
+      gpus: await gpuRepo.reportedGpus(conn, at.hostId),
+      others: await gpuRepo.listingsOnHost(conn, at.hostId, at.listingId),
+    });
+    if (!bound.ok) {
+      throw conflict(bound.message, {
+        fields: { [bound.field]: [bound.message] },
+        hostGpus: bound.hostGpus,
+      });
+    }
+    return bound.indexes;
+  },
+
+  /**
+   * Gives an instance the lowest free GPU of its listing, in the caller's transaction:
+   * one its host still reports and no other instance there holds. `refusal` is thrown when
+   * none is free (the transaction then rolls back: nothing is charged).
+   */
+  async assign(
+    conn: Conn,
+    instance: { id: number; gpuListingId: number },
+    refusal: () => Error,
+  ): Promise<number[]> {
+    const listing = await gpuRepo.listingOf(conn, instance.gpuListingId);
+    if (!listing) throw refusal();
+    let usable: number[];
+    let used: Set<number>;
+    if (listing.hostId !== null) {
+      await gpuRepo.lockPool(conn, listing.hostId);
+      const gpus = (await gpuRepo.reportedGpus(conn, listing.hostId)) ?? [];
+      usable = usableGpus(listing, gpus);
+      used = await gpuRepo.usedGpus(conn, { hostId: listing.hostId }, instance.id);
+    } else if (listing.isDemoHost) {
+      await gpuRepo.lockPool(conn, `listing:${listing.id}`);
+      usable = demoGpuIndexes(listing.totalCount);
+      used = await gpuRepo.usedGpus(conn, { listingId: listing.id }, instance.id);
+    } else {
+      throw refusal();
+    }
+    const free = freeGpu(usable, used);
+    if (free === null) throw refusal();
+    await gpuRepo.setInstanceGpus(conn, instance.id, [free]);
+    return [free];
+  },
+
+  /**
+   * After a heartbeat: each of the host's listings is rentable only while the host still
+   * reports every GPU it sells; the reason is kept for the provider (gpu_problem).
+   */
+  async checkHost(db: Db, hostId: string, gpus: readonly ReportedGpu[]): Promise<void> {
+    for (const listing of await gpuRepo.listingsOnHost(db, hostId)) {
+      const problem = gpuProblem(listing, gpus);
+      if (problem !== listing.gpuProblem) await gpuRepo.setProblem(db, listing.id, problem);
+    }
+  },
+};
