@@ -27,3 +27,13 @@ export function idleStopLabel(minutes: number | null, thresholdPercent: number):
   const span = minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
   return `after ${span} under ${thresholdPercent}% GPU with no web console`;
 }
+
+/** The idle-stop minutes the web offers (a card, the create form, Settings): "0" is off. */
+export const IDLE_STOP_CHOICES: readonly { value: string; label: string }[] = [
+  { value: '0', label: 'Off' },
+  { value: '30', label: 'After 30 minutes idle' },
+  { value: '60', label: 'After 1 hour idle' },
+  { value: '120', label: 'After 2 hours idle' },
+  { value: '240', label: 'After 4 hours idle' },
+  { value: '720', label: 'After 12 hours idle' },
+];

@@ -11,6 +11,7 @@ import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
 import { BillingTab } from './billing-tab';
 import { GeneralTab } from './general-tab';
+import { IdleStopFields } from './idle-stop-fields';
 import { NotificationsTab } from './notifications-tab';
 import { SecurityTab } from './security-tab';
 import { SpendCapsFields } from './spend-caps-fields';
@@ -164,6 +165,14 @@ export function SettingsView({
                   onChange={(billing) => setDraft({ ...draft, billing })}
                 />,
                 'Save Spend Caps',
+              )}
+              {panel(
+                'Idle stop',
+                <IdleStopFields
+                  value={draft.billing}
+                  onChange={(billing) => setDraft({ ...draft, billing })}
+                />,
+                'Save Idle Stop',
               )}
               {panel('Billing', billingTab)}
             </div>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { CreateVmBody, GpuOffering, VmTemplateOption } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
+import { IDLE_STOP_CHOICES } from '../../../../shared/rules/idle-stop';
 import {
   DEFAULT_VM_GPU,
   DEFAULT_VM_TEMPLATE,
@@ -70,6 +71,8 @@ export function CreateVmForm({
   // Deadlines (issue 23, part 5): "" is none; a choice becomes a time when the form is sent.
   const [stopAfter, setStopAfter] = useState('');
   const [terminateAfter, setTerminateAfter] = useState('');
+  // Idle stop (docs/decisions/019): "" takes the account default (Settings → Billing).
+  const [idleStop, setIdleStop] = useState('');
   // One key per opened form; a new one after a refusal the server keeps (docs/decisions/009).
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const create = useCreateVm();
@@ -96,6 +99,7 @@ export function CreateVmForm({
     const terminateAt = deadlineFrom(terminateAfter, Date.now());
     if (stopAt) body.stop_at = stopAt;
     if (terminateAt) body.terminate_at = terminateAt;
+    if (idleStop) body.idle_stop_minutes = Number(idleStop);
     try {
       const created = await create.mutateAsync({ body, idempotencyKey });
       toast({
@@ -215,6 +219,25 @@ export function CreateVmForm({
               </Select>
             </Field>
           ))}
+          <Field
+            id="vm-idle-stop"
+            label="Idle stop"
+            hint="Stops it, its disk kept, when its GPU stays under your idle threshold (5% unless set in Settings) and no web console is open; you are warned 10 minutes before. SSH sessions are not seen."
+          >
+            <Select
+              id="vm-idle-stop"
+              value={idleStop}
+              onChange={(e) => setIdleStop(e.target.value)}
+              aria-describedby="vm-idle-stop-hint"
+            >
+              <option value="">Account default</option>
+              {IDLE_STOP_CHOICES.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </Select>
+          </Field>
         </div>
         <div className="flex flex-wrap gap-2">
           <Button type="submit" disabled={create.isPending || offered.length === 0}>

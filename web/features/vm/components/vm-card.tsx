@@ -20,6 +20,7 @@ import { uptime } from '../uptime';
 import { STATUS_TONES } from '../vm-status';
 import { UsageBar } from './usage-bar';
 import { VmDeadlines } from './vm-deadlines';
+import { VmIdleStop } from './vm-idle-stop';
 
 /** What the lifecycle state adds to the spec's word, when they differ (creating is provisioning). */
 const STATE_NOTES: Partial<Record<VmInstanceView['state'], string>> = {
@@ -39,6 +40,9 @@ const END_REASONS: Record<string, string> = {
   provisioning_timeout: 'Its host did not start it in time.',
   deadline_stop: 'Stopped at the time you set.',
   deadline_terminate: 'Terminated at the time you set.',
+  spend_cap: 'Stopped: a spending cap you set was reached.',
+  idle_stop:
+    'Stopped: it was idle (its GPU under your threshold and no web console). Its disk is kept.',
 };
 
 export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
@@ -144,6 +148,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
         </p>
       ) : null}
       <VmDeadlines vm={vm} />
+      <VmIdleStop vm={vm} />
       {vm.failure_reason ? (
         <p className="text-sm text-warning-text break-words" data-testid="vm-failure-reason">
           Reason: {vm.failure_reason}
