@@ -105,3 +105,44 @@ describe('rentgpu with deadlines (--explain)', () => {
     expect(bad.err).toContain('--stop-after must be a duration such as 90m, 2h or 1d');
   });
 });
+
+describe('rentgpu with idle stop (--explain)', () => {
+  it('instances create --idle-stop 2h --idle-threshold 10 sends minutes and threshold', async () => {
+    const r = await explain([
+      'instances',
+      'create',
+      '7',
+      '--idle-stop',
+      '2h',
+      '--idle-threshold',
+      '10',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.body).toMatchObject({
+      gpuListingId: 7,
+      idleStopMinutes: 120,
+      idleThresholdPercent: 10,
+    });
+  });
+
+  it('instances deadline --idle-stop off turns it off; a duration not in whole minutes exits 2', async () => {
+    const off = await explain(['instances', 'deadline', '7', '--idle-stop', 'off']);
+    expect(off.code, off.err).toBe(0);
+    expect(off.err).toContain('PATCH http://api.test/api/v1/instances/7');
+    expect(off.body).toEqual({ idleStopMinutes: 0 });
+    const bad = await explain(['instances', 'deadline', '7', '--idle-stop', '90s']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--idle-stop must be off, or whole minutes');
+  });
+
+  it('is read back in words where on', () => {
+    expect(
+      deadlineWords({
+        stopAt: null,
+        terminateAt: null,
+        idleStopMinutes: 60,
+        idleThresholdPercent: 5,
+      }),
+    ).toBe('no stop or terminate time. Idle stop after 1 h under 5% GPU with no web console.');
+  });
+});

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { InstanceAnswer, UpdateInstanceBody } from '../../shared/contracts/public-api';
 import { parseDuration } from '../../shared/rules/deadlines';
+import { idleStopLabel } from '../../shared/rules/idle-stop';
 import { type Ctx, positiveInt, UsageError } from './context';
 
 /** A duration flag's value (`90m`, `2h`, `1d`, `1h30m`) in milliseconds. */
@@ -16,12 +17,27 @@ export function durationArg(what: string) {
   };
 }
 
-/** The deadline flags of `instances create` and `instances deadline`. */
+/** `--idle-stop`'s value in whole minutes: `off` or `0` is 0, else a duration (`90m`, `2h`). */
+export function idleStopArg(value: string): number {
+  if (value === 'off' || value === '0') return 0;
+  const ms = parseDuration(value);
+  if (ms === null || ms % 60_000 !== 0) {
+    throw new InvalidArgumentError(
+      '--idle-stop must be off, or whole minutes such as 30m, 1h or 4h (15m to 7d).',
+    );
+  }
+  return ms / 60_000;
+}
+
+/** The deadline and idle-stop flags of `instances create` and `instances deadline`. */
 export interface DeadlineOptions {
   stopAfter?: number;
   terminateAfter?: number;
   clearStop?: boolean;
   clearTerminate?: boolean;
+  /** Idle stop's minutes (0: off) and threshold (docs/decisions/019). */
+  idleStop?: number;
+  idleThreshold?: number;
 }
 
 /**
@@ -42,10 +58,15 @@ export function deadlineBody(options: DeadlineOptions, now: Date): UpdateInstanc
     ...(options.clearStop ? { stopAt: null } : {}),
     ...(options.terminateAfter !== undefined ? { terminateAt: at(options.terminateAfter) } : {}),
     ...(options.clearTerminate ? { terminateAt: null } : {}),
+    ...(options.idleStop !== undefined ? { idleStopMinutes: options.idleStop } : {}),
+    ...(options.idleThreshold !== undefined ? { idleThresholdPercent: options.idleThreshold } : {}),
   };
 }
 
-/** Adds `--stop-after` and `--terminate-after` to a command that creates an instance. */
+/**
+ * Adds `--stop-after`, `--terminate-after`, `--idle-stop` and `--idle-threshold` to a command
+ * that creates an instance.
+ */
 export function withDeadlineFlags(command: Command): Command {
   return command
     .option(
@@ -57,6 +78,16 @@ export function withDeadlineFlags(command: Command): Command {
       '--terminate-after <duration>',
       'terminate it after this long (e.g. 2h, 1d; metered only)',
       durationArg('--terminate-after'),
+    )
+    .option(
+      '--idle-stop <duration>',
+      'stop it (disk kept) once its GPU stays under the idle threshold and no web console is open this long (e.g. 1h; off; metered only; SSH sessions are not seen)',
+      idleStopArg,
+    )
+    .option(
+      '--idle-threshold <percent>',
+      'GPU utilisation under which it is idle (1-100, default 5)',
+      positiveInt('idle-threshold'),
     );
 }
 
@@ -66,7 +97,9 @@ export function registerDeadlines(instances: Command, ctx: Ctx): void {
   withDeadlineFlags(
     instances
       .command('deadline')
-      .description('set or clear when a metered instance is stopped or terminated for you')
+      .description(
+        'set or clear when a metered instance is stopped or terminated for you, and its idle stop',
+      )
       .argument('<instance-id>', 'the instance', positiveInt('instance-id')),
   )
     .option('--clear-stop', 'remove its stop time')
@@ -75,7 +108,7 @@ export function registerDeadlines(instances: Command, ctx: Ctx): void {
       const body = deadlineBody(options, new Date());
       if (Object.keys(body).length === 0) {
         throw new UsageError(
-          'Give --stop-after, --terminate-after, --clear-stop or --clear-terminate.',
+          'Give --stop-after, --terminate-after, --clear-stop, --clear-terminate or --idle-stop.',
         );
       }
       const answer = await api<InstanceAnswer>({
@@ -87,11 +120,19 @@ export function registerDeadlines(instances: Command, ctx: Ctx): void {
     });
 }
 
-/** An instance's deadlines in words, for the terminal. */
-export function deadlineWords(i: { stopAt: string | null; terminateAt: string | null }): string {
+/** An instance's deadlines (and idle stop, where on) in words, for the terminal. */
+export function deadlineWords(i: {
+  stopAt: string | null;
+  terminateAt: string | null;
+  idleStopMinutes?: number;
+  idleThresholdPercent?: number;
+}): string {
   const parts = [
     i.stopAt ? `stops at ${i.stopAt}` : null,
     i.terminateAt ? `terminates at ${i.terminateAt}` : null,
   ].filter(Boolean);
-  return parts.length > 0 ? `${parts.join(', ')}.` : 'no stop or terminate time.';
+  const times = parts.length > 0 ? `${parts.join(', ')}.` : 'no stop or terminate time.';
+  return i.idleStopMinutes
+    ? `${times} Idle stop ${idleStopLabel(i.idleStopMinutes, i.idleThresholdPercent ?? 5)}.`
+    : times;
 }
