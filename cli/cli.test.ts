@@ -90,6 +90,8 @@ function instance(changes: Partial<PublicInstance> = {}): PublicInstance {
     failureReason: null,
     stopAt: null,
     terminateAt: null,
+    hostStatus: 'online',
+    hostOfflineSince: null,
     ...changes,
   };
 }

@@ -7,6 +7,7 @@ import {
   createVmBody,
   gpuOffering,
   updateVmDeadlinesBody,
+  vmActionAnswer,
   vmInstanceView,
   vmTemplateOption,
 } from '../../../shared/contracts/kvm';
@@ -14,6 +15,7 @@ import { idParam } from '../../../shared/contracts/params';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 import type { Actor } from './authorize';
+import { waitingForHost } from './host-presence';
 import { presentVm } from './vm-presenter';
 
 /** The VM dashboard shows metered instances only: a rental is not found here. */
@@ -80,12 +82,12 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
       `/api/kvm/instances/:id/${action}`,
       {
         preValidation: signedIn,
-        schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
+        schema: { params: idParam, response: { 200: vmActionAnswer, ...errorResponses } },
       },
       async (request) => {
         const now = clock.now();
         const row = await instances[action](vmActor(request), request.params.id, now);
-        return vms.present(row, now);
+        return { ...(await vms.present(row, now)), message: waitingForHost(row.instance, action) };
       },
     );
   }
@@ -108,11 +110,15 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/kvm/instances/:id',
     {
       preValidation: signedIn,
-      schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
+      schema: { params: idParam, response: { 200: vmActionAnswer, ...errorResponses } },
     },
     async (request) => {
       const now = clock.now();
-      return vms.present(await instances.terminate(vmActor(request), request.params.id, now), now);
+      const row = await instances.terminate(vmActor(request), request.params.id, now);
+      return {
+        ...(await vms.present(row, now)),
+        message: waitingForHost(row.instance, 'terminate'),
+      };
     },
   );
 

@@ -7,7 +7,7 @@ import { createRentalBody, rentalView } from '../../../shared/contracts/rentals'
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 import { instancesPolicy } from './policy';
-import { presentRental } from './presenter';
+import { presentProviderInstance, presentRental } from './presenter';
 
 /** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
 export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
@@ -75,7 +75,9 @@ export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { providerId } = request.params;
       await instancesPolicy.ownProvider(request, providerId, instances.providerIdOf);
-      return (await instances.listRentalsByProvider(providerId)).map(presentRental);
+      return (await instances.listProviderInstances(providerId)).map(({ row, earned }) =>
+        presentProviderInstance(row, earned),
+      );
     },
   );
 }

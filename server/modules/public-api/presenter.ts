@@ -3,6 +3,7 @@ import type { PublicGpuListing, PublicInstance } from '../../../shared/contracts
 import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { deadlinesIn } from '../instances/deadlines-presenter';
+import { hostPresence } from '../instances/host-presence';
 import { provisioningStepOf } from '../instances/progress';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
 
@@ -37,6 +38,7 @@ function estimatedStart(row: InstanceRow['instance']): string | null {
 /** An instance of either plan in the public API's words (spec part 2 section 3 and more). */
 export function presentPublicInstance({ instance, listing }: InstanceRow): PublicInstance {
   const state = instance.status as InstanceState;
+  const host = hostPresence(instance);
   return {
     id: instance.id,
     status: state,
@@ -59,6 +61,8 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     sshHostKeyFingerprint: instance.sshHostKeyFingerprint,
     sshHostKey: instance.sshHostKey,
     ...deadlinesIn(instance, 'stopAt', 'terminateAt'),
+    hostStatus: host.status,
+    hostOfflineSince: host.offlineSince?.toISOString() ?? null,
   };
 }
 
