@@ -94,6 +94,8 @@ function instance(changes: Partial<PublicInstance> = {}): PublicInstance {
     idleThresholdPercent: 5,
     idleStopAt: null,
     idleWarnedAt: null,
+    hostStatus: 'online',
+    hostOfflineSince: null,
     ...changes,
   };
 }

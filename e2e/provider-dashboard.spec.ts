@@ -402,6 +402,8 @@ function fixtureRental(id: number, over: Partial<RentalView>): RentalView {
     usedCost: null,
     refund: null,
     providerEarnings: null,
+    billingPlan: 'booked',
+    earnings: null,
     settledBy: null,
     isDemoHost: false,
     gpuListing: { model: 'RTX 4090', location: 'Oslo, Norway' },

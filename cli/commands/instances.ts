@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import type {
   CreatedInstanceAnswer,
+  InstanceActionAnswer,
   InstanceAnswer,
   InstancesPage,
 } from '../../shared/contracts/public-api';
@@ -137,12 +138,19 @@ export function registerInstances(root: Command, ctx: Ctx): void {
       .description(description)
       .argument('<instance-id>', 'the instance', positiveInt('instance-id'));
     (target ? waitOptions(command) : command).action(async (id: number, options: WaitOptions) => {
-      const answer = await api<InstanceAnswer>({ method, path: path(id) });
+      const answer = await api<InstanceActionAnswer>({ method, path: path(id) });
       const shown =
         answer && target && options.wait
-          ? { instance: await waitForState(ctx, answer.instance, target, options.waitTimeout) }
+          ? {
+              instance: await waitForState(ctx, answer.instance, target, options.waitTimeout),
+              message: answer.message,
+            }
           : answer;
-      show(shown, (a) => `Instance ${a.instance.id} is ${a.instance.status}.`);
+      show(
+        shown,
+        (a) =>
+          `Instance ${a.instance.id} is ${a.instance.status}.${a.message ? `\n${a.message}` : ''}`,
+      );
     });
   };
   act(

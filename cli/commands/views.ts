@@ -21,10 +21,21 @@ function noSsh(i: PublicInstance): string {
   return `none (the instance is ${i.status})`;
 }
 
+/** Its status, with "host unreachable" while its host is dark (older servers send no hostStatus). */
+function statusWord(i: PublicInstance): string {
+  return i.hostStatus === 'offline' ? `${i.status} (host unreachable)` : i.status;
+}
+
+/** While its host is unreachable: since when, and what that means for the renter. */
+export function hostLine(i: PublicInstance): string | null {
+  if (i.hostStatus !== 'offline') return null;
+  return `unreachable since ${localTime(i.hostOfflineSince)}: not charged meanwhile; actions run when it is back`;
+}
+
 /** How instances and GPUs look on a terminal. */
 export const instanceColumns: Column<PublicInstance>[] = [
   ['id', (i) => i.id],
-  ['status', (i) => i.status],
+  ['status', statusWord],
   ['gpu', (i) => i.gpuModel],
   ['plan', (i) => i.billingPlan],
   ['$/hour', (i) => i.hourlyRate],
@@ -63,9 +74,11 @@ export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
 export function instanceFields(i: PublicInstance): string {
   const ssh = sshEndpoint(i);
   const live = i.status === 'provisioning' || i.status === 'starting';
+  const host = hostLine(i);
   return fields([
     ['ID', i.id],
     ['Status', i.provisioningStep && live ? `${i.status} (${i.provisioningStep})` : i.status],
+    ...(host ? [['Host', host] as [string, unknown]] : []),
     ['GPU', `${i.gpuModel} (${i.location})`],
     ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
     ['Rate', `$${i.hourlyRate}/hour`],

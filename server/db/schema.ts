@@ -9,6 +9,7 @@ export * from './schema/idempotency';
 export * from './schema/instances';
 export * from './schema/ledger';
 export * from './schema/marketplace';
+export * from './schema/outages';
 export * from './schema/payments';
 export * from './schema/provider-applications';
 export * from './schema/spend-caps';

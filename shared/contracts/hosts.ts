@@ -108,6 +108,15 @@ export const hostView = z.object({
   lastHeartbeatAt: z.string().nullable(),
   /** Percent of the last 30 days (or since enrolment) the host was heartbeating; null before. */
   uptimePercent: z.number().nullable(),
+  /** Its downtime over the same window: what its outages cost its renters nothing for. */
+  downtime: z.object({
+    /** Whole minutes offline in the last 30 days (or since enrolment). */
+    minutes: z.number().int(),
+    /** While offline: its last heartbeat, when the outage began; null while online. */
+    offlineSince: z.string().nullable(),
+    /** Its renters' minutes not charged because it was unreachable, in that window. */
+    notChargedMinutes: z.number().int(),
+  }),
   cpuCores: z.number().int().nullable(),
   memoryTotalBytes: z.number().nullable(),
   diskFreeBytes: z.number().nullable(),

@@ -4,6 +4,7 @@ import { DEFAULT_VM_GPU, DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '..
 import { deadlineAt } from './deadlines';
 import { idleMinutes, idleThreshold } from './idle-stop';
 import { launchWarnings } from './launch-warnings';
+import { LISTING_HOST_STATUSES } from './listings';
 
 /**
  * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
@@ -94,16 +95,18 @@ export const VM_STATUSES = [
 export type VmStatus = (typeof VM_STATUSES)[number];
 
 export const gpuUtilization = z.object({
-  /** Percent of the GPU in use. */
-  gpu_usage: z.number(),
-  /** Percent of the GPU's memory in use. */
-  memory_usage: z.number(),
-  /** Degrees Celsius (the bar reads it as a percentage of 100). */
-  temperature: z.number(),
+  /** Percent of the GPU in use; null: unknown (nvidia-smi said "[N/A]"), never 0. */
+  gpu_usage: z.number().nullable(),
+  /** Percent of the GPU's memory in use; null: unknown. */
+  memory_usage: z.number().nullable(),
+  /** Degrees Celsius (the bar reads it as a percentage of 100); null: unknown. */
+  temperature: z.number().nullable(),
   /** true on a demo host: the figures are made up, not read from nvidia-smi. */
   simulated: z.boolean(),
   /** When the host reported them (its last heartbeat); null when simulated. */
   measured_at: z.string().nullable(),
+  /** true while its host is unreachable: the figures are its last report, not what runs now. */
+  stale: z.boolean(),
 });
 export type GpuUtilization = z.infer<typeof gpuUtilization>;
 
@@ -162,12 +165,22 @@ export const vmInstanceView = z.object({
   connection_info: vmConnectionInfo.nullable(),
   /** While creating or starting: its host's step ("downloading image (42%)", "booting"), or null. */
   provisioning_step: z.string().nullable(),
+  /** Its host as the listing's `hostStatus` says: offline while unreachable (not charged then). */
+  host_status: z.enum(LISTING_HOST_STATUSES),
+  /** While offline: the host's last heartbeat, from when it is unreachable; null otherwise. */
+  host_offline_since: z.string().nullable(),
 });
 export type VmInstanceView = z.infer<typeof vmInstanceView>;
 
 /** POST /api/kvm/instances: the new VM and what the renter should know about it (no SSH key). */
 export const launchedVmView = vmInstanceView.extend({ warnings: launchWarnings });
 export type LaunchedVmView = z.infer<typeof launchedVmView>;
+/** A start, stop or terminate: the VM, and a note when it waits for its host. */
+export const vmActionAnswer = vmInstanceView.extend({
+  /** Set while its host is unreachable: accepted, and will run when the host is back. */
+  message: z.string().nullable(),
+});
+export type VmActionAnswer = z.infer<typeof vmActionAnswer>;
 
 export const gpuOffering = z.object({
   gpu_type: z.string(),

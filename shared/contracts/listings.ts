@@ -142,6 +142,10 @@ export type ListingChanges = z.output<typeof updateListingBody>;
 
 export const LISTING_STATUSES = ['available', 'rented', 'maintenance'] as const;
 
+/** Where a listing's (and its instances') machines run; offline: its host stopped heartbeating. */
+export const LISTING_HOST_STATUSES = ['demo', 'online', 'offline', 'none'] as const;
+export type ListingHostStatus = (typeof LISTING_HOST_STATUSES)[number];
+
 export const gpuListingView = z.object({
   id: z.number(),
   providerId: z.number(),
@@ -163,7 +167,7 @@ export const gpuListingView = z.object({
    * Where its instances run: demo (the in-process demo host), online or offline (its
    * provider's host; offline listings cannot be rented), none (no host connected yet).
    */
-  hostStatus: z.enum(['demo', 'online', 'offline', 'none']),
+  hostStatus: z.enum(LISTING_HOST_STATUSES),
   hostId: z.string().nullable(),
   /** Its host's uptime over the last 30 days, percent with one decimal; null without a host. */
   hostUptimePercent: z.number().nullable(),

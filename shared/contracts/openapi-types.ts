@@ -533,6 +533,13 @@ export interface components {
             idleThresholdPercent: number;
             idleStopAt: string | null;
             idleWarnedAt: string | null;
+            /**
+             * @description Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)
+             * @enum {string}
+             */
+            hostStatus: "demo" | "online" | "offline" | "none";
+            /** @description While `hostStatus` is `offline`: the host's last heartbeat, from when it is unreachable; null otherwise */
+            hostOfflineSince: string | null;
         };
         /**
          * @example {
@@ -607,6 +614,8 @@ export interface components {
             storageCharges: string;
             /** @description US dollars, e.g. "1.45" */
             refunds: string;
+            /** @description Minutes not charged because its host was unreachable (the invoice's "host unreachable — not charged" line): metered, the minutes let pass unbilled; booked, the unreachable time refunded at settlement */
+            hostUnreachableMinutes: number;
             /** @description US dollars, e.g. "1.45" */
             totalCost: string;
             /** @constant */
@@ -814,6 +823,13 @@ export interface components {
             idleThresholdPercent: number;
             idleStopAt: string | null;
             idleWarnedAt: string | null;
+            /**
+             * @description Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)
+             * @enum {string}
+             */
+            hostStatus: "demo" | "online" | "offline" | "none";
+            /** @description While `hostStatus` is `offline`: the host's last heartbeat, from when it is unreachable; null otherwise */
+            hostOfflineSince: string | null;
         };
         /**
          * @example {
@@ -888,6 +904,8 @@ export interface components {
             storageCharges: string;
             /** @description US dollars, e.g. "1.45" */
             refunds: string;
+            /** @description Minutes not charged because its host was unreachable (the invoice's "host unreachable — not charged" line): metered, the minutes let pass unbilled; booked, the unreachable time refunded at settlement */
+            hostUnreachableMinutes: number;
             /** @description US dollars, e.g. "1.45" */
             totalCost: string;
             /** @constant */
@@ -1365,6 +1383,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         instance: components["schemas"]["Instance"];
+                        /** @description Set while its host is unreachable: the action was accepted and will run when the host is back; null otherwise */
+                        message: string | null;
                     };
                 };
             };
@@ -1519,6 +1539,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         instance: components["schemas"]["Instance"];
+                        /** @description Set while its host is unreachable: the action was accepted and will run when the host is back; null otherwise */
+                        message: string | null;
                     };
                 };
             };
@@ -1594,6 +1616,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         instance: components["schemas"]["Instance"];
+                        /** @description Set while its host is unreachable: the action was accepted and will run when the host is back; null otherwise */
+                        message: string | null;
                     };
                 };
             };
@@ -1693,6 +1717,13 @@ export interface operations {
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
+                            /** @enum {string} */
+                            billingPlan: "booked" | "metered";
+                            earnings: {
+                                compute: string;
+                                outageCredits: string;
+                                total: string;
+                            } | null;
                             settledBy: string | null;
                             isDemoHost: boolean;
                             gpuListing: {
@@ -1810,6 +1841,13 @@ export interface operations {
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
+                            /** @enum {string} */
+                            billingPlan: "booked" | "metered";
+                            earnings: {
+                                compute: string;
+                                outageCredits: string;
+                                total: string;
+                            } | null;
                             settledBy: string | null;
                             isDemoHost: boolean;
                             gpuListing: {
@@ -1934,6 +1972,13 @@ export interface operations {
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
+                            /** @enum {string} */
+                            billingPlan: "booked" | "metered";
+                            earnings: {
+                                compute: string;
+                                outageCredits: string;
+                                total: string;
+                            } | null;
                             settledBy: string | null;
                             isDemoHost: boolean;
                             gpuListing: {
@@ -3251,6 +3296,11 @@ export interface operations {
                             enrolledAt: string | null;
                             lastHeartbeatAt: string | null;
                             uptimePercent: number | null;
+                            downtime: {
+                                minutes: number;
+                                offlineSince: string | null;
+                                notChargedMinutes: number;
+                            };
                             cpuCores: number | null;
                             memoryTotalBytes: number | null;
                             diskFreeBytes: number | null;

@@ -9,7 +9,13 @@ import { idleMinutes, idleThreshold } from './idle-stop';
 import { VM_TEMPLATES } from './kvm';
 import { launchWarnings } from './launch-warnings';
 import { TEXT_LIMITS } from './limits';
-import { createListingBody, gpuListingView, listingsQuery, updateListingBody } from './listings';
+import {
+  createListingBody,
+  gpuListingView,
+  LISTING_HOST_STATUSES,
+  listingsQuery,
+  updateListingBody,
+} from './listings';
 import { bodySerialId, serialId } from './params';
 import { createPaypalOrderBody, paypalOrderResponse } from './payments';
 import { rentalView } from './rentals';
@@ -206,6 +212,17 @@ export const publicInstance = z
     idleStopAt: z.string().nullable(),
     /** When you were warned it is idle (10 minutes before the stop); null once active again. */
     idleWarnedAt: z.string().nullable(),
+    hostStatus: z
+      .enum(LISTING_HOST_STATUSES)
+      .describe(
+        "Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)",
+      ),
+    hostOfflineSince: z
+      .string()
+      .nullable()
+      .describe(
+        "While `hostStatus` is `offline`: the host's last heartbeat, from when it is unreachable; null otherwise",
+      ),
   })
   .meta({ id: 'Instance' });
 export type PublicInstance = z.infer<typeof publicInstance>;
@@ -215,6 +232,16 @@ export type InstanceAnswer = z.infer<typeof instanceAnswer>;
 /** POST /instances: the instance and the launch's warnings (NO_SSH_KEY). */
 export const createdInstanceAnswer = instanceAnswer.extend({ warnings: launchWarnings });
 export type CreatedInstanceAnswer = z.infer<typeof createdInstanceAnswer>;
+/** A stop, start or terminate: the instance, and a note when it waits for its host. */
+export const instanceActionAnswer = instanceAnswer.extend({
+  message: z
+    .string()
+    .nullable()
+    .describe(
+      'Set while its host is unreachable: the action was accepted and will run when the host is back; null otherwise',
+    ),
+});
+export type InstanceActionAnswer = z.infer<typeof instanceActionAnswer>;
 
 /**
  * A metered instance's deadlines and idle stop changed: a date and time sets a deadline, null
@@ -356,6 +383,12 @@ export const instanceUsage = z
     storageCharges: moneyText,
     /** Money back: a rental's unused time, outage credits (a positive amount). */
     refunds: moneyText,
+    hostUnreachableMinutes: z
+      .number()
+      .int()
+      .describe(
+        'Minutes not charged because its host was unreachable (the invoice\'s "host unreachable — not charged" line): metered, the minutes let pass unbilled; booked, the unreachable time refunded at settlement',
+      ),
     /** Charges less refunds: what the instance has cost the wallet. */
     totalCost: moneyText,
     currency: z.literal('USD'),

@@ -52,8 +52,21 @@ export const rentalView = z.object({
   sshHostKeyFingerprint: z.string().nullable(),
   usedCost: z.string().nullable(),
   refund: z.string().nullable(),
-  /** The provider's share of the used cost (used cost less the platform fee). */
+  /**
+   * The provider's share (used cost less the platform fee). On the provider's own list: what
+   * its earnings account took for this instance in the ledger, of either plan.
+   */
   providerEarnings: z.string().nullable(),
+  /** booked (hours paid up front) or metered (charged by the minute). */
+  billingPlan: z.enum(['booked', 'metered']),
+  /**
+   * Only on the provider's own list (GET /api/rentals/provider/:id): its earnings from the
+   * ledger, to the cent — compute (the provider's share of each minute or of the settled
+   * hours; storage is the platform's) and outage credits paid out of them (negative).
+   */
+  earnings: z
+    .object({ compute: z.string(), outageCredits: z.string(), total: z.string() })
+    .nullable(),
   settledBy: z.string().nullable(),
   isDemoHost: z.boolean(),
   gpuListing: z.object({ model: z.string(), location: z.string() }),

@@ -21,12 +21,30 @@ export interface UptimeInput {
  * decimal (99.96 shows 99.9, never a 100 the host did not earn). Null before enrolment; 100 at
  * the very moment of enrolment.
  */
-export function uptimePercent({ now, windowMs, enrolledAt, outages }: UptimeInput): number | null {
+export function uptimePercent(input: UptimeInput): number | null {
+  const measured = downtime(input);
+  if (!measured) return null;
+  const { span, down } = measured;
+  if (span <= 0) return 100;
+  const percent = ((span - down) / span) * 100;
+  return Math.min(100, Math.max(0, Math.floor(percent * 10 + 1e-9) / 10));
+}
+
+/**
+ * The window's length and the part of it in outages (each moment once), in milliseconds;
+ * null before enrolment.
+ */
+export function downtime({
+  now,
+  windowMs,
+  enrolledAt,
+  outages,
+}: UptimeInput): { span: number; down: number } | null {
   if (!enrolledAt) return null;
   const end = now.getTime();
   const start = Math.max(end - windowMs, enrolledAt.getTime());
   const span = end - start;
-  if (span <= 0) return 100;
+  if (span <= 0) return { span: 0, down: 0 };
   const clipped = outages
     .map((o) => ({
       from: Math.max(o.startedAt.getTime(), start),
@@ -43,6 +61,5 @@ export function uptimePercent({ now, windowMs, enrolledAt, outages }: UptimeInpu
       reach = to;
     }
   }
-  const percent = ((span - down) / span) * 100;
-  return Math.min(100, Math.max(0, Math.floor(percent * 10 + 1e-9) / 10));
+  return { span, down };
 }

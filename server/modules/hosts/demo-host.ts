@@ -64,7 +64,7 @@ export function createDemoHost(deps: {
       // Its GPUs are simulated (the VM card says so): idle stop reads the same figures.
       await deps.instances.heardSimulated(
         DEMO_HOST_ID,
-        (id) => simulatedUsage(id, now).gpu_usage,
+        (id) => simulatedUsage(id, now).gpu_usage ?? 0,
         now,
       );
       return accepted;

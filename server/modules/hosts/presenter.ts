@@ -1,7 +1,7 @@
 import { AGENT_OFFLINE_AFTER_MS } from '../../../shared/contracts/agent-protocol';
 import { type HostStatus, type HostView, UPTIME_WINDOW_MS } from '../../../shared/contracts/hosts';
 import { marketplaceModelOf } from '../../../shared/gpu-names';
-import { type OutagePeriod, uptimePercent } from '../../../shared/rules/uptime';
+import { downtime, type OutagePeriod, uptimePercent } from '../../../shared/rules/uptime';
 import type { Host } from '../../db/schema';
 import type { HostUsage } from './provider-hosts-repo';
 
@@ -29,18 +29,45 @@ export function hostUptimePercent(
   outages: readonly OutagePeriod[],
   now: Date,
 ): number | null {
+  return uptimePercent(uptimeInput(host, outages, now));
+}
+
+function uptimeInput(
+  host: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>,
+  outages: readonly OutagePeriod[],
+  now: Date,
+) {
   const open = outages.some((o) => o.endedAt === null);
   const silentSince = host.lastHeartbeatAt ?? host.enrolledAt;
   const implied =
     !open && silentSince && hostStatus(host, now) === 'offline'
       ? [{ startedAt: silentSince, endedAt: null }]
       : [];
-  return uptimePercent({
+  return {
     now,
     windowMs: UPTIME_WINDOW_MS,
     enrolledAt: host.enrolledAt,
     outages: [...outages, ...implied],
-  });
+  };
+}
+
+/**
+ * The host's downtime over the uptime window (docs/decisions/022): whole minutes offline, since
+ * when it is offline now, and its renters' minutes not charged meanwhile.
+ */
+function hostDowntime(
+  host: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>,
+  outages: readonly OutagePeriod[],
+  now: Date,
+  notChargedMinutes: number,
+): HostView['downtime'] {
+  const input = uptimeInput(host, outages, now);
+  const open = input.outages.find((o) => o.endedAt === null);
+  return {
+    minutes: Math.floor((downtime(input)?.down ?? 0) / 60_000),
+    offlineSince: open?.startedAt.toISOString() ?? null,
+    notChargedMinutes,
+  };
 }
 
 export function presentHost(
@@ -49,6 +76,8 @@ export function presentHost(
     now: Date;
     outages: readonly OutagePeriod[];
     usage: HostUsage;
+    /** Its renters' metered minutes not charged in the window's outages. */
+    notChargedMinutes?: number;
   },
 ): HostView {
   const { now, outages, usage } = extra;
@@ -67,6 +96,7 @@ export function presentHost(
     enrolledAt: host.enrolledAt?.toISOString() ?? null,
     lastHeartbeatAt: host.lastHeartbeatAt?.toISOString() ?? null,
     uptimePercent: hostUptimePercent(host, outages, now),
+    downtime: hostDowntime(host, outages, now, extra.notChargedMinutes ?? 0),
     cpuCores: inventory?.host.cpu.cores ?? null,
     memoryTotalBytes: inventory?.host.memory.totalBytes ?? null,
     diskFreeBytes: inventory?.host.disk.freeBytes ?? null,

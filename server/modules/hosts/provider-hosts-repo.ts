@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
-import { gpuListings, hostOutages, hosts, instances } from '../../db/schema';
+import { gpuListings, hostOutages, hosts, instanceOutages, instances } from '../../db/schema';
 
 export interface HostUsage {
   listings: number;
@@ -164,5 +164,36 @@ export const providerHostsRepo = {
           or(isNull(hostOutages.endedAt), gt(hostOutages.endedAt, since)),
         ),
       );
+  },
+
+  /**
+   * Renters' minutes not charged on each host in outages open since `since` (docs/decisions/022),
+   * as their usage counts them: metered, the minutes let pass; booked, the unreachable time up
+   * to the rental's end in whole minutes.
+   */
+  async notChargedMinutes(
+    conn: Conn,
+    ids: string[],
+    since: Date,
+    now: Date,
+  ): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const bookedMinutes = sql`floor(greatest(0, extract(epoch from least(coalesce(${instanceOutages.endedAt}, ${at}), coalesce(${instances.endTime}, ${at})) - ${instanceOutages.startedAt})) / 60)`;
+    const rows = await conn
+      .select({
+        hostId: instanceOutages.hostId,
+        minutes: sql<number>`coalesce(sum(case when ${instances.billingPlan} = 'metered' then ${instanceOutages.minutesNotCharged} else ${bookedMinutes} end), 0)::int`,
+      })
+      .from(instanceOutages)
+      .innerJoin(instances, eq(instances.id, instanceOutages.instanceId))
+      .where(
+        and(
+          inArray(instanceOutages.hostId, ids),
+          or(isNull(instanceOutages.endedAt), gt(instanceOutages.endedAt, since)),
+        ),
+      )
+      .groupBy(instanceOutages.hostId);
+    return new Map(rows.map((r) => [r.hostId, Number(r.minutes)]));
   },
 };

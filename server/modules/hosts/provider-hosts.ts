@@ -38,15 +38,18 @@ function newEnrolment(now: Date) {
 
 async function present(conn: Conn, rows: Host[], now: Date): Promise<HostView[]> {
   const ids = rows.map((h) => h.id);
-  const [usage, outages] = await Promise.all([
+  const since = new Date(now.getTime() - UPTIME_WINDOW_MS);
+  const [usage, outages, notCharged] = await Promise.all([
     providerHostsRepo.usage(conn, ids),
-    providerHostsRepo.outagesSince(conn, ids, new Date(now.getTime() - UPTIME_WINDOW_MS)),
+    providerHostsRepo.outagesSince(conn, ids, since),
+    providerHostsRepo.notChargedMinutes(conn, ids, since, now),
   ]);
   return rows.map((host) =>
     presentHost(host, {
       now,
       outages: outages.filter((o) => o.hostId === host.id),
       usage: usage.get(host.id) ?? { listings: 0, liveInstances: 0, listingProblems: [] },
+      notChargedMinutes: notCharged.get(host.id) ?? 0,
     }),
   );
 }

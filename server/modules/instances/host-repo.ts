@@ -5,6 +5,7 @@ import { withoutControlCharacters } from '../../../shared/rules/text';
 import type { Conn } from '../../db/client';
 import { compiled } from '../../db/compiled';
 import { instances } from '../../db/schema';
+import { outagesRepo } from './outages-repo';
 import type { Instance } from './repo-rows';
 
 /** Instances a host must know about: everything placed there until the host let it go. */
@@ -89,7 +90,7 @@ export const hostInstancesRepo = {
 
   /** Live instances on a host that went dark are unreachable from `at` (not billed). */
   async markUnreachable(conn: Conn, hostId: string, at: Date) {
-    return conn
+    const hit = await conn
       .update(instances)
       .set({ unreachableSince: at })
       .where(
@@ -100,6 +101,13 @@ export const hostInstancesRepo = {
         ),
       )
       .returning({ id: instances.id, userId: instances.userId, providerId: instances.providerId });
+    await outagesRepo.open(
+      conn,
+      hostId,
+      hit.map((i) => i.id),
+      at,
+    );
+    return hit;
   },
 
   /** Back in touch: the unreachable time is added up (booked: refunded at settlement). */
@@ -110,5 +118,6 @@ export const hostInstancesRepo = {
           + greatest(0, floor(extract(epoch from (${at.toISOString()}::timestamptz - unreachable_since))))::int,
         unreachable_since = null
       where host_id = ${hostId} and unreachable_since is not null`);
+    await outagesRepo.close(conn, hostId, at);
   },
 };

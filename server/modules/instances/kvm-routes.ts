@@ -8,6 +8,7 @@ import {
   gpuOffering,
   launchedVmView,
   updateVmDeadlinesBody,
+  vmActionAnswer,
   vmInstanceView,
   vmTemplateOption,
 } from '../../../shared/contracts/kvm';
@@ -15,6 +16,7 @@ import { idParam } from '../../../shared/contracts/params';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 import type { Actor } from './authorize';
+import { waitingForHost } from './host-presence';
 import type { InstanceRow } from './repo-rows';
 import { presentVm } from './vm-presenter';
 
@@ -84,12 +86,12 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
       `/api/kvm/instances/:id/${action}`,
       {
         preValidation: signedIn,
-        schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
+        schema: { params: idParam, response: { 200: vmActionAnswer, ...errorResponses } },
       },
       async (request) => {
         const now = clock.now();
         const row = await instances[action](vmActor(request), request.params.id, now);
-        return vms.present(row, now);
+        return { ...(await vms.present(row, now)), message: waitingForHost(row.instance, action) };
       },
     );
   }
@@ -112,11 +114,15 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/kvm/instances/:id',
     {
       preValidation: signedIn,
-      schema: { params: idParam, response: { 200: vmInstanceView, ...errorResponses } },
+      schema: { params: idParam, response: { 200: vmActionAnswer, ...errorResponses } },
     },
     async (request) => {
       const now = clock.now();
-      return vms.present(await instances.terminate(vmActor(request), request.params.id, now), now);
+      const row = await instances.terminate(vmActor(request), request.params.id, now);
+      return {
+        ...(await vms.present(row, now)),
+        message: waitingForHost(row.instance, 'terminate'),
+      };
     },
   );
 

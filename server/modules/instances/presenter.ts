@@ -8,8 +8,9 @@ import {
 } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Instance } from '../../db/schema';
+import { planName } from './plans';
 import { provisioningStepOf } from './progress';
-import type { InstanceRow } from './service';
+import type { InstanceRow } from './repo-rows';
 
 const ended = (instance: Instance) => ENDED_STATES.includes(instance.status as InstanceState);
 
@@ -52,6 +53,8 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
       instance.usedCostMicros === null
         ? null
         : microsToDollars(instance.usedCostMicros - (instance.platformFeeMicros ?? 0n)),
+    billingPlan: planName(instance),
+    earnings: null,
     settledBy: instance.endReason,
     isDemoHost: listing.isDemoHost,
     gpuListing: { model: listing.model, location: listing.location },
@@ -91,5 +94,25 @@ export function presentMetered({ instance, listing }: InstanceRow) {
     createdAt: instance.startTime.toISOString(),
     endedAt: instance.endTime?.toISOString() ?? null,
     endReason: instance.endReason,
+  };
+}
+
+/** What a provider's earnings account took for one instance, by the ledger (micro-dollars). */
+export interface InstanceEarnings {
+  computeMicros: bigint;
+  outageCreditMicros: bigint;
+}
+
+/** One of a provider's instances, either plan, with its earnings from the ledger. */
+export function presentProviderInstance(row: InstanceRow, earned: InstanceEarnings): RentalView {
+  const total = earned.computeMicros + earned.outageCreditMicros;
+  return {
+    ...presentRental(row),
+    providerEarnings: microsToDollars(total),
+    earnings: {
+      compute: microsToDollars(earned.computeMicros),
+      outageCredits: microsToDollars(earned.outageCreditMicros),
+      total: microsToDollars(total),
+    },
   };
 }

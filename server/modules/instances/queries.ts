@@ -1,11 +1,13 @@
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { conflict } from '../../lib/errors';
+import { ledgerService } from '../ledger/service';
 import { providersService } from '../providers/service';
 import { type Actor, actorOf, authorize } from './authorize';
 import { consoleHostKeyRepo } from './console-repo';
 import type { InstancesContext } from './context';
 import { hostInstancesRepo } from './host-repo';
+import type { InstanceEarnings } from './presenter';
 import { instancesRepo } from './repo';
 import type { InstanceRow } from './repo-rows';
 import { stateOf } from './states';
@@ -37,7 +39,32 @@ export function instanceQueries(ctx: InstancesContext) {
 
     /** The user's rentals (booked plan), newest first. */
     listRentalsByUser: (userId: string) => instancesRepo.list(db, { userId }, 'booked'),
-    listRentalsByProvider: (providerId: number) => instancesRepo.list(db, { providerId }, 'booked'),
+    /**
+     * A provider's instances of both plans, newest first, each with what its earnings account
+     * took for it in the ledger ("instance:<id>" and "rental:<id>" postings).
+     */
+    async listProviderInstances(providerId: number) {
+      const [rows, earned] = await Promise.all([
+        instancesRepo.list(db, { providerId }),
+        ledgerService.earningsByReference(db, providerId),
+      ]);
+      const byInstance = new Map<string, InstanceEarnings>();
+      for (const line of earned) {
+        const id = /^(?:instance|rental):(\d+)$/.exec(line.reference ?? '')?.[1];
+        if (!id) continue;
+        const sums = byInstance.get(id) ?? { computeMicros: 0n, outageCreditMicros: 0n };
+        if (line.kind === 'outage_credit') sums.outageCreditMicros += line.totalMicros;
+        else sums.computeMicros += line.totalMicros;
+        byInstance.set(id, sums);
+      }
+      return rows.map((row) => ({
+        row,
+        earned: byInstance.get(String(row.instance.id)) ?? {
+          computeMicros: 0n,
+          outageCreditMicros: 0n,
+        },
+      }));
+    },
     /** The provider profile a user owns, if any (who may see a provider's rentals). */
     providerIdOf: (userId: string) => providersService.providerIdOf(db, userId),
     listMeteredByUser: (userId: string) => instancesRepo.list(db, { userId }, 'metered'),

@@ -11,7 +11,7 @@ import {
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 import { instancesPolicy } from './policy';
-import { presentRental } from './presenter';
+import { presentProviderInstance, presentRental } from './presenter';
 import type { InstanceRow } from './repo-rows';
 
 /** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
@@ -82,7 +82,9 @@ export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { providerId } = request.params;
       await instancesPolicy.ownProvider(request, providerId, instances.providerIdOf);
-      return (await instances.listRentalsByProvider(providerId)).map(presentRental);
+      return (await instances.listProviderInstances(providerId)).map(({ row, earned }) =>
+        presentProviderInstance(row, earned),
+      );
     },
   );
 }

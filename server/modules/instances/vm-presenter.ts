@@ -5,6 +5,7 @@ import { microsToDollars } from '../../../shared/rules/money';
 import { sshCommand } from '../../../shared/rules/shell-command';
 import { shownHostError } from '../../../shared/rules/system-error';
 import { deadlinesIn } from './deadlines-presenter';
+import { hostPresence } from './host-presence';
 import { idleIn } from './idle-presenter';
 import { vmStatus } from './presenter';
 import { provisioningStepOf } from './progress';
@@ -21,11 +22,14 @@ const clampPct = (n: number) => Math.max(0, Math.min(100, round1(n)));
 
 /**
  * What the instance's GPUs (its `gpu_indexes` on its host) did at the last heartbeat: usage
- * and memory averaged over its GPUs, the hottest temperature. Null without a reading.
+ * and memory averaged over its GPUs, the hottest temperature; a figure no GPU reported
+ * (nvidia-smi's "[N/A]") is null, never 0. Null without any reading. `stale` while its host is
+ * unreachable: the figures are from before it went dark.
  */
 export function measuredUsage(
   indexes: number[],
   readings: HostReadings | undefined,
+  stale = false,
 ): GpuUtilization | null {
   if (!readings) return null;
   const mine = readings.gpus.filter((g) => indexes.includes(g.index));
@@ -37,13 +41,15 @@ export function measuredUsage(
   );
   const temps = mine.flatMap((g) => (g.temperatureC === null ? [] : [g.temperatureC]));
   if (usage.length === 0 && memory.length === 0 && temps.length === 0) return null;
-  const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+  const mean = (xs: number[]) =>
+    xs.length === 0 ? null : clampPct(xs.reduce((a, b) => a + b, 0) / xs.length);
   return {
-    gpu_usage: clampPct(mean(usage)),
-    memory_usage: clampPct(mean(memory)),
-    temperature: round1(temps.length === 0 ? 0 : Math.max(...temps)),
+    gpu_usage: mean(usage),
+    memory_usage: mean(memory),
+    temperature: temps.length === 0 ? null : round1(Math.max(...temps)),
     simulated: false,
     measured_at: readings.at?.toISOString() ?? null,
+    stale,
   };
 }
 
@@ -59,6 +65,7 @@ export function simulatedUsage(instanceId: number, now: Date): GpuUtilization {
     temperature: round1(58 + 12 * Math.sin(t / 7 + 2)),
     simulated: true,
     measured_at: null,
+    stale: false,
   };
 }
 
@@ -82,6 +89,7 @@ export function presentVm(
   const state = instance.status as InstanceState;
   const running = state === 'running';
   const reachable = running && instance.sshHost !== null && instance.sshPort !== null;
+  const host = hostPresence(instance);
   return {
     vm_id: instance.id,
     gpu_type: listing.model,
@@ -119,9 +127,11 @@ export function presentVm(
           web_console: webConsolePath(instance.id),
           gpu_utilization: onDemoHost(instance.hostId)
             ? simulatedUsage(instance.id, now)
-            : measuredUsage(instance.gpuIndexes, readings),
+            : measuredUsage(instance.gpuIndexes, readings, host.status === 'offline'),
         }
       : null,
     provisioning_step: provisioningStepOf(instance),
+    host_status: host.status,
+    host_offline_since: host.offlineSince?.toISOString() ?? null,
   };
 }

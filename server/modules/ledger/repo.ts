@@ -392,6 +392,34 @@ export const ledgerRepo = {
     }));
   },
 
+  /**
+   * What a provider's earnings account took per transaction reference and kind: every posting
+   * of its instances ("instance:<id>", "rental:<id>"), outage credits paid out included.
+   */
+  async earningsByReference(conn: Conn, providerId: number) {
+    const rows = await conn
+      .select({
+        reference: ledgerTransactions.reference,
+        kind: ledgerTransactions.kind,
+        total: sql<string>`sum(${ledgerEntries.amountMicros})::text`,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+      .where(
+        and(
+          eq(ledgerAccounts.kind, 'provider_earnings'),
+          eq(ledgerAccounts.providerId, providerId),
+        ),
+      )
+      .groupBy(ledgerTransactions.reference, ledgerTransactions.kind);
+    return rows.map((row) => ({
+      reference: row.reference,
+      kind: row.kind,
+      totalMicros: BigInt(row.total ?? '0'),
+    }));
+  },
+
   /** Sum of a user's wallet entries, split by whether the transaction kind is a top-up. */
   async walletSums(
     conn: Conn,

@@ -191,6 +191,11 @@ export const ledgerService = {
     return ledgerRepo.walletSumsByKind(conn, userId, references);
   },
 
+  /** What a provider earned per instance reference and transaction kind (its earnings account's lines). */
+  earningsByReference(conn: Conn, providerId: number) {
+    return ledgerRepo.earningsByReference(conn, providerId);
+  },
+
   async walletBalance(conn: Conn, userId: string): Promise<bigint> {
     return (await ledgerRepo.findWallet(conn, userId))?.balanceMicros ?? 0n;
   },

@@ -98,7 +98,7 @@ export function registerBillingRoutes(fastify: FastifyInstance): void {
     async (request) => {
       const { userId } = requireKey(request);
       const row = await instances.getOwn(userId, request.params.id);
-      return { usage: presentUsage(row, await instanceBilling.money(row)) };
+      return { usage: presentUsage(row, await instanceBilling.money(row, clock.now())) };
     },
   );
 
@@ -138,7 +138,7 @@ export function registerBillingRoutes(fastify: FastifyInstance): void {
       const name = [profile.firstName, profile.lastName].filter(Boolean).join(' ') || null;
       const invoice = presentInvoice(
         row,
-        await instanceBilling.money(row),
+        await instanceBilling.money(row, clock.now()),
         { email: profile.email, name },
         clock.now(),
       );

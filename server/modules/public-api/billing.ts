@@ -2,6 +2,7 @@ import type { InstanceInvoice, InstanceUsage } from '../../../shared/contracts/p
 import { csvText } from '../../../shared/rules/csv';
 import { microsToDollars, preciseDollars } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
+import { outagesRepo } from '../instances/outages-repo';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
 import { ledgerService } from '../ledger/service';
 import { presentPublicInstance } from './presenter';
@@ -22,10 +23,17 @@ export interface InstanceMoney {
   outageCredits: number;
   /** Charges less refunds. */
   netMicros: bigint;
+  /** Minutes not charged because its host was unreachable (never money: a memo line). */
+  minutesNotCharged: number;
 }
 
-export async function instanceMoney(conn: Conn, row: InstanceRow): Promise<InstanceMoney> {
+export async function instanceMoney(
+  conn: Conn,
+  row: InstanceRow,
+  now: Date,
+): Promise<InstanceMoney> {
   const { instance } = row;
+  const outages = await outagesRepo.forInstance(conn, instance.id);
   const sums = await ledgerService.walletSumsByKind(conn, instance.userId, [
     `instance:${instance.id}`,
     `rental:${instance.id}`,
@@ -42,8 +50,12 @@ export async function instanceMoney(conn: Conn, row: InstanceRow): Promise<Insta
     outageCreditMicros: outage?.totalMicros ?? 0n,
     outageCredits: outage?.count ?? 0,
     netMicros: net,
+    minutesNotCharged: termsOf(instance).minutesNotCharged(instance, outages, now),
   };
 }
+
+/** The invoice's and usage's words for time its host was unreachable. */
+export const NOT_CHARGED_LINE = 'host unreachable — not charged';
 
 export function presentUsage(row: InstanceRow, money: InstanceMoney): InstanceUsage {
   const { instance, listing } = row;
@@ -62,6 +74,7 @@ export function presentUsage(row: InstanceRow, money: InstanceMoney): InstanceUs
     computeCharges: microsToDollars(money.computeMicros),
     storageCharges: microsToDollars(money.storageMicros),
     refunds: microsToDollars(money.unusedRefundMicros + money.outageCreditMicros),
+    hostUnreachableMinutes: money.minutesNotCharged,
     totalCost: microsToDollars(money.netMicros),
     currency: 'USD',
   };
@@ -77,6 +90,15 @@ export function presentInvoice(
 ): InstanceInvoice {
   const { instance } = row;
   const lines: Line[] = [...termsOf(instance).invoiceLines(row, money)];
+  if (money.minutesNotCharged > 0) {
+    lines.push({
+      description: NOT_CHARGED_LINE,
+      quantity: money.minutesNotCharged,
+      unit: 'minute',
+      unitPrice: '0.00',
+      amount: '0.00',
+    });
+  }
   if (money.outageCreditMicros > 0n) {
     lines.push({
       description: 'Outage credit: the host was unreachable for more than 4 hours',
@@ -132,7 +154,7 @@ export function invoiceCsv(invoice: InstanceInvoice): string {
 
 /** The public API's instance billing (app.deps.instanceBilling): one instance's money, from the ledger. */
 export function createInstanceBilling(db: Db) {
-  return { money: (row: InstanceRow) => instanceMoney(db, row) };
+  return { money: (row: InstanceRow, now: Date) => instanceMoney(db, row, now) };
 }
 
 export type InstanceBilling = ReturnType<typeof createInstanceBilling>;

@@ -6,6 +6,7 @@ import {
   createdRentalAnswer,
   createInstanceBody,
   createPublicRentalBody,
+  instanceActionAnswer,
   instanceAnswer,
   instanceIdParam,
   instancesPage,
@@ -16,9 +17,11 @@ import {
   updateInstanceBody,
   updatePublicRentalBody,
 } from '../../../shared/contracts/public-api';
+import type { InstanceAction } from '../../../shared/rules/instance-lifecycle';
 import { badRequest } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
 import { requestedDeadlines } from '../instances/deadlines-presenter';
+import { waitingForHost } from '../instances/host-presence';
 import { requestedIdleStop } from '../instances/idle-presenter';
 import { presentRental, rentalStatus } from '../instances/presenter';
 import type { InstanceRow } from '../instances/service';
@@ -36,6 +39,11 @@ function decodeInstanceCursor(cursor: string): number {
 }
 
 const answerOf = (row: InstanceRow) => ({ instance: presentPublicInstance(row) });
+/** A stop, start or terminate's answer: with a note while its host is unreachable. */
+const actionAnswerOf = (row: InstanceRow, action: InstanceAction) => ({
+  ...answerOf(row),
+  message: waitingForHost(row.instance, action),
+});
 
 /**
  * Instances of either plan, and the documentation page's older reading of booked ones as
@@ -203,13 +211,16 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         description:
           'A metered instance stops (its disk kept, compute no longer charged; start it again later). A booked rental ends: used time is paid, the rest refunded. Idempotent: an instance already stopping, stopped, terminating, terminated or failed answers 200 with its current state and nothing changes (a rental is never settled twice). A provisioning metered instance cannot stop yet (409 `INVALID_STATE_TRANSITION`; terminate it instead).',
         params: instanceIdParam,
-        response: { 200: instanceAnswer, ...errorResponses },
+        response: { 200: instanceActionAnswer, ...errorResponses },
       },
     },
     async (request) => {
       const { userId } = requireKey(request);
       // Each plan's stop: a rental ends (settled as 'api'), a metered instance stops.
-      return answerOf(await instances.stop(userId, request.params.id, clock.now(), 'api'));
+      return actionAnswerOf(
+        await instances.stop(userId, request.params.id, clock.now(), 'api'),
+        'stop',
+      );
     },
   );
 
@@ -224,12 +235,12 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         description:
           'Needs one hour at its rate in the balance and a free GPU of its listing; its first minute is charged at once. Only a `stopped` instance starts: one still `stopping` answers 409 `INVALID_STATE_TRANSITION` (start it again once it has stopped; nothing is queued), and so does a terminated one.',
         params: instanceIdParam,
-        response: { 200: instanceAnswer, ...errorResponses },
+        response: { 200: instanceActionAnswer, ...errorResponses },
       },
     },
     async (request) => {
       const { userId } = requireKey(request);
-      return answerOf(await instances.start(userId, request.params.id, clock.now()));
+      return actionAnswerOf(await instances.start(userId, request.params.id, clock.now()), 'start');
     },
   );
 
@@ -244,12 +255,15 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         description:
           'Ends it for good and deletes its disk; a booked rental is settled. Idempotent: an instance already terminating, terminated or failed (a booked rental after its stop, a retried DELETE) answers 200 with its current state and nothing changes.',
         params: instanceIdParam,
-        response: { 200: instanceAnswer, ...errorResponses },
+        response: { 200: instanceActionAnswer, ...errorResponses },
       },
     },
     async (request) => {
       const { userId } = requireKey(request);
-      return answerOf(await instances.terminate(userId, request.params.id, clock.now(), 'api'));
+      return actionAnswerOf(
+        await instances.terminate(userId, request.params.id, clock.now(), 'api'),
+        'terminate',
+      );
     },
   );
 

@@ -4,6 +4,7 @@ import { allowedActions, type InstanceState } from '../../../shared/rules/instan
 import { microsToDollars } from '../../../shared/rules/money';
 import { shownHostError } from '../../../shared/rules/system-error';
 import { deadlinesIn } from '../instances/deadlines-presenter';
+import { hostPresence } from '../instances/host-presence';
 import { idleIn } from '../instances/idle-presenter';
 import { provisioningStepOf } from '../instances/progress';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
@@ -39,6 +40,7 @@ function estimatedStart(row: InstanceRow['instance']): string | null {
 /** An instance of either plan in the public API's words (spec part 2 section 3 and more). */
 export function presentPublicInstance({ instance, listing }: InstanceRow): PublicInstance {
   const state = instance.status as InstanceState;
+  const host = hostPresence(instance);
   return {
     id: instance.id,
     status: state,
@@ -62,6 +64,8 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     sshHostKey: instance.sshHostKey,
     ...deadlinesIn(instance, 'stopAt', 'terminateAt'),
     ...idleIn(instance, ['idleStopMinutes', 'idleThresholdPercent', 'idleStopAt', 'idleWarnedAt']),
+    hostStatus: host.status,
+    hostOfflineSince: host.offlineSince?.toISOString() ?? null,
   };
 }
 

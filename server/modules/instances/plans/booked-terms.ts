@@ -10,6 +10,15 @@ export const bookedTerms: PlanTerms = {
     if (instance.usedSeconds !== null) return instance.usedSeconds;
     return (instance.durationHours ?? 0) * 3600;
   },
+  minutesNotCharged(instance, outages, now) {
+    const end = (instance.endTime ?? now).getTime();
+    const ms = outages.reduce(
+      (sum, o) =>
+        sum + Math.max(0, Math.min(o.endedAt?.getTime() ?? end, end) - o.startedAt.getTime()),
+      0,
+    );
+    return Math.floor(ms / 60_000);
+  },
   charges(instance, sumOf) {
     const held = -sumOf('rental_start');
     const storageMicros = held > 0n ? instance.storageFeeMicros : 0n;

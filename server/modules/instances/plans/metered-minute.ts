@@ -8,6 +8,7 @@ import {
   spendCapsService as spendCaps,
 } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
+import { outagesRepo } from '../outages-repo';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
@@ -66,13 +67,16 @@ export async function chargeMeteredMinute(
       key: string;
     }[] = [];
     const stops: Instance[] = [];
+    const dark: { id: number; minutes: number }[] = [];
     for (const instance of due) {
       const wallet = wallets.get(instance.userId);
       const providerAccount = earnings.get(instance.providerId);
       if (wallet === undefined || providerAccount === undefined) continue;
       if (instance.unreachableSince !== null) {
-        // Its host is dark: the minute passes unbilled, compute and storage alike.
+        // Its host is dark: the minute passes unbilled, compute and storage alike, and is
+        // counted on the instance's outage ("host unreachable — not charged").
         minutes.push({ id: instance.id, compute: 0, storage: 0, charged: 0n, key: '' });
+        dark.push({ id: instance.id, minutes: 1 });
         continue;
       }
       const running = instance.status === 'running';
@@ -127,6 +131,7 @@ export async function chargeMeteredMinute(
         m.charged === 0n || written.has(m.key) ? m : { ...m, compute: 0, storage: 0, charged: 0n },
       ),
     );
+    await outagesRepo.countNotCharged(tx, dark);
     const warnings = await caps.write(tx, now);
     return { count: due.length, stops, reached, warnings };
   });

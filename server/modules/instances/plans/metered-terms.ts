@@ -7,6 +7,8 @@ export const meteredTerms: PlanTerms = {
   name: 'metered',
   costSoFarMicros: (instance) => instance.chargedMicros,
   billedSeconds: (instance) => instance.computeMinutes * 60,
+  minutesNotCharged: (_instance, outages) =>
+    outages.reduce((sum, o) => sum + o.minutesNotCharged, 0),
   /** Its minutes' money, split by its counters (the ledger does not split a minute's line). */
   charges(instance, sumOf) {
     const minutes = -sumOf('metered_minute');

@@ -51,6 +51,13 @@ export interface BillingPlan {
   chargeDue(now: Date, batch: number): Promise<number>;
 }
 
+/** One stretch of an instance's host being unreachable (instance_outages). */
+export interface OutageSpan {
+  startedAt: Date;
+  endedAt: Date | null;
+  minutesNotCharged: number;
+}
+
 /** What an instance's owner has paid, split as the public API's usage shows it. */
 export interface Charges {
   computeMicros: bigint;
@@ -66,6 +73,12 @@ export interface PlanTerms {
   billedSeconds(instance: Instance): number;
   /** Its charges split into compute and storage, from its ledger sums by posting kind. */
   charges(instance: Instance, sumOf: (kind: string) => bigint): Charges;
+  /**
+   * Minutes not charged because its host was unreachable (docs/decisions/022), from its
+   * outages: metered, the minutes the minute job let pass; booked, the unreachable time up to
+   * its end (refunded at settlement), in whole minutes.
+   */
+  minutesNotCharged(instance: Instance, outages: readonly OutageSpan[], now: Date): number;
   /** The invoice lines of its own money (refunds included; outage credits are added after). */
   invoiceLines(
     row: InstanceRow,

@@ -116,6 +116,14 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
           <Fact label="Last heartbeat">{timeAgo(host.lastHeartbeatAt, now)}</Fact>
           <Fact label="Listings">{host.listings}</Fact>
           <Fact label="Running instances">{host.liveInstances}</Fact>
+          <Fact label="Downtime (30 days)">
+            <span className="tabular-nums" data-testid="host-downtime">
+              {host.downtime.minutes} min
+              {host.downtime.notChargedMinutes > 0
+                ? ` · ${host.downtime.notChargedMinutes} renter min not charged`
+                : ''}
+            </span>
+          </Fact>
         </dl>
       )}
 

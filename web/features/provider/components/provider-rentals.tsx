@@ -44,9 +44,15 @@ function ActiveRental({ rental, now }: { rental: RentalView; now: number }) {
         <Detail label="Started">{formatDate(rental.startTime, { withTime: true })}</Detail>
         <Detail label="Runtime">{formatRuntime(runtimeMs(rental, now))}</Detail>
         <Detail label="Hourly rate">{formatMoney(rental.hourlyRate)}/hr</Detail>
-        <Detail label="Booked">
-          {rental.durationHours} h · {formatMoney(rental.totalCost)}
-        </Detail>
+        {rental.billingPlan === 'booked' ? (
+          <Detail label="Booked">
+            {rental.durationHours} h · {formatMoney(rental.totalCost)}
+          </Detail>
+        ) : (
+          <Detail label="Earned so far (by the minute)">
+            {formatMoney(rental.providerEarnings ?? '0')}
+          </Detail>
+        )}
       </dl>
     </li>
   );

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { VmInstanceView } from '../../../../shared/contracts/kvm';
+import type { VmActionAnswer } from '../../../../shared/contracts/kvm';
 import { apiRequest } from '../../../lib/api-client';
 import { refreshAfterVmAction } from './invalidate';
 
-export async function terminateVm(id: number): Promise<VmInstanceView> {
+export async function terminateVm(id: number): Promise<VmActionAnswer> {
   const res = await apiRequest('DELETE', `/api/kvm/instances/${id}`);
-  return (await res.json()) as VmInstanceView;
+  return (await res.json()) as VmActionAnswer;
 }
 
 export function useTerminateVm() {

@@ -18,7 +18,7 @@ import { useStopVm } from '../api/stop-vm';
 import { useTerminateVm } from '../api/terminate-vm';
 import { uptime } from '../uptime';
 import { STATUS_TONES } from '../vm-status';
-import { UsageBar } from './usage-bar';
+import { GpuUsage, HostUnreachableBanner } from './gpu-usage';
 import { VmDeadlines } from './vm-deadlines';
 import { VmIdleStop } from './vm-idle-stop';
 
@@ -59,13 +59,14 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const waiting = WAITING[vm.state];
 
   async function run(
-    action: () => Promise<unknown>,
+    action: () => Promise<{ message?: string | null }>,
     success: { title: string; description: string },
     failure: string,
   ) {
     try {
-      await action();
-      toast(success);
+      const answer = await action();
+      // While the host is unreachable the server says the action waits for it.
+      toast(answer.message ? { ...success, description: answer.message } : success);
       return true;
     } catch (error) {
       toast({ title: failure, description: serverMessage(error, failure), variant: 'destructive' });
@@ -117,6 +118,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
           ) : null}
         </div>
       </div>
+      <HostUnreachableBanner vm={vm} />
       {vm.provisioning_step ? (
         <p
           className="text-sm text-muted-foreground"
@@ -202,32 +204,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
             Open Web Console
           </a>
           <section className="grid grid-cols-[minmax(0,1fr)] gap-2" aria-label="GPU usage">
-            {usage ? (
-              <>
-                <UsageBar
-                  label="GPU Usage"
-                  value={usage.gpu_usage}
-                  display={`${usage.gpu_usage}%`}
-                />
-                <UsageBar
-                  label="GPU Memory"
-                  value={usage.memory_usage}
-                  display={`${usage.memory_usage}%`}
-                />
-                <UsageBar
-                  label="Temperature"
-                  value={usage.temperature}
-                  display={`${usage.temperature}°C`}
-                />
-                <p className="text-xs text-muted-foreground" data-testid="vm-usage-source">
-                  {usage.simulated
-                    ? 'Simulated: demo hosts run no GPU.'
-                    : `From the host's last report${usage.measured_at ? ` (${formatDate(usage.measured_at, { withTime: true })})` : ''}.`}
-                </p>
-              </>
-            ) : (
-              <p className="text-xs text-muted-foreground">No GPU readings from the host yet.</p>
-            )}
+            <GpuUsage usage={usage} />
           </section>
         </section>
       ) : null}
