@@ -44,12 +44,12 @@ test('the account default reaches a new VM; the card shows and changes its idle 
 
   const idle = card.getByRole('region', { name: 'Idle stop' });
   await idle.getByLabel('Idle stop').selectOption({ label: 'Off' });
-  await idle.getByRole('button', { name: 'Set idle stop' }).click();
+  await idle.getByRole('button', { name: 'Apply' }).click();
   await expect(toastWith(page, 'Idle Stop Updated')).toBeVisible();
   await expect(card.getByTestId('vm-idle-stop')).toHaveText('Idle stop: off');
 
   await idle.getByLabel('Idle stop').selectOption({ label: 'After 30 minutes idle' });
-  await idle.getByRole('button', { name: 'Set idle stop' }).click();
+  await idle.getByRole('button', { name: 'Apply' }).click();
   await expect(card.getByTestId('vm-idle-stop')).toContainText(
     'Idle stop: after 30 min under 10% GPU',
   );

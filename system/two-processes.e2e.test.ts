@@ -265,7 +265,12 @@ describe.skipIf(!POSTGRES)(
         const key = generateSshKeyPair();
         sshd = await startDropbear(key.publicKey);
         const user = await signedInUser(database.db);
-        const listing = await demoListing(database.db, { totalCount: 1, availableCount: 0 });
+        // A provider's own host (a demo host has no console): the test's dropbear.
+        const listing = await demoListing(database.db, {
+          totalCount: 1,
+          availableCount: 0,
+          isDemoHost: false,
+        });
         // A running VM at the test's SSH server, as its host reported it (addresses, host key);
         // paid for the hour, so no minute is charged while the test runs.
         const [vm] = await rows<{ id: number }>(

@@ -89,9 +89,12 @@ const CASES: Record<string, { host: HostInventory; gpus: GpuInventory; reason: R
 
 async function providerHost(model: string, totalCount: number) {
   const provider = await w.provider();
+  // Its GPUs named as the listing's model (a name of its own, docs/decisions/020), so only
+  // readiness can refuse it.
   const host = await createHost(t.database.db, {
     providerId: provider.providerId,
     lastHeartbeatAt: t.clock.now(),
+    gpus: { name: model, count: 2 },
   });
   const listing = await w.listing({
     providerId: provider.providerId,
@@ -104,7 +107,10 @@ async function providerHost(model: string, totalCount: number) {
     const res = await t.request({
       method: 'POST',
       url: agentPaths.heartbeat,
-      payload: heartbeatBody({ host, gpus }),
+      payload: heartbeatBody({
+        host,
+        gpus: { ...gpus, gpus: gpus.gpus.map((g) => ({ ...g, name: model })) },
+      }),
       headers: { authorization: `Bearer ${credential}` },
       remoteAddress: AGENT_ADDRESS,
     });

@@ -405,6 +405,8 @@ describe('running out of credits', () => {
       lowBalanceThreshold: null,
       dailySpendCap: null,
       monthlySpendCap: null,
+      idleStopMinutes: 0,
+      idleThresholdPercent: 5,
     });
     const saved = await t.request({
       method: 'PATCH',

@@ -87,6 +87,8 @@ describe('the caps in the settings API', () => {
       lowBalanceThreshold: null,
       dailySpendCap: '50',
       monthlySpendCap: '500.25',
+      idleStopMinutes: 0,
+      idleThresholdPercent: 5,
     });
   });
 

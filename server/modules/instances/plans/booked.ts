@@ -72,9 +72,10 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
     if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
       return hostOffline(found.hostStatus);
     }
-    if (listing.gpuProblem) return listingGpusMissing(listing.gpuProblem);
+    // The host's own reason first (no driver, no virtualisation), then a GPU it lost.
     const blocker = listingBlocker(found.hostReadiness, listing.hostGpuIndexes);
     if (blocker) return hostNotReady(blocker);
+    if (listing.gpuProblem) return listingGpusMissing(listing.gpuProblem);
     return listingUnavailable();
   }
 

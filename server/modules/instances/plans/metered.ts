@@ -81,10 +81,11 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
           throw hostOffline(found.hostStatus);
         }
-        if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
-        // Before anything is taken or charged: a host that cannot run it is 409 with why.
+        // Before anything is taken or charged: a host that cannot run it is 409 with why (its
+        // own reason first, then a GPU it lost).
         const blocker = listingBlocker(found.hostReadiness, found.listing.hostGpuIndexes);
         if (blocker) throw hostNotReady(blocker);
+        if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
         // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
         const listing = await listingsService.reserveUnit(
           tx,

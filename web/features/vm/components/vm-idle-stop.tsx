@@ -77,7 +77,7 @@ export function VmIdleStop({ vm }: { vm: VmInstanceView }) {
           ))}
         </Select>
         <Button size="sm" variant="outline" disabled={save.isPending} onClick={change}>
-          Set idle stop
+          Apply
         </Button>
       </div>
     </section>

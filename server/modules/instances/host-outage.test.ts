@@ -1,0 +1,166 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { heartbeatResponse, type InstanceStatus } from '../../../shared/contracts/agent-protocol';
+import { createHost, createListing } from '../../seed/factories';
+import type { TestApp } from '../../test/app';
+import { agentCalls, gpuInventory } from '../../test/hosts';
+import { createApiKey, v1Request } from '../../test/public-api';
+import { setupTestApp, type World } from '../../test/suite';
+
+/**
+ * Outages renters can see (issue 25, part 4) and earnings providers can see (part 6), on a
+ * host speaking the agent protocol with the manual clock: once its host is silent for 90 s,
+ * v1 and /api/kvm say offline with since when, GPU readings are stale, an action sent
+ * meanwhile says it waits for the host, and the minutes let pass unbilled appear in usage and
+ * the invoice as "host unreachable — not charged"; the provider's list carries metered
+ * instances with earnings equal to its ledger postings. PGlite, and PostgreSQL with
+ * TEST_DATABASE_URL; the ledger's invariants are checked after each test.
+ */
+let t: TestApp;
+let w: World;
+setupTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } }, (app, world) => {
+  t = app;
+  w = world;
+});
+
+const MIN = 60_000;
+const AGENT_ADDRESS = '203.0.113.31';
+const SSH = { host: AGENT_ADDRESS, port: 22001, user: 'ubuntu' };
+let models = 0;
+
+async function runningVm() {
+  const provider = await w.provider();
+  models += 1;
+  const model = `Gpu Outage ${models}`;
+  const host = await createHost(t.database.db, {
+    providerId: provider.providerId,
+    lastHeartbeatAt: t.clock.now(),
+    gpus: { name: model, count: 2 },
+  });
+  await createListing(t.database.db, {
+    providerId: provider.providerId,
+    model,
+    hourlyRate: '1.20',
+    hostId: host.id,
+    totalCount: 2,
+  });
+  const calls = agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(model));
+  const user = await t.signIn({ credits: '50.00' });
+  const { key } = await createApiKey(t, user.cookie, ['read', 'write']);
+  const made = await t.request({
+    method: 'POST',
+    url: '/api/kvm/instances',
+    cookie: user.cookie,
+    payload: { gpu_type: model },
+  });
+  expect(made.statusCode, made.body).toBe(201);
+  const id = made.json().vm_id as number;
+  const answer = heartbeatResponse.parse((await calls.heartbeat()).json());
+  const generation = answer.instances.find((i) => i.id === String(id))?.generation ?? 0;
+  expect((await calls.report(id, { generation, state: 'running', ssh: SSH })).statusCode).toBe(200);
+  const status: InstanceStatus = {
+    id: String(id),
+    generation,
+    state: 'running',
+    ssh: SSH,
+    vnc: null,
+    error: null,
+  };
+  const beat = async () => expect((await calls.heartbeat([status])).statusCode).toBe(200);
+  const tick = () => t.app.deps.worker.runOnce(t.clock.now());
+  return { id, user, key, provider, beat, tick };
+}
+
+async function views(user: { cookie: string }, key: string, id: number) {
+  const v1 = (await v1Request(t, key, 'GET', `/instances/${id}`)).json().instance;
+  const list = await t.request({ method: 'GET', url: '/api/kvm/instances', cookie: user.cookie });
+  const vm = (list.json() as Record<string, unknown>[]).find((v) => v.vm_id === id);
+  return { v1, vm };
+}
+
+describe('a host that goes dark', () => {
+  it('every renter view says offline since its last heartbeat; an action waits; the minutes are a not-charged line', async () => {
+    const { id, user, key, beat, tick } = await runningVm();
+    for (let i = 0; i < 3; i += 1) {
+      t.clock.advance(30_000);
+      await beat();
+      await tick();
+    }
+    const before = await views(user, key, id);
+    expect(before.v1).toMatchObject({ hostStatus: 'online', hostOfflineSince: null });
+    expect(before.vm).toMatchObject({ host_status: 'online', host_offline_since: null });
+    const lastHeartbeat = t.clock.now().toISOString();
+
+    // Silent: 60 s is not yet offline; past 90 s it is.
+    t.clock.advance(60_000);
+    await tick();
+    expect((await views(user, key, id)).v1.hostStatus).toBe('online');
+    t.clock.advance(40_000);
+    await tick();
+    const dark = await views(user, key, id);
+    expect(dark.v1).toMatchObject({ hostStatus: 'offline', hostOfflineSince: lastHeartbeat });
+    expect(dark.vm).toMatchObject({ host_status: 'offline', host_offline_since: lastHeartbeat });
+
+    // Five minutes dark: not charged.
+    for (let i = 0; i < 5; i += 1) {
+      t.clock.advance(MIN);
+      await tick();
+    }
+    const usage = (await v1Request(t, key, 'GET', `/instances/${id}/usage`)).json().usage;
+    expect(usage.hostUnreachableMinutes).toBeGreaterThanOrEqual(5);
+    const invoice = await v1Request(t, key, 'GET', `/instances/${id}/invoice`);
+    expect(invoice.statusCode).toBe(200);
+    const line = (invoice.json().invoice.lines as Record<string, unknown>[]).find(
+      (l) => l.description === 'host unreachable — not charged',
+    );
+    expect(line).toMatchObject({ quantity: usage.hostUnreachableMinutes, amount: '0.00' });
+
+    // A stop meanwhile is accepted and says it waits for the host.
+    const stop = await t.request({
+      method: 'POST',
+      url: `/api/kvm/instances/${id}/stop`,
+      cookie: user.cookie,
+    });
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(stop.json().message).toBe(
+      'The host is unreachable: your stop was accepted and will run when the host is back.',
+    );
+
+    // Back: online again.
+    await beat();
+    await tick();
+    expect((await views(user, key, id)).v1.hostStatus).not.toBe('offline');
+  });
+});
+
+describe("the provider's list", () => {
+  it('carries metered instances with earnings equal to its ledger postings', async () => {
+    const { id, provider, beat, tick } = await runningVm();
+    for (let i = 0; i < 10; i += 1) {
+      t.clock.advance(30_000);
+      await beat();
+      await tick();
+    }
+    const res = await t.request({
+      method: 'GET',
+      url: `/api/rentals/provider/${provider.providerId}`,
+      cookie: provider.cookie,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const mine = (res.json() as Record<string, unknown>[]).find((r) => r.id === id);
+    expect(mine).toMatchObject({ billingPlan: 'metered' });
+    const result = await t.database.db.execute(sql`
+        select coalesce(sum(e.amount_micros), 0)::text as micros
+        from ledger_entries e
+        join ledger_transactions x on x.id = e.transaction_id
+        join ledger_accounts a on a.id = e.account_id
+        where a.kind = 'provider_earnings' and a.provider_id = ${provider.providerId}
+          and x.reference = ${`instance:${id}`}`);
+    const [ledger] = (result as unknown as { rows: { micros: string }[] }).rows;
+    const micros = BigInt(ledger?.micros ?? '0');
+    expect(micros).toBeGreaterThan(0n);
+    const earnings = mine?.earnings as { total: string };
+    // To the cent: the ledger's micro-dollars rounded as the view rounds them.
+    expect(Number(earnings.total)).toBeCloseTo(Number(micros) / 1e6, 2);
+  });
+});
