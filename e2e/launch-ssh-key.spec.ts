@@ -7,6 +7,9 @@ const ED25519 =
  * Issue 26 part 6: every launch screen says when the account has no SSH key, and the key is
  * added in place, before launching; the notice then goes from every launch screen.
  */
+// Three launch screens in one test: room for a loaded machine (alone it takes about 20 s).
+test.describe.configure({ timeout: 90_000 });
+
 test('the launch screens say there is no SSH key, and one is added in place', async ({ page }) => {
   expect((await page.request.post('/api/login')).ok()).toBeTruthy();
 
