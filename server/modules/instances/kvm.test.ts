@@ -541,6 +541,7 @@ describe('the lifecycle through /api/kvm', () => {
         temperature: 66,
         simulated: false,
         measured_at: t.clock.now().toISOString(),
+        stale: false,
       },
     });
     // Values a hostile host got stored anyway are quoted: pasted, the line runs ssh only, and

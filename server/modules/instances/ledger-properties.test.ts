@@ -69,7 +69,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** Empties what one sequence wrote; system accounts (made by the migration) stay. */
 async function reset() {
   await t.database.db.execute(sql`
-    truncate ledger_entries, ledger_transactions, instances, balance_alerts`);
+    truncate ledger_entries, ledger_transactions, instance_outages, instances, balance_alerts`);
   await t.database.db.execute(
     sql`delete from ledger_accounts where kind in ('wallet', 'provider_earnings')`,
   );
