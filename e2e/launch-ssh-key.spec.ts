@@ -38,7 +38,12 @@ test('the launch screens say there is no SSH key, and one is added in place', as
   );
 
   await page.goto('/marketplace');
-  await page.getByTestId('listing-card').first().getByRole('button', { name: 'Rent Now' }).click();
+  // Any listing with a unit free: other tests on this server rent from the same stock.
+  await page
+    .getByTestId('listing-card')
+    .getByRole('button', { name: 'Rent Now', disabled: false })
+    .first()
+    .click();
   await expect(page.getByRole('dialog')).toContainText('Duration (hours)');
   await expect(page.getByRole('region', { name: 'No SSH key' })).toHaveCount(0);
 });
@@ -46,7 +51,12 @@ test('the launch screens say there is no SSH key, and one is added in place', as
 test('the rent dialog shows the notice to an account with no key', async ({ page }) => {
   expect((await page.request.post('/api/login')).ok()).toBeTruthy();
   await page.goto('/marketplace');
-  await page.getByTestId('listing-card').first().getByRole('button', { name: 'Rent Now' }).click();
+  // Any listing with a unit free: other tests on this server rent from the same stock.
+  await page
+    .getByTestId('listing-card')
+    .getByRole('button', { name: 'Rent Now', disabled: false })
+    .first()
+    .click();
   await expect(page.getByRole('dialog').getByRole('region', { name: 'No SSH key' })).toContainText(
     'Your account has no SSH key.',
   );
