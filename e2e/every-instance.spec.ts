@@ -97,6 +97,7 @@ test('the VM Dashboard is in the avatar menu, and a created VM links to its card
 
   await page.getByRole('button', { name: 'Create New Instance' }).click();
   const form = page.getByRole('form', { name: 'Create New Instance' });
+  await expect(form.getByLabel('GPU Type').locator('option', { hasText: /^A6000/ })).toHaveCount(1);
   const options = await form.getByLabel('GPU Type').locator('option').allTextContents();
   const a6000 = options.find((o) => o.startsWith('A6000'));
   if (!a6000) throw new Error(`no A6000 among ${options.join(', ')}`);

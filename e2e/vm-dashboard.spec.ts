@@ -278,3 +278,26 @@ for (const width of [1280, 390]) {
     }
   });
 }
+
+test('the create form opened before the GPU types arrive takes the default once they do', async ({
+  page,
+}) => {
+  await demoLogin(page);
+  // The GPU list answers late, as on a slow line: the form is open before it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/kvm/gpus', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openDashboard(page);
+  await page.getByRole('button', { name: 'Create New Instance' }).click();
+  const form = page.getByRole('form', { name: 'Create New Instance' });
+  await expect(form.getByLabel('GPU Type')).toBeDisabled();
+  release();
+  await expect(form.getByLabel('GPU Type')).not.toHaveValue('');
+  await form.getByRole('button', { name: 'Create Instance' }).click();
+  await expect(toastWith(page, 'VM Created')).toBeVisible();
+});

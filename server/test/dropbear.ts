@@ -94,12 +94,22 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
       }
     },
     async stop() {
+      // The sessions dropbear forked outlive it and may still write in the bound home (a
+      // shell's history on hang-up): every descendant goes first, then the folder.
+      const sessions = child.pid ? descendants(child.pid) : [];
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
-      await rm(dir, { recursive: true, force: true });
+      for (const pid of sessions) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
@@ -131,4 +141,20 @@ function accepts(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/** Every process below `pid` (children first found, then theirs), by pgrep -P. */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')
+      .map(Number)
+      .filter((n) => n > 0);
+  } catch {
+    return []; // pgrep exits 1 when there is none
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
 }

@@ -61,7 +61,10 @@ export function CreateVmForm({
   const initialGpu = offered.some((g) => g.gpu_type === DEFAULT_VM_GPU)
     ? DEFAULT_VM_GPU
     : (offered[0]?.gpu_type ?? '');
-  const [gpuType, setGpuType] = useState(initialGpu);
+  // The GPU types may arrive after the form opens: until one is picked (and while the pick is
+  // still offered), the default follows the list as it stands.
+  const [picked, setGpuType] = useState('');
+  const gpuType = offered.some((g) => g.gpu_type === picked) ? picked : initialGpu;
   const [numbers, setNumbers] = useState<Record<NumberField, string>>({
     cpu_cores: String(VM_LIMITS.cpu_cores.default),
     ram_gb: String(VM_LIMITS.ram_gb.default),
