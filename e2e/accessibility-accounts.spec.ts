@@ -1,25 +1,21 @@
 import { NONE_IN_ANY_THEME, seriousViolationsInEveryTheme } from './axe';
 import { expect, test } from './fixtures';
 
-// Each test signs in its own user (not the shared demo account, which other specs use). Each
+// Each test signs in its own user (not the shared demo account, which other specs use). The
+// pages as they open (Add Credits, Profile's Overview, Settings' General) are scanned by
+// e2e/every-route.spec.ts; here, the other tabs and the edit form. Each
 // view is checked in the theme it opens in and then, switched in place with the theme menu (and
 // saved, so the next page opens in it), in the other two.
 const everyTheme = (page: Parameters<typeof seriousViolationsInEveryTheme>[0]) =>
   seriousViolationsInEveryTheme(page, { signedIn: true });
 
-test('Add Credits has no serious violations in any theme', async ({ signedInPage: page }) => {
-  await page.goto('/payments');
-  await expect(page.getByRole('button', { name: 'PayPal', exact: true })).toBeVisible();
-  expect(await everyTheme(page), '/payments').toEqual(NONE_IN_ANY_THEME);
-});
-
 test('Profile, each tab and the edit form, has no serious violations in any theme', async ({
   signedInPage: page,
 }) => {
-  test.slow(); // four views, each scanned in three themes
+  test.slow(); // three views, each scanned in three themes
   await page.goto('/profile');
   await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
-  for (const tab of ['Overview', 'Account', 'Activity']) {
+  for (const tab of ['Account', 'Activity']) {
     await page.getByRole('tab', { name: tab }).click();
     await page.waitForLoadState('networkidle');
     expect(await everyTheme(page), `/profile ${tab}`).toEqual(NONE_IN_ANY_THEME);
@@ -32,9 +28,9 @@ test('Profile, each tab and the edit form, has no serious violations in any them
 test('every Settings tab has no serious violations in any theme', async ({
   signedInPage: page,
 }) => {
-  test.setTimeout(150_000); // five tabs, each scanned in three themes
+  test.setTimeout(150_000); // four tabs, each scanned in three themes
   await page.goto('/settings');
-  for (const tab of ['General', 'Notifications', 'Security', 'API Keys', 'Billing']) {
+  for (const tab of ['Notifications', 'Security', 'API Keys', 'Billing']) {
     await page.getByRole('tab', { name: tab }).click();
     await page.waitForLoadState('networkidle');
     expect(await everyTheme(page), `/settings ${tab}`).toEqual(NONE_IN_ANY_THEME);

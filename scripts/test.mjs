@@ -4,6 +4,7 @@
 //   build          the web app, server and agent bundles once (unless dist/ is fresh): the
 //                  system test serves this very web build and the browser tests the whole of it
 //   unit and API   vitest, two workers
+//   money on PostgreSQL  with MONEY_DATABASE_URL only: the money tests there (else in the above)
 //   VMs            the busybox-guest VM tests (agent-e2e, system), one worker: at most two VMs boot;
 //                  the system project's two-server-process test (PostgreSQL) runs here too
 //   real guest     the Debian guest with real cloud-init (two VMs of its own)
@@ -16,6 +17,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
+import { MONEY_EXCLUDES, MONEY_TESTS } from './money-tests.mjs';
 
 const REPORTS = 'test-results/reports';
 rmSync(REPORTS, { recursive: true, force: true });
@@ -61,6 +63,14 @@ if (await redisAnswers()) env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
 else
   console.log('No Redis on 127.0.0.1:6379: the tests of limits shared through Redis are skipped.');
 
+/**
+ * With MONEY_DATABASE_URL (CI: its PostgreSQL), the tests of what moves money or races
+ * (scripts/money-tests.mjs) run there, in a phase of their own, instead of on the embedded
+ * database: the real server's locks and concurrency are the stronger test, and each file runs
+ * once. Without it they run with the other API tests.
+ */
+const MONEY_DATABASE_URL = process.env.MONEY_DATABASE_URL;
+
 const phases = [
   {
     name: 'prerequisites',
@@ -72,7 +82,21 @@ const phases = [
     ],
   },
   { name: 'build', fatal: true, run: () => buildIfStale() },
-  vitestPhase('unit and API', 'unit-api.json', ['--project', 'unit', '--project', 'api']),
+  vitestPhase('unit and API', 'unit-api.json', [
+    '--project',
+    'unit',
+    '--project',
+    'api',
+    ...(MONEY_DATABASE_URL ? MONEY_EXCLUDES.flatMap((glob) => ['--exclude', glob]) : []),
+  ]),
+  ...(MONEY_DATABASE_URL
+    ? [
+        {
+          ...vitestPhase('money on PostgreSQL', 'money.json', ['--project', 'api', ...MONEY_TESTS]),
+          env: { TEST_DATABASE_URL: MONEY_DATABASE_URL },
+        },
+      ]
+    : []),
   vitestPhase('VMs', 'vms.json', [
     '--project',
     'agent-e2e',

@@ -1,0 +1,2 @@
+export declare const MONEY_TESTS: string[];
+export declare const MONEY_EXCLUDES: string[];
