@@ -6,6 +6,7 @@ import {
   mibAsGb,
   shapeBeyondShare,
   shareLabel,
+  shownShare,
 } from './gpu-share';
 
 const GiB = 1024 ** 3;
@@ -53,18 +54,29 @@ describe('a guest within its share', () => {
   });
 
   it('names the maximum of each field asked beyond the share', () => {
-    expect(shapeBeyondShare({ cpus: 8, memoryGb: 25 }, share)).toEqual({});
-    expect(shapeBeyondShare({ cpus: 9, memoryGb: 26 }, share)).toEqual({
+    expect(shapeBeyondShare({ cpus: 8, memoryGb: 25 }, shownShare(share))).toEqual({});
+    expect(shapeBeyondShare({ cpus: 9, memoryGb: 26 }, shownShare(share))).toEqual({
       cpu_cores: "This GPU's share of its host is at most 8 vCPUs",
       ram_gb: "This GPU's share of its host is at most 25.5 GB of RAM",
     });
-    expect(shapeBeyondShare({ cpus: 2 }, { vcpus: 1, memoryMib: 512 })).toEqual({
+    expect(shapeBeyondShare({ cpus: 2 }, shownShare({ vcpus: 1, memoryMib: 512 }))).toEqual({
       cpu_cores: "This GPU's share of its host is at most 1 vCPU",
     });
   });
 
   it('lets the demo host take any shape the VM dashboard allows', () => {
-    expect(shapeBeyondShare({ cpus: 16, memoryGb: 128 }, DEMO_GPU_SHARE)).toEqual({});
+    expect(shapeBeyondShare({ cpus: 16, memoryGb: 128 }, shownShare(DEMO_GPU_SHARE))).toEqual({});
+  });
+
+  it('refuses exactly what exceeds the share itself, in whole GB', () => {
+    // 25.59 GB shows as 25.5: 25 fits, 26 does not, as against the MiB themselves.
+    for (const memoryMib of [26204, 26214, 26623, 26624]) {
+      for (const memoryGb of [25, 26, 27]) {
+        const refused =
+          'ram_gb' in shapeBeyondShare({ memoryGb }, shownShare({ vcpus: 1, memoryMib }));
+        expect(refused).toBe(memoryGb * 1024 > memoryMib);
+      }
+    }
   });
 
   it('reads as vCPUs and GB, rounded down', () => {

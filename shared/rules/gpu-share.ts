@@ -72,20 +72,32 @@ export function shareLabel(share: { vcpus: number; memoryGb: number }): string {
   return `${share.vcpus} vCPU${share.vcpus === 1 ? '' : 's'} · ${share.memoryGb} GB RAM`;
 }
 
+/** A share as views show it: whole vCPUs, GB to one decimal rounded down (mibAsGb). */
+export interface GpuShareShown {
+  vcpus: number;
+  memoryGb: number;
+}
+
+export const shownShare = (share: GpuShare): GpuShareShown => ({
+  vcpus: share.vcpus,
+  memoryGb: mibAsGb(share.memoryMib),
+});
+
 /**
- * Where an asked shape exceeds the share: per field (`cpu_cores`, `ram_gb`), the message
- * naming the maximum. Empty when it fits.
+ * Where an asked shape (whole vCPUs, whole GB) exceeds the share as shown: per field
+ * (`cpu_cores`, `ram_gb`), the message naming the maximum. Empty when it fits. For whole GB,
+ * more than the shown share (rounded down) is exactly more than the share itself.
  */
 export function shapeBeyondShare(
   asked: { cpus?: number | undefined; memoryGb?: number | undefined },
-  share: GpuShare,
+  share: GpuShareShown,
 ): Partial<Record<'cpu_cores' | 'ram_gb', string>> {
   const found: Partial<Record<'cpu_cores' | 'ram_gb', string>> = {};
   if (asked.cpus !== undefined && asked.cpus > share.vcpus) {
     found.cpu_cores = `This GPU's share of its host is at most ${share.vcpus} vCPU${share.vcpus === 1 ? '' : 's'}`;
   }
-  if (asked.memoryGb !== undefined && asked.memoryGb * 1024 > share.memoryMib) {
-    found.ram_gb = `This GPU's share of its host is at most ${mibAsGb(share.memoryMib)} GB of RAM`;
+  if (asked.memoryGb !== undefined && asked.memoryGb > share.memoryGb) {
+    found.ram_gb = `This GPU's share of its host is at most ${share.memoryGb} GB of RAM`;
   }
   return found;
 }

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { GpuShareView } from '../../../shared/contracts/listings';
-import { DEMO_GPU_SHARE, type GpuShare, gpuShare, mibAsGb } from '../../../shared/rules/gpu-share';
+import {
+  DEMO_GPU_SHARE,
+  type GpuShare,
+  gpuShare,
+  shownShare,
+} from '../../../shared/rules/gpu-share';
 import { gpuListings } from '../../db/schema';
 
 /**
@@ -50,5 +55,5 @@ export function listingShare(
 
 /** A share as listings show it: whole vCPUs and GB to one decimal (rounded down). */
 export function shareView(share: GpuShare | null): GpuShareView | null {
-  return share ? { vcpus: share.vcpus, memoryGb: mibAsGb(share.memoryMib) } : null;
+  return share ? shownShare(share) : null;
 }

@@ -1,4 +1,9 @@
-import { fitShape, type GpuShare, shapeBeyondShare } from '../../../../shared/rules/gpu-share';
+import {
+  fitShape,
+  type GpuShare,
+  shapeBeyondShare,
+  shownShare,
+} from '../../../../shared/rules/gpu-share';
 import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import {
   allowedActions,
@@ -58,7 +63,7 @@ function shapeWithinShare(
     ...(input.memoryGb !== undefined ? { memoryGb: input.memoryGb } : {}),
   };
   if (!share) return asked;
-  const beyond = shapeBeyondShare(input.askedShape ?? {}, share);
+  const beyond = shapeBeyondShare(input.askedShape ?? {}, shownShare(share));
   if (Object.keys(beyond).length > 0) {
     throw validationFailed(
       Object.fromEntries(Object.entries(beyond).map(([field, message]) => [field, [message]])),
