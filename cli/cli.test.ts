@@ -256,7 +256,7 @@ describe('what a terminal shows', () => {
     expect(running.stdout).toContain('SSH      ssh -p 22022 ubuntu@h.example');
   });
 
-  it('gpus list asks for the cheapest first, with --model too, and shows reliability', async () => {
+  it('gpus list asks for the cheapest first, with --model too, and shows reliability and the GPU share', async () => {
     const listing: PublicGpuListing = {
       id: 3,
       model: 'A100',
@@ -267,6 +267,7 @@ describe('what a terminal shows', () => {
       dailyRate: '48.00',
       availableCount: 2,
       provider: { name: 'Acme', reputation: '4.8' },
+      gpuShare: { vcpus: 8, memoryGb: 25.5 },
     };
     handler = () => ({ json: { gpus: [listing], nextCursor: null } });
     const plain = await rentgpu(['gpus', 'list'], { tty: true });
@@ -280,6 +281,9 @@ describe('what a terminal shows', () => {
     expect(plain.stdout.split('\n')[0]).toMatch(/\$\/HOUR .*RELIABILITY +PROVIDER$/);
     expect(plain.stdout).not.toContain('HOST');
     expect(plain.stdout).toMatch(/4\.8 +Acme/);
+    // One GPU's share of its host, shown before renting.
+    expect(plain.stdout.split('\n')[0]).toMatch(/MEMORY +VCPUS\/GPU +RAM\/GPU +LOCATION/);
+    expect(plain.stdout).toMatch(/80GB +8 +25\.5 GB +Mumbai/);
     expect(model.code).toBe(0);
     expect(sorted.code).toBe(0);
 

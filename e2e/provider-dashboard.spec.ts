@@ -365,6 +365,7 @@ function fixtureListing(id: number, over: Partial<GpuListingView>): GpuListingVi
     hostStatus: 'online',
     hostId: null,
     hostUptimePercent: null,
+    gpuShare: null,
     provider: {
       id: PROVIDER.id,
       companyName: PROVIDER.companyName,

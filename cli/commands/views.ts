@@ -60,6 +60,9 @@ export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
     ['id', (g) => g.id],
     ['model', (g) => g.model],
     ['memory', (g) => g.memory],
+    // One GPU's share of its host: the most an instance of it gets ("-": not reported yet).
+    ['vCPUs/GPU', (g) => g.gpuShare?.vcpus],
+    ['RAM/GPU', (g) => (g.gpuShare ? `${g.gpuShare.memoryGb} GB` : null)],
     ['location', (g) => g.location],
     ['$/hour', (g) => g.hourlyRate],
     ['available', (g) => g.availableCount],

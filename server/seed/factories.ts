@@ -147,9 +147,24 @@ export function gpuInventory(
 }
 
 /** A heartbeat's inventory as the factories' hosts report it: `count` GPUs named `name`. */
-function factoryInventory(name: string, count: number) {
+function factoryInventory(
+  name: string,
+  count: number,
+  machine: { cores: number; memoryGiB: number } | null = null,
+) {
   return {
-    host: hostInventory({ hostname: 'gpu-host-1' }),
+    host: hostInventory({
+      hostname: 'gpu-host-1',
+      ...(machine
+        ? {
+            cpu: { model: 'AMD EPYC', cores: machine.cores },
+            memory: {
+              totalBytes: machine.memoryGiB * 1024 ** 3,
+              availableBytes: machine.memoryGiB * 1024 ** 3,
+            },
+          }
+        : {}),
+    }),
     gpus: gpuInventory(name, () => ({}), count),
     images: [],
   };
@@ -173,6 +188,8 @@ export async function createHost(
      * the test agents' heartbeats report (server/test/hosts.ts); null: no inventory yet.
      */
     gpus?: { name: string; count: number } | null;
+    /** Its machine as its heartbeat reports it (default: hostInventory's 32 cores, 128 GB). */
+    machine?: { cores: number; memoryGiB: number };
   },
 ) {
   const gpus =
@@ -192,7 +209,8 @@ export async function createHost(
       accelerator: 'kvm',
       lastHeartbeatAt: at,
       publicHost: input.publicHost ?? null,
-      inventory: gpus === null ? null : factoryInventory(gpus.name, gpus.count),
+      inventory:
+        gpus === null ? null : factoryInventory(gpus.name, gpus.count, input.machine ?? null),
     })
     .returning();
   if (!host) throw new Error('host insert returned nothing');

@@ -53,7 +53,7 @@ export const deploymentView = z.object({
   template: z.enum(DEPLOY_TEMPLATE_IDS),
   storage_gb: z.number().int(),
   cpu_cores: z.number().int(),
-  ram_gb: z.number().int(),
+  ram_gb: z.number(),
   hourly_rate: z.string(),
   location: z.string(),
   is_demo_host: z.boolean(),

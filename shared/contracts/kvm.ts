@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
-import { DEFAULT_VM_GPU, DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
+import { DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
 import { deadlineAt } from './deadlines';
 import { idleMinutes, idleThreshold } from './idle-stop';
 import { launchWarnings } from './launch-warnings';
@@ -23,14 +23,9 @@ export {
 } from '../vm-options';
 
 const bounded = (field: keyof typeof VM_LIMITS, unit: string) => {
-  const { min, max, default: fallback } = VM_LIMITS[field];
+  const { min, max } = VM_LIMITS[field];
   const message = `${field} must be a whole number from ${min} to ${max}${unit}`;
-  return z
-    .number({ message })
-    .int({ message })
-    .min(min, { message })
-    .max(max, { message })
-    .default(fallback);
+  return z.number({ message }).int({ message }).min(min, { message }).max(max, { message });
 };
 
 export const createVmBody = z.object({
@@ -39,10 +34,25 @@ export const createVmBody = z.object({
     .trim()
     .min(1, { message: 'gpu_type must be a GPU type' })
     .max(100, { message: 'gpu_type must be a GPU type' })
-    .default(DEFAULT_VM_GPU),
-  cpu_cores: bounded('cpu_cores', ''),
-  ram_gb: bounded('ram_gb', ' GB'),
-  disk_gb: bounded('disk_gb', ' GB'),
+    .optional(),
+  /**
+   * Named: at most the GPU's share of its host (else 400 naming the maximum). Left out: the
+   * default (4 vCPUs, 16 GB), fitted to the share.
+   */
+  cpu_cores: bounded('cpu_cores', '').optional(),
+  ram_gb: bounded('ram_gb', ' GB').optional(),
+  disk_gb: bounded('disk_gb', ' GB').default(VM_LIMITS.disk_gb.default),
+  /**
+   * The listing to run on (one of gpu_type's, when gpu_type is named too). Left out: the
+   * cheapest rentable listing of gpu_type, a provider's host before the demo host at the same
+   * price.
+   */
+  gpu_listing_id: z
+    .number({ message: 'gpu_listing_id must be a listing id' })
+    .int({ message: 'gpu_listing_id must be a listing id' })
+    .positive({ message: 'gpu_listing_id must be a listing id' })
+    .max(2_147_483_647, { message: 'gpu_listing_id must be a listing id' })
+    .optional(),
   template: z
     .enum(VM_TEMPLATES, { message: 'template must be ubuntu22 or windows11' })
     .default(DEFAULT_VM_TEMPLATE),
@@ -182,12 +192,32 @@ export const vmActionAnswer = vmInstanceView.extend({
 });
 export type VmActionAnswer = z.infer<typeof vmActionAnswer>;
 
+/** A listing a VM of a GPU type can run on, as the create form offers it. */
+export const vmListingChoice = z.object({
+  listing_id: z.number(),
+  hourly_rate: z.string(),
+  provider_name: z.string(),
+  location: z.string(),
+  /** Runs on the demo host (nothing real), else on its provider's host. */
+  is_demo_host: z.boolean(),
+  /** One GPU's share of its host: the most a VM there may ask (shared/rules/gpu-share.ts). */
+  max_cpu_cores: z.number().nullable(),
+  max_ram_gb: z.number().nullable(),
+});
+export type VmListingChoice = z.infer<typeof vmListingChoice>;
+
 export const gpuOffering = z.object({
   gpu_type: z.string(),
   memory_gb: z.number(),
   /** The lowest rate a rentable listing of this type asks (the lowest listed when none is). */
   hourly_rate: z.string(),
   is_available: z.boolean(),
+  /**
+   * The rentable listings of the type in the order a create without gpu_listing_id tries them:
+   * cheapest first, a provider's host before the demo host at the same price. The first is
+   * where such a create runs.
+   */
+  listings: z.array(vmListingChoice),
 });
 export type GpuOffering = z.infer<typeof gpuOffering>;
 

@@ -146,6 +146,18 @@ export const LISTING_STATUSES = ['available', 'rented', 'maintenance'] as const;
 export const LISTING_HOST_STATUSES = ['demo', 'online', 'offline', 'none'] as const;
 export type ListingHostStatus = (typeof LISTING_HOST_STATUSES)[number];
 
+/**
+ * What one GPU's share of the listing's host gives an instance (shared/rules/gpu-share.ts):
+ * whole vCPUs and GB of RAM (one decimal, rounded down). Null where no host has reported yet.
+ */
+export const gpuShareView = z
+  .object({
+    vcpus: z.number().int().describe('vCPUs an instance of one GPU gets at most'),
+    memoryGb: z.number().describe('GB of RAM an instance of one GPU gets at most'),
+  })
+  .nullable();
+export type GpuShareView = z.infer<typeof gpuShareView>;
+
 export const gpuListingView = z.object({
   id: z.number(),
   providerId: z.number(),
@@ -171,6 +183,8 @@ export const gpuListingView = z.object({
   hostId: z.string().nullable(),
   /** Its host's uptime over the last 30 days, percent with one decimal; null without a host. */
   hostUptimePercent: z.number().nullable(),
+  /** What one GPU's share of its host gives: shown before renting, the most a create may ask. */
+  gpuShare: gpuShareView,
   provider: z.object({
     id: z.number(),
     companyName: z.string(),

@@ -453,6 +453,13 @@ export interface components {
                 name: string;
                 reputation: string;
             };
+            /** @description What one GPU's share of the listing's host gives an instance: vCPUs and GB of RAM. A create asking for more is refused. Null until its host has reported. */
+            gpuShare: {
+                /** @description vCPUs an instance of one GPU gets at most */
+                vcpus: number;
+                /** @description GB of RAM an instance of one GPU gets at most */
+                memoryGb: number;
+            } | null;
         };
         TemplateInput: {
             /** @enum {string} */
@@ -743,6 +750,13 @@ export interface components {
                 name: string;
                 reputation: string;
             };
+            /** @description What one GPU's share of the listing's host gives an instance: vCPUs and GB of RAM. A create asking for more is refused. Null until its host has reported. */
+            gpuShare: {
+                /** @description vCPUs an instance of one GPU gets at most */
+                vcpus: number;
+                /** @description GB of RAM an instance of one GPU gets at most */
+                memoryGb: number;
+            } | null;
         };
         Template: {
             /** @enum {string} */
@@ -2993,6 +3007,12 @@ export interface operations {
                             hostStatus: "demo" | "online" | "offline" | "none";
                             hostId: string | null;
                             hostUptimePercent: number | null;
+                            gpuShare: {
+                                /** @description vCPUs an instance of one GPU gets at most */
+                                vcpus: number;
+                                /** @description GB of RAM an instance of one GPU gets at most */
+                                memoryGb: number;
+                            } | null;
                             provider: {
                                 id: number;
                                 companyName: string;
@@ -3099,6 +3119,12 @@ export interface operations {
                             hostStatus: "demo" | "online" | "offline" | "none";
                             hostId: string | null;
                             hostUptimePercent: number | null;
+                            gpuShare: {
+                                /** @description vCPUs an instance of one GPU gets at most */
+                                vcpus: number;
+                                /** @description GB of RAM an instance of one GPU gets at most */
+                                memoryGb: number;
+                            } | null;
                             provider: {
                                 id: number;
                                 companyName: string;
@@ -3206,6 +3232,12 @@ export interface operations {
                             hostStatus: "demo" | "online" | "offline" | "none";
                             hostId: string | null;
                             hostUptimePercent: number | null;
+                            gpuShare: {
+                                /** @description vCPUs an instance of one GPU gets at most */
+                                vcpus: number;
+                                /** @description GB of RAM an instance of one GPU gets at most */
+                                memoryGb: number;
+                            } | null;
                             provider: {
                                 id: number;
                                 companyName: string;

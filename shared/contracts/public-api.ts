@@ -12,6 +12,7 @@ import { TEXT_LIMITS } from './limits';
 import {
   createListingBody,
   gpuListingView,
+  gpuShareView,
   LISTING_HOST_STATUSES,
   listingsQuery,
   updateListingBody,
@@ -59,6 +60,9 @@ export const publicGpuListing = z
     dailyRate: z.string().describe('US dollars per day (hourly × 24)'),
     availableCount: z.number().int(),
     provider: z.object({ name: z.string(), reputation: z.string() }),
+    gpuShare: gpuShareView.describe(
+      "What one GPU's share of the listing's host gives an instance: vCPUs and GB of RAM. A create asking for more is refused. Null until its host has reported.",
+    ),
   })
   .meta({ id: 'GpuListing' });
 export type PublicGpuListing = z.infer<typeof publicGpuListing>;

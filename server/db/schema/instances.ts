@@ -76,6 +76,11 @@ export const instances = pgTable(
     /** What the host should give it (agent protocol's desired instance). */
     cpus: integer('cpus').notNull().default(8),
     memoryGb: integer('memory_gb').notNull().default(32),
+    /**
+     * The memory its guest really has, in MiB: what was asked, fitted to its GPU's share of
+     * the host at creation (shared/rules/gpu-share.ts). Null on rows from before: memoryGb.
+     */
+    memoryMib: integer('memory_mib'),
     /** The host's GPU indexes (nvidia-smi `index`) it holds; empty until placed. */
     gpuIndexes: jsonb('gpu_indexes').$type<number[]>().notNull().default([]),
     /** The renter's OpenSSH public keys at creation (a later change to Settings is not pushed). */

@@ -135,6 +135,11 @@ export const gpuListings = pgTable(
       sql`${t.availableCount} >= 0 and ${t.availableCount} <= ${t.totalCount}`,
     ),
     check('gpu_listings_rate_check', sql`${t.hourlyRateMicros} > 0`),
+    // A listing on a provider's host runs there, never on the demo host (migration 0030).
+    check(
+      'gpu_listings_demo_host_has_no_host',
+      sql`not (${t.isDemoHost} and ${t.hostId} is not null)`,
+    ),
   ],
 );
 

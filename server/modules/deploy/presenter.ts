@@ -5,6 +5,7 @@ import {
   JUPYTER_PORT,
   jupyterTokenIn,
 } from '../../../shared/deploy-templates';
+import { guestMemoryGb } from '../../../shared/rules/gpu-share';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sftpUrl, sshCommand, sshTunnelCommand } from '../../../shared/rules/shell-command';
@@ -61,7 +62,7 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
       template,
       storage_gb: instance.storageGb,
       cpu_cores: instance.cpus,
-      ram_gb: instance.memoryGb,
+      ram_gb: guestMemoryGb(instance),
       hourly_rate: microsToDollars(instance.hourlyRateMicros),
       location: listing.location,
       is_demo_host: listing.isDemoHost,

@@ -4,6 +4,7 @@ import {
   desiredInstance,
   type HeartbeatRequest,
 } from '../../../shared/contracts/agent-protocol';
+import { fitShape, gpuShare } from '../../../shared/rules/gpu-share';
 import type { Instance } from '../../db/schema';
 import { randomToken } from '../../lib/crypto';
 import { validationFailed } from '../../lib/errors';
@@ -24,22 +25,27 @@ function desiredStateOf(status: string): DesiredInstance['state'] {
 }
 
 /**
- * What a unit of a listing gets on its host: the instance's own shape, but never more than a
- * per-GPU share of the machine: of its cores, and of the memory it lets guests use
- * (AGENT_GUEST_MEMORY_MIB, else 80%). A marketplace rental asks 8 vCPUs and 32 GB by default;
- * a host with 2 GPUs, 16 cores and 64 GB gives each 8 vCPUs and 25.6 GB.
+ * What a unit of a listing gets on its host: the instance's own shape (its memory in MiB as
+ * fitted at creation, else what it asked in GB), but never more than one GPU's share of the
+ * machine (shared/rules/gpu-share.ts): of its cores, and of the memory it lets guests use
+ * (AGENT_GUEST_MEMORY_MIB, else 80%). A host with 2 GPUs, 16 cores and 64 GB gives each
+ * 8 vCPUs and 25.6 GB.
  */
 export function shapeOnHost(
-  instance: Pick<Instance, 'cpus' | 'memoryGb'>,
+  instance: Pick<Instance, 'cpus' | 'memoryGb'> & { memoryMib?: number | null },
   inventory: HeartbeatRequest['host'],
   gpuCount: number,
 ): { cpus: number; memoryMib: number } {
-  const share = Math.max(1, gpuCount);
-  const cpus = Math.max(1, Math.min(instance.cpus, Math.floor(inventory.cpu.cores / share)));
-  const poolBytes = inventory.memory.guestBytes ?? inventory.memory.totalBytes * 0.8;
-  const shareMib = Math.floor(poolBytes / 1024 / 1024 / share);
-  const memoryMib = Math.max(512, Math.min(instance.memoryGb * 1024, shareMib));
-  return { cpus, memoryMib };
+  const share = gpuShare({
+    cores: inventory.cpu.cores,
+    totalBytes: inventory.memory.totalBytes,
+    guestBytes: inventory.memory.guestBytes,
+    gpuCount,
+  });
+  return fitShape(
+    { cpus: instance.cpus, memoryMib: instance.memoryMib ?? instance.memoryGb * 1024 },
+    share,
+  );
 }
 
 export const vncPassword = () => randomToken(6).slice(0, 8);

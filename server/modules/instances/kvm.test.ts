@@ -129,19 +129,22 @@ describe('GET /api/kvm/gpus', () => {
 
     const res = await api(user.cookie, 'GET', '/api/kvm/gpus');
     expect(res.statusCode).toBe(200);
-    const gpus = res.json() as { gpu_type: string }[];
+    const gpus = res.json() as { gpu_type: string; listings: { hourly_rate: string }[] }[];
     const byType = Object.fromEntries(gpus.map((g) => [g.gpu_type, g]));
-    expect(byType['Gpu A']).toEqual({
+    expect(byType['Gpu A']).toMatchObject({
       gpu_type: 'Gpu A',
       memory_gb: 12,
       hourly_rate: '0.95',
       is_available: true,
     });
+    // The rentable listings a create may run on, cheapest first (the taken one is not).
+    expect(byType['Gpu A']?.listings.map((l) => l.hourly_rate)).toEqual(['0.95', '1.10']);
     expect(byType['Gpu B']).toEqual({
       gpu_type: 'Gpu B',
       memory_gb: 48,
       hourly_rate: '2.00',
       is_available: false,
+      listings: [],
     });
     expect(byType['Gpu C']).toBeUndefined();
     expect(byType['Gpu D']).toBeUndefined();

@@ -102,9 +102,14 @@ export interface CreateMeteredInput {
   source: 'vm' | 'deploy' | 'api';
   template?: string | null;
   storageGb: number;
-  /** The VM's shape (VM dashboard: 2–16 vCPUs, 8–128 GB); the host caps it to a GPU's share. */
+  /**
+   * The VM's shape (VM dashboard: 2–16 vCPUs, 8–128 GB), fitted at creation to one GPU's share
+   * of the listing's host (shared/rules/gpu-share.ts).
+   */
   cpus?: number;
   memoryGb?: number;
+  /** The fields of the shape the renter named: beyond the share they are refused (400), not fitted. */
+  askedShape?: { cpus?: number; memoryGb?: number };
   /** The template's setup, handed to the host as cloud-init user-data. */
   userData?: string | null;
   /** The platform's per-instance key pair for the web console: `generateSshKeyPair()` (lib/ssh-keypair.ts). */

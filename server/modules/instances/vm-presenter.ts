@@ -1,5 +1,6 @@
 import type { GpuInfo } from '../../../shared/contracts/agent-protocol';
 import type { GpuUtilization, VmInstanceView } from '../../../shared/contracts/kvm';
+import { guestMemoryGb } from '../../../shared/rules/gpu-share';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sshCommand } from '../../../shared/rules/shell-command';
@@ -95,7 +96,7 @@ export function presentVm(
     gpu_type: listing.model,
     gpu_memory: listing.memoryGb ?? 0,
     cpu_cores: instance.cpus,
-    ram_gb: instance.memoryGb,
+    ram_gb: guestMemoryGb(instance),
     disk_gb: instance.storageGb,
     template: instance.template,
     source: instance.source,

@@ -6,14 +6,22 @@ import type {
   VmInstanceView,
   VmTemplateOption,
 } from '../../../shared/contracts/kvm';
-import { VM_TEMPLATE_LABELS, VM_TEMPLATES } from '../../../shared/contracts/kvm';
+import {
+  DEFAULT_VM_GPU,
+  VM_LIMITS,
+  VM_TEMPLATE_LABELS,
+  VM_TEMPLATES,
+  type VmListingChoice,
+} from '../../../shared/contracts/kvm';
+import { mibAsGb } from '../../../shared/rules/gpu-share';
 import { holdsUnit, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
-import { AppError, validationFailed } from '../../lib/errors';
+import { AppError, notFound, validationFailed } from '../../lib/errors';
 import type { HostsService } from '../hosts/service';
 import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
+import { type HostMachineRow, listingShare } from '../listings/gpu-share';
 import { listingsService } from '../listings/service';
 import { requestedDeadlines } from './deadlines-presenter';
 import { requestedIdleStop } from './idle-presenter';
@@ -35,6 +43,28 @@ export const VM_DEADLINE_FIELDS = { stopAt: 'stop_at', terminateAt: 'terminate_a
 const vmDeadlines = (body: { stop_at?: string | null; terminate_at?: string | null }) =>
   requestedDeadlines(body.stop_at, body.terminate_at);
 
+/** A rentable listing as the create form offers it: where it runs and its GPU's share. */
+function listingChoice(row: {
+  id: number;
+  hourlyRateMicros: bigint;
+  providerName: string;
+  location: string;
+  hostId: string | null;
+  isDemoHost: boolean;
+  hostMachine: HostMachineRow | null;
+}): VmListingChoice {
+  const share = listingShare(row, row.hostMachine);
+  return {
+    listing_id: row.id,
+    hourly_rate: microsToDollars(row.hourlyRateMicros),
+    provider_name: row.providerName,
+    location: row.location,
+    is_demo_host: row.hostId === null && row.isDemoHost,
+    max_cpu_cores: share ? share.vcpus : null,
+    max_ram_gb: share ? mibAsGb(share.memoryMib) : null,
+  };
+}
+
 /** The idle stop a VM request names (a field left out: the account default or as it is). */
 const vmIdleStop = (body: { idle_stop_minutes?: number; idle_threshold_percent?: number }) =>
   requestedIdleStop(body.idle_stop_minutes, body.idle_threshold_percent);
@@ -53,11 +83,34 @@ export function createVmService(deps: {
   const { db, instances, hosts, images } = deps;
 
   async function candidates(userId: string, model?: string) {
-    const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
     return listingsService.vmCandidates(db, {
       ...(model === undefined ? {} : { model }),
-      ...(viewerSandboxId === undefined ? {} : { viewerSandboxId }),
+      ...(await sandboxOf(userId)),
     });
+  }
+
+  /**
+   * The GPU type a create asks for: the named listing's (gpu_type, when named too, must be its
+   * model; another user's sandbox listing is not found), else gpu_type or the default.
+   */
+  async function gpuTypeOf(userId: string, body: CreateVmInput): Promise<string> {
+    if (body.gpu_listing_id === undefined) return body.gpu_type ?? DEFAULT_VM_GPU;
+    const [row] = await listingsService.vmCandidates(db, {
+      id: body.gpu_listing_id,
+      ...(await sandboxOf(userId)),
+    });
+    if (!row) throw notFound('GPU listing');
+    if (body.gpu_type !== undefined && body.gpu_type !== row.model) {
+      throw validationFailed({
+        gpu_listing_id: [`Listing ${row.id} offers ${row.model}, not ${body.gpu_type}`],
+      });
+    }
+    return row.model;
+  }
+
+  async function sandboxOf(userId: string) {
+    const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
+    return viewerSandboxId === undefined ? {} : { viewerSandboxId };
   }
 
   async function present(rows: InstanceRow[], now: Date): Promise<VmInstanceView[]> {
@@ -84,19 +137,24 @@ export function createVmService(deps: {
      * rented now (else the lowest listed), its memory, and whether any can be rented now.
      */
     async offerings(userId: string): Promise<GpuOffering[]> {
-      const byModel = new Map<string, { memoryGb: number; rate: bigint; available: boolean }>();
+      const byModel = new Map<
+        string,
+        { memoryGb: number; rate: bigint; available: boolean; listings: VmListingChoice[] }
+      >();
       for (const row of await candidates(userId)) {
-        const seen = byModel.get(row.model);
-        if (!seen) {
-          byModel.set(row.model, {
-            memoryGb: row.memoryGb,
-            rate: row.hourlyRateMicros,
-            available: row.rentable,
-          });
-        } else if (row.rentable && !seen.available) {
-          // Rows come cheapest first: the first rentable one sets the type's rate.
-          byModel.set(row.model, { ...seen, rate: row.hourlyRateMicros, available: true });
+        const seen = byModel.get(row.model) ?? {
+          memoryGb: row.memoryGb,
+          rate: row.hourlyRateMicros,
+          available: false,
+          listings: [],
+        };
+        // Rows come cheapest first: the first rentable one sets the type's rate.
+        if (row.rentable && !seen.available) {
+          seen.rate = row.hourlyRateMicros;
+          seen.available = true;
         }
+        if (row.rentable) seen.listings.push(listingChoice(row));
+        byModel.set(row.model, seen);
       }
       return [...byModel.entries()]
         .sort(([a, x], [b, y]) =>
@@ -107,6 +165,7 @@ export function createVmService(deps: {
           memory_gb: o.memoryGb,
           hourly_rate: microsToDollars(o.rate),
           is_available: o.available,
+          listings: o.listings,
         }));
     },
 
@@ -136,27 +195,39 @@ export function createVmService(deps: {
      * console.
      */
     async create(userId: string, body: CreateVmInput, now: Date, options: RentOptions = {}) {
+      const gpuType = await gpuTypeOf(userId, body);
+      const shape = {
+        cpus: body.cpu_cores ?? VM_LIMITS.cpu_cores.default,
+        memoryGb: body.ram_gb ?? VM_LIMITS.ram_gb.default,
+      };
+      const askedShape = {
+        ...(body.cpu_cores !== undefined ? { cpus: body.cpu_cores } : {}),
+        ...(body.ram_gb !== undefined ? { memoryGb: body.ram_gb } : {}),
+      };
       return instances.launch(
         {
           userId,
           source: 'vm',
-          listing: {
-            gpuType: body.gpu_type,
-            words: {
-              notOffered: () =>
-                validationFailed({ gpu_type: [`No ${body.gpu_type} GPU is offered`] }),
-              soldOut: () =>
-                new AppError(
-                  409,
-                  'CAPACITY_UNAVAILABLE',
-                  `No ${body.gpu_type} is free right now. Choose another GPU type or try again later.`,
-                  { gpu_type: body.gpu_type },
-                ),
-              noImage: () => imageUnavailable(body.template),
-              taken: (error) => error,
-              soldOutFirst: false,
-            },
-          },
+          listing:
+            body.gpu_listing_id !== undefined
+              ? { id: body.gpu_listing_id }
+              : {
+                  gpuType,
+                  words: {
+                    notOffered: () =>
+                      validationFailed({ gpu_type: [`No ${gpuType} GPU is offered`] }),
+                    soldOut: () =>
+                      new AppError(
+                        409,
+                        'CAPACITY_UNAVAILABLE',
+                        `No ${gpuType} is free right now. Choose another GPU type or try again later.`,
+                        { gpu_type: gpuType },
+                      ),
+                    noImage: () => imageUnavailable(body.template),
+                    taken: (error) => error,
+                    soldOutFirst: false,
+                  },
+                },
           plan: {
             name: 'metered',
             storageGb: body.disk_gb,
@@ -165,7 +236,8 @@ export function createVmService(deps: {
             idleStop: vmIdleStop(body),
           },
           template: body.template,
-          shape: { cpus: body.cpu_cores, memoryGb: body.ram_gb },
+          shape,
+          askedShape,
           record: async () => options.record,
         },
         now,

@@ -60,7 +60,10 @@ export interface PageStatement {
 
 /** The statement's one row (in array mode). */
 export type PageSqlRow = [
-  /** The page's listings as a JSON array, hostUptimePercent left null (presenter.ts fills it). */
+  /**
+   * The page's listings as a JSON array, hostUptimePercent left null and gpuShare a slot
+   * (presenter.ts fills both).
+   */
   json: string,
   /** Whether a listing follows the page. */
   more: boolean,
@@ -118,15 +121,23 @@ const HOST_STATUS_JSON = `(case when l.host_id is null then (case when l.is_demo
     else '"offline"' end)`;
 
 /**
+ * Where a listing's GPU share comes from (presenter.ts withGpuShares fills it in): its host's
+ * id, "demo" for a demo listing, null without a host.
+ */
+const GPU_SHARE_SLOT = `',"gpuShare":{"of":' || coalesce(to_json(l.host_id)::text,
+    case when l.is_demo_host then '"demo"' else 'null' end) || '}'`;
+
+/**
  * presentListing (presenter.ts): the stored JSON (migration 0020, written by a trigger when
  * the listing or its provider changes) and what a rental or a host changes. Status is one of
  * three words (gpu_listings_status_check), so it needs no escaping.
  */
 const MARKET_JSON = `l.market_json || ',"status":"' || l.status || '","availableCount":' || l.available_count::text
-    || ',"totalCount":' || l.total_count::text || ',"hostStatus":' || ${HOST_STATUS_JSON} || '}'`;
+    || ',"totalCount":' || l.total_count::text || ',"hostStatus":' || ${HOST_STATUS_JSON}
+    || ${GPU_SHARE_SLOT} || '}'`;
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
-const PUBLIC_JSON = `l.public_json || ',"availableCount":' || l.available_count::text || '}'`;
+const PUBLIC_JSON = `l.public_json || ',"availableCount":' || l.available_count::text || ${GPU_SHARE_SLOT} || '}'`;
 
 /** Builds a shape's statement; its text depends on the shape only, never on the values. */
 export function pageStatement(shape: PageShape): PageStatement {

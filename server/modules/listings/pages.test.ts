@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GpuListingView } from '../../../shared/contracts/listings';
 import { dollarsToMicros } from '../../../shared/rules/money';
 import { hostOutages, hosts, providers } from '../../db/schema';
-import { createListing, createProvider } from '../../seed/factories';
+import { createListing, createProvider, gpuInventory, hostInventory } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
 import { apiKeysService } from '../api-keys/service';
 import { providerHostsService } from '../hosts/provider-hosts';
@@ -215,6 +215,17 @@ describe('a page written by the database', () => {
         name: 'online',
         enrolledAt: new Date(now.getTime() - 48 * hour),
         lastHeartbeatAt: now,
+        // 16 cores, 64 GB, 2 GPUs: each GPU's share is 8 vCPUs and 25.5 GB (80%, rounded down).
+        inventory: {
+          host: hostInventory({
+            cpu: { model: 'x', cores: 16 },
+            memory: {
+              totalBytes: 64 * 1024 ** 3,
+              availableBytes: 64 * 1024 ** 3,
+            },
+          }),
+          gpus: gpuInventory('NVIDIA GeForce RTX 4090', () => ({}), 2),
+        },
       },
       {
         id: hostId('offline'),
@@ -275,6 +286,15 @@ describe('a page written by the database', () => {
     expect(listed.find((l) => l.hostId === hostId('online'))?.hostUptimePercent).toBe(
       uptime.get(hostId('online')),
     );
+    // One GPU's share of its host: the host's, the demo host's, none before a host reports.
+    const shareOf = (l: GpuListingView | undefined) => l?.gpuShare;
+    expect(shareOf(listed.find((l) => l.hostId === hostId('online')))).toEqual({
+      vcpus: 8,
+      memoryGb: 25.5,
+    });
+    expect(shareOf(listed.find((l) => l.hostId === hostId('offline')))).toBeNull();
+    expect(shareOf(listed.find((l) => l.isDemoHost))).toEqual({ vcpus: 16, memoryGb: 128 });
+    expect(shareOf(listed.find((l) => l.hostId === null && !l.isDemoHost))).toBeNull();
   });
 
   it('writes a listing again when it or its provider changes, and not for a rental', async () => {

@@ -1,5 +1,6 @@
-import type { GpuListingView } from '../../../shared/contracts/listings';
+import type { GpuListingView, GpuShareView } from '../../../shared/contracts/listings';
 import { microsToDollars } from '../../../shared/rules/money';
+import { listingShare, shareView } from './gpu-share';
 import type { ListingRow } from './repo';
 
 /**
@@ -8,7 +9,7 @@ import type { ListingRow } from './repo';
  * MARKET_JSON); change both together (listings.test.ts compares them).
  */
 export function presentListing(
-  { listing, provider, hostStatus }: ListingRow,
+  { listing, provider, hostStatus, hostMachine }: ListingRow,
   uptime: ReadonlyMap<string, number | null> = new Map(),
 ): GpuListingView {
   const specs = listing.specifications ?? {};
@@ -31,6 +32,7 @@ export function presentListing(
     hostStatus,
     hostId: listing.hostId,
     hostUptimePercent: listing.hostId ? (uptime.get(listing.hostId) ?? null) : null,
+    gpuShare: shareView(listingShare(listing, hostMachine)),
     provider: {
       id: provider.id,
       companyName: provider.companyName,
@@ -58,3 +60,18 @@ export function withHostUptime(json: string, uptime: ReadonlyMap<string, number 
 }
 
 const UPTIME_SLOT = /"hostId":("(?:[^"\\]|\\.)*"),"hostUptimePercent":null/g;
+
+/**
+ * A page's listings with each one's gpuShare filled in. The database writes
+ * `"gpuShare":{"of":<host id, "demo" or null>}` (page-query.ts); `shares` holds the share of
+ * each host id ("demo": the demo host's). Like UPTIME_SLOT, the pattern cannot occur inside a
+ * JSON string. A slot whose host is unknown becomes null.
+ */
+export function withGpuShares(json: string, shares: ReadonlyMap<string, GpuShareView>): string {
+  return json.replace(SHARE_SLOT, (_slot, of: string) => {
+    const share = of === 'null' ? null : (shares.get(JSON.parse(of) as string) ?? null);
+    return `"gpuShare":${JSON.stringify(share)}`;
+  });
+}
+
+const SHARE_SLOT = /"gpuShare":\{"of":("(?:[^"\\]|\\.)*"|null)\}/g;

@@ -6,6 +6,7 @@ import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiledSql, runSqlArrays } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
+import { type HostMachineRow, hostMachineJson, hostMachineSql } from './gpu-share';
 import {
   type PageShape,
   type PageSqlRow,
@@ -163,6 +164,7 @@ export const listingColumns = {
   },
   hostStatus: hostStatusOfListing,
   hostReadiness: hostReadinessOfListing,
+  hostMachine: hostMachineSql,
 };
 
 export type ListingRow = {
@@ -180,6 +182,8 @@ export type ListingRow = {
   hostStatus: 'demo' | 'online' | 'offline' | 'none';
   /** Its host's readiness verdict (docs/decisions/021); null when there is none. */
   hostReadiness?: HostReadiness | null;
+  /** What its host reported of its machine (gpu-share.ts); null without one. */
+  hostMachine?: HostMachineRow | null;
 };
 
 export interface ListingFilter {
@@ -272,37 +276,67 @@ export const listingsRepo = {
   /**
    * Listings a VM can be made from (the VM dashboard): not removed, not in maintenance, visible
    * to the viewer (public, or the viewer's own sandbox), cheapest first; `model` narrows to
-   * one GPU type. Says whether a unit can be taken now and which images its host holds
+   * one GPU type, `id` to one listing. At the same price a listing on a provider's host comes
+   * before one on the demo host. Says whether a unit can be taken now, what its host reported
+   * of its machine (the GPU share, gpu-share.ts) and which images its host holds
    * (heldImagesSql; the caller adds those it can fetch: server/modules/images/catalogue.ts).
    */
-  async vmCandidates(conn: Conn, filter: { model?: string; viewerSandboxId?: number }) {
+  async vmCandidates(
+    conn: Conn,
+    filter: { model?: string; id?: number; viewerSandboxId?: number },
+  ) {
     const visible =
       filter.viewerSandboxId === undefined
         ? eq(providers.isSandbox, false)
         : or(eq(providers.isSandbox, false), eq(providers.id, filter.viewerSandboxId));
-    return conn
+    return (
+      conn
+        .select({
+          id: gpuListings.id,
+          model: gpuListings.model,
+          memoryGb: gpuListings.memoryGb,
+          hourlyRateMicros: gpuListings.hourlyRateMicros,
+          hostId: gpuListings.hostId,
+          isDemoHost: gpuListings.isDemoHost,
+          providerName: providers.companyName,
+          location: gpuListings.location,
+          hostStatus: hostStatusOfListing,
+          hostMachine: hostMachineSql,
+          rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
+          heldImages: heldImagesSql,
+        })
+        .from(gpuListings)
+        .innerJoin(providers, eq(providers.id, gpuListings.providerId))
+        .where(
+          and(
+            isNull(gpuListings.removedAt),
+            inArray(gpuListings.status, ['available', 'rented']),
+            visible,
+            filter.model === undefined ? undefined : eq(gpuListings.model, filter.model),
+            filter.id === undefined ? undefined : eq(gpuListings.id, filter.id),
+          ),
+        )
+        // Cheapest first; at the same price a provider's real host before the demo host.
+        .orderBy(
+          asc(gpuListings.hourlyRateMicros),
+          asc(sql`${gpuListings.hostId} is null`),
+          asc(gpuListings.id),
+        )
+        .limit(1000)
+    );
+  },
+
+  /** What each named host reported of its machine (gpu-share.ts), by host id. */
+  async machinesOf(conn: Conn, hostIds: string[]): Promise<Map<string, HostMachineRow | null>> {
+    if (hostIds.length === 0) return new Map();
+    const rows = await conn
       .select({
-        id: gpuListings.id,
-        model: gpuListings.model,
-        memoryGb: gpuListings.memoryGb,
-        hourlyRateMicros: gpuListings.hourlyRateMicros,
-        hostId: gpuListings.hostId,
-        hostStatus: hostStatusOfListing,
-        rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
-        heldImages: heldImagesSql,
+        id: hosts.id,
+        machine: sql<HostMachineRow | null>`${sql.raw(hostMachineJson('"hosts"."inventory"'))}`,
       })
-      .from(gpuListings)
-      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
-      .where(
-        and(
-          isNull(gpuListings.removedAt),
-          inArray(gpuListings.status, ['available', 'rented']),
-          visible,
-          filter.model === undefined ? undefined : eq(gpuListings.model, filter.model),
-        ),
-      )
-      .orderBy(asc(gpuListings.hourlyRateMicros), asc(gpuListings.id))
-      .limit(1000);
+      .from(hosts)
+      .where(inArray(hosts.id, hostIds));
+    return new Map(rows.map((r) => [r.id, r.machine] as const));
   },
 
   /** The host GPU indexes of each named listing that is on this host. */

@@ -1,5 +1,11 @@
-import type { ListingChanges, ListingsQuery, NewListing } from '../../../shared/contracts/listings';
+import type {
+  GpuShareView,
+  ListingChanges,
+  ListingsQuery,
+  NewListing,
+} from '../../../shared/contracts/listings';
 import { gpuModelInfo, performanceScore } from '../../../shared/gpu-models';
+import { DEMO_GPU_SHARE } from '../../../shared/rules/gpu-share';
 import { dollarsToMicros } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
 import { bindDb } from '../../lib/bind-db';
@@ -15,9 +21,10 @@ import { providerHostsService } from '../hosts/provider-hosts';
 import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { gpuBinding } from './gpu-binding';
+import { DEMO_SHARE_KEY, listingShare, shareView } from './gpu-share';
 import { gpuOfferings } from './offerings';
 import { listingsPolicy } from './policy';
-import { withHostUptime } from './presenter';
+import { withGpuShares, withHostUptime } from './presenter';
 import { listingsRepo } from './repo';
 
 /** Columns derived from the model and memory, kept so sorting stays an index scan. */
@@ -30,7 +37,7 @@ const derived = derivedListingColumns;
  * Where a listing's instances run: one of the provider's own hosts (not removed) and the
  * host's GPUs it sells, one per unit, all of the listing's model and sold by no other listing
  * (docs/decisions/020; none given means the free ones). Undefined when nothing that binds it
- * changes (host, GPUs, model, total).
+ * changes (host, GPUs, model, total). A listing placed on a host is no longer a demo host's.
  */
 async function placement(
   conn: Conn,
@@ -39,7 +46,10 @@ async function placement(
   change: { hostId?: string | null; hostGpuIndexes?: number[] },
   current: { hostId: string | null; hostGpuIndexes: number[]; model: string; totalCount: number },
   next: { model: string; totalCount: number },
-): Promise<{ hostId: string | null; hostGpuIndexes: number[]; gpuProblem: null } | undefined> {
+): Promise<
+  | { hostId: string | null; hostGpuIndexes: number[]; gpuProblem: null; isDemoHost?: false }
+  | undefined
+> {
   const moved = change.hostId !== undefined || change.hostGpuIndexes !== undefined;
   const resized = next.model !== current.model || next.totalCount !== current.totalCount;
   if (!moved && (current.hostId === null || !resized)) return undefined;
@@ -65,7 +75,8 @@ async function placement(
     wanted,
     keep: hostId === current.hostId ? current.hostGpuIndexes : [],
   });
-  return { hostId, hostGpuIndexes, gpuProblem: null };
+  // On a provider's host it runs there, not on the demo host: the badge follows (migration 0030).
+  return { hostId, hostGpuIndexes, gpuProblem: null, isDemoHost: false };
 }
 
 /** The listing the caller's provider owns, or the policy's 404 / 403 (listingsPolicy). */
@@ -122,7 +133,15 @@ export const listingsService = {
       hostIds.length > 0
         ? await providerHostsService.uptimeOf(db, hostIds, options.now)
         : new Map<string, number | null>();
-    return { json: withHostUptime(json, uptime), nextCursor: next ? encodeCursor(next) : null };
+    const machines = await listingsRepo.machinesOf(db, hostIds);
+    const shares = new Map<string, GpuShareView>([[DEMO_SHARE_KEY, shareView(DEMO_GPU_SHARE)]]);
+    for (const [id, machine] of machines) {
+      shares.set(id, shareView(listingShare({ hostId: id, isDemoHost: false }, machine)));
+    }
+    return {
+      json: withGpuShares(withHostUptime(json, uptime), shares),
+      nextCursor: next ? encodeCursor(next) : null,
+    };
   },
 
   /** The sandbox provider a demo visitor owns, if any (whose listings only they see). */

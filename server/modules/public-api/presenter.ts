@@ -24,6 +24,7 @@ export function presentPublicListing(view: GpuListingView): PublicGpuListing {
     dailyRate: view.dailyRate,
     availableCount: view.availableCount,
     provider: { name: view.provider.companyName, reputation: view.provider.reputation },
+    gpuShare: view.gpuShare,
   };
 }
 

@@ -165,6 +165,7 @@ describe('GPU listings', () => {
         'availableCount',
         'cudaCores',
         'dailyRate',
+        'gpuShare',
         'hourlyRate',
         'id',
         'location',

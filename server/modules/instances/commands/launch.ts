@@ -61,6 +61,8 @@ export interface LaunchRequest {
   /** A template (an image or an Instant Deploy template) and the shape the renter chose. */
   template?: string | null;
   shape?: { cpus: number; memoryGb: number };
+  /** The fields of `shape` the renter named: beyond the GPU's share of its host they are 400. */
+  askedShape?: { cpus?: number; memoryGb?: number };
   /** An SSH key of the user's the API caller named (checked: not theirs is 400 naming `sshKeyId`). */
   sshKeyId?: string;
   /** The public API key that launches it: its spend counts toward that key's caps too. */
@@ -190,6 +192,7 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
       const base = {
         source,
         storageGb: plan.storageGb,
+        ...(req.askedShape ? { askedShape: req.askedShape } : {}),
         ...(plan.deadlines ? { deadlines: plan.deadlines } : {}),
         idleStop: await idleStopFor(req.userId, plan.idleStop),
       };

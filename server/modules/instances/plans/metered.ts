@@ -1,3 +1,9 @@
+import {
+  fitShape,
+  type GpuShare,
+  shapeBeyondShare,
+  shownShare,
+} from '../../../../shared/rules/gpu-share';
 import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import {
   allowedActions,
@@ -16,14 +22,16 @@ import {
   invalidStateTransition,
   listingGpusMissing,
   notFound,
+  validationFailed,
 } from '../../../lib/errors';
 import { ledgerService } from '../../ledger/service';
+import { listingShare } from '../../listings/gpu-share';
 import { listingsService } from '../../listings/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
-import type { InstanceEvent } from '../types';
+import type { CreateMeteredInput, InstanceEvent } from '../types';
 import { chargeMeteredMinute } from './metered-minute';
 import { chargeOpeningMinute, refundNeverReady } from './metered-opening';
 import { stopMetered } from './metered-stop';
@@ -39,6 +47,38 @@ const TELLS = new Set<InstanceEvent['kind']>([
   'idle_stop_warning',
   'idle_stopped',
 ]);
+
+/**
+ * The shape the guest will really have: what was asked (or the template's), fitted to one
+ * GPU's share of the listing's host (shared/rules/gpu-share.ts). A field the renter named
+ * (`askedShape`) beyond the share is refused, the maximum in the message, before anything is
+ * taken or charged. No share known (no host has reported): as asked, capped when it boots.
+ */
+function shapeWithinShare(
+  input: CreateMeteredInput,
+  share: GpuShare | null,
+): { cpus?: number; memoryGb?: number; memoryMib?: number } {
+  const asked = {
+    ...(input.cpus !== undefined ? { cpus: input.cpus } : {}),
+    ...(input.memoryGb !== undefined ? { memoryGb: input.memoryGb } : {}),
+  };
+  if (!share) return asked;
+  const beyond = shapeBeyondShare(input.askedShape ?? {}, shownShare(share));
+  if (Object.keys(beyond).length > 0) {
+    throw validationFailed(
+      Object.fromEntries(Object.entries(beyond).map(([field, message]) => [field, [message]])),
+    );
+  }
+  const fitted = fitShape(
+    { cpus: input.cpus ?? DEFAULT_CPUS, memoryMib: (input.memoryGb ?? DEFAULT_MEMORY_GB) * 1024 },
+    share,
+  );
+  return { ...asked, cpus: fitted.cpus, memoryMib: fitted.memoryMib };
+}
+
+/** An instance's shape when nothing names one (the instances table's defaults). */
+const DEFAULT_CPUS = 8;
+const DEFAULT_MEMORY_GB = 32;
 
 /** The wallet must hold one hour at the instance's rate (compute and storage). */
 async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: number) {
@@ -76,6 +116,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       return ctx.forHost(async (tx) => {
         const found = await listingsService.findById(tx, input.gpuListingId);
         if (!found) throw notFound('GPU listing');
+        const shape = shapeWithinShare(input, listingShare(found.listing, found.hostMachine));
         const rate = found.listing.hourlyRateMicros;
         await requireOneHour(tx, userId, rate, input.storageGb);
         if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
@@ -102,8 +143,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           hostId: listing.hostId,
           source: input.source,
           template: input.template ?? null,
-          ...(input.cpus !== undefined ? { cpus: input.cpus } : {}),
-          ...(input.memoryGb !== undefined ? { memoryGb: input.memoryGb } : {}),
+          ...shape,
           userData: input.userData ?? null,
           platformSshPublicKey: input.platformKey?.publicKey ?? null,
           platformSshPrivateKey: input.platformKey?.privateKey ?? null,

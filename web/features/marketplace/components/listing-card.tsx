@@ -1,7 +1,8 @@
-import { BadgeCheck, Gauge, HardDrive, MapPin, Server, Star } from 'lucide-react';
+import { BadgeCheck, Cpu, Gauge, HardDrive, MapPin, Server, Star } from 'lucide-react';
 import { memo } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { type Currency, formatMoney } from '../../../../shared/rules/currency';
+import { shareLabel } from '../../../../shared/rules/gpu-share';
 import { availabilityLabel, isLowAvailability, isRentable } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -76,6 +77,16 @@ export const ListingCard = memo(function ListingCard({
           <dt className="sr-only">Bandwidth</dt>
           <dd>{listing.bandwidth}</dd>
         </div>
+        {/* What one GPU's share of its host gives an instance: shown before renting. */}
+        <div className="col-span-2 flex items-center gap-1.5">
+          <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">CPU and RAM per GPU</dt>
+          <dd data-testid="gpu-share">
+            {listing.gpuShare
+              ? `${shareLabel(listing.gpuShare)} per GPU`
+              : 'CPU and RAM not reported by its host yet'}
+          </dd>
+        </div>
         <div className="col-span-2 flex items-center gap-1.5">
           <MapPin className="h-4 w-4 text-muted-foreground" aria-hidden />
           <dt className="sr-only">Location</dt>
@@ -142,6 +153,7 @@ export function ListingCardSkeleton() {
       <div className="grid grid-cols-2 gap-2">
         <Skeleton className="h-5 w-16" />
         <Skeleton className="h-5 w-20" />
+        <Skeleton className="col-span-2 h-5 w-48" />
         <Skeleton className="col-span-2 h-5 w-40" />
       </div>
       <div>

@@ -1,6 +1,16 @@
 import { type FormEvent, useState } from 'react';
-import type { CreateVmBody, GpuOffering, VmTemplateOption } from '../../../../shared/contracts/kvm';
+import type {
+  CreateVmBody,
+  GpuOffering,
+  VmListingChoice,
+  VmTemplateOption,
+} from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
+import {
+  type GpuShareShown,
+  shapeBeyondShare,
+  shareLabel,
+} from '../../../../shared/rules/gpu-share';
 import { IDLE_STOP_CHOICES } from '../../../../shared/rules/idle-stop';
 import {
   DEFAULT_VM_GPU,
@@ -31,13 +41,47 @@ const NUMBER_FIELDS: { key: NumberField; label: string }[] = [
   { key: 'disk_gb', label: 'Disk (GB)' },
 ];
 
-/** The message under a number field whose value is not a whole number within its bounds. */
-function numberError(key: NumberField, raw: string): string | null {
+/**
+ * The message under a number field whose value is not a whole number within its bounds, or
+ * asks more than the chosen listing's GPU share gives (the server's words).
+ */
+function numberError(key: NumberField, raw: string, share: GpuShareShown | null): string | null {
   const { min, max } = VM_LIMITS[key];
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max)
     return `Enter a whole number from ${min} to ${max}.`;
+  if (share && key !== 'disk_gb') {
+    const beyond = shapeBeyondShare(
+      key === 'cpu_cores' ? { cpus: value } : { memoryGb: value },
+      share,
+    );
+    const message = beyond[key];
+    if (message) return `${message}.`;
+  }
   return null;
+}
+
+/** A listing as the host choice names it: provider, place, demo or not, rate. */
+function listingName(l: VmListingChoice): string {
+  return `${l.provider_name}, ${l.location}${l.is_demo_host ? ' (demo host)' : ''} - ${formatMoney(l.hourly_rate)}/hr`;
+}
+
+/** One GPU's share of the listing's host, when its host has reported it. */
+function shareOf(l: VmListingChoice | undefined): GpuShareShown | null {
+  return l && l.max_cpu_cores !== null && l.max_ram_gb !== null
+    ? { vcpus: l.max_cpu_cores, memoryGb: l.max_ram_gb }
+    : null;
+}
+
+/** Where the VM will run and what it may ask there, said before anything is charged. */
+function runsOnText(l: VmListingChoice | undefined): string | undefined {
+  if (!l) return undefined;
+  const share = shareOf(l);
+  return `Runs on listing #${l.listing_id}: ${l.provider_name}, ${l.location}${l.is_demo_host ? ' (demo host)' : ''}. ${
+    share
+      ? `Each GPU there gives up to ${shareLabel(share)}.`
+      : 'Its host has not reported its CPU and RAM yet.'
+  }`;
 }
 
 /**
@@ -65,6 +109,12 @@ export function CreateVmForm({
   // still offered), the default follows the list as it stands.
   const [picked, setGpuType] = useState('');
   const gpuType = offered.some((g) => g.gpu_type === picked) ? picked : initialGpu;
+  // "" is the cheapest rentable listing of the type (what the server picks without an id).
+  const [listingId, setListingId] = useState('');
+  const choices = offered.find((g) => g.gpu_type === gpuType)?.listings ?? [];
+  const chosen =
+    listingId === '' ? choices[0] : choices.find((l) => String(l.listing_id) === listingId);
+  const share = shareOf(chosen);
   const [numbers, setNumbers] = useState<Record<NumberField, string>>({
     cpu_cores: String(VM_LIMITS.cpu_cores.default),
     ram_gb: String(VM_LIMITS.ram_gb.default),
@@ -86,7 +136,7 @@ export function CreateVmForm({
     event.preventDefault();
     const found: Record<string, string> = {};
     for (const { key } of NUMBER_FIELDS) {
-      const message = numberError(key, numbers[key]);
+      const message = numberError(key, numbers[key], share);
       if (message) found[key] = message;
     }
     setErrors(found);
@@ -98,6 +148,7 @@ export function CreateVmForm({
       disk_gb: Number.parseInt(numbers.disk_gb, 10),
       template,
     };
+    if (listingId !== '' && chosen) body.gpu_listing_id = chosen.listing_id;
     const stopAt = deadlineFrom(stopAfter, Date.now());
     const terminateAt = deadlineFrom(terminateAfter, Date.now());
     if (stopAt) body.stop_at = stopAt;
@@ -144,7 +195,10 @@ export function CreateVmForm({
             <Select
               id="vm-gpu"
               value={gpuType}
-              onChange={(e) => setGpuType(e.target.value)}
+              onChange={(e) => {
+                setGpuType(e.target.value);
+                setListingId('');
+              }}
               disabled={offered.length === 0}
             >
               {offered.map((g) => (
@@ -154,28 +208,54 @@ export function CreateVmForm({
               ))}
             </Select>
           </Field>
-          {NUMBER_FIELDS.map(({ key, label }) => (
-            <Field
-              key={key}
-              id={`vm-${key}`}
-              label={label}
-              hint={`${VM_LIMITS[key].min}–${VM_LIMITS[key].max}`}
-              error={errors[key] ?? null}
+          <Field id="vm-listing" label="Host" hint={runsOnText(chosen)}>
+            <Select
+              id="vm-listing"
+              value={listingId}
+              onChange={(e) => setListingId(e.target.value)}
+              disabled={choices.length === 0}
+              aria-describedby={chosen ? 'vm-listing-hint' : undefined}
             >
-              <Input
+              {choices[0] ? <option value="">Cheapest: {listingName(choices[0])}</option> : null}
+              {choices.map((l) => (
+                <option key={l.listing_id} value={String(l.listing_id)}>
+                  #{l.listing_id} {listingName(l)}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          {NUMBER_FIELDS.map(({ key, label }) => {
+            // CPU and RAM: at most the chosen listing's GPU share of its host.
+            const cap =
+              share && key === 'cpu_cores'
+                ? share.vcpus
+                : share && key === 'ram_gb'
+                  ? Math.floor(share.memoryGb)
+                  : VM_LIMITS[key].max;
+            const max = Math.min(VM_LIMITS[key].max, cap);
+            return (
+              <Field
+                key={key}
                 id={`vm-${key}`}
-                type="number"
-                inputMode="numeric"
-                step={1}
-                min={VM_LIMITS[key].min}
-                max={VM_LIMITS[key].max}
-                value={numbers[key]}
-                onChange={(e) => setNumbers((n) => ({ ...n, [key]: e.target.value }))}
-                aria-invalid={errors[key] ? true : undefined}
-                aria-describedby={errors[key] ? `vm-${key}-error` : `vm-${key}-hint`}
-              />
-            </Field>
-          ))}
+                label={label}
+                hint={`${VM_LIMITS[key].min}–${max}${max < VM_LIMITS[key].max ? ' on this host' : ''}`}
+                error={errors[key] ?? null}
+              >
+                <Input
+                  id={`vm-${key}`}
+                  type="number"
+                  inputMode="numeric"
+                  step={1}
+                  min={VM_LIMITS[key].min}
+                  max={max}
+                  value={numbers[key]}
+                  onChange={(e) => setNumbers((n) => ({ ...n, [key]: e.target.value }))}
+                  aria-invalid={errors[key] ? true : undefined}
+                  aria-describedby={errors[key] ? `vm-${key}-error` : `vm-${key}-hint`}
+                />
+              </Field>
+            );
+          })}
           <Field
             id="vm-template"
             label="Template"
