@@ -1,17 +1,18 @@
-// `npm test`: the whole suite, in phases that do not compete for this machine's cores.
+// `npm test`: the whole suite, in phases (two lanes side by side where one mostly waits).
 //   prerequisites  the Debian packages (scripts/test-prereqs.sh: Chromium, QEMU, ...), the busybox
 //                  test guest and the Debian cloud image (each built once, then cached)
 //   build          the web app, server and agent bundles once (unless dist/ is fresh): the
 //                  system test serves this very web build and the browser tests the whole of it
-//   unit and API   vitest, two workers
-//   money on PostgreSQL  with MONEY_DATABASE_URL only: the money tests there (else in the above)
-//   VMs            the busybox-guest VM tests (agent-e2e, system), one worker: at most two VMs boot;
-//                  the system project's two-server-process test (PostgreSQL) runs here too
-//   real guest     the Debian guest with real cloud-init (two VMs of its own)
+//   unit and API   vitest, two workers          ┐ beside them, a second lane:
+//   money on PostgreSQL  with MONEY_DATABASE_URL │   VMs         the busybox-guest VM tests
+//                  only: the money tests there   │               (agent-e2e, system), one worker,
+//                  (else in unit and API)        ┘               and the two-server-process test
+//                                                    real guest  the Debian guest with real
+//                                                                cloud-init (two VMs of its own)
 //   browser        Playwright
 // Every phase runs even when one before it failed; the end prints each phase's time, every
 // failed and skipped test, and the five slowest files.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -71,7 +72,36 @@ else
  */
 const MONEY_DATABASE_URL = process.env.MONEY_DATABASE_URL;
 
-const phases = [
+const unitApi = vitestPhase('unit and API', 'unit-api.json', [
+  '--project',
+  'unit',
+  '--project',
+  'api',
+  ...(MONEY_DATABASE_URL ? MONEY_EXCLUDES.flatMap((glob) => ['--exclude', glob]) : []),
+]);
+const money = MONEY_DATABASE_URL
+  ? [
+      {
+        ...vitestPhase('money on PostgreSQL', 'money.json', ['--project', 'api', ...MONEY_TESTS]),
+        env: { TEST_DATABASE_URL: MONEY_DATABASE_URL },
+      },
+    ]
+  : [];
+const vms = vitestPhase('VMs', 'vms.json', [
+  '--project',
+  'agent-e2e',
+  '--project',
+  'system',
+  '--maxWorkers=1',
+]);
+const realGuest = vitestPhase('real guest', 'real-guest.json', ['--project', 'real-guest']);
+
+/**
+ * What runs, in order. The emulated guests keep about one core busy and wait on it the rest of
+ * the time, so the two VM phases (one after the other: at most two guests boot at once) run
+ * beside the unit, API and money tests as a second lane rather than after them.
+ */
+const stages = [
   {
     name: 'prerequisites',
     fatal: true,
@@ -82,29 +112,12 @@ const phases = [
     ],
   },
   { name: 'build', fatal: true, run: () => buildIfStale() },
-  vitestPhase('unit and API', 'unit-api.json', [
-    '--project',
-    'unit',
-    '--project',
-    'api',
-    ...(MONEY_DATABASE_URL ? MONEY_EXCLUDES.flatMap((glob) => ['--exclude', glob]) : []),
-  ]),
-  ...(MONEY_DATABASE_URL
-    ? [
-        {
-          ...vitestPhase('money on PostgreSQL', 'money.json', ['--project', 'api', ...MONEY_TESTS]),
-          env: { TEST_DATABASE_URL: MONEY_DATABASE_URL },
-        },
-      ]
-    : []),
-  vitestPhase('VMs', 'vms.json', [
-    '--project',
-    'agent-e2e',
-    '--project',
-    'system',
-    '--maxWorkers=1',
-  ]),
-  vitestPhase('real guest', 'real-guest.json', ['--project', 'real-guest']),
+  {
+    lanes: [
+      [unitApi, ...money],
+      [vms, realGuest],
+    ],
+  },
   {
     name: 'browser',
     report: { kind: 'playwright', file: path.join(REPORTS, 'playwright.json') },
@@ -115,34 +128,58 @@ const phases = [
     env: { PLAYWRIGHT_JSON_OUTPUT_FILE: path.join(REPORTS, 'playwright.json') },
   },
 ];
+const allPhases = stages.flatMap((stage) => (stage.lanes ? stage.lanes.flat() : [stage]));
 
-/** CPU seconds of every finished child process so far (Linux: /proc/self/stat cutime + cstime). */
-function childCpuSeconds() {
+/** The machine's busy and total CPU time so far, in seconds (Linux: /proc/stat's cpu line). */
+function machineCpu() {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 16 and 17 of proc(5), counted from after the command name (field 3 is index 0).
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1);
+    const ticks = fields.map(Number);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0); // idle + iowait
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: (total - idle) / 100, total: total / 100 };
   } catch {
-    return Number.NaN;
+    return { busy: Number.NaN, total: Number.NaN };
   }
 }
 
-const results = [];
-const started = performance.now();
-for (const phase of phases) {
+/** Runs a command; its output goes through, each line led by `prefix` when there is one. */
+function run(command, args, phaseEnv, prefix) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...env, ...phaseEnv },
+    });
+    if (prefix) {
+      for (const [stream, out] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        let rest = '';
+        stream.on('data', (chunk) => {
+          const lines = (rest + chunk.toString()).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) out.write(`${prefix} ${line}\n`);
+        });
+        stream.on('end', () => {
+          if (rest) out.write(`${prefix} ${rest}\n`);
+        });
+      }
+    }
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+async function runPhase(phase, prefix) {
   console.log(`\n── ${phase.name} ──`);
   const t0 = performance.now();
-  const cpu0 = childCpuSeconds();
+  const cpu0 = machineCpu();
   let ok = true;
   try {
     if (phase.run) phase.run();
     for (const [command, args] of phase.steps ?? (phase.command ? [phase.command] : [])) {
-      const result = spawnSync(command, args, {
-        stdio: 'inherit',
-        env: { ...env, ...phase.env },
-      });
-      if (result.status !== 0) {
+      if ((await run(command, args, phase.env, prefix)) !== 0) {
         ok = false;
         break;
       }
@@ -151,13 +188,35 @@ for (const phase of phases) {
     console.error(error instanceof Error ? error.message : error);
     ok = false;
   }
-  results.push({
+  const cpu1 = machineCpu();
+  console.log(`── ${phase.name} ${ok ? 'passed' : 'FAILED'} ──`);
+  return {
     phase,
     ok,
     seconds: (performance.now() - t0) / 1000,
-    cpu: childCpuSeconds() - cpu0,
-  });
-  if (!ok && phase.fatal) break;
+    // Busy cores of the whole machine while it ran (with a lane beside it, both lanes').
+    busyCores: ((cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total)) * os.availableParallelism(),
+  };
+}
+
+const results = [];
+const started = performance.now();
+for (const stage of stages) {
+  if (stage.lanes) {
+    // Lanes side by side, each lane's phases one after the other, their lines led by the phase.
+    const laneResults = await Promise.all(
+      stage.lanes.map(async (lane) => {
+        const done = [];
+        for (const phase of lane) done.push(await runPhase(phase, `[${phase.name}]`));
+        return done;
+      }),
+    );
+    results.push(...laneResults.flat());
+    continue;
+  }
+  const result = await runPhase(stage);
+  results.push(result);
+  if (!result.ok && stage.fatal) break;
 }
 
 /** Each file's tests as { file, ms, failed: [names], skipped: [names] }, from a phase's report. */
@@ -217,20 +276,20 @@ function readReport(report) {
 const minutes = (s) => `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 console.log('\n── summary ──');
 const allFiles = [];
-// CPU: what the phase's processes used; busy: that over the wall time, in cores (this
-// machine's share: os.availableParallelism()) — below it, the phase waits rather than computes.
-for (const { phase, ok, seconds, cpu } of results) {
+// Busy: the whole machine's CPU while the phase ran, in cores of os.availableParallelism();
+// below it, the machine waited rather than computed.
+for (const { phase, ok, seconds, busyCores } of results) {
   const files = filesOf(phase.report);
   allFiles.push(...files);
-  const busy = Number.isFinite(cpu)
-    ? `  CPU ${Math.round(cpu)} s, ${(cpu / seconds).toFixed(2)} of ${os.availableParallelism()} cores busy`
+  const busy = Number.isFinite(busyCores)
+    ? `  ${busyCores.toFixed(2)} of ${os.availableParallelism()} cores busy`
     : '';
-  console.log(`${ok ? 'passed' : 'FAILED'}  ${phase.name.padEnd(14)} ${minutes(seconds)}${busy}`);
+  console.log(`${ok ? 'passed' : 'FAILED'}  ${phase.name.padEnd(20)} ${minutes(seconds)}${busy}`);
   for (const file of files) {
     for (const name of file.failed) console.log(`        failed: ${file.file} › ${name}`);
   }
 }
-for (const phase of phases.slice(results.length)) console.log(`not run ${phase.name}`);
+for (const phase of allPhases.slice(results.length)) console.log(`not run ${phase.name}`);
 const skipped = allFiles.flatMap((f) => f.skipped.map((name) => `${f.file} › ${name}`));
 if (skipped.length) {
   console.log(`skipped (${skipped.length}; the name says what each needs):`);
@@ -241,4 +300,4 @@ for (const file of allFiles.sort((a, b) => b.ms - a.ms).slice(0, 5)) {
   console.log(`  ${(file.ms / 1000).toFixed(1).padStart(6)} s  ${file.file}`);
 }
 console.log(`npm test: ${minutes((performance.now() - started) / 1000)}`);
-process.exit(results.every((r) => r.ok) && results.length === phases.length ? 0 : 1);
+process.exit(results.every((r) => r.ok) && results.length === allPhases.length ? 0 : 1);

@@ -115,6 +115,21 @@ export function CreateVmForm({
   const chosen =
     listingId === '' ? choices[0] : choices.find((l) => String(l.listing_id) === listingId);
   const share = shareOf(chosen);
+  // CPU and RAM the renter has not typed follow the chosen listing's share: the defaults,
+  // fitted to it (what the server gives for a field left out), so the form never opens asking
+  // for more than the host gives.
+  const [typed, setTyped] = useState<Partial<Record<NumberField, true>>>({});
+  const fitted = (key: NumberField): number | null => {
+    if (!share || key === 'disk_gb' || typed[key]) return null;
+    const cap = key === 'cpu_cores' ? share.vcpus : Math.floor(share.memoryGb);
+    return Math.min(VM_LIMITS[key].default, cap);
+  };
+  const shown = (key: NumberField): string => {
+    const value = fitted(key);
+    if (value === null) return numbers[key];
+    // Under a GB on a small host: the share as it is (one decimal), not a rounded 0.
+    return key === 'ram_gb' && value === 0 && share ? String(share.memoryGb) : String(value);
+  };
   const [numbers, setNumbers] = useState<Record<NumberField, string>>({
     cpu_cores: String(VM_LIMITS.cpu_cores.default),
     ram_gb: String(VM_LIMITS.ram_gb.default),
@@ -136,6 +151,7 @@ export function CreateVmForm({
     event.preventDefault();
     const found: Record<string, string> = {};
     for (const { key } of NUMBER_FIELDS) {
+      if (fitted(key) !== null) continue; // the share's own figure
       const message = numberError(key, numbers[key], share);
       if (message) found[key] = message;
     }
@@ -143,11 +159,15 @@ export function CreateVmForm({
     if (Object.keys(found).length > 0) return;
     const body: CreateVmBody = {
       gpu_type: gpuType,
-      cpu_cores: Number.parseInt(numbers.cpu_cores, 10),
-      ram_gb: Number.parseInt(numbers.ram_gb, 10),
       disk_gb: Number.parseInt(numbers.disk_gb, 10),
       template,
     };
+    for (const key of ['cpu_cores', 'ram_gb'] as const) {
+      const value = fitted(key) ?? Number.parseInt(numbers[key], 10);
+      // Below the form's minimum only on a host whose share is smaller: left out, the server
+      // fits the default to the share (docs/decisions/024).
+      if (value >= VM_LIMITS[key].min) body[key] = value;
+    }
     if (listingId !== '' && chosen) body.gpu_listing_id = chosen.listing_id;
     const stopAt = deadlineFrom(stopAfter, Date.now());
     const terminateAt = deadlineFrom(terminateAfter, Date.now());
@@ -233,12 +253,16 @@ export function CreateVmForm({
                   ? Math.floor(share.memoryGb)
                   : VM_LIMITS[key].max;
             const max = Math.min(VM_LIMITS[key].max, cap);
+            const hint =
+              max < VM_LIMITS[key].min
+                ? `At most ${max === 0 && share ? share.memoryGb : max} on this host (its GPU's share)`
+                : `${VM_LIMITS[key].min}–${max}${max < VM_LIMITS[key].max ? ' on this host' : ''}`;
             return (
               <Field
                 key={key}
                 id={`vm-${key}`}
                 label={label}
-                hint={`${VM_LIMITS[key].min}–${max}${max < VM_LIMITS[key].max ? ' on this host' : ''}`}
+                hint={hint}
                 error={errors[key] ?? null}
               >
                 <Input
@@ -248,8 +272,11 @@ export function CreateVmForm({
                   step={1}
                   min={VM_LIMITS[key].min}
                   max={max}
-                  value={numbers[key]}
-                  onChange={(e) => setNumbers((n) => ({ ...n, [key]: e.target.value }))}
+                  value={shown(key)}
+                  onChange={(e) => {
+                    setTyped((t) => ({ ...t, [key]: true }));
+                    setNumbers((n) => ({ ...n, [key]: e.target.value }));
+                  }}
                   aria-invalid={errors[key] ? true : undefined}
                   aria-describedby={errors[key] ? `vm-${key}-error` : `vm-${key}-hint`}
                 />
