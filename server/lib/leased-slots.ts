@@ -59,6 +59,12 @@ export interface HeldLease {
 export abstract class LeaseKeeper implements LeasedSlots {
   private readonly held = new Map<string, HeldLease>();
   private timer: NodeJS.Timeout | null = null;
+  /**
+   * The renewal on its way to the store, if any. A renewal puts back a lease the store lost,
+   * so a release waits for it first: removed before it landed, a released lease came back and
+   * held its place until it expired (seen in CI: a count of 1 after every lease was released).
+   */
+  private renewing: Promise<void> | null = null;
   private closed = false;
   readonly owner = processOwnerId();
 
@@ -90,6 +96,7 @@ export abstract class LeaseKeeper implements LeasedSlots {
   private async release(lease: HeldLease): Promise<void> {
     if (!this.held.delete(lease.id) || this.closed) return;
     if (this.held.size === 0) this.stopRenewing();
+    await this.renewing;
     await this.remove([lease]);
   }
 
@@ -97,6 +104,7 @@ export abstract class LeaseKeeper implements LeasedSlots {
     const all = [...this.held.values()];
     this.held.clear();
     this.stopRenewing();
+    await this.renewing;
     if (all.length > 0 && !this.closed) await this.remove(all);
   }
 
@@ -116,10 +124,14 @@ export abstract class LeaseKeeper implements LeasedSlots {
     if (this.timer) return;
     this.timer = setInterval(() => {
       const leases = [...this.held.values()];
-      if (leases.length === 0 || this.closed) return;
-      this.renew(leases, this.expiryFrom(this.clock.now())).catch((error: unknown) => {
-        this.log?.warn({ err: error, leases: leases.length }, 'renewing console leases failed');
-      });
+      if (leases.length === 0 || this.closed || this.renewing) return;
+      this.renewing = this.renew(leases, this.expiryFrom(this.clock.now()))
+        .catch((error: unknown) => {
+          this.log?.warn({ err: error, leases: leases.length }, 'renewing console leases failed');
+        })
+        .finally(() => {
+          this.renewing = null;
+        });
     }, this.timing.renewEveryMs);
     this.timer.unref();
   }
