@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { isRentable } from '../../../shared/rules/pricing';
 import type { Conn } from '../../db/client';
 import { gpuListings, providers } from '../../db/schema';
-import { hostStatusOfListing } from './repo';
+import { hostStatusOfListing, OFFER_ORDER, offeredTo } from './repo';
 
 /** A listing as the GPU-type offerings see it. */
 export interface OfferedListing {
@@ -33,10 +33,6 @@ export async function gpuOfferings(
   viewerSandboxId: number | undefined,
   model?: string,
 ): Promise<GpuOffering[]> {
-  const visible =
-    viewerSandboxId === undefined
-      ? eq(providers.isSandbox, false)
-      : or(eq(providers.isSandbox, false), eq(providers.id, viewerSandboxId));
   const rows = await conn
     .select({
       id: gpuListings.id,
@@ -50,15 +46,8 @@ export async function gpuOfferings(
     })
     .from(gpuListings)
     .innerJoin(providers, eq(providers.id, gpuListings.providerId))
-    .where(
-      and(
-        isNull(gpuListings.removedAt),
-        inArray(gpuListings.status, ['available', 'rented']),
-        visible,
-        model === undefined ? undefined : eq(gpuListings.model, model),
-      ),
-    )
-    .orderBy(asc(gpuListings.hourlyRateMicros), asc(gpuListings.id));
+    .where(offeredTo(viewerSandboxId, model))
+    .orderBy(...OFFER_ORDER);
   const byModel = new Map<string, GpuOffering>();
   for (const row of rows) {
     const listing: OfferedListing = {

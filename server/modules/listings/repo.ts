@@ -231,6 +231,28 @@ const publicProviders = sql`(select ${providers.id} from ${providers} where not 
 
 const holdsUnit = inArray(instances.status, UNIT_HOLDING_STATES);
 
+/**
+ * Listings on offer to a viewer (joined with their provider): not removed, available or
+ * rented, public or the viewer's own sandbox; `model` narrows to one GPU type.
+ */
+export function offeredTo(viewerSandboxId: number | undefined, model?: string) {
+  return and(
+    isNull(gpuListings.removedAt),
+    inArray(gpuListings.status, ['available', 'rented']),
+    viewerSandboxId === undefined
+      ? eq(providers.isSandbox, false)
+      : or(eq(providers.isSandbox, false), eq(providers.id, viewerSandboxId)),
+    model === undefined ? undefined : eq(gpuListings.model, model),
+  );
+}
+
+/** The order a new instance tries listings in: cheapest, then a provider's host before the demo host. */
+export const OFFER_ORDER = [
+  asc(gpuListings.hourlyRateMicros),
+  asc(sql`${gpuListings.hostId} is null`),
+  asc(gpuListings.id),
+] as const;
+
 export const listingsRepo = {
   /**
    * One page in a stable order (sort key, then id), read after a keyset cursor, as JSON text
@@ -285,45 +307,31 @@ export const listingsRepo = {
     conn: Conn,
     filter: { model?: string; id?: number; viewerSandboxId?: number },
   ) {
-    const visible =
-      filter.viewerSandboxId === undefined
-        ? eq(providers.isSandbox, false)
-        : or(eq(providers.isSandbox, false), eq(providers.id, filter.viewerSandboxId));
-    return (
-      conn
-        .select({
-          id: gpuListings.id,
-          model: gpuListings.model,
-          memoryGb: gpuListings.memoryGb,
-          hourlyRateMicros: gpuListings.hourlyRateMicros,
-          hostId: gpuListings.hostId,
-          isDemoHost: gpuListings.isDemoHost,
-          providerName: providers.companyName,
-          location: gpuListings.location,
-          hostStatus: hostStatusOfListing,
-          hostMachine: hostMachineSql,
-          rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
-          heldImages: heldImagesSql,
-        })
-        .from(gpuListings)
-        .innerJoin(providers, eq(providers.id, gpuListings.providerId))
-        .where(
-          and(
-            isNull(gpuListings.removedAt),
-            inArray(gpuListings.status, ['available', 'rented']),
-            visible,
-            filter.model === undefined ? undefined : eq(gpuListings.model, filter.model),
-            filter.id === undefined ? undefined : eq(gpuListings.id, filter.id),
-          ),
-        )
-        // Cheapest first; at the same price a provider's real host before the demo host.
-        .orderBy(
-          asc(gpuListings.hourlyRateMicros),
-          asc(sql`${gpuListings.hostId} is null`),
-          asc(gpuListings.id),
-        )
-        .limit(1000)
-    );
+    return conn
+      .select({
+        id: gpuListings.id,
+        model: gpuListings.model,
+        memoryGb: gpuListings.memoryGb,
+        hourlyRateMicros: gpuListings.hourlyRateMicros,
+        hostId: gpuListings.hostId,
+        isDemoHost: gpuListings.isDemoHost,
+        providerName: providers.companyName,
+        location: gpuListings.location,
+        hostStatus: hostStatusOfListing,
+        hostMachine: hostMachineSql,
+        rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
+        heldImages: heldImagesSql,
+      })
+      .from(gpuListings)
+      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
+      .where(
+        and(
+          offeredTo(filter.viewerSandboxId, filter.model),
+          filter.id === undefined ? undefined : eq(gpuListings.id, filter.id),
+        ),
+      )
+      .orderBy(...OFFER_ORDER)
+      .limit(1000);
   },
 
   /** What each named host reported of its machine (gpu-share.ts), by host id. */
