@@ -144,10 +144,14 @@ test('the drawer and the avatar menu have no serious or critical violations in a
     expect(await seriousViolations(page, { theme }), `drawer, ${theme}`).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog', { name: 'Menu' })).toHaveCount(0);
+    // Closing gives the focus back to the button that opened it; a key pressed before that lands
+    // on the wrong control (under load, the theme switch's Enter reopened the account menu).
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
     await page.getByRole('button', { name: /^Account menu for / }).click();
     await expect(page.getByRole('menuitem', { name: 'VM Dashboard' })).toBeVisible();
     expect(await seriousViolations(page, { theme }), `avatar menu, ${theme}`).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(page.getByRole('menu')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Account menu for / })).toBeFocused();
   }
 });
