@@ -74,8 +74,19 @@ interface Figures {
   p99: number;
 }
 
+/**
+ * Loads a URL from a worker thread of its own: the server under test (and the bare one) runs on
+ * this process's main thread, and a load generator sharing that event loop would add its own
+ * work to every request's latency and take the server's turns.
+ */
 async function cannon(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  const result = await autocannon({
+    url,
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    workers: 1,
+  });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
