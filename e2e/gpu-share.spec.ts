@@ -103,6 +103,10 @@ test('the CPU and RAM of a GPU’s share are shown before renting, and a dark ho
   await page.goto('/vm-dashboard');
   await page.getByRole('button', { name: 'Create New Instance' }).click();
   const form = page.getByRole('form', { name: 'Create New Instance' });
+  // The GPU types arrive after the form opens.
+  await expect(
+    form.getByLabel('GPU Type').locator('option', { hasText: /^RTX 3090 / }),
+  ).toHaveCount(1);
   const gpuLabels = await form.getByLabel('GPU Type').locator('option').allTextContents();
   const gpu = gpuLabels.find((l) => l.startsWith('RTX 3090 '));
   if (!gpu) throw new Error(`no RTX 3090 among ${gpuLabels.join(', ')}`);

@@ -70,15 +70,24 @@ test('the marketplace shows stats, filters by type, sorts, and the calculator fo
   await expect(page.getByTestId('stat-Available GPUs')).toHaveText(/^\d+$/);
   await expect(page.getByTestId('stat-Average Price')).toHaveText(/^\$\d+\.\d{2}\/hr$/);
 
+  // The cards shown until the filtered or sorted page arrives are the previous page's: each
+  // check reads the cards again until they are the new ones.
   await page.getByRole('combobox', { name: 'GPU type' }).selectOption('H100');
-  await expect(page.getByTestId('listing-card').first()).toContainText('H100');
-  for (const text of await page.getByTestId('listing-card').getByRole('heading').allTextContents())
-    expect(text).toContain('H100');
+  await expect(async () => {
+    const headings = await page.getByTestId('listing-card').getByRole('heading').allTextContents();
+    expect(headings.length).toBeGreaterThan(0);
+    for (const text of headings) expect(text).toContain('H100');
+  }).toPass();
 
   await page.getByRole('combobox', { name: 'GPU type' }).selectOption('All GPU Types');
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('price-asc');
-  const prices = (await page.getByTestId('hourly-rate').allTextContents()).map(money);
-  expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  await expect(async () => {
+    // Every type again, not the H100 page still shown.
+    const headings = await page.getByTestId('listing-card').getByRole('heading').allTextContents();
+    expect(headings.some((text) => !text.includes('H100'))).toBe(true);
+    const prices = (await page.getByTestId('hourly-rate').allTextContents()).map(money);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+  }).toPass();
 
   const calculator = page.getByRole('heading', { name: 'Rental Cost Calculator' }).locator('..');
   const first = page.getByTestId('listing-card').first();

@@ -41,6 +41,10 @@ async function createVm(page: Page, gpu: RegExp, cores?: string) {
 }
 
 async function optionLabel(page: Page, pattern: RegExp): Promise<string> {
+  // The GPU types arrive after the form opens.
+  await expect(page.getByLabel('GPU Type').locator('option', { hasText: pattern })).not.toHaveCount(
+    0,
+  );
   const labels = await page.getByLabel('GPU Type').locator('option').allTextContents();
   const found = labels.find((l) => pattern.test(l));
   if (!found) throw new Error(`no GPU option like ${pattern} in ${labels.join(', ')}`);
@@ -75,8 +79,9 @@ test('a VM from No Instances to running, stopped, started again and terminated, 
   await expect(form.getByText(/Windows 11: No host offers a Windows 11 image yet/)).toBeVisible();
   // Only GPU types that can be rented are offered (the Stockholm A100 80GB is rented out, but
   // Frankfurt has free ones, so the type is offered).
-  const options = await form.getByLabel('GPU Type').locator('option').allTextContents();
-  expect(options.some((o) => o.startsWith('RTX 4070 (12GB) - $0.70/hr'))).toBe(true);
+  await expect(
+    form.getByLabel('GPU Type').locator('option', { hasText: /^RTX 4070 \(12GB\) - \$0\.70\/hr/ }),
+  ).toHaveCount(1);
   // Out-of-bounds input is answered under the field, not by a browser bubble or the server.
   await form.getByLabel('CPU Cores').fill('99');
   await form.getByRole('button', { name: 'Create Instance' }).click();
