@@ -45,6 +45,8 @@ export class TestControlPlane {
   /** Unreachable as a server that went away: every call answers 503. */
   down = false;
   private waiters: (() => void)[] = [];
+  /** A change since the last heartbeat's answer: a wait that comes after it answers at once (as wake.ts). */
+  private workPending = false;
   /** The last generation given to each instance, kept after it leaves the list. */
   private readonly generations = new Map<string, number>();
   private readonly acknowledged = new Map<string, InstanceReport>();
@@ -86,6 +88,7 @@ export class TestControlPlane {
     });
     this.desired.set(next.id, next);
     this.generations.set(next.id, next.generation);
+    this.workPending = true;
     for (const wake of this.waiters.splice(0)) wake();
     return next;
   }
@@ -171,6 +174,8 @@ export class TestControlPlane {
       const parsed = heartbeatRequest.safeParse(body);
       if (!parsed.success) return invalid(res, parsed.error);
       this.heartbeats.push(parsed.data);
+      // This answer lists every instance as it is now: earlier changes are answered by it.
+      this.workPending = false;
       for (const [id, d] of this.desired) {
         const ack = this.acknowledged.get(id);
         if (
@@ -198,6 +203,7 @@ export class TestControlPlane {
       const parsed = waitRequest.safeParse(body);
       if (!parsed.success) return invalid(res, parsed.error);
       const work = await new Promise<boolean>((resolve) => {
+        if (this.workPending) return resolve(true);
         const timer = setTimeout(() => resolve(false), parsed.data.maxMs);
         this.waiters.push(() => {
           clearTimeout(timer);
