@@ -163,7 +163,7 @@ test('the CPU and RAM of a GPU’s share are shown before renting, and a dark ho
     await expect(vm.getByTestId('vm-host-unreachable')).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 150_000, intervals: [5_000] });
   await expect(vm.getByTestId('vm-host-unreachable')).toContainText(
-    'These minutes are not charged; a start, stop or terminate you send now runs when the host is back.',
+    'These minutes are not charged; a stop or terminate you send now runs when the host is back, and a stopped VM can be started once it is.',
   );
   await expect(vm.getByTestId('vm-host-unreachable')).toContainText(/^Host unreachable since /);
 

@@ -138,6 +138,19 @@ export const hostOffline = (hostStatus: 'offline' | 'none') =>
     { hostStatus },
   );
 
+/**
+ * A start sent while the instance's own host is dark: refused, the instance stays stopped with
+ * its disk (a start accepted meanwhile would fail once the host had been unreachable for 20
+ * minutes, ending the instance; a stopped one waits for its host).
+ */
+export const hostOfflineForStart = () =>
+  new AppError(
+    409,
+    'HOST_OFFLINE',
+    "This instance's host is unreachable right now, so it cannot start. It stays stopped and keeps its disk; start it again once the host is back.",
+    { hostStatus: 'offline' },
+  );
+
 /** The listing's host (or every GPU of the listing) cannot serve a VM (docs/decisions/021). */
 export const hostNotReady = (why: { reason: string; fix: string }) =>
   new AppError(

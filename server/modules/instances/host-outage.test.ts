@@ -68,7 +68,7 @@ async function runningVm() {
   };
   const beat = async () => expect((await calls.heartbeat([status])).statusCode).toBe(200);
   const tick = () => t.app.deps.worker.runOnce(t.clock.now());
-  return { id, user, key, provider, beat, tick };
+  return { id, user, key, provider, beat, tick, calls };
 }
 
 async function views(user: { cookie: string }, key: string, id: number) {
@@ -130,6 +130,69 @@ describe('a host that goes dark', () => {
     await beat();
     await tick();
     expect((await views(user, key, id)).v1.hostStatus).not.toBe('offline');
+  });
+});
+
+/** What the instance has been charged so far: its ledger transactions and its own counter. */
+async function charged(id: number): Promise<string> {
+  const result = await t.database.db.execute(sql`
+      select (select count(*) from ledger_transactions where reference = ${`instance:${id}`})
+        || ' transactions, ' || charged_micros || ' micros' as charged
+      from instances where id = ${id}`);
+  return (result as unknown as { rows: { charged: string }[] }).rows[0]?.charged ?? 'none';
+}
+
+describe('a start sent while the host is dark', () => {
+  it('is refused with HOST_OFFLINE and charges nothing: the VM stays stopped until its host is back', async () => {
+    const { id, user, key, tick, calls } = await runningVm();
+    const kvm = (action: string) =>
+      t.request({ method: 'POST', url: `/api/kvm/instances/${id}/${action}`, cookie: user.cookie });
+    expect((await kvm('stop')).statusCode).toBe(200);
+    const told = heartbeatResponse.parse((await calls.heartbeat()).json());
+    const generation = told.instances.find((i) => i.id === String(id))?.generation ?? 0;
+    expect((await calls.report(id, { generation, state: 'stopped' })).statusCode).toBe(200);
+    const stopped: InstanceStatus = {
+      id: String(id),
+      generation,
+      state: 'stopped',
+      ssh: null,
+      vnc: null,
+      error: null,
+    };
+    expect((await calls.heartbeat([stopped])).statusCode).toBe(200);
+    expect((await views(user, key, id)).vm).toMatchObject({ state: 'stopped' });
+
+    // Silent past 90 s: dark.
+    t.clock.advance(100_000);
+    await tick();
+    expect((await views(user, key, id)).v1.hostStatus).toBe('offline');
+    const before = await charged(id);
+
+    for (const start of [
+      await kvm('start'),
+      await v1Request(t, key, 'POST', `/instances/${id}/start`),
+    ]) {
+      expect(start.statusCode, start.body).toBe(409);
+      expect(start.json().error).toEqual({
+        code: 'HOST_OFFLINE',
+        message:
+          "This instance's host is unreachable right now, so it cannot start. It stays stopped and keeps its disk; start it again once the host is back.",
+        details: { hostStatus: 'offline' },
+      });
+    }
+    expect(await charged(id)).toBe(before);
+    // Still stopped long after (a stopped instance waits for its host; it is not failed).
+    t.clock.advance(25 * MIN);
+    await tick();
+    expect((await views(user, key, id)).vm).toMatchObject({ state: 'stopped' });
+    expect(await charged(id)).toBe(before);
+
+    // Back: the start is taken and charged.
+    expect((await calls.heartbeat([stopped])).statusCode).toBe(200);
+    await tick();
+    const start = await kvm('start');
+    expect(start.statusCode, start.body).toBe(200);
+    expect(await charged(id)).not.toBe(before);
   });
 });
 

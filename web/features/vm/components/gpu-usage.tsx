@@ -5,7 +5,8 @@ import { UsageBar } from './usage-bar';
 
 /**
  * While the VM's host is unreachable (no heartbeat for 90 s): since when, that its minutes are
- * not charged, and that an action waits for the host (docs/decisions/022).
+ * not charged, that a stop or terminate waits for the host, and that a start waits until it is
+ * back (the server refuses a start meanwhile: HOST_OFFLINE).
  */
 export function HostUnreachableBanner({ vm }: { vm: VmInstanceView }) {
   const formatDate = useFormatDate();
@@ -22,8 +23,8 @@ export function HostUnreachableBanner({ vm }: { vm: VmInstanceView }) {
         {vm.host_offline_since
           ? ` since ${formatDate(vm.host_offline_since, { withTime: true })}`
           : ''}
-        . These minutes are not charged; a start, stop or terminate you send now runs when the host
-        is back.
+        . These minutes are not charged; a stop or terminate you send now runs when the host is
+        back, and a stopped VM can be started once it is.
       </p>
     </div>
   );
