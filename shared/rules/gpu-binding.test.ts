@@ -86,6 +86,14 @@ describe('gpuProblem and freeGpu', () => {
     expect(usableGpus({ model: 'RTX 4090', hostGpuIndexes: [0, 1] }, twoH100)).toEqual([]);
   });
 
+  it('hands out only the GPUs the host says can serve a VM, once it has said', () => {
+    const listing = { model: 'H100', hostGpuIndexes: [0, 1] };
+    expect(usableGpus(listing, twoH100, [1])).toEqual([1]);
+    expect(freeGpu(usableGpus(listing, twoH100, [1]), new Set())).toBe(1);
+    expect(usableGpus(listing, twoH100, [])).toEqual([]);
+    expect(usableGpus(listing, twoH100, null)).toEqual([0, 1]);
+  });
+
   it('gives each demo listing its own machine with its units as GPUs', () => {
     expect(demoGpuIndexes(3)).toEqual([0, 1, 2]);
     expect(freeGpu(demoGpuIndexes(3), new Set([0]))).toBe(1);

@@ -168,13 +168,19 @@ export function freeGpu(usable: readonly number[], used: ReadonlySet<number>): n
   return free[0] ?? null;
 }
 
-/** The GPUs a listing sells that its host still reports as the listing's model. */
+/**
+ * The GPUs a listing sells that its host still reports as the listing's model and, where the
+ * host has given its readiness verdict (`readyGpus`, docs/decisions/021), that can serve a VM:
+ * a GPU the host says cannot is never handed to a renter.
+ */
 export function usableGpus(
   listing: { model: string; hostGpuIndexes: readonly number[] },
   gpus: readonly ReportedGpu[],
+  readyGpus: readonly number[] | null = null,
 ): number[] {
   const ofModel = new Set(gpusOfModel(gpus, listing.model));
-  return listing.hostGpuIndexes.filter((i) => ofModel.has(i));
+  const ready = readyGpus === null ? null : new Set(readyGpus);
+  return listing.hostGpuIndexes.filter((i) => ofModel.has(i) && (ready === null || ready.has(i)));
 }
 
 /**

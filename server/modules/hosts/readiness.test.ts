@@ -7,7 +7,7 @@ import {
   type ReadinessProbe,
 } from '../../../shared/contracts/agent-protocol';
 import { hostsResponse } from '../../../shared/contracts/hosts';
-import { gpuListings } from '../../db/schema';
+import { gpuListings, instances } from '../../db/schema';
 import { createHost } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
 import { gpuInventory, heartbeatBody, hostInventory } from '../../test/hosts';
@@ -184,25 +184,40 @@ describe('a host that is not ready', () => {
 
   it('names each GPU that cannot be passed through, and sells only the ready one', async () => {
     const { listing, heartbeat, view } = await providerHost('Gpu Ready half', 2);
+    // The lower GPU is the one that cannot serve: the lowest free GPU is not handed out blindly.
     const probe = {
       ...READY,
-      gpus: [READY.gpus[0], { index: 1, iommuGroup: '13', driver: 'nvidia' }],
+      gpus: [{ index: 0, iommuGroup: '12', driver: 'nvidia' }, READY.gpus[1]],
     };
     await heartbeat(hostInventory({ readiness: probe as ReadinessProbe }), gpuInventory());
     const shown = await view();
     expect(shown?.readiness?.ready).toBe(true);
-    expect(shown?.readiness?.gpus.map((g) => g.ready)).toEqual([true, false]);
-    expect(shown?.readiness?.gpus[1]?.problems[0]?.reason).toMatch(
-      /GPU 1 .* bound to nvidia, not vfio-pci/,
+    expect(shown?.readiness?.gpus.map((g) => g.ready)).toEqual([false, true]);
+    expect(shown?.readiness?.gpus[0]?.problems[0]?.reason).toMatch(
+      /GPU 0 .* bound to nvidia, not vfio-pci/,
     );
     const renter = await t.signIn({ credits: '100.00' });
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 2),
-      cookie: renter.cookie,
-    });
-    expect(rent.statusCode).toBe(201);
+    const rent = () =>
+      t.request({
+        method: 'POST',
+        url: '/api/rentals',
+        payload: w.rentBody(listing, 2),
+        cookie: renter.cookie,
+      });
+    const first = await rent();
+    expect(first.statusCode, first.body).toBe(201);
+    const [placed] = await t.database.db
+      .select({ gpuIndexes: instances.gpuIndexes })
+      .from(instances)
+      .where(eq(instances.id, first.json().id as number));
+    expect(placed?.gpuIndexes).toEqual([1]);
+    // Two units listed, one GPU ready: the second is refused before any charge.
+    const before = await w.balance(renter.cookie);
+    const second = await rent();
+    expect(second.statusCode, second.body).toBe(409);
+    expect(second.json().error.code).toBe('CAPACITY_UNAVAILABLE');
+    expect(await w.balance(renter.cookie)).toBe(before);
+    expect(await availableOf(listing.id)).toBe(1);
   });
 
   it('takes rentals again once a heartbeat says it is ready; the demo host stays ready', async () => {

@@ -50,8 +50,9 @@ export const gpuBinding = {
 
   /**
    * Gives an instance the lowest free GPU of its listing, in the caller's transaction:
-   * one its host still reports and no other instance there holds. `refusal` is thrown when
-   * none is free (the transaction then rolls back: nothing is charged).
+   * one its host still reports, says is ready (when it has said) and no other instance there
+   * holds. `refusal` is thrown when none is free (the transaction then rolls back: nothing is
+   * charged).
    */
   async assign(
     conn: Conn,
@@ -65,7 +66,7 @@ export const gpuBinding = {
     if (listing.hostId !== null) {
       await gpuRepo.lockPool(conn, listing.hostId);
       const gpus = (await gpuRepo.reportedGpus(conn, listing.hostId)) ?? [];
-      usable = usableGpus(listing, gpus);
+      usable = usableGpus(listing, gpus, await gpuRepo.readyGpus(conn, listing.hostId));
       used = await gpuRepo.usedGpus(conn, { hostId: listing.hostId }, instance.id);
     } else if (listing.isDemoHost) {
       await gpuRepo.lockPool(conn, `listing:${listing.id}`);

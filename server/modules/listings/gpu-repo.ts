@@ -37,6 +37,16 @@ export const gpuRepo = {
     return gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null;
   },
 
+  /** The GPUs the host's readiness verdict says can serve a VM; null before its first verdict. */
+  async readyGpus(conn: Conn, hostId: string): Promise<number[] | null> {
+    const [row] = await conn
+      .select({ readiness: hosts.readiness })
+      .from(hosts)
+      .where(eq(hosts.id, hostId))
+      .limit(1);
+    return row?.readiness?.readyGpus ?? null;
+  },
+
   /** The listings on a host (not removed), but `exceptId`, and the GPUs each sells. */
   listingsOnHost(conn: Conn, hostId: string, exceptId: number | null = null) {
     return conn
