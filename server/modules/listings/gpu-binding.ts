@@ -36,7 +36,7 @@ export const gpuBinding = {
       units: at.units,
       wanted: at.wanted,
       keep: at.keep,
-      gpus: await gpuRepo.reportedGpus(conn, at.hostId),
+      gpus: (await gpuRepo.hostGpus(conn, at.hostId)).reported,
       others: await gpuRepo.listingsOnHost(conn, at.hostId, at.listingId),
     });
     if (!bound.ok) {
@@ -65,8 +65,8 @@ export const gpuBinding = {
     let used: Set<number>;
     if (listing.hostId !== null) {
       await gpuRepo.lockPool(conn, listing.hostId);
-      const gpus = (await gpuRepo.reportedGpus(conn, listing.hostId)) ?? [];
-      usable = usableGpus(listing, gpus, await gpuRepo.readyGpus(conn, listing.hostId));
+      const { reported, ready } = await gpuRepo.hostGpus(conn, listing.hostId);
+      usable = usableGpus(listing, reported ?? [], ready);
       used = await gpuRepo.usedGpus(conn, { hostId: listing.hostId }, instance.id);
     } else if (listing.isDemoHost) {
       await gpuRepo.lockPool(conn, `listing:${listing.id}`);

@@ -26,25 +26,24 @@ export const gpuRepo = {
     await conn.execute(sql`select pg_advisory_xact_lock(hashtext(${`gpu-pool:${key}`}))`);
   },
 
-  /** The GPUs the host's last heartbeat reported; null before its first (or an unknown host). */
-  async reportedGpus(conn: Conn, hostId: string): Promise<ReportedGpu[] | null> {
+  /**
+   * The GPUs the host's last heartbeat reported (null before its first, or an unknown host)
+   * and those its readiness verdict says can serve a VM (null before its first verdict).
+   */
+  async hostGpus(
+    conn: Conn,
+    hostId: string,
+  ): Promise<{ reported: ReportedGpu[] | null; ready: number[] | null }> {
     const [row] = await conn
-      .select({ inventory: hosts.inventory })
+      .select({ inventory: hosts.inventory, readiness: hosts.readiness })
       .from(hosts)
       .where(and(eq(hosts.id, hostId), isNull(hosts.removedAt)))
       .limit(1);
     const gpus = row?.inventory?.gpus.gpus;
-    return gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null;
-  },
-
-  /** The GPUs the host's readiness verdict says can serve a VM; null before its first verdict. */
-  async readyGpus(conn: Conn, hostId: string): Promise<number[] | null> {
-    const [row] = await conn
-      .select({ readiness: hosts.readiness })
-      .from(hosts)
-      .where(eq(hosts.id, hostId))
-      .limit(1);
-    return row?.readiness?.readyGpus ?? null;
+    return {
+      reported: gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null,
+      ready: row?.readiness?.readyGpus ?? null,
+    };
   },
 
   /** The listings on a host (not removed), but `exceptId`, and the GPUs each sells. */

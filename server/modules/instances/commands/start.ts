@@ -1,4 +1,5 @@
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
+import { hostOfflineForStart } from '../../../lib/errors';
 import { type Actor, authorize } from '../authorize';
 import type { InstancesContext } from '../context';
 import { type Plans, planOf } from '../plans';
@@ -8,13 +9,19 @@ import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
 import { refuse } from './refuse';
 
-/** Starts a stopped instance again (metered: one hour of balance and a free unit needed). */
+/**
+ * Starts a stopped instance again, its host reachable (metered: one hour of balance and a free
+ * unit needed).
+ */
 export function startCommand(ctx: InstancesContext, plans: Plans) {
   return (actor: Actor, id: number, now: Date): Promise<InstanceRow> => {
     const told: InstanceEvent[] = [];
     return ctx.forHost(async (tx) => {
       const row = authorize(actor, 'start', await instancesRepo.lockView(tx, id));
       if (!canAct(stateOf(row.instance), 'start')) refuse(row.instance, 'start');
+      // Not while its host is dark: a stopped instance waits for its host, a starting one would
+      // fail after 20 unreachable minutes (FAILS_WHEN_UNREACHABLE) and end.
+      if (row.instance.unreachableSince !== null) throw hostOfflineForStart();
       const instance = await planOf(plans, row.instance).start(tx, row.instance, now, told);
       return { ...row, instance };
     }, told);

@@ -18,7 +18,6 @@ import {
   gpusInUse,
   hostNotReady,
   hostOffline,
-  hostOfflineForStart,
   insufficientCredits,
   invalidStateTransition,
   listingGpusMissing,
@@ -178,11 +177,10 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     },
 
     /**
-     * Starts a stopped instance: its host reachable, one hour of balance and a free unit
-     * needed; a new minute begins and is charged at once (compute and storage).
+     * Starts a stopped instance: one hour of balance and a free unit needed; a new minute
+     * begins and is charged at once (compute and storage).
      */
     async start(tx, instance, now, told = []) {
-      if (instance.unreachableSince !== null) throw hostOfflineForStart();
       await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
       if (!(await listingsService.takeUnit(tx, instance.gpuListingId))) {
         throw capacityUnavailable();
