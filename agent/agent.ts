@@ -29,6 +29,7 @@ import type { Accelerator } from './inventory/host';
 import { readHostInventory } from './inventory/host';
 import { readGpuInventory } from './inventory/nvidia-smi';
 import { type ProbeOptions, probeReadiness } from './inventory/readiness';
+import { SshSessionWatch } from './inventory/ssh-sessions';
 import type { Log } from './log';
 
 export const AGENT_VERSION = '0.1.0';
@@ -62,6 +63,11 @@ export interface AgentSettings {
   readiness?: ProbeOptions;
   /** The clock failed boots' retries are timed by (ms); tests move it. Default: Date.now. */
   now?: () => number;
+  /**
+   * How long an SSH connection must stay open to count as a session for idle stop
+   * (agent/inventory/ssh-sessions.ts; default 2 minutes). Tests shorten it.
+   */
+  sshSessionMinAgeMs?: number;
 }
 
 /** A downloading instance's progress is reported at most this often, or every 10 points. */
@@ -108,6 +114,8 @@ export class Agent {
   /** Creates and starts that failed, with their reason and when each may be tried again. */
   private readonly failedBoots: FailedBoots;
   private readonly now: () => number;
+  /** SSH sessions on running instances' ports, sampled at each heartbeat (idle stop). */
+  private readonly sshSessions: SshSessionWatch;
 
   constructor(
     private readonly settings: AgentSettings,
@@ -119,6 +127,12 @@ export class Agent {
     this.images = driver.images;
     this.failedBoots = new FailedBoots(settings.stateDir);
     this.now = settings.now ?? Date.now;
+    this.sshSessions = new SshSessionWatch({
+      now: this.now,
+      ...(settings.sshSessionMinAgeMs === undefined
+        ? {}
+        : { minAgeMs: settings.sshSessionMinAgeMs }),
+    });
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -254,7 +268,7 @@ export class Agent {
             : {}),
         },
         gpus: this.gpus,
-        instances: this.statusWindow.next([...this.statuses.values()]),
+        instances: await this.withSshSessions(this.statusWindow.next([...this.statuses.values()])),
         images: this.images.statuses(),
       };
       // A host with more instances than one answer lists reads the rest in pages, at once.
@@ -294,6 +308,23 @@ export class Agent {
       this.serverLostAt ??= Date.now();
     }
     await this.converge();
+  }
+
+  /**
+   * The statuses a heartbeat carries, each running one with its SSH sessions (idle stop). All
+   * running instances are sampled, not only the ones this heartbeat lists, so a session's age
+   * is known whichever page it is reported in.
+   */
+  private async withSshSessions(statuses: InstanceStatus[]): Promise<InstanceStatus[]> {
+    const portOf = (s: InstanceStatus) => (s.state === 'running' ? s.ssh?.port : undefined);
+    const ports = [...this.statuses.values()]
+      .map(portOf)
+      .filter((p): p is number => p !== undefined);
+    const counts = await this.sshSessions.sample(ports);
+    return statuses.map((s) => {
+      const port = portOf(s);
+      return port === undefined ? s : { ...s, sshSessions: counts.get(port) ?? 0 };
+    });
   }
 
   /** Plans and starts actions; plans again whenever an action finishes. */

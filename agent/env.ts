@@ -5,6 +5,7 @@ import {
   AGENT_UPDATE_INTERVAL_MS,
   hostAddress,
 } from '../shared/contracts/agent-protocol';
+import { SSH_SESSION_MIN_AGE_MS } from './inventory/ssh-sessions';
 
 /**
  * The agent's configuration: the one place in agent/ that reads process.env. Parsed once at
@@ -53,6 +54,12 @@ const envSchema = z.object({
     .int()
     .min(200)
     .default(AGENT_HEARTBEAT_INTERVAL_MS),
+  /**
+   * How long an SSH connection to an instance must stay open to count as a session that keeps
+   * it from being idle-stopped (agent/inventory/ssh-sessions.ts). Default 2 minutes: sshd drops
+   * connections that have not logged in by then.
+   */
+  AGENT_SSH_SESSION_MIN_AGE_MS: z.coerce.number().int().min(0).default(SSH_SESSION_MIN_AGE_MS),
   /** How often the GPU inventory (nvidia-smi) is read again. */
   AGENT_UPDATE_INTERVAL_MS: z.coerce.number().int().min(200).default(AGENT_UPDATE_INTERVAL_MS),
   AGENT_NVIDIA_SMI: z.string().min(1).default('nvidia-smi'),

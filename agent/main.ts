@@ -91,6 +91,7 @@ async function main() {
       publicHost: env.AGENT_PUBLIC_HOST ?? null,
       catalogueImages: !testKernel,
       readiness: probeOptions(env),
+      sshSessionMinAgeMs: env.AGENT_SSH_SESSION_MIN_AGE_MS,
     },
     new AgentApi(env.RENTGPU_SERVER_URL),
     driver,

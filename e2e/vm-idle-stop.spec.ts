@@ -36,7 +36,7 @@ test('the account default reaches a new VM; the card shows and changes its idle 
 
   const card = page.getByTestId('vm-card').first();
   await expect(card.getByTestId('vm-idle-stop')).toContainText(
-    'Idle stop: after 1 h under 10% GPU with no web console',
+    'Idle stop: after 1 h under 10% GPU with no SSH or web console session',
   );
   await expect(card.getByTestId('vm-idle-stop')).toContainText(
     'GPU use is simulated on a demo host',

@@ -9,6 +9,7 @@ import {
   type AgentProcess,
   FAKE_NVIDIA_SMI,
   GUEST_DIR,
+  holdSsh,
   qemuPidsOf,
   run,
   spawnAgent,
@@ -36,6 +37,8 @@ function agentEnv(extra: Record<string, string> = {}) {
     AGENT_STATE_DIR: stateDir,
     AGENT_HEARTBEAT_INTERVAL_MS: '500',
     AGENT_UPDATE_INTERVAL_MS: '5000',
+    // An SSH connection counts as a session (idle stop) after 1 s here, not 2 minutes.
+    AGENT_SSH_SESSION_MIN_AGE_MS: '1000',
     AGENT_NVIDIA_SMI: FAKE_NVIDIA_SMI,
     AGENT_BASE_IMAGE: path.join(GUEST_DIR, 'base.qcow2'),
     AGENT_GUEST_KERNEL: path.join(GUEST_DIR, 'vmlinuz'),
@@ -195,6 +198,15 @@ describe('agent + QEMU driver + test guest', () => {
     expect(await ssh(key, port, 'renter', 'echo kept > ~/file && sync && id -un')).toBe('renter\n');
     // The platform's key is installed too (the web console logs in with it).
     expect(await ssh(`${key}-platform`, port, 'renter', 'cat ~/file')).toBe('kept\n');
+    // Someone logged in over SSH: heartbeats say so (idle stop counts it as use), and stop
+    // saying so once they log out (the commands above have ended).
+    const sessionsOf = (i: number) =>
+      server.heartbeats.at(i)?.instances.find((s) => s.id === id)?.sshSessions;
+    await server.waitFor('a heartbeat with no SSH session', () => sessionsOf(-1) === 0, 20_000);
+    const session = await holdSsh(key, port, 'renter');
+    await server.waitFor('a heartbeat with the SSH session', () => sessionsOf(-1) === 1, 20_000);
+    await session.close();
+    await server.waitFor('a heartbeat without it', () => sessionsOf(-1) === 0, 20_000);
     // VNC offers only VNC authentication (2): the per-instance password is set.
     expect(await vncSecurityTypes(running.vnc?.port ?? 0)).toEqual([2]);
 

@@ -70,30 +70,55 @@ export async function ssh(key: string, port: number, user: string, command: stri
   }
 }
 
+function sshArgs(key: string, port: number, user: string, command: string) {
+  return [
+    '-i',
+    key,
+    '-p',
+    String(port),
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'LogLevel=ERROR',
+    '-o',
+    'ConnectTimeout=30',
+    `${user}@127.0.0.1`,
+    command,
+  ];
+}
+
 async function sshOnce(key: string, port: number, user: string, command: string) {
-  const { stdout } = await run(
-    'ssh',
-    [
-      '-i',
-      key,
-      '-p',
-      String(port),
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      'LogLevel=ERROR',
-      '-o',
-      'ConnectTimeout=30',
-      `${user}@127.0.0.1`,
-      command,
-    ],
-    { timeout: 90_000 },
-  );
+  const { stdout } = await run('ssh', sshArgs(key, port, user, command), { timeout: 90_000 });
   return stdout;
+}
+
+/**
+ * A logged-in SSH session held open (a shell that sleeps) until `close()`; resolves once the
+ * guest's shell has answered, so the session is past authentication.
+ */
+export async function holdSsh(key: string, port: number, user: string) {
+  const child = spawn('ssh', sshArgs(key, port, user, 'echo in; exec sleep 600'), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      if (out.includes('in\n')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`ssh exited ${code} before logging in`)));
+  });
+  return {
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** The RFB handshake up to the server's list of security types. */

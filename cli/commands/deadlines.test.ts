@@ -143,6 +143,8 @@ describe('rentgpu with idle stop (--explain)', () => {
         idleStopMinutes: 60,
         idleThresholdPercent: 5,
       }),
-    ).toBe('no stop or terminate time. Idle stop after 1 h under 5% GPU with no web console.');
+    ).toBe(
+      'no stop or terminate time. Idle stop after 1 h under 5% GPU with no SSH or web console session.',
+    );
   });
 });

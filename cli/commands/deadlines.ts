@@ -81,7 +81,7 @@ export function withDeadlineFlags(command: Command): Command {
     )
     .option(
       '--idle-stop <duration>',
-      'stop it (disk kept) once its GPU stays under the idle threshold and no web console is open this long (e.g. 1h; off; metered only; SSH sessions are not seen)',
+      'stop it (disk kept) once its GPU stays under the idle threshold with no SSH or web console session this long (e.g. 1h; off; metered only)',
       idleStopArg,
     )
     .option(

@@ -232,6 +232,12 @@ export const instanceStatus = z.object({
    * server checks them and computes the fingerprints it shows, so nobody trusts on first use.
    */
   hostKeys: z.array(z.string().min(1).max(16_384)).max(10).optional(),
+  /**
+   * In a heartbeat, for a running instance: SSH connections to its port that have stayed open
+   * at least 2 minutes (agent/inventory/ssh-sessions.ts). More than 0 counts as activity for
+   * idle stop (docs/decisions/019), as a GPU over its threshold does; nothing else reads it.
+   */
+  sshSessions: z.number().int().min(0).max(100_000).optional(),
 });
 export type InstanceStatus = z.infer<typeof instanceStatus>;
 

@@ -65,7 +65,7 @@ export interface paths {
         head?: never;
         /**
          * Set or clear its stop and terminate times and its idle stop
-         * @description A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. `idleStopMinutes` (0: off, else 15 to 10080) and `idleThresholdPercent` (1 to 100, default 5) stop it, its disk kept, once its GPUs stayed under the threshold and no web console was open for that many minutes; you are warned 10 minutes before (`idleWarnedAt`, and an e-mail if your instance alerts are on). SSH sessions are not seen: only GPU use and the web console count. A booked rental ends with its hours (409).
+         * @description A metered instance may carry `stopAt` (it is stopped then, its disk kept) and `terminateAt` (it is terminated then, its disk deleted): each in the future and within a year, else 400 `VALIDATION_FAILED` naming the field. `null` clears one; a field left out stays as it is. The worker carries a deadline out within a minute, billed as your own stop or terminate would be. `idleStopMinutes` (0: off, else 15 to 10080) and `idleThresholdPercent` (1 to 100, default 5) stop it, its disk kept, once its GPUs stayed under the threshold with no SSH session and no web console open for that many minutes; you are warned 10 minutes before (`idleWarnedAt`, and an e-mail if your instance alerts are on). An SSH connection counts once its host has seen it open 2 minutes (sshd drops one that has not logged in by then). A booked rental ends with its hours (409).
          */
         patch: operations["updateInstance"];
         trace?: never;
@@ -506,7 +506,7 @@ export interface components {
              * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
              */
             terminateAt?: string;
-            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. SSH sessions are not seen. */
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. */
             idleStopMinutes?: number;
             /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
             idleThresholdPercent?: number;
@@ -559,7 +559,7 @@ export interface components {
             stopAt?: string | null;
             /** @description When it is terminated for you (its disk deleted); null clears it. */
             terminateAt?: string | null;
-            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. SSH sessions are not seen. */
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
             idleStopMinutes?: number;
             /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
             idleThresholdPercent?: number;
@@ -803,7 +803,7 @@ export interface components {
              * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
              */
             terminateAt?: string;
-            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. SSH sessions are not seen. */
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. */
             idleStopMinutes?: number;
             /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
             idleThresholdPercent?: number;
@@ -856,7 +856,7 @@ export interface components {
             stopAt?: string | null;
             /** @description When it is terminated for you (its disk deleted); null clears it. */
             terminateAt?: string | null;
-            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. SSH sessions are not seen. */
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
             idleStopMinutes?: number;
             /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
             idleThresholdPercent?: number;

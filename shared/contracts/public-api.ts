@@ -136,7 +136,7 @@ export const createInstanceBody = z
     idleStopMinutes: idleMinutes('idleStopMinutes')
       .optional()
       .describe(
-        'Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. SSH sessions are not seen.',
+        'Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default.',
       ),
     idleThresholdPercent: idleThreshold('idleThresholdPercent')
       .optional()
@@ -264,7 +264,7 @@ export const updateInstanceBody = z
     idleStopMinutes: idleMinutes('idleStopMinutes')
       .optional()
       .describe(
-        'Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent and no web console was open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. SSH sessions are not seen.',
+        'Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is.',
       ),
     idleThresholdPercent: idleThreshold('idleThresholdPercent')
       .optional()

@@ -133,7 +133,7 @@ const billingSchema = z.object({
   monthlySpendCap: spendCapDollars.nullable().default(null),
   /**
    * Idle stop for new metered instances that do not name their own (docs/decisions/019):
-   * minutes of GPU use under the threshold with no web console (0: off), and the threshold.
+   * minutes of GPU use under the threshold with no SSH or web console session (0: off), and the threshold.
    */
   idleStopMinutes: idleMinutes('idleStopMinutes').default(0),
   idleThresholdPercent: idleThreshold('idleThresholdPercent').default(

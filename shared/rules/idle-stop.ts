@@ -1,6 +1,7 @@
 /**
  * Idle stop of a metered instance (issue 23, part 4; docs/decisions/019): stopped once its
- * GPUs stayed under a utilisation threshold and no web console was open for N minutes.
+ * GPUs stayed under a utilisation threshold with no SSH session and no web console open for N
+ * minutes.
  * One rule for the web, the public API, the CLI and the account default.
  */
 
@@ -25,7 +26,7 @@ export const IDLE_THRESHOLD_MESSAGE = 'must be a whole percent from 1 to 100';
 export function idleStopLabel(minutes: number | null, thresholdPercent: number): string {
   if (!minutes) return 'off';
   const span = minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
-  return `after ${span} under ${thresholdPercent}% GPU with no web console`;
+  return `after ${span} under ${thresholdPercent}% GPU with no SSH or web console session`;
 }
 
 /** The idle-stop minutes the web offers (a card, the create form, Settings): "0" is off. */

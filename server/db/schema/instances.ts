@@ -130,7 +130,7 @@ export const instances = pgTable(
     terminateAt: timestamp('terminate_at', { withTimezone: true }),
     /**
      * Metered plan, idle stop (docs/decisions/019): stopped once its GPUs stayed under
-     * `idleThresholdPercent` and no web console was open for this many minutes (null or 0:
+     * `idleThresholdPercent` with no SSH session or web console open for this many minutes (null or 0:
      * off). `lastActiveAt`: the last heartbeat with a GPU at or over the threshold, or the last
      * console check; `idleWarnedAt`: when the renter was warned (cleared by activity).
      */

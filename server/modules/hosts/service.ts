@@ -235,8 +235,12 @@ export function createHostsService(deps: {
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
       // A listing sells only GPUs the host still reports (docs/decisions/020).
       await listingsService.checkHostGpus(db, recorded.id, body.gpus.gpus);
-      // Idle stop: its instances whose GPUs read over their threshold were active now.
-      await deps.instances.heardGpus(recorded.id, body.gpus.gpus, now);
+      // Idle stop: its instances whose GPUs read over their threshold, or with someone logged
+      // in over SSH, were active now.
+      const withSsh = new Set(
+        body.instances.filter((i) => (i.sshSessions ?? 0) > 0).map((i) => i.id),
+      );
+      await deps.instances.heardActivity(recorded.id, { gpus: body.gpus.gpus, withSsh }, now);
       const host: AgentHost = {
         id: recorded.id,
         providerId: recorded.providerId,

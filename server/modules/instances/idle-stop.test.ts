@@ -13,7 +13,8 @@ import { setupTestApp } from '../../test/suite';
  * Idle stop (issue 23, parts 4 and 7; docs/decisions/019) on a host speaking the agent
  * protocol, with the manual clock: a VM whose GPU reads under its threshold for N minutes is
  * warned 10 minutes before and then stopped (never deleted), and not before; GPU use on its
- * own GPU, a missing reading or an open web console start the idle period again. Runs on
+ * own GPU, a missing reading, an SSH session its host reports or an open web console start the
+ * idle period again. Runs on
  * PGlite, and on PostgreSQL with TEST_DATABASE_URL. The ledger's invariants are checked after
  * each test.
  */
@@ -79,15 +80,23 @@ async function runningVm(idle: Record<string, unknown>) {
   };
   /**
    * `minutes` later, a heartbeat reads the VM's GPU at `mine` percent (null: no reading) and
-   * the other GPU at `other`; then the worker runs.
+   * the other GPU at `other`, the VM with `sshSessions` open (left out: the field is absent)
+   * and `named` besides; then the worker runs.
    */
-  const later = async (minutes: number, mine: number | null = 0, other = 0) => {
+  const later = async (
+    minutes: number,
+    mine: number | null = 0,
+    other = 0,
+    heard: { sshSessions?: number; named?: InstanceStatus[] } = {},
+  ) => {
     t.clock.advance(minutes * MIN);
     const gpus = gpuInventory(model, (index) => ({
       utilizationPercent: index === gpu ? mine : other,
     }));
+    const own =
+      heard.sshSessions === undefined ? status : { ...status, sshSessions: heard.sshSessions };
     const beat = await calls.heartbeat(
-      (await row(id)).status === 'running' ? [status] : [],
+      [...((await row(id)).status === 'running' ? [own] : []), ...(heard.named ?? [])],
       undefined,
       gpus,
     );
@@ -95,7 +104,7 @@ async function runningVm(idle: Record<string, unknown>) {
     await t.app.deps.worker.runOnce(t.clock.now());
     return row(id);
   };
-  return { id, user, later };
+  return { id, user, later, status };
 }
 
 async function vmView(cookie: string, id: number) {
@@ -175,6 +184,21 @@ describe('idle stop on a real host', () => {
     // Closed: the idle period runs from the last check.
     await later(10, 0);
     expect((await later(10, 0)).endReason).toBe('idle_stop');
+  });
+
+  it('does not stop while someone is logged in over SSH; another host cannot say so', async () => {
+    const vm = await runningVm({ idle_stop_minutes: 15 });
+    for (let i = 0; i < 8; i += 1) {
+      const now = await vm.later(5, 0, 0, { sshSessions: 1 });
+      expect(now.status).toBe('running');
+      expect(now.idleWarnedAt).toBeNull();
+    }
+    // Logged out (0 sessions). Another provider's host then names this VM with a session open:
+    // it is not that host's instance, so the idle period it is in runs on.
+    const other = await runningVm({});
+    expect((await vm.later(5, 0, 0, { sshSessions: 0 })).idleWarnedAt).not.toBeNull();
+    await other.later(5, 0, 0, { named: [{ ...vm.status, sshSessions: 3 }] });
+    expect((await vm.later(5, 0, 0, { sshSessions: 0 })).endReason).toBe('idle_stop');
   });
 
   it('is off by default and when set to 0', async () => {

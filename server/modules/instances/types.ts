@@ -120,7 +120,7 @@ export interface CreateMeteredInput {
   idleStop?: IdleStop;
 }
 
-/** "Stop when idle": minutes (0: off) under `thresholdPercent` with no web console. */
+/** "Stop when idle": minutes (0: off) under `thresholdPercent` with no SSH or web console session. */
 export interface IdleStop {
   minutes: number;
   thresholdPercent: number;

@@ -40,11 +40,11 @@ const MESSAGES: Record<
   }),
   idle_stop_warning: (id) => ({
     subject: `Instance #${id} will be stopped in 10 minutes: it is idle`,
-    text: `Instance #${id} has had its GPUs under your idle threshold and no web console open for most of the idle-stop time you set, so it will be stopped in 10 minutes. Nothing will be deleted. Use its GPU or open its web console to keep it running, or change idle stop on /vm-dashboard.`,
+    text: `Instance #${id} has had its GPUs under your idle threshold, no SSH session and no web console open for most of the idle-stop time you set, so it will be stopped in 10 minutes. Nothing will be deleted. Use its GPU, log in over SSH or open its web console to keep it running, or change idle stop on /vm-dashboard.`,
   }),
   idle_stopped: (id) => ({
     subject: `Instance #${id} was stopped: it was idle`,
-    text: `Instance #${id} had its GPUs under your idle threshold and no web console open for the idle-stop time you set, so it was stopped. Nothing was deleted: its disk is kept and you can start it again from /vm-dashboard.`,
+    text: `Instance #${id} had its GPUs under your idle threshold, no SSH session and no web console open for the idle-stop time you set, so it was stopped. Nothing was deleted: its disk is kept and you can start it again from /vm-dashboard.`,
   }),
   low_balance: (_id, event) => ({
     subject: 'Your RentGPU credit balance is running low',

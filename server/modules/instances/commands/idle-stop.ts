@@ -29,7 +29,7 @@ export function activeAt(indexes: number[], gpus: GpuReading[], thresholdPercent
 
 /**
  * Idle stop (issue 23, part 4; docs/decisions/019): the renter's setting, activity from
- * heartbeats and web consoles, and the worker's job that warns and then stops. The stop goes
+ * heartbeats (GPU use, SSH sessions) and web consoles, and the worker's job that warns and then stops. The stop goes
  * through the instance's plan exactly as the renter's own stop (commands/stop.ts): disk kept,
  * no minute charged after it.
  */
@@ -69,13 +69,23 @@ export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
       }, []),
 
     /**
-     * A heartbeat's GPU readings from `hostId`: its running instances with idle stop on whose
-     * GPUs read at or over their threshold (or have no reading) start a new idle period.
+     * What a heartbeat from `hostId` says of its instances' use: its running instances with
+     * idle stop on whose GPUs read at or over their threshold (or have no reading), or that
+     * have an SSH session open (`withSsh`: instance ids as the agent names them), start a new
+     * idle period. Only the host's own instances are read, whatever ids it names.
      */
-    async heardGpus(hostId: string, gpus: GpuReading[], now: Date): Promise<void> {
+    async heardActivity(
+      hostId: string,
+      heard: { gpus: GpuReading[]; withSsh: ReadonlySet<string> },
+      now: Date,
+    ): Promise<void> {
       const watched = await idleRepo.watchedOnHost(ctx.db, hostId);
       const active = watched
-        .filter((w) => activeAt(w.gpuIndexes, gpus, w.thresholdPercent))
+        .filter(
+          (w) =>
+            heard.withSsh.has(String(w.id)) ||
+            activeAt(w.gpuIndexes, heard.gpus, w.thresholdPercent),
+        )
         .map((w) => w.id);
       await idleRepo.markActive(ctx.db, active, now);
     },

@@ -6,7 +6,7 @@ import { Input } from '../../../components/ui/input';
 type Billing = UserSettings['billing'];
 
 const HINT =
-  'New metered instances that do not set their own are stopped (never deleted) once their GPU stays under the threshold and no web console is open for this long; you are warned 10 minutes before. SSH sessions are not seen.';
+  'New metered instances that do not set their own are stopped (never deleted) once their GPU stays under the threshold and nobody is logged in over SSH or the web console for this long; you are warned 10 minutes before.';
 
 /** The account's default idle stop (docs/decisions/019). */
 export function IdleStopFields({

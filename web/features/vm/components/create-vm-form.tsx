@@ -332,7 +332,7 @@ export function CreateVmForm({
           <Field
             id="vm-idle-stop"
             label="Idle stop"
-            hint="Stops it, its disk kept, when its GPU stays under your idle threshold (5% unless set in Settings) and no web console is open; you are warned 10 minutes before. SSH sessions are not seen."
+            hint="Stops it, its disk kept, when its GPU stays under your idle threshold (5% unless set in Settings) and nobody is logged in over SSH or the web console; you are warned 10 minutes before."
           >
             <Select
               id="vm-idle-stop"

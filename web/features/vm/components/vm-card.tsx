@@ -42,7 +42,7 @@ const END_REASONS: Record<string, string> = {
   deadline_terminate: 'Terminated at the time you set.',
   spend_cap: 'Stopped: a spending cap you set was reached.',
   idle_stop:
-    'Stopped: it was idle (its GPU under your threshold and no web console). Its disk is kept.',
+    'Stopped: it was idle (its GPU under your threshold, no SSH session and no web console). Its disk is kept.',
 };
 
 export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {

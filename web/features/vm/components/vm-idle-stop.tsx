@@ -14,7 +14,7 @@ import { useSetVmDeadlines } from '../api/set-vm-deadlines';
 
 /**
  * A VM card's idle stop (issue 23, part 4; docs/decisions/019): what is set, the warning once
- * it is idle (it is stopped 10 minutes later unless its GPU is used or a web console opened),
+ * it is idle (it is stopped 10 minutes later unless its GPU is used or someone logs in over SSH or the web console),
  * and a way to change it while the instance has not ended. On a demo host the GPU figures are
  * simulated, and the card says so.
  */
@@ -49,8 +49,8 @@ export function VmIdleStop({ vm }: { vm: VmInstanceView }) {
           data-testid="vm-idle-warning"
         >
           Idle: this instance will be stopped in {countdown(warnedStopAt, now)} (
-          {formatDate(warnedStopAt, { withTime: true })}) unless its GPU is used or a web console is
-          opened. Its disk is kept.
+          {formatDate(warnedStopAt, { withTime: true })}) unless its GPU is used or someone logs in
+          over SSH or the web console. Its disk is kept.
         </p>
       ) : null}
       <p className="flex flex-wrap items-center gap-2" data-testid="vm-idle-stop">
