@@ -4,7 +4,7 @@ import { DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
 import { deadlineAt } from './deadlines';
 import { idleMinutes, idleThreshold } from './idle-stop';
 import { launchWarnings } from './launch-warnings';
-import { LISTING_HOST_STATUSES } from './listings';
+import { INSTANCE_HOST_STATUSES } from './listings';
 
 /**
  * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
@@ -176,7 +176,7 @@ export const vmInstanceView = z.object({
   /** While creating or starting: its host's step ("downloading image (42%)", "booting"), or null. */
   provisioning_step: z.string().nullable(),
   /** Its host as the listing's `hostStatus` says: offline while unreachable (not charged then). */
-  host_status: z.enum(LISTING_HOST_STATUSES),
+  host_status: z.enum(INSTANCE_HOST_STATUSES),
   /** While offline: the host's last heartbeat, from when it is unreachable; null otherwise. */
   host_offline_since: z.string().nullable(),
 });

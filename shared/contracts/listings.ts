@@ -142,8 +142,15 @@ export type ListingChanges = z.output<typeof updateListingBody>;
 
 export const LISTING_STATUSES = ['available', 'rented', 'maintenance'] as const;
 
-/** Where a listing's (and its instances') machines run; offline: its host stopped heartbeating. */
-export const LISTING_HOST_STATUSES = ['demo', 'online', 'offline', 'none'] as const;
+/** Where an instance's machine runs; offline: its host stopped heartbeating. */
+export const INSTANCE_HOST_STATUSES = ['demo', 'online', 'offline', 'none'] as const;
+export type InstanceHostStatus = (typeof INSTANCE_HOST_STATUSES)[number];
+
+/**
+ * Where a listing's machines run, as an instance's are, and `not_ready`: its host is online
+ * but says none of the GPUs the listing sells can serve a VM (docs/decisions/021).
+ */
+export const LISTING_HOST_STATUSES = ['demo', 'online', 'not_ready', 'offline', 'none'] as const;
 export type ListingHostStatus = (typeof LISTING_HOST_STATUSES)[number];
 
 /**

@@ -3004,7 +3004,7 @@ export interface operations {
                             specifications: string;
                             isDemoHost: boolean;
                             /** @enum {string} */
-                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostStatus: "demo" | "online" | "not_ready" | "offline" | "none";
                             hostId: string | null;
                             hostUptimePercent: number | null;
                             gpuShare: {
@@ -3116,7 +3116,7 @@ export interface operations {
                             specifications: string;
                             isDemoHost: boolean;
                             /** @enum {string} */
-                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostStatus: "demo" | "online" | "not_ready" | "offline" | "none";
                             hostId: string | null;
                             hostUptimePercent: number | null;
                             gpuShare: {
@@ -3229,7 +3229,7 @@ export interface operations {
                             specifications: string;
                             isDemoHost: boolean;
                             /** @enum {string} */
-                            hostStatus: "demo" | "online" | "offline" | "none";
+                            hostStatus: "demo" | "online" | "not_ready" | "offline" | "none";
                             hostId: string | null;
                             hostUptimePercent: number | null;
                             gpuShare: {

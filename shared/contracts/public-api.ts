@@ -13,7 +13,7 @@ import {
   createListingBody,
   gpuListingView,
   gpuShareView,
-  LISTING_HOST_STATUSES,
+  INSTANCE_HOST_STATUSES,
   listingsQuery,
   updateListingBody,
 } from './listings';
@@ -217,7 +217,7 @@ export const publicInstance = z
     /** When you were warned it is idle (10 minutes before the stop); null once active again. */
     idleWarnedAt: z.string().nullable(),
     hostStatus: z
-      .enum(LISTING_HOST_STATUSES)
+      .enum(INSTANCE_HOST_STATUSES)
       .describe(
         "Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)",
       ),

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { bindListing, demoGpuIndexes, freeGpu, gpuProblem, usableGpus } from './gpu-binding';
+import {
+  bindListing,
+  demoGpuIndexes,
+  freeGpu,
+  gpuProblem,
+  sellableUnits,
+  unreadyGpuCount,
+  usableGpus,
+} from './gpu-binding';
 
 const H100 = 'NVIDIA H100 80GB HBM3';
 const twoH100 = [
@@ -92,6 +100,17 @@ describe('gpuProblem and freeGpu', () => {
     expect(freeGpu(usableGpus(listing, twoH100, [1]), new Set())).toBe(1);
     expect(usableGpus(listing, twoH100, [])).toEqual([]);
     expect(usableGpus(listing, twoH100, null)).toEqual([0, 1]);
+  });
+
+  it('sells only the units whose GPUs the host says can serve, once it has said', () => {
+    expect(unreadyGpuCount([0, 1], null)).toBe(0);
+    expect(unreadyGpuCount([0, 1], { ready: true, readyGpus: [0, 1] })).toBe(0);
+    expect(unreadyGpuCount([0, 1], { ready: true, readyGpus: [1, 2] })).toBe(1);
+    expect(unreadyGpuCount([0, 1], { ready: false, readyGpus: [0, 1] })).toBe(2);
+    // Two units, one GPU unready: one free unit is sellable while none is rented, none after.
+    expect(sellableUnits(2, 1)).toBe(1);
+    expect(sellableUnits(1, 1)).toBe(0);
+    expect(sellableUnits(0, 2)).toBe(0);
   });
 
   it('gives each demo listing its own machine with its units as GPUs', () => {

@@ -184,6 +184,29 @@ export function usableGpus(
 }
 
 /**
+ * How many of the GPUs a listing sells its host's readiness verdict (docs/decisions/021) says
+ * cannot serve a VM: every one when the host itself is not ready, none before a verdict.
+ */
+export function unreadyGpuCount(
+  hostGpuIndexes: readonly number[],
+  verdict: { ready: boolean; readyGpus: readonly number[] } | null,
+): number {
+  if (verdict === null) return 0;
+  if (!verdict.ready) return hostGpuIndexes.length;
+  const ready = new Set(verdict.readyGpus);
+  return hostGpuIndexes.filter((i) => !ready.has(i)).length;
+}
+
+/**
+ * The units a renter can get now: the free ones less the GPUs its host cannot serve. A unit
+ * rented out holds a GPU that was ready when it was given, so the free ready GPUs are the free
+ * units less the unready ones (fewer, never more, if a held GPU has since turned unready).
+ */
+export function sellableUnits(availableCount: number, unreadyGpus: number): number {
+  return Math.max(0, availableCount - unreadyGpus);
+}
+
+/**
  * The demo host's GPUs for one demo listing (docs/decisions/020): each demo listing is its
  * own machine whose GPUs are its units, indexes 0…count−1, whatever its model.
  */

@@ -31,16 +31,21 @@ describe('availability', () => {
     [{ status: 'available', availableCount: 3, hostStatus: 'online' as const }, 'Available'],
     [{ status: 'available', availableCount: 3, hostStatus: 'offline' as const }, 'Host offline'],
     [{ status: 'available', availableCount: 3, hostStatus: 'none' as const }, 'No host connected'],
+    [
+      { status: 'available', availableCount: 0, hostStatus: 'not_ready' as const },
+      'Host not ready',
+    ],
   ])('%o is labelled %s', (listing, label) => {
     expect(availabilityLabel(listing)).toBe(label);
   });
 
-  it('is not rentable while its host is offline or missing', () => {
+  it('is not rentable while its host is offline, missing or not ready', () => {
     const free = { status: 'available', availableCount: 2 };
     expect(isRentable({ ...free, hostStatus: 'demo' })).toBe(true);
     expect(isRentable({ ...free, hostStatus: 'online' })).toBe(true);
     expect(isRentable({ ...free, hostStatus: 'offline' })).toBe(false);
     expect(isRentable({ ...free, hostStatus: 'none' })).toBe(false);
+    expect(isRentable({ ...free, hostStatus: 'not_ready' })).toBe(false);
   });
 
   it('is amber at 2 or fewer', () => {

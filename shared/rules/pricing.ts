@@ -10,12 +10,19 @@ export interface ListingAvailability {
   status: string;
   availableCount: number;
   /** Where its instances run (docs/decisions/011); absent means a demo or online host. */
-  hostStatus?: 'demo' | 'online' | 'offline' | 'none';
+  hostStatus?: 'demo' | 'online' | 'not_ready' | 'offline' | 'none';
 }
 
-/** Whether a machine can run it: its host is online (or it is a demo listing). */
+/**
+ * Whether a machine can run it: its host is online and can serve one of its GPUs (or it is a
+ * demo listing).
+ */
 export function hostCanRun(listing: ListingAvailability): boolean {
-  return listing.hostStatus !== 'offline' && listing.hostStatus !== 'none';
+  return (
+    listing.hostStatus !== 'offline' &&
+    listing.hostStatus !== 'none' &&
+    listing.hostStatus !== 'not_ready'
+  );
 }
 
 /**
@@ -28,11 +35,13 @@ export function isRentable(listing: ListingAvailability): boolean {
 
 /**
  * 'Rented' at 0 or when rented; '1 Available'; '2 Available'; above 2 'Available'. A listing
- * whose host is offline says 'Host offline'; one without a host yet 'No host connected'.
+ * whose host is offline says 'Host offline'; one without a host yet 'No host connected'; one
+ * whose host cannot serve any of its GPUs 'Host not ready'.
  */
 export function availabilityLabel(listing: ListingAvailability): string {
   if (listing.hostStatus === 'offline') return 'Host offline';
   if (listing.hostStatus === 'none') return 'No host connected';
+  if (listing.hostStatus === 'not_ready') return 'Host not ready';
   if (listing.status === 'rented' || listing.availableCount <= 0) return 'Rented';
   if (listing.status === 'maintenance') return 'Maintenance';
   if (listing.availableCount <= 2) return `${listing.availableCount} Available`;

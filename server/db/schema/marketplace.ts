@@ -82,6 +82,13 @@ export const gpuListings = pgTable(
      * host's last heartbeat no longer reports (docs/decisions/020); null when all are there.
      */
     gpuProblem: text('gpu_problem'),
+    /**
+     * How many of the GPUs it sells its host's readiness verdict says cannot serve a VM
+     * (docs/decisions/021; every one when the host is not ready), kept after each heartbeat
+     * and each placement. A renter can get `available_count - unready_gpus` units now
+     * (shared/rules/gpu-binding.ts sellableUnits); `available_count` stays total less held.
+     */
+    unreadyGpus: integer('unready_gpus').notNull().default(0),
     createdAt: createdAt(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
     /**
@@ -135,6 +142,7 @@ export const gpuListings = pgTable(
       sql`${t.availableCount} >= 0 and ${t.availableCount} <= ${t.totalCount}`,
     ),
     check('gpu_listings_rate_check', sql`${t.hourlyRateMicros} > 0`),
+    check('gpu_listings_unready_gpus_check', sql`${t.unreadyGpus} >= 0`),
     // A listing on a provider's host runs there, never on the demo host (migration 0030).
     check(
       'gpu_listings_demo_host_has_no_host',

@@ -125,7 +125,21 @@ async function providerHost(model: string, totalCount: number) {
     expect(res.statusCode).toBe(200);
     return hostsResponse.parse(res.json()).hosts.find((h) => h.id === host.id);
   };
-  return { listing, heartbeat, view };
+  /** The listing as the marketplace shows it, and as the public API lists it. */
+  const market = async () => {
+    const path = `gpu-listings?providerId=${provider.providerId}`;
+    const page = await t.request({ method: 'GET', url: `/api/${path}` });
+    expect(page.statusCode).toBe(200);
+    const shown = (page.json() as { id: number }[]).find((l) => l.id === listing.id);
+    const { key } = await createApiKey(t, provider.cookie, ['read']);
+    const v1 = await v1Request(t, key, 'GET', `/${path}`);
+    expect(v1.statusCode, v1.body).toBe(200);
+    const listed = (v1.json().gpus as { id: number; availableCount: number }[]).find(
+      (l) => l.id === listing.id,
+    );
+    return { ...shown, v1AvailableCount: listed?.availableCount };
+  };
+  return { listing, heartbeat, view, market };
 }
 
 const availableOf = async (id: number) =>
@@ -134,8 +148,15 @@ const availableOf = async (id: number) =>
 describe('a host that is not ready', () => {
   for (const [name, c] of Object.entries(CASES)) {
     it(`${name}: the provider sees why; rent, v1 and VM create are 409 before any charge`, async () => {
-      const { listing, heartbeat, view } = await providerHost(`Gpu Ready ${name}`, 1);
+      const { listing, heartbeat, view, market } = await providerHost(`Gpu Ready ${name}`, 1);
       await heartbeat(c.host, c.gpus);
+      // Renters see it cannot be had now, not a unit free.
+      expect(await market()).toMatchObject({
+        hostStatus: 'not_ready',
+        availableCount: 0,
+        totalCount: 1,
+        v1AvailableCount: 0,
+      });
 
       const shown = await view();
       expect(shown?.status).toBe('online');
@@ -183,7 +204,7 @@ describe('a host that is not ready', () => {
   }
 
   it('names each GPU that cannot be passed through, and sells only the ready one', async () => {
-    const { listing, heartbeat, view } = await providerHost('Gpu Ready half', 2);
+    const { listing, heartbeat, view, market } = await providerHost('Gpu Ready half', 2);
     // The lower GPU is the one that cannot serve: the lowest free GPU is not handed out blindly.
     const probe = {
       ...READY,
@@ -196,6 +217,13 @@ describe('a host that is not ready', () => {
     expect(shown?.readiness?.gpus[0]?.problems[0]?.reason).toMatch(
       /GPU 0 .* bound to nvidia, not vfio-pci/,
     );
+    // Two units listed, one GPU ready: the marketplace offers one.
+    expect(await market()).toMatchObject({
+      hostStatus: 'online',
+      availableCount: 1,
+      totalCount: 2,
+      v1AvailableCount: 1,
+    });
     const renter = await t.signIn({ credits: '100.00' });
     const rent = () =>
       t.request({
@@ -211,19 +239,23 @@ describe('a host that is not ready', () => {
       .from(instances)
       .where(eq(instances.id, first.json().id as number));
     expect(placed?.gpuIndexes).toEqual([1]);
-    // Two units listed, one GPU ready: the second is refused before any charge.
+    expect(await market()).toMatchObject({ availableCount: 0, v1AvailableCount: 0 });
+    // The second unit has no GPU that can serve it: refused before any charge, as a listing
+    // rented out is.
     const before = await w.balance(renter.cookie);
     const second = await rent();
     expect(second.statusCode, second.body).toBe(409);
-    expect(second.json().error.code).toBe('CAPACITY_UNAVAILABLE');
+    expect(second.json().error.code).toBe('LISTING_UNAVAILABLE');
     expect(await w.balance(renter.cookie)).toBe(before);
     expect(await availableOf(listing.id)).toBe(1);
   });
 
   it('takes rentals again once a heartbeat says it is ready; the demo host stays ready', async () => {
-    const { listing, heartbeat, view } = await providerHost('Gpu Ready later', 1);
+    const { listing, heartbeat, view, market } = await providerHost('Gpu Ready later', 1);
     await heartbeat(CASES['no virtualisation']?.host as HostInventory, gpuInventory());
+    expect(await market()).toMatchObject({ hostStatus: 'not_ready', availableCount: 0 });
     await heartbeat(hostInventory({ readiness: READY }), gpuInventory());
+    expect(await market()).toMatchObject({ hostStatus: 'online', availableCount: 1 });
     expect((await view())?.readiness).toMatchObject({ ready: true, readyGpus: [0, 1] });
     const renter = await t.signIn({ credits: '100.00' });
     const rent = await t.request({

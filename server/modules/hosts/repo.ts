@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { GpuInventory, HostInventory } from '../../../shared/contracts/agent-protocol';
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { HostImageStatus } from '../../../shared/contracts/images';
-import { hostReadiness } from '../../../shared/rules/host-readiness';
 import type { Conn } from '../../db/client';
 import { hostOutages, hosts } from '../../db/schema';
 
@@ -84,6 +84,8 @@ export const hostsRepo = {
       gpus: GpuInventory;
       images: HostImageStatus[];
       address: string | null;
+      /** shared/rules/host-readiness.ts's verdict on this heartbeat. */
+      readiness: HostReadiness;
     },
   ): Promise<{
     id: string;
@@ -99,7 +101,7 @@ export const hostsRepo = {
         agent_address = coalesce(${values.address}::text, h.agent_address),
         accelerator = ${values.host.accelerator},
         inventory = ${JSON.stringify({ host: values.host, gpus: values.gpus, images: values.images })}::jsonb,
-        readiness = ${JSON.stringify(hostReadiness(values.host, values.gpus))}::jsonb,
+        readiness = ${JSON.stringify(values.readiness)}::jsonb,
         heartbeat_count = h.heartbeat_count + 1,
         offline_since = null,
         enrol_token_hash = null,

@@ -9,6 +9,7 @@ import {
   type InstanceStatus,
 } from '../../../shared/contracts/agent-protocol';
 import type { HostImageStatus } from '../../../shared/contracts/images';
+import { hostReadiness } from '../../../shared/rules/host-readiness';
 import { withoutControlCharacters } from '../../../shared/rules/text';
 import type { Db } from '../../db/client';
 import type { Instance } from '../../db/schema';
@@ -224,6 +225,7 @@ export function createHostsService(deps: {
       callerAddress?: string,
     ): Promise<HeartbeatResponse> {
       const now = clock.now();
+      const readiness = hostReadiness(body.host, body.gpus);
       const recorded = await hostsRepo.recordHeartbeat(db, sha256(credential), {
         at: now,
         agentVersion: body.agentVersion,
@@ -231,10 +233,12 @@ export function createHostsService(deps: {
         gpus: body.gpus,
         images: (body.images ?? []).map(storedImageStatus),
         address: callerAddress ?? null,
+        readiness,
       });
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
-      // A listing sells only GPUs the host still reports (docs/decisions/020).
-      await listingsService.checkHostGpus(db, recorded.id, body.gpus.gpus);
+      // A listing sells only GPUs the host still reports (docs/decisions/020) and can serve
+      // (docs/decisions/021).
+      await listingsService.checkHostGpus(db, recorded.id, body.gpus.gpus, readiness);
       // Idle stop: its instances whose GPUs read over their threshold, or with someone logged
       // in over SSH, were active now.
       const withSsh = new Set(

@@ -1,4 +1,4 @@
-import type { ListingHostStatus } from '../../../shared/contracts/listings';
+import type { InstanceHostStatus } from '../../../shared/contracts/listings';
 import type { InstanceAction } from '../../../shared/rules/instance-lifecycle';
 import type { Instance } from './repo-rows';
 
@@ -6,12 +6,12 @@ import type { Instance } from './repo-rows';
 const DEMO_HOST = 'demo';
 
 /**
- * Where an instance runs, in the listing's words (docs/decisions/022): offline from its host's
+ * Where an instance runs, in the listing's words (never `not_ready`: that is about renting) (docs/decisions/022): offline from its host's
  * last heartbeat once the worker found the host silent (`unreachable_since`, the same mark that
  * stops its billing), so every renter view and the bill agree.
  */
 export function hostPresence(instance: Pick<Instance, 'hostId' | 'unreachableSince'>): {
-  status: ListingHostStatus;
+  status: InstanceHostStatus;
   offlineSince: Date | null;
 } {
   if (instance.unreachableSince !== null) {

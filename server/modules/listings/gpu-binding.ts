@@ -1,9 +1,11 @@
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import {
   bindListing,
   demoGpuIndexes,
   freeGpu,
   gpuProblem,
   type ReportedGpu,
+  unreadyGpuCount,
   usableGpus,
 } from '../../../shared/rules/gpu-binding';
 import type { Conn, Db } from '../../db/client';
@@ -17,7 +19,8 @@ import { gpuRepo } from './gpu-repo';
 export const gpuBinding = {
   /**
    * The GPU indexes a listing of `units` × `model` sells on the host (shared/rules/
-   * gpu-binding.ts bindListing); 409 naming what the host has when it cannot.
+   * gpu-binding.ts bindListing), and how many of them its host's verdict says cannot serve;
+   * 409 naming what the host has when it cannot.
    */
   async bind(
     conn: Conn,
@@ -29,14 +32,15 @@ export const gpuBinding = {
       wanted: readonly number[];
       keep: readonly number[];
     },
-  ): Promise<number[]> {
+  ): Promise<{ indexes: number[]; unreadyGpus: number }> {
     await gpuRepo.lockPool(conn, at.hostId);
+    const host = await gpuRepo.hostGpus(conn, at.hostId);
     const bound = bindListing({
       model: at.model,
       units: at.units,
       wanted: at.wanted,
       keep: at.keep,
-      gpus: (await gpuRepo.hostGpus(conn, at.hostId)).reported,
+      gpus: host.reported,
       others: await gpuRepo.listingsOnHost(conn, at.hostId, at.listingId),
     });
     if (!bound.ok) {
@@ -45,7 +49,7 @@ export const gpuBinding = {
         hostGpus: bound.hostGpus,
       });
     }
-    return bound.indexes;
+    return { indexes: bound.indexes, unreadyGpus: unreadyGpuCount(bound.indexes, host.readiness) };
   },
 
   /**
@@ -65,8 +69,8 @@ export const gpuBinding = {
     let used: Set<number>;
     if (listing.hostId !== null) {
       await gpuRepo.lockPool(conn, listing.hostId);
-      const { reported, ready } = await gpuRepo.hostGpus(conn, listing.hostId);
-      usable = usableGpus(listing, reported ?? [], ready);
+      const { reported, readiness } = await gpuRepo.hostGpus(conn, listing.hostId);
+      usable = usableGpus(listing, reported ?? [], readiness?.readyGpus ?? null);
       used = await gpuRepo.usedGpus(conn, { hostId: listing.hostId }, instance.id);
     } else if (listing.isDemoHost) {
       await gpuRepo.lockPool(conn, `listing:${listing.id}`);
@@ -83,12 +87,22 @@ export const gpuBinding = {
 
   /**
    * After a heartbeat: each of the host's listings is rentable only while the host still
-   * reports every GPU it sells; the reason is kept for the provider (gpu_problem).
+   * reports every GPU it sells (the reason is kept for the provider: gpu_problem), and sells
+   * only as many units as it has GPUs the host's verdict says can serve (unready_gpus).
+   * Written only when one changes.
    */
-  async checkHost(db: Db, hostId: string, gpus: readonly ReportedGpu[]): Promise<void> {
+  async checkHost(
+    db: Db,
+    hostId: string,
+    gpus: readonly ReportedGpu[],
+    verdict: HostReadiness,
+  ): Promise<void> {
     for (const listing of await gpuRepo.listingsOnHost(db, hostId)) {
       const problem = gpuProblem(listing, gpus);
-      if (problem !== listing.gpuProblem) await gpuRepo.setProblem(db, listing.id, problem);
+      const unready = unreadyGpuCount(listing.hostGpuIndexes, verdict);
+      if (problem !== listing.gpuProblem || unready !== listing.unreadyGpus) {
+        await gpuRepo.setGpuState(db, listing.id, { gpuProblem: problem, unreadyGpus: unready });
+      }
     }
   },
 };

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { ReportedGpu } from '../../../shared/rules/gpu-binding';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
@@ -28,12 +29,12 @@ export const gpuRepo = {
 
   /**
    * The GPUs the host's last heartbeat reported (null before its first, or an unknown host)
-   * and those its readiness verdict says can serve a VM (null before its first verdict).
+   * and its readiness verdict (which GPUs can serve a VM; null before its first).
    */
   async hostGpus(
     conn: Conn,
     hostId: string,
-  ): Promise<{ reported: ReportedGpu[] | null; ready: number[] | null }> {
+  ): Promise<{ reported: ReportedGpu[] | null; readiness: HostReadiness | null }> {
     const [row] = await conn
       .select({ inventory: hosts.inventory, readiness: hosts.readiness })
       .from(hosts)
@@ -42,7 +43,7 @@ export const gpuRepo = {
     const gpus = row?.inventory?.gpus.gpus;
     return {
       reported: gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null,
-      ready: row?.readiness?.readyGpus ?? null,
+      readiness: row?.readiness ?? null,
     };
   },
 
@@ -54,6 +55,7 @@ export const gpuRepo = {
         model: gpuListings.model,
         hostGpuIndexes: gpuListings.hostGpuIndexes,
         gpuProblem: gpuListings.gpuProblem,
+        unreadyGpus: gpuListings.unreadyGpus,
       })
       .from(gpuListings)
       .where(
@@ -65,8 +67,12 @@ export const gpuRepo = {
       );
   },
 
-  async setProblem(conn: Conn, id: number, problem: string | null) {
-    await conn.update(gpuListings).set({ gpuProblem: problem }).where(eq(gpuListings.id, id));
+  async setGpuState(
+    conn: Conn,
+    id: number,
+    state: { gpuProblem: string | null; unreadyGpus: number },
+  ) {
+    await conn.update(gpuListings).set(state).where(eq(gpuListings.id, id));
   },
 
   /** What an instance's GPU is chosen from: its listing's model, host and GPUs. */

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
+import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import { isRentable } from '../../../shared/rules/pricing';
 import type { Conn } from '../../db/client';
 import { gpuListings, providers } from '../../db/schema';
-import { hostStatusOfListing, OFFER_ORDER, offeredTo } from './repo';
+import { hostStatusOfListing, OFFER_ORDER, offeredTo, sellableUnitsSql } from './repo';
 
 /** A listing as the GPU-type offerings see it. */
 export interface OfferedListing {
@@ -11,7 +12,7 @@ export interface OfferedListing {
   memoryGb: number;
   hourlyRateMicros: bigint;
   hostId: string | null;
-  hostStatus: 'demo' | 'online' | 'offline' | 'none';
+  hostStatus: ListingHostStatus;
   rentable: boolean;
 }
 
@@ -40,7 +41,7 @@ export async function gpuOfferings(
       memoryGb: gpuListings.memoryGb,
       hourlyRateMicros: gpuListings.hourlyRateMicros,
       status: gpuListings.status,
-      availableCount: gpuListings.availableCount,
+      availableCount: sellableUnitsSql,
       hostId: gpuListings.hostId,
       hostStatus: hostStatusOfListing,
     })

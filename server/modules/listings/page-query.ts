@@ -117,8 +117,12 @@ const MARKETPLACE = `l.removed_at is null and l.status in ('available', 'rented'
  */
 const HOST_STATUS_JSON = `(case when l.host_id is null then (case when l.is_demo_host then '"demo"' else '"none"' end)
     when exists (select 1 from hosts h where h.id = l.host_id and h.removed_at is null
-      and h.offline_since is null and h.last_heartbeat_at is not null) then '"online"'
+      and h.offline_since is null and h.last_heartbeat_at is not null) then
+      (case when l.unready_gpus > 0 and l.unready_gpus >= l.total_count then '"not_ready"' else '"online"' end)
     else '"offline"' end)`;
+
+/** sellableUnits (shared/rules/gpu-binding.ts): the units a renter can get now. */
+const SELLABLE_UNITS = 'greatest(l.available_count - l.unready_gpus, 0)::text';
 
 /**
  * Where a listing's GPU share comes from (presenter.ts withGpuShares fills it in): its host's
@@ -132,12 +136,12 @@ const GPU_SHARE_SLOT = `',"gpuShare":{"of":' || coalesce(to_json(l.host_id)::tex
  * the listing or its provider changes) and what a rental or a host changes. Status is one of
  * three words (gpu_listings_status_check), so it needs no escaping.
  */
-const MARKET_JSON = `l.market_json || ',"status":"' || l.status || '","availableCount":' || l.available_count::text
+const MARKET_JSON = `l.market_json || ',"status":"' || l.status || '","availableCount":' || ${SELLABLE_UNITS}
     || ',"totalCount":' || l.total_count::text || ',"hostStatus":' || ${HOST_STATUS_JSON}
     || ${GPU_SHARE_SLOT} || '}'`;
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
-const PUBLIC_JSON = `l.public_json || ',"availableCount":' || l.available_count::text || ${GPU_SHARE_SLOT} || '}'`;
+const PUBLIC_JSON = `l.public_json || ',"availableCount":' || ${SELLABLE_UNITS} || ${GPU_SHARE_SLOT} || '}'`;
 
 /** Builds a shape's statement; its text depends on the shape only, never on the values. */
 export function pageStatement(shape: PageShape): PageStatement {

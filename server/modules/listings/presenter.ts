@@ -1,4 +1,5 @@
 import type { GpuListingView, GpuShareView } from '../../../shared/contracts/listings';
+import { sellableUnits } from '../../../shared/rules/gpu-binding';
 import { microsToDollars } from '../../../shared/rules/money';
 import { listingShare, shareView } from './gpu-share';
 import type { ListingRow } from './repo';
@@ -25,7 +26,7 @@ export function presentListing(
     hourlyRate: microsToDollars(listing.hourlyRateMicros),
     dailyRate: microsToDollars(listing.hourlyRateMicros * 24n),
     status: listing.status as GpuListingView['status'],
-    availableCount: listing.availableCount,
+    availableCount: sellableUnits(listing.availableCount, listing.unreadyGpus),
     totalCount: listing.totalCount,
     specifications: JSON.stringify({ bandwidth: listing.bandwidth, ...specs }),
     isDemoHost: listing.isDemoHost,

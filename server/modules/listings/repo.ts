@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { HostReadiness } from '../../../shared/contracts/hosts';
+import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import type { ListingSort } from '../../../shared/listing-options';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
@@ -53,20 +54,31 @@ export const heldImagesSql = sql<{ ready: unknown; legacy: unknown } | null>`(se
     'legacy', coalesce(h.inventory->'host'->'images', '[]'::jsonb))
   from ${hosts} h where h.id = ${gpuListings.hostId})`;
 
-/** What the marketplace says about where a listing runs. */
-export const hostStatusOfListing = sql<'demo' | 'online' | 'offline' | 'none'>`(case
+/**
+ * What the marketplace says about where a listing runs: not_ready when its host is online but
+ * none of the GPUs it sells can serve a VM (unready_gpus, kept from the host's verdict).
+ */
+export const hostStatusOfListing = sql<ListingHostStatus>`(case
   when ${gpuListings.hostId} is null then (case when ${gpuListings.isDemoHost} then 'demo' else 'none' end)
   when exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
-    and h.offline_since is null and h.last_heartbeat_at is not null) then 'online'
+    and h.offline_since is null and h.last_heartbeat_at is not null) then
+    (case when ${gpuListings.unreadyGpus} > 0 and ${gpuListings.unreadyGpus} >= ${gpuListings.totalCount}
+      then 'not_ready' else 'online' end)
   else 'offline' end)`;
+
+/** Units a renter can get now (shared/rules/gpu-binding.ts sellableUnits), as SQL. */
+export const sellableUnitsSql = sql<number>`greatest(${gpuListings.availableCount} - ${gpuListings.unreadyGpus}, 0)`;
 
 /** One unit taken: the last one makes the listing rented. */
 const oneUnitFewer = {
   availableCount: sql`${gpuListings.availableCount} - 1`,
   status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
 };
-/** A unit can be taken: the listing is available, not removed, and its host can run it. */
-const unitFree = sql`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0
+/**
+ * A unit can be taken: the listing is available with a unit free on a GPU its host can serve
+ * (unready_gpus), not removed, and its host can run it.
+ */
+const unitFree = sql`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus}
   and ${gpuListings.removedAt} is null and ${hostCanRun})`;
 /** One unit given back (never above the total); a fully rented listing becomes available again. */
 const oneUnitMore = {
@@ -178,8 +190,8 @@ export type ListingRow = {
     userId: string | null;
     isSandbox: boolean;
   };
-  /** demo: the in-process demo host; none: no host yet; online / offline: its host. */
-  hostStatus: 'demo' | 'online' | 'offline' | 'none';
+  /** demo: the in-process demo host; none: no host yet; online / not_ready / offline: its host. */
+  hostStatus: ListingHostStatus;
   /** Its host's readiness verdict (docs/decisions/021); null when there is none. */
   hostReadiness?: HostReadiness | null;
   /** What its host reported of its machine (gpu-share.ts); null without one. */
@@ -319,7 +331,7 @@ export const listingsRepo = {
         location: gpuListings.location,
         hostStatus: hostStatusOfListing,
         hostMachine: hostMachineSql,
-        rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0 and ${hostCanRun})`,
+        rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus} and ${hostCanRun})`,
         heldImages: heldImagesSql,
       })
       .from(gpuListings)
@@ -452,11 +464,11 @@ export const listingsRepo = {
   async stats(conn: Conn) {
     const [row] = await conn
       .select({
-        availableGPUs: sql<number>`coalesce(sum(${gpuListings.availableCount}) filter (where ${gpuListings.status} = 'available'), 0)::int`,
+        availableGPUs: sql<number>`coalesce(sum(${sellableUnitsSql}) filter (where ${gpuListings.status} = 'available'), 0)::int`,
         avgRateMicros: sql<
           string | null
-        >`round(avg(${gpuListings.hourlyRateMicros}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0))::text`,
-        providersOnline: sql<number>`(count(distinct ${gpuListings.providerId}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > 0))::int`,
+        >`round(avg(${gpuListings.hourlyRateMicros}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus}))::text`,
+        providersOnline: sql<number>`(count(distinct ${gpuListings.providerId}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus}))::int`,
       })
       .from(gpuListings)
       .where(

@@ -47,7 +47,13 @@ async function placement(
   current: { hostId: string | null; hostGpuIndexes: number[]; model: string; totalCount: number },
   next: { model: string; totalCount: number },
 ): Promise<
-  | { hostId: string | null; hostGpuIndexes: number[]; gpuProblem: null; isDemoHost?: false }
+  | {
+      hostId: string | null;
+      hostGpuIndexes: number[];
+      gpuProblem: null;
+      unreadyGpus: number;
+      isDemoHost?: false;
+    }
   | undefined
 > {
   const moved = change.hostId !== undefined || change.hostGpuIndexes !== undefined;
@@ -58,7 +64,7 @@ async function placement(
   if (hostId === null) {
     if (wanted.length > 0)
       throw validationFailed({ hostGpuIndexes: ['Choose a host for these GPUs first'] });
-    return { hostId: null, hostGpuIndexes: [], gpuProblem: null };
+    return { hostId: null, hostGpuIndexes: [], gpuProblem: null, unreadyGpus: 0 };
   }
   if (moved && !(await providerHostsService.ownsHost(conn, providerId, hostId)))
     throw validationFailed({ hostId: ['Choose one of your hosts'] });
@@ -67,7 +73,7 @@ async function placement(
       hostGpuIndexes: [`Exactly ${next.totalCount} GPU indexes (one per unit)`],
     });
   }
-  const hostGpuIndexes = await gpuBinding.bind(conn, {
+  const { indexes: hostGpuIndexes, unreadyGpus } = await gpuBinding.bind(conn, {
     hostId,
     listingId,
     model: next.model,
@@ -76,7 +82,7 @@ async function placement(
     keep: hostId === current.hostId ? current.hostGpuIndexes : [],
   });
   // On a provider's host it runs there, not on the demo host: the badge follows (migration 0030).
-  return { hostId, hostGpuIndexes, gpuProblem: null, isDemoHost: false };
+  return { hostId, hostGpuIndexes, gpuProblem: null, unreadyGpus, isDemoHost: false };
 }
 
 /** The listing the caller's provider owns, or the policy's 404 / 403 (listingsPolicy). */

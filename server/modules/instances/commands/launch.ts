@@ -1,3 +1,4 @@
+import type { ListingHostStatus } from '../../../../shared/contracts/listings';
 import { quoteRental } from '../../../../shared/rules/pricing';
 import { AppError, notFound, validationFailed } from '../../../lib/errors';
 import { createImages, imageOfTemplate } from '../../images/catalogue';
@@ -17,7 +18,7 @@ export interface Candidate {
   id: number;
   hourlyRateMicros: bigint;
   hostId: string | null;
-  hostStatus: 'demo' | 'online' | 'offline' | 'none';
+  hostStatus: ListingHostStatus;
 }
 
 /** How a surface words a launch by GPU type that cannot be made (its texts stay its own). */
