@@ -16,7 +16,8 @@ test.describe.configure({ timeout: 180_000 });
 
 const GiB = 1024 ** 3;
 
-function heartbeat(instances: unknown[] = []) {
+/** A heartbeat; `accelerator: 'none'` (no virtualisation) makes the host not ready. */
+function heartbeat(instances: unknown[] = [], accelerator: 'kvm' | 'none' = 'kvm') {
   return {
     agentVersion: '0.1.0',
     sentAt: new Date().toISOString(),
@@ -25,7 +26,7 @@ function heartbeat(instances: unknown[] = []) {
       cpu: { model: 'AMD EPYC', cores: 16 },
       memory: { totalBytes: 64 * GiB, availableBytes: 60 * GiB },
       disk: { path: '/var/lib/rentgpu-agent', totalBytes: 1e12, freeBytes: 9e11 },
-      accelerator: 'kvm',
+      accelerator,
     },
     gpus: {
       gpus: [0, 1].map((index) => ({
@@ -57,10 +58,10 @@ async function enrolledHost(request: APIRequestContext) {
   });
   expect(enrolled.status()).toBe(201);
   const { credential } = (await enrolled.json()) as { credential: string };
-  const beat = (instances: unknown[] = []) =>
+  const beat = (instances: unknown[] = [], accelerator: 'kvm' | 'none' = 'kvm') =>
     request.post('/api/v1/agents/heartbeat', {
       headers: { authorization: `Bearer ${credential}` },
-      data: heartbeat(instances),
+      data: heartbeat(instances, accelerator),
     });
   expect((await beat()).status()).toBe(200);
   return { host, beat };
@@ -98,6 +99,14 @@ test('the CPU and RAM of a GPU’s share are shown before renting, and a dark ho
   const card = page.getByTestId('listing-card').filter({ hasText: place });
   await expect(card.getByTestId('gpu-share')).toHaveText('8 vCPUs · 25.5 GB RAM per GPU');
   await expect(card.getByText('Demo host')).toHaveCount(0);
+  await expect(card.getByTestId('availability')).toHaveText('2 Available');
+  // A heartbeat that says the host cannot run VMs: renters see so before they try.
+  expect((await beat([], 'none')).status()).toBe(200);
+  await page.reload();
+  await page.getByLabel('Search GPUs by model, location or provider').fill(place);
+  await expect(card.getByTestId('availability')).toHaveText('Host not ready');
+  await expect(card.getByRole('button', { name: 'Rent Now' })).toBeDisabled();
+  expect((await beat()).status()).toBe(200);
 
   // The create form: the listing chosen, where it runs and what it gives, before any charge.
   await page.goto('/vm-dashboard');
