@@ -268,7 +268,11 @@ export class Agent {
             : {}),
         },
         gpus: this.gpus,
-        instances: await this.withSshSessions(this.statusWindow.next([...this.statuses.values()])),
+        // Each running one with its SSH sessions (idle stop).
+        instances: await this.sshSessions.annotate(
+          this.statuses.values(),
+          this.statusWindow.next([...this.statuses.values()]),
+        ),
         images: this.images.statuses(),
       };
       // A host with more instances than one answer lists reads the rest in pages, at once.
@@ -308,23 +312,6 @@ export class Agent {
       this.serverLostAt ??= Date.now();
     }
     await this.converge();
-  }
-
-  /**
-   * The statuses a heartbeat carries, each running one with its SSH sessions (idle stop). All
-   * running instances are sampled, not only the ones this heartbeat lists, so a session's age
-   * is known whichever page it is reported in.
-   */
-  private async withSshSessions(statuses: InstanceStatus[]): Promise<InstanceStatus[]> {
-    const portOf = (s: InstanceStatus) => (s.state === 'running' ? s.ssh?.port : undefined);
-    const ports = [...this.statuses.values()]
-      .map(portOf)
-      .filter((p): p is number => p !== undefined);
-    const counts = await this.sshSessions.sample(ports);
-    return statuses.map((s) => {
-      const port = portOf(s);
-      return port === undefined ? s : { ...s, sshSessions: counts.get(port) ?? 0 };
-    });
   }
 
   /** Plans and starts actions; plans again whenever an action finishes. */

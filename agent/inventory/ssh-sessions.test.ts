@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { InstanceStatus } from '../../shared/contracts/agent-protocol';
 import { establishedConnections, SshSessionWatch } from './ssh-sessions';
 
 // /proc/net/tcp as the kernel writes it: a listener on :22001 (0A), two connections accepted
@@ -66,6 +67,28 @@ describe('SshSessionWatch', () => {
     } finally {
       tables['/proc/net/tcp'] = before ?? '';
     }
+  });
+
+  it('annotates the running instances a heartbeat carries, sampling every running one', async () => {
+    let now = 0;
+    const watch = new SshSessionWatch({ minAgeMs: 1000, now: () => now, read });
+    const status = (id: string, state: InstanceStatus['state'], port: number) => ({
+      id,
+      generation: 1,
+      state,
+      ssh: { host: '203.0.113.9', port, user: 'ubuntu' },
+      vnc: null,
+      error: null,
+    });
+    const all = [status('a', 'running', 22001), status('b', 'running', 22002)];
+    await watch.annotate(all, [all[0] as InstanceStatus]);
+    now = 1000;
+    // Page two of the heartbeat carries b: its connection's age counted from the first sample.
+    const stopped = status('c', 'stopped', 22003);
+    expect(await watch.annotate([...all, stopped], [all[1] as InstanceStatus, stopped])).toEqual([
+      { ...all[1], sshSessions: 1 },
+      stopped,
+    ]);
   });
 
   it('answers nothing without watched ports, and a missing table is read as empty', async () => {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { InstanceStatus } from '../../shared/contracts/agent-protocol';
 
 /**
  * SSH sessions on the host's forwarded guest ports, for idle stop (docs/decisions/019): an
@@ -91,4 +92,24 @@ export class SshSessionWatch {
     for (const inode of this.firstSeen.keys()) if (!seen.has(inode)) this.firstSeen.delete(inode);
     return counts;
   }
+
+  /**
+   * The statuses a heartbeat carries (`carried`), each running one with its SSH sessions.
+   * Every running instance (`all`) is sampled, not only the carried ones, so a session's age
+   * is known whichever heartbeat page reports it.
+   */
+  async annotate(
+    all: Iterable<InstanceStatus>,
+    carried: InstanceStatus[],
+  ): Promise<InstanceStatus[]> {
+    const ports = [...all].map(sshPortOf).filter((p): p is number => p !== undefined);
+    const counts = await this.sample(ports);
+    return carried.map((s) => {
+      const port = sshPortOf(s);
+      return port === undefined ? s : { ...s, sshSessions: counts.get(port) ?? 0 };
+    });
+  }
 }
+
+/** A running instance's SSH port (the host's forwarded one); none otherwise. */
+const sshPortOf = (s: InstanceStatus) => (s.state === 'running' ? s.ssh?.port : undefined);
