@@ -33,6 +33,9 @@ const serverEnv = {
   // …and every test that signs in by e-mail asks for a code from there too.
   CODES_PER_IP_PER_HOUR: '10000',
   CODE_TRIES_PER_IP_PER_15_MIN: '10000',
+  // A host that stops heartbeating is dark after 15 s, not 90 (e2e/gpu-share.spec.ts waits
+  // for it; the tests that enrol hosts keep them heartbeating while they need them online).
+  HOST_OFFLINE_AFTER_MS: '15000',
   ...process.env,
   NODE_ENV: 'test',
   LOG_LEVEL: 'warn',

@@ -184,6 +184,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     instances,
     clock,
     heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
+    offlineAfterMs: env.HOST_OFFLINE_AFTER_MS,
     onEvent: createHostAlerts({ db, mailer, log }),
     wake,
     hostAddressAllowlist: env.HOST_ADDRESS_ALLOWLIST,

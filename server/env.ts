@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { AGENT_OFFLINE_AFTER_MS } from '../shared/contracts/agent-protocol';
 import type { ImageCatalogue } from '../shared/contracts/images';
 import { parseHostAddress } from '../shared/rules/host-address';
 import { DEFAULT_IMAGE_CATALOGUE, readImageCatalogue } from './modules/images/catalogue';
@@ -69,6 +70,18 @@ const envSchema = z.object({
   DEMO_PROVISIONING_DELAY_MS: z.coerce.number().int().min(0).default(20_000),
   /** The heartbeat interval the server asks of agents (spec: 30 s; tests ask less). */
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * How long a host may be silent before the worker marks it offline (an outage opens, its
+   * instances are unreachable and unbilled from its last heartbeat). 90 s, three missed
+   * heartbeats; at most that, since hosts are shown offline once silent 90 s whether or not
+   * the worker has run. Tests shorten it so that a host going dark takes seconds.
+   */
+  HOST_OFFLINE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(AGENT_OFFLINE_AFTER_MS)
+    .default(AGENT_OFFLINE_AFTER_MS),
   /**
    * Addresses any host may report for its instances besides its own (comma-separated IP
    * literals or DNS names; docs/decisions/013-hosts-are-untrusted.md). For development and

@@ -66,6 +66,8 @@ export function createHostsService(deps: {
   clock: Clock;
   /** What agents are asked to heartbeat at (AGENT_HEARTBEAT_INTERVAL_MS, default 30 s). */
   heartbeatIntervalMs?: number;
+  /** How long a host may be silent before it is marked offline (HOST_OFFLINE_AFTER_MS, 90 s). */
+  offlineAfterMs?: number;
   onEvent?: (event: HostEvent) => void;
   /** Hosts waiting for work between heartbeats (wake.ts); none: waits answer at maxMs. */
   wake?: HostWake;
@@ -77,6 +79,7 @@ export function createHostsService(deps: {
 }) {
   const images = deps.images ?? createImages();
   const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
+  const offlineAfterMs = deps.offlineAfterMs ?? AGENT_OFFLINE_AFTER_MS;
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
   const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? []);
@@ -308,11 +311,11 @@ export function createHostsService(deps: {
     },
 
     /**
-     * Hosts silent for 90 s go offline: an outage opens (from their last heartbeat), their
-     * live instances become unreachable and are not billed from then on.
+     * Hosts silent for 90 s (offlineAfterMs) go offline: an outage opens (from their last
+     * heartbeat), their live instances become unreachable and are not billed from then on.
      */
     async markSilentHostsOffline(now: Date, batch = 100): Promise<number> {
-      const before = new Date(now.getTime() - AGENT_OFFLINE_AFTER_MS);
+      const before = new Date(now.getTime() - offlineAfterMs);
       const events: HostEvent[] = [];
       const count = await db.transaction(async (tx) => {
         const silent = await hostsRepo.lockSilentHosts(tx, before, batch);
