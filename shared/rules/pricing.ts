@@ -1,4 +1,5 @@
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
+import type { ListingHostStatus } from '../contracts/listings';
 import { dollarsToMicros, microsToDollars } from './money';
 
 /** $2.50 for 50GB of storage, added to every rental (spec part 1 section 9). */
@@ -10,7 +11,7 @@ export interface ListingAvailability {
   status: string;
   availableCount: number;
   /** Where its instances run (docs/decisions/011); absent means a demo or online host. */
-  hostStatus?: 'demo' | 'online' | 'not_ready' | 'offline' | 'none';
+  hostStatus?: ListingHostStatus;
 }
 
 /**

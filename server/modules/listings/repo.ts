@@ -68,6 +68,8 @@ export const hostStatusOfListing = sql<ListingHostStatus>`(case
 
 /** Units a renter can get now (shared/rules/gpu-binding.ts sellableUnits), as SQL. */
 export const sellableUnitsSql = sql<number>`greatest(${gpuListings.availableCount} - ${gpuListings.unreadyGpus}, 0)`;
+/** On sale with a unit free on a GPU its host can serve (its host's state aside). */
+const unitOnSale = sql`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus})`;
 
 /** One unit taken: the last one makes the listing rented. */
 const oneUnitFewer = {
@@ -78,8 +80,7 @@ const oneUnitFewer = {
  * A unit can be taken: the listing is available with a unit free on a GPU its host can serve
  * (unready_gpus), not removed, and its host can run it.
  */
-const unitFree = sql`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus}
-  and ${gpuListings.removedAt} is null and ${hostCanRun})`;
+const unitFree = sql`(${unitOnSale} and ${gpuListings.removedAt} is null and ${hostCanRun})`;
 /** One unit given back (never above the total); a fully rented listing becomes available again. */
 const oneUnitMore = {
   availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
@@ -331,7 +332,7 @@ export const listingsRepo = {
         location: gpuListings.location,
         hostStatus: hostStatusOfListing,
         hostMachine: hostMachineSql,
-        rentable: sql<boolean>`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus} and ${hostCanRun})`,
+        rentable: sql<boolean>`(${unitOnSale} and ${hostCanRun})`,
         heldImages: heldImagesSql,
       })
       .from(gpuListings)
@@ -467,8 +468,8 @@ export const listingsRepo = {
         availableGPUs: sql<number>`coalesce(sum(${sellableUnitsSql}) filter (where ${gpuListings.status} = 'available'), 0)::int`,
         avgRateMicros: sql<
           string | null
-        >`round(avg(${gpuListings.hourlyRateMicros}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus}))::text`,
-        providersOnline: sql<number>`(count(distinct ${gpuListings.providerId}) filter (where ${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus}))::int`,
+        >`round(avg(${gpuListings.hourlyRateMicros}) filter (where ${unitOnSale}))::text`,
+        providersOnline: sql<number>`(count(distinct ${gpuListings.providerId}) filter (where ${unitOnSale}))::int`,
       })
       .from(gpuListings)
       .where(

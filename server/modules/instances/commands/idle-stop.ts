@@ -29,9 +29,9 @@ export function activeAt(indexes: number[], gpus: GpuReading[], thresholdPercent
 
 /**
  * Idle stop (issue 23, part 4; docs/decisions/019): the renter's setting, activity from
- * heartbeats (GPU use, SSH sessions) and web consoles, and the worker's job that warns and then stops. The stop goes
- * through the instance's plan exactly as the renter's own stop (commands/stop.ts): disk kept,
- * no minute charged after it.
+ * heartbeats (GPU use, SSH sessions) and web consoles, and the worker's job that warns and
+ * then stops. The stop goes through the instance's plan exactly as the renter's own stop
+ * (commands/stop.ts): disk kept, no minute charged after it.
  */
 export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
   return {
