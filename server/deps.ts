@@ -153,6 +153,9 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   const signals = signalsFor(database, log);
   const cached = new ReadCache<{ body: string | Buffer; nextCursor: string | null }>(
     env.READ_CACHE_TTL_MS,
+    500,
+    Date.now,
+    (answer) => ({ ...answer, body: Buffer.from(answer.body) }),
   );
   signals.on('read-cache', () => cached.invalidate());
   const invalidateReads = () => void signals.publish('read-cache');

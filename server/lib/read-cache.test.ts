@@ -37,4 +37,14 @@ describe('ReadCache', () => {
     for (const key of ['a', 'b', 'c']) await cache.getOrLoad(key, async () => ++loads);
     expect(await cache.getOrLoad('a', async () => ++loads)).toBe(4);
   });
+
+  it('keeps an answer in its kept form, and with the cache off answers as loaded', async () => {
+    const bytes = (v: string | Buffer) => (typeof v === 'string' ? Buffer.from(v) : v);
+    const on = new ReadCache<string | Buffer>(1000, 10, Date.now, bytes);
+    expect(await on.getOrLoad('p', async () => '[1]')).toEqual(Buffer.from('[1]'));
+    expect(await on.getOrLoad('p', async () => '[2]')).toEqual(Buffer.from('[1]'));
+    const off = new ReadCache<string | Buffer>(0, 10, Date.now, bytes);
+    expect(await off.getOrLoad('p', async () => '[1]')).toBe('[1]');
+    expect(await off.getOrLoad('p', async () => '[2]')).toBe('[2]');
+  });
 });

@@ -19,9 +19,6 @@ export interface HostMachineRow {
   gpuCount: number;
 }
 
-/** What page-query.ts writes in a demo listing's gpuShare slot (the demo host's id). */
-export const DEMO_SHARE_KEY = 'demo';
-
 /** A host's machine from its inventory column (`inventory`, the hosts row's), as one JSON object. */
 export const hostMachineJson = (
   inventory: string,

@@ -1,4 +1,6 @@
 import type { ListingSort } from '../../../shared/listing-options';
+import { DEMO_GPU_SHARE } from '../../../shared/rules/gpu-share';
+import { shareView } from './gpu-share';
 
 /**
  * One page of the marketplace as one SQL statement, written once per shape
@@ -61,18 +63,25 @@ export interface PageStatement {
 /** The statement's one row (in array mode). */
 export type PageSqlRow = [
   /**
-   * The page's listings as a JSON array, hostUptimePercent left null and gpuShare a slot
-   * (presenter.ts fills both).
+   * The listings in order, one more than the page holds when another page follows, each as
+   * JSON (hostUptimePercent left null, a host's gpuShare a slot: presenter.ts fills both),
+   * separated by LISTING_SEPARATOR; '' when there are none.
    */
   json: string,
-  /** Whether a listing follows the page. */
-  more: boolean,
-  /** The last listing's sort value and id: the next page's cursor. */
-  lastValue: string | null,
-  lastId: number | null,
-  /** The hosts of the page's listings, a host once per listing on it. */
+  /** How many listings `json` holds. */
+  count: number,
+  /** Each listing's sort value and id, in order, separated by spaces: the cursors. */
+  cursors: string | null,
+  /** The hosts of the listings, a host once per listing (the extra listing's included). */
   hostIds: string[] | null,
 ];
+
+/**
+ * Between two listings in a page's JSON: a comma and a line break, which JSON allows between
+ * array elements and which cannot occur inside a listing's JSON (to_json and JSON.stringify
+ * escape a line break in a string), so the page's last listing is cut off at the last one.
+ */
+export const LISTING_SEPARATOR = ',\n';
 
 /**
  * A sort's key as the indexes hold it: `key(alias)` is the first ORDER BY expression (id
@@ -108,6 +117,9 @@ const SORT_KEYS: Record<ListingSort | 'id', SortKey> = {
   },
 };
 
+/** A string as an SQL literal (standard_conforming_strings: only quotes are doubled). */
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
 /** What the marketplace shows, in the words of the partial indexes' predicate. */
 const MARKETPLACE = `l.removed_at is null and l.status in ('available', 'rented') and not l.is_sandbox`;
 
@@ -121,27 +133,23 @@ const HOST_STATUS_JSON = `(case when l.host_id is null then (case when l.is_demo
       (case when l.unready_gpus > 0 and l.unready_gpus >= l.total_count then '"not_ready"' else '"online"' end)
     else '"offline"' end)`;
 
-/** sellableUnits (shared/rules/gpu-binding.ts): the units a renter can get now. */
-const SELLABLE_UNITS = 'greatest(l.available_count - l.unready_gpus, 0)::text';
+/**
+ * A listing's GPU share: the demo host's share itself for a demo listing (a constant, written
+ * into the statement), null without a host, and for a listing on a host a slot naming the host
+ * (`{"of":<host id>}`) that presenter.ts withGpuShares fills in from the host's last report.
+ */
+const GPU_SHARE_SLOT = `',"gpuShare":' || (case when l.host_id is not null then '{"of":' || to_json(l.host_id)::text || '}'
+    when l.is_demo_host then ${sqlText(JSON.stringify(shareView(DEMO_GPU_SHARE)))} else 'null' end)`;
 
 /**
- * Where a listing's GPU share comes from (presenter.ts withGpuShares fills it in): its host's
- * id, "demo" for a demo listing, null without a host.
+ * presentListing (presenter.ts): the stored JSON (written by a trigger when the listing, its
+ * provider, its status or its counts change: migrations 0020 and 0032) and what a host
+ * changes.
  */
-const GPU_SHARE_SLOT = `',"gpuShare":{"of":' || coalesce(to_json(l.host_id)::text,
-    case when l.is_demo_host then '"demo"' else 'null' end) || '}'`;
-
-/**
- * presentListing (presenter.ts): the stored JSON (migration 0020, written by a trigger when
- * the listing or its provider changes) and what a rental or a host changes. Status is one of
- * three words (gpu_listings_status_check), so it needs no escaping.
- */
-const MARKET_JSON = `l.market_json || ',"status":"' || l.status || '","availableCount":' || ${SELLABLE_UNITS}
-    || ',"totalCount":' || l.total_count::text || ',"hostStatus":' || ${HOST_STATUS_JSON}
-    || ${GPU_SHARE_SLOT} || '}'`;
+const MARKET_JSON = `l.market_json || ',"hostStatus":' || ${HOST_STATUS_JSON} || ${GPU_SHARE_SLOT} || '}'`;
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
-const PUBLIC_JSON = `l.public_json || ',"availableCount":' || ${SELLABLE_UNITS} || ${GPU_SHARE_SLOT} || '}'`;
+const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || '}'`;
 
 /** Builds a shape's statement; its text depends on the shape only, never on the values. */
 export function pageStatement(shape: PageShape): PageStatement {
@@ -167,38 +175,32 @@ export function pageStatement(shape: PageShape): PageStatement {
   const order = shape.sort === undefined ? 'l.id' : `${sort.key('l')}, l.id`;
   const columns = `${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON} as json,
     ${sort.value} as cursor_value, l.id, l.host_id`;
-  const branch = (where: string, extra: string) => `select ${columns}, ${extra}
+  const branch = (where: string, extra = '') => `select ${columns}${extra}
   from gpu_listings l
   where ${[where, ...filters].join(' and ')}
   order by ${order} limit ${take}`;
-  // The rows in order, numbered (1 to limit + 1): the page, and whether another follows.
-  const numbered = `row_number() over (order by ${order}) as n`;
   let rows: string;
   if (shape.provider) {
     const visible = shape.viewerSandbox
       ? `(not l.is_sandbox or l.provider_id = ${$('viewerSandboxId')})`
       : 'not l.is_sandbox';
-    rows = branch(
-      `l.provider_id = ${$('providerId')} and l.removed_at is null and ${visible}`,
-      numbered,
-    );
+    rows = branch(`l.provider_id = ${$('providerId')} and l.removed_at is null and ${visible}`);
   } else if (shape.viewerSandbox) {
     const own = `l.provider_id = ${$('viewerSandboxId')} and l.removed_at is null and l.status in ('available', 'rented')`;
-    const key = `${sort.key('l')} as sort_key`;
-    rows = `select b.*, row_number() over (order by b.sort_key, b.id) as n
+    const key = `, ${sort.key('l')} as sort_key`;
+    rows = `select b.json, b.cursor_value, b.id, b.host_id
   from ((${branch(MARKETPLACE, key)}) union all (${branch(own, key)})) b
   order by b.sort_key, b.id limit ${take}`;
-  } else rows = branch(MARKETPLACE, numbered);
-  const n = shape.limit;
+  } else rows = branch(MARKETPLACE);
   // The aggregates read the rows in the order the subquery's ORDER BY and LIMIT give them (a
   // single stream: a LIMIT is never run in parallel workers), so string_agg needs no ORDER BY
-  // of its own, which would sort the page's texts a second time.
+  // of its own, which would sort the page's texts a second time. Numbering the rows to leave
+  // the last one out (a window) cost more than the rest of the aggregation: repo.ts cuts it.
   return {
-    text: `select '[' || coalesce(string_agg(page.json, ',') filter (where page.n <= ${n}), '') || ']' as json,
-  count(*) > ${n} as more,
-  max(page.cursor_value) filter (where page.n = ${n}) as last_value,
-  max(page.id) filter (where page.n = ${n}) as last_id,
-  array_agg(page.host_id) filter (where page.n <= ${n} and page.host_id is not null) as host_ids
+    text: `select coalesce(string_agg(page.json, ${sqlText(LISTING_SEPARATOR)}), '') as json,
+  count(*)::int as count,
+  string_agg(page.cursor_value || ' ' || page.id::text, ' ') as cursors,
+  array_agg(page.host_id) filter (where page.host_id is not null) as host_ids
 from (${rows}) page`,
     params,
   };

@@ -2,13 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GpuListingView } from '../../../shared/contracts/listings';
 import { dollarsToMicros } from '../../../shared/rules/money';
-import { hostOutages, hosts, providers } from '../../db/schema';
+import { gpuListings, hostOutages, hosts, providers } from '../../db/schema';
 import { createListing, createProvider, gpuInventory, hostInventory } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
 import { apiKeysService } from '../api-keys/service';
 import { providerHostsService } from '../hosts/provider-hosts';
 import { presentPublicListing } from '../public-api/presenter';
 import { encodeCursor } from './cursor';
+import { gpuRepo } from './gpu-repo';
 import { presentListing } from './presenter';
 import { listingsRepo } from './repo';
 import { derivedListingColumns } from './service';
@@ -297,13 +298,27 @@ describe('a page written by the database', () => {
     expect(shareOf(listed.find((l) => l.hostId === null && !l.isDemoHost))).toBeNull();
   });
 
-  it('writes a listing again when it or its provider changes, and not for a rental', async () => {
+  it('writes a listing again when it, its provider, its status or its counts change', async () => {
     const db = t.database.db;
     const provider = await createProvider(db, {
       companyName: `Stored ${marker}`,
       reputation: '2.0',
     });
-    const made = await createListing(db, { providerId: provider.id, location: `Stored ${marker}` });
+    const made = await createListing(db, {
+      providerId: provider.id,
+      location: `Stored ${marker}`,
+      totalCount: 4,
+    });
+    const reader = await t.signIn();
+    const { key } = await db.transaction((tx) =>
+      apiKeysService.create(
+        tx,
+        reader.userId,
+        { name: 'stored', permissions: ['read'] },
+        new Date(),
+      ),
+    );
+    // The marketplace's view and the public API's, each as its presenter writes it.
     const shown = async () => {
       const listed = (await page(`model=stored%20${marker}&limit=100`)).listings;
       expect(listed).toHaveLength(1);
@@ -315,6 +330,12 @@ describe('a page written by the database', () => {
         ...expected,
         specifications: JSON.parse(expected.specifications),
       });
+      const publicPage = await t.request({
+        method: 'GET',
+        url: `/api/v1/gpu-listings?model=stored%20${marker}&limit=100`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(publicPage.json().gpus).toEqual([presentPublicListing(expected)]);
       return listing;
     };
     await shown();
@@ -338,9 +359,26 @@ describe('a page written by the database', () => {
       marketJson: '{"id":0',
     });
     expect(await shown()).toMatchObject({ model: 'H100', memory: '80GB', hourlyRate: '3.01' });
-    // A rental's write (the unit and status) is read as it is, without writing the JSON again.
+    // A rental's write (the unit), a host's readiness verdict and a status change write the
+    // counts again (migration 0032); a write that changes none of them leaves them.
     await listingsRepo.reserveUnit(db, made.id, dollarsToMicros('3.005'));
-    const rented = await shown();
-    expect(rented?.availableCount).toBe(made.availableCount - 1);
+    expect((await shown())?.availableCount).toBe(made.availableCount - 1);
+    await gpuRepo.setGpuState(db, made.id, { gpuProblem: null, unreadyGpus: 1 });
+    expect((await shown())?.availableCount).toBe(made.availableCount - 2);
+    await db.update(gpuListings).set({ status: 'rented' }).where(eq(gpuListings.id, made.id));
+    expect((await shown())?.status).toBe('rented');
+    await db
+      .update(gpuListings)
+      .set({
+        status: 'available',
+        totalCount: made.totalCount + 1,
+        availableCount: made.availableCount,
+      })
+      .where(eq(gpuListings.id, made.id));
+    expect(await shown()).toMatchObject({
+      status: 'available',
+      availableCount: made.availableCount - 1,
+      totalCount: made.totalCount + 1,
+    });
   });
 });

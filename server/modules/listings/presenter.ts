@@ -63,16 +63,28 @@ export function withHostUptime(json: string, uptime: ReadonlyMap<string, number 
 const UPTIME_SLOT = /"hostId":("(?:[^"\\]|\\.)*"),"hostUptimePercent":null/g;
 
 /**
- * A page's listings with each one's gpuShare filled in. The database writes
- * `"gpuShare":{"of":<host id, "demo" or null>}` (page-query.ts); `shares` holds the share of
- * each host id ("demo": the demo host's). Like UPTIME_SLOT, the pattern cannot occur inside a
- * JSON string. A slot whose host is unknown becomes null.
+ * A page's listings with the gpuShare of each listing on a host filled in. The database writes
+ * `"gpuShare":{"of":<host id>}` for those (page-query.ts); `shares` holds each host's share by
+ * its id, null where the host has not reported its machine. Like UPTIME_SLOT, the pattern
+ * cannot occur inside a JSON string. A slot whose host is unknown becomes null. Each host's
+ * share is written as JSON once per page, however many of its listings the page holds.
  */
-export function withGpuShares(json: string, shares: ReadonlyMap<string, GpuShareView>): string {
-  return json.replace(SHARE_SLOT, (_slot, of: string) => {
-    const share = of === 'null' ? null : (shares.get(JSON.parse(of) as string) ?? null);
-    return `"gpuShare":${JSON.stringify(share)}`;
-  });
+export function withGpuShares(
+  json: string,
+  shares: ReadonlyMap<string, GpuShareView | null>,
+): string {
+  if (shares.size === 0) return json;
+  const written = new Map<string, string>();
+  for (const [id, share] of shares) written.set(JSON.stringify(id), JSON.stringify(share));
+  return json.replace(
+    SHARE_SLOT,
+    (_slot, of: string) => `"gpuShare":${written.get(of) ?? shareOfUnknownHost(of, shares)}`,
+  );
 }
 
-const SHARE_SLOT = /"gpuShare":\{"of":("(?:[^"\\]|\\.)*"|null)\}/g;
+/** A host id the database wrote with escapes JSON.stringify does not use (never in practice). */
+function shareOfUnknownHost(of: string, shares: ReadonlyMap<string, GpuShareView | null>) {
+  return JSON.stringify(shares.get(JSON.parse(of) as string) ?? null);
+}
+
+const SHARE_SLOT = /"gpuShare":\{"of":("(?:[^"\\]|\\.)*")\}/g;

@@ -48,7 +48,7 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
           viewerSandboxId: sandbox,
           now: clock.now(),
         });
-        return { body: Buffer.from(json), nextCursor };
+        return { body: json, nextCursor };
       });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return sendJsonText(reply, page.body);
@@ -70,7 +70,7 @@ export async function listingsRoutes(fastify: FastifyInstance): Promise<void> {
           activeRentals: stats.activeRentals,
           providersOnline: stats.providersOnline,
         };
-        return { body: Buffer.from(JSON.stringify(body)), nextCursor: null };
+        return { body: JSON.stringify(body), nextCursor: null };
       });
       return sendJsonText(reply, page.body);
     },

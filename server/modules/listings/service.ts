@@ -5,7 +5,6 @@ import type {
   NewListing,
 } from '../../../shared/contracts/listings';
 import { gpuModelInfo, performanceScore } from '../../../shared/gpu-models';
-import { DEMO_GPU_SHARE } from '../../../shared/rules/gpu-share';
 import { dollarsToMicros } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
 import { bindDb } from '../../lib/bind-db';
@@ -21,7 +20,7 @@ import { providerHostsService } from '../hosts/provider-hosts';
 import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { gpuBinding } from './gpu-binding';
-import { DEMO_SHARE_KEY, listingShare, shareView } from './gpu-share';
+import { listingShare, shareView } from './gpu-share';
 import { gpuOfferings } from './offerings';
 import { listingsPolicy } from './policy';
 import { withGpuShares, withHostUptime } from './presenter';
@@ -140,9 +139,9 @@ export const listingsService = {
         ? await providerHostsService.uptimeOf(db, hostIds, options.now)
         : new Map<string, number | null>();
     const machines = await listingsRepo.machinesOf(db, hostIds);
-    const shares = new Map<string, GpuShareView>([[DEMO_SHARE_KEY, shareView(DEMO_GPU_SHARE)]]);
-    for (const [id, machine] of machines) {
-      shares.set(id, shareView(listingShare({ hostId: id, isDemoHost: false }, machine)));
+    const shares = new Map<string, GpuShareView | null>();
+    for (const id of hostIds) {
+      shares.set(id, shareView(listingShare({ hostId: id, isDemoHost: false }, machines.get(id))));
     }
     return {
       json: withGpuShares(withHostUptime(json, uptime), shares),

@@ -53,7 +53,7 @@ export function registerListingRoutes(fastify: FastifyInstance): void {
           now: clock.now(),
         });
         const answer = `{"gpus":${json},"nextCursor":${JSON.stringify(nextCursor)}}`;
-        return { body: Buffer.from(answer), nextCursor };
+        return { body: answer, nextCursor };
       });
       return sendJsonText(reply, page.body);
     },
