@@ -106,9 +106,16 @@ export const gpuListings = pgTable(
       .notNull()
       .generatedAlwaysAs(sql`lower(model || chr(10) || location || chr(10) || provider_name)`),
     /**
-     * The listing's marketplace and public-API JSON, less the values a rental changes, kept
-     * by a trigger (migration 0020; page-query.ts appends the rest). Whatever is written
-     * here is replaced.
+     * Whether its host is online (enrolled, not removed, heard from, not marked offline),
+     * kept by triggers (migration 0032): when the listing is put on a host, and when its
+     * host comes online or goes offline. False without a host. Whatever is written here is
+     * replaced when the host changes state.
+     */
+    hostOnline: boolean('host_online').notNull().default(false),
+    /**
+     * The listing's marketplace and public-API JSON, less its GPU share (and the closing
+     * brace), kept by a trigger (migrations 0020 and 0032; page-query.ts appends the rest).
+     * Whatever is written here is replaced.
      */
     marketJson: text('market_json').notNull().default(''),
     publicJson: text('public_json').notNull().default(''),

@@ -21,12 +21,12 @@ import { shareView } from './gpu-share';
  *
  * Each listing leaves the database as JSON text in the shape presentListing (presenter.ts)
  * gives it, or presentPublicListing for the public API (turning 50 rows into objects and back
- * into JSON cost the server three times the rest of the request), and repo.ts joins them into
- * the page. The text is stored with the listing (market_json, public_json: migration 0020,
- * written by a trigger when the listing or its provider changes) and only what a rental or a
- * host changes is appended per read: writing the JSON per row on each read was three quarters
- * of the database's work for a page. The keys are not in presentListing's order; the test
- * "presents a page's listings as presentListing does" keeps the two in step.
+ * into JSON cost the server three times the rest of the request), joined into one text. The
+ * text is stored with the listing (market_json, public_json: migrations 0020 and 0032, written
+ * by triggers when the listing, its provider, its status, its counts or its host's state
+ * change) and only its GPU share is appended per read: writing the JSON per row on each read
+ * was three quarters of the database's work for a page. The keys are not in presentListing's
+ * order; the test "presents a page's listings as presentListing does" keeps the two in step.
  */
 
 /** Which listings, in which order, from where, as what: everything that changes the SQL. */
@@ -124,16 +124,6 @@ const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const MARKETPLACE = `l.removed_at is null and l.status in ('available', 'rented') and not l.is_sandbox`;
 
 /**
- * hostStatusOfListing (repo.ts) as JSON text: the one value of a listing's view that another
- * table's rows change (a host's heartbeats).
- */
-const HOST_STATUS_JSON = `(case when l.host_id is null then (case when l.is_demo_host then '"demo"' else '"none"' end)
-    when exists (select 1 from hosts h where h.id = l.host_id and h.removed_at is null
-      and h.offline_since is null and h.last_heartbeat_at is not null) then
-      (case when l.unready_gpus > 0 and l.unready_gpus >= l.total_count then '"not_ready"' else '"online"' end)
-    else '"offline"' end)`;
-
-/**
  * A listing's GPU share: the demo host's share itself for a demo listing (a constant, written
  * into the statement), null without a host, and for a listing on a host a slot naming the host
  * (`{"of":<host id>}`) that presenter.ts withGpuShares fills in from the host's last report.
@@ -143,10 +133,10 @@ const GPU_SHARE_SLOT = `',"gpuShare":' || (case when l.host_id is not null then 
 
 /**
  * presentListing (presenter.ts): the stored JSON (written by a trigger when the listing, its
- * provider, its status or its counts change: migrations 0020 and 0032) and what a host
- * changes.
+ * provider, its status, its counts or its host's state change: migrations 0020 and 0032) and
+ * its GPU share.
  */
-const MARKET_JSON = `l.market_json || ',"hostStatus":' || ${HOST_STATUS_JSON} || ${GPU_SHARE_SLOT} || '}'`;
+const MARKET_JSON = `l.market_json || ${GPU_SHARE_SLOT} || '}'`;
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
 const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || '}'`;

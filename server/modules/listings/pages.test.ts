@@ -298,7 +298,7 @@ describe('a page written by the database', () => {
     expect(shareOf(listed.find((l) => l.hostId === null && !l.isDemoHost))).toBeNull();
   });
 
-  it('writes a listing again when it, its provider, its status or its counts change', async () => {
+  it('writes a listing again when it, its provider, its status, its counts or its host change', async () => {
     const db = t.database.db;
     const provider = await createProvider(db, {
       companyName: `Stored ${marker}`,
@@ -324,7 +324,11 @@ describe('a page written by the database', () => {
       expect(listed).toHaveLength(1);
       const row = await listingsRepo.findById(db, made.id);
       if (!row) throw new Error('listing vanished');
-      const expected = presentListing(row);
+      const { hostId } = row.listing;
+      const uptime = hostId
+        ? await providerHostsService.uptimeOf(db, [hostId], t.clock.now())
+        : undefined;
+      const expected = presentListing(row, uptime);
       const [listing] = listed;
       expect({ ...listing, specifications: JSON.parse(listing?.specifications ?? '') }).toEqual({
         ...expected,
@@ -380,5 +384,51 @@ describe('a page written by the database', () => {
       availableCount: made.availableCount - 1,
       totalCount: made.totalCount + 1,
     });
+    // Its host's state: put on a host (read from the host), the host goes offline and comes
+    // back (the host's trigger), a move to another host.
+    const now = t.clock.now();
+    const hostOf = (name: string) => `${name}-stored-${marker}`;
+    await db.insert(hosts).values([
+      {
+        id: hostOf('a'),
+        providerId: provider.id,
+        name: 'a',
+        enrolledAt: now,
+        lastHeartbeatAt: now,
+      },
+      { id: hostOf('b'), providerId: provider.id, name: 'b', enrolledAt: now },
+    ]);
+    await db
+      .update(gpuListings)
+      .set({ hostId: hostOf('a'), isDemoHost: false, unreadyGpus: 0 })
+      .where(eq(gpuListings.id, made.id));
+    expect((await shown())?.hostStatus).toBe('online');
+    await db
+      .update(hosts)
+      .set({ offlineSince: now })
+      .where(eq(hosts.id, hostOf('a')));
+    expect((await shown())?.hostStatus).toBe('offline');
+    await db
+      .update(hosts)
+      .set({ offlineSince: null })
+      .where(eq(hosts.id, hostOf('a')));
+    expect((await shown())?.hostStatus).toBe('online');
+    await gpuRepo.setGpuState(db, made.id, { gpuProblem: null, unreadyGpus: made.totalCount + 1 });
+    expect((await shown())?.hostStatus).toBe('not_ready');
+    await db
+      .update(gpuListings)
+      .set({ hostId: hostOf('b') })
+      .where(eq(gpuListings.id, made.id));
+    expect((await shown())?.hostStatus).toBe('offline');
+    await db
+      .update(hosts)
+      .set({ lastHeartbeatAt: now })
+      .where(eq(hosts.id, hostOf('b')));
+    expect((await shown())?.hostStatus).toBe('not_ready');
+    await db
+      .update(hosts)
+      .set({ removedAt: now })
+      .where(eq(hosts.id, hostOf('b')));
+    expect((await shown())?.hostStatus).toBe('offline');
   });
 });

@@ -57,7 +57,9 @@ export const heldImagesSql = sql<{ ready: unknown; legacy: unknown } | null>`(se
 
 /**
  * What the marketplace says about where a listing runs: not_ready when its host is online but
- * none of the GPUs it sells can serve a VM (unready_gpus, kept from the host's verdict).
+ * none of the GPUs it sells can serve a VM (unready_gpus, kept from the host's verdict). The
+ * stored page JSON says the same from the listing's host_online (migration 0032's trigger);
+ * pages.test.ts compares the two.
  */
 export const hostStatusOfListing = sql<ListingHostStatus>`(case
   when ${gpuListings.hostId} is null then (case when ${gpuListings.isDemoHost} then 'demo' else 'none' end)
