@@ -3,7 +3,9 @@
  * filter, sort and page a renter (GET /api/gpu-listings) or an API client
  * (GET /api/v1/gpu-listings) can ask for reaches the database. Used by scripts/bench/run.ts
  * (part `shapes`); with BENCH_EXPLAIN=1 on PostgreSQL it also prints each shape's plan
- * (EXPLAIN (ANALYZE, BUFFERS) of the statement the server sent).
+ * (EXPLAIN (ANALYZE, BUFFERS) of the statement the server sent). Each shape's line ends with
+ * its CPU per request, of the server's thread and of PostgreSQL's backends (scripts/bench/cpu.ts):
+ * steadier than req/s on a machine whose speed swings.
  */
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
@@ -17,11 +19,14 @@ import { MemoryRateLimiter, type RateLimiter } from '../../server/lib/rate-limit
 import { apiKeysService } from '../../server/modules/api-keys/service';
 import { encodeCursor } from '../../server/modules/listings/cursor';
 import { createUser } from '../../server/seed/factories';
+import { backendsCpuMs, cpuSnapshot } from './cpu';
 
 export interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  /** Requests answered. */
+  requests: number;
 }
 
 /** The real limiter's work per request, with a quota the benchmark cannot reach. */
@@ -185,6 +190,10 @@ export async function benchShapes(options: {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const explainPlans = options.postgresUrl !== null && process.env.BENCH_EXPLAIN === '1';
+  // Whose backends' CPU is counted: the database the server reads (none on PGlite).
+  const databaseName = options.postgresUrl
+    ? new URL(options.postgresUrl).pathname.slice(1)
+    : undefined;
   const only = process.env.BENCH_SHAPES?.split(',');
   try {
     const shapes = await shapesFor(database, key);
@@ -202,9 +211,14 @@ export async function benchShapes(options: {
       const body = JSON.parse(bytes.toString('utf8')) as unknown[] | { gpus: unknown[] };
       const rows = Array.isArray(body) ? body.length : body.gpus.length;
       const ceiling = await options.bare(bytes, sample.headers.get('content-type') ?? '');
+      const before = cpuSnapshot(databaseName);
       const ours = await cannon(base + shape.path, shape.headers);
+      const after = cpuSnapshot(databaseName);
+      // CPU per request (µs) of the server's thread and, on PostgreSQL, of its backends.
+      const perRequest = (ms: number) => fmt((ms * 1000) / Math.max(ours.requests, 1));
+      const cpu = `server ${perRequest(after.thread - before.thread)} µs${databaseName ? ` + PostgreSQL ${perRequest(backendsCpuMs(before, after))} µs` : ''}`;
       console.log(
-        `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)`,
+        `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)  | CPU per request: ${cpu}`,
       );
       if (explainPlans && options.postgresUrl) {
         const statement = recorded.find((s) => /from "?gpu_listings"?\s/.test(s.text));

@@ -12,7 +12,6 @@
  * analysed, as autovacuum does within a minute of such a load; BENCH_NO_ANALYZE=1 measures
  * them fresh, without statistics.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
@@ -29,6 +28,7 @@ import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
+import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
 import { benchShapes } from './listing-shapes';
 import { benchProcesses } from './processes';
 import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
@@ -72,6 +72,8 @@ interface Figures {
   rps: number;
   p50: number;
   p99: number;
+  /** Requests answered. */
+  requests: number;
 }
 
 /**
@@ -89,7 +91,12 @@ async function cannon(url: string, headers: Record<string, string> = {}): Promis
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  };
 }
 
 /** A server that answers every request with the given bytes: the ceiling for this machine. */
@@ -200,57 +207,6 @@ function addRuns(a: PairRun, b: PairRun): PairRun {
 }
 
 type Pairs = { pairs: number; failures: number; firstFailure: string | null };
-
-/** Clock ticks (utime + stime) of a /proc stat file, in ms (USER_HZ is 100 on Linux); 0 when unreadable. */
-function procCpuMs(path: string): number {
-  try {
-    const stat = readFileSync(path, 'utf8');
-    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * CPU time so far of this process's main thread, and per backend of the PostgreSQL server on
- * this machine serving `database` (found by process title, so no statement is sent). On a
- * machine shared with other work the time a thread waits for a core is not in these, as it
- * is in the event loop's busy time: they say what a pair costs, not how long it waited.
- */
-function cpuSnapshot(database: string | undefined) {
-  const thread = procCpuMs(`/proc/self/task/${process.pid}/stat`);
-  const backends = new Map<string, number>();
-  if (database) {
-    let pids: string[] = [];
-    try {
-      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-    } catch {}
-    for (const pid of pids) {
-      let title = '';
-      try {
-        title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      } catch {
-        continue;
-      }
-      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) {
-        backends.set(pid, procCpuMs(`/proc/${pid}/stat`));
-      }
-    }
-  }
-  return { thread, backends };
-}
-
-/** The backends' CPU between two snapshots (one that started in between counts from zero). */
-function backendsCpuMs(
-  before: ReturnType<typeof cpuSnapshot>,
-  after: ReturnType<typeof cpuSnapshot>,
-): number {
-  let total = 0;
-  for (const [pid, ms] of after.backends) total += ms - (before.backends.get(pid) ?? 0);
-  return total;
-}
 
 /** `database`: the PostgreSQL database's name, whose backends' CPU is counted (none for PGlite). */
 async function measured(
