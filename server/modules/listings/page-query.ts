@@ -81,7 +81,7 @@ export type PageSqlRow = [
  * array elements and which cannot occur inside a listing's JSON (to_json and JSON.stringify
  * escape a line break in a string), so the page's last listing is cut off at the last one.
  */
-export const LISTING_SEPARATOR = ',\n';
+const LISTING_SEPARATOR = ',\n';
 
 /**
  * A sort's key as the indexes hold it: `key(alias)` is the first ORDER BY expression (id
@@ -185,7 +185,7 @@ export function pageStatement(shape: PageShape): PageStatement {
   // The aggregates read the rows in the order the subquery's ORDER BY and LIMIT give them (a
   // single stream: a LIMIT is never run in parallel workers), so string_agg needs no ORDER BY
   // of its own, which would sort the page's texts a second time. Numbering the rows to leave
-  // the last one out (a window) cost more than the rest of the aggregation: repo.ts cuts it.
+  // the last one out (a window) cost more than the rest of the aggregation: pageOfRow cuts it.
   return {
     text: `select coalesce(string_agg(page.json, ${sqlText(LISTING_SEPARATOR)}), '') as json,
   count(*)::int as count,
@@ -194,4 +194,25 @@ export function pageStatement(shape: PageShape): PageStatement {
 from (${rows}) page`,
     params,
   };
+}
+
+/**
+ * The page a statement's row holds: its listings as a JSON array (the extra listing, read to
+ * know whether another page follows, cut off at the last separator), the distinct hosts
+ * named, and the next page's cursor (the page's last listing's sort value and id).
+ */
+export function pageOfRow(
+  [listings, count, cursors, hostIds]: PageSqlRow,
+  limit: number,
+): { json: string; hostIds: string[]; next: { value: string; id: number } | null } {
+  const more = count > limit;
+  const json = more ? listings.slice(0, listings.lastIndexOf(LISTING_SEPARATOR)) : listings;
+  let next: { value: string; id: number } | null = null;
+  if (more && cursors) {
+    const parts = cursors.split(' ');
+    const value = parts[2 * limit - 2];
+    const id = parts[2 * limit - 1];
+    if (value !== undefined && id !== undefined) next = { value, id: Number(id) };
+  }
+  return { json: `[${json}]`, hostIds: hostIds ? [...new Set(hostIds)] : [], next };
 }

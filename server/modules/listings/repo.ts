@@ -9,11 +9,11 @@ import { compiledSql, runSqlArrays } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
 import { type HostMachineRow, hostMachineJson, hostMachineSql } from './gpu-share';
 import {
-  LISTING_SEPARATOR,
   type PageShape,
   type PageSqlRow,
   type PageStatement,
   type PageValues,
+  pageOfRow,
   pageStatement,
 } from './page-query';
 
@@ -303,18 +303,7 @@ export const listingsRepo = {
       name,
     );
     if (!row) throw new Error('the page statement answered no row');
-    const [listings, count, cursors, hostIds] = row;
-    const more = count > filter.limit;
-    // The statement reads one listing more than the page, to know whether another follows.
-    const json = more ? listings.slice(0, listings.lastIndexOf(LISTING_SEPARATOR)) : listings;
-    let next: { value: string; id: number } | null = null;
-    if (more && cursors) {
-      const parts = cursors.split(' ');
-      const value = parts[2 * filter.limit - 2];
-      const id = parts[2 * filter.limit - 1];
-      if (value !== undefined && id !== undefined) next = { value, id: Number(id) };
-    }
-    return { json: `[${json}]`, hostIds: hostIds ? [...new Set(hostIds)] : [], next };
+    return pageOfRow(row, filter.limit);
   },
 
   /**
