@@ -39,6 +39,16 @@ export const UNIT_HOLDING_STATES: readonly InstanceState[] = [
 ];
 
 /**
+ * States in which an instance has its GPU on the host (docs/decisions/020): a stopping or
+ * terminating one still holds it until its host says it let go.
+ */
+export const GPU_HOLDING_STATES: readonly InstanceState[] = [
+  ...UNIT_HOLDING_STATES,
+  'stopping',
+  'terminating',
+];
+
+/**
  * States in which an instance whose host stays unreachable fails (DESIGN.md section 3); a
  * provisioning one has its own deadline, a stopped one waits for its host.
  */

@@ -14,6 +14,7 @@ import {
 import type { ProvisioningProgress } from '../../../shared/contracts/images';
 import {
   FAILS_WHEN_UNREACHABLE,
+  GPU_HOLDING_STATES,
   TRANSITIONAL_STATES,
   UNIT_HOLDING_STATES,
 } from '../../../shared/rules/instance-lifecycle';
@@ -146,6 +147,14 @@ export const instances = pgTable(
     index('instances_listing_unit_idx')
       .on(t.gpuListingId)
       .where(sql`${t.status} in ${stateList(UNIT_HOLDING_STATES)}`),
+    // Choosing an instance's GPU (docs/decisions/020): the GPUs its pool's other instances
+    // hold, on the host or of a demo listing, without reading every instance there has been.
+    index('instances_host_gpus_idx')
+      .on(t.hostId)
+      .where(sql`${t.status} in ${stateList(GPU_HOLDING_STATES)}`),
+    index('instances_listing_gpus_idx')
+      .on(t.gpuListingId)
+      .where(sql`${t.status} in ${stateList(GPU_HOLDING_STATES)}`),
     index('instances_booked_ends_at_idx')
       .on(t.endsAt)
       .where(sql`${t.billingPlan} = 'booked' and ${t.endTime} is null`),

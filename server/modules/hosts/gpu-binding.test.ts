@@ -1,13 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { heartbeatResponse } from '../../../shared/contracts/agent-protocol';
 import { hostsResponse } from '../../../shared/contracts/hosts';
+import type { Tx } from '../../db/client';
 import { gpuListings, instances } from '../../db/schema';
 import { testDatabaseUrl } from '../../env';
 import { createHost, createListing } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
 import { agentCalls, gpuInventory } from '../../test/hosts';
 import { world } from '../../test/world';
+import { listingsService } from '../listings/service';
 
 /**
  * Listings and instances bound to the GPUs a host reported (docs/decisions/020), through the
@@ -281,6 +283,60 @@ describe(`a race for a host's last GPU (${testDatabaseUrl() ? 'PostgreSQL' : 'PG
     const winner = live[0]?.userId;
     for (const renter of renters) {
       if (renter.userId !== winner) expect(await w.balance(renter.cookie)).toBe('100.00');
+    }
+  });
+});
+
+describe('the statement that takes a unit locks its GPU pool', () => {
+  /** Whether this transaction holds the advisory lock gpuRepo.lockPool takes for `key`. */
+  async function holdsPool(tx: Tx, key: string) {
+    const result = await tx.execute(sql`select count(*)::int as n from pg_locks
+      where locktype = 'advisory' and pid = pg_backend_pid() and objsubid = 1
+        and objid::bigint = (hashtext(${`gpu-pool:${key}`})::bigint & 4294967295)`);
+    return (result as unknown as { rows: { n: number }[] }).rows[0]?.n === 1;
+  }
+
+  it('a reserve and a start hold the pool (host or demo listing) until the transaction ends', async () => {
+    const provider = await w.provider();
+    const host = await createHost(t.database.db, {
+      providerId: provider.providerId,
+      gpus: { name: 'NVIDIA A40', count: 2 },
+    });
+    const onHost = await createListing(t.database.db, {
+      providerId: provider.providerId,
+      model: 'A40',
+      memory: '48GB',
+      hourlyRate: '1.00',
+      hostId: host.id,
+      totalCount: 2,
+      hostGpuIndexes: [0, 1],
+    });
+    const demo = await createListing(t.database.db, {
+      providerId: provider.providerId,
+      model: 'A40',
+      memory: '48GB',
+      hourlyRate: '1.00',
+      totalCount: 2,
+    });
+    const rolledBack = new Error('roll back');
+    for (const [listing, key] of [
+      [onHost, host.id],
+      [demo, `listing:${demo.id}`],
+    ] as const) {
+      for (const take of ['reserve', 'start'] as const) {
+        await expect(
+          t.database.db.transaction(async (tx) => {
+            expect(await holdsPool(tx, key)).toBe(false);
+            const pool =
+              take === 'reserve'
+                ? (await listingsService.reserveUnit(tx, listing.id, 1_000_000n))?.pool
+                : await listingsService.takeUnit(tx, listing.id);
+            expect(pool).toMatchObject({ id: listing.id, locked: true });
+            expect(await holdsPool(tx, key)).toBe(true);
+            throw rolledBack;
+          }),
+        ).rejects.toBe(rolledBack);
+      }
     }
   });
 });

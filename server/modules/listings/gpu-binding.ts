@@ -10,7 +10,7 @@ import {
 } from '../../../shared/rules/gpu-binding';
 import type { Conn, Db } from '../../db/client';
 import { conflict } from '../../lib/errors';
-import { gpuRepo } from './gpu-repo';
+import { gpuRepo, type TakenPool } from './gpu-repo';
 
 /**
  * Listings and instances bound to the GPUs their host reported (docs/decisions/020). Each
@@ -56,26 +56,28 @@ export const gpuBinding = {
    * Gives an instance the lowest free GPU of its listing, in the caller's transaction:
    * one its host still reports, says is ready (when it has said) and no other instance there
    * holds. `refusal` is thrown when none is free (the transaction then rolls back: nothing is
-   * charged).
+   * charged). `taken`: the pool as the statement that took the unit answered it, its lock
+   * already held (else the listing is read and the lock taken here).
    */
   async assign(
     conn: Conn,
     instance: { id: number; gpuListingId: number },
     refusal: () => Error,
+    taken?: TakenPool,
   ): Promise<number[]> {
-    const listing = await gpuRepo.listingOf(conn, instance.gpuListingId);
+    const listing = taken ?? (await gpuRepo.listingOf(conn, instance.gpuListingId));
     if (!listing) throw refusal();
     let usable: number[];
     let used: Set<number>;
     if (listing.hostId !== null) {
-      await gpuRepo.lockPool(conn, listing.hostId);
-      const { reported, readiness } = await gpuRepo.hostGpus(conn, listing.hostId);
-      usable = usableGpus(listing, reported ?? [], readiness?.readyGpus ?? null);
-      used = await gpuRepo.usedGpus(conn, { hostId: listing.hostId }, instance.id);
+      if (!taken) await gpuRepo.lockPool(conn, listing.hostId);
+      const pool = await gpuRepo.hostPool(conn, listing.hostId, instance.id);
+      usable = usableGpus(listing, pool.reported ?? [], pool.readiness?.readyGpus ?? null);
+      used = pool.used;
     } else if (listing.isDemoHost) {
-      await gpuRepo.lockPool(conn, `listing:${listing.id}`);
+      if (!taken) await gpuRepo.lockPool(conn, `listing:${listing.id}`);
       usable = demoGpuIndexes(listing.totalCount);
-      used = await gpuRepo.usedGpus(conn, { listingId: listing.id }, instance.id);
+      used = await gpuRepo.usedGpus(conn, listing.id, instance.id);
     } else {
       throw refusal();
     }

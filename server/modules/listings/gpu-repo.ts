@@ -1,21 +1,62 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { ReportedGpu } from '../../../shared/rules/gpu-binding';
-import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
+import { GPU_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { gpuListings, hosts, instances } from '../../db/schema';
+import { stateList } from '../../db/states';
+
+/** The pool a listing's instances take their GPUs from, and what they are chosen by. */
+export interface GpuPool {
+  id: number;
+  model: string;
+  hostId: string | null;
+  isDemoHost: boolean;
+  totalCount: number;
+  hostGpuIndexes: number[];
+}
 
 /**
- * States in which an instance has its GPU on the host (docs/decisions/020): a stopping or
- * terminating one still holds it until its host says it let go.
+ * A pool whose lock the caller's transaction already holds: the statement that took the
+ * listing's unit took it too (TAKEN_POOL_SQL), after the listing's row, the order every rent
+ * keeps. Only such a statement's row makes one (takenPool).
  */
-export const GPU_HOLDING_STATES: readonly InstanceState[] = [
-  'provisioning',
-  'starting',
-  'running',
-  'stopping',
-  'terminating',
-];
+export type TakenPool = GpuPool & { readonly locked: true };
+
+/** lockPool's key, as SQL on a row of gpu_listings: its host, or the demo listing itself. */
+const POOL_KEY = `'gpu-pool:' || coalesce(gpu_listings.host_id, 'listing:' || gpu_listings.id)`;
+
+/**
+ * Columns for the RETURNING of a statement that takes one of a listing's units: the pool it
+ * draws from, and its lock taken then and there (one round trip fewer for lockPool and one
+ * for listingOf on every rent, VM create and start). The lock is taken after the listing's
+ * row, as lockPool after a reserve always did.
+ */
+export const TAKEN_POOL_SQL = `gpu_listings.model as pool_model,
+      gpu_listings.host_id as pool_host_id, gpu_listings.is_demo_host as pool_is_demo_host,
+      gpu_listings.total_count as pool_total_count,
+      gpu_listings.host_gpu_indexes as pool_host_gpu_indexes,
+      pg_advisory_xact_lock(hashtext(${POOL_KEY})) as pool_locked`;
+
+/** The pool columns of TAKEN_POOL_SQL, as PostgreSQL sends them. */
+export interface TakenPoolRow {
+  pool_model: string;
+  pool_host_id: string | null;
+  pool_is_demo_host: boolean;
+  pool_total_count: number;
+  pool_host_gpu_indexes: number[];
+}
+
+/** The pool of a row that TAKEN_POOL_SQL answered (its lock held by the caller's transaction). */
+export const takenPool = (listingId: number, row: TakenPoolRow): TakenPool => ({
+  id: listingId,
+  model: row.pool_model,
+  hostId: row.pool_host_id,
+  isDemoHost: row.pool_is_demo_host,
+  totalCount: row.pool_total_count,
+  hostGpuIndexes: row.pool_host_gpu_indexes,
+  locked: true,
+});
 
 /** The queries that bind listings and instances to a host's GPUs (docs/decisions/020). */
 export const gpuRepo = {
@@ -75,8 +116,36 @@ export const gpuRepo = {
     await conn.update(gpuListings).set(state).where(eq(gpuListings.id, id));
   },
 
+  /**
+   * A host pool as an instance's GPU is chosen from it, in one statement: the GPUs the host
+   * reported and its verdict (as hostGpus), and the indexes its other instances hold. Call
+   * it under the pool's lock.
+   */
+  async hostPool(conn: Conn, hostId: string, exceptInstanceId: number) {
+    const [row] = await conn
+      .select({
+        inventory: hosts.inventory,
+        readiness: hosts.readiness,
+        used: sql<number[][]>`(select coalesce(jsonb_agg(${instances.gpuIndexes}), '[]'::jsonb)
+          from ${instances} where ${and(
+            eq(instances.hostId, hostId),
+            sql`${instances.status} in ${stateList(GPU_HOLDING_STATES)}`,
+            ne(instances.id, exceptInstanceId),
+          )})`,
+      })
+      .from(hosts)
+      .where(and(eq(hosts.id, hostId), isNull(hosts.removedAt)))
+      .limit(1);
+    const gpus = row?.inventory?.gpus.gpus;
+    return {
+      reported: gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null,
+      readiness: row?.readiness ?? null,
+      used: new Set((row?.used ?? []).flat()),
+    };
+  },
+
   /** What an instance's GPU is chosen from: its listing's model, host and GPUs. */
-  async listingOf(conn: Conn, id: number) {
+  async listingOf(conn: Conn, id: number): Promise<GpuPool | null> {
     const [row] = await conn
       .select({
         id: gpuListings.id,
@@ -92,24 +161,15 @@ export const gpuRepo = {
     return row ?? null;
   },
 
-  /**
-   * GPU indexes other instances hold: on the host, or (`listingId`, the demo host's
-   * machines) of the listing.
-   */
-  async usedGpus(
-    conn: Conn,
-    where: { hostId: string } | { listingId: number },
-    exceptInstanceId: number,
-  ): Promise<Set<number>> {
+  /** GPU indexes other instances of a demo listing hold (its own machines: its pool). */
+  async usedGpus(conn: Conn, listingId: number, exceptInstanceId: number): Promise<Set<number>> {
     const rows = await conn
       .select({ indexes: instances.gpuIndexes })
       .from(instances)
       .where(
         and(
-          'hostId' in where
-            ? eq(instances.hostId, where.hostId)
-            : eq(instances.gpuListingId, where.listingId),
-          inArray(instances.status, [...GPU_HOLDING_STATES]),
+          eq(instances.gpuListingId, listingId),
+          sql`${instances.status} in ${stateList(GPU_HOLDING_STATES)}`,
           ne(instances.id, exceptInstanceId),
         ),
       );

@@ -7,6 +7,7 @@ import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiledSql, runSqlArrays } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
+import { TAKEN_POOL_SQL, type TakenPool, type TakenPoolRow, takenPool } from './gpu-repo';
 import { type HostMachineRow, hostMachineJson, hostMachineSql } from './gpu-share';
 import {
   type PageShape,
@@ -122,7 +123,8 @@ export function reserveUnitSql(at: {
         and p.user_id is distinct from ${at.renterId}::uuid))
     returning gpu_listings.id, gpu_listings.provider_id, gpu_listings.model, gpu_listings.location,
       gpu_listings.is_demo_host, ${sqlText(hostOfListing)} as host_id,
-      (select p.company_name from providers p where p.id = gpu_listings.provider_id) as company_name`;
+      (select p.company_name from providers p where p.id = gpu_listings.provider_id) as company_name,
+      ${TAKEN_POOL_SQL}`;
 }
 
 /**
@@ -136,7 +138,7 @@ export function releaseUnitSql(id: string, when = 'true'): string {
 }
 
 /** A listing's unit as the reserve answers it (snake_case, as PostgreSQL sends it). */
-export interface ReservedUnitRow {
+export interface ReservedUnitRow extends TakenPoolRow {
   id: number;
   provider_id: number;
   model: string;
@@ -154,12 +156,22 @@ export const reservedUnit = (row: ReservedUnitRow) => ({
   isDemoHost: row.is_demo_host,
   hostId: row.host_id,
   companyName: row.company_name,
+  /** Its GPU pool, locked: the instance's GPU is chosen from it (gpuBinding.assign). */
+  pool: takenPool(row.id, row),
 });
 
 /** Built once (server/db/compiled.ts). */
 const reserveUnitStatement = compiledSql<ReservedUnitRow>(
   'listings_reserve_unit',
   reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4' }),
+);
+
+const takeUnitStatement = compiledSql<TakenPoolRow>(
+  'listings_take_unit',
+  `update gpu_listings set available_count = ${sqlText(oneUnitFewer.availableCount)},
+      status = ${sqlText(oneUnitFewer.status)}
+    where gpu_listings.id = $1::int and ${sqlText(unitFree)}
+    returning ${TAKEN_POOL_SQL}`,
 );
 
 const releaseUnitStatement = compiledSql('listings_release_unit', releaseUnitSql('$1'));
@@ -427,14 +439,13 @@ export const listingsRepo = {
     return row ? reservedUnit(row) : null;
   },
 
-  /** Takes one unit whatever the price (a stopped instance starting again at its own rate). */
-  async takeUnit(conn: Conn, id: number): Promise<boolean> {
-    const rows = await conn
-      .update(gpuListings)
-      .set(oneUnitFewer)
-      .where(and(eq(gpuListings.id, id), unitFree))
-      .returning({ id: gpuListings.id });
-    return rows.length === 1;
+  /**
+   * Takes one unit whatever the price (a stopped instance starting again at its own rate):
+   * its GPU pool, locked (as the reserve answers it), or null when none is free.
+   */
+  async takeUnit(conn: Conn, id: number): Promise<TakenPool | null> {
+    const [row] = await takeUnitStatement(conn, [id]);
+    return row ? takenPool(id, row) : null;
   },
 
   /** Gives a unit back; a fully rented listing becomes available again. */

@@ -12,7 +12,13 @@ import {
   postingOutcome,
   readPostingOutcome,
 } from '../../ledger/service';
-import { releaseUnitSql, reserveUnitSql } from '../../listings/service';
+import {
+  releaseUnitSql,
+  reserveUnitSql,
+  type TakenPool,
+  type TakenPoolRow,
+  takenPool,
+} from '../../listings/service';
 import { type Instance, type InstanceRow, instanceFromRow, postingValues } from '../repo-rows';
 
 /** The booked plan's statements: a rent and a settlement, each one statement, and its due hours. */
@@ -49,11 +55,13 @@ const RENT_SQL = `with l as (
   )}
   select i.*, l.model as listing_model, l.location as listing_location,
     l.is_demo_host as listing_is_demo_host, l.company_name as listing_company_name,
-    ${postingOutcome(RENT_AT)}
+    l.pool_model, l.pool_host_id, l.pool_is_demo_host, l.pool_total_count,
+    l.pool_host_gpu_indexes, l.pool_locked, ${postingOutcome(RENT_AT)}
   from i, l`;
 
 type RentRow = Record<string, unknown> &
-  PostingOutcomeRow & {
+  PostingOutcomeRow &
+  TakenPoolRow & {
     listing_model: string;
     listing_location: string;
     listing_is_demo_host: boolean;
@@ -113,7 +121,12 @@ export const bookedSql = {
       /** The wallet's line and the system accounts' (one cached balance moves). */
       posting: PreparedLines;
     },
-  ): Promise<{ row: InstanceRow; posted: ReturnType<typeof readPostingOutcome> } | null> {
+  ): Promise<{
+    row: InstanceRow;
+    posted: ReturnType<typeof readPostingOutcome>;
+    /** The listing's GPU pool, its lock taken by the statement (gpuBinding.assign). */
+    pool: TakenPool;
+  } | null> {
     if (rent.posting.after.length > 0) throw new Error('a rent moves one cached balance');
     const [row] = await rentStatement(conn, [
       rent.listingId,
@@ -140,6 +153,7 @@ export const bookedSql = {
         provider: { companyName: row.listing_company_name },
       },
       posted: readPostingOutcome(row, rent.posting.inline !== null),
+      pool: takenPool(rent.listingId, row),
     };
   },
 

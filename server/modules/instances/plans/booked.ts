@@ -137,7 +137,12 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
             ledgerService.checkMoved(posting, rented.posted);
             // The escrow counts toward the spend caps; one it would cross rolls all back (402).
             // Its GPU, under the host's lock: none free rolls the rent back (ADR 020).
-            const gpuIndexes = await listingsService.assignGpu(tx, rented.row.instance, gpusInUse);
+            const gpuIndexes = await listingsService.assignGpu(
+              tx,
+              rented.row.instance,
+              gpusInUse,
+              rented.pool,
+            );
             const instance = { ...rented.row.instance, gpuIndexes };
             warnings = await spendCaps.chargeLaunch(tx, spender, instance.id, booked, now);
             const row = { ...rented.row, instance: { ...instance, apiKeyId: spender.apiKeyId } };

@@ -165,7 +165,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
             : {}),
         });
         // Its GPU, under the host's lock: none free rolls everything back (ADR 020).
-        const gpuIndexes = await listingsService.assignGpu(tx, instance, gpusInUse);
+        const gpuIndexes = await listingsService.assignGpu(tx, instance, gpusInUse, listing.pool);
         const opened = await chargeOpeningMinute(ctx, tx, { ...instance, gpuIndexes }, now);
         // The paid minute counts toward the spend caps: one it would cross is refused (402).
         told.push(...(await countOpeningMinute(tx, opened, now, options.apiKeyId)));
@@ -182,16 +182,15 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
      */
     async start(tx, instance, now, told = []) {
       await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
-      if (!(await listingsService.takeUnit(tx, instance.gpuListingId))) {
-        throw capacityUnavailable();
-      }
+      const pool = await listingsService.takeUnit(tx, instance.gpuListingId);
+      if (!pool) throw capacityUnavailable();
       const moved = await instancesRepo.transition(tx, instance.id, ['stopped'], 'starting', now, {
         endReason: null,
         idleWarnedAt: null,
         provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
       });
       if (!moved) throw refuse(instance, 'start');
-      const gpuIndexes = await listingsService.assignGpu(tx, moved, capacityUnavailable);
+      const gpuIndexes = await listingsService.assignGpu(tx, moved, capacityUnavailable, pool);
       const opened = await chargeOpeningMinute(ctx, tx, { ...moved, gpuIndexes }, now);
       told.push(...(await countOpeningMinute(tx, opened, now)));
       return opened;
