@@ -26,6 +26,11 @@ test('a signed-out theme change is kept locally; an invalid stored value falls b
   await page.getByRole('button', { name: /Change theme/ }).click();
   await page.getByRole('menuitemradio', { name: /Light/ }).click();
   await page.reload();
+  // The app has started (not only the page's own first script), so nothing of its start
+  // writes the store after the test does.
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Rent powerful GPUs by the hour' }),
+  ).toBeVisible();
   await expect(page.locator('html')).toHaveClass(/(^| )light( |$)/);
   await page.evaluate(() => localStorage.setItem('theme', 'neon'));
   await page.reload();

@@ -3,7 +3,7 @@ import {
   type ReactNode,
   useCallback,
   useContext,
-  useEffect,
+  useLayoutEffect,
   useMemo,
   useState,
 } from 'react';
@@ -79,7 +79,10 @@ export function ThemeProvider({ user, children }: ThemeProviderProps) {
   const userId = user?.id ?? null;
   const savedTheme = user?.theme;
 
-  useEffect(() => {
+  // Both before the browser paints (layout effects), in this order: the signed-out choice is
+  // read before the theme is stored, and what is shown is already the theme's and stored as
+  // it, never a frame later, when something else may have written the store.
+  useLayoutEffect(() => {
     const chosen = userId ? takeSignedOutChoice() : null;
     if (chosen) {
       setThemeState(chosen);
@@ -87,7 +90,7 @@ export function ThemeProvider({ user, children }: ThemeProviderProps) {
     } else if (isTheme(savedTheme)) setThemeState(savedTheme);
   }, [userId, savedTheme]);
 
-  useEffect(() => applyTheme(theme), [theme]);
+  useLayoutEffect(() => applyTheme(theme), [theme]);
 
   const setTheme = useCallback(
     (next: Theme) => {
