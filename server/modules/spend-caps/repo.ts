@@ -40,6 +40,28 @@ const valuesOf = (rows: (PeriodKey & { micros: bigint })[]) =>
     sql`, `,
   );
 
+type AddedRow = Parameters<typeof toRow>[0];
+
+/**
+ * `with added as (…)`: adds to counters (created at 0 when missing), one row per counter in a
+ * fixed order (a statement may not touch a row twice), each answering its new total.
+ */
+function addStatement(rows: (PeriodKey & { micros: bigint })[]) {
+  const merged = new Map<string, PeriodKey & { micros: bigint }>();
+  for (const r of rows) {
+    const key = `${r.userId}|${r.scope}|${r.period}|${r.startsAt.toISOString()}`;
+    const seen = merged.get(key);
+    merged.set(key, seen ? { ...seen, micros: seen.micros + r.micros } : r);
+  }
+  const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
+  return sql`with added as (
+      insert into ${spendPeriods} (user_id, scope, period, starts_at, spent_micros)
+      select * from (values ${valuesOf(ordered)}) as v(user_id, scope, period, starts_at, micros)
+      on conflict (user_id, scope, period, starts_at)
+        do update set spent_micros = ${spendPeriods}.spent_micros + excluded.spent_micros
+      returning user_id, scope, period, starts_at, spent_micros, warned_at)`;
+}
+
 /** The statements of spend caps: counters per period, the caps of accounts and keys. */
 export const spendCapsRepo = {
   /** The counters of these users for periods starting at these instants. */
@@ -66,21 +88,40 @@ export const spendCapsRepo = {
    */
   async add(conn: Conn, rows: (PeriodKey & { micros: bigint })[]): Promise<PeriodRow[]> {
     if (rows.length === 0) return [];
-    // One row per counter (the statement may not touch a row twice), in a fixed order.
-    const merged = new Map<string, PeriodKey & { micros: bigint }>();
-    for (const r of rows) {
-      const key = `${r.userId}|${r.scope}|${r.period}|${r.startsAt.toISOString()}`;
-      const seen = merged.get(key);
-      merged.set(key, seen ? { ...seen, micros: seen.micros + r.micros } : r);
-    }
-    const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
-    const result = await conn.execute(sql`
-      insert into ${spendPeriods} (user_id, scope, period, starts_at, spent_micros)
-      select * from (values ${valuesOf(ordered)}) as v(user_id, scope, period, starts_at, micros)
-      on conflict (user_id, scope, period, starts_at)
-        do update set spent_micros = ${spendPeriods}.spent_micros + excluded.spent_micros
-      returning user_id, scope, period, starts_at, spent_micros, warned_at`);
-    return (result as unknown as { rows: Parameters<typeof toRow>[0][] }).rows.map(toRow);
+    const result = await conn.execute(sql`${addStatement(rows)}
+      select * from added`);
+    return (result as unknown as { rows: AddedRow[] }).rows.map(toRow);
+  },
+
+  /**
+   * `add`, answering with each counter the cap its scope has for its period, in the same
+   * statement: the account's as its settings store it (unchecked JSON), or the API key's.
+   */
+  async addWithCaps(
+    conn: Conn,
+    rows: (PeriodKey & { micros: bigint })[],
+  ): Promise<(PeriodRow & { accountCap: unknown; keyCapMicros: bigint | null })[]> {
+    if (rows.length === 0) return [];
+    const result = await conn.execute(sql`${addStatement(rows)}
+      select a.*,
+        case when a.scope = 'account' then (
+          select ${users.settings}->'billing'->(case a.period when 'day' then 'dailySpendCap'
+            else 'monthlySpendCap' end)
+          from ${users} where ${users.id} = a.user_id) end as account_cap,
+        case when a.scope <> 'account' then (
+          select case a.period when 'day' then ${apiKeys.dailyCapMicros}
+            else ${apiKeys.monthlyCapMicros} end
+          from ${apiKeys} where ${apiKeys.id} = a.scope::uuid) end::text as key_cap_micros
+      from added a`);
+    return (
+      result as unknown as {
+        rows: (AddedRow & { account_cap: unknown; key_cap_micros: string | null })[];
+      }
+    ).rows.map((r) => ({
+      ...toRow(r),
+      accountCap: r.account_cap,
+      keyCapMicros: r.key_cap_micros === null ? null : BigInt(r.key_cap_micros),
+    }));
   },
 
   /** Marks a counter's 80% warning as sent; true only for the call that marked it. */

@@ -141,15 +141,22 @@ export const spendCapsService = {
   ): Promise<SpendWarning[]> {
     if (spender.apiKeyId) await spendCapsRepo.tagKey(tx, instanceId, spender.apiKeyId);
     if (micros <= 0n) return [];
-    const added = await spendCapsRepo.add(
+    // Each counter comes back with its scope's cap for its period (one statement).
+    const added = await spendCapsRepo.addWithCaps(
       tx,
       countersOf(spender, now).map((k) => ({ ...k, micros })),
     );
-    const limits = await limitsOf(tx, [spender], now);
     const warnings: SpendWarning[] = [];
     for (const row of added) {
-      const limit = limits.get(keyOf(row));
-      if (!limit) continue;
+      const cap = row.scope === ACCOUNT ? storedCap(row.accountCap) : row.keyCapMicros;
+      if (cap === null) continue;
+      const limit: Limit = {
+        userId: row.userId,
+        scope: row.scope,
+        period: row.period,
+        startsAt: row.startsAt,
+        capMicros: cap,
+      };
       const before = row.spentMicros - micros;
       if (row.spentMicros > limit.capMicros) {
         throw spendCapReached(limit.capMicros, before, limit.period, scopeOf(limit));
