@@ -58,6 +58,19 @@ export const takenPool = (listingId: number, row: TakenPoolRow): TakenPool => ({
   locked: true,
 });
 
+/** A host row's reported GPUs (null before its first heartbeat, or no host) and verdict. */
+function hostGpusOf(
+  row:
+    | { inventory: typeof hosts.$inferSelect.inventory; readiness: HostReadiness | null }
+    | undefined,
+): { reported: ReportedGpu[] | null; readiness: HostReadiness | null } {
+  const gpus = row?.inventory?.gpus.gpus;
+  return {
+    reported: gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null,
+    readiness: row?.readiness ?? null,
+  };
+}
+
 /** The queries that bind listings and instances to a host's GPUs (docs/decisions/020). */
 export const gpuRepo = {
   /**
@@ -81,11 +94,7 @@ export const gpuRepo = {
       .from(hosts)
       .where(and(eq(hosts.id, hostId), isNull(hosts.removedAt)))
       .limit(1);
-    const gpus = row?.inventory?.gpus.gpus;
-    return {
-      reported: gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null,
-      readiness: row?.readiness ?? null,
-    };
+    return hostGpusOf(row);
   },
 
   /** The listings on a host (not removed), but `exceptId`, and the GPUs each sells. */
@@ -136,12 +145,7 @@ export const gpuRepo = {
       .from(hosts)
       .where(and(eq(hosts.id, hostId), isNull(hosts.removedAt)))
       .limit(1);
-    const gpus = row?.inventory?.gpus.gpus;
-    return {
-      reported: gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null,
-      readiness: row?.readiness ?? null,
-      used: new Set((row?.used ?? []).flat()),
-    };
+    return { ...hostGpusOf(row), used: new Set((row?.used ?? []).flat()) };
   },
 
   /** What an instance's GPU is chosen from: its listing's model, host and GPUs. */
