@@ -481,6 +481,19 @@ function heartbeatLoad(base: string) {
   };
 }
 
+/**
+ * `cannon` on the server in this thread, with its CPU per request: of this thread (the load
+ * runs in a worker thread of its own) and, on PostgreSQL, of the backends of `database`.
+ */
+async function cannonWithCpu(target: string, database: string | undefined) {
+  const before = cpuSnapshot(database);
+  const figures = await cannon(target);
+  const after = cpuSnapshot(database);
+  const perRequest = (ms: number) => fmt((ms * 1000) / Math.max(figures.requests, 1));
+  const cpu = `server ${perRequest(after.thread - before.thread)} µs${database ? ` + PostgreSQL ${perRequest(backendsCpuMs(before, after))} µs` : ''}`;
+  return { figures, cpu };
+}
+
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -494,6 +507,7 @@ async function benchOn(
   postgresUrl: string | null = null,
 ): Promise<void> {
   const url = postgresUrl ?? undefined;
+  const databaseName = postgresUrl ? new URL(postgresUrl).pathname.slice(1) : undefined;
   await database.migrate();
   console.log(`\n=== ${label}: seeding ${fmt(LISTINGS)} listings ===`);
   await seed(database);
@@ -518,7 +532,7 @@ async function benchOn(
         });
         const ceiling = await cannon(bare.url);
         await bare.close();
-        const ours = await cannon(base + path);
+        const { figures: ours, cpu } = await cannonWithCpu(base + path, databaseName);
         console.log(
           `${path}  (${fmt(body.length)} bytes, ${CONNECTIONS} connections, ${DURATION_S}s each)`,
         );
@@ -526,7 +540,7 @@ async function benchOn(
           `  bare node:http  ${fmt(ceiling.rps)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms`,
         );
         console.log(
-          `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+          `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms  | CPU per request: ${cpu}`,
         );
         console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
       }
@@ -549,10 +563,10 @@ async function benchOn(
         });
         const ceiling = await cannon(bare.url);
         await bare.close();
-        const ours = await cannon(uncachedBase + path);
+        const { figures: ours, cpu } = await cannonWithCpu(uncachedBase + path, databaseName);
         console.log(`${path}  with the read cache off (READ_CACHE_TTL_MS=0)`);
         console.log(
-          `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms`,
+          `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms  | CPU per request: ${cpu}`,
         );
         console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
       } finally {
