@@ -31,6 +31,7 @@ import { createUser } from '../../server/seed/factories';
 import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
 import { benchShapes } from './listing-shapes';
 import { benchProcesses } from './processes';
+import { rawPageServer } from './raw-page';
 import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 10_000);
@@ -563,12 +564,33 @@ async function benchOn(
         });
         const ceiling = await cannon(bare.url);
         await bare.close();
+        // The same statement per request behind a bare node:http server (raw-page.ts).
+        let rawLine: { figures: Figures; cpu: string } | null = null;
+        if (url) {
+          const raw = await rawPageServer(url, POOL_SIZE);
+          try {
+            rawLine = await cannonWithCpu(raw.url + path, databaseName);
+          } finally {
+            await raw.close();
+          }
+        }
         const { figures: ours, cpu } = await cannonWithCpu(uncachedBase + path, databaseName);
         console.log(`${path}  with the read cache off (READ_CACHE_TTL_MS=0)`);
         console.log(
+          `  bare node:http  ${fmt(ceiling.rps)} req/s  p50 ${ceiling.p50} ms  p99 ${ceiling.p99} ms  (the same bytes, no database)`,
+        );
+        if (rawLine) {
+          const { figures: raw, cpu: rawCpu } = rawLine;
+          console.log(
+            `  raw SQL         ${fmt(raw.rps)} req/s  p50 ${raw.p50} ms  p99 ${raw.p99} ms  | CPU per request: ${rawCpu}  (the app's statement through pg behind node:http: ${fmt((raw.rps / ceiling.rps) * 100, 1)}% of bare)`,
+          );
+        }
+        console.log(
           `  RentGPU         ${fmt(ours.rps)} req/s  p50 ${ours.p50} ms  p99 ${ours.p99} ms  | CPU per request: ${cpu}`,
         );
-        console.log(`  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare`);
+        console.log(
+          `  ratio           ${fmt((ours.rps / ceiling.rps) * 100, 1)}% of bare${rawLine ? `, ${fmt((ours.rps / rawLine.figures.rps) * 100, 1)}% of raw SQL behind node:http` : ''}`,
+        );
       } finally {
         await uncached.close();
       }
