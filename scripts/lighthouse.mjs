@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const LIGHTHOUSE = 'lighthouse@12.8.2';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
@@ -118,7 +119,7 @@ const base = `http://localhost:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-lighthouse-'));
 const reportDir = keepDir ?? mkdtempSync(path.join(os.tmpdir(), 'rentgpu-lighthouse-reports-'));
 mkdirSync(reportDir, { recursive: true });
-const server = spawn(process.execPath, ['dist/server/main.js'], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
   env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

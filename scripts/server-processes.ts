@@ -9,6 +9,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** Inside the repository, so that the bundle's packages resolve from node_modules. */
@@ -85,7 +86,7 @@ export async function startServer(
   timeoutMs = 60_000,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, bundle], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -2,9 +2,10 @@
 // data are applied by the server itself at start).
 import { spawn } from 'node:child_process';
 import { buildIfStale } from './build-if-stale.mjs';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 buildIfStale();
-const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -1,0 +1,13 @@
+// How Node runs the server process, wherever it is started: `npm start`, the browser tests'
+// server, the Lighthouse run, the system test's processes and `npm run bench` (which runs the
+// server in its own process) — so what is measured is what runs.
+//
+// --max-semi-space-size=64: the young generation may grow to 64 MiB per semi-space instead of
+// Node 20's 16. Every uncached marketplace page allocates its ~28 KB of JSON text twice and a
+// request's objects live across a database round trip, so with 16 MiB the scavenger ran often
+// and promoted in-flight requests to the old generation. Measured (first page with the read
+// cache off, 10,000 listings, 32 connections, the load from another process, three runs each,
+// alternating): 4,236–4,599 → 4,702–5,129 req/s, p99 17–20 → 11–13 ms, the server's user CPU
+// 114–122 → 103–108 µs per request; the cost is up to 96 MiB more memory under load
+// (docs/architecture.md, "Marketplace queries").
+export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=64'];
