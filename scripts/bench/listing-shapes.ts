@@ -107,6 +107,8 @@ async function shapesFor(database: Database, apiKey: string): Promise<Shape[]> {
     { name: 'search: no match', path: q({ model: 'no such gpu' }) },
     { name: 'type: A100', path: q({ gpuType: 'A100' }) },
     { name: 'type: RTX 4080 (none listed)', path: q({ gpuType: 'RTX 4080' }) },
+    // The marketplace page sends a chosen type as its search text too.
+    { name: 'type as the page asks: H100', path: q({ model: 'H100', gpuType: 'H100' }) },
     { name: 'sort: price-asc', path: q({ sort: 'price-asc' }) },
     { name: 'sort: price-desc', path: q({ sort: 'price-desc' }) },
     { name: 'sort: memory', path: q({ sort: 'memory' }) },
