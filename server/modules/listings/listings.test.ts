@@ -74,6 +74,21 @@ describe('GET /api/gpu-listings', () => {
     expect(all.body).toHaveLength(5);
   });
 
+  it('filters by a catalogue GPU name, written into its statement, as by any other text', async () => {
+    // The marketplace sends a chosen type as its search text too (model=A100&gpuType=A100).
+    const own = `providerId=${await listProviderId()}`;
+    const models = async (query: string) =>
+      (await list(`${own}&${query}`)).body.map((l) => l.model).sort();
+    const a100 = ['8x A100 80GB', 'A100 80GB'];
+    expect(await models('model=A100&gpuType=A100')).toEqual(a100);
+    expect(await models('model=a100&gpuType=a100&sort=price-desc')).toEqual(a100);
+    expect(await models('gpuType=A100%2080GB')).toEqual(a100);
+    expect(await models('model=rtx%204090')).toEqual(['RTX 4090']);
+    expect(await models('gpuType=H100&model=RTX%204090')).toEqual([]);
+    // A text that is not a catalogue name is matched the same way, as a value.
+    expect(await models(`gpuType=A100&model=${marker}`)).toEqual(a100);
+  });
+
   it('sorts by price both ways, memory and performance', async () => {
     const models = async (sort: string) =>
       (await list(`model=${marker}&sort=${sort}`)).body.map((l) => l.model);

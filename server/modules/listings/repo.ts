@@ -2,21 +2,13 @@ import { and, asc, eq, getTableColumns, inArray, isNull, or, type SQL, sql } fro
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { ListingHostStatus } from '../../../shared/contracts/listings';
-import type { ListingSort } from '../../../shared/listing-options';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiledSql, runSqlArrays } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers } from '../../db/schema';
 import { TAKEN_POOL_SQL, type TakenPool, type TakenPoolRow, takenPool } from './gpu-repo';
 import { type HostMachineRow, hostMachineJson, hostMachineSql } from './gpu-share';
-import {
-  type PageShape,
-  type PageSqlRow,
-  type PageStatement,
-  type PageValues,
-  pageOfRow,
-  pageStatement,
-} from './page-query';
+import { type ListingFilter, type PageSqlRow, pageOfRow, pageQueryOf } from './page-query';
 
 /**
  * The host a listing's instances are placed on: its enrolled host, or the in-process demo
@@ -214,46 +206,6 @@ export type ListingRow = {
   hostMachine?: HostMachineRow | null;
 };
 
-export interface ListingFilter {
-  search?: string;
-  gpuType?: string;
-  providerId?: number;
-  /** The viewer's own sandbox provider, whose listings only that viewer sees. */
-  viewerSandboxId?: number;
-  sort?: ListingSort;
-  limit: number;
-  after?: { value: string; id: number };
-  /** market: the marketplace's listing view; public: the public API's. */
-  view: PageShape['view'];
-}
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * Statements by shape (page-query.ts), built once. Shapes without search text or GPU type are named
- * (planned once per connection: their plan does not depend on the values); at most
- * NAMED_SHAPES of them, so odd limits cannot fill every connection with statements.
- */
-const pageStatements = new Map<string, { statement: PageStatement; name: string | undefined }>();
-const NAMED_SHAPES = 64;
-const CACHED_SHAPES = 500;
-let namedShapes = 0;
-
-function statementOf(shape: PageShape) {
-  const key = `${shape.view}|${shape.sort ?? ''}|${shape.search}|${shape.gpuType}|${shape.after}|${shape.provider}|${shape.viewerSandbox}|${shape.limit}`;
-  const known = pageStatements.get(key);
-  if (known) return known;
-  const named = !shape.search && !shape.gpuType && namedShapes < NAMED_SHAPES;
-  const built = {
-    statement: pageStatement(shape),
-    name: named ? `listings_page_${namedShapes++}` : undefined,
-  };
-  if (pageStatements.size < CACHED_SHAPES || named) pageStatements.set(key, built);
-  return built;
-}
-
 /** Providers in the public marketplace (demo visitors' sandbox providers are not). */
 const publicProviders = sql`(select ${providers.id} from ${providers} where not ${providers.isSandbox})`;
 
@@ -290,30 +242,8 @@ export const listingsRepo = {
     conn: Conn,
     filter: ListingFilter,
   ): Promise<{ json: string; hostIds: string[]; next: { value: string; id: number } | null }> {
-    const shape: PageShape = {
-      sort: filter.sort,
-      search: Boolean(filter.search),
-      gpuType: Boolean(filter.gpuType),
-      after: filter.after !== undefined,
-      provider: filter.providerId !== undefined,
-      viewerSandbox: filter.viewerSandboxId !== undefined,
-      limit: filter.limit,
-      view: filter.view,
-    };
-    const values: PageValues = {
-      ...(filter.search ? { search: likePattern(filter.search) } : {}),
-      ...(filter.gpuType ? { gpuType: likePattern(filter.gpuType) } : {}),
-      ...(filter.providerId !== undefined ? { providerId: filter.providerId } : {}),
-      ...(filter.viewerSandboxId !== undefined ? { viewerSandboxId: filter.viewerSandboxId } : {}),
-      ...(filter.after ? { afterValue: filter.after.value, afterId: filter.after.id } : {}),
-    };
-    const { statement, name } = statementOf(shape);
-    const [row] = await runSqlArrays<PageSqlRow>(
-      conn,
-      statement.text,
-      statement.params.map((param) => values[param]),
-      name,
-    );
+    const { statement, name, values } = pageQueryOf(filter);
+    const [row] = await runSqlArrays<PageSqlRow>(conn, statement.text, values, name);
     if (!row) throw new Error('the page statement answered no row');
     return pageOfRow(row, filter.limit);
   },

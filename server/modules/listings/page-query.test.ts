@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { catalogueText, type ListingFilter, pageQueryOf } from './page-query';
+
+const market = (filter: Partial<ListingFilter>): ListingFilter => ({
+  limit: 50,
+  view: 'market',
+  ...filter,
+});
+
+describe('pageQueryOf', () => {
+  it('writes a catalogue GPU name into a named statement, one for every case of it', () => {
+    const upper = pageQueryOf(market({ search: 'H100', gpuType: 'H100', sort: 'price-asc' }));
+    const lower = pageQueryOf(market({ search: 'h100', gpuType: 'h100', sort: 'price-asc' }));
+    expect(upper.name).toMatch(/^listings_page_text_\d+$/);
+    expect(lower.name).toBe(upper.name);
+    expect(lower.statement).toBe(upper.statement);
+    expect(upper.statement.text).toContain("l.search_text like lower('%h100%')");
+    expect(upper.statement.text).toContain("l.model ilike '%h100%'");
+    expect(upper.statement.params).toEqual([]);
+    expect(upper.values).toEqual([]);
+    // The type alone, and a model name with a space, are statements of their own.
+    const type = pageQueryOf(market({ gpuType: 'RTX 4090' }));
+    expect(type.name).toMatch(/^listings_page_text_\d+$/);
+    expect(type.name).not.toBe(upper.name);
+    expect(type.statement.text).toContain("l.model ilike '%rtx 4090%'");
+  });
+
+  it('sends any other text as a value of an unnamed statement, planned for it every time', () => {
+    const other = pageQueryOf(market({ search: 'city 42', gpuType: 'H100' }));
+    expect(other.name).toBeUndefined();
+    expect(other.statement.params).toEqual(['search']);
+    expect(other.values).toEqual(['%city 42%']);
+    expect(other.statement.text).toContain("l.model ilike '%h100%'");
+    const quoted = pageQueryOf(market({ gpuType: "H100' or true --" }));
+    expect(quoted.name).toBeUndefined();
+    expect(quoted.values).toEqual(["%H100' or true --%"]);
+    expect(quoted.statement.text).not.toContain('or true');
+    const escaped = pageQueryOf(market({ search: 'a100_%' }));
+    expect(escaped.values).toEqual(['%a100\\_\\%%']);
+  });
+
+  it('names a shape without text once, with the values of its cursor as parameters', () => {
+    const first = pageQueryOf(market({ sort: 'memory', after: { value: '80', id: 7 } }));
+    expect(first.name).toMatch(/^listings_page_\d+$/);
+    expect(first.values).toEqual(['80', 7]);
+    expect(pageQueryOf(market({ sort: 'memory', after: { value: '24', id: 9 } })).name).toBe(
+      first.name,
+    );
+  });
+});
+
+describe('catalogueText', () => {
+  it('is a GPU name of the type filter or of the listable models, case aside', () => {
+    for (const text of ['H100', 'a100', 'RTX 4090', 'a100 80gb', 'T4']) {
+      expect(catalogueText(text)).toBe(true);
+    }
+    for (const text of ['All GPU Types', 'H10', 'H100 ', 'city 42', 'Ｈ100', "h100'"]) {
+      expect(catalogueText(text)).toBe(false);
+    }
+  });
+});
