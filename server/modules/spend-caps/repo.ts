@@ -43,6 +43,15 @@ const valuesOf = (rows: (PeriodKey & { micros: bigint })[]) =>
 type AddedRow = Parameters<typeof toRow>[0];
 
 /**
+ * An account's cap for a period as its settings store it (the billing group of
+ * shared/contracts/settings.ts: unchecked JSON, a dollar string or null).
+ */
+const accountCapSql = {
+  day: sql<unknown>`${users.settings}->'billing'->'dailySpendCap'`,
+  month: sql<unknown>`${users.settings}->'billing'->'monthlySpendCap'`,
+} satisfies Record<PeriodKey['period'], unknown>;
+
+/**
  * `with added as (…)`: adds to counters (created at 0 when missing), one row per counter in a
  * fixed order (a statement may not touch a row twice), each answering its new total.
  */
@@ -105,8 +114,7 @@ export const spendCapsRepo = {
     const result = await conn.execute(sql`${addStatement(rows)}
       select a.*,
         case when a.scope = 'account' then (
-          select ${users.settings}->'billing'->(case a.period when 'day' then 'dailySpendCap'
-            else 'monthlySpendCap' end)
+          select case a.period when 'day' then ${accountCapSql.day} else ${accountCapSql.month} end
           from ${users} where ${users.id} = a.user_id) end as account_cap,
         case when a.scope <> 'account' then (
           select case a.period when 'day' then ${apiKeys.dailyCapMicros}
@@ -145,8 +153,7 @@ export const spendCapsRepo = {
   /** The account caps of these users as stored (settings' billing group), users with one only. */
   accountCapsOf(conn: Conn, userIds: string[]) {
     if (userIds.length === 0) return Promise.resolve([]);
-    const daily = sql<unknown>`${users.settings}->'billing'->'dailySpendCap'`;
-    const monthly = sql<unknown>`${users.settings}->'billing'->'monthlySpendCap'`;
+    const { day: daily, month: monthly } = accountCapSql;
     return conn
       .select({ id: users.id, daily, monthly })
       .from(users)
