@@ -19,7 +19,6 @@ import { MemoryRateLimiter, type RateLimiter } from '../../server/lib/rate-limit
 import { apiKeysService } from '../../server/modules/api-keys/service';
 import { encodeCursor } from '../../server/modules/listings/cursor';
 import { createUser } from '../../server/seed/factories';
-import { backendsCpuMs, cpuSnapshot } from './cpu';
 
 export interface Figures {
   rps: number;
@@ -172,11 +171,15 @@ export async function benchShapes(options: {
   database: Database;
   mailer: Mailer;
   postgresUrl: string | null;
-  cannon: (url: string, headers?: Record<string, string>) => Promise<Figures>;
+  /** The load on a URL, with the CPU per request of the server's thread and its backends. */
+  cannonWithCpu: (
+    url: string,
+    headers?: Record<string, string>,
+  ) => Promise<{ figures: Figures; cpu: string }>;
   bare: (body: Buffer, contentType: string) => Promise<Figures>;
   fmt: (n: number, digits?: number) => string;
 }): Promise<void> {
-  const { env, database, mailer, cannon, fmt } = options;
+  const { env, database, mailer, cannonWithCpu, fmt } = options;
   const user = await database.db.transaction((tx) => createUser(tx, { credits: '10.00' }));
   const { key } = await database.db.transaction((tx) =>
     apiKeysService.create(tx, user.id, { name: 'bench', permissions: ['read'] }, new Date()),
@@ -192,10 +195,6 @@ export async function benchShapes(options: {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const explainPlans = options.postgresUrl !== null && process.env.BENCH_EXPLAIN === '1';
-  // Whose backends' CPU is counted: the database the server reads (none on PGlite).
-  const databaseName = options.postgresUrl
-    ? new URL(options.postgresUrl).pathname.slice(1)
-    : undefined;
   const only = process.env.BENCH_SHAPES?.split(',');
   try {
     const shapes = await shapesFor(database, key);
@@ -213,12 +212,7 @@ export async function benchShapes(options: {
       const body = JSON.parse(bytes.toString('utf8')) as unknown[] | { gpus: unknown[] };
       const rows = Array.isArray(body) ? body.length : body.gpus.length;
       const ceiling = await options.bare(bytes, sample.headers.get('content-type') ?? '');
-      const before = cpuSnapshot(databaseName);
-      const ours = await cannon(base + shape.path, shape.headers);
-      const after = cpuSnapshot(databaseName);
-      // CPU per request (µs) of the server's thread and, on PostgreSQL, of its backends.
-      const perRequest = (ms: number) => fmt((ms * 1000) / Math.max(ours.requests, 1));
-      const cpu = `server ${perRequest(after.thread - before.thread)} µs${databaseName ? ` + PostgreSQL ${perRequest(backendsCpuMs(before, after))} µs` : ''}`;
+      const { figures: ours, cpu } = await cannonWithCpu(base + shape.path, shape.headers);
       console.log(
         `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)  | CPU per request: ${cpu}`,
       );

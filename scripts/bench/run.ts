@@ -486,9 +486,13 @@ function heartbeatLoad(base: string) {
  * `cannon` on the server in this thread, with its CPU per request: of this thread (the load
  * runs in a worker thread of its own) and, on PostgreSQL, of the backends of `database`.
  */
-async function cannonWithCpu(target: string, database: string | undefined) {
+async function cannonWithCpu(
+  target: string,
+  database: string | undefined,
+  headers: Record<string, string> = {},
+) {
   const before = cpuSnapshot(database);
-  const figures = await cannon(target);
+  const figures = await cannon(target, headers);
   const after = cpuSnapshot(database);
   const perRequest = (ms: number) => fmt((ms * 1000) / Math.max(figures.requests, 1));
   const cpu = `server ${perRequest(after.thread - before.thread)} µs${database ? ` + PostgreSQL ${perRequest(backendsCpuMs(before, after))} µs` : ''}`;
@@ -601,7 +605,7 @@ async function benchOn(
         database,
         mailer: silentMailer,
         postgresUrl,
-        cannon,
+        cannonWithCpu: (target, headers) => cannonWithCpu(target, databaseName, headers),
         bare: async (body, contentType) => {
           const bare = await bareServer(body, { 'content-type': contentType });
           const figures = await cannon(bare.url);
