@@ -11,11 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import {
-  type PageSqlRow,
-  pageOfRow,
-  pageStatement,
-} from '../../server/modules/listings/page-query';
+import { type PageSqlRow, pageOfRow, pageQueryOf } from '../../server/modules/listings/page-query';
 
 const LIMIT = 50;
 
@@ -24,20 +20,11 @@ export async function rawPageServer(
   poolSize: number,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const statement = pageStatement({
-    sort: undefined,
-    search: false,
-    gpuType: false,
-    after: false,
-    provider: false,
-    viewerSandbox: false,
-    limit: LIMIT,
-    view: 'market',
-  });
-  if (statement.params.length > 0) throw new Error('the first page takes no parameters');
+  // The app's first page: the same statement, named as the app names it.
+  const { statement, name, values } = pageQueryOf({ limit: LIMIT, view: 'market' });
   const server = http.createServer((_request, response) => {
     pool
-      .query<PageSqlRow>({ name: 'raw_first_page', text: statement.text, rowMode: 'array' })
+      .query<PageSqlRow>({ name, text: statement.text, values, rowMode: 'array' })
       .then((result) => {
         const row = result.rows[0];
         if (!row) throw new Error('the page statement answered no row');
