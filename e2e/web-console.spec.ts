@@ -25,6 +25,16 @@ test('the console of an instance that is not running shows the terminal and why 
   expect(rented.status()).toBe(201);
   const { id } = (await rented.json()) as { id: number };
   expect((await page.request.patch(`/api/rentals/${id}/stop`)).ok()).toBeTruthy();
+  // The stop ends the rental at once; its instance is terminated when the demo host's next
+  // pass (the worker, every second) converges it. The page asks once when it opens (and again
+  // on Reconnect): before that pass it would say "terminating".
+  await expect(async () => {
+    const res = await page.request.get(`/api/kvm/instances/${id}/console`);
+    expect(res.status()).toBe(409);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      'The instance is terminated, not running.',
+    );
+  }).toPass({ timeout: 15_000 });
 
   await page.goto(`/vm-dashboard/console/${id}`);
   await expect(page.getByRole('heading', { name: 'Web Console', level: 1 })).toBeVisible();

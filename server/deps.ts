@@ -189,6 +189,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
     offlineAfterMs: env.HOST_OFFLINE_AFTER_MS,
     onEvent: createHostAlerts({ db, mailer, log }),
+    onListingsChange: invalidateReads,
     wake,
     hostAddressAllowlist: env.HOST_ADDRESS_ALLOWLIST,
     images,

@@ -92,6 +92,8 @@ export const hostsRepo = {
     providerId: number;
     publicHost: string | null;
     wasOfflineSince: Date | null;
+    /** Heard before and not offline: the marketplace already showed it online. */
+    wasOnline: boolean;
   } | null> {
     const result = await conn.execute(sql`
       update ${hosts} h set
@@ -106,11 +108,12 @@ export const hostsRepo = {
         offline_since = null,
         enrol_token_hash = null,
         enrol_token_expires_at = null
-      from (select id, offline_since from ${hosts}
+      from (select id, offline_since, last_heartbeat_at from ${hosts}
         where credential_hash = ${credentialHash} and removed_at is null for update) as before
       where h.id = before.id
       returning h.id as "id", h.provider_id as "providerId", h.public_host as "publicHost",
-        before.offline_since as "wasOfflineSince"`);
+        before.offline_since as "wasOfflineSince",
+        (before.offline_since is null and before.last_heartbeat_at is not null) as "wasOnline"`);
     const row = (
       result as unknown as {
         rows: {
@@ -118,6 +121,7 @@ export const hostsRepo = {
           providerId: number;
           publicHost: string | null;
           wasOfflineSince: string | Date | null;
+          wasOnline: boolean;
         }[];
       }
     ).rows[0];
@@ -128,6 +132,7 @@ export const hostsRepo = {
       providerId: Number(row.providerId),
       publicHost: row.publicHost,
       wasOfflineSince: was === null ? null : new Date(was),
+      wasOnline: row.wasOnline === true,
     };
   },
 

@@ -69,6 +69,11 @@ export function createHostsService(deps: {
   /** How long a host may be silent before it is marked offline (HOST_OFFLINE_AFTER_MS, 90 s). */
   offlineAfterMs?: number;
   onEvent?: (event: HostEvent) => void;
+  /**
+   * What the marketplace shows of a host's listings changed (it came online or went offline,
+   * or a heartbeat changed which of their GPUs can be sold): the cached pages are dropped.
+   */
+  onListingsChange?: () => void;
   /** Hosts waiting for work between heartbeats (wake.ts); none: waits answer at maxMs. */
   wake?: HostWake;
   /** Addresses every host may report besides its own (HOST_ADDRESS_ALLOWLIST). */
@@ -241,7 +246,15 @@ export function createHostsService(deps: {
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
       // A listing sells only GPUs the host still reports (docs/decisions/020) and can serve
       // (docs/decisions/021).
-      await listingsService.checkHostGpus(db, recorded.id, body.gpus.gpus, readiness);
+      const gpusChanged = await listingsService.checkHostGpus(
+        db,
+        recorded.id,
+        body.gpus.gpus,
+        readiness,
+      );
+      // A host heard for the first time or back from an outage is online again in the
+      // marketplace; a changed verdict changes what its listings sell ("Host not ready").
+      if (gpusChanged || !recorded.wasOnline) deps.onListingsChange?.();
       // Idle stop: its instances whose GPUs read over their threshold, or with someone logged
       // in over SSH, were active now.
       const withSsh = new Set(
@@ -333,6 +346,7 @@ export function createHostsService(deps: {
         return silent.length;
       });
       for (const event of events) deps.onEvent?.(event);
+      if (count > 0) deps.onListingsChange?.();
       return count;
     },
   };

@@ -91,20 +91,23 @@ export const gpuBinding = {
    * After a heartbeat: each of the host's listings is rentable only while the host still
    * reports every GPU it sells (the reason is kept for the provider: gpu_problem), and sells
    * only as many units as it has GPUs the host's verdict says can serve (unready_gpus).
-   * Written only when one changes.
+   * Written only when one changes; true when one did.
    */
   async checkHost(
     db: Db,
     hostId: string,
     gpus: readonly ReportedGpu[],
     verdict: HostReadiness,
-  ): Promise<void> {
+  ): Promise<boolean> {
+    let changed = false;
     for (const listing of await gpuRepo.listingsOnHost(db, hostId)) {
       const problem = gpuProblem(listing, gpus);
       const unready = unreadyGpuCount(listing.hostGpuIndexes, verdict);
       if (problem !== listing.gpuProblem || unready !== listing.unreadyGpus) {
         await gpuRepo.setGpuState(db, listing.id, { gpuProblem: problem, unreadyGpus: unready });
+        changed = true;
       }
     }
+    return changed;
   },
 };

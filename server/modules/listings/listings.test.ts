@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider } from '../../seed/factories';
+import { agentPaths } from '../../../shared/contracts/agent-protocol';
+import { createHost, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
+import { heartbeatBody, hostInventory } from '../../test/hosts';
 import { world } from '../../test/world';
 
 let t: TestApp;
@@ -505,6 +507,65 @@ describe('read cache', () => {
       });
       expect(await read()).toBe(1);
       expect(await stats()).toBe(1);
+    } finally {
+      await cached.close();
+    }
+  });
+
+  it('shows at once what a heartbeat or a silent host changes: online, not ready, offline', async () => {
+    const cached = await createTestApp({
+      env: { READ_CACHE_TTL_MS: '60000', HOST_OFFLINE_AFTER_MS: '15000' },
+    });
+    try {
+      const cw = world(cached);
+      const provider = await cw.provider();
+      // Enrolled, never heard: offline in the marketplace until its first heartbeat.
+      const host = await createHost(cached.database.db, {
+        providerId: provider.providerId,
+        lastHeartbeatAt: null,
+      });
+      const listing = await cw.listing({
+        providerId: provider.providerId,
+        hostId: host.id,
+        model: 'RTX 4090',
+        totalCount: 2,
+      });
+      const shown = async () => {
+        const page = await cached.request({
+          method: 'GET',
+          url: `/api/gpu-listings?providerId=${provider.providerId}`,
+        });
+        const found = (
+          page.json() as { id: number; hostStatus: string; availableCount: number }[]
+        ).find((l) => l.id === listing.id);
+        return `${found?.hostStatus} ${found?.availableCount}`;
+      };
+      const heartbeat = async (accelerator: 'kvm' | 'none') => {
+        const res = await cached.request({
+          method: 'POST',
+          url: agentPaths.heartbeat,
+          payload: heartbeatBody({ host: hostInventory({ accelerator }) }),
+          headers: { authorization: `Bearer ${host.credential}` },
+          remoteAddress: '203.0.113.30',
+        });
+        expect(res.statusCode).toBe(200);
+      };
+      expect(await shown()).toBe('offline 2');
+      await heartbeat('kvm');
+      expect(await shown()).toBe('online 2');
+      // The same verdict again changes nothing the page shows.
+      await heartbeat('kvm');
+      expect(await shown()).toBe('online 2');
+      await heartbeat('none');
+      expect(await shown()).toBe('not_ready 0');
+      await heartbeat('kvm');
+      expect(await shown()).toBe('online 2');
+      // Silent past HOST_OFFLINE_AFTER_MS: the worker marks it offline, and the page says so.
+      cached.clock.advance(16_000);
+      expect(await cached.app.deps.hosts.markSilentHostsOffline(cached.clock.now())).toBe(1);
+      expect(await shown()).toBe('offline 2');
+      await heartbeat('kvm');
+      expect(await shown()).toBe('online 2');
     } finally {
       await cached.close();
     }
