@@ -19,6 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { buildIfStale, STAMP } from './build-if-stale.mjs';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 buildIfStale();
 
@@ -53,7 +54,7 @@ async function dataTemplate() {
   const dir = path.resolve(`dist/test/e2e-data-${stamp}-${day}`);
   if (existsSync(dir)) return dir;
   const making = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-template-'));
-  const server = spawn(process.execPath, ['dist/server/main.js'], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
     env: { ...serverEnv, DATA_DIR: making, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -122,7 +123,7 @@ mkdirSync(path.dirname(logPath), { recursive: true });
 const log = createWriteStream(logPath);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-'));
 cpSync(await dataTemplate(), dataDir, { recursive: true });
-const child = spawn(process.execPath, ['dist/server/main.js'], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
   env: { ...serverEnv, DATA_DIR: dataDir, ...paypalEnv },
   stdio: ['ignore', 'pipe', 'pipe'],
 });

@@ -1,8 +1,6 @@
-// How Node runs the server process: `npm start`, the Lighthouse run, the system test's
-// processes and `npm run bench` (which runs the server in its own process), so what is measured
-// is what runs. The browser tests' server (scripts/e2e-server.mjs) starts as it did before these
-// flags: two of its tests that wait on the worker (gpu-share's host readiness, the web console's
-// terminated state) failed in two of five CI runs on 2026-11-27 with them, cause not found.
+// How Node runs the server process, wherever it is started: `npm start`, the browser tests'
+// server, the Lighthouse run, the system test's processes and `npm run bench` (which runs the
+// server in its own process) — so what is measured is what runs.
 //
 // --max-semi-space-size=64: the young generation may grow to 64 MiB per semi-space instead of
 // Node 20's 16. Every uncached marketplace page allocates its ~28 KB of JSON text twice and a
