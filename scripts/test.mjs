@@ -219,7 +219,26 @@ for (const stage of stages) {
   if (!result.ok && stage.fatal) break;
 }
 
-/** Each file's tests as { file, ms, failed: [names], skipped: [names] }, from a phase's report. */
+/**
+ * Why a test failed, in a few lines without colours: the summary is the end of the output, the
+ * part a CI log keeps when it keeps only its tail.
+ */
+function whyOf(message) {
+  if (!message) return [];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes
+  const plain = String(message).replace(/\u001b\[[0-9;]*m/g, '');
+  return plain
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() && !/^\s+at /.test(line))
+    .slice(0, 6)
+    .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line));
+}
+
+/**
+ * Each file's tests as { file, ms, failed: [{ name, why: [lines] }], skipped: [names] }, from a
+ * phase's report.
+ */
 function filesOf(report) {
   if (!report || !existsSync(report.file)) return [];
   try {
@@ -239,9 +258,11 @@ function readReport(report) {
       file: path.relative(process.cwd(), file.name),
       ms: file.endTime - file.startTime,
       failed: [
-        ...file.assertionResults.filter((t) => t.status === 'failed').map((t) => t.fullName),
+        ...file.assertionResults
+          .filter((t) => t.status === 'failed')
+          .map((t) => ({ name: t.fullName, why: whyOf(t.failureMessages?.[0]) })),
         ...(file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed')
-          ? [`(the file itself: ${(file.message ?? '').split('\n')[0]})`]
+          ? [{ name: '(the file itself)', why: whyOf(file.message) }]
           : []),
       ],
       skipped: file.assertionResults
@@ -262,7 +283,10 @@ function readReport(report) {
       for (const test of spec.tests) {
         const name = [...titles, spec.title].join(' › ');
         for (const result of test.results) entry.ms += result.duration;
-        if (test.status === 'unexpected' || test.status === 'flaky') entry.failed.push(name);
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = test.results.find((r) => r.error)?.error;
+          entry.failed.push({ name, why: whyOf(error?.message ?? error?.value) });
+        }
         if (test.status === 'skipped') entry.skipped.push(name);
       }
     }
@@ -286,7 +310,10 @@ for (const { phase, ok, seconds, busyCores } of results) {
     : '';
   console.log(`${ok ? 'passed' : 'FAILED'}  ${phase.name.padEnd(20)} ${minutes(seconds)}${busy}`);
   for (const file of files) {
-    for (const name of file.failed) console.log(`        failed: ${file.file} › ${name}`);
+    for (const { name, why } of file.failed) {
+      console.log(`        failed: ${file.file} › ${name}`);
+      for (const line of why) console.log(`          | ${line}`);
+    }
   }
 }
 for (const phase of allPhases.slice(results.length)) console.log(`not run ${phase.name}`);
