@@ -77,7 +77,7 @@ describe('qemuArgs', () => {
       kernel: { kernel: '/g/vmlinuz', initrd: '/g/initrd.img', append: 'console=ttyS0' },
     });
     expect(valuesOf(args, '-accel')).toEqual(['tcg,thread=multi,tb-size=512']);
-    expect(valuesOf(args, '-cpu')).toEqual(['max']);
+    expect(valuesOf(args, '-cpu')).toEqual(['qemu64']);
     expect(valuesOf(args, '-kernel')).toEqual(['/g/vmlinuz']);
     expect(valuesOf(args, '-append')).toEqual(['console=ttyS0']);
     expect(args.join(' ')).not.toContain('vfio-pci');
