@@ -160,7 +160,11 @@ async function recordingPath(log: string): Promise<string> {
     const stub = path.join(dir, tool);
     await writeFile(
       stub,
-      `#!/bin/bash\nprintf '%s\\0' ${JSON.stringify(tool)} "$@" >>${JSON.stringify(log)}\nprintf '\\n' >>${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`,
+      // The record and its newline in one append (bash flushes its printf at a newline; the
+      // NUL after it is left for the next line's start): the two sides of a pipeline
+      // (`sha256sum … | awk …`) start together, and a record and its newline written in two
+      // appends could be split by the other's, which then read as one command.
+      `#!/bin/bash\nprintf '%s\\0' ${JSON.stringify(tool)} "$@" $'\\n' >>${JSON.stringify(log)}\nexec ${JSON.stringify(real)} "$@"\n`,
     );
     await chmod(stub, 0o755);
   }
@@ -295,8 +299,8 @@ describe('the installer script', { timeout: 60_000 }, () => {
     // Every command the installer ran, with its arguments: the token is in none of them.
     const commands = (await readFile(argvLog, 'utf8'))
       .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split('\0').filter(Boolean));
+      .map((line) => line.split('\0').filter(Boolean))
+      .filter((c) => c.length > 0);
     expect(commands.map((c) => c[0])).toEqual(
       expect.arrayContaining(['curl', 'sha256sum', 'install', 'mktemp']),
     );
