@@ -252,9 +252,6 @@ export function createHostsService(deps: {
         body.gpus.gpus,
         readiness,
       );
-      // A host heard for the first time or back from an outage is online again in the
-      // marketplace; a changed verdict changes what its listings sell ("Host not ready").
-      if (gpusChanged || !recorded.wasOnline) deps.onListingsChange?.();
       // Idle stop: its instances whose GPUs read over their threshold, or with someone logged
       // in over SSH, were active now.
       const withSsh = new Set(
@@ -276,6 +273,10 @@ export function createHostsService(deps: {
           await deps.instances.markReachable(tx, host.id, now);
         });
       }
+      // A host heard for the first time or back from an outage (its outage closed: the uptime
+      // its listings show) is online again in the marketplace; a changed verdict changes what
+      // its listings sell ("Host not ready").
+      if (gpusChanged || !recorded.wasOnline) deps.onListingsChange?.();
       let rows = await deps.instances.onHost(host.id);
       const byId = new Map(rows.map((r) => [String(r.id), r]));
       let changed = false;
