@@ -54,6 +54,63 @@ test('the console of an instance that is not running shows the terminal and why 
   await expect(state).toHaveText('Disconnected: The instance is terminated, not running.');
 });
 
+test('a console refused while the instance is on its way somewhere asks again by itself', async ({
+  page,
+}) => {
+  expect((await page.request.post('/api/login')).ok()).toBeTruthy();
+  const listings = (await (await page.request.get('/api/gpu-listings')).json()) as Listing[];
+  const listing = listings.find((l) => l.hostStatus === 'demo' && l.availableCount > 0);
+  if (!listing) throw new Error('no demo listing to rent');
+  const rented = await page.request.post('/api/rentals', {
+    data: {
+      gpuListingId: listing.id,
+      providerId: listing.providerId,
+      durationHours: 1,
+      hourlyRate: listing.hourlyRate,
+      totalCost: listing.hourlyRate,
+    },
+  });
+  expect(rented.status()).toBe(201);
+  const { id } = (await rented.json()) as { id: number };
+  expect((await page.request.patch(`/api/rentals/${id}/stop`)).ok()).toBeTruthy();
+  const path = `/api/kvm/instances/${id}/console`;
+  await expect(async () => {
+    const res = await page.request.get(path);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+      'The instance is terminated, not running.',
+    );
+  }).toPass({ timeout: 15_000 });
+
+  // The page's first ask finds it terminating (the server's own answer, as it reads before the
+  // demo host's pass); every later ask reaches the server.
+  const real = await page.request.get(path);
+  const body = (await real.json()) as { error: { message: string; details: { state: string } } };
+  const terminating = {
+    ...body,
+    error: {
+      ...body.error,
+      message: 'The instance is terminating, not running.',
+      details: { ...body.error.details, state: 'terminating' },
+    },
+  };
+  let asked = 0;
+  await page.route(`**${path}`, async (route) => {
+    asked += 1;
+    if (asked === 1) await route.fulfill({ status: 409, json: terminating });
+    else await route.continue();
+  });
+  await page.goto(`/vm-dashboard/console/${id}`);
+  const state = page.getByTestId('console-state');
+  await expect(state).toHaveText('Disconnected: The instance is terminating, not running.');
+  // No Reconnect: the page asks again and shows where the instance ended, then stops asking.
+  await expect(state).toHaveText('Disconnected: The instance is terminated, not running.', {
+    timeout: 10_000,
+  });
+  const settled = asked;
+  await page.waitForTimeout(4_000);
+  expect(asked, 'asks after an ended state').toBe(settled);
+});
+
 test("someone else's or an unknown instance is not found; a malformed id is the 404 page", async ({
   signedInPage: page,
 }) => {

@@ -15,6 +15,8 @@ export const MONEY_TESTS = [
   'server/lib/idempotency',
   'server/db',
   'server/cross-process.test.ts',
+  // Not money, but PostgreSQL's own plans for the worker's idle jobs: run where that is.
+  'server/worker/idle-plans.test.ts',
 ];
 
 /** Globs that leave MONEY_TESTS out of a vitest run (`--exclude` each). */

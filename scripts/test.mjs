@@ -5,8 +5,9 @@
 //                  system test serves this very web build and the browser tests the whole of it
 //   unit and API   vitest, two workers          ┐ beside them, a second lane:
 //   money on PostgreSQL  with MONEY_DATABASE_URL │   VMs         the busybox-guest VM tests
-//                  only: the money tests there   │               (agent-e2e, system), one worker,
-//                  (else in unit and API)        ┘               and the two-server-process test
+//                  or a local PostgreSQL: the    │               (agent-e2e, system), one worker,
+//                  money tests there (else in    │               and the two-server-process test
+//                  unit and API)                 ┘
 //                                                    real guest  the Debian guest with real
 //                                                                cloud-init (two VMs of its own)
 //   browser        Playwright
@@ -17,6 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { buildIfStale } from './build-if-stale.mjs';
 import { MONEY_EXCLUDES, MONEY_TESTS } from './money-tests.mjs';
 
@@ -64,13 +66,42 @@ if (await redisAnswers()) env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
 else
   console.log('No Redis on 127.0.0.1:6379: the tests of limits shared through Redis are skipped.');
 
+/** Whether a PostgreSQL answers at `url` and lets its user make databases (each test file makes its own). */
+async function postgresAnswers(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      'select rolcreatedb or rolsuper as can from pg_roles where rolname = current_user',
+    );
+    return rows[0]?.can === true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /**
  * With MONEY_DATABASE_URL (CI: its PostgreSQL), the tests of what moves money or races
  * (scripts/money-tests.mjs) run there, in a phase of their own, instead of on the embedded
  * database: the real server's locks and concurrency are the stronger test, and each file runs
- * once. Without it they run with the other API tests.
+ * once. Unset, a PostgreSQL on its usual port that lets its user make databases (trust auth as
+ * `postgres`, as on the project's machines) takes that part, as a local Redis does; with none,
+ * or with MONEY_DATABASE_URL set empty, they run with the other API tests on the embedded one.
  */
-const MONEY_DATABASE_URL = process.env.MONEY_DATABASE_URL;
+const LOCAL_POSTGRES = 'postgres://postgres@127.0.0.1:5432/postgres';
+let MONEY_DATABASE_URL = process.env.MONEY_DATABASE_URL;
+if (MONEY_DATABASE_URL === undefined && (await postgresAnswers(LOCAL_POSTGRES))) {
+  MONEY_DATABASE_URL = LOCAL_POSTGRES;
+  console.log(
+    `The money tests run on the PostgreSQL at ${LOCAL_POSTGRES} (MONEY_DATABASE_URL= runs them on the embedded database).`,
+  );
+} else if (!MONEY_DATABASE_URL) {
+  console.log(
+    'The money tests run on the embedded database (no PostgreSQL at 127.0.0.1:5432 that lets postgres make databases, or MONEY_DATABASE_URL set empty); the tests that need PostgreSQL are skipped.',
+  );
+}
 
 const unitApi = vitestPhase('unit and API', 'unit-api.json', [
   '--project',

@@ -4,6 +4,7 @@ import {
   getQueryFn,
   keepIdempotencyKey,
   newIdempotencyKey,
+  serverErrorDetails,
   serverMessage,
 } from './api-client';
 
@@ -19,6 +20,22 @@ describe('serverMessage', () => {
       'Failed to send OTP',
     );
     expect(serverMessage('nope', 'x')).toBe('x');
+  });
+});
+
+describe('serverErrorDetails', () => {
+  it('reads the details of our error body, and nothing from any other', () => {
+    const error = new Error(
+      '409: {"error":{"code":"CONFLICT","message":"The instance is starting, not running.","details":{"state":"starting"}}}',
+    );
+    expect(serverErrorDetails(error)).toEqual({ state: 'starting' });
+    expect(
+      serverErrorDetails(new Error('409: {"error":{"code":"CONFLICT","message":"x"}}')),
+    ).toEqual({});
+    expect(serverErrorDetails(new Error('409: {"error":{"details":["state"]}}'))).toEqual({});
+    expect(serverErrorDetails(new Error('502: Bad Gateway'))).toEqual({});
+    expect(serverErrorDetails(new TypeError('Failed to fetch'))).toEqual({});
+    expect(serverErrorDetails('nope')).toEqual({});
   });
 });
 

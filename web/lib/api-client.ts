@@ -67,6 +67,21 @@ export function serverMessage(error: unknown, fallback: string): string {
   }
 }
 
+/** The `details` of an error raised above when its body is our error shape; empty otherwise. */
+export function serverErrorDetails(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return {};
+  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
+  try {
+    const body = JSON.parse(match?.[1] ?? '') as { error?: { details?: unknown } };
+    const details = body.error?.details;
+    return details && typeof details === 'object' && !Array.isArray(details)
+      ? (details as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Field problems of a 400/409 answer in our error shape ({error: {details: {fields}}}), first message each. */
 export function serverFieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof Error)) return {};

@@ -4,13 +4,15 @@ import '@xterm/xterm/css/xterm.css';
 import { RotateCw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import {
+  CONSOLE_CLOSE,
   type ConsoleClientMessage,
   consoleServerMessage,
 } from '../../../../shared/contracts/console';
+import { INSTANCE_STATES, isTransitional } from '../../../../shared/rules/instance-lifecycle';
 import { userFacingMessage } from '../../../../shared/rules/system-error';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { serverMessage } from '../../../lib/api-client';
+import { serverErrorDetails, serverMessage } from '../../../lib/api-client';
 import { consoleSocketUrl, getConsoleStatus } from '../api/get-console-status';
 
 type Connection =
@@ -58,6 +60,19 @@ function terminalTheme(mode: 'dark' | 'light'): ITheme {
   };
 }
 
+/** How often a console refused for a state the host is moving through asks again. */
+const ASK_AGAIN_MS = 3000;
+
+/**
+ * Whether the console was refused for a state the instance leaves without anyone acting
+ * (provisioning, starting, stopping, terminating: the server's 409 names it in `details.state`):
+ * then asking again later gets another answer.
+ */
+function refusedForNow(error: unknown): boolean {
+  const { state } = serverErrorDetails(error);
+  return INSTANCE_STATES.some((known) => known === state && isTransitional(known));
+}
+
 /** A text frame from the server: a control message, or null when it is not one. */
 function readControl(text: string) {
   try {
@@ -79,7 +94,9 @@ interface ConsoleTerminalProps {
 /**
  * A terminal on the instance: xterm.js over the console WebSocket (framing in
  * shared/contracts/console.ts). It asks first whether the console can open, so a refusal
- * shows the server's reason; a session the server ends shows the close reason.
+ * shows the server's reason; a session the server ends shows the close reason. While the
+ * instance is on its way somewhere (starting, stopping, ...) it asks again every few seconds,
+ * so the page connects once the instance runs, or says where it ended, without Reconnect.
  */
 export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminalProps) {
   const containerRef = useRef<HTMLDivElement>(null);
@@ -133,14 +150,17 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
 
     term.reset();
     setConnection({ kind: 'connecting' });
+    let askAgain: ReturnType<typeof setTimeout> | undefined;
     const open = async () => {
       try {
         await getConsoleStatus(instanceId);
       } catch (error) {
         disconnected(serverMessage(error, 'The console could not be opened.'));
+        if (refusedForNow(error) && !cancelled) askAgain = setTimeout(open, ASK_AGAIN_MS);
         return;
       }
       if (cancelled) return;
+      setConnection({ kind: 'connecting' });
       fit.fit();
       const ws = new WebSocket(
         consoleSocketUrl(instanceId, clamp(term.cols, 10, 500), clamp(term.rows, 2, 200)),
@@ -161,13 +181,17 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
         if (cancelled) return;
         if (event.reason) {
           disconnected(userFacingMessage(event.reason, 'The connection to the console was lost.'));
+          // Ended because the instance stopped running: follow it to where it ends up.
+          if (event.code === CONSOLE_CLOSE.notRunning) askAgain = setTimeout(open, ASK_AGAIN_MS);
           return;
         }
         // Refused before it opened (the browser hides why): ask the server again.
         getConsoleStatus(instanceId).then(
           () => disconnected('The connection to the console was lost.'),
-          (error: unknown) =>
-            disconnected(serverMessage(error, 'The connection to the console was lost.')),
+          (error: unknown) => {
+            disconnected(serverMessage(error, 'The connection to the console was lost.'));
+            if (refusedForNow(error) && !cancelled) askAgain = setTimeout(open, ASK_AGAIN_MS);
+          },
         );
       };
     };
@@ -187,6 +211,7 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
     });
     return () => {
       cancelled = true;
+      clearTimeout(askAgain);
       typed.dispose();
       typedBinary.dispose();
       resized.dispose();
