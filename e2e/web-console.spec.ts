@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, type Listing, test } from './fixtures';
 
 /**
@@ -5,9 +6,12 @@ import { expect, type Listing, test } from './fixtures';
  * is seen refusing with the server's reason; the terminal itself is tested against a real
  * SSH server in server/modules/instances/console.test.ts.
  */
-test('the console of an instance that is not running shows the terminal and why it is disconnected', async ({
-  page,
-}) => {
+/**
+ * A demo visitor's rental on the demo host, rented and stopped through the API, once its
+ * instance is terminated: the stop ends the rental at once, the demo host's next pass (the
+ * worker, every second) converges it. Returns its id.
+ */
+async function terminatedRental(page: Page): Promise<number> {
   // A demo visitor's account: credits and sandbox listings on the demo host.
   expect((await page.request.post('/api/login')).ok()).toBeTruthy();
   const listings = (await (await page.request.get('/api/gpu-listings')).json()) as Listing[];
@@ -25,9 +29,6 @@ test('the console of an instance that is not running shows the terminal and why 
   expect(rented.status()).toBe(201);
   const { id } = (await rented.json()) as { id: number };
   expect((await page.request.patch(`/api/rentals/${id}/stop`)).ok()).toBeTruthy();
-  // The stop ends the rental at once; its instance is terminated when the demo host's next
-  // pass (the worker, every second) converges it. The page asks once when it opens (and again
-  // on Reconnect): before that pass it would say "terminating".
   await expect(async () => {
     const res = await page.request.get(`/api/kvm/instances/${id}/console`);
     expect(res.status()).toBe(409);
@@ -35,7 +36,13 @@ test('the console of an instance that is not running shows the terminal and why 
       'The instance is terminated, not running.',
     );
   }).toPass({ timeout: 15_000 });
+  return id;
+}
 
+test('the console of an instance that is not running shows the terminal and why it is disconnected', async ({
+  page,
+}) => {
+  const id = await terminatedRental(page);
   await page.goto(`/vm-dashboard/console/${id}`);
   await expect(page.getByRole('heading', { name: 'Web Console', level: 1 })).toBeVisible();
   await expect(page.getByText(`Instance #${id}`)).toBeVisible();
@@ -57,29 +64,8 @@ test('the console of an instance that is not running shows the terminal and why 
 test('a console refused while the instance is on its way somewhere asks again by itself', async ({
   page,
 }) => {
-  expect((await page.request.post('/api/login')).ok()).toBeTruthy();
-  const listings = (await (await page.request.get('/api/gpu-listings')).json()) as Listing[];
-  const listing = listings.find((l) => l.hostStatus === 'demo' && l.availableCount > 0);
-  if (!listing) throw new Error('no demo listing to rent');
-  const rented = await page.request.post('/api/rentals', {
-    data: {
-      gpuListingId: listing.id,
-      providerId: listing.providerId,
-      durationHours: 1,
-      hourlyRate: listing.hourlyRate,
-      totalCost: listing.hourlyRate,
-    },
-  });
-  expect(rented.status()).toBe(201);
-  const { id } = (await rented.json()) as { id: number };
-  expect((await page.request.patch(`/api/rentals/${id}/stop`)).ok()).toBeTruthy();
+  const id = await terminatedRental(page);
   const path = `/api/kvm/instances/${id}/console`;
-  await expect(async () => {
-    const res = await page.request.get(path);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
-      'The instance is terminated, not running.',
-    );
-  }).toPass({ timeout: 15_000 });
 
   // The page's first ask finds it terminating (the server's own answer, as it reads before the
   // demo host's pass); every later ask reaches the server.
