@@ -3,7 +3,7 @@ import { PUBLIC_PATHS } from '../web/app/public-paths';
 import { SIGNED_IN_PATHS } from '../web/app/signed-in-paths';
 import { NONE_IN_ANY_THEME, seriousViolations, seriousViolationsInEveryTheme } from './axe';
 import { CONTENT_PAGES } from './content-routes';
-import { expect, type Listing, test } from './fixtures';
+import { demoVisitorListings, expect, test } from './fixtures';
 import { currentTheme } from './themes';
 
 /**
@@ -136,17 +136,17 @@ interface Vm {
 async function visitorWithInstances(browser: Browser, baseURL: string) {
   const context = await browser.newContext({ baseURL });
   const { request } = context;
-  expect((await request.post('/api/login')).ok()).toBeTruthy();
   const headers = { Origin: baseURL };
+  const own = await demoVisitorListings(request);
   const key = await request.post('/api/auth/api-keys', {
     headers,
     data: { name: 'Training pipeline on the shared cluster' },
   });
   expect(key.status(), await key.text()).toBe(201);
-  const listings = (await (await request.get('/api/gpu-listings')).json()) as Listing[];
-  const listing = listings.find((l) => l.hostStatus === 'demo' && l.availableCount > 1);
-  // The VM and the deploy take the visitor's two A6000s on the demo host.
-  if (!listing) throw new Error('no demo listing to rent twice');
+  // Rented twice from one of its own listings (no other test takes a unit meanwhile); the VM
+  // and the deploy take its two A6000s.
+  const listing = own.find((l) => l.model !== 'A6000' && l.availableCount > 1);
+  if (!listing) throw new Error('no sandbox listing of its own to rent twice');
   const rent = () =>
     request.post('/api/rentals', {
       headers,

@@ -85,3 +85,25 @@ export interface Listing {
   availableCount: number;
   hostStatus: string;
 }
+
+/**
+ * A demo visitor signs in (POST /api/login on `request`) and gets its own sandbox listings on
+ * the demo host: what it may rent without racing another test for a unit (every other demo
+ * listing is shared by all tests, and the page that shows a free unit may be a second old).
+ */
+export async function demoVisitorListings(
+  request: APIRequestContext,
+  headers: Record<string, string> = {},
+): Promise<(Listing & { model: string })[]> {
+  const login = await request.post('/api/login', { headers });
+  expect(login.ok(), await login.text()).toBeTruthy();
+  const { user } = (await login.json()) as { user: { id: string } };
+  const provider = await request.get(`/api/providers/user/${user.id}`);
+  expect(provider.ok(), await provider.text()).toBeTruthy();
+  const { id } = (await provider.json()) as { id: number };
+  const own = await request.get(`/api/gpu-listings?providerId=${id}&limit=100`);
+  expect(own.ok(), await own.text()).toBeTruthy();
+  return ((await own.json()) as (Listing & { model: string })[]).filter(
+    (l) => l.hostStatus === 'demo',
+  );
+}

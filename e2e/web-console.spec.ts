@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, type Listing, test } from './fixtures';
+import { demoVisitorListings, expect, test } from './fixtures';
 
 /**
  * The web console page (opened from the VM dashboard). The e2e world has no real VM, so it
@@ -12,18 +12,9 @@ import { expect, type Listing, test } from './fixtures';
  * worker, every second) converges it. Returns its id.
  */
 async function terminatedRental(page: Page): Promise<number> {
-  // A demo visitor's account: credits and sandbox listings on the demo host. It rents one of
-  // its own, which no other test can take meanwhile.
-  const login = await page.request.post('/api/login');
-  expect(login.ok()).toBeTruthy();
-  const { user } = (await login.json()) as { user: { id: string } };
-  const provider = await page.request.get(`/api/providers/user/${user.id}`);
-  expect(provider.ok(), await provider.text()).toBeTruthy();
-  const { id: providerId } = (await provider.json()) as { id: number };
-  const listings = (await (
-    await page.request.get(`/api/gpu-listings?providerId=${providerId}&limit=100`)
-  ).json()) as Listing[];
-  const listing = listings.find((l) => l.hostStatus === 'demo' && l.availableCount > 0);
+  // A demo visitor's account: credits and sandbox listings of its own on the demo host.
+  const listings = await demoVisitorListings(page.request);
+  const listing = listings.find((l) => l.availableCount > 0);
   if (!listing) throw new Error('no sandbox listing of its own to rent');
   const rented = await page.request.post('/api/rentals', {
     data: {
