@@ -93,9 +93,8 @@ export interface Listing {
  */
 export async function demoVisitorListings(
   request: APIRequestContext,
-  headers: Record<string, string> = {},
 ): Promise<(Listing & { model: string })[]> {
-  const login = await request.post('/api/login', { headers });
+  const login = await request.post('/api/login');
   expect(login.ok(), await login.text()).toBeTruthy();
   const { user } = (await login.json()) as { user: { id: string } };
   const provider = await request.get(`/api/providers/user/${user.id}`);

@@ -5,6 +5,7 @@ import {
   keepIdempotencyKey,
   newIdempotencyKey,
   serverErrorDetails,
+  serverFieldErrors,
   serverMessage,
 } from './api-client';
 
@@ -36,6 +37,18 @@ describe('serverErrorDetails', () => {
     expect(serverErrorDetails(new Error('502: Bad Gateway'))).toEqual({});
     expect(serverErrorDetails(new TypeError('Failed to fetch'))).toEqual({});
     expect(serverErrorDetails('nope')).toEqual({});
+  });
+});
+
+describe('serverFieldErrors', () => {
+  it('reads the first message of each field, and nothing from any other body', () => {
+    const error = new Error(
+      '400: {"error":{"code":"VALIDATION_FAILED","message":"Invalid input","details":{"fields":{"email":["Not an address","Too long"],"name":[]}}}}',
+    );
+    expect(serverFieldErrors(error)).toEqual({ email: 'Not an address' });
+    expect(serverFieldErrors(new Error('400: {"error":{"details":{"fields":null}}}'))).toEqual({});
+    expect(serverFieldErrors(new Error('502: Bad Gateway'))).toEqual({});
+    expect(serverFieldErrors('nope')).toEqual({});
   });
 });
 

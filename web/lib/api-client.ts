@@ -84,21 +84,13 @@ export function serverErrorDetails(error: unknown): Record<string, unknown> {
 
 /** Field problems of a 400/409 answer in our error shape ({error: {details: {fields}}}), first message each. */
 export function serverFieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof Error)) return {};
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  try {
-    const body = JSON.parse(match?.[1] ?? '') as {
-      error?: { details?: { fields?: Record<string, unknown> } };
-    };
-    const fields = body.error?.details?.fields ?? {};
-    const out: Record<string, string> = {};
-    for (const [key, messages] of Object.entries(fields)) {
-      if (Array.isArray(messages) && typeof messages[0] === 'string') out[key] = messages[0];
-    }
-    return out;
-  } catch {
-    return {};
+  const { fields } = serverErrorDetails(error);
+  if (!fields || typeof fields !== 'object') return {};
+  const out: Record<string, string> = {};
+  for (const [key, messages] of Object.entries(fields)) {
+    if (Array.isArray(messages) && typeof messages[0] === 'string') out[key] = messages[0];
   }
+  return out;
 }
 
 /** The HTTP status of an error raised above; null when no answer came (network failure). */
