@@ -54,11 +54,13 @@ export interface TestAppOptions {
    * app leaves the database open). A fresh database of its own by default.
    */
   database?: Database;
+  /** Where the manual clock starts: the real time by default. */
+  clockStart?: Date;
 }
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const database = overrides.database ?? (await openTestDatabase());
-  const clock = new ManualClock(new Date());
+  const clock = new ManualClock(overrides.clockStart ?? new Date());
   const mailer = new CapturingMailer();
   const limiter = overrides.limiter ?? new MemoryRateLimiter(clock);
   // Factories write straight to the database, so tests read uncached unless they ask.
