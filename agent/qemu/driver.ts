@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -23,8 +23,10 @@ import { pciAddressForVfio } from '../inventory/nvidia-smi';
 import type { Log } from '../log';
 import { instanceFiles, qemuArgs } from './args';
 import { bootModeOf, ensureBootMode, ensureFirmwareVars, ensureProbeKey } from './boot-setup';
+import { backingFiles, ensureDisk } from './disk';
+import { PortBook, type Ports } from './ports';
 import { knownHostKeys, probeCloudInit } from './probe';
-import { findQemuProcesses, isAlive, portIsFree, readSshBanner, waitForExit } from './processes';
+import { findQemuProcesses, isAlive, readSshBanner, waitForExit } from './processes';
 import { QmpClient } from './qmp';
 import { buildSeedFiles, guestHostname, writeSeedIso } from './seed';
 
@@ -70,11 +72,6 @@ export interface LocalInstance extends HostInstance {
   spec: DesiredInstance | null;
 }
 
-interface Ports {
-  sshPort: number;
-  vncDisplay: number;
-}
-
 export interface QemuBootOptions {
   /**
    * The image the instance's overlay is backed by (a verified catalogue image, fetched first
@@ -95,10 +92,16 @@ export interface QemuBootOptions {
 export class QemuDriver implements InstanceDriver {
   readonly instancesDir: string;
   readonly images: ImageCache;
-  private allocating: Promise<unknown> = Promise.resolve();
+  private readonly ports: PortBook;
 
   constructor(private readonly config: DriverConfig) {
     this.instancesDir = path.join(config.stateDir, 'instances');
+    this.ports = new PortBook({
+      instancesDir: this.instancesDir,
+      listenHost: config.listenHost,
+      sshPorts: config.sshPorts,
+      vncDisplays: config.vncDisplays,
+    });
     this.images = new ImageCache({
       dir: path.join(config.stateDir, 'images'),
       limitBytes: config.imageCacheBytes ?? 50 * 1024 ** 3,
@@ -181,10 +184,15 @@ export class QemuDriver implements InstanceDriver {
     if (await this.runningPid(spec.id)) return this.awaitReady(spec, signal);
 
     const vfio = this.vfioAddresses(spec, gpus);
-    const ports = await this.ensurePorts(spec.id);
+    const ports = await this.ports.ensure(spec.id);
     const host = { kernel: this.config.kernel !== null, firmware: this.config.firmware ?? null };
     const mode = await ensureBootMode(dir, options.firmware, host);
-    await this.ensureDisk(f.disk, spec.diskGib, options.backingImage);
+    await ensureDisk(
+      this.config.qemuImgBinary,
+      f.disk,
+      spec.diskGib,
+      options.backingImage ?? this.config.baseImage,
+    );
     const firmware = mode === 'uefi' ? await ensureFirmwareVars(dir, host.firmware) : null;
     const probeKey =
       mode === 'kernel' ? null : await ensureProbeKey(dir, this.config.sshKeygenBinary);
@@ -228,7 +236,7 @@ export class QemuDriver implements InstanceDriver {
     await this.withQmp(spec.id, (qmp) =>
       qmp.execute('change-vnc-password', { password: spec.vncPassword }),
     );
-    const ports = await this.readPorts(spec.id);
+    const ports = await this.ports.read(spec.id);
     if (!ports) throw new DriverError('instance has no ports');
     const host = this.config.listenHost === '0.0.0.0' ? '127.0.0.1' : this.config.listenHost;
     const deadline = Date.now() + this.config.bootTimeoutMs;
@@ -296,7 +304,7 @@ export class QemuDriver implements InstanceDriver {
   }
 
   async endpoints(id: string, sshUser: string): Promise<Endpoints | null> {
-    const ports = await this.readPorts(id);
+    const ports = await this.ports.read(id);
     return ports ? this.endpointsFor(id, ports, sshUser) : null;
   }
 
@@ -369,101 +377,8 @@ export class QemuDriver implements InstanceDriver {
   }
 
   /** The files instances' overlays are backed by (the image cache never evicts them). */
-  async backingFiles(): Promise<string[]> {
-    const files: string[] = [];
-    const ids = await readdir(this.instancesDir).catch(() => [] as string[]);
-    for (const id of ids) {
-      const disk = instanceFiles(this.dirOf(id)).disk;
-      if (!(await fileExists(disk))) continue;
-      // -U: a running QEMU holds the overlay's lock; reading its header is safe.
-      const info = JSON.parse(
-        (await run(this.config.qemuImgBinary, ['info', '-U', '--output=json', disk])).stdout,
-      ) as { 'full-backing-filename'?: string; 'backing-filename'?: string };
-      const backing = info['full-backing-filename'] ?? info['backing-filename'];
-      if (backing) files.push(path.resolve(this.dirOf(id), backing));
-    }
-    return files;
-  }
-
-  private async ensureDisk(
-    disk: string,
-    diskGib: number,
-    backingImage: QemuBootOptions['backingImage'],
-  ) {
-    if (await fileExists(disk)) return;
-    const tmp = `${disk}.tmp`;
-    await rm(tmp, { force: true });
-    const base = backingImage ? await backingImage() : this.config.baseImage;
-    let sizeBytes = diskGib * 1024 ** 3;
-    if (base) {
-      const info = JSON.parse(
-        (await run(this.config.qemuImgBinary, ['info', '--output=json', base])).stdout,
-      ) as { 'virtual-size'?: number; format?: string };
-      sizeBytes = Math.max(sizeBytes, info['virtual-size'] ?? 0);
-      await run(this.config.qemuImgBinary, [
-        'create',
-        '-q',
-        '-f',
-        'qcow2',
-        '-b',
-        path.resolve(base),
-        '-F',
-        info.format ?? 'qcow2',
-        tmp,
-        String(sizeBytes),
-      ]);
-    } else {
-      await run(this.config.qemuImgBinary, ['create', '-q', '-f', 'qcow2', tmp, String(sizeBytes)]);
-    }
-    await rename(tmp, disk);
-  }
-
-  /** An instance keeps its ports across stop/start unless another process took them. */
-  private ensurePorts(id: string): Promise<Ports> {
-    const next = this.allocating.then(() => this.allocatePorts(id));
-    this.allocating = next.catch(() => {});
-    return next;
-  }
-
-  private async allocatePorts(id: string): Promise<Ports> {
-    const host = this.config.listenHost;
-    const mine = await this.readPorts(id);
-    if (
-      mine &&
-      (await portIsFree(host, mine.sshPort)) &&
-      (await portIsFree(host, 5900 + mine.vncDisplay))
-    ) {
-      return mine;
-    }
-    const taken = { ssh: new Set<number>(), vnc: new Set<number>() };
-    for (const other of await readdir(this.instancesDir)) {
-      if (other === id) continue;
-      const p = await this.readPorts(other);
-      if (p) {
-        taken.ssh.add(p.sshPort);
-        taken.vnc.add(p.vncDisplay);
-      }
-    }
-    const pick = async (range: readonly [number, number], used: Set<number>, offset: number) => {
-      for (let n = range[0]; n <= range[1]; n++) {
-        if (!used.has(n) && (await portIsFree(host, n + offset))) return n;
-      }
-      return null;
-    };
-    const sshPort = await pick(this.config.sshPorts, taken.ssh, 0);
-    const vncDisplay = await pick(this.config.vncDisplays, taken.vnc, 5900);
-    if (sshPort === null || vncDisplay === null) throw new DriverError('no free SSH or VNC port');
-    const ports = { sshPort, vncDisplay };
-    await writeAtomic(instanceFiles(this.dirOf(id)).ports, JSON.stringify(ports));
-    return ports;
-  }
-
-  private readPorts(id: string): Promise<Ports | null> {
-    return readJson(instanceFiles(this.dirOf(id)).ports, (v) => {
-      const p = v as Ports;
-      if (!Number.isInteger(p.sshPort) || !Number.isInteger(p.vncDisplay)) throw new Error('bad');
-      return p;
-    });
+  backingFiles(): Promise<string[]> {
+    return backingFiles(this.config.qemuImgBinary, this.instancesDir);
   }
 
   private async endpointsFor(id: string, ports: Ports, sshUser: string): Promise<Endpoints> {
