@@ -287,4 +287,4 @@ export {
   postingCtes,
   postingOutcome,
   readPostingOutcome,
-} from './repo';
+} from './posting-sql';
