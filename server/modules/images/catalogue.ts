@@ -58,7 +58,7 @@ const LEGACY_HOST_IMAGES: Record<string, ImageName> = {
 
 /**
  * The catalogue names of what a host holds: its `ready` images and an older agent's list (as
- * heldImagesSql in server/modules/listings/repo.ts reads them; null: no host, no inventory).
+ * heldImagesSql in server/modules/listings/listing-sql.ts reads them; null: no host, no inventory).
  */
 export function heldImages(held: { ready: unknown; legacy: unknown } | null): ImageName[] {
   const names = new Set<ImageName>();

@@ -3,7 +3,8 @@ import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import { isRentable } from '../../../shared/rules/pricing';
 import type { Conn } from '../../db/client';
 import { gpuListings, providers } from '../../db/schema';
-import { hostStatusOfListing, OFFER_ORDER, offeredTo, sellableUnitsSql } from './repo';
+import { hostStatusOfListing, sellableUnitsSql } from './listing-sql';
+import { OFFER_ORDER, offeredTo } from './repo';
 
 /** A listing as the GPU-type offerings see it. */
 export interface OfferedListing {

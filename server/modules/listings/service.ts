@@ -274,7 +274,7 @@ export const listingsService = {
 /** The GPU pool a unit's statement answers, its lock held (gpuBinding.assign). */
 export { type TakenPool, type TakenPoolRow, takenPool } from './gpu-repo';
 /** A unit's reserve and release as SQL, for a rent's or a settlement's one statement. */
-export { releaseUnitSql, reserveUnitSql } from './repo';
+export { releaseUnitSql, reserveUnitSql } from './listing-sql';
 
 /** The routes' listings (app.deps.listings): the database bound. */
 export function createListingsService(db: Db) {

@@ -1,0 +1,171 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { HostReadiness } from '../../../shared/contracts/hosts';
+import type { ListingHostStatus } from '../../../shared/contracts/listings';
+import { compiledSql } from '../../db/compiled';
+import { gpuListings, hosts } from '../../db/schema';
+import { TAKEN_POOL_SQL, type TakenPoolRow, takenPool } from './gpu-repo';
+
+/**
+ * A listing in SQL: where its instances run and whether that host can run one now, and the
+ * taking and giving back of a unit, as fragments for the repo's queries and as text for
+ * hand-written statements (a rent's, a settlement's: server/modules/instances/plans/booked-sql.ts).
+ */
+
+/**
+ * The host a listing's instances are placed on: its enrolled host, or the in-process demo
+ * host (server/modules/hosts/demo-host.ts) for seeded demo listings.
+ */
+const hostOfListing = sql<
+  string | null
+>`coalesce(${gpuListings.hostId}, case when ${gpuListings.isDemoHost} then 'demo' else null end)`;
+
+/**
+ * A unit can be taken only where a machine can run it: a demo listing, or a listing whose
+ * host is enrolled, has heartbeated and is not offline (docs/decisions/008), still reports
+ * every GPU the listing sells (no gpu_problem, docs/decisions/020), and is ready — the host's
+ * verdict (docs/decisions/021) and one of the listing's GPUs among its ready ones.
+ */
+export const hostCanRun = sql`(case when ${gpuListings.hostId} is null then ${gpuListings.isDemoHost}
+  else ${gpuListings.gpuProblem} is null and exists (select 1 from ${hosts} h
+    where h.id = ${gpuListings.hostId} and h.removed_at is null
+    and h.offline_since is null and h.last_heartbeat_at is not null
+    and (h.readiness is null or ((h.readiness->>'ready')::boolean
+      and (jsonb_array_length(${gpuListings.hostGpuIndexes}) = 0
+        or exists (select 1 from jsonb_array_elements(${gpuListings.hostGpuIndexes}) g(i)
+          where (h.readiness->'readyGpus') @> jsonb_build_array(g.i)))))) end)`;
+
+/** The listing's host's readiness verdict (null: the demo host, no host, or not judged yet). */
+export const hostReadinessOfListing = sql<HostReadiness | null>`(select h.readiness from ${hosts} h
+  where h.id = ${gpuListings.hostId})`;
+
+/**
+ * The images a listing's host holds, as catalogue names: its last heartbeat's `ready` image
+ * statuses (`inventory.images`), and an older agent's template names (`inventory.host.images`,
+ * mapped by heldImages in server/modules/images/catalogue.ts). Read as two JSON arrays.
+ */
+export const heldImagesSql = sql<{ ready: unknown; legacy: unknown } | null>`(select
+  jsonb_build_object(
+    'ready', jsonb_path_query_array(coalesce(h.inventory->'images', '[]'::jsonb), '$[*] ? (@.state == "ready").name'),
+    'legacy', coalesce(h.inventory->'host'->'images', '[]'::jsonb))
+  from ${hosts} h where h.id = ${gpuListings.hostId})`;
+
+/**
+ * What the marketplace says about where a listing runs: not_ready when its host is online but
+ * none of the GPUs it sells can serve a VM (unready_gpus, kept from the host's verdict). The
+ * stored page JSON says the same from the listing's host_online (migration 0032's trigger);
+ * pages.test.ts compares the two.
+ */
+export const hostStatusOfListing = sql<ListingHostStatus>`(case
+  when ${gpuListings.hostId} is null then (case when ${gpuListings.isDemoHost} then 'demo' else 'none' end)
+  when exists (select 1 from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null
+    and h.offline_since is null and h.last_heartbeat_at is not null) then
+    (case when ${gpuListings.unreadyGpus} > 0 and ${gpuListings.unreadyGpus} >= ${gpuListings.totalCount}
+      then 'not_ready' else 'online' end)
+  else 'offline' end)`;
+
+/** Units a renter can get now (shared/rules/gpu-binding.ts sellableUnits), as SQL. */
+export const sellableUnitsSql = sql<number>`greatest(${gpuListings.availableCount} - ${gpuListings.unreadyGpus}, 0)`;
+/** On sale with a unit free on a GPU its host can serve (its host's state aside). */
+export const unitOnSale = sql`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus})`;
+
+/** One unit taken: the last one makes the listing rented. */
+const oneUnitFewer = {
+  availableCount: sql`${gpuListings.availableCount} - 1`,
+  status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
+};
+/**
+ * A unit can be taken: the listing is available with a unit free on a GPU its host can serve
+ * (unready_gpus), not removed, and its host can run it.
+ */
+const unitFree = sql`(${unitOnSale} and ${gpuListings.removedAt} is null and ${hostCanRun})`;
+/** One unit given back (never above the total); a fully rented listing becomes available again. */
+const oneUnitMore = {
+  availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
+  status: sql`case when ${gpuListings.status} = 'rented' then 'available' else ${gpuListings.status} end`,
+};
+
+const dialect = new PgDialect();
+/** A fragment without values as SQL text, for statements written by hand. */
+function sqlText(fragment: SQL): string {
+  const query = dialect.sqlToQuery(fragment);
+  if (query.params.length > 0) throw new Error(`fragment has values: ${query.sql}`);
+  return query.sql;
+}
+
+/**
+ * Takes one unit at the rate the renter was shown, as SQL text with its values at the given
+ * markers ($n): only from an available listing on a host that can run it, of the provider
+ * named (when one is), and a sandbox provider's units only for its owner. Returns the
+ * listing's id, provider_id, model, location, is_demo_host, host_id (where its instances
+ * run) and company_name. Run alone (reserveUnit) or as the first step of a rent's statement
+ * (server/modules/instances/repo.ts).
+ */
+export function reserveUnitSql(at: {
+  id: string;
+  rate: string;
+  providerId: string;
+  renterId: string;
+}): string {
+  return `update gpu_listings set available_count = ${sqlText(oneUnitFewer.availableCount)},
+      status = ${sqlText(oneUnitFewer.status)}
+    where gpu_listings.id = ${at.id}::int and ${sqlText(unitFree)}
+      and gpu_listings.hourly_rate_micros = ${at.rate}::bigint
+      and (${at.providerId}::int is null or gpu_listings.provider_id = ${at.providerId}::int)
+      and (${at.renterId}::uuid is null or not exists (select 1 from providers p
+        where p.id = gpu_listings.provider_id and p.is_sandbox
+        and p.user_id is distinct from ${at.renterId}::uuid))
+    returning gpu_listings.id, gpu_listings.provider_id, gpu_listings.model, gpu_listings.location,
+      gpu_listings.is_demo_host, ${sqlText(hostOfListing)} as host_id,
+      (select p.company_name from providers p where p.id = gpu_listings.provider_id) as company_name,
+      ${TAKEN_POOL_SQL}`;
+}
+
+/**
+ * Gives a unit back, as SQL text with the listing's id at `id` and a condition (`when`, a
+ * boolean marker) that must hold: run alone (releaseUnit) or inside a settlement's statement.
+ */
+export function releaseUnitSql(id: string, when = 'true'): string {
+  return `update gpu_listings set available_count = ${sqlText(oneUnitMore.availableCount)},
+      status = ${sqlText(oneUnitMore.status)}
+    where gpu_listings.id = ${id}::int and ${when}`;
+}
+
+/** A listing's unit as the reserve answers it (snake_case, as PostgreSQL sends it). */
+export interface ReservedUnitRow extends TakenPoolRow {
+  id: number;
+  provider_id: number;
+  model: string;
+  location: string;
+  is_demo_host: boolean;
+  host_id: string | null;
+  company_name: string;
+}
+
+export const reservedUnit = (row: ReservedUnitRow) => ({
+  id: row.id,
+  providerId: row.provider_id,
+  model: row.model,
+  location: row.location,
+  isDemoHost: row.is_demo_host,
+  hostId: row.host_id,
+  companyName: row.company_name,
+  /** Its GPU pool, locked: the instance's GPU is chosen from it (gpuBinding.assign). */
+  pool: takenPool(row.id, row),
+});
+
+/** Built once (server/db/compiled.ts). */
+export const reserveUnitStatement = compiledSql<ReservedUnitRow>(
+  'listings_reserve_unit',
+  reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4' }),
+);
+
+export const takeUnitStatement = compiledSql<TakenPoolRow>(
+  'listings_take_unit',
+  `update gpu_listings set available_count = ${sqlText(oneUnitFewer.availableCount)},
+      status = ${sqlText(oneUnitFewer.status)}
+    where gpu_listings.id = $1::int and ${sqlText(unitFree)}
+    returning ${TAKEN_POOL_SQL}`,
+);
+
+export const releaseUnitStatement = compiledSql('listings_release_unit', releaseUnitSql('$1'));
