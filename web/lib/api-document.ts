@@ -1,10 +1,6 @@
 import document from '../../docs/openapi.json';
-import {
-  type ApiView,
-  type OpenApiDocument,
-  type OperationView,
-  openApiView,
-} from './openapi-view';
+import type { OpenApiDocument } from './openapi-document';
+import { type ApiView, type OperationView, openApiView } from './openapi-view';
 
 /**
  * The public API's OpenAPI document, bundled at build time from docs/openapi.json (the file

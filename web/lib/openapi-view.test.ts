@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import documentJson from '../../docs/openapi.json';
-import { documentOperations, type OpenApiDocument, openApiView } from './openapi-view';
+import type { OpenApiDocument } from './openapi-document';
+import { documentOperations, openApiView } from './openapi-view';
 
 const committed = documentJson as unknown as OpenApiDocument;
 const ORIGIN = 'https://api.example.test';
