@@ -428,53 +428,108 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ErrorInput: {
-            error: {
+        Account: {
+            id: string;
+            email: string;
+            firstName: string | null;
+            lastName: string | null;
+            /** @description Credit balance in dollars */
+            balance: string;
+            /** @constant */
+            currency: "USD";
+            apiKey: {
+                id: string;
+                permissions: ("read" | "write" | "admin")[];
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_NOT_READY" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
-                message: string;
-                details: {
-                    [key: string]: unknown;
-                };
+                rateTier: "standard" | "pro" | "enterprise";
+                requestsPerHour: number;
             };
+            /** @description True when this server's payments run on its built-in PayPal sandbox (no PayPal credentials, not production): POST /account/credits then has no PayPal page to approve (`approvalUrl` null); add credits on the web app's Credits page instead. */
+            paymentsSandbox: boolean;
         };
-        GpuListingInput: {
-            id: number;
-            model: string;
-            memory: string;
-            cudaCores: number | null;
-            location: string;
-            /** @description US dollars per hour, e.g. "1.45" */
-            hourlyRate: string;
-            /** @description US dollars per day (hourly × 24) */
-            dailyRate: string;
-            availableCount: number;
-            provider: {
-                name: string;
-                reputation: string;
+        AccountInput: {
+            id: string;
+            email: string;
+            firstName: string | null;
+            lastName: string | null;
+            /** @description Credit balance in dollars */
+            balance: string;
+            /** @constant */
+            currency: "USD";
+            apiKey: {
+                id: string;
+                permissions: ("read" | "write" | "admin")[];
+                /** @enum {string} */
+                rateTier: "standard" | "pro" | "enterprise";
+                requestsPerHour: number;
             };
-            /** @description What one GPU's share of the listing's host gives an instance: vCPUs and GB of RAM. A create asking for more is refused. Null until its host has reported. */
-            gpuShare: {
-                /** @description vCPUs an instance of one GPU gets at most */
-                vcpus: number;
-                /** @description GB of RAM an instance of one GPU gets at most */
-                memoryGb: number;
-            } | null;
+            /** @description True when this server's payments run on its built-in PayPal sandbox (no PayPal credentials, not production): POST /account/credits then has no PayPal page to approve (`approvalUrl` null); add credits on the web app's Credits page instead. */
+            paymentsSandbox: boolean;
         };
-        TemplateInput: {
+        BuyCredits: {
             /** @enum {string} */
-            id: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            packageId?: "starter" | "basic" | "standard" | "pro" | "enterprise";
+            amount?: string;
+            /**
+             * @default USD
+             * @constant
+             */
+            currency: "USD";
+            /**
+             * @default credits
+             * @constant
+             */
+            payment_type: "credits";
+        };
+        BuyCreditsInput: {
             /** @enum {string} */
-            kind: "software" | "image";
-            name: string;
-            description: string;
-            cpuCores: number;
-            ramGb: number;
-            recommendedGpu: string | null;
-            software: string[];
-            deploySeconds: number | null;
-            available: boolean;
-            reason: string | null;
+            packageId?: "starter" | "basic" | "standard" | "pro" | "enterprise";
+            amount?: string | number;
+            /**
+             * @default USD
+             * @constant
+             */
+            currency: "USD";
+            /**
+             * @default credits
+             * @constant
+             */
+            payment_type: "credits";
+        };
+        /**
+         * @example {
+         *       "gpuListingId": 1,
+         *       "durationHours": 4
+         *     }
+         */
+        CreateInstance: {
+            gpuListingId: number;
+            /** @description With a duration: a booked rental paid up front. Without: metered per minute. */
+            durationHours?: number;
+            /**
+             * Format: uuid
+             * @description One of your SSH keys (all your keys are installed on the instance).
+             */
+            sshKeyId?: string;
+            /**
+             * @description A template from GET /templates: its software is installed on first boot (metered instances only).
+             * @enum {string}
+             */
+            template?: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            /**
+             * Format: date-time
+             * @description Metered only: when the instance is stopped for you (its disk kept), in the future and within a year.
+             */
+            stopAt?: string;
+            /**
+             * Format: date-time
+             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
+             */
+            terminateAt?: string;
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. */
+            idleStopMinutes?: number;
+            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
+            idleThresholdPercent?: number;
         };
         /**
          * @example {
@@ -511,162 +566,18 @@ export interface components {
             /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
             idleThresholdPercent?: number;
         };
-        InstanceInput: {
-            id: number;
-            /** @enum {string} */
-            status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
-            sshHost: string | null;
-            sshPort: number | null;
-            sshUsername: string;
-            estimatedStartTime: string | null;
-            gpuListingId: number;
-            gpuModel: string;
-            location: string;
-            /** @enum {string} */
-            billingPlan: "booked" | "metered";
-            hourlyRate: string;
-            durationHours: number | null;
-            createdAt: string;
-            endsAt: string | null;
-            endedAt: string | null;
-            actions: ("stop" | "start" | "terminate")[];
-            provisioningStep: string | null;
-            failureReason: string | null;
-            sshHostKeyFingerprint: string | null;
-            sshHostKey: string | null;
-            stopAt: string | null;
-            terminateAt: string | null;
-            idleStopMinutes: number;
-            idleThresholdPercent: number;
-            idleStopAt: string | null;
-            idleWarnedAt: string | null;
-            /**
-             * @description Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)
-             * @enum {string}
-             */
-            hostStatus: "demo" | "online" | "offline" | "none";
-            /** @description While `hostStatus` is `offline`: the host's last heartbeat, from when it is unreachable; null otherwise */
-            hostOfflineSince: string | null;
-        };
-        /**
-         * @example {
-         *       "stopAt": "2030-01-01T12:00:00Z",
-         *       "terminateAt": null
-         *     }
-         */
-        UpdateInstanceInput: {
-            /** @description When it is stopped for you (its disk kept); null clears it. */
-            stopAt?: string | null;
-            /** @description When it is terminated for you (its disk deleted); null clears it. */
-            terminateAt?: string | null;
-            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
-            idleStopMinutes?: number;
-            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
-            idleThresholdPercent?: number;
-        };
-        AccountInput: {
-            id: string;
-            email: string;
-            firstName: string | null;
-            lastName: string | null;
-            /** @description Credit balance in dollars */
-            balance: string;
-            /** @constant */
-            currency: "USD";
-            apiKey: {
+        CreditsOrder: {
+            order: {
                 id: string;
-                permissions: ("read" | "write" | "admin")[];
-                /** @enum {string} */
-                rateTier: "standard" | "pro" | "enterprise";
-                requestsPerHour: number;
-            };
-            /** @description True when this server's payments run on its built-in PayPal sandbox (no PayPal credentials, not production): POST /account/credits then has no PayPal page to approve (`approvalUrl` null); add credits on the web app's Credits page instead. */
-            paymentsSandbox: boolean;
-        };
-        UsageInput: {
-            /** @constant */
-            currency: "USD";
-            totalCost: string;
-            instances: {
-                instanceId: number;
-                gpuModel: string;
-                /** @enum {string} */
-                billingPlan: "booked" | "metered";
-                /** @enum {string} */
-                status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
-                startedAt: string;
-                endedAt: string | null;
-                cost: string;
-            }[];
-        };
-        InstanceUsageInput: {
-            instanceId: number;
-            gpuModel: string;
-            /** @enum {string} */
-            billingPlan: "booked" | "metered";
-            /** @enum {string} */
-            status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
-            /** @description US dollars, e.g. "1.45" */
-            hourlyRate: string;
-            storageGb: number;
-            startedAt: string;
-            endedAt: string | null;
-            computeMinutes: number;
-            storageMinutes: number;
-            /** @description Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used */
-            billedSeconds: number;
-            /** @description US dollars, e.g. "1.45" */
-            computeCharges: string;
-            /** @description US dollars, e.g. "1.45" */
-            storageCharges: string;
-            /** @description US dollars, e.g. "1.45" */
-            refunds: string;
-            /** @description Minutes not charged because its host was unreachable (the invoice's "host unreachable — not charged" line): metered, the minutes let pass unbilled; booked, the unreachable time refunded at settlement */
-            hostUnreachableMinutes: number;
-            /** @description US dollars, e.g. "1.45" */
-            totalCost: string;
-            /** @constant */
-            currency: "USD";
-        };
-        InvoiceInput: {
-            number: string;
-            instanceId: number;
-            issuedAt: string;
-            /** @enum {string} */
-            status: "draft" | "final";
-            customer: {
-                email: string;
-                name: string | null;
-            };
-            periodStart: string;
-            periodEnd: string | null;
-            lines: {
-                description: string;
-                quantity: number;
-                /** @enum {string} */
-                unit: "minute" | "hour" | "item";
-                unitPrice: string;
+                status: string;
                 amount: string;
-            }[];
-            /** @description US dollars, e.g. "1.45" */
-            total: string;
-            /** @constant */
-            currency: "USD";
-        };
-        BuyCreditsInput: {
-            /** @enum {string} */
-            packageId?: "starter" | "basic" | "standard" | "pro" | "enterprise";
-            amount?: string | number;
-            /**
-             * @default USD
-             * @constant
-             */
-            currency: "USD";
-            /**
-             * @default credits
-             * @constant
-             */
-            payment_type: "credits";
+                bonus: string;
+                credits: string;
+                /** @constant */
+                currency: "USD";
+            };
+            approvalUrl: string | null;
+            message: string;
         };
         CreditsOrderInput: {
             order: {
@@ -681,51 +592,17 @@ export interface components {
             approvalUrl: string | null;
             message: string;
         };
-        NewListingInput: {
-            /** @enum {string} */
-            model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
-            /** @enum {string} */
-            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
-            cudaCores?: number | string | null;
-            location: string;
-            /**
-             * @default 1 Gbps
-             * @enum {string}
-             */
-            bandwidth: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
-            hourlyRate: string | number;
-            dailyRate?: unknown;
-            /** @constant */
-            status?: "available";
-            /** @default 1 */
-            availableCount: number;
-            totalCount?: unknown;
-            specifications?: string | {
-                [key: string]: unknown;
-            };
-            hostId?: string | null;
-            hostGpuIndexes?: number[];
-        };
-        ListingChangesInput: {
-            /** @enum {string} */
-            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
-            /** @enum {string} */
-            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
-            cudaCores?: number | string | null;
-            location?: string;
-            /** @enum {string} */
-            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
-            hourlyRate?: string | number;
-            /** @enum {string} */
-            status?: "available" | "maintenance";
-            totalCount?: number;
-            specifications?: string | {
-                [key: string]: unknown;
-            };
-            hostId?: string | null;
-            hostGpuIndexes?: number[];
-        };
         Error: {
+            error: {
+                /** @enum {string} */
+                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_NOT_READY" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        ErrorInput: {
             error: {
                 /** @enum {string} */
                 code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "CROSS_ORIGIN_REFUSED" | "NOT_FOUND" | "RATE_LIMITED" | "INVALID_OTP" | "OTP_EXPIRED" | "DEMO_UNAVAILABLE" | "INSUFFICIENT_CREDITS" | "SPEND_CAP_REACHED" | "QUOTE_MISMATCH" | "LISTING_UNAVAILABLE" | "LISTING_HAS_ACTIVE_RENTALS" | "HOST_IN_USE" | "NOT_A_PROVIDER" | "APPLICATION_OPEN" | "ALREADY_PROVIDER" | "APPLICATION_REVIEWED" | "CONFLICT" | "EMAIL_IN_USE" | "ACTIVE_RENTALS" | "INVALID_STATE_TRANSITION" | "CAPACITY_UNAVAILABLE" | "HOST_OFFLINE" | "HOST_NOT_READY" | "HOST_ADDRESS_REFUSED" | "SSH_PORT_IN_USE" | "LIMIT_REACHED" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_UNDER_REVIEW" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_WEBHOOK" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_URL" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "SERVICE_UNAVAILABLE" | "INTERNAL";
@@ -758,55 +635,28 @@ export interface components {
                 memoryGb: number;
             } | null;
         };
-        Template: {
-            /** @enum {string} */
-            id: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
-            /** @enum {string} */
-            kind: "software" | "image";
-            name: string;
-            description: string;
-            cpuCores: number;
-            ramGb: number;
-            recommendedGpu: string | null;
-            software: string[];
-            deploySeconds: number | null;
-            available: boolean;
-            reason: string | null;
-        };
-        /**
-         * @example {
-         *       "gpuListingId": 1,
-         *       "durationHours": 4
-         *     }
-         */
-        CreateInstance: {
-            gpuListingId: number;
-            /** @description With a duration: a booked rental paid up front. Without: metered per minute. */
-            durationHours?: number;
-            /**
-             * Format: uuid
-             * @description One of your SSH keys (all your keys are installed on the instance).
-             */
-            sshKeyId?: string;
-            /**
-             * @description A template from GET /templates: its software is installed on first boot (metered instances only).
-             * @enum {string}
-             */
-            template?: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
-            /**
-             * Format: date-time
-             * @description Metered only: when the instance is stopped for you (its disk kept), in the future and within a year.
-             */
-            stopAt?: string;
-            /**
-             * Format: date-time
-             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
-             */
-            terminateAt?: string;
-            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. */
-            idleStopMinutes?: number;
-            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
-            idleThresholdPercent?: number;
+        GpuListingInput: {
+            id: number;
+            model: string;
+            memory: string;
+            cudaCores: number | null;
+            location: string;
+            /** @description US dollars per hour, e.g. "1.45" */
+            hourlyRate: string;
+            /** @description US dollars per day (hourly × 24) */
+            dailyRate: string;
+            availableCount: number;
+            provider: {
+                name: string;
+                reputation: string;
+            };
+            /** @description What one GPU's share of the listing's host gives an instance: vCPUs and GB of RAM. A create asking for more is refused. Null until its host has reported. */
+            gpuShare: {
+                /** @description vCPUs an instance of one GPU gets at most */
+                vcpus: number;
+                /** @description GB of RAM an instance of one GPU gets at most */
+                memoryGb: number;
+            } | null;
         };
         Instance: {
             id: number;
@@ -845,58 +695,73 @@ export interface components {
             /** @description While `hostStatus` is `offline`: the host's last heartbeat, from when it is unreachable; null otherwise */
             hostOfflineSince: string | null;
         };
-        /**
-         * @example {
-         *       "stopAt": "2030-01-01T12:00:00Z",
-         *       "terminateAt": null
-         *     }
-         */
-        UpdateInstance: {
-            /** @description When it is stopped for you (its disk kept); null clears it. */
-            stopAt?: string | null;
-            /** @description When it is terminated for you (its disk deleted); null clears it. */
-            terminateAt?: string | null;
-            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
-            idleStopMinutes?: number;
-            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
-            idleThresholdPercent?: number;
-        };
-        Account: {
-            id: string;
-            email: string;
-            firstName: string | null;
-            lastName: string | null;
-            /** @description Credit balance in dollars */
-            balance: string;
-            /** @constant */
-            currency: "USD";
-            apiKey: {
-                id: string;
-                permissions: ("read" | "write" | "admin")[];
-                /** @enum {string} */
-                rateTier: "standard" | "pro" | "enterprise";
-                requestsPerHour: number;
-            };
-            /** @description True when this server's payments run on its built-in PayPal sandbox (no PayPal credentials, not production): POST /account/credits then has no PayPal page to approve (`approvalUrl` null); add credits on the web app's Credits page instead. */
-            paymentsSandbox: boolean;
-        };
-        Usage: {
-            /** @constant */
-            currency: "USD";
-            totalCost: string;
-            instances: {
-                instanceId: number;
-                gpuModel: string;
-                /** @enum {string} */
-                billingPlan: "booked" | "metered";
-                /** @enum {string} */
-                status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
-                startedAt: string;
-                endedAt: string | null;
-                cost: string;
-            }[];
+        InstanceInput: {
+            id: number;
+            /** @enum {string} */
+            status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+            sshHost: string | null;
+            sshPort: number | null;
+            sshUsername: string;
+            estimatedStartTime: string | null;
+            gpuListingId: number;
+            gpuModel: string;
+            location: string;
+            /** @enum {string} */
+            billingPlan: "booked" | "metered";
+            hourlyRate: string;
+            durationHours: number | null;
+            createdAt: string;
+            endsAt: string | null;
+            endedAt: string | null;
+            actions: ("stop" | "start" | "terminate")[];
+            provisioningStep: string | null;
+            failureReason: string | null;
+            sshHostKeyFingerprint: string | null;
+            sshHostKey: string | null;
+            stopAt: string | null;
+            terminateAt: string | null;
+            idleStopMinutes: number;
+            idleThresholdPercent: number;
+            idleStopAt: string | null;
+            idleWarnedAt: string | null;
+            /**
+             * @description Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)
+             * @enum {string}
+             */
+            hostStatus: "demo" | "online" | "offline" | "none";
+            /** @description While `hostStatus` is `offline`: the host's last heartbeat, from when it is unreachable; null otherwise */
+            hostOfflineSince: string | null;
         };
         InstanceUsage: {
+            instanceId: number;
+            gpuModel: string;
+            /** @enum {string} */
+            billingPlan: "booked" | "metered";
+            /** @enum {string} */
+            status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+            /** @description US dollars, e.g. "1.45" */
+            hourlyRate: string;
+            storageGb: number;
+            startedAt: string;
+            endedAt: string | null;
+            computeMinutes: number;
+            storageMinutes: number;
+            /** @description Seconds of compute billed: metered, compute minutes × 60; booked, the hours paid up front until it is settled, then the seconds used */
+            billedSeconds: number;
+            /** @description US dollars, e.g. "1.45" */
+            computeCharges: string;
+            /** @description US dollars, e.g. "1.45" */
+            storageCharges: string;
+            /** @description US dollars, e.g. "1.45" */
+            refunds: string;
+            /** @description Minutes not charged because its host was unreachable (the invoice's "host unreachable — not charged" line): metered, the minutes let pass unbilled; booked, the unreachable time refunded at settlement */
+            hostUnreachableMinutes: number;
+            /** @description US dollars, e.g. "1.45" */
+            totalCost: string;
+            /** @constant */
+            currency: "USD";
+        };
+        InstanceUsageInput: {
             instanceId: number;
             gpuModel: string;
             /** @enum {string} */
@@ -950,33 +815,83 @@ export interface components {
             /** @constant */
             currency: "USD";
         };
-        BuyCredits: {
+        InvoiceInput: {
+            number: string;
+            instanceId: number;
+            issuedAt: string;
             /** @enum {string} */
-            packageId?: "starter" | "basic" | "standard" | "pro" | "enterprise";
-            amount?: string;
-            /**
-             * @default USD
-             * @constant
-             */
-            currency: "USD";
-            /**
-             * @default credits
-             * @constant
-             */
-            payment_type: "credits";
-        };
-        CreditsOrder: {
-            order: {
-                id: string;
-                status: string;
-                amount: string;
-                bonus: string;
-                credits: string;
-                /** @constant */
-                currency: "USD";
+            status: "draft" | "final";
+            customer: {
+                email: string;
+                name: string | null;
             };
-            approvalUrl: string | null;
-            message: string;
+            periodStart: string;
+            periodEnd: string | null;
+            lines: {
+                description: string;
+                quantity: number;
+                /** @enum {string} */
+                unit: "minute" | "hour" | "item";
+                unitPrice: string;
+                amount: string;
+            }[];
+            /** @description US dollars, e.g. "1.45" */
+            total: string;
+            /** @constant */
+            currency: "USD";
+        };
+        ListingChanges: {
+            /** @enum {string} */
+            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | null;
+            location?: string;
+            /** @enum {string} */
+            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate?: string;
+            /** @enum {string} */
+            status?: "available" | "maintenance";
+            totalCount?: number;
+            specifications?: {
+                /** @enum {string} */
+                bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+                /**
+                 * @default 16x
+                 * @enum {string}
+                 */
+                pcieLanes: "8x" | "16x";
+                /** @default  */
+                powerConsumption: string;
+                /**
+                 * @default Air Cooled
+                 * @enum {string}
+                 */
+                cooling: "Air Cooled" | "Liquid Cooled" | "Hybrid Cooled";
+                /** @default  */
+                additionalSpecs: string;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
+        };
+        ListingChangesInput: {
+            /** @enum {string} */
+            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            /** @enum {string} */
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | string | null;
+            location?: string;
+            /** @enum {string} */
+            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate?: string | number;
+            /** @enum {string} */
+            status?: "available" | "maintenance";
+            totalCount?: number;
+            specifications?: string | {
+                [key: string]: unknown;
+            };
+            hostId?: string | null;
+            hostGpuIndexes?: number[];
         };
         NewListing: {
             /** @enum {string} */
@@ -1018,39 +933,124 @@ export interface components {
             hostId?: string | null;
             hostGpuIndexes?: number[];
         };
-        ListingChanges: {
+        NewListingInput: {
             /** @enum {string} */
-            model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
+            model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
             /** @enum {string} */
-            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
-            cudaCores?: number | null;
-            location?: string;
-            /** @enum {string} */
-            bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
-            hourlyRate?: string;
-            /** @enum {string} */
-            status?: "available" | "maintenance";
-            totalCount?: number;
-            specifications?: {
-                /** @enum {string} */
-                bandwidth?: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
-                /**
-                 * @default 16x
-                 * @enum {string}
-                 */
-                pcieLanes: "8x" | "16x";
-                /** @default  */
-                powerConsumption: string;
-                /**
-                 * @default Air Cooled
-                 * @enum {string}
-                 */
-                cooling: "Air Cooled" | "Liquid Cooled" | "Hybrid Cooled";
-                /** @default  */
-                additionalSpecs: string;
+            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            cudaCores?: number | string | null;
+            location: string;
+            /**
+             * @default 1 Gbps
+             * @enum {string}
+             */
+            bandwidth: "1 Gbps" | "10 Gbps" | "25 Gbps" | "100 Gbps";
+            hourlyRate: string | number;
+            dailyRate?: unknown;
+            /** @constant */
+            status?: "available";
+            /** @default 1 */
+            availableCount: number;
+            totalCount?: unknown;
+            specifications?: string | {
+                [key: string]: unknown;
             };
             hostId?: string | null;
             hostGpuIndexes?: number[];
+        };
+        Template: {
+            /** @enum {string} */
+            id: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            /** @enum {string} */
+            kind: "software" | "image";
+            name: string;
+            description: string;
+            cpuCores: number;
+            ramGb: number;
+            recommendedGpu: string | null;
+            software: string[];
+            deploySeconds: number | null;
+            available: boolean;
+            reason: string | null;
+        };
+        TemplateInput: {
+            /** @enum {string} */
+            id: "pytorch" | "tensorflow" | "huggingface" | "stable-diffusion" | "ollama" | "cuda-dev" | "ubuntu22" | "windows11";
+            /** @enum {string} */
+            kind: "software" | "image";
+            name: string;
+            description: string;
+            cpuCores: number;
+            ramGb: number;
+            recommendedGpu: string | null;
+            software: string[];
+            deploySeconds: number | null;
+            available: boolean;
+            reason: string | null;
+        };
+        /**
+         * @example {
+         *       "stopAt": "2030-01-01T12:00:00Z",
+         *       "terminateAt": null
+         *     }
+         */
+        UpdateInstance: {
+            /** @description When it is stopped for you (its disk kept); null clears it. */
+            stopAt?: string | null;
+            /** @description When it is terminated for you (its disk deleted); null clears it. */
+            terminateAt?: string | null;
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
+            idleStopMinutes?: number;
+            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
+            idleThresholdPercent?: number;
+        };
+        /**
+         * @example {
+         *       "stopAt": "2030-01-01T12:00:00Z",
+         *       "terminateAt": null
+         *     }
+         */
+        UpdateInstanceInput: {
+            /** @description When it is stopped for you (its disk kept); null clears it. */
+            stopAt?: string | null;
+            /** @description When it is terminated for you (its disk deleted); null clears it. */
+            terminateAt?: string | null;
+            /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
+            idleStopMinutes?: number;
+            /** @description Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5. */
+            idleThresholdPercent?: number;
+        };
+        Usage: {
+            /** @constant */
+            currency: "USD";
+            totalCost: string;
+            instances: {
+                instanceId: number;
+                gpuModel: string;
+                /** @enum {string} */
+                billingPlan: "booked" | "metered";
+                /** @enum {string} */
+                status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                startedAt: string;
+                endedAt: string | null;
+                cost: string;
+            }[];
+        };
+        UsageInput: {
+            /** @constant */
+            currency: "USD";
+            totalCost: string;
+            instances: {
+                instanceId: number;
+                gpuModel: string;
+                /** @enum {string} */
+                billingPlan: "booked" | "metered";
+                /** @enum {string} */
+                status: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
+                startedAt: string;
+                endedAt: string | null;
+                cost: string;
+            }[];
         };
     };
     responses: never;
