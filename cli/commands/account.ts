@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AccountUsage, PublicAccount } from '../../shared/contracts/public-api';
+import type { AccountUsage, PublicAccount } from '../../shared/contracts/public-api-account';
 import { table } from '../output';
 import type { Ctx } from './context';
 import { registerCredits } from './credits';

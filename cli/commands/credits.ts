@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { BuyCreditsAnswer, PublicAccount } from '../../shared/contracts/public-api';
+import type { BuyCreditsAnswer, PublicAccount } from '../../shared/contracts/public-api-account';
 import { fields } from '../output';
 import { CommandError, type Ctx } from './context';
 

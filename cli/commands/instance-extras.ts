@@ -1,12 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type {
-  InstanceAnswer,
-  InstanceInvoice,
-  InstanceUsage,
-  PublicInstance,
-} from '../../shared/contracts/public-api';
+import type { InstanceAnswer, PublicInstance } from '../../shared/contracts/public-api';
+import type { InstanceInvoice, InstanceUsage } from '../../shared/contracts/public-api-account';
 import { shellLine, sshArgv, unsafeEndpointReason } from '../../shared/rules/shell-command';
 import { parseSshPublicKey } from '../../shared/rules/ssh-key';
 import { fields, table } from '../output';

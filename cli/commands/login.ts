@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PublicAccount } from '../../shared/contracts/public-api';
+import type { PublicAccount } from '../../shared/contracts/public-api-account';
 import { call } from '../client';
 import { removeConfig, resolveUrl, writeConfig } from '../config';
 import { fields } from '../output';

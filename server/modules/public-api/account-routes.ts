@@ -3,13 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, noContent } from '../../../shared/contracts/errors';
 import {
-  accountUsage,
   apiKeyCapsBody,
   apiKeyIdParam,
   apiKeyView,
-  publicAccount,
   TIER_LIMITS,
 } from '../../../shared/contracts/public-api';
+import { accountUsage, publicAccount } from '../../../shared/contracts/public-api-account';
 import { addSshKeyBody, sshKeyIdParam, sshKeyView } from '../../../shared/contracts/ssh-keys';
 import { microsToDollars } from '../../../shared/rules/money';
 import { presentApiKey } from '../api-keys/presenter';

@@ -2,16 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../../shared/contracts/errors';
+import { instanceIdParam } from '../../../shared/contracts/public-api';
 import {
   type BuyCreditsAnswer,
   buyCreditsAnswer,
   buyCreditsBody,
   CSV_MEDIA_TYPE,
-  instanceIdParam,
   instanceInvoiceAnswer,
   instanceUsageAnswer,
   invoiceQuery,
-} from '../../../shared/contracts/public-api';
+} from '../../../shared/contracts/public-api-account';
 import { recordAnswer } from '../../lib/idempotency';
 import { presentOrder } from '../payments/presenter';
 import type { CreatedOrder } from '../payments/service';

@@ -1,4 +1,4 @@
-import type { InstanceInvoice, InstanceUsage } from '../../../shared/contracts/public-api';
+import type { InstanceInvoice, InstanceUsage } from '../../../shared/contracts/public-api-account';
 import { csvText } from '../../../shared/rules/csv';
 import { microsToDollars, preciseDollars } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';

@@ -1,4 +1,4 @@
-import type { InstanceInvoice } from '../../../../shared/contracts/public-api';
+import type { InstanceInvoice } from '../../../../shared/contracts/public-api-account';
 import type { CreateRentalInput } from '../../../../shared/contracts/rentals';
 import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
 import type { Tx } from '../../../db/client';
