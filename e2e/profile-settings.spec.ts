@@ -39,6 +39,18 @@ test('profile edit saves, refreshes the current user, and keeps bad input in edi
   await expect(page.getByRole('button', { name: 'Change Password' })).toBeDisabled();
 });
 
+test('two fields side by side line up their inputs, whether or not one has a hint below', async ({
+  signedInPage: page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/settings');
+  // Language has a hint; Default Region beside it has none.
+  const region = await page.getByLabel('Default Region').boundingBox();
+  const language = await page.getByLabel('Language').boundingBox();
+  expect(region?.x).toBeLessThan(language?.x ?? 0);
+  expect(region?.y).toBe(language?.y);
+});
+
 test('a setting is saved to the server and still there after a reload', async ({
   signedInPage: page,
 }) => {

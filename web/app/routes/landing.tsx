@@ -134,7 +134,7 @@ export default function LandingPage() {
         </h2>
         <div className="mt-6 grid gap-4 md:grid-cols-3">
           {TIERS.map((tier) => (
-            <Card key={tier.name} className="grid gap-2 p-6">
+            <Card key={tier.name} className="grid content-start gap-2 p-6">
               <h3 className="text-lg font-semibold">{tier.name}</h3>
               <p className="text-sm text-muted-foreground">{tier.models}</p>
               <p className="text-2xl font-bold">

@@ -16,7 +16,7 @@ interface FieldProps {
 /** A label, its control, and a hint or error tied to it for screen readers. */
 export function Field({ id, label, hint, error, children, className }: FieldProps) {
   return (
-    <div className={cn('grid gap-1.5', className)}>
+    <div className={cn('grid content-start gap-1.5', className)}>
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
