@@ -51,6 +51,20 @@ for (const signedIn of [false, true]) {
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
+    // The top bar's row keeps inside its padding and shows the brand's name whole.
+    const bar = await page.evaluate(() => {
+      const row = document.querySelector('header > div') as HTMLElement;
+      const inner =
+        row.getBoundingClientRect().right - Number.parseFloat(getComputedStyle(row).paddingRight);
+      const last = row.lastElementChild?.lastElementChild as HTMLElement;
+      const name = row.querySelector('a[aria-label="RentGPU home"] span:last-child') as HTMLElement;
+      return {
+        pastPadding: last.getBoundingClientRect().right - inner,
+        nameCut: name.scrollWidth - name.clientWidth,
+      };
+    });
+    expect(bar).toEqual({ pastPadding: expect.any(Number), nameCut: 0 });
+    expect(bar.pastPadding).toBeLessThanOrEqual(0);
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     const drawer = page.getByRole('dialog', { name: 'Menu' });

@@ -17,7 +17,8 @@ export function AccountControls({ user }: { user: CurrentUser }) {
         aria-label={`Credit balance $${user.credits}. Add credits`}
         data-testid="credit-balance"
       >
-        <Wallet className="h-4 w-4" aria-hidden />${user.credits}
+        {/* The icon only from 640 px: on a phone the bar has no room to spare. */}
+        <Wallet className="h-4 w-4 max-sm:hidden" aria-hidden />${user.credits}
       </Link>
       <LazyTrigger
         load={loadAvatarMenu}

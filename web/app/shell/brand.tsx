@@ -6,13 +6,13 @@ export function Brand({ compact = false }: { compact?: boolean }) {
   return (
     <Link
       href="/"
-      className="flex items-center gap-2 rounded-md font-bold text-lg"
+      className="flex min-w-0 items-center gap-2 rounded-md font-bold text-lg"
       aria-label="RentGPU home"
     >
-      <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">
+      <span className="flex h-8 w-8 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground">
         <Cpu className="h-5 w-5" aria-hidden />
       </span>
-      <span className={compact ? 'lg:max-xl:sr-only' : undefined}>RentGPU</span>
+      <span className={compact ? 'truncate lg:max-xl:sr-only' : 'truncate'}>RentGPU</span>
     </Link>
   );
 }

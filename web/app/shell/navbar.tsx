@@ -19,7 +19,7 @@ export function Navbar({ user, account }: NavbarProps) {
   const [location] = useLocation();
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 lg:max-xl:px-3">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-1.5 px-4 sm:gap-2 sm:px-6 lg:max-xl:px-3">
         <MobileDrawer user={user} />
         <Brand compact />
         {/* From 1024 px; condensed below 1280 px (narrower entries, the brand's mark only). */}
@@ -43,7 +43,7 @@ export function Navbar({ user, account }: NavbarProps) {
             Become a Provider
           </Link>
         </nav>
-        <div className="ml-auto flex shrink-0 items-center gap-2">
+        <div className="ml-auto flex shrink-0 items-center gap-1.5 sm:gap-2">
           <ThemeSwitcher />
           {user ? (
             account
