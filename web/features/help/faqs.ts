@@ -201,5 +201,5 @@ export const POPULAR_ARTICLES = [
     title: "From Idle Hardware to Steady Revenue: A Provider's Guide",
     href: '/blog/earning-from-your-gpus-provider-guide',
   },
-  { title: 'Using the RentGPU API and API keys', href: '/api-reference' },
+  { title: 'Using the RentGPU API and API Keys', href: '/api-reference' },
 ] as const;

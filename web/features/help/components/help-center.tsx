@@ -79,7 +79,7 @@ export function HelpCenter() {
         <Input
           id={searchId}
           type="search"
-          placeholder="Search for answers, e.g. refund, SSH, GST"
+          placeholder="Search, e.g. refund, SSH, GST"
           value={query}
           onChange={(event) => search(event.target.value)}
           className="h-12 pl-11 text-base"

@@ -38,7 +38,8 @@ export function ProfileOverview({ profile, dates }: { profile: UserProfile; date
             {initials(profile)}
           </span>
         )}
-        <div className="min-w-0 flex-1">
+        {/* At least 12rem beside the avatar: on a phone the Edit button goes below the name. */}
+        <div className="min-w-48 flex-1">
           <h2 className="flex flex-wrap items-center gap-2 text-2xl font-bold">
             {fullName(profile)}
             {profile.isProvider ? <Badge tone="success">Provider</Badge> : null}
@@ -122,7 +123,7 @@ function Detail({ icon, label, value }: { icon: ReactNode; label: string; value:
         <span aria-hidden>{icon}</span>
         {label}
       </dt>
-      <dd className="truncate pl-6">{value}</dd>
+      <dd className="pl-6 break-words">{value}</dd>
     </div>
   );
 }
