@@ -270,13 +270,14 @@ export class Agent {
         let backing: string | null = null;
         // A host set up to boot its own test guest ignores catalogue images.
         const image = this.settings.catalogueImages === false ? null : (d.image ?? null);
-        const firmware = image ? this.catalogue.find((i) => i.name === image)?.firmware : undefined;
+        // Its catalogue entry as this boot began (undefined: the catalogue does not list it).
+        const entry = image ? this.catalogue.find((i) => i.name === image) : undefined;
+        const firmware = entry?.firmware;
         try {
           const state = action.kind === 'create' ? 'provisioning' : 'starting';
           if (action.kind === 'await-ready') {
             this.log('adopting', { id: d.id });
           } else {
-            const entry = image ? this.catalogue.find((i) => i.name === image) : undefined;
             const downloading = entry !== undefined && !this.images.holds(entry);
             await this.reports.transition(d, state, null, null, {
               step: downloading ? 'downloading-image' : 'booting',
@@ -294,7 +295,7 @@ export class Agent {
                     backing = await fetchImageFor(
                       d,
                       state,
-                      this.catalogue,
+                      entry,
                       this.images,
                       this.reports,
                       abort.signal,

@@ -19,12 +19,11 @@ const PROGRESS_REPORT_POINTS = 10;
 export async function fetchImageFor(
   d: DesiredInstance,
   state: InstanceReportState,
-  catalogue: CatalogueImage[],
+  entry: CatalogueImage | undefined,
   images: ImageInventory,
   reports: InstanceReports,
   signal: AbortSignal,
 ): Promise<string> {
-  const entry = catalogue.find((i) => i.name === d.image);
   if (!entry) throw new Error(`image ${d.image} is not in the catalogue`);
   // The provisioning/starting transition said "downloading (0%)" a moment ago.
   let reportedPercent = 0;
