@@ -2,6 +2,7 @@ import type { Conn, Tx } from '../../db/client';
 import { insufficientCredits } from '../../lib/errors';
 import { historySql } from './history-sql';
 import { ledgerRepo, type SystemAccountKind } from './repo';
+import { ledgerSumsRepo } from './sums-repo';
 
 export interface LedgerLine {
   accountId: number;
@@ -156,7 +157,7 @@ export const ledgerService = {
 
   /** A user's wallet movements, newest first (the purchase and charge history). */
   walletEntries(conn: Conn, userId: string, limit = 100) {
-    return ledgerRepo.walletEntries(conn, userId, limit);
+    return ledgerSumsRepo.walletEntries(conn, userId, limit);
   },
 
   /** A wallet's history lines, a metered instance's minutes grouped per day (history-sql.ts). */
@@ -183,17 +184,17 @@ export const ledgerService = {
     topUpKinds: string[],
     range: { from?: Date; to?: Date } = {},
   ) {
-    return ledgerRepo.walletSums(conn, userId, topUpKinds, range);
+    return ledgerSumsRepo.walletSums(conn, userId, topUpKinds, range);
   },
 
   /** What these references (an instance's "instance:<id>" and "rental:<id>") moved in the user's wallet, per kind. */
   walletSumsByKind(conn: Conn, userId: string, references: string[]) {
-    return ledgerRepo.walletSumsByKind(conn, userId, references);
+    return ledgerSumsRepo.walletSumsByKind(conn, userId, references);
   },
 
   /** What a provider earned per instance reference and transaction kind (its earnings account's lines). */
   earningsByReference(conn: Conn, providerId: number) {
-    return ledgerRepo.earningsByReference(conn, providerId);
+    return ledgerSumsRepo.earningsByReference(conn, providerId);
   },
 
   async walletBalance(conn: Conn, userId: string): Promise<bigint> {
@@ -281,10 +282,4 @@ function mergeLines(lines: LedgerLine[]): LedgerLine[] {
 }
 
 /** A posting's SQL, for a statement of another module that posts as one of its steps. */
-export {
-  type PostingMarkers,
-  type PostingOutcomeRow,
-  postingCtes,
-  postingOutcome,
-  readPostingOutcome,
-} from './posting-sql';
+export * from './posting-sql';
