@@ -1,4 +1,7 @@
 import path from 'node:path';
+import type { GpuInfo } from '../../shared/contracts/agent-protocol';
+import { DriverError } from '../driver';
+import { pciAddressForVfio } from '../inventory/nvidia-smi';
 
 /** Everything needed to start one instance's QEMU; built into argv by a pure function. */
 export interface QemuLaunch {
@@ -125,4 +128,14 @@ export function qemuArgs(l: QemuLaunch): string[] {
     f.pid,
     '-daemonize',
   ];
+}
+
+/** The PCI addresses of an instance's GPUs for VFIO passthrough, from the host's inventory. */
+export function vfioAddresses(gpuIndexes: readonly number[], gpus: readonly GpuInfo[]): string[] {
+  return gpuIndexes.map((index) => {
+    const gpu = gpus.find((g) => g.index === index);
+    const addr = gpu?.pciBusId ? pciAddressForVfio(gpu.pciBusId) : null;
+    if (!addr) throw new DriverError(`GPU ${index} is not on this host (or has no PCI address)`);
+    return addr;
+  });
 }

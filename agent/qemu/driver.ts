@@ -19,9 +19,8 @@ import {
 } from '../driver';
 import { fileExists, readJson, writeAtomic } from '../files';
 import { ImageCache } from '../images/cache';
-import { pciAddressForVfio } from '../inventory/nvidia-smi';
 import type { Log } from '../log';
-import { instanceFiles, qemuArgs } from './args';
+import { instanceFiles, qemuArgs, vfioAddresses } from './args';
 import { bootModeOf, ensureBootMode, ensureFirmwareVars, ensureProbeKey } from './boot-setup';
 import { backingFiles, ensureDisk } from './disk';
 import { PortBook, type Ports } from './ports';
@@ -183,7 +182,7 @@ export class QemuDriver implements InstanceDriver {
     await writeAtomic(f.spec, JSON.stringify(spec));
     if (await this.runningPid(spec.id)) return this.awaitReady(spec, signal);
 
-    const vfio = this.vfioAddresses(spec, gpus);
+    const vfio = this.config.gpuPassthrough ? vfioAddresses(spec.gpuIndexes, gpus) : [];
     const ports = await this.ports.ensure(spec.id);
     const host = { kernel: this.config.kernel !== null, firmware: this.config.firmware ?? null };
     const mode = await ensureBootMode(dir, options.firmware, host);
@@ -345,35 +344,16 @@ export class QemuDriver implements InstanceDriver {
   }
 
   private async withQmp<T>(id: string, fn: (qmp: QmpClient) => Promise<T>): Promise<T> {
-    const socket = instanceFiles(this.dirOf(id)).qmp;
-    let lastError: unknown;
-    // The socket appears a moment after QEMU daemonizes; retry briefly.
-    for (let i = 0; i < 20; i++) {
-      let qmp: QmpClient;
-      try {
-        qmp = await QmpClient.connect(socket);
-      } catch (err) {
-        lastError = err;
-        await sleep(100);
-        continue;
-      }
-      try {
-        return await fn(qmp);
-      } finally {
-        qmp.close();
-      }
+    const qmp = await QmpClient.connectWhenReady(instanceFiles(this.dirOf(id)).qmp).catch(
+      (err: Error) => {
+        throw new DriverError(`QMP unreachable: ${err.message}`);
+      },
+    );
+    try {
+      return await fn(qmp);
+    } finally {
+      qmp.close();
     }
-    throw new DriverError(`QMP unreachable: ${(lastError as Error)?.message ?? 'unknown'}`);
-  }
-
-  private vfioAddresses(spec: DesiredInstance, gpus: readonly GpuInfo[]): string[] {
-    if (spec.gpuIndexes.length === 0 || !this.config.gpuPassthrough) return [];
-    return spec.gpuIndexes.map((index) => {
-      const gpu = gpus.find((g) => g.index === index);
-      const addr = gpu?.pciBusId ? pciAddressForVfio(gpu.pciBusId) : null;
-      if (!addr) throw new DriverError(`GPU ${index} is not on this host (or has no PCI address)`);
-      return addr;
-    });
   }
 
   /** The files instances' overlays are backed by (the image cache never evicts them). */

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A small QMP client (QEMU Machine Protocol) over QEMU's unix socket, no library: one JSON
@@ -88,6 +89,23 @@ export class QmpClient {
         resolve();
       });
     });
+  }
+
+  /**
+   * Connects once the socket answers: it appears a moment after QEMU daemonizes, so a failed
+   * connect is tried again every 100 ms, `tries` times in all; then its error.
+   */
+  static async connectWhenReady(path: string, tries = 20): Promise<QmpClient> {
+    let lastError: unknown = new QmpError(`QMP unreachable at ${path}`);
+    for (let i = 0; i < tries; i++) {
+      try {
+        return await QmpClient.connect(path);
+      } catch (err) {
+        lastError = err;
+        await sleep(100);
+      }
+    }
+    throw lastError;
   }
 
   /** Connects, reads the greeting and negotiates capabilities. */
