@@ -1,4 +1,3 @@
-import { Check } from 'lucide-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import {
@@ -21,14 +20,14 @@ import {
   PROVIDER_APPLICATION_TEXT as T,
 } from '../../../../shared/contracts/provider-application';
 import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
 import { Field, Select, Textarea } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
 import { toast } from '../../../components/ui/toast-store';
 import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
 import { useSubmitProviderApplication } from '../api/submit-provider-application';
+import { Section } from './section';
+import { ToggleList } from './toggle-list';
 
 type Form = Required<ProviderApplicationInput>;
 type Key = keyof Form;
@@ -38,7 +37,8 @@ type AcceptKey = 'termsAccepted' | 'privacyAccepted' | 'dataProcessingAccepted';
 
 const id = (key: Key) => `application-${key}`;
 
-function Section({
+/** A section of the form: the provider dashboard's titled card, its fields in two columns. */
+function FormSection({
   id: sectionId,
   title,
   children,
@@ -48,71 +48,9 @@ function Section({
   children: ReactNode;
 }) {
   return (
-    <Card className="grid gap-4 p-4 sm:p-6" role="region" aria-labelledby={sectionId}>
-      <h2 id={sectionId} className="text-xl font-semibold">
-        {title}
-      </h2>
+    <Section id={sectionId} title={title}>
       <div className="grid gap-4 sm:grid-cols-2">{children}</div>
-    </Card>
-  );
-}
-
-/** Items clicked on and off (GPU models, security measures, certifications). */
-function ToggleList({
-  name,
-  label,
-  items,
-  selected,
-  onToggle,
-  hint,
-  hintIsError,
-}: {
-  name: ListKey;
-  label: string;
-  items: readonly string[];
-  selected: readonly string[];
-  onToggle: (item: string) => void;
-  hint?: string | null;
-  hintIsError?: boolean;
-}) {
-  const hintId = `${id(name)}-hint`;
-  return (
-    <fieldset className="grid gap-2 sm:col-span-2" aria-describedby={hint ? hintId : undefined}>
-      <legend id={id(name)} tabIndex={-1} className="mb-2 text-sm font-medium">
-        {label}
-      </legend>
-      <div className="flex flex-wrap gap-2">
-        {items.map((item) => {
-          const on = selected.includes(item);
-          return (
-            <button
-              key={item}
-              type="button"
-              aria-pressed={on}
-              onClick={() => onToggle(item)}
-              className={cn(
-                'inline-flex min-h-9 items-center gap-1.5 rounded-full border px-3 py-1 text-sm transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
-                on
-                  ? 'border-primary bg-primary text-primary-foreground'
-                  : 'border-border bg-background hover:bg-muted',
-              )}
-            >
-              {on ? <Check className="h-3.5 w-3.5" aria-hidden /> : null}
-              {item}
-            </button>
-          );
-        })}
-      </div>
-      {hint ? (
-        <p
-          id={hintId}
-          className={cn('text-xs', hintIsError ? 'text-danger-text' : 'text-muted-foreground')}
-          role={hintIsError ? 'alert' : undefined}
-        >
-          {hint}
-        </p>
-      ) : null}
-    </fieldset>
+    </Section>
   );
 }
 
@@ -262,14 +200,14 @@ export function ProviderApplicationForm() {
     >
       <p className="text-sm text-muted-foreground">Fields marked * are required.</p>
 
-      <Section id="application-company" title="Company Information">
+      <FormSection id="application-company" title="Company Information">
         {text('companyName', 'Company Name', { max: L.short, autoComplete: 'organization' })}
         {select('businessType', 'Business Type', BUSINESS_TYPES, BUSINESS_TYPE_LABELS)}
         {text('registrationNumber', 'Registration Number', { max: L.short, required: false })}
         {text('taxId', 'Tax ID', { max: L.short, required: false })}
-      </Section>
+      </FormSection>
 
-      <Section id="application-contact" title="Contact Information">
+      <FormSection id="application-contact" title="Contact Information">
         {text('contactPersonName', 'Contact Person Name', { max: L.short, autoComplete: 'name' })}
         {text('email', 'Email', { max: L.email, type: 'email', autoComplete: 'email' })}
         {text('phone', 'Phone', { max: L.phone, type: 'tel', autoComplete: 'tel' })}
@@ -279,26 +217,26 @@ export function ProviderApplicationForm() {
           placeholder: 'https://',
           required: false,
         })}
-      </Section>
+      </FormSection>
 
-      <Section id="application-location" title="Location & Address">
+      <FormSection id="application-location" title="Location & Address">
         {text('country', 'Country', { max: L.short, autoComplete: 'country-name' })}
         {text('state', 'State/Province', { max: L.short, autoComplete: 'address-level1' })}
         {text('city', 'City', { max: L.short, autoComplete: 'address-level2' })}
         {text('postalCode', 'Postal Code', { max: 20, autoComplete: 'postal-code' })}
         {text('address', 'Address', { max: L.medium, autoComplete: 'street-address', wide: true })}
         {select('timezone', 'Timezone *', APPLICATION_TIMEZONES)}
-      </Section>
+      </FormSection>
 
-      <Section id="application-infrastructure" title="Infrastructure Details">
+      <FormSection id="application-infrastructure" title="Infrastructure Details">
         {select('facilityType', 'Facility Type', FACILITY_TYPES, FACILITY_TYPE_LABELS)}
         {text('powerCapacity', 'Power Capacity', { max: L.short, placeholder: 'e.g., 10kW' })}
         {select('coolingType', 'Cooling Type', COOLING_TYPES, COOLING_TYPE_LABELS)}
         {text('internetSpeed', 'Internet Speed', { max: L.short, placeholder: 'e.g., 1 Gbps' })}
         {text('uptimeGuarantee', 'Uptime Guarantee', { max: L.short, placeholder: 'e.g., 99.5%' })}
-      </Section>
+      </FormSection>
 
-      <Section id="application-hardware" title="Hardware Inventory">
+      <FormSection id="application-hardware" title="Hardware Inventory">
         <Field id={id('totalGpuCount')} label="Total GPU Count *" error={errors.totalGpuCount}>
           <Input
             id={id('totalGpuCount')}
@@ -322,7 +260,7 @@ export function ProviderApplicationForm() {
           placeholder: 'e.g., 192GB',
         })}
         <ToggleList
-          name="gpuModels"
+          id={id('gpuModels')}
           label="GPU Models *"
           items={GPU_MODELS}
           selected={form.gpuModels}
@@ -337,11 +275,11 @@ export function ProviderApplicationForm() {
           wide: true,
           placeholder: 'CPUs, RAM, storage, networking…',
         })}
-      </Section>
+      </FormSection>
 
-      <Section id="application-security" title="Security & Compliance">
+      <FormSection id="application-security" title="Security & Compliance">
         <ToggleList
-          name="securityMeasures"
+          id={id('securityMeasures')}
           label="Security Measures *"
           items={SECURITY_MEASURES}
           selected={form.securityMeasures}
@@ -350,7 +288,7 @@ export function ProviderApplicationForm() {
           hintIsError={attempted}
         />
         <ToggleList
-          name="certifications"
+          id={id('certifications')}
           label="Certifications"
           items={CERTIFICATIONS}
           selected={form.certifications}
@@ -361,9 +299,9 @@ export function ProviderApplicationForm() {
           multiline: true,
           wide: true,
         })}
-      </Section>
+      </FormSection>
 
-      <Section id="application-pricing" title="Pricing & Terms">
+      <FormSection id="application-pricing" title="Pricing & Terms">
         {select('pricingModel', 'Pricing Model', PRICING_MODELS, PRICING_MODEL_LABELS)}
         {text('minimumRentalDuration', 'Minimum Rental Duration', {
           max: L.short,
@@ -375,9 +313,9 @@ export function ProviderApplicationForm() {
           multiline: true,
           wide: true,
         })}
-      </Section>
+      </FormSection>
 
-      <Section id="application-support" title="Support & Maintenance">
+      <FormSection id="application-support" title="Support & Maintenance">
         {text('supportHours', 'Support Hours', { max: L.short, placeholder: 'e.g., 24/7' })}
         {text('responseTime', 'Response Time SLA', { max: L.short, placeholder: 'e.g., 4 hours' })}
         {text('maintenanceSchedule', 'Maintenance Schedule', {
@@ -385,9 +323,9 @@ export function ProviderApplicationForm() {
           multiline: true,
           wide: true,
         })}
-      </Section>
+      </FormSection>
 
-      <Section id="application-legal" title="Legal Agreements">
+      <FormSection id="application-legal" title="Legal Agreements">
         {accept(
           'termsAccepted',
           <>
@@ -409,7 +347,7 @@ export function ProviderApplicationForm() {
           </>,
         )}
         {accept('dataProcessingAccepted', 'I accept the data processing terms *')}
-      </Section>
+      </FormSection>
 
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-end">
         <Button
