@@ -21,6 +21,7 @@ const spec: DesiredInstance = {
   id: 'disk-1',
   generation: 1,
   state: 'running',
+  kind: 'vm',
   cpus: 1,
   memoryMib: 128,
   diskGib: 3,

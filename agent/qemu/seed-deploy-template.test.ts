@@ -8,6 +8,7 @@ const base: DesiredInstance = {
   id: '77',
   generation: 1,
   state: 'running',
+  kind: 'vm',
   cpus: 8,
   memoryMib: 32_768,
   diskGib: 50,

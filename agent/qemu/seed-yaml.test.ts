@@ -17,6 +17,7 @@ const base: DesiredInstance = {
   id: 'Inst-9',
   generation: 2,
   state: 'running',
+  kind: 'vm',
   cpus: 2,
   memoryMib: 2048,
   diskGib: 20,

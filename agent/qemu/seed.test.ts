@@ -16,6 +16,7 @@ const spec: DesiredInstance = {
   id: 'Inst_42',
   generation: 3,
   state: 'running',
+  kind: 'vm',
   cpus: 2,
   memoryMib: 2048,
   diskGib: 20,

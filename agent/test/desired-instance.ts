@@ -10,6 +10,8 @@ export function desiredInstance(
     id,
     generation,
     state,
+    kind: 'vm',
+    container: null,
     cpus: 1,
     memoryMib: 128,
     diskGib: 1,

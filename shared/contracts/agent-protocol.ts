@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HOST_ADDRESS_MAX, parseHostAddress } from '../rules/host-address';
 import { hostImageStatus, imageCatalogue, imageName, provisioningProgress } from './images';
+import { imageDigest, instanceKind, ociReference } from './instance-kind';
 
 /**
  * The agent protocol (docs/decisions/008-agent-protocol-hosts-call-out.md): the one contract
@@ -102,6 +103,12 @@ export const gpuInfo = z.object({
   temperatureC: z.number().min(-100).max(300).nullable(),
   /** PCI address as nvidia-smi prints it (`00000000:01:00.0`); the vfio-pci passthrough key. */
   pciBusId: z.string().max(32).nullable(),
+  /**
+   * The kernel driver the GPU is bound to: `nvidia` (listed by nvidia-smi: containers can use
+   * it through CDI) or `vfio-pci` (found in sysfs, invisible to nvidia-smi: only a VM can get
+   * it). Absent from older agents: `nvidia`.
+   */
+  boundTo: z.enum(['nvidia', 'vfio-pci']).optional(),
 });
 export type GpuInfo = z.infer<typeof gpuInfo>;
 
@@ -111,6 +118,30 @@ export const gpuInventory = z.object({
   error: z.string().max(1000).nullable(),
 });
 export type GpuInventory = z.infer<typeof gpuInventory>;
+
+/** What the container driver found on the host (agent/container/probe.ts). */
+export const containerProbe = z.object({
+  /** `podman --version`'s version, or null where podman is missing or does not answer. */
+  podman: z.string().max(100).nullable(),
+  /** The OCI runtime podman uses (`runc 1.1.5`), or null. */
+  runtime: z.string().max(200).nullable(),
+  /** Why podman or its runtime cannot run containers (its own words); null when fine. */
+  error: z.string().max(1000).nullable(),
+  /** A real trial container (`--check`): passed, failed (see error) or not run this time. */
+  trial: z.enum(['passed', 'failed', 'not-run']),
+  /** The CDI spec files read (`/etc/cdi`, `/var/run/cdi`) and the GPU devices they name. */
+  cdi: z.object({
+    /** Device names of kind `nvidia.com/gpu` (`0`, `1`, `GPU-<uuid>`, `all`). */
+    gpuDevices: z.array(z.string().max(200)).max(256),
+    /** Why no spec could be read (none there, unparsable); null when one was. */
+    error: z.string().max(1000).nullable(),
+  }),
+  /** NVIDIA Container Toolkit's version (`nvidia-ctk --version`), or null where it is missing. */
+  toolkitVersion: z.string().max(40).nullable(),
+  /** Whether a container's writable layer can be held to its disk size on this host, and why not. */
+  diskLimit: z.object({ enforced: z.boolean(), reason: z.string().max(500).nullable() }),
+});
+export type ContainerProbe = z.infer<typeof containerProbe>;
 
 /**
  * What the agent found it can really run (docs/decisions/021): facts only; the rules that turn
@@ -144,6 +175,11 @@ export const readinessProbe = z.object({
    * no file).
    */
   image: z.enum(['held', 'fetchable', 'missing']),
+  /**
+   * The container driver's facts (docs/decisions/025); absent or null where the host runs no
+   * containers (AGENT_DRIVERS without `container`).
+   */
+  container: containerProbe.nullable().optional(),
 });
 export type ReadinessProbe = z.infer<typeof readinessProbe>;
 
@@ -173,6 +209,11 @@ export const hostInventory = z.object({
     .optional(),
   /** What the host can really run (docs/decisions/021). Absent from older agents. */
   readiness: readinessProbe.optional(),
+  /**
+   * The kinds of instance its agent runs (AGENT_DRIVERS; docs/decisions/025). Absent from
+   * older agents: `['vm']`. Whether each is ready is the readiness rules' verdict.
+   */
+  drivers: z.array(instanceKind).min(1).max(2).optional(),
 });
 export type HostInventory = z.infer<typeof hostInventory>;
 
@@ -238,6 +279,11 @@ export const instanceStatus = z.object({
    * idle stop (docs/decisions/019), as a GPU over its threshold does; nothing else reads it.
    */
   sshSessions: z.number().int().min(0).max(100_000).optional(),
+  /**
+   * A container's image as its host resolved it (`sha256:…`, the image's content digest): the
+   * instance records it and the renter sees exactly what runs. Absent for VMs.
+   */
+  imageDigest: imageDigest.nullable().optional(),
 });
 export type InstanceStatus = z.infer<typeof instanceStatus>;
 
@@ -274,6 +320,14 @@ export const desiredInstance = z.object({
   /** Bumped by the server at every change of this object; reports echo it. */
   generation,
   state: desiredState,
+  /**
+   * What runs it (docs/decisions/025): a QEMU `vm` (absent from older servers) or a Podman
+   * `container`. `vncPassword`, `userData` and `image` are the VM kind's; a container has
+   * `container` instead.
+   */
+  kind: instanceKind.default('vm'),
+  /** kind `container` only: the OCI image it runs (a reference; its host resolves the digest). */
+  container: z.object({ image: ociReference }).nullable().optional(),
   cpus: z.number().int().min(1).max(256),
   memoryMib: z.number().int().min(128).max(4_194_304),
   diskGib: z.number().int().min(1).max(65_536),

@@ -76,7 +76,23 @@ export const hostGpuView = z.object({
 export const readinessProblem = z.object({ reason: z.string(), fix: z.string() });
 export type ReadinessProblem = z.infer<typeof readinessProblem>;
 
-/** shared/rules/host-readiness.ts's verdict (docs/decisions/021). */
+/**
+ * One kind's verdict (docs/decisions/025): whether the host runs that kind at all (its agent's
+ * AGENT_DRIVERS), whether it can take rentals of it, why not, and which GPUs can serve it.
+ */
+export const kindReadiness = z.object({
+  offered: z.boolean(),
+  ready: z.boolean(),
+  problems: z.array(readinessProblem),
+  readyGpus: z.array(z.number().int()),
+});
+export type KindReadiness = z.infer<typeof kindReadiness>;
+
+/**
+ * shared/rules/host-readiness.ts's verdict (docs/decisions/021, per kind since 025). The
+ * top-level `ready`, `problems` and `readyGpus` are the host as a whole: ready when some kind it
+ * offers is, its GPUs those that serve some kind; `kinds` says which.
+ */
 export const hostReadiness = z.object({
   ready: z.boolean(),
   /** How VMs run: with KVM, emulated (slow, tests only), or not at all. */
@@ -88,8 +104,10 @@ export const hostReadiness = z.object({
   gpus: z.array(
     z.object({ index: z.number().int(), ready: z.boolean(), problems: z.array(readinessProblem) }),
   ),
-  /** Indexes of the GPUs that can serve a VM. */
+  /** Indexes of the GPUs that can serve some kind the host offers. */
   readyGpus: z.array(z.number().int()),
+  /** Per kind; absent from verdicts stored before containers (then: the VM kind's as above). */
+  kinds: z.object({ vm: kindReadiness, container: kindReadiness }).optional(),
 });
 export type HostReadiness = z.infer<typeof hostReadiness>;
 

@@ -93,6 +93,8 @@ function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInsta
     id: String(row.id),
     generation: row.generation,
     state: desiredStateOf(row.status),
+    kind: 'vm',
+    container: null,
     cpus: shape.cpus,
     memoryMib: shape.memoryMib,
     diskGib: Math.max(1, row.storageGb),
