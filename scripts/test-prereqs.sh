@@ -12,7 +12,7 @@ set -euo pipefail
 # chromium keeps its recommended packages (fonts); the rest are installed without them.
 BROWSER=(chromium)
 TOOLS=(qemu-system-x86 qemu-utils genisoimage openssh-client busybox-static dropbear-bin kmod cpio
-  shellcheck cloud-init)
+  shellcheck cloud-init pci.ids)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing_of() { local p; for p in "$@"; do installed "$p" || printf '%s\n' "$p"; done; }
