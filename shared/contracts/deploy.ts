@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEPLOY_STORAGE_GB, DEPLOY_TEMPLATE_IDS } from '../deploy-templates';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
+import { INSTANCE_KINDS, instanceKind } from './instance-kind';
 import { launchWarnings } from './launch-warnings';
 
 /**
@@ -36,6 +37,8 @@ export const deployRequestBody = z.object({
     .min(1, { message: 'Choose a GPU type' })
     .max(100, { message: 'Choose a GPU type' }),
   template: z.enum(DEPLOY_TEMPLATE_IDS, { message: 'Choose one of the templates' }),
+  /** A VM (the template's setup runs by cloud-init) or a container (the template's image). */
+  kind: instanceKind.default('vm'),
   storage_gb: z
     .number({ message: storageMessage })
     .int({ message: storageMessage })
@@ -51,6 +54,7 @@ export const deploymentView = z.object({
   status: z.enum(INSTANCE_STATES),
   gpu_type: z.string(),
   template: z.enum(DEPLOY_TEMPLATE_IDS),
+  kind: z.enum(INSTANCE_KINDS),
   storage_gb: z.number().int(),
   cpu_cores: z.number().int(),
   ram_gb: z.number(),

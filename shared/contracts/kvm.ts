@@ -3,6 +3,7 @@ import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
 import { deadlineAt } from './deadlines';
 import { idleMinutes, idleThreshold } from './idle-stop';
+import { INSTANCE_KINDS, instanceKind, ociReference } from './instance-kind';
 import { launchWarnings } from './launch-warnings';
 import { INSTANCE_HOST_STATUSES } from './listings';
 
@@ -29,6 +30,16 @@ const bounded = (field: keyof typeof VM_LIMITS, unit: string) => {
 };
 
 export const createVmBody = z.object({
+  /**
+   * What runs it (docs/decisions/025): a virtual machine (the default) or a container on its
+   * host's own NVIDIA driver. The listing's host must offer the kind (its `kinds`).
+   */
+  kind: instanceKind.default('vm'),
+  /**
+   * kind container only: the OCI image it runs (`pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime`).
+   * Left out: the template's image (CONTAINER_TEMPLATE_IMAGES). Its host resolves the digest.
+   */
+  image: ociReference.optional(),
   gpu_type: z
     .string({ message: 'gpu_type must be a GPU type' })
     .trim()
@@ -146,6 +157,12 @@ export const vmInstanceView = z.object({
   template: z.string().nullable(),
   /** Where it came from: vm (this dashboard), deploy (Instant Deploy) or api. */
   source: z.string(),
+  /** What runs it: a virtual machine or a container (docs/decisions/025). */
+  kind: z.enum(INSTANCE_KINDS),
+  /** A container's image as asked for; null for a VM. */
+  image: z.string().nullable(),
+  /** A container's image digest (`sha256:…`) as its host resolved it; null until then, and for a VM. */
+  image_digest: z.string().nullable(),
   status: z.enum(VM_STATUSES),
   /** The lifecycle state (shared/rules/instance-lifecycle.ts): the buttons read it. */
   state: z.enum(INSTANCE_STATES),
@@ -200,6 +217,8 @@ export const vmListingChoice = z.object({
   location: z.string(),
   /** Runs on the demo host (nothing real), else on its provider's host. */
   is_demo_host: z.boolean(),
+  /** The kinds of instance its host can run now (a create of another kind is refused). */
+  kinds: z.array(z.enum(INSTANCE_KINDS)),
   /** One GPU's share of its host: the most a VM there may ask (shared/rules/gpu-share.ts). */
   max_cpu_cores: z.number().nullable(),
   max_ram_gb: z.number().nullable(),

@@ -8,6 +8,7 @@ import {
   PCIE_OPTIONS,
 } from '../listing-options';
 import { findUnstorableText, hasControlCharacter, UNSTORABLE_TEXT_MESSAGE } from '../rules/text';
+import { INSTANCE_KINDS } from './instance-kind';
 import { TEXT_LIMITS } from './limits';
 import { dollars, MAX_HOURLY_RATE } from './money';
 import { serialId } from './params';
@@ -29,6 +30,8 @@ export const listingsQuery = z.object({
     .enum(['price-asc', 'price-desc', 'memory', 'performance'] satisfies ListingSort[])
     .optional(),
   providerId: serialId.optional(),
+  /** Only listings whose host can run this kind of instance now (docs/decisions/025). */
+  kind: z.enum(INSTANCE_KINDS, { message: 'kind must be vm or container' }).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: z.string().max(TEXT_LIMITS.cursor).optional(),
 });
@@ -188,6 +191,11 @@ export const gpuListingView = z.object({
    */
   hostStatus: z.enum(LISTING_HOST_STATUSES),
   hostId: z.string().nullable(),
+  /**
+   * The kinds of instance its host can run now (docs/decisions/025): `vm` (GPUs passed through),
+   * `container` (GPUs through CDI). The demo host offers both; a listing without a host none.
+   */
+  kinds: z.array(z.enum(INSTANCE_KINDS)),
   /** Its host's uptime over the last 30 days, percent with one decimal; null without a host. */
   hostUptimePercent: z.number().nullable(),
   /** What one GPU's share of its host gives: shown before renting, the most a create may ask. */

@@ -7,6 +7,7 @@ import { deadlineAt } from './deadlines';
 import { hostView } from './hosts';
 import { idleMinutes, idleThreshold } from './idle-stop';
 import { VM_TEMPLATES } from './kvm';
+import { INSTANCE_KINDS, instanceKind, ociReference } from './instance-kind';
 import { launchWarnings } from './launch-warnings';
 import { TEXT_LIMITS } from './limits';
 import {
@@ -108,6 +109,16 @@ export type TemplatesList = z.infer<typeof templatesList>;
 export const createInstanceBody = z
   .object({
     gpuListingId: bodySerialId,
+    kind: instanceKind
+      .optional()
+      .describe(
+        'What runs it: `vm` (default; GPUs passed through to a virtual machine) or `container` (an OCI image on the host\'s own NVIDIA driver, GPUs through CDI). The listing\'s `kinds` says which its host offers.',
+      ),
+    image: ociReference
+      .optional()
+      .describe(
+        'kind container only: the OCI image to run, e.g. `pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime`. Left out: the template\'s image. The host resolves it to a digest (`imageDigest`).',
+      ),
     durationHours: hours
       .optional()
       .describe('With a duration: a booked rental paid up front. Without: metered per minute.'),
@@ -142,6 +153,10 @@ export const createInstanceBody = z
       .describe(
         'Metered only: GPU utilisation (percent, 1 to 100) under which it is idle. Default 5.',
       ),
+  })
+  .refine((body) => body.image === undefined || body.kind === 'container', {
+    message: 'image is for containers: add "kind": "container"',
+    path: ['image'],
   })
   .refine((body) => body.template === undefined || body.durationHours === undefined, {
     message: 'A template runs on a metered instance: leave out durationHours',
@@ -179,6 +194,12 @@ export const publicInstance = z
     gpuListingId: z.number().int(),
     gpuModel: z.string(),
     location: z.string(),
+    kind: z.enum(INSTANCE_KINDS).describe('What runs it: a virtual machine or a container'),
+    image: z.string().nullable().describe("A container's OCI image as asked for; null for a VM"),
+    imageDigest: z
+      .string()
+      .nullable()
+      .describe("A container's image digest (`sha256:…`) as its host resolved it; null until then and for a VM"),
     billingPlan: z.enum(['booked', 'metered']),
     hourlyRate: z.string(),
     durationHours: z.number().int().nullable(),
