@@ -6,14 +6,14 @@ import {
   type GpuInventory,
   type HeartbeatRequest,
 } from '../shared/contracts/agent-protocol';
-import type { CatalogueImage } from '../shared/contracts/images';
+import type { CatalogueImage, ProvisioningProgress } from '../shared/contracts/images';
 import { type AgentApi, ApiError } from './api-client';
 import { FailedBoots } from './converge/failed-boots';
 import { type Action, type ActualInstance, planConvergence } from './converge/plan';
 import type { BootOptions, ImageInventory, InstanceDriver } from './driver';
 import { ensureEnrolled } from './enrollment';
 import { readAnswer, StatusWindow } from './heartbeat-pages';
-import { fetchImageFor } from './image-progress';
+import { fetchImageFor, progressReporter } from './image-progress';
 import { InstanceReports } from './instance-reports';
 import { readHostInventory } from './inventory/host';
 import { readGpuInventory } from './inventory/nvidia-smi';
@@ -148,6 +148,7 @@ export class Agent {
           ...(this.settings.readiness
             ? { readiness: await probeReadiness(this.settings.readiness, this.gpus) }
             : {}),
+          ...(this.settings.drivers ? { drivers: this.settings.drivers } : {}),
         },
         gpus: this.gpus,
         // Each running one with its SSH sessions (idle stop).
@@ -275,18 +276,22 @@ export class Agent {
         const firmware = entry?.firmware;
         try {
           const state = action.kind === 'create' ? 'provisioning' : 'starting';
+          const downloading = entry !== undefined && !this.images.holds(entry);
+          const first: ProvisioningProgress = {
+            step: downloading ? 'downloading-image' : 'booting',
+            percent: downloading ? 0 : null,
+          };
           if (action.kind === 'await-ready') {
             this.log('adopting', { id: d.id });
           } else {
-            const downloading = entry !== undefined && !this.images.holds(entry);
-            await this.reports.transition(d, state, null, null, {
-              step: downloading ? 'downloading-image' : 'booting',
-              percent: downloading ? 0 : null,
-            });
+            await this.reports.transition(d, state, null, null, first);
           }
+          // A driver that fetches what it runs itself (a container's image) reports through it.
+          const progress = progressReporter(d, state, this.reports, first);
           const options: BootOptions = {
             gpus: this.gpus.gpus,
             signal: abort.signal,
+            progress: (p) => progress.show(p),
             // Asked only while the instance has no disk yet (create, or a start after a
             // create that failed before its disk existed).
             ...(image
@@ -312,6 +317,7 @@ export class Agent {
               : action.kind === 'create'
                 ? await this.driver.create(d, options)
                 : await this.driver.start(d, options);
+          await progress.settled();
           this.ready.add(d.id);
           await this.failedBoots.forget((b) => b.status.id !== d.id);
           this.log('ssh-ready', {

@@ -1,5 +1,9 @@
 import type { DesiredInstance, GpuInfo, InstanceStatus } from '../shared/contracts/agent-protocol';
-import type { CatalogueImage, HostImageStatus } from '../shared/contracts/images';
+import type {
+  CatalogueImage,
+  HostImageStatus,
+  ProvisioningProgress,
+} from '../shared/contracts/images';
 
 /**
  * The seam between the agent's converge loop and the way a host runs instances. The agent
@@ -95,6 +99,11 @@ export interface BootOptions {
   image?: () => Promise<string>;
   /** How the image boots (its catalogue entry's `firmware`); absent: the host's default. */
   firmware?: CatalogueImage['firmware'];
+  /**
+   * Where a boot is on its way, for the renter ("downloading image (42%)", "booting"): a driver
+   * that fetches what it runs itself (a container's OCI image) says so through this.
+   */
+  progress?: (progress: ProvisioningProgress) => void;
 }
 
 /** Where renters reach a ready instance. */
@@ -103,6 +112,8 @@ export interface Endpoints {
   vnc: InstanceStatus['vnc'];
   /** The guest's SSH host keys as the driver saw them (OpenSSH `type base64` lines). */
   hostKeys?: string[];
+  /** A container's image as the host resolved it (`sha256:…`); absent for VMs. */
+  imageDigest?: string;
 }
 
 /** Bytes of an image fetched so far. */

@@ -25,29 +25,48 @@ export async function fetchImageFor(
   signal: AbortSignal,
 ): Promise<string> {
   if (!entry) throw new Error(`image ${d.image} is not in the catalogue`);
-  // The provisioning/starting transition said "downloading (0%)" a moment ago.
-  let reportedPercent = 0;
-  let reportedAt = Date.now();
-  let reporting: Promise<void> = Promise.resolve();
+  const progress = progressReporter(d, state, reports);
   const ensuring = images.ensure(
     entry,
-    (p) => {
-      const percent = fetchedPercent(p);
-      const progress: ProvisioningProgress = { step: 'downloading-image', percent };
-      reports.showProgress(d, progress);
-      const due =
-        percent === 100 ||
-        percent >= reportedPercent + PROGRESS_REPORT_POINTS ||
-        Date.now() - reportedAt >= PROGRESS_REPORT_MS;
-      if (!due || percent === reportedPercent) return;
-      reportedPercent = percent;
-      reportedAt = Date.now();
-      reporting = reporting.then(() => reports.transition(d, state, null, null, progress));
-    },
+    (p) => progress.show({ step: 'downloading-image', percent: fetchedPercent(p) }),
     signal,
   );
   // A progress report still on its way must not land after the failed or booting one.
-  const file = await ensuring.finally(() => reporting);
+  const file = await ensuring.finally(() => progress.settled());
   await reports.transition(d, state, null, null, { step: 'booting', percent: null });
   return file;
+}
+
+/**
+ * A boot's progress as the renter sees it: every step in the heartbeat's status at once; a
+ * report when the step changes, every 10 points or 5 s of a download, and at 100%. The
+ * provisioning/starting transition has just said "downloading (0%)" or "booting".
+ */
+export function progressReporter(
+  d: DesiredInstance,
+  state: InstanceReportState,
+  reports: InstanceReports,
+  /** What the last transition said. */
+  initial: ProvisioningProgress = { step: 'downloading-image', percent: 0 },
+): { show(progress: ProvisioningProgress): void; settled(): Promise<void> } {
+  let reported = initial;
+  let reportedAt = Date.now();
+  let reporting: Promise<void> = Promise.resolve();
+  return {
+    show(progress) {
+      reports.showProgress(d, progress);
+      const percent = progress.percent ?? 0;
+      const last = reported.percent ?? 0;
+      const due =
+        progress.step !== reported.step ||
+        percent === 100 ||
+        percent >= last + PROGRESS_REPORT_POINTS ||
+        Date.now() - reportedAt >= PROGRESS_REPORT_MS;
+      if (!due || (progress.step === reported.step && percent === last)) return;
+      reported = progress;
+      reportedAt = Date.now();
+      reporting = reporting.then(() => reports.transition(d, state, null, null, progress));
+    },
+    settled: () => reporting,
+  };
 }

@@ -74,6 +74,9 @@ export class InstanceReports {
       error: error?.slice(0, 2000) ?? null,
       ...(progress ? { progress } : {}),
       ...(state === 'running' && endpoints?.hostKeys ? { hostKeys: endpoints.hostKeys } : {}),
+      ...(state === 'running' && endpoints?.imageDigest
+        ? { imageDigest: endpoints.imageDigest }
+        : {}),
     };
     this.statuses.set(d.id, status);
     if (state !== 'terminated') await this.driver.saveStatus(status);

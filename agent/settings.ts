@@ -1,3 +1,4 @@
+import type { InstanceKind } from '../shared/contracts/instance-kind';
 import type { Accelerator } from './inventory/host';
 import type { ProbeOptions } from './inventory/readiness';
 
@@ -30,6 +31,8 @@ export interface AgentSettings {
    * carries them and the server judges them (docs/decisions/021). Absent: none are sent.
    */
   readiness?: ProbeOptions;
+  /** The kinds of instance this host runs (AGENT_DRIVERS), told in every heartbeat. */
+  drivers?: InstanceKind[];
   /** The clock failed boots' retries are timed by (ms); tests move it. Default: Date.now. */
   now?: () => number;
   /**
