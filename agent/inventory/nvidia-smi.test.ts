@@ -27,6 +27,7 @@ describe('parseNvidiaSmiCsv', () => {
         utilizationPercent: 17,
         temperatureC: 34,
         pciBusId: '00000000:01:00.0',
+        boundTo: 'nvidia',
       },
       {
         index: 1,
@@ -37,6 +38,7 @@ describe('parseNvidiaSmiCsv', () => {
         utilizationPercent: 99,
         temperatureC: 61,
         pciBusId: '00000000:41:00.0',
+        boundTo: 'nvidia',
       },
     ]);
   });

@@ -71,6 +71,8 @@ export function parseNvidiaSmiCsv(text: string): GpuInventory {
       utilizationPercent: num(cols[5], 0, 100),
       temperatureC: num(cols[6], -100, 300),
       pciBusId: cell(cols[7])?.slice(0, 32) ?? null,
+      // nvidia-smi sees only the GPUs on its driver (vfio-pci ones: agent/inventory/vfio-gpus.ts).
+      boundTo: 'nvidia',
     });
   }
   return { gpus: gpus.sort((a, b) => a.index - b.index), error: null };

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ContainerProbe } from '../../shared/contracts/agent-protocol';
 import { hostReadiness } from '../../shared/rules/host-readiness';
 import { parseNvidiaSmiCsv } from './nvidia-smi';
 import { type ProbeOptions, probeReadiness } from './readiness';
@@ -55,6 +56,7 @@ describe('probeReadiness', () => {
       iommuGroups: 0,
       gpus: [{ index: 0, iommuGroup: null, driver: 'nvidia' }],
       image: 'fetchable',
+      container: null,
     });
     const verdict = hostReadiness(
       {
@@ -91,6 +93,21 @@ describe('probeReadiness', () => {
       error: null,
     });
     expect(probe).toMatchObject({ kvmModule: null, devKvm: 'absent', image: 'missing' });
+  });
+
+  it('carries the container driver’s facts when it has them, unchanged', async () => {
+    const container: ContainerProbe = {
+      podman: '4.3.1',
+      runtime: 'runc 1.1.5',
+      error: null,
+      trial: 'not-run',
+      cdi: { gpuDevices: ['0', 'all'], error: null },
+      toolkitVersion: '1.17.8',
+      diskLimit: { enforced: false, reason: 'overlay on ext4 has no project quota' },
+    };
+    const gpus = parseNvidiaSmiCsv(REAL_H100_CSV);
+    expect((await probeReadiness(options(), gpus, container)).container).toEqual(container);
+    expect((await probeReadiness(options(), gpus)).container).toBeNull();
   });
 
   it('a verified image in the cache is held', async () => {

@@ -1,13 +1,20 @@
 import { access, open, readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { GpuInventory, ReadinessProbe } from '../../shared/contracts/agent-protocol';
+import type {
+  ContainerProbe,
+  GpuInventory,
+  ReadinessProbe,
+} from '../../shared/contracts/agent-protocol';
 import { pciAddressForVfio } from './nvidia-smi';
 
 /**
  * The facts host readiness is judged on (docs/decisions/021; the rules are
  * shared/rules/host-readiness.ts): which hardware KVM module is loaded, whether /dev/kvm opens
  * read-write, the IOMMU, each GPU's IOMMU group and driver, and the OS image. Every path is
- * under `root` (`/` on a host), so tests read a fixture tree instead.
+ * under `root` (`/` on a host), so tests read a fixture tree instead. `gpus` is the host's
+ * whole inventory (agent/inventory/vfio-gpus.ts `readHostGpus`): the GPUs nvidia-smi lists and
+ * those bound to vfio-pci, each found by its PCI address. The container driver's facts
+ * (agent/container/probe.ts) are its own probe's; they are passed in, and null without one.
  */
 export interface ProbeOptions {
   root?: string;
@@ -21,7 +28,11 @@ export interface ProbeOptions {
   imagesDir: string;
 }
 
-export async function probeReadiness(o: ProbeOptions, gpus: GpuInventory): Promise<ReadinessProbe> {
+export async function probeReadiness(
+  o: ProbeOptions,
+  gpus: GpuInventory,
+  container: ContainerProbe | null = null,
+): Promise<ReadinessProbe> {
   const at = (p: string) => path.join(o.root ?? '/', p);
   const kvmModule = (await exists(at('sys/module/kvm_intel')))
     ? 'kvm_intel'
@@ -53,6 +64,7 @@ export async function probeReadiness(o: ProbeOptions, gpus: GpuInventory): Promi
     iommuGroups,
     gpus: perGpu,
     image: await imageState(o),
+    container,
   };
 }
 
