@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type {
   CreateVmBody,
   GpuOffering,
@@ -29,10 +30,13 @@ import {
   serverFieldErrors,
   serverMessage,
 } from '../../../lib/api-client';
+import { chosenKind, offeredKinds } from '../../../lib/instance-kinds';
 import { vmCardHref } from '../../../lib/instance-links';
 import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateVm } from '../api/create-vm';
 import { DEADLINE_CHOICES, deadlineFrom } from '../deadline-choices';
+import { checkImage } from '../kind-contract';
+import { KindFields } from './kind-fields';
 
 type NumberField = keyof typeof VM_LIMITS;
 const NUMBER_FIELDS: { key: NumberField; label: string }[] = [
@@ -40,6 +44,9 @@ const NUMBER_FIELDS: { key: NumberField; label: string }[] = [
   { key: 'ram_gb', label: 'RAM (GB)' },
   { key: 'disk_gb', label: 'Disk (GB)' },
 ];
+
+/** Why a template cannot run as a container (the only one: Windows 11). */
+const CONTAINER_TEMPLATE_REASON = 'Containers run Linux images only.';
 
 /**
  * The message under a number field whose value is not a whole number within its bounds, or
@@ -115,6 +122,11 @@ export function CreateVmForm({
   const chosen =
     listingId === '' ? choices[0] : choices.find((l) => String(l.listing_id) === listingId);
   const share = shareOf(chosen);
+  // Kind (docs/decisions/025): the renter's pick while the chosen host runs it, else a VM.
+  const [pickedKind, setKind] = useState<InstanceKind>('vm');
+  const kinds = offeredKinds(chosen?.kinds);
+  const kind = chosenKind(pickedKind, kinds);
+  const [image, setImage] = useState('');
   // CPU and RAM the renter has not typed follow the chosen listing's share: the defaults,
   // fitted to it (what the server gives for a field left out), so the form never opens asking
   // for more than the host gives.
@@ -135,7 +147,16 @@ export function CreateVmForm({
     ram_gb: String(VM_LIMITS.ram_gb.default),
     disk_gb: String(VM_LIMITS.disk_gb.default),
   });
-  const [template, setTemplate] = useState<VmTemplate>(DEFAULT_VM_TEMPLATE);
+  const [pickedTemplate, setTemplate] = useState<VmTemplate>(DEFAULT_VM_TEMPLATE);
+  // A container runs Linux images only: Windows 11 is shown disabled, with the reason.
+  const shownTemplates = templates.map((t) =>
+    kind === 'container' && t.id === 'windows11'
+      ? { ...t, available: false, reason: CONTAINER_TEMPLATE_REASON }
+      : t,
+  );
+  const template = shownTemplates.some((t) => t.id === pickedTemplate && t.available)
+    ? pickedTemplate
+    : DEFAULT_VM_TEMPLATE;
   // Deadlines (issue 23, part 5): "" is none; a choice becomes a time when the form is sent.
   const [stopAfter, setStopAfter] = useState('');
   const [terminateAfter, setTerminateAfter] = useState('');
@@ -145,7 +166,7 @@ export function CreateVmForm({
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const create = useCreateVm();
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const unavailable = templates.filter((t) => !t.available && t.reason);
+  const unavailable = shownTemplates.filter((t) => !t.available && t.reason);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -155,13 +176,18 @@ export function CreateVmForm({
       const message = numberError(key, numbers[key], share);
       if (message) found[key] = message;
     }
+    // The server's own schema (shared/contracts/instance-kind.ts), loaded with the first check.
+    const checked = kind === 'container' ? await checkImage(image) : null;
+    if (checked?.error) found.image = checked.error;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const body: CreateVmBody = {
+      kind,
       gpu_type: gpuType,
       disk_gb: Number.parseInt(numbers.disk_gb, 10),
       template,
     };
+    if (checked?.image) body.image = checked.image;
     for (const key of ['cpu_cores', 'ram_gb'] as const) {
       const value = fitted(key) ?? Number.parseInt(numbers[key], 10);
       // Below the form's minimum only on a host whose share is smaller: left out, the server
@@ -228,7 +254,12 @@ export function CreateVmForm({
               ))}
             </Select>
           </Field>
-          <Field id="vm-listing" label="Host" hint={runsOnText(chosen)}>
+          <Field
+            id="vm-listing"
+            label="Host"
+            hint={runsOnText(chosen)}
+            className="sm:col-span-1 lg:col-span-2"
+          >
             <Select
               id="vm-listing"
               value={listingId}
@@ -244,6 +275,15 @@ export function CreateVmForm({
               ))}
             </Select>
           </Field>
+          <KindFields
+            kind={kind}
+            offered={kinds}
+            onKindChange={setKind}
+            image={image}
+            onImageChange={setImage}
+            template={template}
+            error={errors.image ?? null}
+          />
           {NUMBER_FIELDS.map(({ key, label }) => {
             // CPU and RAM: at most the chosen listing's GPU share of its host.
             const cap =
@@ -294,7 +334,7 @@ export function CreateVmForm({
               onChange={(e) => setTemplate(e.target.value as VmTemplate)}
               aria-describedby={unavailable.length > 0 ? 'vm-template-hint' : undefined}
             >
-              {templates.map((t) => (
+              {shownTemplates.map((t) => (
                 <option key={t.id} value={t.id} disabled={!t.available}>
                   {t.available ? t.name : `${t.name} (unavailable)`}
                 </option>
