@@ -12,12 +12,14 @@ import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
 import { useFormatDate } from '../../../lib/date-format';
+import { KIND_LABELS } from '../../../lib/instance-kinds';
 import { vmCardId } from '../../../lib/instance-links';
 import { useStartVm } from '../api/start-vm';
 import { useStopVm } from '../api/stop-vm';
 import { useTerminateVm } from '../api/terminate-vm';
 import { uptime } from '../uptime';
 import { STATUS_TONES } from '../vm-status';
+import { ContainerImage } from './container-image';
 import { GpuUsage, HostUnreachableBanner } from './gpu-usage';
 import { VmDeadlines } from './vm-deadlines';
 import { VmIdleStop } from './vm-idle-stop';
@@ -57,6 +59,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const note = STATE_NOTES[vm.state];
   const endNote = vm.end_reason ? END_REASONS[vm.end_reason] : undefined;
   const waiting = WAITING[vm.state];
+  const container = vm.kind === 'container';
 
   async function run(
     action: () => Promise<{ message?: string | null }>,
@@ -99,10 +102,16 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
         <div className="min-w-0">
           <h3 className="font-semibold">{vm.gpu_type}</h3>
           <p className="text-sm text-muted-foreground">
-            {vm.template
-              ? (VM_TEMPLATE_LABELS[vm.template as keyof typeof VM_TEMPLATE_LABELS] ?? vm.template)
-              : 'Custom image'}
+            <span data-testid="vm-kind">{KIND_LABELS[vm.kind] ?? KIND_LABELS.vm}</span>
             {' · '}
+            {container
+              ? null
+              : `${
+                  vm.template
+                    ? (VM_TEMPLATE_LABELS[vm.template as keyof typeof VM_TEMPLATE_LABELS] ??
+                      vm.template)
+                    : 'Custom image'
+                } · `}
             {vm.disk_gb} GB disk
           </p>
         </div>
@@ -143,6 +152,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
           </div>
         ))}
       </dl>
+      {container ? <ContainerImage image={vm.image} digest={vm.image_digest} /> : null}
       {endNote ? <p className="text-sm text-warning-text">{endNote}</p> : null}
       {waiting ? (
         <p className="text-sm text-muted-foreground" data-testid="vm-waiting">
@@ -182,18 +192,21 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               </p>
             ) : null}
           </div>
-          <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
-            <span className="text-xs text-muted-foreground">VNC Console</span>
-            {connection.vnc_url ? (
-              <code className="rounded bg-muted px-2 py-1 text-xs break-all" data-testid="vm-vnc">
-                {connection.vnc_url}
-              </code>
-            ) : (
-              <span className="text-sm text-muted-foreground" data-testid="vm-vnc">
-                Not offered by this host{vm.is_demo_host ? ' (demo hosts have no display)' : ''}.
-              </span>
-            )}
-          </div>
+          {/* A container has no display: no VNC row at all. A VM says why it has none. */}
+          {connection.vnc_url || !container ? (
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
+              <span className="text-xs text-muted-foreground">VNC Console</span>
+              {connection.vnc_url ? (
+                <code className="rounded bg-muted px-2 py-1 text-xs break-all" data-testid="vm-vnc">
+                  {connection.vnc_url}
+                </code>
+              ) : (
+                <span className="text-sm text-muted-foreground" data-testid="vm-vnc">
+                  Not offered by this host{vm.is_demo_host ? ' (demo hosts have no display)' : ''}.
+                </span>
+              )}
+            </div>
+          ) : null}
           <a
             href={connection.web_console}
             target="_blank"
