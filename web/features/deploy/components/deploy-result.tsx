@@ -7,6 +7,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CopyButton } from '../../../components/ui/copy-button';
+import { KIND_LABELS } from '../../../lib/instance-kinds';
 import { vmCardHref } from '../../../lib/instance-links';
 import { useNow } from '../../../lib/use-now';
 import { useDeployment } from '../api/get-deployment';
@@ -99,10 +100,14 @@ export function DeployResult({ initial, onDeployAnother }: DeployResultProps) {
         </div>
       </div>
 
-      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-3 lg:grid-cols-5">
         <div>
           <dt className="text-muted-foreground">Template</dt>
           <dd>{template.name}</dd>
+        </div>
+        <div>
+          <dt className="text-muted-foreground">Kind</dt>
+          <dd data-testid="deployment-kind">{KIND_LABELS[d.kind] ?? KIND_LABELS.vm}</dd>
         </div>
         <div>
           <dt className="text-muted-foreground">Shape</dt>

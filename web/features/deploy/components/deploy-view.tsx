@@ -6,6 +6,7 @@ import type {
   DeploymentStatusView,
   DeployResultView,
 } from '../../../../shared/contracts/deploy';
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 
 type DeploymentView = DeploymentStatusView['deployment'];
 
@@ -23,6 +24,8 @@ import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import { KIND_LABELS, KINDS } from '../../../lib/instance-kinds';
+import { KindChoice } from '../../../lib/kind-choice';
 import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateDeployment } from '../api/create-deployment';
 import { useDeployGpus } from '../api/get-deploy-gpus';
@@ -84,6 +87,9 @@ export function DeployView() {
   const gpus = gpuQuery.data?.gpus;
   const [template, setTemplate] = useState<DeployTemplateId | null>(null);
   const [gpuType, setGpuType] = useState<string | null>(null);
+  // The GPU list does not say which kinds its listings' hosts run: both are offered, and a host
+  // that runs only one refuses the other with its message (shown under the button).
+  const [kind, setKind] = useState<InstanceKind>('vm');
   const [storageText, setStorageText] = useState(String(DEPLOY_STORAGE_GB.initial));
   const [result, setResult] = useState<DeployResultView | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -112,7 +118,7 @@ export function DeployView() {
     setStorageText(String(storage));
     try {
       const answer = await create.mutateAsync({
-        body: { gpu_type: gpu.gpu_type, template, storage_gb: storage },
+        body: { gpu_type: gpu.gpu_type, template, kind, storage_gb: storage },
         idempotencyKey: attemptKey.current,
       });
       attemptKey.current = newIdempotencyKey();
@@ -138,6 +144,7 @@ export function DeployView() {
     if (from) {
       setTemplate(from.template);
       setGpuType(from.gpu_type);
+      setKind(from.kind);
     }
     setResult(null);
     setRefusal(null);
@@ -187,8 +194,16 @@ export function DeployView() {
             aria-labelledby="deploy-config-heading"
           >
             <h2 id="deploy-config-heading" className="text-lg font-semibold">
-              3. Storage and cost
+              3. Kind, storage and cost
             </h2>
+            <KindChoice
+              name="deploy-kind"
+              value={kind}
+              offered={KINDS}
+              onChange={setKind}
+              disabled={deploying}
+              narrow
+            />
             <Field
               id="deploy-storage"
               label="Storage (GB)"
@@ -213,6 +228,12 @@ export function DeployView() {
                 <dt className="text-muted-foreground">Template</dt>
                 <dd className="text-right">
                   {template ? deployTemplate(template).name : 'Not selected'}
+                </dd>
+              </div>
+              <div className="flex justify-between gap-2">
+                <dt className="text-muted-foreground">Kind</dt>
+                <dd className="text-right" data-testid="cost-kind">
+                  {KIND_LABELS[kind]}
                 </dd>
               </div>
               <div className="flex justify-between gap-2">
