@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { NEXT_CURSOR_HEADER } from '../../../../shared/constants';
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { LISTINGS_KEY } from '../../../lib/query-keys';
 
@@ -8,6 +9,8 @@ export interface ListingFilters {
   model: string;
   gpuType: string;
   sort: string;
+  /** Only listings whose host runs this kind now; '' any kind. */
+  kind: InstanceKind | '';
 }
 
 const LISTINGS_URL = '/api/gpu-listings';
@@ -23,6 +26,7 @@ function listingsUrl(filters: ListingFilters, cursor: string | null): string {
   if (filters.gpuType && filters.gpuType !== 'All GPU Types')
     params.set('gpuType', filters.gpuType);
   if (filters.sort) params.set('sort', filters.sort);
+  if (filters.kind) params.set('kind', filters.kind);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `${LISTINGS_URL}?${query}` : LISTINGS_URL;

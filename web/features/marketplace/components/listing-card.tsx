@@ -1,4 +1,4 @@
-import { BadgeCheck, Cpu, Gauge, HardDrive, MapPin, Server, Star } from 'lucide-react';
+import { BadgeCheck, Boxes, Cpu, Gauge, HardDrive, MapPin, Server, Star } from 'lucide-react';
 import { memo } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { type Currency, formatMoney } from '../../../../shared/rules/currency';
@@ -10,6 +10,7 @@ import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
+import { KIND_BADGES, KIND_LABELS, offeredKinds } from '../../../lib/instance-kinds';
 
 interface ListingCardProps {
   listing: GpuListingView;
@@ -33,6 +34,7 @@ export const ListingCard = memo(function ListingCard({
 }: ListingCardProps) {
   const rentable = isRentable(listing);
   const label = availabilityLabel(listing);
+  const kinds = offeredKinds(listing.kinds);
   return (
     <Card
       className={cn('flex flex-col gap-4 p-5 transition-shadow', selected && 'ring-2 ring-primary')}
@@ -87,6 +89,25 @@ export const ListingCard = memo(function ListingCard({
               : 'CPU and RAM not reported by its host yet'}
           </dd>
         </div>
+        {/* The kinds of instance its host runs now (docs/decisions/025); none without a host. */}
+        {kinds.length > 0 ? (
+          <div className="col-span-2 flex items-center gap-1.5">
+            <Boxes className="h-4 w-4 text-muted-foreground" aria-hidden />
+            <dt className="sr-only">Runs</dt>
+            <dd className="flex flex-wrap gap-1.5" data-testid="listing-kinds">
+              {kinds.map((kind) =>
+                KIND_BADGES[kind] === KIND_LABELS[kind] ? (
+                  <Badge key={kind}>{KIND_LABELS[kind]}</Badge>
+                ) : (
+                  <Badge key={kind} title={KIND_LABELS[kind]}>
+                    <span aria-hidden>{KIND_BADGES[kind]}</span>
+                    <span className="sr-only">{KIND_LABELS[kind]}</span>
+                  </Badge>
+                ),
+              )}
+            </dd>
+          </div>
+        ) : null}
         <div className="col-span-2 flex items-center gap-1.5">
           <MapPin className="h-4 w-4 text-muted-foreground" aria-hidden />
           <dt className="sr-only">Location</dt>
@@ -154,6 +175,7 @@ export function ListingCardSkeleton() {
         <Skeleton className="h-5 w-16" />
         <Skeleton className="h-5 w-20" />
         <Skeleton className="col-span-2 h-5 w-48" />
+        <Skeleton className="col-span-2 h-5 w-32" />
         <Skeleton className="col-span-2 h-5 w-40" />
       </div>
       <div>

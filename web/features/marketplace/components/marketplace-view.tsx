@@ -6,6 +6,7 @@ import {
   useMemo,
   useState,
 } from 'react';
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { Currency } from '../../../../shared/rules/currency';
 import { isRentable } from '../../../../shared/rules/pricing';
@@ -59,6 +60,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
   const [appliedSearch, setAppliedSearch] = useState('');
   const [gpuType, setGpuType] = useState('All GPU Types');
   const [sort, setSort] = useState('');
+  const [kind, setKind] = useState<InstanceKind | ''>('');
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [renting, setRenting] = useState<{ listing: GpuListingView; hours: number } | null>(null);
 
@@ -67,6 +69,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
     model: appliedSearch || (gpuType === 'All GPU Types' ? '' : gpuType),
     gpuType,
     sort,
+    kind,
   };
   const query = useListings(filters);
   // The cards render in a transition, which yields to the browser every few milliseconds: a
@@ -95,9 +98,11 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
           search={search}
           gpuType={gpuType}
           sort={sort}
+          kind={kind}
           onSearchChange={setSearch}
           onGpuTypeChange={setGpuType}
           onSortChange={setSort}
+          onKindChange={setKind}
           onApply={() => setAppliedSearch(search.trim())}
         />
         <div className="grid items-start gap-6 lg:grid-cols-[1fr_320px]">
