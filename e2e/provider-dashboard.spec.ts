@@ -364,6 +364,7 @@ function fixtureListing(id: number, over: Partial<GpuListingView>): GpuListingVi
     isDemoHost: false,
     hostStatus: 'online',
     hostId: null,
+    kinds: ['vm', 'container'],
     hostUptimePercent: null,
     gpuShare: null,
     provider: {
