@@ -481,7 +481,10 @@ export function listingBlocker(
 /** One line for a person: "ready", or "not ready: reason — fix" (the first problem). */
 export function readinessLine(r: HostReadiness): string {
   const first = r.problems[0];
-  if (!first) return r.virtualisation === 'emulated' ? 'ready (VMs run emulated, slow)' : 'ready';
+  if (!first) {
+    const emulatedVms = r.virtualisation === 'emulated' && r.kinds?.vm.ready !== false;
+    return emulatedVms ? 'ready (VMs run emulated, slow)' : 'ready';
+  }
   return `not ready: ${first.reason} — ${first.fix}`;
 }
 
