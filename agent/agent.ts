@@ -16,7 +16,7 @@ import { readAnswer, StatusWindow } from './heartbeat-pages';
 import { fetchImageFor, progressReporter } from './image-progress';
 import { InstanceReports } from './instance-reports';
 import { readHostInventory } from './inventory/host';
-import { readGpuInventory } from './inventory/nvidia-smi';
+import { readHostGpus } from './inventory/vfio-gpus';
 import { probeReadiness } from './inventory/readiness';
 import { SshSessionWatch } from './inventory/ssh-sessions';
 import type { Log } from './log';
@@ -132,7 +132,7 @@ export class Agent {
   private async heartbeat() {
     try {
       if (Date.now() - this.gpusReadAt >= this.settings.updateIntervalMs) {
-        this.gpus = await readGpuInventory(this.settings.nvidiaSmi);
+        this.gpus = await readHostGpus({ nvidiaSmi: this.settings.nvidiaSmi });
         this.gpusReadAt = Date.now();
         if (this.gpus.error) this.log('gpu-inventory-error', { error: this.gpus.error });
       }

@@ -9,7 +9,7 @@ import { EnrollmentError } from './enrollment';
 import { AgentConfigError, parseAgentEnv } from './env';
 import { FetchImageError, fetchImage } from './fetch-image';
 import { type Accelerator, detectAccelerator, readHostInventory } from './inventory/host';
-import { readGpuInventory } from './inventory/nvidia-smi';
+import { readHostGpus } from './inventory/vfio-gpus';
 import { type ProbeOptions, probeReadiness } from './inventory/readiness';
 import { jsonLog } from './log';
 
@@ -46,7 +46,7 @@ function probeOptions(env: ReturnType<typeof parseAgentEnv>): ProbeOptions {
 
 /** The host as the server will judge it: inventory, nvidia-smi's answer, the probe, the rules. */
 async function readiness(env: ReturnType<typeof parseAgentEnv>, accelerator: Accelerator) {
-  const gpus = await readGpuInventory(env.AGENT_NVIDIA_SMI);
+  const gpus = await readHostGpus({ nvidiaSmi: env.AGENT_NVIDIA_SMI });
   // The disk the state folder is (or will be) on: `--check` creates nothing (the installer's
   // dry run runs it before the folder exists).
   let diskDir = env.AGENT_STATE_DIR;
