@@ -10,6 +10,7 @@ import {
   type InstanceStatus,
   instanceStatus,
 } from '../../shared/contracts/agent-protocol';
+import { PortBook, type Ports } from '../access/ports';
 import {
   type BootOptions,
   DriverError,
@@ -23,7 +24,6 @@ import type { Log } from '../log';
 import { instanceFiles, qemuArgs, vfioAddresses } from './args';
 import { bootModeOf, ensureBootMode, ensureFirmwareVars, ensureProbeKey } from './boot-setup';
 import { backingFiles, ensureDisk } from './disk';
-import { PortBook, type Ports } from './ports';
 import { knownHostKeys, probeCloudInit } from './probe';
 import { findQemuProcesses, isAlive, readSshBanner, waitForExit } from './processes';
 import { QmpClient } from './qmp';

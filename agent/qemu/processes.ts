@@ -1,5 +1,4 @@
 import { readdir, readFile } from 'node:fs/promises';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
@@ -59,35 +58,5 @@ export async function waitForExit(pid: number, timeoutMs: number): Promise<boole
   return !(await isAlive(pid));
 }
 
-/**
- * With slirp's hostfwd a TCP connect succeeds before the guest listens, so "SSH is up"
- * means the server's identification string arrived.
- */
-export function readSshBanner(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.createConnection({ host, port });
-    let data = '';
-    const finish = (ok: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(ok);
-    };
-    const timer = setTimeout(() => finish(false), timeoutMs);
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => {
-      data += chunk;
-      if (data.length >= 7) finish(data.startsWith('SSH-2.0'));
-    });
-    socket.on('error', () => finish(false));
-    socket.on('close', () => finish(data.startsWith('SSH-2.0')));
-  });
-}
-
-/** Whether a TCP port can be bound on that address now. */
-export function portIsFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
+// Shared with the container driver (agent/access/net.ts).
+export { portIsFree, readSshBanner } from '../access/net';
