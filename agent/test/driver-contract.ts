@@ -11,9 +11,15 @@ export interface ContractHost {
 /**
  * What agent/driver.ts promises, as tests any driver must pass: run against the in-memory
  * driver (memory-driver.test.ts), and the way to hold a new driver (containers) to the same
- * life of an instance. `host()` gives a driver whose instances become ready on their own.
+ * life of an instance (agent/container/driver.e2e.test.ts). `host()` gives a driver whose
+ * instances become ready on their own.
  */
-export function describeDriverContract(name: string, host: () => Promise<ContractHost>) {
+export function describeDriverContract(
+  name: string,
+  host: () => Promise<ContractHost>,
+  /** `console: false`: a driver whose instances have no VNC console (containers). */
+  options: { console?: boolean } = {},
+) {
   describe(`${name} keeps the driver contract`, () => {
     let h: ContractHost;
     let driver: InstanceDriver;
@@ -42,7 +48,8 @@ export function describeDriverContract(name: string, host: () => Promise<Contrac
       expect(await driver.list()).toEqual([]);
       const endpoints = await driver.create(spec('a'), boot);
       expect(endpoints.ssh?.user).toBe('renter');
-      expect(endpoints.vnc).not.toBeNull();
+      if (options.console === false) expect(endpoints.vnc).toBeNull();
+      else expect(endpoints.vnc).not.toBeNull();
       expect(await listed('a')).toMatchObject({ id: 'a', running: true, status: null });
       expect((await listed('a'))?.runningAs).not.toBeNull();
       expect(await driver.endpoints('a', 'renter')).toEqual(endpoints);

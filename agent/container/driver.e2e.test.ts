@@ -1,0 +1,341 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DesiredInstance, GpuInfo } from '../../shared/contracts/agent-protocol';
+import { sshLogin } from '../access/ssh-login';
+import { desiredInstance } from '../test/desired-instance';
+import { describeDriverContract } from '../test/driver-contract';
+import { ContainerDriver, type ContainerDriverOptions } from './driver';
+import { Podman } from './podman';
+import { probeContainers } from './probe';
+
+/**
+ * The container driver on real Podman (runc, CNI), never the host's own store: a storage root,
+ * run root and network config folder of this run under /tmp, an image `podman import`ed from
+ * scripts/test-container-image/build.sh's tarball, and a CDI kind of this run
+ * (`rentgpu-<pid>.test/gpu`, its spec in /etc/cdi removed after) with two fake GPUs whose
+ * device nodes are copies of /dev/null and /dev/zero made in /dev for this run (in a user
+ * namespace runc bind-mounts a CDI device from its container path on the host, so the node
+ * must be at the same path on both sides, as nvidia-ctk's /dev/nvidiaN are). Test traffic goes only to the networks
+ * these tests create and to 127.0.0.1.
+ */
+const run = promisify(execFile);
+const REPO = path.resolve(__dirname, '../..');
+const RUN = `${process.pid}`;
+const BASE = `/tmp/rentgpu-ct-${RUN}`;
+const FLAGS = [
+  '--root',
+  `${BASE}/storage`,
+  '--runroot',
+  `${BASE}/run`,
+  '--network-config-dir',
+  `${BASE}/net`,
+];
+const IMAGE = 'localhost/rentgpu-test:1';
+const CDI_KIND = `rentgpu-${RUN}.test/gpu`;
+const CDI_FILE = `/etc/cdi/rentgpu-test-${RUN}.json`;
+const NODE = (i: number) => `/dev/rgtest${RUN}-gpu${i}`;
+const GPUS: GpuInfo[] = [0, 1].map((index) => ({
+  index,
+  name: 'Fake GPU',
+  uuid: `GPU-fake-${index}`,
+  memoryTotalMib: null,
+  memoryUsedMib: null,
+  utilizationPercent: null,
+  temperatureC: null,
+  pciBusId: null,
+}));
+const podman = new Podman('podman', [
+  '--runtime',
+  'runc',
+  '--cgroup-manager',
+  'cgroupfs',
+  '--events-backend',
+  'file',
+  ...FLAGS,
+]);
+
+/** What a TCP server at host:port says (from the host itself). */
+function readFrom(host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = net.createConnection({ host, port });
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+let portBase = 42300;
+function options(
+  stateDir: string,
+  more: Partial<ContainerDriverOptions> = {},
+): ContainerDriverOptions {
+  const first = portBase;
+  portBase += 20;
+  return {
+    stateDir,
+    listenHost: '127.0.0.1',
+    publicHost: '127.0.0.1',
+    sshPorts: [first, first + 19],
+    bootTimeoutMs: 60_000,
+    stopTimeoutMs: 2000,
+    podmanFlags: FLAGS,
+    cdiKind: CDI_KIND,
+    defaultImage: IMAGE,
+    namePrefix: `rgt${RUN}`,
+    ...more,
+  };
+}
+
+async function terminateAll(driver: ContainerDriver) {
+  for (const i of await driver.list()) await driver.terminate(i.id);
+}
+
+beforeAll(async () => {
+  await run(path.join(REPO, 'scripts/test-container-image/build.sh'));
+  await rm(NODE(0), { force: true });
+  await rm(NODE(1), { force: true });
+  await run('mknod', [NODE(0), 'c', '1', '3']);
+  await run('mknod', [NODE(1), 'c', '1', '5']);
+  await mkdir('/etc/cdi', { recursive: true });
+  const device = (i: number) => ({
+    containerEdits: {
+      deviceNodes: [{ path: NODE(i) }],
+    },
+  });
+  await writeFile(
+    CDI_FILE,
+    JSON.stringify({
+      cdiVersion: '0.5.0',
+      kind: CDI_KIND,
+      devices: [0, 1].flatMap((i) => [
+        { name: String(i), ...device(i) },
+        { name: `GPU-fake-${i}`, ...device(i) },
+      ]),
+    }),
+  );
+  await podman.run(['import', path.join(REPO, '.cache/test-container-image/rootfs.tar'), IMAGE]);
+  // The contract's image name (what `BootOptions.image` hands out there).
+  await podman.run(['tag', IMAGE, 'localhost/debian-12']);
+});
+
+afterAll(async () => {
+  await rm(CDI_FILE, { force: true });
+  await rm(NODE(0), { force: true });
+  await rm(NODE(1), { force: true });
+  await podman.run(['rm', '--all', '--force', '--time', '0']).catch(() => {});
+  await podman.run(['network', 'prune', '--force']).catch(() => {});
+  await podman.run(['system', 'reset', '--force']).catch(() => {});
+  await rm(BASE, { recursive: true, force: true }).catch(() => {});
+});
+
+describeDriverContract(
+  'container driver',
+  async () => {
+    const driver = new ContainerDriver(options(await mkdtemp(path.join(os.tmpdir(), 'ct-'))));
+    return { driver, close: () => terminateAll(driver) };
+  },
+  { console: false },
+);
+
+const spec = (id: string, more: Partial<DesiredInstance> = {}): DesiredInstance => ({
+  ...desiredInstance(id),
+  kind: 'container',
+  container: { image: IMAGE },
+  ...more,
+});
+
+describe('container driver on real podman', () => {
+  let driver: ContainerDriver;
+  let stateDir: string;
+  let renterKey: string;
+  const exec = (id: string, script: string) =>
+    podman
+      .run(['exec', driver.nameOf(id), '/bin/sh', '-c', script])
+      .then((stdout) => ({ code: 0, stdout }))
+      .catch((err: { stderr: string; exitCode: number | null }) => ({
+        code: err.exitCode ?? -1,
+        stdout: err.stderr,
+      }));
+
+  beforeAll(async () => {
+    stateDir = await mkdtemp(path.join(os.tmpdir(), 'ct-'));
+    driver = new ContainerDriver(options(stateDir, { pidsLimit: 64 }));
+    renterKey = path.join(stateDir, 'renter');
+    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter', '-f', renterKey]);
+  });
+  afterAll(async () => {
+    await terminateAll(driver);
+  });
+
+  it('runs a container on GPU 1 of 2 that only sees GPU 1, with an SSH login pinned to its host key', async () => {
+    const key = (await readFile(`${renterKey}.pub`, 'utf8')).trim();
+    const t0 = Date.now();
+    const up = await driver.create(spec('g', { gpuIndexes: [1], sshPublicKeys: [key] }), {
+      gpus: GPUS,
+    });
+    console.info(`create → ready with the image held: ${Date.now() - t0} ms`);
+    expect(up.vnc).toBeNull();
+    expect(up.imageDigest).toMatch(/^sha256:[a-f0-9]{64}$/);
+    expect(up.hostKeys).toHaveLength(1);
+    const known = path.join(stateDir, 'renter_known_hosts');
+    await writeFile(known, `[127.0.0.1]:${up.ssh?.port} ${up.hostKeys?.[0]}\n`);
+    const login = await sshLogin({
+      ssh: 'ssh',
+      keyFile: renterKey,
+      knownHosts: known,
+      host: '127.0.0.1',
+      port: up.ssh?.port ?? 0,
+      user: 'renter',
+      command: `id -un; ls /dev | grep rgtest; cat /proc/self/uid_map`,
+      timeoutMs: 30_000,
+      strict: true,
+    });
+    expect(login).toMatchObject({ ok: true });
+    const [user, ...rest] = login.ok ? login.stdout.trim().split('\n') : [];
+    expect(user).toBe('renter');
+    expect(rest.filter((l) => l.startsWith('rgtest'))).toEqual([`rgtest${RUN}-gpu1`]);
+    // Root in the container is not root on the host.
+    expect(rest.find((l) => /^\s*0\s/.test(l))).not.toMatch(/^\s*0\s+0\s/);
+    // A wrong host key is refused: the pin is what the server shows.
+    await writeFile(
+      known,
+      `[127.0.0.1]:${up.ssh?.port} ${(await readFile(`${renterKey}.pub`, 'utf8')).trim()}\n`,
+    );
+    expect(
+      await sshLogin({
+        ssh: 'ssh',
+        keyFile: renterKey,
+        knownHosts: known,
+        host: '127.0.0.1',
+        port: up.ssh?.port ?? 0,
+        user: 'renter',
+        command: 'true',
+        timeoutMs: 30_000,
+        strict: true,
+      }),
+    ).toMatchObject({ ok: false });
+
+    // Measured: what a running container costs the host beside its own processes.
+    const conmon = (
+      await podman.run(['inspect', '--format', '{{.State.ConmonPid}}', driver.nameOf('g')])
+    ).trim();
+    const rss = (await readFile(`/proc/${conmon}/status`, 'utf8')).match(/VmRSS:\s+(\d+)/)?.[1];
+    const stats = await podman.run([
+      'stats',
+      '--no-stream',
+      '--format',
+      '{{.MemUsage}} {{.CPUPerc}}',
+      driver.nameOf('g'),
+    ]);
+    console.info(`conmon RSS ${rss} kB; container ${stats.trim()}`);
+  });
+
+  it('keeps files across stop and start', async () => {
+    expect((await exec('g', 'echo kept > /root/file && sync')).code).toBe(0);
+    await driver.stop('g');
+    expect((await driver.list()).find((i) => i.id === 'g')?.running).toBe(false);
+    const again = await driver.start(spec('g', { gpuIndexes: [1], generation: 2 }), { gpus: GPUS });
+    expect(again.ssh?.port).toBeGreaterThan(0);
+    expect((await exec('g', 'cat /root/file')).stdout.trim()).toBe('kept');
+  });
+
+  it('keeps a renter from the host, other renters, other GPUs and beyond its limits', async () => {
+    await driver.create(spec('h'), { gpus: GPUS });
+    const listener = net.createServer((s) => s.end('agent\n'));
+    await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
+    const port = (listener.address() as net.AddressInfo).port;
+    try {
+      const gw = async (id: string) =>
+        (
+          await podman.run([
+            'network',
+            'inspect',
+            driver.nameOf(id),
+            '--format',
+            '{{range .Subnets}}{{.Gateway}}{{end}}',
+          ])
+        ).trim();
+      const ip = async (id: string) =>
+        (
+          await podman.run([
+            'inspect',
+            '--format',
+            '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
+            driver.nameOf(id),
+          ])
+        ).trim();
+      const [gwG, gwH, ipH] = [await gw('g'), await gw('h'), await ip('h')];
+      // The listener answers from the host through the bridge (the trial is not vacuous).
+      expect(await readFrom(gwG, port)).toBe('agent\n');
+      for (const [target, p] of [
+        [gwG, port], // the agent-like listener through its own gateway
+        [gwH, port], // through another bridge's address of the host
+        [ipH, 22], // another renter's SSH server
+        [gwG, 22], // the host's own SSH (any service on all addresses)
+      ] as const) {
+        const r = await exec('g', `nc -w 2 ${target} ${p} </dev/null`);
+        expect(r.code, `${target}:${p} reached from a renter's container`).not.toBe(0);
+      }
+      expect((await exec('g', `ls ${NODE(0)}`)).code).not.toBe(0);
+      // A 300 MiB buffer (dd touches all of it) in a 128 MiB container: killed.
+      const hog = await exec('g', 'dd if=/dev/zero of=/dev/null bs=300M count=1');
+      expect(hog.code, hog.stdout).not.toBe(0);
+      const forks = await exec(
+        'g',
+        'n=0; while [ $n -lt 100 ]; do sleep 3 & n=$((n+1)); done; wait',
+      );
+      expect(forks.code).not.toBe(0);
+      expect(forks.stdout).toMatch(/fork|resource/i);
+    } finally {
+      listener.close();
+    }
+  });
+
+  it('is adopted by a new driver after an agent restart', async () => {
+    const again = new ContainerDriver({ ...options(stateDir), sshPorts: [0, 0] });
+    const found = await again.list();
+    expect(found.filter((i) => i.running).map((i) => i.id)).toEqual(['g', 'h']);
+    const ready = await again.awaitReady(spec('g', { gpuIndexes: [1] }));
+    expect(ready).toEqual(await driver.endpoints('g', 'renter'));
+  });
+
+  it('terminate leaves nothing: container, network, firewall rules, folder', async () => {
+    await driver.terminate('h');
+    expect(await podman.exists('container', driver.nameOf('h'))).toBe(false);
+    expect(await podman.exists('network', driver.nameOf('h'))).toBe(false);
+    expect(await driver.networks.rules(driver.nameOf('h'))).toEqual([]);
+    expect(await readdir(path.join(stateDir, 'containers'))).not.toContain('h');
+    expect((await driver.list()).map((i) => i.id)).toEqual(['g']);
+  });
+
+  it('refuses an image that cannot be pulled, once, with the reason', async () => {
+    const bad = spec('bad', { container: { image: 'localhost:1/rentgpu/no-such-image:1' } });
+    await expect(driver.create(bad, { gpus: [] })).rejects.toThrow(/cannot be pulled: .+/);
+    const t0 = Date.now();
+    await expect(driver.create(bad, { gpus: [] })).rejects.toThrow(/cannot be pulled/);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    await driver.terminate('bad');
+  });
+
+  it('probes podman, runc, the CDI spec and a trial container', async () => {
+    const probe = await probeContainers({
+      podman,
+      trial: true,
+      trialImage: IMAGE,
+      cdiKind: CDI_KIND,
+    });
+    expect(probe).toMatchObject({ error: null, trial: 'passed', toolkitVersion: null });
+    expect(probe.podman).toMatch(/^\d+\.\d+/);
+    expect(probe.runtime).toMatch(/^runc \d/);
+    expect(probe.cdi.gpuDevices).toEqual(['0', 'GPU-fake-0', '1', 'GPU-fake-1']);
+    expect(probe.diskLimit.enforced).toBe(false);
+    expect(probe.diskLimit.reason).toMatch(/xfs/);
+  });
+});

@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { DriverError } from '../driver';
+import type { Podman } from './podman';
+
+const run = promisify(execFile);
+
+/**
+ * Each container has a network of its own (docs/decisions/025):
+ *  - `podman network create --opt isolate=true`: CNI's firewall plugin drops what one isolated
+ *    bridge forwards to another, so a renter cannot reach another renter's container;
+ *  - an INPUT rule per bridge (iptables and ip6tables, for the bridge's link-local address)
+ *    dropping every connection a container opens to the host itself: the gateway, the host's
+ *    other addresses and, through the `route_localnet` CNI's portmap turns on, 127.0.0.1. Only
+ *    replies pass (conntrack ESTABLISHED,RELATED): published ports still answer. Forwarded
+ *    traffic (the internet) is not INPUT and stays allowed.
+ * The rules carry the comment `rentgpu:<network>` so terminate finds and deletes them.
+ */
+export interface InstanceNetwork {
+  name: string;
+  bridge: string;
+}
+
+export class Networks {
+  constructor(
+    private readonly podman: Podman,
+    private readonly tools: { iptables: string; ip6tables: string | null },
+  ) {}
+
+  /** The instance's network, made when missing, with its host rule in place. */
+  async ensure(name: string, id: string): Promise<InstanceNetwork> {
+    if (!(await this.podman.exists('network', name))) {
+      await this.podman.run([
+        'network',
+        'create',
+        '--opt',
+        'isolate=true',
+        '--label',
+        `rentgpu.instance=${id}`,
+        name,
+      ]);
+    }
+    const bridge = (
+      await this.podman.run(['network', 'inspect', name, '--format', '{{.NetworkInterface}}'])
+    ).trim();
+    if (!/^[\w.-]{1,15}$/.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
+    await this.guard(name, bridge);
+    return { name, bridge };
+  }
+
+  /** The network and its rules gone; a missing one is fine (terminate repeated). */
+  async remove(name: string): Promise<void> {
+    await this.unguard(name);
+    if (await this.podman.exists('network', name)) {
+      await this.podman.run(['network', 'rm', '-f', name]);
+    }
+  }
+
+  /** The INPUT rules of `name` as `iptables -S` prints them (tests look for leftovers). */
+  async rules(name: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const tool of this.binaries()) {
+      const out = await run(tool, ['-w', '-S', 'INPUT']).then((r) => r.stdout);
+      found.push(...out.split('\n').filter((l) => l.includes(`"${comment(name)}"`)));
+    }
+    return found;
+  }
+
+  private binaries() {
+    return [this.tools.iptables, ...(this.tools.ip6tables ? [this.tools.ip6tables] : [])];
+  }
+
+  private async guard(name: string, bridge: string) {
+    for (const tool of this.binaries()) {
+      const rule = [
+        'INPUT',
+        '-i',
+        bridge,
+        '-m',
+        'conntrack',
+        '!',
+        '--ctstate',
+        'ESTABLISHED,RELATED',
+        '-m',
+        'comment',
+        '--comment',
+        comment(name),
+        '-j',
+        'DROP',
+      ];
+      const present = await run(tool, ['-w', '-C', ...rule]).then(
+        () => true,
+        () => false,
+      );
+      if (present) continue;
+      await run(tool, ['-w', '-I', ...rule]).catch((err: { stderr?: string; message: string }) => {
+        throw new DriverError(
+          `cannot keep the container from the host (${tool}): ${(err.stderr || err.message).trim()}`,
+        );
+      });
+    }
+  }
+
+  private async unguard(name: string) {
+    for (const tool of this.binaries()) {
+      const out = await run(tool, ['-w', '-S', 'INPUT']).then(
+        (r) => r.stdout,
+        () => '',
+      );
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('-A INPUT ') || !line.includes(`"${comment(name)}"`)) continue;
+        // `-S` prints the rule as it was added; `-D` takes the same words.
+        const words = line
+          .slice(3)
+          .match(/"[^"]*"|\S+/g)
+          ?.map((w) => w.replace(/^"(.*)"$/, '$1'));
+        if (words) await run(tool, ['-w', '-D', ...words]).catch(() => {});
+      }
+    }
+  }
+}
+
+const comment = (name: string) => `rentgpu:${name}`;

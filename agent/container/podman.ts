@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { DriverError } from '../driver';
+
+const run = promisify(execFile);
+
+/**
+ * The podman command line (docs/decisions/025: the CLI, not its REST socket). Every call gets
+ * the global flags this host needs: `--runtime runc` (crun refuses cgroup v1 hybrid hosts),
+ * `--cgroup-manager cgroupfs` and `--events-backend file` (no systemd needed), plus the
+ * driver's own (`--root`/`--runroot`/`--network-config-dir` in tests: never the host's store).
+ */
+export class Podman {
+  constructor(
+    readonly binary: string,
+    private readonly globalFlags: readonly string[],
+  ) {}
+
+  async run(
+    args: readonly string[],
+    o: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<string> {
+    try {
+      const { stdout } = await run(this.binary, [...this.globalFlags, ...args], {
+        timeout: o.timeoutMs ?? 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      return stdout;
+    } catch (err) {
+      throw new PodmanError(args, err as { stderr?: string; message: string; code?: unknown });
+    }
+  }
+
+  /** `podman <args>` that prints JSON (`--format json`, `inspect`). */
+  async json<T>(args: readonly string[], o?: { timeoutMs?: number }): Promise<T> {
+    return JSON.parse(await this.run(args, o)) as T;
+  }
+
+  /** Whether `podman <what> exists <name>` says yes (exit 0) or no (exit 1). */
+  async exists(what: 'container' | 'network' | 'image', name: string): Promise<boolean> {
+    try {
+      await this.run([what, 'exists', name], { timeoutMs: 30_000 });
+      return true;
+    } catch (err) {
+      if (err instanceof PodmanError && err.exitCode === 1) return false;
+      throw err;
+    }
+  }
+}
+
+/** A podman command that failed, with podman's own words (its last stderr line). */
+export class PodmanError extends DriverError {
+  readonly exitCode: number | null;
+  readonly stderr: string;
+  constructor(args: readonly string[], e: { stderr?: string; message: string; code?: unknown }) {
+    const stderr = (e.stderr ?? '').trim();
+    const words = (stderr.split('\n').filter(Boolean).at(-1) ?? e.message).replace(/^Error: /, '');
+    super(`podman ${args[0] ?? ''} failed: ${words}`.slice(0, 1000));
+    this.exitCode = typeof e.code === 'number' ? e.code : null;
+    this.stderr = stderr;
+  }
+}
+
+/**
+ * The hard `nofile` and `nproc` limits of the agent's own process (/proc/self/limits):
+ * podman's defaults are above them on hosts without CAP_SYS_RESOURCE and the start fails with
+ * "setrlimit … Operation not permitted", so containers get these (capped) instead.
+ */
+export async function hardLimits(cap = 1_048_576): Promise<{ nofile: number; nproc: number }> {
+  const text = await readFile('/proc/self/limits', 'utf8').catch(() => '');
+  const hard = (name: string, fallback: number) => {
+    const line = text.split('\n').find((l) => l.startsWith(name));
+    const value = line?.slice(name.length).trim().split(/\s+/)[1];
+    const n = value === 'unlimited' ? cap : Number(value);
+    return Number.isFinite(n) && n > 0 ? Math.min(n, cap) : fallback;
+  };
+  // runc fails to set an nproc limit above pid_max in a user namespace (measured: 32768 here,
+  // with a hard limit of 96365); the container's real bound is its --pids-limit anyway.
+  const pidMax = Number(
+    (await readFile('/proc/sys/kernel/pid_max', 'utf8').catch(() => '32768')).trim(),
+  );
+  return {
+    nofile: hard('Max open files', 1024),
+    nproc: Math.min(hard('Max processes', 4096), pidMax > 0 ? pidMax : 32768),
+  };
+}
