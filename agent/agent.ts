@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AGENT_WAIT_MAX_MS,
+  type ContainerProbe,
   type DesiredInstance,
   type GpuInventory,
   type HeartbeatRequest,
@@ -16,9 +17,9 @@ import { readAnswer, StatusWindow } from './heartbeat-pages';
 import { fetchImageFor, progressReporter } from './image-progress';
 import { InstanceReports } from './instance-reports';
 import { readHostInventory } from './inventory/host';
-import { readHostGpus } from './inventory/vfio-gpus';
 import { probeReadiness } from './inventory/readiness';
 import { SshSessionWatch } from './inventory/ssh-sessions';
+import { readHostGpus } from './inventory/vfio-gpus';
 import type { Log } from './log';
 import { AGENT_VERSION, type AgentSettings } from './settings';
 
@@ -39,6 +40,8 @@ export class Agent {
   private readonly reports: InstanceReports;
   private gpus: GpuInventory = { gpus: [], error: 'not read yet' };
   private gpusReadAt = Number.NEGATIVE_INFINITY;
+  /** The container driver's facts, read with the GPUs; null on a host without containers. */
+  private containerFacts: ContainerProbe | null = null;
   private converging = false;
   private convergeAgain = false;
   private heartbeatIntervalMs: number;
@@ -133,6 +136,7 @@ export class Agent {
     try {
       if (Date.now() - this.gpusReadAt >= this.settings.updateIntervalMs) {
         this.gpus = await readHostGpus({ nvidiaSmi: this.settings.nvidiaSmi });
+        this.containerFacts = (await this.settings.containerProbe?.()) ?? null;
         this.gpusReadAt = Date.now();
         if (this.gpus.error) this.log('gpu-inventory-error', { error: this.gpus.error });
       }
@@ -146,7 +150,13 @@ export class Agent {
             this.settings.guestMemoryMib ?? null,
           )),
           ...(this.settings.readiness
-            ? { readiness: await probeReadiness(this.settings.readiness, this.gpus) }
+            ? {
+                readiness: await probeReadiness(
+                  this.settings.readiness,
+                  this.gpus,
+                  this.containerFacts,
+                ),
+              }
             : {}),
           ...(this.settings.drivers ? { drivers: this.settings.drivers } : {}),
         },

@@ -15,7 +15,19 @@ describe('parseAgentEnv', () => {
     expect(env.AGENT_VNC_DISPLAYS).toEqual([0, 99]);
     expect(env.AGENT_STATE_DIR).toBe('/var/lib/rentgpu-agent');
     expect(env.AGENT_IMAGE_CACHE_GIB).toBe(50);
-    expect(env.AGENT_DRIVER).toBe('qemu');
+    expect(env.AGENT_DRIVERS).toEqual(['vm']);
+    expect(env.AGENT_CONTAINER_SSH_PORTS).toEqual([23000, 23999]);
+    expect(env.AGENT_CDI_KIND).toBe('nvidia.com/gpu');
+    expect(
+      parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_DRIVERS: 'container, vm' })
+        .AGENT_DRIVERS,
+    ).toEqual(['container', 'vm']);
+    expect(
+      parseAgentEnv({
+        RENTGPU_SERVER_URL: 'http://x',
+        AGENT_PODMAN_FLAGS: ' --root /r  --runroot /rr',
+      }).AGENT_PODMAN_FLAGS,
+    ).toEqual(['--root', '/r', '--runroot', '/rr']);
     expect(
       parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_IMAGE_CACHE_GIB: '0.5' })
         .AGENT_IMAGE_CACHE_GIB,
@@ -49,8 +61,8 @@ describe('parseAgentEnv', () => {
       parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_GUEST_KERNEL: '/k' }),
     ).toThrow('AGENT_GUEST_KERNEL and AGENT_GUEST_INITRD go together');
     // Only drivers the agent has can be chosen (the in-memory one is for its tests).
-    expect(() => parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_DRIVER: 'memory' })).toThrow(
-      /AGENT_DRIVER: /,
-    );
+    expect(() =>
+      parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_DRIVERS: 'vm,memory' }),
+    ).toThrow(/AGENT_DRIVERS: must be vm, container or vm,container/);
   });
 });

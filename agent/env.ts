@@ -5,6 +5,7 @@ import {
   AGENT_UPDATE_INTERVAL_MS,
   hostAddress,
 } from '../shared/contracts/agent-protocol';
+import { INSTANCE_KINDS, type InstanceKind } from '../shared/contracts/instance-kind';
 import { SSH_SESSION_MIN_AGE_MS } from './inventory/ssh-sessions';
 
 /**
@@ -64,10 +65,47 @@ const envSchema = z.object({
   AGENT_UPDATE_INTERVAL_MS: z.coerce.number().int().min(200).default(AGENT_UPDATE_INTERVAL_MS),
   AGENT_NVIDIA_SMI: z.string().min(1).default('nvidia-smi'),
   /**
-   * How instances run (agent/driver.ts): `qemu`, virtual machines (agent/qemu/), the only one
-   * today. A container driver would add its name here and its case in agent/create-driver.ts.
+   * The kinds of instance this host runs (docs/decisions/025), comma-separated: `vm` (QEMU,
+   * agent/qemu/), `container` (Podman, agent/container/), or both. Each heartbeat names them;
+   * the server places only those kinds here.
    */
-  AGENT_DRIVER: z.enum(['qemu']).default('qemu'),
+  AGENT_DRIVERS: z
+    .string()
+    .default('vm')
+    .transform((value, ctx) => {
+      const kinds = [...new Set(value.split(',').map((k) => k.trim()))];
+      if (
+        kinds.length === 0 ||
+        kinds.some((k) => !(INSTANCE_KINDS as readonly string[]).includes(k))
+      ) {
+        ctx.addIssue({ code: 'custom', message: 'must be vm, container or vm,container' });
+        return z.NEVER;
+      }
+      return (kinds as InstanceKind[]).sort();
+    }),
+  /** Podman (the container driver): the program, flags before each command, the OCI runtime. */
+  AGENT_PODMAN: z.string().min(1).default('podman'),
+  AGENT_PODMAN_FLAGS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(/\s+/).filter(Boolean)),
+  AGENT_CONTAINER_RUNTIME: z.string().min(1).default('runc'),
+  /** The CDI kind the host's GPUs are named under (`nvidia-ctk cdi generate` writes nvidia.com/gpu). */
+  AGENT_CDI_KIND: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]*\/[a-z0-9][a-z0-9._-]*$/, { message: 'must be vendor/class' })
+    .default('nvidia.com/gpu'),
+  /** Host ports forwarded to containers' SSH (apart from the VMs' AGENT_SSH_PORTS). */
+  AGENT_CONTAINER_SSH_PORTS: range('23000-23999'),
+  /** An image larger than this (unpacked) is refused, in GiB. */
+  AGENT_CONTAINER_MAX_IMAGE_GIB: z.coerce.number().positive().max(1_000_000).default(100),
+  /** The SSH server the agent supplies to images without one (Debian's dropbear-bin). */
+  AGENT_DROPBEAR: z.string().min(1).default('/usr/sbin/dropbear'),
+  AGENT_DROPBEARKEY: z.string().min(1).default('/usr/bin/dropbearkey'),
+  /** The image `--check` runs its trial container from (held by podman; nothing is pulled). */
+  AGENT_CONTAINER_TRIAL_IMAGE: z.string().min(1).optional(),
+  /** NVIDIA Container Toolkit's CLI, asked for its version (readiness). */
+  AGENT_NVIDIA_CTK: z.string().min(1).default('nvidia-ctk'),
   AGENT_QEMU: z.string().min(1).default('qemu-system-x86_64'),
   AGENT_QEMU_IMG: z.string().min(1).default('qemu-img'),
   /**

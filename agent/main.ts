@@ -4,13 +4,13 @@ import { IMAGE_NAME_PATTERN } from '../shared/contracts/images';
 import { hostReadiness, readinessReport } from '../shared/rules/host-readiness';
 import { Agent } from './agent';
 import { AgentApi } from './api-client';
-import { createDriver } from './create-driver';
+import { createDriver, probeContainerHost } from './create-driver';
 import { EnrollmentError } from './enrollment';
 import { AgentConfigError, parseAgentEnv } from './env';
 import { FetchImageError, fetchImage } from './fetch-image';
 import { type Accelerator, detectAccelerator, readHostInventory } from './inventory/host';
-import { readHostGpus } from './inventory/vfio-gpus';
 import { type ProbeOptions, probeReadiness } from './inventory/readiness';
+import { readHostGpus } from './inventory/vfio-gpus';
 import { jsonLog } from './log';
 
 /**
@@ -45,15 +45,22 @@ function probeOptions(env: ReturnType<typeof parseAgentEnv>): ProbeOptions {
 }
 
 /** The host as the server will judge it: inventory, nvidia-smi's answer, the probe, the rules. */
-async function readiness(env: ReturnType<typeof parseAgentEnv>, accelerator: Accelerator) {
+async function readiness(
+  env: ReturnType<typeof parseAgentEnv>,
+  accelerator: Accelerator,
+  trial: boolean,
+) {
   const gpus = await readHostGpus({ nvidiaSmi: env.AGENT_NVIDIA_SMI });
   // The disk the state folder is (or will be) on: `--check` creates nothing (the installer's
   // dry run runs it before the folder exists).
   let diskDir = env.AGENT_STATE_DIR;
   while (!existsSync(diskDir) && path.dirname(diskDir) !== diskDir) diskDir = path.dirname(diskDir);
   const host = await readHostInventory(diskDir, accelerator);
-  const probe = await probeReadiness(probeOptions(env), gpus);
-  return hostReadiness({ ...host, readiness: probe }, gpus);
+  const container = env.AGENT_DRIVERS.includes('container')
+    ? await probeContainerHost(env, trial)
+    : null;
+  const probe = await probeReadiness(probeOptions(env), gpus, container);
+  return hostReadiness({ ...host, readiness: probe, drivers: env.AGENT_DRIVERS }, gpus);
 }
 
 /**
@@ -61,7 +68,8 @@ async function readiness(env: ReturnType<typeof parseAgentEnv>, accelerator: Acc
  * by the rules the server applies (shared/rules/host-readiness.ts); exit 0 when ready, 1 not.
  */
 async function checkOnce(env: ReturnType<typeof parseAgentEnv>, accelerator: Accelerator) {
-  const verdict = await readiness(env, accelerator);
+  // A real trial container at --check (the installer's), not at every heartbeat.
+  const verdict = await readiness(env, accelerator, true);
   for (const line of readinessReport(verdict)) process.stdout.write(`${line}\n`);
   process.exit(verdict.ready ? 0 : 1);
 }
@@ -93,6 +101,10 @@ async function main() {
       catalogueImages: !testKernel,
       readiness: probeOptions(env),
       sshSessionMinAgeMs: env.AGENT_SSH_SESSION_MIN_AGE_MS,
+      drivers: driver.kinds,
+      ...(env.AGENT_DRIVERS.includes('container')
+        ? { containerProbe: () => probeContainerHost(env, false) }
+        : {}),
     },
     new AgentApi(env.RENTGPU_SERVER_URL),
     driver,
@@ -108,7 +120,7 @@ async function main() {
     accelerator,
   });
   // Said once at start; the server judges every heartbeat by the same rules.
-  const verdict = await readiness(env, accelerator);
+  const verdict = await readiness(env, accelerator, false);
   jsonLog(verdict.ready ? 'host-ready' : 'host-not-ready', {
     report: readinessReport(verdict),
   });

@@ -1,3 +1,4 @@
+import type { ContainerProbe } from '../shared/contracts/agent-protocol';
 import type { InstanceKind } from '../shared/contracts/instance-kind';
 import type { Accelerator } from './inventory/host';
 import type { ProbeOptions } from './inventory/readiness';
@@ -33,6 +34,11 @@ export interface AgentSettings {
   readiness?: ProbeOptions;
   /** The kinds of instance this host runs (AGENT_DRIVERS), told in every heartbeat. */
   drivers?: InstanceKind[];
+  /**
+   * The container driver's readiness facts (docs/decisions/025), read with the GPU inventory
+   * (every AGENT_UPDATE_INTERVAL_MS) and carried in each heartbeat's probe. Absent: no containers.
+   */
+  containerProbe?: () => Promise<ContainerProbe>;
   /** The clock failed boots' retries are timed by (ms); tests move it. Default: Date.now. */
   now?: () => number;
   /**
