@@ -38,10 +38,17 @@ module.exports = {
     {
       name: 'driver-behind-its-seam',
       comment:
-        'the agent runs instances through agent/driver.ts; only the composition root (agent/create-driver.ts) picks agent/qemu/',
+        'the agent runs instances through agent/driver.ts; only the composition root (agent/create-driver.ts) picks agent/qemu/ or agent/container/',
       severity: 'error',
       from: { path: '^agent/', pathNot: '^agent/(qemu/|create-driver\\.ts$)' },
       to: { path: '^agent/qemu/' },
+    },
+    {
+      name: 'container-driver-behind-its-seam',
+      comment: 'as driver-behind-its-seam, for the container driver; the two drivers never import each other',
+      severity: 'error',
+      from: { path: '^agent/', pathNot: '^agent/(container/|create-driver\\.ts$)' },
+      to: { path: '^agent/container/' },
     },
     {
       name: 'features-not-features',
