@@ -1,0 +1,484 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type AgentProcess,
+  FAKE_NVIDIA_SMI,
+  GUEST_DIR,
+  qemuPidsOf,
+  REPO_DIR,
+  spawnAgent,
+} from '../agent/test/helpers';
+import { hosts, instances } from '../server/db/schema';
+import { createTestApp, type TestApp } from '../server/test/app';
+import { world } from '../server/test/world';
+
+/**
+ * A renter gets a container on a provider's host (docs/decisions/025), end to end on this
+ * machine: the real server listening on a port, the real agent process running both drivers
+ * (AGENT_DRIVERS=vm,container) — Podman with runc for containers, QEMU for VMs — the public
+ * API (`POST /api/v1/instances` with an API key), and the real OpenSSH client checking the
+ * host key the API shows. GPUs are the fake nvidia-smi's two H100s; the CDI spec of this run
+ * names them by UUID and index with stand-in device nodes, so "only the rented GPU" is a
+ * device node that is there or not. Podman uses a storage root of its own under /tmp, never
+ * the machine's; test traffic goes only to 127.0.0.1.
+ */
+const exec = promisify(execFile);
+const RUN = `${process.pid}`;
+const BASE = `/tmp/rentgpu-sys-ct-${RUN}`;
+const PODMAN_FLAGS = [
+  '--root',
+  `${BASE}/storage`,
+  '--runroot',
+  `${BASE}/run`,
+  '--network-config-dir',
+  `${BASE}/net`,
+];
+const PODMAN = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs', '--events-backend', 'file'];
+const IMAGE = 'localhost/rentgpu-system-test:1';
+const CDI_KIND = `rentgpu-sys${RUN}.test/gpu`;
+const CDI_FILE = `/etc/cdi/rentgpu-system-test-${RUN}.json`;
+const NODE = (i: number) => `/dev/rgsys${RUN}-gpu${i}`;
+/** The fake nvidia-smi's two GPUs (agent/test/fake-nvidia-smi). */
+const UUIDS = [
+  'GPU-3c2e38d1-6a2c-4a31-b44b-9d82a8c80735',
+  'GPU-9f1b0a55-2d7e-4c1a-8e0f-5b6c7d8e9f01',
+];
+const NAME_PREFIX = `rgsys${RUN}`;
+
+let t: TestApp;
+let w: ReturnType<typeof world>;
+let tmp: string;
+let key: string;
+let url: string;
+let agent: AgentProcess | null = null;
+const figures: string[] = [];
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+const podman = async (...args: string[]) =>
+  (await exec('podman', [...PODMAN, ...PODMAN_FLAGS, ...args], { timeout: 120_000 })).stdout;
+
+/** The agent with both drivers, on this run's Podman store, CDI kind and port ranges. */
+function startAgent(extra: Record<string, string> = {}) {
+  const started = spawnAgent({
+    RENTGPU_SERVER_URL: url,
+    AGENT_STATE_DIR: path.join(tmp, 'state'),
+    AGENT_HEARTBEAT_INTERVAL_MS: '500',
+    AGENT_UPDATE_INTERVAL_MS: '5000',
+    AGENT_NVIDIA_SMI: FAKE_NVIDIA_SMI,
+    AGENT_NVIDIA_CTK: path.join(REPO_DIR, 'agent/test/fake-nvidia-ctk'),
+    AGENT_DRIVERS: 'vm,container',
+    AGENT_PODMAN_FLAGS: PODMAN_FLAGS.join(' '),
+    AGENT_CDI_KIND: CDI_KIND,
+    AGENT_CONTAINER_SSH_PORTS: '23700-23719',
+    AGENT_BASE_IMAGE: path.join(GUEST_DIR, 'base.qcow2'),
+    AGENT_GUEST_KERNEL: path.join(GUEST_DIR, 'vmlinuz'),
+    AGENT_GUEST_INITRD: path.join(GUEST_DIR, 'initrd.img'),
+    AGENT_ALLOW_SOFTWARE_EMULATION: 'true',
+    AGENT_GPU_PASSTHROUGH: 'false',
+    AGENT_LISTEN_HOST: '127.0.0.1',
+    AGENT_PUBLIC_HOST: '127.0.0.1',
+    AGENT_SSH_PORTS: '22700-22719',
+    AGENT_VNC_DISPLAYS: '70-79',
+    AGENT_BOOT_TIMEOUT_MS: '240000',
+    AGENT_STOP_TIMEOUT_MS: '5000',
+    AGENT_GUEST_MEMORY_MIB: '1024',
+    ...extra,
+  });
+  return started;
+}
+
+beforeAll(async () => {
+  await exec('bash', [path.join(REPO_DIR, 'scripts/test-guest/build.sh')], { timeout: 600_000 });
+  await exec('bash', [path.join(REPO_DIR, 'scripts/test-container-image/build.sh')], {
+    timeout: 300_000,
+  });
+  await mkdir(BASE, { recursive: true });
+  await podman('import', path.join(REPO_DIR, '.cache/test-container-image/rootfs.tar'), IMAGE);
+  for (const i of [0, 1]) {
+    await rm(NODE(i), { force: true });
+    // Stand-ins for /dev/nvidia0 and /dev/nvidia1: /dev/null's and /dev/zero's numbers.
+    await exec('mknod', [NODE(i), 'c', '1', i === 0 ? '3' : '5']);
+  }
+  await mkdir('/etc/cdi', { recursive: true });
+  const edits = (i: number) => ({ containerEdits: { deviceNodes: [{ path: NODE(i) }] } });
+  await writeFile(
+    CDI_FILE,
+    JSON.stringify({
+      cdiVersion: '0.5.0',
+      kind: CDI_KIND,
+      devices: [0, 1].flatMap((i) => [
+        { name: String(i), ...edits(i) },
+        { name: UUIDS[i], ...edits(i) },
+      ]),
+    }),
+  );
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-ct-'));
+  key = path.join(tmp, 'renter');
+  await exec('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
+  t = await createTestApp({
+    env: { PROVISIONING_TIMEOUT_MS: '600000', AGENT_HEARTBEAT_INTERVAL_MS: '1000' },
+  });
+  w = world(t);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  url = `http://127.0.0.1:${address.port}`;
+}, 900_000);
+
+beforeEach((ctx) => {
+  ctx.onTestFailed(() => {
+    console.log(`[container e2e] agent output (tail):\n${agent?.lines.slice(-80).join('\n')}`);
+  });
+});
+
+afterAll(async () => {
+  if (figures.length) console.log(`[container e2e] measured:\n  ${figures.join('\n  ')}`);
+  if (agent) {
+    agent.child.kill('SIGKILL');
+    await agent.exited;
+  }
+  const rows = t ? await t.database.db.select({ id: instances.id }).from(instances) : [];
+  for (const row of rows) {
+    for (const pid of await qemuPidsOf(String(row.id))) process.kill(pid, 'SIGKILL');
+  }
+  // Everything this run made in Podman, its networks and firewall rules with them.
+  const ids = (await podman('ps', '-aq', '--filter', `name=^${NAME_PREFIX}`).catch(() => ''))
+    .split('\n')
+    .filter(Boolean);
+  for (const id of ids) await podman('rm', '-f', id).catch(() => {});
+  await podman('rm', '-af').catch(() => {});
+  await t?.close();
+  for (const i of [0, 1]) await rm(NODE(i), { force: true });
+  await rm(CDI_FILE, { force: true });
+  await podman('system', 'reset', '--force').catch(() => {});
+  await rm(BASE, { recursive: true, force: true });
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  ms = 240_000,
+) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+const instanceRow = async (id: number) =>
+  (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0];
+
+/** The public API with the renter's key. */
+async function v1(apiKey: string, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${url}/api/v1${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+interface PublicInstance {
+  id: number;
+  status: string;
+  kind: string;
+  image: string | null;
+  imageDigest: string | null;
+  sshHost: string | null;
+  sshPort: number | null;
+  sshUsername: string;
+  sshHostKey: string | null;
+  sshHostKeyFingerprint: string | null;
+  failureReason: string | null;
+}
+
+async function instanceUntil(apiKey: string, id: number, status: string, ms = 240_000) {
+  return until(
+    `instance ${id} ${status}`,
+    async () => {
+      const res = await v1(apiKey, 'GET', `/instances/${id}`);
+      const body = (res.json as { instance: PublicInstance }).instance;
+      return body.status === status ? body : null;
+    },
+    ms,
+  );
+}
+
+/**
+ * The real OpenSSH client as a careful renter runs it: the renter's key, and the host key the
+ * API showed pinned in a known_hosts of its own (StrictHostKeyChecking=yes: any other key fails).
+ */
+async function sshPinned(i: PublicInstance, command: string): Promise<string> {
+  if (!i.sshHostKey || !i.sshPort) throw new Error('no SSH endpoint or host key shown');
+  const knownHosts = path.join(tmp, `known_hosts-${i.id}`);
+  await writeFile(knownHosts, `[127.0.0.1]:${i.sshPort} ${i.sshHostKey}\n`);
+  const { stdout } = await exec(
+    'ssh',
+    [
+      '-F',
+      '/dev/null',
+      '-i',
+      key,
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'IdentitiesOnly=yes',
+      '-o',
+      'StrictHostKeyChecking=yes',
+      '-o',
+      `UserKnownHostsFile=${knownHosts}`,
+      '-o',
+      'GlobalKnownHostsFile=/dev/null',
+      '-o',
+      'ConnectTimeout=20',
+      '-o',
+      'LogLevel=ERROR',
+      '-p',
+      String(i.sshPort),
+      `${i.sshUsername}@127.0.0.1`,
+      '--',
+      command,
+    ],
+    { timeout: 60_000 },
+  );
+  return stdout;
+}
+
+const containersOf = async (id: number) =>
+  (
+    await podman(
+      'ps',
+      '-a',
+      '--filter',
+      `label=rentgpu.instance=${id}`,
+      '--format',
+      '{{.ID}} {{.State}}',
+    )
+  )
+    .split('\n')
+    .filter(Boolean);
+
+describe('provider host → agent → real container → renter over SSH', () => {
+  let apiKey = '';
+  let listingId = 0;
+  let running: PublicInstance | null = null;
+
+  it('enrols a host running VMs and containers; a renter rents a container through v1 and logs in', async () => {
+    const provider = await w.provider();
+    const added = await t.request({
+      method: 'POST',
+      url: '/api/providers/hosts',
+      cookie: provider.cookie,
+      payload: { name: 'container box' },
+    });
+    expect(added.statusCode).toBe(201);
+    const { host, enrolment } = added.json() as {
+      host: { id: string };
+      enrolment: { token: string };
+    };
+    agent = startAgent({ AGENT_ENROLL_TOKEN: enrolment.token });
+
+    // Ready for both kinds: containers through CDI (every GPU named), VMs emulated (tests).
+    const enrolled = await until(
+      'the host ready for containers',
+      async () => {
+        const [row] = await t.database.db.select().from(hosts).where(eq(hosts.id, host.id));
+        return row?.readiness?.kinds?.container.ready ? row : null;
+      },
+      90_000,
+    );
+    expect(enrolled.inventory?.host.drivers).toEqual(['container', 'vm']);
+    expect(enrolled.readiness?.kinds?.container.readyGpus).toEqual([0, 1]);
+    expect(enrolled.readiness?.kinds?.vm.ready).toBe(true);
+
+    const listed = await t.request({
+      method: 'POST',
+      url: '/api/gpu-listings',
+      cookie: provider.cookie,
+      payload: {
+        providerId: provider.providerId,
+        model: 'H100',
+        memory: '80GB',
+        location: 'Basement, Berlin',
+        hourlyRate: '1.20',
+        totalCount: 2,
+        availableCount: 2,
+        hostId: host.id,
+        specifications: JSON.stringify({ bandwidth: '1 Gbps' }),
+      },
+    });
+    expect(listed.statusCode).toBe(201);
+    listingId = (listed.json() as { id: number }).id;
+    const market = await t.request({ method: 'GET', url: '/api/gpu-listings?kind=container' });
+    const shown = (market.json() as { listings: { id: number; kinds: string[] }[] }).listings.find(
+      (l) => l.id === listingId,
+    );
+    expect(shown?.kinds).toEqual(['container', 'vm']);
+
+    // The renter: an SSH key in Settings, an API key, and a container through v1.
+    const renter = await t.signIn({ credits: '100.00' });
+    const publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/ssh-keys',
+          cookie: renter.cookie,
+          payload: { name: 'laptop', publicKey },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const keyRes = await t.request({
+      method: 'POST',
+      url: '/api/auth/api-keys',
+      cookie: renter.cookie,
+      payload: { name: 'system', permissions: ['read', 'write'] },
+    });
+    apiKey = keyRes.json().key as string;
+
+    const createdAt = Date.now();
+    const created = await v1(apiKey, 'POST', '/instances', {
+      gpuListingId: listingId,
+      kind: 'container',
+      image: IMAGE,
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = (created.json as { instance: { id: number } }).instance.id;
+    const up = await instanceUntil(apiKey, id, 'running');
+    const readyMs = Date.now() - createdAt;
+    expect(up).toMatchObject({ kind: 'container', image: IMAGE, sshHost: '127.0.0.1' });
+    expect(up.imageDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(up.sshHostKeyFingerprint).toMatch(/^SHA256:/);
+    const login0 = Date.now();
+    expect(await sshPinned(up, 'id -u && echo kept > /root/file && sync')).toBe('0\n');
+    figures.push(
+      `container (image held): v1 create → running ${seconds(readyMs)}; → first renter login ${seconds(Date.now() - createdAt)} (the login itself ${seconds(Date.now() - login0)})`,
+    );
+
+    // Only its GPU: the instance holds one of the host's two; only that device node is there.
+    const row = await instanceRow(id);
+    expect(row?.gpuIndexes).toHaveLength(1);
+    const mine = row?.gpuIndexes[0] ?? -1;
+    const nodes = await sshPinned(up, `ls /dev | grep rgsys${RUN} || true`);
+    expect(nodes.trim().split('\n')).toEqual([path.basename(NODE(mine))]);
+    running = up;
+  });
+
+  it('keeps files across stop and start, and adopts the container after kill -9 of the agent', async () => {
+    if (!running) throw new Error('the first test rents a container');
+    const id = running.id;
+    expect((await v1(apiKey, 'POST', `/instances/${id}/stop`)).status).toBe(200);
+    await instanceUntil(apiKey, id, 'stopped');
+    expect((await containersOf(id))[0]).toMatch(/ (exited|stopped)$/);
+    expect((await v1(apiKey, 'POST', `/instances/${id}/start`)).status).toBe(200);
+    const again = await instanceUntil(apiKey, id, 'running');
+    expect(await sshPinned(again, 'cat /root/file')).toBe('kept\n');
+
+    // kill -9 of the agent: the container keeps running (conmon holds it) and a new agent
+    // adopts it — the same container, not a new one — and the renter's login still works.
+    const [before] = await containersOf(id);
+    agent?.child.kill('SIGKILL');
+    await agent?.exited;
+    expect(await containersOf(id)).toEqual([before]);
+    expect(before).toMatch(/ running$/);
+    agent = startAgent();
+    await until(
+      'the new agent to adopt the container',
+      async () => agent?.lines.some((l) => l.includes('"ssh-ready"') && l.includes(`"${id}"`)),
+      120_000,
+    );
+    expect(await containersOf(id)).toEqual([before]);
+    expect((await instanceRow(id))?.status).toBe('running');
+    expect(await sshPinned(again, 'cat /root/file')).toBe('kept\n');
+  });
+
+  it('terminate leaves nothing of the container on the host', async () => {
+    if (!running) throw new Error('the first test rents a container');
+    const id = running.id;
+    expect((await v1(apiKey, 'DELETE', `/instances/${id}`)).status).toBe(200);
+    await instanceUntil(apiKey, id, 'terminated');
+    await until(
+      'the container to be gone',
+      async () => (await containersOf(id)).length === 0,
+      60_000,
+    );
+    const networks = await podman('network', 'ls', '--format', '{{.Name}}');
+    expect(networks.split('\n').filter((n) => n.endsWith(`-${id}`))).toEqual([]);
+    expect(
+      await readFile(path.join(tmp, 'state/containers', String(id)), 'utf8').catch((e) => e.code),
+    ).toBe('ENOENT');
+  });
+
+  it('a bad image reference fails once with the reason, and is not tried again in a loop', async () => {
+    const created = await v1(apiKey, 'POST', '/instances', {
+      gpuListingId: listingId,
+      kind: 'container',
+      image: 'localhost/rentgpu-no-such-image:404',
+    });
+    expect(created.status).toBe(201);
+    const id = (created.json as { instance: { id: number } }).instance.id;
+    const failed = await instanceUntil(apiKey, id, 'failed', 120_000);
+    expect(failed.failureReason).toMatch(/rentgpu-no-such-image/);
+    // Five seconds more: one pull tried, not a loop of them.
+    await sleep(5000);
+    const pulls = (agent?.lines ?? []).filter(
+      (l) => l.includes('"action"') && l.includes(`"id":"${id}"`) && l.includes('"create"'),
+    );
+    expect(pulls).toHaveLength(1);
+  });
+
+  it('click → SSH login: a container with its image held and a VM, in the same run', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    const publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
+    await t.request({
+      method: 'POST',
+      url: '/api/ssh-keys',
+      cookie: renter.cookie,
+      payload: { name: 'laptop', publicKey },
+    });
+    const keyRes = await t.request({
+      method: 'POST',
+      url: '/api/auth/api-keys',
+      cookie: renter.cookie,
+      payload: { name: 'timing', permissions: ['read', 'write'] },
+    });
+    const mine = keyRes.json().key as string;
+    for (const kind of ['container', 'vm'] as const) {
+      const at = Date.now();
+      const created = await v1(mine, 'POST', '/instances', {
+        gpuListingId: listingId,
+        kind,
+        ...(kind === 'container' ? { image: IMAGE } : {}),
+      });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const id =
+        (created.json as { instance?: { id: number }; id?: number }).instance?.id ??
+        (created.json as { id: number }).id;
+      const up = await instanceUntil(mine, id, 'running', 400_000);
+      await until(
+        'a login',
+        async () =>
+          (await sshPinned(up, 'true')
+            .then(() => true)
+            .catch(() => false)) || null,
+        60_000,
+      );
+      figures.push(`${kind}: create (v1) → first SSH login ${seconds(Date.now() - at)}`);
+      await v1(mine, 'DELETE', `/instances/${id}`);
+      await instanceUntil(mine, id, 'terminated', 120_000);
+    }
+  });
+});
