@@ -135,3 +135,25 @@ test('marketplace cards show the kinds their host runs, and the Kind filter send
     expect(shown).toContain('Container');
   }
 });
+
+test('Instant Deploy sends the kind chosen, and its result says it', async ({ page }) => {
+  await demoLogin(page);
+  await page.goto('/deploy');
+  const kind = page.getByRole('group', { name: 'Kind' });
+  await expect(kind.getByRole('radio', { name: 'Virtual machine' })).toBeChecked();
+  await expect(page.getByTestId('cost-kind')).toHaveText('Virtual machine');
+  await kind.getByRole('radio', { name: 'Container' }).check();
+  await expect(page.getByTestId('cost-kind')).toHaveText('Container');
+  await page
+    .getByTestId('template-card')
+    .filter({ has: page.getByText('PyTorch', { exact: true }) })
+    .click();
+  await page
+    .getByTestId('gpu-option')
+    .filter({ has: page.getByText('RTX 4090', { exact: true }) })
+    .click();
+  const sent = page.waitForRequest((r) => r.url().endsWith('/api/deploy') && r.method() === 'POST');
+  await page.getByRole('button', { name: 'Deploy Instantly' }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ kind: 'container', template: 'pytorch' });
+  await expect(page.getByTestId('deployment-kind')).toHaveText('Container');
+});
