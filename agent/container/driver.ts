@@ -15,6 +15,7 @@ import {
   DriverError,
   type Endpoints,
   type HostInstance,
+  type ImageProgress,
   type InstanceDriver,
 } from '../driver';
 import { fileExists, readJson, writeAtomic } from '../files';
@@ -24,6 +25,7 @@ import { PodmanImages, type ResolvedImage } from './images';
 import { Networks } from './network';
 import { hardLimits, Podman } from './podman';
 import { diskLimitSupport } from './probe';
+import { pullPercent } from './pull-progress';
 import { accessFiles, ensureBundle, hostKeyOf, writeAccess, writeKnownHosts } from './ssh';
 
 /** Everything the container driver is told (docs/decisions/025); defaults in brackets. */
@@ -44,6 +46,8 @@ export interface ContainerDriverOptions {
   podmanBinary?: string;
   /** Flags before every podman command: `--root`, `--runroot`, `--network-config-dir` [none]. */
   podmanFlags?: readonly string[];
+  /** Added to the environment of every podman command (tests: CONTAINERS_REGISTRIES_CONF) [none]. */
+  podmanEnv?: Readonly<Record<string, string>>;
   /** The OCI runtime [runc: crun refuses cgroup v1 hybrid hosts]. */
   runtime?: string;
   /** `--cgroup-manager` [cgroupfs: no systemd needed]. */
@@ -105,6 +109,7 @@ export class ContainerDriver implements InstanceDriver {
       stopTimeoutMs: 30_000,
       podmanBinary: 'podman',
       podmanFlags: [],
+      podmanEnv: {},
       runtime: 'runc',
       cgroupManager: 'cgroupfs',
       cdiKind: 'nvidia.com/gpu',
@@ -123,15 +128,19 @@ export class ContainerDriver implements InstanceDriver {
       namePrefix: 'rentgpu',
       ...options,
     };
-    this.podman = new Podman(this.o.podmanBinary, [
-      '--runtime',
-      this.o.runtime,
-      '--cgroup-manager',
-      this.o.cgroupManager,
-      '--events-backend',
-      'file',
-      ...this.o.podmanFlags,
-    ]);
+    this.podman = new Podman(
+      this.o.podmanBinary,
+      [
+        '--runtime',
+        this.o.runtime,
+        '--cgroup-manager',
+        this.o.cgroupManager,
+        '--events-backend',
+        'file',
+        ...this.o.podmanFlags,
+      ],
+      Object.keys(this.o.podmanEnv).length ? this.o.podmanEnv : undefined,
+    );
     this.instancesDir = path.join(this.o.stateDir, 'containers');
     this.bundleDir = path.join(this.o.stateDir, 'container-ssh');
     this.ports = new SshPortBook({
@@ -284,12 +293,28 @@ export class ContainerDriver implements InstanceDriver {
       ? await options.image()
       : (spec.container?.image ?? this.o.defaultImage);
     if (!reference) throw new DriverError('no container image given');
-    if (!(await this.images.holdsReference(reference))) {
-      options.progress?.({ step: 'downloading-image', percent: 0 });
+    const progress = options.progress;
+    let percent = -1;
+    if (progress && !(await this.images.holdsReference(reference))) {
+      percent = 0;
+      progress({ step: 'downloading-image', percent });
     }
     const image = await this.images.resolve(reference, {
       ...(options.signal ? { signal: options.signal } : {}),
+      // The pull's compressed bytes so far of its manifest's total (0% while unknown, at most
+      // 99% until pulled). Told only when the percent moves.
+      ...(progress && percent === 0
+        ? {
+            onProgress: (p: ImageProgress) => {
+              const now = pullPercent(p.bytes, p.totalBytes);
+              if (now <= percent) return;
+              percent = now;
+              progress({ step: 'downloading-image', percent });
+            },
+          }
+        : {}),
     });
+    if (progress && percent >= 0) progress({ step: 'downloading-image', percent: 100 });
     await writeAtomic(file, JSON.stringify(image));
     this.o.log?.('container-image', { reference, digest: image.digest, bytes: image.sizeBytes });
     return image;

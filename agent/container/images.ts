@@ -1,6 +1,9 @@
 import type { CatalogueImage, HostImageStatus } from '../../shared/contracts/images';
 import { DriverError, type ImageInventory, type ImageProgress } from '../driver';
 import { type Podman, PodmanError } from './podman';
+import { watchPull } from './pull-progress';
+
+type OnProgress = (p: ImageProgress) => void;
 
 /** An OCI image as the host holds it: what a container is created from and what it reports. */
 export interface ResolvedImage {
@@ -24,11 +27,22 @@ export interface ResolvedImage {
  */
 export class PodmanImages implements ImageInventory {
   private readonly failed = new Map<string, { error: string; at: number }>();
-  private readonly pulling = new Map<string, Promise<ResolvedImage>>();
+  private readonly pulling = new Map<
+    string,
+    { image: Promise<ResolvedImage>; listeners: Set<OnProgress> }
+  >();
 
   constructor(
     private readonly podman: Podman,
-    private readonly o: { maxImageBytes: number; failedPullMs: number; pullTimeoutMs: number },
+    private readonly o: {
+      maxImageBytes: number;
+      failedPullMs: number;
+      pullTimeoutMs: number;
+      /** How often a pull's bytes are measured [500 ms]. */
+      pullProgressMs?: number;
+      /** Where each pull's own TMPDIR is made [$TMPDIR, else /var/tmp: as containers/image]. */
+      pullTmpDir?: string;
+    },
   ) {}
 
   async load(): Promise<void> {}
@@ -52,35 +66,65 @@ export class PodmanImages implements ImageInventory {
 
   /**
    * The image for `reference`, pulled first when the store does not hold it. One pull per
-   * reference at a time; `onProgress` hears the start (podman's CLI prints no byte counts
-   * without a terminal) and the end.
+   * reference at a time: every caller's `onProgress` hears it, `{bytes, totalBytes}` of the
+   * compressed download (pull-progress.ts: the manifest's layer sizes, the pull's own TMPDIR
+   * measured every 500 ms; `totalBytes` null while unknown), then the image's size at the end.
    */
   resolve(
     reference: string,
-    o: { signal?: AbortSignal; onProgress?: (p: ImageProgress) => void } = {},
+    o: { signal?: AbortSignal; onProgress?: OnProgress } = {},
   ): Promise<ResolvedImage> {
     const failed = this.failed.get(reference);
     if (failed && Date.now() - failed.at < this.o.failedPullMs) {
       return Promise.reject(new DriverError(failed.error));
     }
     const running = this.pulling.get(reference);
-    if (running) return running;
-    const next = this.pullAndInspect(reference, o).finally(() => this.pulling.delete(reference));
-    this.pulling.set(reference, next);
-    return next;
+    if (running) {
+      const listen = o.onProgress;
+      if (!listen) return running.image;
+      running.listeners.add(listen);
+      return running.image.finally(() => running.listeners.delete(listen));
+    }
+    const listeners = new Set<OnProgress>(o.onProgress ? [o.onProgress] : []);
+    const tell: OnProgress = (p) => {
+      for (const listen of listeners) {
+        try {
+          listen(p);
+        } catch {
+          // a listener's failure is not the pull's
+        }
+      }
+    };
+    const image = this.pullAndInspect(reference, { ...o, onProgress: tell }).finally(() =>
+      this.pulling.delete(reference),
+    );
+    this.pulling.set(reference, { image, listeners });
+    return image;
   }
 
   private async pullAndInspect(
     reference: string,
-    o: { signal?: AbortSignal; onProgress?: (p: ImageProgress) => void },
+    o: { signal?: AbortSignal; onProgress: OnProgress },
   ): Promise<ResolvedImage> {
     try {
       if (!(await this.podman.exists('image', reference))) {
-        o.onProgress?.({ bytes: 0, totalBytes: null });
-        await this.podman.run(['pull', '--quiet', reference], {
-          timeoutMs: this.o.pullTimeoutMs,
-          ...(o.signal ? { signal: o.signal } : {}),
+        o.onProgress({ bytes: 0, totalBytes: null });
+        const watch = await watchPull({
+          podman: this.podman,
+          reference,
+          onProgress: o.onProgress,
+          ...(this.o.pullProgressMs ? { intervalMs: this.o.pullProgressMs } : {}),
+          ...(this.o.pullTmpDir ? { parentDir: this.o.pullTmpDir } : {}),
         });
+        try {
+          await this.podman.run(['pull', '--quiet', reference], {
+            timeoutMs: this.o.pullTimeoutMs,
+            env: watch.env,
+            ...(o.signal ? { signal: o.signal } : {}),
+          });
+        } finally {
+          await watch.stop();
+        }
       }
       const [info] = await this.podman.json<
         { Id: string; Digest: string; Size: number; RepoDigests?: string[] }[]
@@ -92,7 +136,7 @@ export class PodmanImages implements ImageInventory {
         digest: info.Digest,
         sizeBytes: info.Size,
       };
-      o.onProgress?.({ bytes: image.sizeBytes, totalBytes: image.sizeBytes });
+      o.onProgress({ bytes: image.sizeBytes, totalBytes: image.sizeBytes });
       if (image.sizeBytes > this.o.maxImageBytes) {
         await this.podman.run(['rmi', reference]).catch(() => {});
         throw new DriverError(

@@ -15,15 +15,24 @@ export class Podman {
   constructor(
     readonly binary: string,
     private readonly globalFlags: readonly string[],
+    /** Added to the agent's environment for every podman process (CONTAINERS_REGISTRIES_CONF). */
+    readonly env?: Readonly<Record<string, string>>,
   ) {}
 
   async run(
     args: readonly string[],
-    o: { timeoutMs?: number; signal?: AbortSignal } = {},
+    o: {
+      timeoutMs?: number;
+      signal?: AbortSignal;
+      /** Added to the environment for this command only (a pull's own TMPDIR). */
+      env?: Readonly<Record<string, string>>;
+    } = {},
   ): Promise<string> {
+    const env = this.env || o.env ? { ...process.env, ...this.env, ...o.env } : undefined;
     try {
       const { stdout } = await run(this.binary, [...this.globalFlags, ...args], {
         timeout: o.timeoutMs ?? 120_000,
+        ...(env ? { env } : {}),
         maxBuffer: 16 * 1024 * 1024,
         ...(o.signal ? { signal: o.signal } : {}),
       });
