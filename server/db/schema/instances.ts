@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { ProvisioningProgress } from '../../../shared/contracts/images';
+import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import {
   FAILS_WHEN_UNREACHABLE,
   GPU_HOLDING_STATES,
@@ -46,6 +47,15 @@ export const instances = pgTable(
     /** How it was obtained: marketplace, vm, deploy or api. */
     source: text('source').notNull().default('marketplace'),
     template: text('template'),
+    /**
+     * What runs it (docs/decisions/025): a `vm` (QEMU, GPUs passed through) or a `container`
+     * (an OCI image on its host's own NVIDIA driver, GPUs through CDI).
+     */
+    kind: text('kind').$type<InstanceKind>().notNull().default('vm'),
+    /** A container's OCI image reference as asked for; null for a VM. */
+    containerImage: text('container_image'),
+    /** The digest (`sha256:…`) its host resolved a container's image to; null until then and for a VM. */
+    imageDigest: text('image_digest'),
     /** booked (hours paid into escrow) or metered (charged per minute). */
     billingPlan: text('billing_plan').notNull().default('booked'),
     /** Increased by every state change; a host's report of an older one is ignored. */
@@ -202,6 +212,11 @@ export const instances = pgTable(
       sql`${t.status} in ('provisioning', 'running', 'stopping', 'stopped', 'starting', 'terminating', 'terminated', 'failed')`,
     ),
     check('instances_source_check', sql`${t.source} in ('marketplace', 'vm', 'deploy', 'api')`),
+    check('instances_kind_check', sql`${t.kind} in ('vm', 'container')`),
+    check(
+      'instances_container_image_check',
+      sql`${t.kind} <> 'container' or ${t.containerImage} is not null`,
+    ),
     check('instances_billing_plan_check', sql`${t.billingPlan} in ('booked', 'metered')`),
     check(
       'instances_booked_check',
