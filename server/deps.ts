@@ -177,6 +177,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   const instances = createInstancesService(db, accounts, {
     platformFeeBps: env.PLATFORM_FEE_BPS,
     images,
+    containerImages: env.CONTAINER_TEMPLATE_IMAGES,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
     onChange: invalidateReads,
     onInstanceEvent: createInstanceAlerts({ db, mailer, log }),

@@ -4,6 +4,11 @@ import { AGENT_OFFLINE_AFTER_MS } from '../shared/contracts/agent-protocol';
 import type { ImageCatalogue } from '../shared/contracts/images';
 import { parseHostAddress } from '../shared/rules/host-address';
 import { DEFAULT_IMAGE_CATALOGUE, readImageCatalogue } from './modules/images/catalogue';
+import {
+  type ContainerTemplateImages,
+  DEFAULT_CONTAINER_TEMPLATE_IMAGES,
+  readContainerTemplateImages,
+} from './modules/instances/container-images';
 
 /**
  * The one place that reads process.env (STYLE.md habit 7). Parsed once at start;
@@ -114,6 +119,12 @@ const envSchema = z.object({
    */
   IMAGE_CATALOGUE_FILE: z.string().min(1).optional(),
   /**
+   * A JSON file mapping template id to the OCI image a container of that template runs
+   * (server/modules/instances/container-images.ts, docs/decisions/025): it replaces the public
+   * images of shared/contracts/instance-kind.ts; tests point templates at locally built images.
+   */
+  CONTAINER_TEMPLATE_IMAGES_FILE: z.string().min(1).optional(),
+  /**
    * Browser tests only (scripts/e2e-server.mjs): with it, `POST /api/test/session` signs an
    * address in without an e-mailed code for a request that carries this secret, as the API
    * tests' `signIn` writes a session. Refused in production.
@@ -141,6 +152,8 @@ export type Env = Omit<z.infer<typeof envSchema>, 'HOST_ADDRESS_ALLOWLIST'> & {
   PAYPAL_MODE: PaypalMode;
   /** The image catalogue: IMAGE_CATALOGUE_FILE's, read and checked at start, else the default. */
   IMAGE_CATALOGUE: ImageCatalogue;
+  /** Each template's container image: CONTAINER_TEMPLATE_IMAGES_FILE's, else the defaults. */
+  CONTAINER_TEMPLATE_IMAGES: ContainerTemplateImages;
 };
 
 export class ConfigError extends Error {
@@ -196,6 +209,16 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       );
     }
   }
+  let templateImages = DEFAULT_CONTAINER_TEMPLATE_IMAGES;
+  if (env.CONTAINER_TEMPLATE_IMAGES_FILE !== undefined) {
+    try {
+      templateImages = readContainerTemplateImages(env.CONTAINER_TEMPLATE_IMAGES_FILE);
+    } catch (error) {
+      throw new ConfigError(
+        `Invalid configuration:\n  CONTAINER_TEMPLATE_IMAGES_FILE: ${(error as Error).message}`,
+      );
+    }
+  }
   const paypalDefault =
     env.NODE_ENV === 'production' ? PAYPAL_LIVE_API_BASE : 'https://api-m.sandbox.paypal.com';
   const apiBase = env.PAYPAL_API_BASE ?? paypalDefault;
@@ -215,6 +238,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     PAYPAL_API_BASE: apiBase,
     PAYPAL_MODE: paypalMode(env, apiBase),
     IMAGE_CATALOGUE: catalogue,
+    CONTAINER_TEMPLATE_IMAGES: templateImages,
   };
 }
 

@@ -151,13 +151,19 @@ export const hostOfflineForStart = () =>
     { hostStatus: 'offline' },
   );
 
-/** The listing's host (or every GPU of the listing) cannot serve a VM (docs/decisions/021). */
-export const hostNotReady = (why: { reason: string; fix: string }) =>
+/**
+ * The listing's host (or every GPU of the listing) cannot serve the kind of instance asked
+ * (docs/decisions/021, 025): a VM, or a container.
+ */
+export const hostNotReady = (
+  why: { reason: string; fix: string },
+  kind: 'vm' | 'container' = 'vm',
+) =>
   new AppError(
     409,
     'HOST_NOT_READY',
-    `This GPU's host is not ready to run a VM, so it cannot be rented: ${why.reason}`,
-    { reason: why.reason, fix: why.fix },
+    `This GPU's host is not ready to run a ${kind === 'vm' ? 'VM' : 'container'}, so it cannot be rented: ${why.reason}`,
+    { reason: why.reason, fix: why.fix, kind },
   );
 
 export const listingUnavailable = () =>

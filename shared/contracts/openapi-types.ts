@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create an instance
-         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.
+         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). `kind`: `vm` (the default) or `container` (metered only) with an OCI `image` (else the template’s image; none: 400); the listing’s host must run that kind now (its `kinds`), else 409 `HOST_NOT_READY` with `reason` and `fix`, before anything is charged. A container’s `sshUsername` is `root` (root of its own user namespace, not of the host). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.
          */
         post: operations["createInstance"];
         delete?: never;
@@ -504,6 +504,13 @@ export interface components {
          */
         CreateInstance: {
             gpuListingId: number;
+            /**
+             * @description What runs it: `vm` (default; GPUs passed through to a virtual machine) or `container` (an OCI image on the host's own NVIDIA driver, GPUs through CDI). The listing's `kinds` says which its host offers.
+             * @enum {string}
+             */
+            kind?: "vm" | "container";
+            /** @description kind container only: the OCI image to run, e.g. `pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime`. Left out: the template's image. The host resolves it to a digest (`imageDigest`). */
+            image?: string;
             /** @description With a duration: a booked rental paid up front. Without: metered per minute. */
             durationHours?: number;
             /**
@@ -539,6 +546,13 @@ export interface components {
          */
         CreateInstanceInput: {
             gpuListingId: number;
+            /**
+             * @description What runs it: `vm` (default; GPUs passed through to a virtual machine) or `container` (an OCI image on the host's own NVIDIA driver, GPUs through CDI). The listing's `kinds` says which its host offers.
+             * @enum {string}
+             */
+            kind?: "vm" | "container";
+            /** @description kind container only: the OCI image to run, e.g. `pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime`. Left out: the template's image. The host resolves it to a digest (`imageDigest`). */
+            image?: string;
             /** @description With a duration: a booked rental paid up front. Without: metered per minute. */
             durationHours?: number;
             /**
@@ -634,6 +648,8 @@ export interface components {
                 /** @description GB of RAM an instance of one GPU gets at most */
                 memoryGb: number;
             } | null;
+            /** @description The kinds of instance its host can run now: `vm`, `container` (a create of another kind is refused). Filter with `kind`. */
+            kinds: ("vm" | "container")[];
         };
         GpuListingInput: {
             id: number;
@@ -657,6 +673,8 @@ export interface components {
                 /** @description GB of RAM an instance of one GPU gets at most */
                 memoryGb: number;
             } | null;
+            /** @description The kinds of instance its host can run now: `vm`, `container` (a create of another kind is refused). Filter with `kind`. */
+            kinds: ("vm" | "container")[];
         };
         Instance: {
             id: number;
@@ -669,6 +687,15 @@ export interface components {
             gpuListingId: number;
             gpuModel: string;
             location: string;
+            /**
+             * @description What runs it: a virtual machine or a container
+             * @enum {string}
+             */
+            kind: "vm" | "container";
+            /** @description A container's OCI image as asked for; null for a VM */
+            image: string | null;
+            /** @description A container's image digest (`sha256:…`) as its host resolved it; null until then and for a VM */
+            imageDigest: string | null;
             /** @enum {string} */
             billingPlan: "booked" | "metered";
             hourlyRate: string;
@@ -706,6 +733,15 @@ export interface components {
             gpuListingId: number;
             gpuModel: string;
             location: string;
+            /**
+             * @description What runs it: a virtual machine or a container
+             * @enum {string}
+             */
+            kind: "vm" | "container";
+            /** @description A container's OCI image as asked for; null for a VM */
+            image: string | null;
+            /** @description A container's image digest (`sha256:…`) as its host resolved it; null until then and for a VM */
+            imageDigest: string | null;
             /** @enum {string} */
             billingPlan: "booked" | "metered";
             hourlyRate: string;
@@ -1072,6 +1108,7 @@ export interface operations {
                 model?: string;
                 gpuType?: string;
                 sort?: "price-asc" | "price-desc" | "memory" | "performance";
+                kind?: "vm" | "container";
                 limit?: number;
                 cursor?: string;
             };
@@ -3006,6 +3043,7 @@ export interface operations {
                             /** @enum {string} */
                             hostStatus: "demo" | "online" | "not_ready" | "offline" | "none";
                             hostId: string | null;
+                            kinds: ("vm" | "container")[];
                             hostUptimePercent: number | null;
                             gpuShare: {
                                 /** @description vCPUs an instance of one GPU gets at most */
@@ -3118,6 +3156,7 @@ export interface operations {
                             /** @enum {string} */
                             hostStatus: "demo" | "online" | "not_ready" | "offline" | "none";
                             hostId: string | null;
+                            kinds: ("vm" | "container")[];
                             hostUptimePercent: number | null;
                             gpuShare: {
                                 /** @description vCPUs an instance of one GPU gets at most */
@@ -3231,6 +3270,7 @@ export interface operations {
                             /** @enum {string} */
                             hostStatus: "demo" | "online" | "not_ready" | "offline" | "none";
                             hostId: string | null;
+                            kinds: ("vm" | "container")[];
                             hostUptimePercent: number | null;
                             gpuShare: {
                                 /** @description vCPUs an instance of one GPU gets at most */
@@ -3366,6 +3406,26 @@ export interface operations {
                                     }[];
                                 }[];
                                 readyGpus: number[];
+                                kinds?: {
+                                    vm: {
+                                        offered: boolean;
+                                        ready: boolean;
+                                        problems: {
+                                            reason: string;
+                                            fix: string;
+                                        }[];
+                                        readyGpus: number[];
+                                    };
+                                    container: {
+                                        offered: boolean;
+                                        ready: boolean;
+                                        problems: {
+                                            reason: string;
+                                            fix: string;
+                                        }[];
+                                        readyGpus: number[];
+                                    };
+                                };
                             } | null;
                             enrolmentExpiresAt: string | null;
                             liveInstances: number;

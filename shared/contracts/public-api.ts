@@ -6,8 +6,8 @@ import { type ApiKeyPermission, RATE_TIERS, type RateTier } from './api-keys';
 import { deadlineAt } from './deadlines';
 import { hostView } from './hosts';
 import { idleMinutes, idleThreshold } from './idle-stop';
-import { VM_TEMPLATES } from './kvm';
 import { INSTANCE_KINDS, instanceKind, ociReference } from './instance-kind';
+import { VM_TEMPLATES } from './kvm';
 import { launchWarnings } from './launch-warnings';
 import { TEXT_LIMITS } from './limits';
 import {
@@ -63,6 +63,11 @@ export const publicGpuListing = z
     gpuShare: gpuShareView.describe(
       "What one GPU's share of the listing's host gives an instance: vCPUs and GB of RAM. A create asking for more is refused. Null until its host has reported.",
     ),
+    kinds: z
+      .array(z.enum(INSTANCE_KINDS))
+      .describe(
+        'The kinds of instance its host can run now: `vm`, `container` (a create of another kind is refused). Filter with `kind`.',
+      ),
   })
   .meta({ id: 'GpuListing' });
 export type PublicGpuListing = z.infer<typeof publicGpuListing>;
@@ -112,12 +117,12 @@ export const createInstanceBody = z
     kind: instanceKind
       .optional()
       .describe(
-        'What runs it: `vm` (default; GPUs passed through to a virtual machine) or `container` (an OCI image on the host\'s own NVIDIA driver, GPUs through CDI). The listing\'s `kinds` says which its host offers.',
+        "What runs it: `vm` (default; GPUs passed through to a virtual machine) or `container` (an OCI image on the host's own NVIDIA driver, GPUs through CDI). The listing's `kinds` says which its host offers.",
       ),
     image: ociReference
       .optional()
       .describe(
-        'kind container only: the OCI image to run, e.g. `pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime`. Left out: the template\'s image. The host resolves it to a digest (`imageDigest`).',
+        "kind container only: the OCI image to run, e.g. `pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime`. Left out: the template's image. The host resolves it to a digest (`imageDigest`).",
       ),
     durationHours: hours
       .optional()
@@ -157,6 +162,10 @@ export const createInstanceBody = z
   .refine((body) => body.image === undefined || body.kind === 'container', {
     message: 'image is for containers: add "kind": "container"',
     path: ['image'],
+  })
+  .refine((body) => body.kind !== 'container' || body.durationHours === undefined, {
+    message: 'A container runs on a metered instance: leave out durationHours',
+    path: ['kind'],
   })
   .refine((body) => body.template === undefined || body.durationHours === undefined, {
     message: 'A template runs on a metered instance: leave out durationHours',
@@ -199,7 +208,9 @@ export const publicInstance = z
     imageDigest: z
       .string()
       .nullable()
-      .describe("A container's image digest (`sha256:…`) as its host resolved it; null until then and for a VM"),
+      .describe(
+        "A container's image digest (`sha256:…`) as its host resolved it; null until then and for a VM",
+      ),
     billingPlan: z.enum(['booked', 'metered']),
     hourlyRate: z.string(),
     durationHours: z.number().int().nullable(),

@@ -310,6 +310,7 @@ describe('a deployment', () => {
         status: 'provisioning',
         gpu_type: type,
         template: 'huggingface',
+        kind: 'vm',
         storage_gb: 120,
         cpu_cores: 16,
         ram_gb: 64,

@@ -60,6 +60,7 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
       status: state,
       gpu_type: listing.model,
       template,
+      kind: instance.kind,
       storage_gb: instance.storageGb,
       cpu_cores: instance.cpus,
       ram_gb: guestMemoryGb(instance),

@@ -129,6 +129,7 @@ export function createDeployService(db: Db, instances: InstancesService, config:
             },
           },
           plan: { name: 'metered', storageGb: body.storage_gb },
+          kind: body.kind,
           template: template.id,
           record: async (listing) => {
             const ready = listing ? await readiness(listing) : { seconds: null, basis: null };

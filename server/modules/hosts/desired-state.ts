@@ -4,6 +4,7 @@ import {
   desiredInstance,
   type HeartbeatRequest,
 } from '../../../shared/contracts/agent-protocol';
+import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import { fitShape, gpuShare } from '../../../shared/rules/gpu-share';
 import type { Instance } from '../../db/schema';
 import { randomToken } from '../../lib/crypto';
@@ -63,6 +64,15 @@ export function desiredFor(
   inventory: HeartbeatRequest,
   log?: { error(obj: object, msg: string): void },
 ): DesiredInstance | null {
+  // A host whose agent runs no containers never gets one (the rent refuses it first: its
+  // verdict does not offer containers); it times out provisioning and is given back in full.
+  if (row.kind === 'container' && !driversOf(inventory).includes('container')) {
+    log?.error(
+      { instanceId: row.id, hostId: row.hostId },
+      'heartbeat: a container on a host whose agent runs no containers; left out of the answer',
+    );
+    return null;
+  }
   const object = desiredObject(row, inventory);
   const checked = desiredInstance.safeParse(object);
   if (checked.success) return checked.data;
@@ -87,14 +97,43 @@ export function desiredFor(
   return repaired.success ? repaired.data : null;
 }
 
+/** The kinds of instance a host's agent runs (AGENT_DRIVERS; an older agent: VMs only). */
+export const driversOf = (inventory: HeartbeatRequest): readonly InstanceKind[] =>
+  inventory.host.drivers ?? ['vm'];
+
+/**
+ * What a VM and a container each carry (docs/decisions/025): a VM its OS image, setup and VNC
+ * password; a container its OCI image, no setup (its image is its template) and a VNC password
+ * only because the protocol requires one (no VNC server listens for it).
+ */
+function kindFields(
+  row: Instance,
+): Pick<DesiredInstance, 'kind' | 'container' | 'vncPassword' | 'userData' | 'image'> {
+  if (row.kind === 'container' && row.containerImage !== null) {
+    return {
+      kind: 'container',
+      container: { image: row.containerImage },
+      vncPassword: row.vncPassword ?? vncPassword(),
+      userData: null,
+      image: null,
+    };
+  }
+  return {
+    kind: 'vm',
+    container: null,
+    vncPassword: row.vncPassword ?? vncPassword(),
+    userData: row.userData,
+    image: imageOfTemplate(row.template),
+  };
+}
+
 function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInstance {
   const shape = shapeOnHost(row, inventory.host, inventory.gpus.gpus.length);
   return {
     id: String(row.id),
     generation: row.generation,
     state: desiredStateOf(row.status),
-    kind: 'vm',
-    container: null,
+    ...kindFields(row),
     cpus: shape.cpus,
     memoryMib: shape.memoryMib,
     diskGib: Math.max(1, row.storageGb),
@@ -102,9 +141,6 @@ function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInsta
     sshUser: row.sshUsername,
     sshPublicKeys: row.sshPublicKeys.slice(0, 20),
     platformSshPublicKey: row.platformSshPublicKey,
-    vncPassword: row.vncPassword ?? vncPassword(),
-    userData: row.userData,
-    image: imageOfTemplate(row.template),
   };
 }
 

@@ -330,7 +330,7 @@ describe('the statement that takes a unit locks its GPU pool', () => {
             const pool =
               take === 'reserve'
                 ? (await listingsService.reserveUnit(tx, listing.id, 1_000_000n))?.pool
-                : await listingsService.takeUnit(tx, listing.id);
+                : await listingsService.takeUnit(tx, listing.id, 'vm');
             expect(pool).toMatchObject({ id: listing.id, locked: true });
             expect(await holdsPool(tx, key)).toBe(true);
             throw rolledBack;

@@ -88,6 +88,24 @@ export const hostInstancesRepo = {
     await conn.update(instances).set({ hostError: text }).where(eq(instances.id, instanceId));
   },
 
+  /**
+   * The digest a container's host resolved its image to (docs/decisions/025), for the run it
+   * reported (its generation); a VM's row is never touched.
+   */
+  async recordImageDigest(conn: Conn, instanceId: number, generation: number, digest: string) {
+    await conn
+      .update(instances)
+      .set({ imageDigest: digest })
+      .where(
+        and(
+          eq(instances.id, instanceId),
+          eq(instances.generation, generation),
+          eq(instances.kind, 'container'),
+          isNull(instances.endTime),
+        ),
+      );
+  },
+
   /** Live instances on a host that went dark are unreachable from `at` (not billed). */
   async markUnreachable(conn: Conn, hostId: string, at: Date) {
     const hit = await conn

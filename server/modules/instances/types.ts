@@ -1,6 +1,8 @@
+import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import type { ReportedState } from '../../../shared/rules/instance-lifecycle';
 import type { Tx } from '../../db/client';
 import type { Images } from '../images/catalogue';
+import type { ContainerTemplateImages } from './container-images';
 import type { AlertRecipient, InstanceRow } from './repo';
 
 export type { AlertRecipient };
@@ -9,6 +11,8 @@ export interface InstancesConfig {
   platformFeeBps: number;
   /** The image catalogue a launch checks a template's image against (the default when not given). */
   images?: Images;
+  /** Each template's container image (CONTAINER_TEMPLATE_IMAGES_FILE; the defaults when not given). */
+  containerImages?: ContainerTemplateImages;
   provisioningTimeoutMs: number;
   /** Called after any change to instances or listing availability (read caches listen). */
   onChange?: () => void;
@@ -100,6 +104,10 @@ export interface ConsoleTarget {
 export interface CreateMeteredInput {
   gpuListingId: number;
   source: 'vm' | 'deploy' | 'api';
+  /** What runs it (docs/decisions/025; a VM when not named); a container names its image. */
+  kind?: InstanceKind;
+  /** kind container: the OCI image reference it runs (as asked, or its template's). */
+  containerImage?: string | null;
   template?: string | null;
   storageGb: number;
   /**

@@ -1,3 +1,4 @@
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type {
   BillingSummary,
   CreateVmInput,
@@ -13,12 +14,14 @@ import {
   VM_TEMPLATES,
   type VmListingChoice,
 } from '../../../shared/contracts/kvm';
+import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import { mibAsGb } from '../../../shared/rules/gpu-share';
 import { holdsUnit, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
 import { AppError, notFound, validationFailed } from '../../lib/errors';
+import { listingKinds } from '../hosts/kind-readiness';
 import type { HostsService } from '../hosts/service';
 import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
 import { type HostMachineRow, listingShare } from '../listings/gpu-share';
@@ -52,6 +55,9 @@ function listingChoice(row: {
   hostId: string | null;
   isDemoHost: boolean;
   hostMachine: HostMachineRow | null;
+  hostStatus: ListingHostStatus;
+  hostReadiness: HostReadiness | null;
+  hostGpuIndexes: number[];
 }): VmListingChoice {
   const share = listingShare(row, row.hostMachine);
   return {
@@ -60,6 +66,7 @@ function listingChoice(row: {
     provider_name: row.providerName,
     location: row.location,
     is_demo_host: row.hostId === null && row.isDemoHost,
+    kinds: listingKinds(row.hostStatus, row.hostReadiness, row.hostGpuIndexes),
     max_cpu_cores: share ? share.vcpus : null,
     max_ram_gb: share ? mibAsGb(share.memoryMib) : null,
   };
@@ -208,6 +215,8 @@ export function createVmService(deps: {
         {
           userId,
           source: 'vm',
+          kind: body.kind,
+          ...(body.image !== undefined ? { image: body.image } : {}),
           listing:
             body.gpu_listing_id !== undefined
               ? { id: body.gpu_listing_id }

@@ -1,9 +1,11 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { HostReadiness } from '../../../shared/contracts/hosts';
+import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import { compiledSql } from '../../db/compiled';
 import { gpuListings, hosts } from '../../db/schema';
+import { kindReadySql } from '../hosts/kind-readiness';
 import { TAKEN_POOL_SQL, type TakenPoolRow, takenPool } from './gpu-repo';
 
 /**
@@ -20,20 +22,49 @@ const hostOfListing = sql<
   string | null
 >`coalesce(${gpuListings.hostId}, case when ${gpuListings.isDemoHost} then 'demo' else null end)`;
 
+/** A kind as SQL: a literal (the kind is one of INSTANCE_KINDS) or a statement's marker ($n). */
+const kindLiteral = (kind: InstanceKind) => sql.raw(`'${kind}'`);
+
 /**
- * A unit can be taken only where a machine can run it: a demo listing, or a listing whose
- * host is enrolled, has heartbeated and is not offline (docs/decisions/008), still reports
- * every GPU the listing sells (no gpu_problem, docs/decisions/020), and is ready — the host's
- * verdict (docs/decisions/021) and one of the listing's GPUs among its ready ones.
+ * A unit can be taken only where a machine can run it: a demo listing (the demo host runs
+ * every kind), or a listing whose host is enrolled, has heartbeated and is not offline
+ * (docs/decisions/008), still reports every GPU the listing sells (no gpu_problem,
+ * docs/decisions/020), and is ready for the kind asked — the kind's verdict and one of the
+ * listing's GPUs among the ones that serve it (docs/decisions/021 and 025;
+ * server/modules/hosts/kind-readiness.ts). `kind`: a kind, a marker holding one, or null for
+ * any kind (whether the listing can be rented at all).
  */
-export const hostCanRun = sql`(case when ${gpuListings.hostId} is null then ${gpuListings.isDemoHost}
+export function hostCanRun(kind: InstanceKind | SQL | null): SQL {
+  const ready = (k: SQL) => kindReadySql(sql`h.readiness`, sql`${gpuListings.hostGpuIndexes}`, k);
+  const readyFor =
+    kind === null
+      ? sql`(${ready(kindLiteral('vm'))} or ${ready(kindLiteral('container'))})`
+      : ready(typeof kind === 'string' ? kindLiteral(kind) : kind);
+  return sql`(case when ${gpuListings.hostId} is null then ${gpuListings.isDemoHost}
   else ${gpuListings.gpuProblem} is null and exists (select 1 from ${hosts} h
     where h.id = ${gpuListings.hostId} and h.removed_at is null
     and h.offline_since is null and h.last_heartbeat_at is not null
-    and (h.readiness is null or ((h.readiness->>'ready')::boolean
-      and (jsonb_array_length(${gpuListings.hostGpuIndexes}) = 0
-        or exists (select 1 from jsonb_array_elements(${gpuListings.hostGpuIndexes}) g(i)
-          where (h.readiness->'readyGpus') @> jsonb_build_array(g.i)))))) end)`;
+    and ${readyFor}) end)`;
+}
+
+/**
+ * A listing (table alias `alias`) whose host runs `kind` now, as SQL text for the marketplace's
+ * page statements (page-query.ts): the demo host runs every kind; a host must be online and its
+ * verdict ready for the kind on one of the listing's GPUs (hosts/kind-readiness.ts
+ * listingKinds, which shows the same as `kinds`). One condition on the host's row by its key:
+ * the default page (no kind) is not touched.
+ */
+export function listingRunsKindText(alias: string, kind: InstanceKind): string {
+  const ready = kindReadySql(
+    sql.raw('h.readiness'),
+    sql.raw(`${alias}.host_gpu_indexes`),
+    kindLiteral(kind),
+  );
+  return `(case when ${alias}.host_id is null then ${alias}.is_demo_host
+    when ${alias}.unready_gpus > 0 and ${alias}.unready_gpus >= ${alias}.total_count then false
+    else exists (select 1 from hosts h where h.id = ${alias}.host_id and h.removed_at is null
+      and h.offline_since is null and h.last_heartbeat_at is not null and ${sqlText(ready)}) end)`;
+}
 
 /** The listing's host's readiness verdict (null: the demo host, no host, or not judged yet). */
 export const hostReadinessOfListing = sql<HostReadiness | null>`(select h.readiness from ${hosts} h
@@ -76,9 +107,10 @@ const oneUnitFewer = {
 };
 /**
  * A unit can be taken: the listing is available with a unit free on a GPU its host can serve
- * (unready_gpus), not removed, and its host can run it.
+ * (unready_gpus), not removed, and its host can run the kind asked (`kind`, a marker).
  */
-const unitFree = sql`(${unitOnSale} and ${gpuListings.removedAt} is null and ${hostCanRun})`;
+const unitFree = (kind: string) =>
+  sql`(${unitOnSale} and ${gpuListings.removedAt} is null and ${hostCanRun(sql.raw(kind))})`;
 /** One unit given back (never above the total); a fully rented listing becomes available again. */
 const oneUnitMore = {
   availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,
@@ -106,10 +138,12 @@ export function reserveUnitSql(at: {
   rate: string;
   providerId: string;
   renterId: string;
+  /** The kind of instance it is taken for (its host must run that kind now). */
+  kind: string;
 }): string {
   return `update gpu_listings set available_count = ${sqlText(oneUnitFewer.availableCount)},
       status = ${sqlText(oneUnitFewer.status)}
-    where gpu_listings.id = ${at.id}::int and ${sqlText(unitFree)}
+    where gpu_listings.id = ${at.id}::int and ${sqlText(unitFree(at.kind))}
       and gpu_listings.hourly_rate_micros = ${at.rate}::bigint
       and (${at.providerId}::int is null or gpu_listings.provider_id = ${at.providerId}::int)
       and (${at.renterId}::uuid is null or not exists (select 1 from providers p
@@ -157,14 +191,14 @@ export const reservedUnit = (row: ReservedUnitRow) => ({
 /** Built once (server/db/compiled.ts). */
 export const reserveUnitStatement = compiledSql<ReservedUnitRow>(
   'listings_reserve_unit',
-  reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4' }),
+  reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4', kind: '$5' }),
 );
 
 export const takeUnitStatement = compiledSql<TakenPoolRow>(
   'listings_take_unit',
   `update gpu_listings set available_count = ${sqlText(oneUnitFewer.availableCount)},
       status = ${sqlText(oneUnitFewer.status)}
-    where gpu_listings.id = $1::int and ${sqlText(unitFree)}
+    where gpu_listings.id = $1::int and ${sqlText(unitFree('$2'))}
     returning ${TAKEN_POOL_SQL}`,
 );
 

@@ -1,7 +1,10 @@
+import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import { LISTABLE_MODELS } from '../../../shared/gpu-models';
 import { GPU_TYPE_FILTERS, type ListingSort } from '../../../shared/listing-options';
 import { DEMO_GPU_SHARE } from '../../../shared/rules/gpu-share';
+import { DEMO_HOST_KINDS } from '../hosts/kind-readiness';
 import { shareView } from './gpu-share';
+import { listingRunsKindText } from './listing-sql';
 
 /**
  * One page of the marketplace as one SQL statement, written once per shape
@@ -43,6 +46,8 @@ export interface PageShape {
   limit: number;
   /** market: GpuListingView (the web's and a provider's); public: the public API's GpuListing. */
   view: 'market' | 'public';
+  /** Only listings whose host runs this kind now (a literal of the statement: two kinds). */
+  kind?: InstanceKind;
   /**
    * Search text and GPU type written into the statement as literals instead of sent as values
    * (their LIKE patterns, lower-cased): only the catalogue's GPU names (catalogueText), so that
@@ -139,14 +144,24 @@ const GPU_SHARE_SLOT = `',"gpuShare":' || (case when l.host_id is not null then 
     when l.is_demo_host then ${sqlText(JSON.stringify(shareView(DEMO_GPU_SHARE)))} else 'null' end)`;
 
 /**
+ * A listing's kinds (presentListing's `kinds`): both on the demo host, none without a host or
+ * when none of its GPUs can serve (its hostStatus `not_ready`), and for a listing on a host a slot naming the host and the listing's GPUs
+ * (`{"kindsOf":<host id>,"gpus":[…]}`) that presenter.ts withKinds fills in from the host's
+ * verdict (server/modules/hosts/kind-readiness.ts listingKinds).
+ */
+const KINDS_SLOT = `',"kinds":' || (case when l.host_id is not null and l.unready_gpus > 0 and l.unready_gpus >= l.total_count then '[]'
+    when l.host_id is not null then '{"kindsOf":' || to_json(l.host_id)::text || ',"gpus":' || l.host_gpu_indexes::text || '}'
+    when l.is_demo_host then ${sqlText(JSON.stringify(DEMO_HOST_KINDS))} else '[]' end)`;
+
+/**
  * presentListing (presenter.ts): the stored JSON (written by a trigger when the listing, its
  * provider, its status, its counts or its host's state change: migrations 0020 and 0032) and
  * its GPU share.
  */
-const MARKET_JSON = `l.market_json || ${GPU_SHARE_SLOT} || '}'`;
+const MARKET_JSON = `l.market_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || '}'`;
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
-const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || '}'`;
+const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || '}'`;
 
 /**
  * Builds a shape's statement; its text depends on the shape only (its literals included), never
@@ -171,6 +186,7 @@ export function pageStatement(shape: PageShape): PageStatement {
     const text = literals?.gpuType === undefined ? $('gpuType') : sqlText(literals.gpuType);
     filters.push(`l.model ilike ${text}`);
   }
+  if (shape.kind) filters.push(listingRunsKindText('l', shape.kind));
   if (shape.after) {
     filters.push(
       shape.sort === undefined
@@ -246,6 +262,8 @@ export interface ListingFilter {
   after?: { value: string; id: number };
   /** market: the marketplace's listing view; public: the public API's. */
   view: PageShape['view'];
+  /** Only listings whose host runs this kind of instance now. */
+  kind?: InstanceKind;
 }
 
 function likePattern(text: string): string {
@@ -288,7 +306,7 @@ let namedTextShapes = 0;
 
 function statementOf(shape: PageShape) {
   const { literals } = shape;
-  const key = `${shape.view}|${shape.sort ?? ''}|${shape.search}|${shape.gpuType}|${shape.after}|${shape.provider}|${shape.viewerSandbox}|${shape.limit}|${literals?.search ?? ''}|${literals?.gpuType ?? ''}`;
+  const key = `${shape.view}|${shape.sort ?? ''}|${shape.search}|${shape.gpuType}|${shape.after}|${shape.provider}|${shape.viewerSandbox}|${shape.limit}|${literals?.search ?? ''}|${literals?.gpuType ?? ''}|${shape.kind ?? ''}`;
   const known = pageStatements.get(key);
   if (known) return known;
   const withText = shape.search || shape.gpuType;
@@ -328,6 +346,7 @@ export function pageQueryOf(filter: ListingFilter): {
     viewerSandbox: filter.viewerSandboxId !== undefined,
     limit: filter.limit,
     view: filter.view,
+    ...(filter.kind ? { kind: filter.kind } : {}),
     ...(literals.search !== undefined || literals.gpuType !== undefined ? { literals } : {}),
   };
   const values: PageValues = {

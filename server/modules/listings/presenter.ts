@@ -1,6 +1,8 @@
+import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { GpuListingView, GpuShareView } from '../../../shared/contracts/listings';
 import { sellableUnits } from '../../../shared/rules/gpu-binding';
 import { microsToDollars } from '../../../shared/rules/money';
+import { listingKinds } from '../hosts/kind-readiness';
 import { listingShare, shareView } from './gpu-share';
 import type { ListingRow } from './repo';
 
@@ -10,7 +12,7 @@ import type { ListingRow } from './repo';
  * MARKET_JSON); change both together (listings.test.ts compares them).
  */
 export function presentListing(
-  { listing, provider, hostStatus, hostMachine }: ListingRow,
+  { listing, provider, hostStatus, hostMachine, hostReadiness }: ListingRow,
   uptime: ReadonlyMap<string, number | null> = new Map(),
 ): GpuListingView {
   const specs = listing.specifications ?? {};
@@ -32,6 +34,7 @@ export function presentListing(
     isDemoHost: listing.isDemoHost,
     hostStatus,
     hostId: listing.hostId,
+    kinds: listingKinds(hostStatus, hostReadiness, listing.hostGpuIndexes),
     hostUptimePercent: listing.hostId ? (uptime.get(listing.hostId) ?? null) : null,
     gpuShare: shareView(listingShare(listing, hostMachine)),
     provider: {
@@ -88,3 +91,28 @@ function shareOfUnknownHost(of: string, shares: ReadonlyMap<string, GpuShareView
 }
 
 const SHARE_SLOT = /"gpuShare":\{"of":("(?:[^"\\]|\\.)*")\}/g;
+
+/**
+ * A page's listings with the kinds of each listing on a host filled in. The database writes
+ * `"kinds":{"kindsOf":<host id>,"gpus":[…]}` for those (page-query.ts); `hosts` holds what each
+ * host's kinds are read from (its verdict, and whether it is online), by its id. Like
+ * UPTIME_SLOT, the pattern cannot occur inside a JSON string. A host not found runs nothing.
+ */
+export function withKinds(json: string, hosts: ReadonlyMap<string, HostKindFacts>): string {
+  if (!json.includes('"kindsOf"')) return json;
+  return json.replace(KINDS_SLOT, (_slot, of: string, gpus: string) => {
+    const host = hosts.get(JSON.parse(of) as string);
+    const kinds = host?.online
+      ? listingKinds('online', host.readiness, JSON.parse(gpus) as number[])
+      : [];
+    return `"kinds":${JSON.stringify(kinds)}`;
+  });
+}
+
+/** What a host's listings' kinds are read from: its stored verdict, and whether it is online. */
+export interface HostKindFacts {
+  online: boolean;
+  readiness: HostReadiness | null;
+}
+
+const KINDS_SLOT = /"kinds":\{"kindsOf":("(?:[^"\\]|\\.)*"),"gpus":(\[[0-9, ]*\])\}/g;

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { HostReadiness } from '../../../shared/contracts/hosts';
+import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
@@ -20,6 +21,7 @@ import {
   unitOnSale,
 } from './listing-sql';
 import { type ListingFilter, type PageSqlRow, pageOfRow, pageQueryOf } from './page-query';
+import type { HostKindFacts } from './presenter';
 
 /** A listing's columns but its stored JSON (only the page statement reads that). */
 const { marketJson: _market, publicJson: _public, ...listingFields } = getTableColumns(gpuListings);
@@ -108,10 +110,12 @@ export const listingsRepo = {
    * before one on the demo host. Says whether a unit can be taken now, what its host reported
    * of its machine (the GPU share, gpu-share.ts) and which images its host holds
    * (heldImagesSql; the caller adds those it can fetch: server/modules/images/catalogue.ts).
+   * `rentable` is for the kind named (`kind`), else for any kind; the host's verdict and the
+   * listing's GPUs come with it for the kinds it shows (hosts/kind-readiness.ts listingKinds).
    */
   async vmCandidates(
     conn: Conn,
-    filter: { model?: string; id?: number; viewerSandboxId?: number },
+    filter: { model?: string; id?: number; viewerSandboxId?: number; kind?: InstanceKind },
   ) {
     return conn
       .select({
@@ -125,8 +129,10 @@ export const listingsRepo = {
         location: gpuListings.location,
         hostStatus: hostStatusOfListing,
         hostMachine: hostMachineSql,
-        rentable: sql<boolean>`(${unitOnSale} and ${hostCanRun})`,
+        rentable: sql<boolean>`(${unitOnSale} and ${hostCanRun(filter.kind ?? null)})`,
         heldImages: heldImagesSql,
+        hostGpuIndexes: gpuListings.hostGpuIndexes,
+        hostReadiness: hostReadinessOfListing,
       })
       .from(gpuListings)
       .innerJoin(providers, eq(providers.id, gpuListings.providerId))
@@ -151,6 +157,20 @@ export const listingsRepo = {
       .from(hosts)
       .where(inArray(hosts.id, hostIds));
     return new Map(rows.map((r) => [r.id, r.machine] as const));
+  },
+
+  /** What each named host's listings' kinds are read from (presenter.ts withKinds), by host id. */
+  async kindFactsOf(conn: Conn, hostIds: string[]): Promise<Map<string, HostKindFacts>> {
+    if (hostIds.length === 0) return new Map();
+    const rows = await conn
+      .select({
+        id: hosts.id,
+        readiness: hosts.readiness,
+        online: sql<boolean>`(${hosts.removedAt} is null and ${hosts.offlineSince} is null and ${hosts.lastHeartbeatAt} is not null)`,
+      })
+      .from(hosts)
+      .where(inArray(hosts.id, hostIds));
+    return new Map(rows.map((r) => [r.id, { online: r.online, readiness: r.readiness }] as const));
   },
 
   /** The host GPU indexes of each named listing that is on this host. */
@@ -203,8 +223,8 @@ export const listingsRepo = {
   },
 
   /**
-   * Takes one unit at the quoted rate; null when the listing is not rentable (or its price
-   * changed). The count can never go below zero: the WHERE and a CHECK both say so.
+   * Takes one unit at the quoted rate for an instance of `kind`; null when the listing is not
+   * rentable for it (or its price changed). The count can never go below zero: the WHERE and a CHECK both say so.
    */
   async reserveUnit(
     conn: Conn,
@@ -212,22 +232,25 @@ export const listingsRepo = {
     hourlyRateMicros: bigint,
     providerId?: number,
     renterId?: string,
+    kind: InstanceKind = 'vm',
   ) {
     const [row] = await reserveUnitStatement(conn, [
       id,
       String(hourlyRateMicros),
       providerId ?? null,
       renterId ?? null,
+      kind,
     ]);
     return row ? reservedUnit(row) : null;
   },
 
   /**
    * Takes one unit whatever the price (a stopped instance starting again at its own rate):
-   * its GPU pool, locked (as the reserve answers it), or null when none is free.
+   * its GPU pool, locked (as the reserve answers it), or null when none is free (or its host
+   * cannot run the instance's kind now).
    */
-  async takeUnit(conn: Conn, id: number): Promise<TakenPool | null> {
-    const [row] = await takeUnitStatement(conn, [id]);
+  async takeUnit(conn: Conn, id: number, kind: InstanceKind): Promise<TakenPool | null> {
+    const [row] = await takeUnitStatement(conn, [id, kind]);
     return row ? takenPool(id, row) : null;
   },
 

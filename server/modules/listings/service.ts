@@ -23,7 +23,7 @@ import { gpuBinding } from './gpu-binding';
 import { listingShare, shareView } from './gpu-share';
 import { gpuOfferings } from './offerings';
 import { listingsPolicy } from './policy';
-import { withGpuShares, withHostUptime } from './presenter';
+import { withGpuShares, withHostUptime, withKinds } from './presenter';
 import { listingsRepo } from './repo';
 
 /** Columns derived from the model and memory, kept so sorting stays an index scan. */
@@ -133,18 +133,20 @@ export const listingsService = {
       limit: query.limit,
       ...(after ? { after } : {}),
       view: options.view,
+      ...(query.kind ? { kind: query.kind } : {}),
     });
     const uptime =
       hostIds.length > 0
         ? await providerHostsService.uptimeOf(db, hostIds, options.now)
         : new Map<string, number | null>();
     const machines = await listingsRepo.machinesOf(db, hostIds);
+    const kindFacts = await listingsRepo.kindFactsOf(db, hostIds);
     const shares = new Map<string, GpuShareView | null>();
     for (const id of hostIds) {
       shares.set(id, shareView(listingShare({ hostId: id, isDemoHost: false }, machines.get(id))));
     }
     return {
-      json: withGpuShares(withHostUptime(json, uptime), shares),
+      json: withKinds(withGpuShares(withHostUptime(json, uptime), shares), kindFacts),
       nextCursor: next ? encodeCursor(next) : null,
     };
   },

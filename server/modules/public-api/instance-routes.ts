@@ -84,7 +84,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
         operationId: 'createInstance',
         summary: 'Create an instance',
         description:
-          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.',
+          'With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). `kind`: `vm` (the default) or `container` (metered only) with an OCI `image` (else the template’s image; none: 400); the listing’s host must run that kind now (its `kinds`), else 409 `HOST_NOT_READY` with `reason` and `fix`, before anything is charged. A container’s `sshUsername` is `root` (root of its own user namespace, not of the host). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.',
         body: createInstanceBody,
         response: { 201: createdInstanceAnswer, ...errorResponses },
       },
@@ -92,6 +92,7 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     async (request, reply) => {
       const { userId, keyId: apiKeyId } = requireKey(request);
       const { gpuListingId, durationHours, sshKeyId, template, stopAt, terminateAt } = request.body;
+      const { kind, image } = request.body;
       const { idleStopMinutes, idleThresholdPercent } = request.body;
       const warnings = await sshKeys.launchWarnings(userId, sshKeyId);
       const created = (row: InstanceRow) => ({ ...answerOf(row), warnings });
@@ -111,6 +112,8 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
                 }
               : { name: 'booked', hours: durationHours },
           template: durationHours === undefined ? (template ?? null) : null,
+          ...(kind ? { kind } : {}),
+          ...(image !== undefined ? { image } : {}),
           ...(sshKeyId ? { sshKeyId } : {}),
           apiKeyId,
           record: async () => recordAnswer(request, 201, created),

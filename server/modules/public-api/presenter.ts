@@ -25,6 +25,7 @@ export function presentPublicListing(view: GpuListingView): PublicGpuListing {
     availableCount: view.availableCount,
     provider: { name: view.provider.companyName, reputation: view.provider.reputation },
     gpuShare: view.gpuShare,
+    kinds: view.kinds,
   };
 }
 
@@ -52,6 +53,9 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     gpuListingId: instance.gpuListingId,
     gpuModel: listing.model,
     location: listing.location,
+    kind: instance.kind,
+    image: instance.containerImage,
+    imageDigest: instance.imageDigest,
     billingPlan: planName(instance),
     hourlyRate: microsToDollars(instance.hourlyRateMicros),
     durationHours: instance.durationHours,

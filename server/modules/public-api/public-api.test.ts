@@ -168,6 +168,7 @@ describe('GPU listings', () => {
         'gpuShare',
         'hourlyRate',
         'id',
+        'kinds',
         'location',
         'memory',
         'model',

@@ -55,6 +55,12 @@ export function hostStatusCommand(ctx: InstancesContext, report: Report) {
     how: { heartbeat: boolean; connection: () => HostReport['connection'] },
   ): Promise<boolean> => {
     if (!isCurrent(instance, status.generation)) return false;
+    // A container's image as its host resolved it: recorded when it says something new (once
+    // a run, in practice), whatever else the status says. A VM has none.
+    const digest = status.imageDigest;
+    if (instance.kind === 'container' && digest && digest !== instance.imageDigest) {
+      await hostInstancesRepo.recordImageDigest(db, instance.id, instance.generation, digest);
+    }
     if (how.heartbeat) {
       if (status.progress !== undefined) await recordProgress(instance, status);
       if (!isNews(instance, status)) return false;

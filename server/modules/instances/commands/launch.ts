@@ -1,16 +1,20 @@
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type { ListingHostStatus } from '../../../../shared/contracts/listings';
 import { quoteRental } from '../../../../shared/rules/pricing';
 import { AppError, notFound, validationFailed } from '../../../lib/errors';
+import { kindNotOffered, listingKinds } from '../../hosts/kind-readiness';
 import { createImages, imageOfTemplate } from '../../images/catalogue';
 import { listingsService } from '../../listings/service';
 import { sshKeysService } from '../../ssh-keys/service';
 import { usersService } from '../../users/service';
+import { DEFAULT_CONTAINER_TEMPLATE_IMAGES } from '../container-images';
 import type { InstancesContext } from '../context';
 import { imageUnavailable, offersTemplate } from '../image-offer';
 import type { Plans } from '../plans';
 import type { InstanceRow } from '../repo-rows';
 import type { CreateMeteredInput, Deadlines, IdleStop, RentOptions } from '../types';
 import { checkDeadlines, type DeadlineFields } from './deadlines';
+import { kindOf } from './kind';
 import { isImageTemplate, templateShape } from './template-shape';
 
 /** A rentable listing of a GPU type, as the launch chose it (cheapest first). */
@@ -59,6 +63,12 @@ export interface LaunchRequest {
         /** Idle stop as asked (a field left out takes the account default, docs/decisions/019). */
         idleStop?: Partial<IdleStop>;
       };
+  /**
+   * What runs it (docs/decisions/025; a VM when not named) and, for a container, the OCI image
+   * (else its template's: CONTAINER_TEMPLATE_IMAGES_FILE's map, or the public defaults).
+   */
+  kind?: InstanceKind;
+  image?: string;
   /** A template (an image or an Instant Deploy template) and the shape the renter chose. */
   template?: string | null;
   shape?: { cpus: number; memoryGb: number };
@@ -80,6 +90,17 @@ const optionsOf = (req: LaunchRequest, record: RentOptions['record'] | undefined
   ...(req.apiKeyId ? { apiKeyId: req.apiKeyId } : {}),
 });
 
+/** A container asked of a GPU type no host of which runs containers now (docs/decisions/025). */
+const noContainerHost = (gpuType: string) => {
+  const why = kindNotOffered('container');
+  return new AppError(
+    409,
+    'HOST_NOT_READY',
+    `No ${gpuType} host runs containers right now. Choose another GPU type, or create a VM.`,
+    { reason: why.reason, fix: why.fix, kind: 'container' },
+  );
+};
+
 /** Listings tried in turn when the cheapest is taken between reading and renting. */
 const ATTEMPTS = 3;
 
@@ -96,6 +117,7 @@ const retryable = (error: unknown): error is AppError =>
 export function launchCommand(ctx: InstancesContext, plans: Plans) {
   const { db } = ctx;
   const images = ctx.config.images ?? createImages();
+  const containerImages = ctx.config.containerImages ?? DEFAULT_CONTAINER_TEMPLATE_IMAGES;
 
   /** Another demo visitor's sandbox listing does not exist for this caller (ADR 010). */
   async function visibleListing(userId: string, id: number) {
@@ -106,15 +128,32 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
     return found;
   }
 
-  /** The cheapest rentable listings of a type that can run the template, at most ATTEMPTS. */
-  async function choose(userId: string, gpuType: string, template: string | null, w: ChoiceWords) {
+  /**
+   * The cheapest listings of a type rentable for the kind that can run the template (a VM's OS
+   * image held or fetchable; a container pulls its own), at most ATTEMPTS.
+   */
+  async function choose(
+    userId: string,
+    gpuType: string,
+    template: string | null,
+    kind: InstanceKind,
+    w: ChoiceWords,
+  ) {
     const viewerSandboxId = await listingsService.sandboxProviderOf(db, userId);
     const rows = await listingsService.vmCandidates(db, {
       model: gpuType,
+      kind,
       ...(viewerSandboxId === undefined ? {} : { viewerSandboxId }),
     });
     if (rows.length === 0) throw w.notOffered();
     const rentable = rows.filter((r) => r.rentable);
+    if (kind === 'container') {
+      if (rentable.length > 0) return rentable.slice(0, ATTEMPTS);
+      const runsContainers = rows.some((r) =>
+        listingKinds(r.hostStatus, r.hostReadiness, r.hostGpuIndexes).includes('container'),
+      );
+      throw runsContainers ? w.soldOut() : noContainerHost(gpuType);
+    }
     if (rentable.length === 0 && w.soldOutFirst) throw w.soldOut();
     const pool = rentable.filter((r) => offersTemplate(images, template, r));
     if (pool.length === 0) {
@@ -165,6 +204,12 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
   } = {
     booked: async (req, plan, now) => {
       const { listing } = req;
+      // A marketplace rental is a VM (docs/decisions/025: containers are metered only).
+      if (req.kind === 'container') {
+        throw validationFailed({
+          kind: ['A container runs on a metered instance: leave out durationHours'],
+        });
+      }
       if (!('id' in listing)) throw new Error('a booked launch names its listing');
       // The figures the client showed, or (it named only listing and hours) the server's own.
       const terms =
@@ -190,8 +235,10 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
       const { listing } = req;
       const source = req.source === 'marketplace' ? 'api' : req.source;
       if (plan.deadlines) checkDeadlines(plan.deadlines, now, plan.deadlineFields);
+      const what = kindOf(req, containerImages);
       const base = {
         source,
+        ...what,
         storageGb: plan.storageGb,
         ...(req.askedShape ? { askedShape: req.askedShape } : {}),
         ...(plan.deadlines ? { deadlines: plan.deadlines } : {}),
@@ -199,18 +246,28 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
       };
       if ('id' in listing) {
         const found = await visibleListing(req.userId, listing.id);
-        // The listing's host must hold or be able to fetch the template's image (else 409).
-        if (req.template && !images.fetchable(imageOfTemplate(req.template))) {
+        // A VM's host must hold or be able to fetch the template's OS image (else 409).
+        if (
+          what.kind === 'vm' &&
+          req.template &&
+          !images.fetchable(imageOfTemplate(req.template))
+        ) {
           const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
           if (!held || !offersTemplate(images, req.template, held)) {
             throw imageUnavailable(isImageTemplate(req.template) ? req.template : 'ubuntu22');
           }
         }
-        const setup = templateShape(req.template, req.shape);
+        const setup = templateShape(req.template, req.shape, what.kind);
         return openMetered(req, { ...setup, gpuListingId: listing.id, ...base }, now, null);
       }
-      const pool = await choose(req.userId, listing.gpuType, req.template ?? null, listing.words);
-      const setup = templateShape(req.template, req.shape);
+      const pool = await choose(
+        req.userId,
+        listing.gpuType,
+        req.template ?? null,
+        what.kind,
+        listing.words,
+      );
+      const setup = templateShape(req.template, req.shape, what.kind);
       let last: unknown = listing.words.soldOut();
       for (const candidate of pool) {
         try {
@@ -231,6 +288,8 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
   };
 
   return async (req: LaunchRequest, now: Date): Promise<InstanceRow> => {
+    // What runs it is checked before anything is looked up (400 names the field).
+    kindOf(req, containerImages);
     if (req.sshKeyId) {
       try {
         await sshKeysService.authorizedKeys(db, req.userId, [req.sshKeyId]);

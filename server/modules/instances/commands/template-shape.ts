@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import { VM_LIMITS, VM_TEMPLATES, type VmTemplate } from '../../../../shared/contracts/kvm';
 import {
   type DeployTemplateId,
@@ -19,6 +20,7 @@ export const isImageTemplate = (id: string): id is VmTemplate =>
 export function templateShape(
   template: string | null | undefined,
   chosen?: { cpus: number; memoryGb: number },
+  kind: InstanceKind = 'vm',
 ): Partial<CreateMeteredInput> {
   if (!template) return {};
   if (isImageTemplate(template)) {
@@ -34,7 +36,11 @@ export function templateShape(
     template: t.id,
     cpus: chosen?.cpus ?? t.cpuCores,
     memoryGb: chosen?.memoryGb ?? t.ramGb,
-    userData: deployUserData(t.id, { jupyterToken: randomBytes(24).toString('hex') }),
+    // Cloud-init is a VM's: a container's template is its image (docs/decisions/025).
+    userData:
+      kind === 'vm'
+        ? deployUserData(t.id, { jupyterToken: randomBytes(24).toString('hex') })
+        : null,
     platformKey: generateSshKeyPair(`rentgpu-console-${t.id}`),
   };
 }

@@ -38,7 +38,7 @@ const RENT_AT: PostingMarkers = {
  * had: "Rental <id>: <hours> h of <model> held in escrow, storage add-on charged".
  */
 const RENT_SQL = `with l as (
-    ${reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4' })}
+    ${reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4', kind: "'vm'" })}
   ), i as (
     insert into instances (user_id, gpu_listing_id, provider_id, host_id, source, billing_plan,
       status, state_changed_at, duration_hours, hourly_rate_micros, booked_cost_micros,

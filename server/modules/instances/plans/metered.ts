@@ -4,7 +4,6 @@ import {
   shapeBeyondShare,
   shownShare,
 } from '../../../../shared/rules/gpu-share';
-import { listingBlocker } from '../../../../shared/rules/host-readiness';
 import {
   allowedActions,
   canAct,
@@ -24,6 +23,7 @@ import {
   notFound,
   validationFailed,
 } from '../../../lib/errors';
+import { kindBlocker } from '../../hosts/kind-readiness';
 import { ledgerService } from '../../ledger/service';
 import { listingShare } from '../../listings/gpu-share';
 import { listingsService } from '../../listings/service';
@@ -112,6 +112,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     async open(userId, terms, now, options = {}) {
       if (terms.plan !== 'metered') throw new Error('metered plan opened with other terms');
       const input = terms;
+      const kind = input.kind ?? 'vm';
       const told: InstanceEvent[] = [];
       return ctx.forHost(async (tx) => {
         const found = await listingsService.findById(tx, input.gpuListingId);
@@ -122,10 +123,15 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
           throw hostOffline(found.hostStatus);
         }
-        // Before anything is taken or charged: a host that cannot run it is 409 with why (its
-        // own reason first, then a GPU it lost).
-        const blocker = listingBlocker(found.hostReadiness, found.listing.hostGpuIndexes);
-        if (blocker) throw hostNotReady(blocker);
+        // Before anything is taken or charged: a host that cannot run its kind is 409 with why
+        // (its own reason first, then a GPU it lost); reserveUnit checks the same in its SQL.
+        const blocker = kindBlocker(
+          found.hostReadiness,
+          kind,
+          found.listing.hostGpuIndexes,
+          found.hostStatus === 'demo',
+        );
+        if (blocker) throw hostNotReady(blocker, kind);
         if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
         // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
         const listing = await listingsService.reserveUnit(
@@ -134,6 +140,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           rate,
           undefined,
           userId,
+          kind,
         );
         if (!listing) throw capacityUnavailable();
         const instance = await instancesRepo.insert(tx, {
@@ -142,6 +149,10 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           providerId: listing.providerId,
           hostId: listing.hostId,
           source: input.source,
+          kind,
+          containerImage: kind === 'container' ? (input.containerImage ?? null) : null,
+          // A container's root is not its host's (a user namespace): renters log in as root.
+          ...(kind === 'container' ? { sshUsername: 'root' } : {}),
           template: input.template ?? null,
           ...shape,
           userData: input.userData ?? null,
@@ -182,7 +193,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
      */
     async start(tx, instance, now, told = []) {
       await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
-      const pool = await listingsService.takeUnit(tx, instance.gpuListingId);
+      const pool = await listingsService.takeUnit(tx, instance.gpuListingId, instance.kind);
       if (!pool) throw capacityUnavailable();
       const moved = await instancesRepo.transition(tx, instance.id, ['stopped'], 'starting', now, {
         endReason: null,
