@@ -77,6 +77,9 @@ function instance(changes: Partial<PublicInstance> = {}): PublicInstance {
     gpuListingId: 3,
     gpuModel: 'A100',
     location: 'Mumbai',
+    kind: 'vm',
+    image: null,
+    imageDigest: null,
     billingPlan: 'metered',
     hourlyRate: '2.00',
     durationHours: null,
@@ -195,6 +198,53 @@ describe('--wait', () => {
     expect((await rentgpu(['instances', 'start', '12', '--wait'])).code).toBe(1);
   });
 
+  it('creates a container with --kind and --image, and shows its image and digest', async () => {
+    const image = 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime';
+    const digest = `sha256:${'c'.repeat(64)}`;
+    handler = () => ({
+      status: 201,
+      json: { instance: instance({ kind: 'container', image, sshUsername: 'root' }), warnings: [] },
+    });
+    const res = await rentgpu(
+      ['instances', 'create', '3', '--kind', 'container', '--image', image],
+      {
+        tty: true,
+      },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(seen[0]?.body ?? '{}')).toEqual({
+      gpuListingId: 3,
+      kind: 'container',
+      image,
+    });
+    expect(res.stdout).toMatch(/Kind +container/);
+    expect(res.stdout).toMatch(new RegExp(`Image +${image}`));
+    expect(res.stdout).toMatch(/Digest +not resolved yet/);
+
+    handler = () => ({
+      json: { instance: instance({ kind: 'container', image, imageDigest: digest }) },
+    });
+    const got = await rentgpu(['instances', 'get', '12'], { tty: true });
+    expect(got.stdout).toContain(digest);
+    handler = () => ({
+      json: { instances: [instance({ kind: 'container', image })], nextCursor: null },
+    });
+    expect((await rentgpu(['instances', 'list'], { tty: true })).stdout).toContain('container');
+
+    // A VM shows its kind and nothing of images.
+    handler = () => ({ json: { instance: instance({}) } });
+    const vm = await rentgpu(['instances', 'get', '12'], { tty: true });
+    expect(vm.stdout).toMatch(/Kind +vm/);
+    expect(vm.stdout).not.toContain('Image');
+
+    const wrong = await rentgpu(['instances', 'create', '3', '--kind', 'lxc']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('--kind');
+    const imageAlone = await rentgpu(['instances', 'create', '3', '--image', image]);
+    expect(imageAlone.code).not.toBe(0);
+    expect(imageAlone.stderr).toContain('--kind container');
+  });
+
   it('without --wait answers at once, as before', async () => {
     instanceGoingThrough('provisioning', ['running']);
     const res = await rentgpu(['instances', 'create', '3']);
@@ -268,6 +318,7 @@ describe('what a terminal shows', () => {
       availableCount: 2,
       provider: { name: 'Acme', reputation: '4.8' },
       gpuShare: { vcpus: 8, memoryGb: 25.5 },
+      kinds: ['vm', 'container'],
     };
     handler = () => ({ json: { gpus: [listing], nextCursor: null } });
     const plain = await rentgpu(['gpus', 'list'], { tty: true });

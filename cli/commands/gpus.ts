@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { GpuListingsPage } from '../../shared/contracts/public-api';
 import { table } from '../output';
 import { type Ctx, positiveInt } from './context';
@@ -7,6 +7,7 @@ import { type GpuRow, gpuColumns } from './views';
 interface GpuListOptions {
   model?: string;
   gpuType?: string;
+  kind?: string;
   sort?: string;
   limit?: number;
   cursor?: string;
@@ -21,6 +22,7 @@ export function registerGpus(root: Command, ctx: Ctx): void {
       query: {
         model: options.model,
         gpuType: options.gpuType,
+        kind: options.kind,
         // Cheapest first unless another order is asked for (with --model too).
         sort: options.sort ?? 'price-asc',
         limit: options.limit,
@@ -37,6 +39,12 @@ export function registerGpus(root: Command, ctx: Ctx): void {
     command
       .option('--model <text>', 'search by model')
       .option('--gpu-type <type>', 'only this GPU type')
+      .addOption(
+        new Option('--kind <kind>', 'only GPUs whose host runs this kind now').choices([
+          'vm',
+          'container',
+        ]),
+      )
       .option('--sort <order>', 'price-asc (the default), price-desc, memory or performance')
       .option('--limit <n>', 'at most this many (1-100)', positiveInt('--limit'))
       .option('--cursor <cursor>', 'the next page, from a previous list')

@@ -22,9 +22,18 @@ export function registerInstances(root: Command, ctx: Ctx): void {
   const { api, show } = ctx;
   const create = async (
     gpuId: number,
-    options: { duration?: number; sshKey?: string; template?: string } & DeadlineOptions &
+    options: {
+      duration?: number;
+      sshKey?: string;
+      template?: string;
+      kind?: 'vm' | 'container';
+      image?: string;
+    } & DeadlineOptions &
       WaitOptions,
   ): Promise<void> => {
+    if (options.image !== undefined && options.kind === undefined) {
+      throw new UsageError('--image is for containers: add --kind container');
+    }
     const answer = await api<CreatedInstanceAnswer>({
       method: 'POST',
       path: '/instances',
@@ -33,6 +42,8 @@ export function registerInstances(root: Command, ctx: Ctx): void {
         ...(options.duration !== undefined ? { durationHours: options.duration } : {}),
         ...(options.sshKey ? { sshKeyId: options.sshKey } : {}),
         ...(options.template ? { template: options.template } : {}),
+        ...(options.kind ? { kind: options.kind } : {}),
+        ...(options.image !== undefined ? { image: options.image } : {}),
         ...deadlineBody(options, new Date()),
       },
     });
@@ -107,6 +118,16 @@ export function registerInstances(root: Command, ctx: Ctx): void {
       .option('--duration <hours>', 'hours to book (1-720)', positiveInt('--duration'))
       .option('--ssh-key <id>', 'one of your SSH keys')
       .option('--template <id>', 'a template from `rentgpu templates list` (metered only)')
+      .addOption(
+        new Option(
+          '--kind <kind>',
+          "what runs it: a virtual machine (the default) or a container (metered only; the listing's kinds say which its host runs)",
+        ).choices(['vm', 'container']),
+      )
+      .option(
+        '--image <ref>',
+        "with --kind container: the OCI image to run (e.g. pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime; default: the template's image)",
+      )
       .option('--wait', 'return once it is running (non-zero if it fails)')
       .option(
         '--wait-timeout <seconds>',

@@ -37,6 +37,7 @@ export const instanceColumns: Column<PublicInstance>[] = [
   ['id', (i) => i.id],
   ['status', statusWord],
   ['gpu', (i) => i.gpuModel],
+  ['kind', (i) => i.kind ?? 'vm'],
   ['plan', (i) => i.billingPlan],
   ['$/hour', (i) => i.hourlyRate],
   [
@@ -53,7 +54,10 @@ export const instanceColumns: Column<PublicInstance>[] = [
  * A listing as the CLI reads it: the public API's fields, and the host's status when the
  * server gives one (older servers do not).
  */
-export type GpuRow = PublicGpuListing & { hostStatus?: string };
+export type GpuRow = Omit<PublicGpuListing, 'kinds'> & {
+  hostStatus?: string;
+  kinds?: PublicGpuListing['kinds'];
+};
 
 export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
   return [
@@ -66,6 +70,10 @@ export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
     ['location', (g) => g.location],
     ['$/hour', (g) => g.hourlyRate],
     ['available', (g) => g.availableCount],
+    // The kinds its host runs now (older servers send none).
+    ...(rows.some((g) => g.kinds !== undefined)
+      ? [['kinds', (g: GpuRow) => g.kinds?.join(',') || null] as Column<GpuRow>]
+      : []),
     ...(rows.some((g) => g.hostStatus !== undefined)
       ? [['host', (g: GpuRow) => g.hostStatus] as Column<GpuRow>]
       : []),
@@ -83,6 +91,13 @@ export function instanceFields(i: PublicInstance): string {
     ['Status', i.provisioningStep && live ? `${i.status} (${i.provisioningStep})` : i.status],
     ...(host ? [['Host', host] as [string, unknown]] : []),
     ['GPU', `${i.gpuModel} (${i.location})`],
+    ['Kind', i.kind ?? 'vm'],
+    ...(i.kind === 'container'
+      ? ([
+          ['Image', i.image],
+          ['Digest', i.imageDigest ?? 'not resolved yet'],
+        ] as [string, unknown][])
+      : []),
     ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
     ['Rate', `$${i.hourlyRate}/hour`],
     ['SSH', ssh ? sshCommand(ssh) : noSsh(i)],
