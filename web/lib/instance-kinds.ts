@@ -1,17 +1,17 @@
-import type { InstanceKind } from '../../shared/contracts/instance-kind';
+import {
+  INSTANCE_KIND_LABELS,
+  INSTANCE_KINDS,
+  type InstanceKind,
+} from '../../shared/instance-kinds';
 
 /**
- * Instance kinds as the pages show them (docs/decisions/025). The contract's module builds zod
- * schemas, which the VM dashboard and the marketplace do not load, so the words are repeated
- * here and instance-kinds.test.ts holds them to the contract's INSTANCE_KINDS and
- * INSTANCE_KIND_LABELS. The create form loads the contract itself when it checks an image.
+ * Instance kinds as the pages show them (docs/decisions/025), from shared/instance-kinds.ts,
+ * which loads no zod (the VM dashboard and the marketplace do not). The create form loads the
+ * contract itself when it checks an image.
  */
-export const KINDS: readonly InstanceKind[] = ['vm', 'container'];
+export const KINDS: readonly InstanceKind[] = INSTANCE_KINDS;
 
-export const KIND_LABELS: Record<InstanceKind, string> = {
-  vm: 'Virtual machine',
-  container: 'Container',
-};
+export const KIND_LABELS: Record<InstanceKind, string> = INSTANCE_KIND_LABELS;
 
 /** The short word a listing card's badge shows (its full label is read to screen readers). */
 export const KIND_BADGES: Record<InstanceKind, string> = {

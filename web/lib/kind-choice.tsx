@@ -1,4 +1,4 @@
-import type { InstanceKind } from '../../shared/contracts/instance-kind';
+import type { InstanceKind } from '../../shared/instance-kinds';
 import { cn } from './cn';
 import { KIND_HINTS, KIND_LABELS } from './instance-kinds';
 

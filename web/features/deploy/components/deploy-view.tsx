@@ -6,7 +6,7 @@ import type {
   DeploymentStatusView,
   DeployResultView,
 } from '../../../../shared/contracts/deploy';
-import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
+import type { InstanceKind } from '../../../../shared/instance-kinds';
 
 type DeploymentView = DeploymentStatusView['deployment'];
 

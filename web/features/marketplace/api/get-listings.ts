@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { NEXT_CURSOR_HEADER } from '../../../../shared/constants';
-import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import type { InstanceKind } from '../../../../shared/instance-kinds';
 import { LISTINGS_KEY } from '../../../lib/query-keys';
 
 export interface ListingFilters {

@@ -1,7 +1,7 @@
 import { Search } from 'lucide-react';
 import type { FormEvent } from 'react';
-import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
+import type { InstanceKind } from '../../../../shared/instance-kinds';
 import { GPU_TYPE_FILTERS, SORT_OPTIONS } from '../../../../shared/listing-options';
 import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';

@@ -6,8 +6,8 @@ import {
   useMemo,
   useState,
 } from 'react';
-import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import type { InstanceKind } from '../../../../shared/instance-kinds';
 import type { Currency } from '../../../../shared/rules/currency';
 import { isRentable } from '../../../../shared/rules/pricing';
 import { Button } from '../../../components/ui/button';

@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from 'react';
-import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type {
   CreateVmBody,
   GpuOffering,
   VmListingChoice,
   VmTemplateOption,
 } from '../../../../shared/contracts/kvm';
+import type { InstanceKind } from '../../../../shared/instance-kinds';
 import { formatMoney } from '../../../../shared/rules/currency';
 import {
   type GpuShareShown,

@@ -1,4 +1,4 @@
-import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
+import type { InstanceKind } from '../../../../shared/instance-kinds';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { KindChoice } from '../../../lib/kind-choice';
