@@ -155,7 +155,9 @@ export function yamlSpec(text: string): { kind: string; devices: string[] } {
     const line = raw.replace(/\s+#.*$/, '');
     if (!line.trim() || line.trim().startsWith('#')) continue;
     const indent = line.length - line.trimStart().length;
-    if (indent === 0) {
+    // nvidia-ctk (Go's YAML) writes a list's items at its key's own indent: `devices:` then
+    // `- containerEdits:` at column 0, each item's `name:` at column 2.
+    if (indent === 0 && !(inDevices && /^-(\s|$)/.test(line))) {
       inDevices = /^devices:\s*$/.test(line);
       itemIndent = null;
       const k = line.match(/^kind:\s*(.+)$/);
@@ -163,11 +165,11 @@ export function yamlSpec(text: string): { kind: string; devices: string[] } {
       continue;
     }
     if (!inDevices) continue;
-    const item = line.match(/^(\s*)-\s+(.*)$/);
+    const item = line.match(/^(\s*)-(?:\s+(.*))?$/);
     if (item) {
       itemIndent ??= item[1]?.length ?? 0;
       if ((item[1]?.length ?? 0) !== itemIndent) continue;
-      const name = item[2]?.match(/^name:\s*(.+)$/);
+      const name = (item[2] ?? '').match(/^name:\s*(.+)$/);
       if (name?.[1]) devices.push(unquote(name[1]));
     } else if (itemIndent !== null && indent === itemIndent + 2) {
       const name = line.trim().match(/^name:\s*(.+)$/);
