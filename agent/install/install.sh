@@ -16,6 +16,13 @@
 # it as the hardened systemd service rentgpu-agent.service, as that user, never as root
 # (docs/decisions/014-a-trustworthy-install.md).
 #
+# --drivers container (or vm,container) sets the host up for containers too
+# (docs/decisions/025-containers-beside-vms.md): AGENT_DRIVERS in agent.env; Podman, runc, CNI's
+# plugins, iptables, catatonit, conmon and dropbear; the `containers:` ranges in /etc/subuid and
+# /etc/subgid that --userns=auto takes each container's ids from; a look at the NVIDIA Container
+# Toolkit and its CDI spec (the installer only says what to run: the toolkit comes from NVIDIA's
+# own repository); and the service as root, since rootful Podman needs it (write_unit says why).
+#
 # This file is static: the server never writes anything into it. The server URL arrives as an
 # argument and the token on standard input or in a file (never as an argument: `ps` shows
 # arguments to every user); both are checked against strict patterns before they are used.
@@ -33,6 +40,23 @@ readonly CATALOGUE_PATH=/api/providers/agent/images
 # QEMU and qemu-img; genisoimage writes cloud-init's seed; ovmf is the UEFI firmware cloud
 # images boot with; the OpenSSH client is the agent's readiness probe (a login to the guest).
 readonly PACKAGES=(qemu-system-x86 qemu-utils genisoimage ovmf openssh-client)
+# The container driver (ADR 025): Podman with runc (crun refuses cgroup v1 hybrid hosts), uidmap,
+# CNI's plugins for its per-instance networks, iptables for its host rules, catatonit for --init,
+# conmon, dropbear (the SSH server the agent mounts into containers) and the OpenSSH client (its
+# readiness probe logs in).
+readonly CONTAINER_PACKAGES=(podman runc uidmap containernetworking-plugins iptables catatonit conmon
+  dropbear-bin openssh-client)
+# --userns=auto takes each container's uids and gids from the `containers` entries in
+# /etc/subuid and /etc/subgid (podman-run(1): "Example: containers:2147483647:2147483648"); the
+# agent asks 65536 per container, so a range elsewhere must hold at least 64 of them.
+readonly SUBID_START=2147483647
+readonly SUBID_COUNT=2147483648
+readonly SUBID_MIN_COUNT=$((65536 * 64))
+# The NVIDIA Container Toolkit release without a known container escape
+# (shared/rules/host-readiness.ts MIN_TOOLKIT_VERSION; the test keeps them equal), and the
+# command that writes the CDI spec Podman hands GPUs out by.
+readonly MIN_TOOLKIT_VERSION=1.17.8
+readonly CDI_GENERATE='nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml'
 readonly MIN_RAM_GB=32
 readonly MIN_DISK_GB=500
 readonly MIN_NODE_MAJOR=20
@@ -47,6 +71,14 @@ DRY_RUN=0
 SKIP_PACKAGES=0
 SKIP_IMAGE=0
 WARNINGS=0
+# The kinds of instance the host runs (AGENT_DRIVERS): vm, container or vm,container.
+DRIVERS=''
+DRIVERS_GIVEN=0
+HAS_VM=1
+HAS_CONTAINER=0
+# Who the service (and the agent's --fetch-image and --check here) runs as: the agent's own user
+# on VM-only hosts, root where containers run (write_unit).
+SERVICE_USER="$AGENT_USER"
 
 usage() {
   cat <<'USAGE'
@@ -57,9 +89,13 @@ Usage: install.sh --server URL (--token-stdin | --token-file FILE) [options]
                      from standard input, e.g. <<< 'TOKEN'
   --token-file FILE  read the token from FILE instead
   --allow-http       accept an http:// server (a test or development server only)
-  --skip-packages    do not install QEMU, genisoimage, OVMF and the OpenSSH client with apt-get
+  --drivers LIST     what the host rents out: vm (QEMU virtual machines, the default), container
+                     (Podman containers on the host's NVIDIA driver) or vm,container; a re-run
+                     without it keeps the earlier install's choice
+  --skip-packages    do not install the packages (QEMU, genisoimage, OVMF and the OpenSSH
+                     client; Podman, runc and the rest for containers) with apt-get
   --skip-image       do not fetch the default OS image (Ubuntu 22.04) now; the agent fetches
-                     it when a rental first needs it
+                     it when a rental first needs it (container-only hosts need none)
   --prefix DIR       install into DIR instead of / (an image or a test): no root needed, no
                      packages, no systemctl
   --dry-run          check the host and print what would be done (and which image would be
@@ -140,6 +176,17 @@ parse_args() {
         SKIP_IMAGE=1
         shift
         ;;
+      --drivers)
+        (($# >= 2)) || die "--drivers needs a value: vm, container or vm,container"
+        DRIVERS="$2"
+        DRIVERS_GIVEN=1
+        shift 2
+        ;;
+      --drivers=*)
+        DRIVERS="${1#--drivers=}"
+        DRIVERS_GIVEN=1
+        shift
+        ;;
       -h | --help)
         usage
         exit 0
@@ -164,6 +211,53 @@ parse_args() {
     [[ "$PREFIX" == /* ]] || die "--prefix must be an absolute path"
     PREFIX="${PREFIX%/}"
   fi
+  choose_drivers
+}
+
+# DRIVERS as the agent reads AGENT_DRIVERS (agent/env.ts): vm and/or container, comma-separated,
+# in any order, written back as vm, container or vm,container. Without --drivers: the earlier
+# install's choice (a re-run, e.g. with a new token, does not turn containers off), else vm.
+choose_drivers() {
+  local given="$DRIVERS"
+  if ((!DRIVERS_GIVEN)); then
+    local env_file="${PREFIX}/etc/rentgpu-agent/agent.env" line=''
+    if [[ -r "$env_file" ]]; then
+      while IFS= read -r line; do
+        if [[ "$line" == AGENT_DRIVERS=* ]]; then given="${line#AGENT_DRIVERS=}"; fi
+      done <"$env_file"
+    fi
+    if [[ -n "$given" ]] && parse_drivers "$given"; then
+      info "AGENT_DRIVERS=$DRIVERS, as installed before (--drivers changes it)"
+      return
+    fi
+    given=vm
+  fi
+  parse_drivers "$given" ||
+    die "--drivers must be vm, container or vm,container (got '$given')"
+}
+
+parse_drivers() {
+  local -a kinds
+  local kind
+  HAS_VM=0
+  HAS_CONTAINER=0
+  [[ "$1" =~ ^[a-z]+(,[a-z]+)*$ ]] || return 1
+  IFS=, read -r -a kinds <<<"$1"
+  for kind in "${kinds[@]}"; do
+    case "$kind" in
+      vm) HAS_VM=1 ;;
+      container) HAS_CONTAINER=1 ;;
+      *) return 1 ;;
+    esac
+  done
+  if ((HAS_VM && HAS_CONTAINER)); then
+    DRIVERS=vm,container
+  elif ((HAS_CONTAINER)); then
+    DRIVERS=container
+  else
+    DRIVERS=vm
+  fi
+  if ((HAS_CONTAINER)); then SERVICE_USER=root; else SERVICE_USER="$AGENT_USER"; fi
 }
 
 # The token, from standard input or a file; only builtins touch it (no command's arguments).
@@ -238,6 +332,10 @@ check_os() {
   else
     warn "Linux kernel $kernel found; kernel 5.15+ is required (KVM with GPU passthrough)"
   fi
+  if ((!HAS_VM)); then
+    info "no virtual machines on this host (--drivers $DRIVERS): KVM is not needed"
+    return
+  fi
   # /dev/kvm alone proves nothing (a paravirtual kvm_pvm provides one that hangs stock guests):
   # the agent needs the hardware module behind it. Whether the agent's user can open it, and
   # the rest of what a VM needs, is the agent's own --check (check_readiness below).
@@ -291,12 +389,20 @@ check_ports() {
   for port in $listening; do
     if ((port >= 5900 && port <= 5999)); then busy+=("$port"); fi
   done
-  if ((${#busy[@]})); then
+  if ((!HAS_VM)); then
+    :
+  elif ((${#busy[@]})); then
     warn "ports ${busy[*]} are in use; the agent needs 5900-5999 for virtual machine consoles (VNC)"
   else
     info "ports 5900-5999 are free"
   fi
-  info "make sure your firewall lets renters reach ports 22 and 5900-5999 (and the agent's SSH ports, 22000-22999 by default)"
+  if ((HAS_VM && HAS_CONTAINER)); then
+    info "make sure your firewall lets renters reach ports 22 and 5900-5999 (and the agent's SSH ports, 22000-22999 for VMs and 23000-23999 for containers by default)"
+  elif ((HAS_CONTAINER)); then
+    info "make sure your firewall lets renters reach port 22 (and the agent's SSH ports for containers, 23000-23999 by default)"
+  else
+    info "make sure your firewall lets renters reach ports 22 and 5900-5999 (and the agent's SSH ports, 22000-22999 by default)"
+  fi
 }
 
 NODE_BIN=''
@@ -323,18 +429,124 @@ check_node() {
   esac
 }
 
+# The packages the host's drivers need: QEMU's for VMs, Podman's for containers, both for both.
+host_packages() {
+  local -a list=()
+  ((HAS_VM)) && list+=("${PACKAGES[@]}")
+  local p
+  if ((HAS_CONTAINER)); then
+    for p in "${CONTAINER_PACKAGES[@]}"; do
+      [[ " ${list[*]} " == *" $p "* ]] || list+=("$p")
+    done
+  fi
+  printf '%s\n' "${list[@]}"
+}
+
 install_packages() {
+  local -a packages
+  mapfile -t packages < <(host_packages)
   if ((SKIP_PACKAGES)) || [[ -n "$PREFIX" ]]; then
-    info "skipping packages (${PACKAGES[*]})"
+    info "skipping packages (${packages[*]})"
     return
   fi
   if [[ ! -f /etc/debian_version ]] || ! command -v apt-get >/dev/null 2>&1; then
-    warn "not Debian or Ubuntu: install QEMU (qemu-system-x86_64, qemu-img), genisoimage, OVMF (UEFI firmware) and the OpenSSH client (ssh, ssh-keygen) yourself"
+    local what=''
+    ((HAS_VM)) && what='QEMU (qemu-system-x86_64, qemu-img), genisoimage, OVMF (UEFI firmware), '
+    ((HAS_CONTAINER)) && what+='Podman with runc, newuidmap, the CNI plugins, iptables, catatonit, conmon, dropbear, '
+    warn "not Debian or Ubuntu: install ${what}the OpenSSH client (ssh, ssh-keygen) yourself (Debian's names: ${packages[*]})"
     return
   fi
-  info "installing ${PACKAGES[*]}"
+  info "installing ${packages[*]}"
   run env DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null
-  run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" </dev/null
+  run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" </dev/null
+}
+
+# The `containers:` ranges --userns=auto allocates each container's ids from (rootful Podman;
+# podman-run(1) --userns). Added once, when the file has none; an existing one is kept. The
+# documented range (2147483647, 2147483648 ids: up to the highest valid id) unless it overlaps a
+# range already in the file; then the ids above every range there, if enough are left.
+# shellcheck disable=SC2016 # awk's own $2 and $3
+readonly SUBID_RANGE_AWK='
+BEGIN { FS = ":"; last = 4294967295 }
+$1 == "containers" { found = 1 }
+NF >= 3 && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ {
+  s = $2 + 0; e = s + $3
+  if (s < start + count && e > start) overlap = 1
+  if (e > top) top = e
+}
+END {
+  if (found) exit 0
+  if (!overlap) { printf "containers:%.0f:%.0f\n", start, count; exit 0 }
+  if (last - top >= min) { printf "containers:%.0f:%.0f\n", top, last - top; exit 0 }
+  exit 1
+}'
+
+setup_subids() {
+  ((HAS_CONTAINER)) || return 0
+  local file line tmp
+  for file in "${PREFIX}/etc/subuid" "${PREFIX}/etc/subgid"; do
+    if [[ -e "$file" && ! -r "$file" ]]; then
+      warn "cannot read $file to check its containers: range (--userns=auto needs one)"
+      continue
+    fi
+    if ! line="$( (if [[ -e "$file" ]]; then cat "$file"; fi) |
+      awk -v start="$SUBID_START" -v count="$SUBID_COUNT" -v min="$SUBID_MIN_COUNT" "$SUBID_RANGE_AWK")"; then
+      warn "$file leaves no free range of $SUBID_MIN_COUNT ids for containers (--userns=auto): add a line containers:START:COUNT that overlaps no other range yourself"
+      continue
+    fi
+    if [[ -z "$line" ]]; then
+      info "$file has a containers: range (--userns=auto)"
+      continue
+    fi
+    if ((DRY_RUN)); then
+      WOULD_WRITE+=("$file")
+      info "would add $line to $file (the ids --userns=auto gives containers)"
+      continue
+    fi
+    info "adding $line to $file (the ids --userns=auto gives containers)"
+    mkdir -p "${file%/*}"
+    tmp="$(mktemp "${file%/*}/.${file##*/}.XXXXXX")"
+    # Rewritten through awk so that a last line without its newline is ended first.
+    if [[ -e "$file" ]]; then awk '{ print }' "$file" >"$tmp"; fi
+    printf '%s\n' "$line" >>"$tmp"
+    chmod 0644 "$tmp"
+    mv -f "$tmp" "$file"
+  done
+}
+
+# 0 when a CDI spec (YAML as nvidia-ctk writes it, or JSON) is of kind nvidia.com/gpu.
+readonly CDI_GPU_KIND_AWK='
+/^kind:[ \t]*["\047]?nvidia\.com\/gpu["\047]?[ \t]*$/ { found = 1 }
+/"kind"[ \t]*:[ \t]*"nvidia\.com\/gpu"/ { found = 1 }
+END { exit !found }'
+
+# The NVIDIA Container Toolkit and the CDI spec Podman hands GPUs out by. Only looked at and
+# reported: the toolkit comes from NVIDIA's own repository, not Debian's or Ubuntu's, so the
+# installer never fetches it; the agent's --check below judges its version.
+check_container_toolkit() {
+  local version=''
+  if ! command -v nvidia-ctk >/dev/null 2>&1; then
+    warn "the NVIDIA Container Toolkit is not installed (no nvidia-ctk): containers cannot be given GPUs. Install nvidia-container-toolkit $MIN_TOOLKIT_VERSION or later from NVIDIA's repository (https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html), then run: sudo $CDI_GENERATE"
+    return
+  fi
+  version="$(nvidia-ctk --version 2>/dev/null </dev/null | awk 'NR == 1')" || version=''
+  info "NVIDIA Container Toolkit: ${version:-its version could not be read} (the agent's --check below refuses releases before $MIN_TOOLKIT_VERSION)"
+  local dir file spec=''
+  for dir in "${PREFIX}/etc/cdi" "${PREFIX}/var/run/cdi"; do
+    [[ -d "$dir" ]] || continue
+    for file in "$dir"/*.yaml "$dir"/*.yml "$dir"/*.json; do
+      [[ -f "$file" ]] || continue
+      if awk "$CDI_GPU_KIND_AWK" "$file"; then
+        spec="$file"
+        break 2
+      fi
+    done
+  done
+  if [[ -n "$spec" ]]; then
+    info "CDI spec for the GPUs: $spec (run $CDI_GENERATE again after adding, moving or rebinding GPUs)"
+  else
+    warn "no CDI spec names the GPUs (kind nvidia.com/gpu in /etc/cdi or /var/run/cdi): Podman cannot hand them to containers. Run: sudo $CDI_GENERATE"
+  fi
 }
 
 WORK=''
@@ -377,6 +589,10 @@ fetch_agent() {
 # The agent's own system user: no login, no home of its own beyond the state folder, groups
 # kvm (/dev/kvm) and, through a udev rule, access to /dev/vfio/* for GPU passthrough.
 create_user() {
+  if ((!HAS_VM)); then
+    info "no $AGENT_USER user: it is QEMU's, and this host runs containers only"
+    return
+  fi
   if [[ -n "$PREFIX" ]]; then
     info "skipping the $AGENT_USER user (installing under $PREFIX)"
     return
@@ -395,6 +611,7 @@ create_user() {
 }
 
 write_udev_rule() {
+  ((HAS_VM)) || return 0
   local dir="${PREFIX}/etc/udev/rules.d"
   local file="$dir/60-rentgpu-vfio.rules"
   writing "$file" "(/dev/vfio/* to group $AGENT_USER, for GPU passthrough)"
@@ -427,8 +644,10 @@ write_config() {
   run install -d -m 0700 "$dir"
   run install -d -m 0700 "$state"
   if [[ -z "$PREFIX" ]]; then
-    # A state folder left by an earlier install that ran as root becomes the agent user's.
-    run chown -R "$AGENT_USER:$AGENT_USER" "$state"
+    # The state folder is the service's: on a VM host a folder left by an earlier install that
+    # ran as root becomes the agent user's; on a container host (root) it becomes root's, so
+    # that no other user (QEMU's, after -runas) can swap what the agent mounts into containers.
+    run chown -R "$SERVICE_USER:$SERVICE_USER" "$state"
   fi
   if ((DRY_RUN)); then return; fi
   local tmp
@@ -442,6 +661,7 @@ write_config() {
 RENTGPU_SERVER_URL=$SERVER
 AGENT_ENROLL_TOKEN_FILE=$TOKEN_FILE
 AGENT_STATE_DIR=$STATE_DIR
+AGENT_DRIVERS=$DRIVERS
 AGENT_HEARTBEAT_INTERVAL_MS=30000
 AGENT_UPDATE_INTERVAL_MS=60000
 ENV
@@ -458,7 +678,7 @@ write_token() {
   tmp="$(mktemp "${PREFIX}$STATE_DIR/.enrol-token.XXXXXX")"
   chmod 0600 "$tmp"
   printf '%s\n' "$TOKEN" >"$tmp"
-  if [[ -z "$PREFIX" ]]; then chown "$AGENT_USER:$AGENT_USER" "$tmp"; fi
+  if [[ -z "$PREFIX" ]]; then chown "$SERVICE_USER:$SERVICE_USER" "$tmp"; fi
   mv -f "$tmp" "$file"
 }
 
@@ -496,9 +716,13 @@ describe_image() {
 
 # The default OS image, fetched now so the first rental does not wait for it. The agent itself
 # does it (--fetch-image: the server's catalogue, the same resumable download, SHA-256 check
-# and cache the service uses), as the agent's user, so the service finds it held. A failure
+# and cache the service uses), as the service's user, so the service finds it held. A failure
 # stops the install before the service is set up: the installer can simply be run again.
 fetch_image() {
+  if ((!HAS_VM)); then
+    info "no OS image: it is for VMs, and containers bring their own"
+    return
+  fi
   if ((SKIP_IMAGE)); then
     info "skipping the default OS image (--skip-image): the agent fetches it when a rental first needs it"
     return
@@ -510,7 +734,9 @@ fetch_image() {
   local -a cmd=(env -i "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
     "RENTGPU_SERVER_URL=$SERVER" "AGENT_STATE_DIR=${PREFIX}$STATE_DIR"
     "$NODE_BIN" "${PREFIX}/opt/rentgpu-agent/agent.mjs" --fetch-image)
-  if [[ -z "$PREFIX" ]]; then cmd=(runuser -u "$AGENT_USER" -- "${cmd[@]}"); fi
+  if [[ -z "$PREFIX" && "$SERVICE_USER" != root ]]; then
+    cmd=(runuser -u "$SERVICE_USER" -- "${cmd[@]}")
+  fi
   ((DRY_RUN)) || info "fetching the default OS image into ${PREFIX}$IMAGES_DIR/ (this can take a few minutes)"
   if ! (cd / && run "${cmd[@]}"); then
     die "the default OS image could not be fetched and verified (the reason is above); the agent is installed but not started. Run the installer again, or add --skip-image to start without it (the agent then fetches it when a rental first needs it)"
@@ -519,15 +745,22 @@ fetch_image() {
 
 # The agent's own readiness check (`--check`, docs/decisions/021): the rules the server applies
 # to every heartbeat — hardware virtualisation the agent's user can open, the NVIDIA driver,
-# IOMMU and vfio-pci per GPU, the OS image, free disk — printed here, so the provider hears at
-# install time what the dashboard will say. Answers 0 when ready, 3 when not, 2 when it could
-# not run.
+# IOMMU and vfio-pci per GPU, the OS image, free disk; for containers Podman, a trial container,
+# the CDI spec and the toolkit's version — printed here, so the provider hears at install time
+# what the dashboard will say. With the host's AGENT_DRIVERS, as the service's user, and on a
+# container host with no_new_privs as the service has it. Answers 0 when ready, 3 when not, 2
+# when it could not run.
 readiness_of() {
   local agent="$1"
   local -a cmd=(env -i "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-    "RENTGPU_SERVER_URL=$SERVER" "AGENT_STATE_DIR=${PREFIX}$STATE_DIR"
+    "RENTGPU_SERVER_URL=$SERVER" "AGENT_STATE_DIR=${PREFIX}$STATE_DIR" "AGENT_DRIVERS=$DRIVERS"
     "$NODE_BIN" "$agent" --check)
-  if [[ -z "$PREFIX" ]] && ((!DRY_RUN)); then cmd=(runuser -u "$AGENT_USER" -- "${cmd[@]}"); fi
+  if [[ -z "$PREFIX" ]] && ((!DRY_RUN)) && [[ "$SERVICE_USER" != root ]]; then
+    cmd=(runuser -u "$SERVICE_USER" -- "${cmd[@]}")
+  fi
+  if ((HAS_CONTAINER)) && command -v setpriv >/dev/null 2>&1; then
+    cmd=(setpriv --no-new-privs -- "${cmd[@]}")
+  fi
   local out code=0
   out="$(cd / && "${cmd[@]}" 2>&1)" || code=$?
   printf '%s\n' "$out" | sed 's/^/    /'
@@ -558,21 +791,44 @@ check_readiness() {
   else
     readiness_of "${PREFIX}/opt/rentgpu-agent/agent.mjs" || code=$?
   fi
+  local what=VMs
+  ((HAS_CONTAINER)) && what=containers
+  ((HAS_VM && HAS_CONTAINER)) && what='VMs and containers'
   if ((code == 3)); then
-    warn "this host is not ready to serve VMs (the reasons and fixes are above); it will show \"not ready\" on your dashboard and take no rentals until they are fixed"
+    warn "this host is not ready to serve $what (the reasons and fixes are above); it will show \"not ready\" on your dashboard and take no rentals until they are fixed"
   elif ((code != 0)); then
     warn "the agent's readiness check did not run (see above)"
   else
-    info "this host is ready to serve VMs"
+    info "this host is ready to serve $what"
   fi
 }
 
 write_unit() {
   local dir="${PREFIX}/etc/systemd/system"
   local file="$dir/$SERVICE.service"
-  writing "$file" "(the service)"
+  if ((HAS_CONTAINER)); then
+    writing "$file" "(the service, as root: rootful Podman for containers)"
+  else
+    writing "$file" "(the service, as $AGENT_USER)"
+  fi
   run mkdir -p "$dir"
-  if ((DRY_RUN)); then return; fi
+  if ((DRY_RUN)); then
+    unit_text | sed 's/^/    /'
+    return
+  fi
+  unit_text >"$file"
+  chmod 0644 "$file"
+}
+
+unit_text() {
+  if ((HAS_CONTAINER)); then
+    container_unit_text
+  else
+    vm_unit_text
+  fi
+}
+
+vm_unit_text() {
   # KillMode=process: virtual machines (QEMU, daemonized) keep running while the agent
   # restarts or is upgraded; the agent adopts them again when it starts.
   # The agent and every QEMU it starts run as $AGENT_USER, never root, with no capabilities;
@@ -580,7 +836,7 @@ write_unit() {
   # guest's memory. No MemoryDenyWriteExecute: Node's JIT and QEMU's TCG need it. No
   # ProtectClock or PrivateDevices: both restrict devices, and QEMU needs /dev/kvm, /dev/vfio/*
   # and nvidia-smi the NVIDIA devices.
-  cat >"$file" <<UNIT
+  cat <<UNIT
 [Unit]
 Description=RentGPU host agent
 After=network-online.target
@@ -618,7 +874,66 @@ SystemCallArchitectures=native
 [Install]
 WantedBy=multi-user.target
 UNIT
-  chmod 0644 "$file"
+}
+
+# A host that runs containers runs the agent as root (docs/decisions/025, "Hosts that run
+# containers"). The container driver is rootful Podman: it creates CNI bridges and network
+# namespaces, puts iptables rules on the host's INPUT chain, mounts each container's root file
+# system, writes uid_map/gid_map for --userns=auto from the `containers:` ranges, and bind-mounts
+# the CDI spec's device nodes. A rootless Podman under rentgpu-agent has no CNI bridges or host
+# iptables rules and only that one user's subordinate ids. VMs on such a host still drop to
+# $AGENT_USER (QEMU's -runas, agent/create-driver.ts).
+#
+# What a renter's container is held by is Podman's, per container: a user namespace (its root is
+# an unprivileged host uid from the containers: range), no-new-privileges, Podman's default
+# seccomp profile and capabilities, only the CDI devices of the rented GPUs, an isolated network.
+#
+# Of the VM unit's hardening only this fits ("tried": Podman 4.3.1, runc, CNI on Debian 12):
+# - NoNewPrivileges=yes: rootful Podman needs no setuid helper (runc writes the id maps itself as
+#   root: tried, a run with newuidmap and newgidmap replaced by /bin/false works, and so under
+#   no_new_privs), and every container has no_new_privs anyway. (AppArmor lets an unconfined
+#   task under no_new_privs enter a container's profile.)
+# - KillMode=process: containers (their conmon) outlive an agent restart; the agent adopts them.
+# - UMask=0022, not 0077: what the agent mounts into containers (its dropbear, libraries and
+#   entrypoint under the state folder, each instance's authorized_keys) is read there by the
+#   container's root, an unprivileged host uid; under 0077 the agent's mkdir and writeFile make
+#   them root-only and SSH fails (tried). The state folder itself stays 0700 and root's.
+# Not used, and why:
+# - ProtectSystem, ProtectHome, PrivateTmp, ReadWritePaths, ProtectKernel*, ProtectControlGroups,
+#   PrivateDevices: each gives the service a mount namespace of its own, whose mounts do not
+#   reach the host's. Podman mounts each container's root file system and its network namespace
+#   (/run/netns) there; after a restart the agent is in a new namespace and Podman no longer
+#   finds them: tried, a stop then fails to tear the network down ("unknown FS magic" on the
+#   netns file) and leaves its IP lease and NAT rules behind.
+# - User=, CapabilityBoundingSet=: Podman needs root's capabilities, and a container's capability
+#   set is bounded by the service's.
+# - RestrictSUIDSGID, RestrictNamespaces, RestrictRealtime, LockPersonality, ProtectHostname,
+#   SystemCallArchitectures, ProtectClock: seccomp filters that every container would inherit
+#   (systemd.exec(5); not tried). RestrictSUIDSGID would stop image pulls (layers hold setuid
+#   files: sudo, passwd), ProtectHostname runc's sethostname, RestrictNamespaces Podman itself;
+#   the rest would change what renters' programs can do beyond the documented isolation.
+container_unit_text() {
+  cat <<UNIT
+[Unit]
+Description=RentGPU host agent
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+# Root: rootful Podman for containers (docs/decisions/025, "Hosts that run containers").
+Type=simple
+EnvironmentFile=/etc/rentgpu-agent/agent.env
+ExecStart=$NODE_BIN /opt/rentgpu-agent/agent.mjs
+Restart=always
+RestartSec=5
+KillMode=process
+UMask=0022
+LimitMEMLOCK=infinity
+NoNewPrivileges=yes
+
+[Install]
+WantedBy=multi-user.target
+UNIT
 }
 
 start_service() {
@@ -649,9 +964,11 @@ main() {
   check_resources
   check_ports
   check_node
+  if ((HAS_CONTAINER)); then check_container_toolkit; fi
   fetch_agent
   install_packages
   create_user
+  setup_subids
   install_agent
   write_config
   write_token

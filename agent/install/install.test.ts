@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -9,12 +9,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_TOOLKIT_VERSION } from '../../shared/rules/host-readiness';
 
 /**
  * The installer (agent/install/install.sh): static, strict about its arguments, takes the
  * token on standard input (never as an argument), refuses an agent that does not match the
  * SHA-256 the server publishes, and in --prefix mode (no root, no packages, no systemctl, no
  * user) installs the agent, its 0600 configuration and token file and the hardened unit.
+ * `--drivers container` (ADR 025) sets a host up for rootful Podman: its packages, the
+ * `containers:` subordinate id ranges, the NVIDIA Container Toolkit's instructions, and the
+ * service as root with the hardening that still fits.
  */
 const run = promisify(execFile);
 const INSTALLER = path.join(import.meta.dirname, 'install.sh');
@@ -23,6 +27,9 @@ const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz0123456789-XY';
 /** By absolute path: the recording test's PATH holds only stand-ins. */
 const BASH = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? 'bash';
 const SHELLCHECK = ['/usr/bin/shellcheck', '/usr/local/bin/shellcheck'].find((p) => existsSync(p));
+const SYSTEMD_ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) =>
+  existsSync(p),
+);
 
 let agentBundle: Uint8Array;
 /** What the fake server publishes as the agent's checksum (null: the right one). */
@@ -148,6 +155,7 @@ async function recordingPath(log: string): Promise<string> {
     'cat',
     'dirname',
     'sort',
+    'sed',
     'ss',
     'node',
     'env',
@@ -188,7 +196,7 @@ describe('the installer script', { timeout: 60_000 }, () => {
     expect(stdout).toBe('');
   });
 
-  it.each([
+  it.each<[string[], string]>([
     [[], '--server is required'],
     [['--server', 'https://rentgpu.example'], '--token-stdin or --token-file is required'],
     [['--server', 'https://rentgpu.example', '--token', TOKEN], 'not taken as an argument'],
@@ -200,6 +208,16 @@ describe('the installer script', { timeout: 60_000 }, () => {
     [['--server', 'https://rentgpu.example', '--token-stdin', '--bogus'], 'unknown argument'],
     [['--server', 'https://rentgpu.example', '--token-stdin', '--prefix', 'rel'], 'absolute'],
     [['--server', 'https://rentgpu.example', '--token-file', '/nonexistent'], 'cannot read'],
+    [
+      ['--server', 'https://rentgpu.example', '--token-stdin', '--drivers'],
+      '--drivers needs a value',
+    ],
+    ...['gpu', 'vm,,container', 'vm container', 'VM', 'vm,docker', ''].map(
+      (list): [string[], string] => [
+        ['--server', 'https://rentgpu.example', '--token-stdin', '--drivers', list],
+        `--drivers must be vm, container or vm,container (got '${list}')`,
+      ],
+    ),
   ])('refuses %j', async (args, message) => {
     const result = await installer(args);
     expect(result.code).toBe(1);
@@ -356,6 +374,7 @@ describe('the installer script', { timeout: 60_000 }, () => {
       RENTGPU_SERVER_URL: serverUrl,
       AGENT_ENROLL_TOKEN_FILE: '/var/lib/rentgpu-agent/enrol-token',
       AGENT_STATE_DIR: '/var/lib/rentgpu-agent',
+      AGENT_DRIVERS: 'vm',
       AGENT_HEARTBEAT_INTERVAL_MS: '30000',
       AGENT_UPDATE_INTERVAL_MS: '60000',
     });
@@ -395,6 +414,11 @@ describe('the installer script', { timeout: 60_000 }, () => {
     }
     // Device restrictions would take /dev/kvm and /dev/vfio away from QEMU.
     expect(unit).not.toMatch(/^(PrivateDevices|DevicePolicy|ProtectClock)=/m);
+    // VMs only (the default): nothing of the container driver's.
+    expect(existsSync(path.join(prefix, 'etc/subuid'))).toBe(false);
+    expect(existsSync(path.join(prefix, 'etc/subgid'))).toBe(false);
+    expect(result.stdout).not.toContain('podman');
+    expect(`${result.stdout}${result.stderr}`).not.toContain('nvidia-ctk');
 
     // The installed agent runs with Node alone, and a bad configuration stops it with a message.
     const bad = await run(process.execPath, [agent], {
@@ -407,6 +431,238 @@ describe('the installer script', { timeout: 60_000 }, () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Invalid agent configuration');
     expect(bad.stderr).toContain('RENTGPU_SERVER_URL');
+  });
+
+  /** The lines of agent.env that are not comments, as an object. */
+  async function envVars(prefix: string): Promise<Record<string, string>> {
+    const text = await readFile(path.join(prefix, 'etc/rentgpu-agent/agent.env'), 'utf8');
+    return Object.fromEntries(
+      text
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'))
+        .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+    );
+  }
+  const unitOf = (prefix: string) =>
+    readFile(path.join(prefix, 'etc/systemd/system/rentgpu-agent.service'), 'utf8');
+  /** What ADR 025 says a container host's unit holds, and what it must not. */
+  const CONTAINER_UNIT_LINES = [
+    'NoNewPrivileges=yes',
+    'KillMode=process',
+    'UMask=0022',
+    'LimitMEMLOCK=infinity',
+    'Restart=always',
+    'EnvironmentFile=/etc/rentgpu-agent/agent.env',
+  ];
+  // Each makes a mount namespace (Podman's mounts would not reach the host: no adoption after a
+  // restart), installs a seccomp filter every container inherits, or takes root's capabilities.
+  const NOT_IN_CONTAINER_UNIT =
+    /^(User|Group|SupplementaryGroups|CapabilityBoundingSet|AmbientCapabilities|ProtectSystem|ReadWritePaths|ProtectHome|PrivateTmp|PrivateDevices|ProtectKernel\w*|ProtectControlGroups|ProtectHostname|ProtectClock|RestrictSUIDSGID|RestrictNamespaces|RestrictRealtime|LockPersonality|SystemCallArchitectures|SystemCallFilter|MountFlags)=/m;
+
+  it('--drivers container writes AGENT_DRIVERS, adds the containers: subordinate ids once (kept by a re-run), asks for the toolkit, and runs the service as root with the hardening that fits', async () => {
+    const prefix = await mkdtemp(path.join(tmp, 'ct-'));
+    // A subuid file whose last line has no newline; a subgid file with a range over Podman's
+    // documented one, so the range goes above it.
+    await mkdir(path.join(prefix, 'etc'));
+    await writeFile(path.join(prefix, 'etc/subuid'), 'alice:100000:65536');
+    await writeFile(path.join(prefix, 'etc/subgid'), 'alice:100000:65536\nbob:3000000000:65536\n');
+    const argvLog = path.join(tmp, 'ct-argv.log');
+    const bin = await recordingPath(argvLog);
+    const before = requested.length;
+    const result = await installer(
+      [...SERVER_ARGS(), '--prefix', prefix, '--skip-packages', '--drivers', 'container'],
+      `${TOKEN}\n`,
+      bin,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(await envVars(prefix)).toMatchObject({ AGENT_DRIVERS: 'container' });
+    expect(result.stdout).toContain(
+      'skipping packages (podman runc uidmap containernetworking-plugins iptables catatonit conmon dropbear-bin openssh-client)',
+    );
+    expect(await readFile(path.join(prefix, 'etc/subuid'), 'utf8')).toBe(
+      'alice:100000:65536\ncontainers:2147483647:2147483648\n',
+    );
+    expect(await readFile(path.join(prefix, 'etc/subgid'), 'utf8')).toBe(
+      'alice:100000:65536\nbob:3000000000:65536\ncontainers:3000065536:1294901759\n',
+    );
+    expect((await stat(path.join(prefix, 'etc/subuid'))).mode & 0o777).toBe(0o644);
+    // No NVIDIA Container Toolkit here (the stand-ins' PATH has none): the provider is told what
+    // to install and the exact command; nothing is downloaded for it.
+    expect(result.stderr).toContain(
+      'the NVIDIA Container Toolkit is not installed (no nvidia-ctk)',
+    );
+    expect(result.stderr).toContain(`nvidia-container-toolkit ${MIN_TOOLKIT_VERSION} or later`);
+    expect(result.stderr).toContain(
+      'then run: sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml',
+    );
+    // Containers bring their own images: no VM image, no VFIO rule.
+    expect(requested.slice(before)).not.toContain('/api/providers/agent/images');
+    expect(existsSync(path.join(prefix, 'var/lib/rentgpu-agent/images'))).toBe(false);
+    expect(existsSync(path.join(prefix, 'etc/udev/rules.d/60-rentgpu-vfio.rules'))).toBe(false);
+    // The readiness check ran with the host's drivers, so its report covers containers.
+    const commands = (await readFile(argvLog, 'utf8'))
+      .split('\n')
+      .map((line) => line.split('\0').filter(Boolean))
+      .filter((c) => c.length > 0);
+    const check = commands.find((c) => c[0] === 'env' && c.includes('--check'));
+    expect(check).toEqual(expect.arrayContaining(['-i', 'AGENT_DRIVERS=container']));
+    expect(result.stdout).toContain('vm: not offered (AGENT_DRIVERS)');
+    expect(commands.filter((c) => c.join(' ').includes(TOKEN))).toEqual([]);
+
+    const unit = await unitOf(prefix);
+    for (const line of CONTAINER_UNIT_LINES) expect(unit.split('\n'), line).toContain(line);
+    expect(unit).toMatch(/^ExecStart=\/\S*node \/opt\/rentgpu-agent\/agent\.mjs$/m);
+    expect(unit).not.toMatch(NOT_IN_CONTAINER_UNIT);
+
+    // Again, with the toolkit present and no --drivers: the earlier choice is kept and no
+    // second containers: line is added.
+    const stubs = await mkdtemp(path.join(tmp, 'stubs-'));
+    await writeFile(
+      path.join(stubs, 'nvidia-ctk'),
+      '#!/bin/sh\necho "NVIDIA Container Toolkit CLI version 1.17.8"\necho "commit: abc"\n',
+      { mode: 0o755 },
+    );
+    const again = await installer(
+      [...SERVER_ARGS(), '--prefix', prefix, '--skip-packages'],
+      `${TOKEN}\n`,
+      `${stubs}:${bin}`,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('AGENT_DRIVERS=container, as installed before');
+    expect(await envVars(prefix)).toMatchObject({ AGENT_DRIVERS: 'container' });
+    expect(await readFile(path.join(prefix, 'etc/subuid'), 'utf8')).toBe(
+      'alice:100000:65536\ncontainers:2147483647:2147483648\n',
+    );
+    expect(await readFile(path.join(prefix, 'etc/subgid'), 'utf8')).toBe(
+      'alice:100000:65536\nbob:3000000000:65536\ncontainers:3000065536:1294901759\n',
+    );
+    expect(again.stdout).toContain(`${prefix}/etc/subuid has a containers: range`);
+    expect(again.stdout).toContain(
+      'NVIDIA Container Toolkit: NVIDIA Container Toolkit CLI version 1.17.8',
+    );
+    expect(again.stderr).toContain(
+      'no CDI spec names the GPUs (kind nvidia.com/gpu in /etc/cdi or /var/run/cdi): Podman cannot hand them to containers. Run: sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml',
+    );
+    expect(await unitOf(prefix)).toBe(unit);
+  }, 120_000);
+
+  it('--drivers container: a CDI spec naming the GPUs silences the toolkit warning; vm,container keeps the VM parts and runs as root', async () => {
+    const prefix = await mkdtemp(path.join(tmp, 'vmct-'));
+    await mkdir(path.join(prefix, 'etc/cdi'), { recursive: true });
+    await writeFile(
+      path.join(prefix, 'etc/cdi/nvidia.yaml'),
+      'cdiVersion: 0.5.0\nkind: nvidia.com/gpu\ndevices:\n- name: "0"\n',
+    );
+    const stubs = await mkdtemp(path.join(tmp, 'stubs-'));
+    await writeFile(
+      path.join(stubs, 'nvidia-ctk'),
+      '#!/bin/sh\necho "NVIDIA Container Toolkit CLI version 1.17.8"\n',
+      { mode: 0o755 },
+    );
+    const result = await installer(
+      [...SERVER_ARGS(), '--prefix', prefix, '--skip-packages', '--drivers=container,vm'],
+      `${TOKEN}\n`,
+      `${stubs}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(await envVars(prefix)).toMatchObject({ AGENT_DRIVERS: 'vm,container' });
+    expect(result.stdout).toContain(`CDI spec for the GPUs: ${prefix}/etc/cdi/nvidia.yaml`);
+    expect(result.stderr).not.toContain('CDI spec');
+    expect(result.stdout).toContain(
+      'skipping packages (qemu-system-x86 qemu-utils genisoimage ovmf openssh-client podman runc uidmap containernetworking-plugins iptables catatonit conmon dropbear-bin)',
+    );
+    // VMs too: the image is fetched and QEMU's VFIO rule written; the unit is root's.
+    expect(result.stdout).toContain(`ubuntu-22.04 verified (SHA-256 ${IMAGE_SHA256})`);
+    expect(existsSync(path.join(prefix, 'etc/udev/rules.d/60-rentgpu-vfio.rules'))).toBe(true);
+    const unit = await unitOf(prefix);
+    for (const line of CONTAINER_UNIT_LINES) expect(unit.split('\n'), line).toContain(line);
+    expect(unit).not.toMatch(NOT_IN_CONTAINER_UNIT);
+    expect(await readFile(path.join(prefix, 'etc/subuid'), 'utf8')).toBe(
+      'containers:2147483647:2147483648\n',
+    );
+  });
+
+  it('--dry-run --drivers container prints the packages, the subordinate ids and the unit (root, its hardening), and runs --check with AGENT_DRIVERS', async () => {
+    const result = await installer([
+      ...SERVER_ARGS(),
+      '--skip-image',
+      '--drivers',
+      'container',
+      '--dry-run',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const packages =
+      'podman runc uidmap containernetworking-plugins iptables catatonit conmon dropbear-bin openssh-client';
+    if (existsSync('/etc/debian_version')) {
+      expect(result.stdout).toContain(
+        `[dry-run] env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${packages}\n`,
+      );
+    } else {
+      expect(result.stderr).toContain(`(Debian's names: ${packages})`);
+    }
+    // This machine may have the containers: ranges already (scripts/test-prereqs.sh adds them).
+    for (const file of ['/etc/subuid', '/etc/subgid']) {
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `would add containers:\\d+:\\d+ to ${file} |${file} has a containers: range|cannot read ${file}`,
+        ),
+      );
+    }
+    expect(result.stdout).toContain(
+      'would write /etc/systemd/system/rentgpu-agent.service (the service, as root: rootful Podman for containers)',
+    );
+    const unit = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('    '))
+      .map((line) => line.slice(4));
+    for (const line of CONTAINER_UNIT_LINES) expect(unit, line).toContain(line);
+    expect(unit.join('\n')).not.toMatch(NOT_IN_CONTAINER_UNIT);
+    // --check ran with AGENT_DRIVERS=container: its report names the kinds.
+    expect(result.stdout).toContain("checking what this host can run (the agent's --check)");
+    expect(result.stdout).toContain('vm: not offered (AGENT_DRIVERS)');
+    expect(result.stdout).toMatch(/^ {4}container: /m);
+    expect(result.stdout).not.toContain('runuser');
+  });
+
+  it('--dry-run prints the VM unit as before (User=rentgpu-agent, ProtectSystem=strict)', async () => {
+    const result = await installer([...SERVER_ARGS(), '--skip-image', '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('    User=rentgpu-agent\n');
+    expect(result.stdout).toContain('    ProtectSystem=strict\n');
+    expect(result.stdout).not.toMatch(/would add containers:/);
+    if (existsSync('/etc/debian_version')) {
+      expect(result.stdout).toContain(
+        '--no-install-recommends qemu-system-x86 qemu-utils genisoimage ovmf openssh-client\n',
+      );
+    }
+  });
+
+  it('keeps the toolkit version it asks for equal to the readiness rules', async () => {
+    const text = await readFile(INSTALLER, 'utf8');
+    expect(text).toContain(`readonly MIN_TOOLKIT_VERSION=${MIN_TOOLKIT_VERSION}\n`);
+  });
+
+  // systemd's own parser: no unknown key, no bad value, in either unit.
+  it.skipIf(!SYSTEMD_ANALYZE)('both units pass systemd-analyze verify', async () => {
+    for (const drivers of ['vm', 'container']) {
+      const prefix = await mkdtemp(path.join(tmp, `verify-${drivers}-`));
+      const result = await installer([
+        ...SERVER_ARGS(),
+        '--prefix',
+        prefix,
+        '--skip-packages',
+        '--skip-image',
+        '--drivers',
+        drivers,
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      const file = path.join(prefix, 'etc/systemd/system/rentgpu-agent.service');
+      const verified = await run(SYSTEMD_ANALYZE as string, ['verify', file]).then(
+        (r) => r.stdout + r.stderr,
+        (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}failed`,
+      );
+      expect(verified, drivers).toBe('');
+    }
   });
 
   it('stops, installing nothing, when the agent does not match its published SHA-256', async () => {
