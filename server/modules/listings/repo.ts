@@ -146,31 +146,30 @@ export const listingsRepo = {
       .limit(1000);
   },
 
-  /** What each named host reported of its machine (gpu-share.ts), by host id. */
-  async machinesOf(conn: Conn, hostIds: string[]): Promise<Map<string, HostMachineRow | null>> {
+  /**
+   * What each named host reported of its machine (gpu-share.ts), and what its listings' kinds
+   * are read from (presenter.ts withKinds: its verdict, whether it is online), by host id: one
+   * query per page.
+   */
+  async machinesOf(
+    conn: Conn,
+    hostIds: string[],
+  ): Promise<Map<string, { machine: HostMachineRow | null } & HostKindFacts>> {
     if (hostIds.length === 0) return new Map();
     const rows = await conn
       .select({
         id: hosts.id,
         machine: sql<HostMachineRow | null>`${sql.raw(hostMachineJson('"hosts"."inventory"'))}`,
-      })
-      .from(hosts)
-      .where(inArray(hosts.id, hostIds));
-    return new Map(rows.map((r) => [r.id, r.machine] as const));
-  },
-
-  /** What each named host's listings' kinds are read from (presenter.ts withKinds), by host id. */
-  async kindFactsOf(conn: Conn, hostIds: string[]): Promise<Map<string, HostKindFacts>> {
-    if (hostIds.length === 0) return new Map();
-    const rows = await conn
-      .select({
-        id: hosts.id,
         readiness: hosts.readiness,
         online: sql<boolean>`(${hosts.removedAt} is null and ${hosts.offlineSince} is null and ${hosts.lastHeartbeatAt} is not null)`,
       })
       .from(hosts)
       .where(inArray(hosts.id, hostIds));
-    return new Map(rows.map((r) => [r.id, { online: r.online, readiness: r.readiness }] as const));
+    return new Map(
+      rows.map(
+        (r) => [r.id, { machine: r.machine, online: r.online, readiness: r.readiness }] as const,
+      ),
+    );
   },
 
   /** The host GPU indexes of each named listing that is on this host. */

@@ -139,14 +139,14 @@ export const listingsService = {
       hostIds.length > 0
         ? await providerHostsService.uptimeOf(db, hostIds, options.now)
         : new Map<string, number | null>();
-    const machines = await listingsRepo.machinesOf(db, hostIds);
-    const kindFacts = await listingsRepo.kindFactsOf(db, hostIds);
+    const hostsOfPage = await listingsRepo.machinesOf(db, hostIds);
     const shares = new Map<string, GpuShareView | null>();
     for (const id of hostIds) {
-      shares.set(id, shareView(listingShare({ hostId: id, isDemoHost: false }, machines.get(id))));
+      const machine = hostsOfPage.get(id)?.machine;
+      shares.set(id, shareView(listingShare({ hostId: id, isDemoHost: false }, machine)));
     }
     return {
-      json: withKinds(withGpuShares(withHostUptime(json, uptime), shares), kindFacts),
+      json: withKinds(withGpuShares(withHostUptime(json, uptime), shares), hostsOfPage),
       nextCursor: next ? encodeCursor(next) : null,
     };
   },
