@@ -31,6 +31,10 @@ const roots = (name: string) => [
   `${BASE}/${name}/run`,
   '--network-config-dir',
   `${BASE}/${name}/net`,
+  // libpod's own state folder [/run/libpod, shared by every podman on the host]: `system reset`
+  // removes it, which breaks any other podman running meanwhile ("/run/libpod/alive").
+  '--tmpdir',
+  `${BASE}/${name}/tmp`,
 ];
 const GLOBAL = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs', '--events-backend', 'file'];
 const haveRegistry = existsSync(REGISTRY_BINARY);
