@@ -115,6 +115,7 @@ export function probeContainerHost(env: AgentEnv, trial: boolean): Promise<Conta
     podman: driver.podman,
     trial,
     trialImage: env.AGENT_CONTAINER_TRIAL_IMAGE ?? null,
+    sshBundle: { dir: driver.bundleDir, dropbear: env.AGENT_DROPBEAR },
     cdiKind: env.AGENT_CDI_KIND,
     nvidiaCtk: env.AGENT_NVIDIA_CTK,
   });

@@ -90,7 +90,7 @@ describe('createArgs', () => {
   it('mounts the SSH bundle and the access files read-only, labels and names the container', () => {
     expect(values(args, '--volume')).toEqual([
       `/var/lib/rentgpu/container-ssh:${MOUNT}:ro`,
-      `/var/lib/rentgpu/containers/i1/access:${MOUNT}/instance:ro`,
+      `/var/lib/rentgpu/containers/i1/access:${MOUNT}/instance:ro,U`,
     ]);
     expect(values(args, '--name')).toEqual(['rentgpu-i1']);
     expect(values(args, '--label')).toEqual(['rentgpu.instance=i1']);

@@ -71,8 +71,10 @@ export function createArgs(a: CreateArgs): string[] {
     'max-size=10mb',
     '--volume',
     `${a.bundleDir}:${MOUNT}:ro`,
+    // `U`: podman chowns the access files to the container's mapped root at every start, so
+    // they stay owner-only on the host (ssh.ts `privateAccess`).
     '--volume',
-    `${a.accessDir}:${MOUNT}/instance:ro`,
+    `${a.accessDir}:${MOUNT}/instance:ro,U`,
     ...a.devices.flatMap((d) => ['--device', d]),
     '--entrypoint',
     `${MOUNT}/entry.sh`,

@@ -97,7 +97,8 @@ export class ContainerDriver implements InstanceDriver {
   readonly podman: Podman;
   readonly networks: Networks;
   readonly instancesDir: string;
-  private readonly bundleDir: string;
+  /** `<stateDir>/container-ssh/`: the SSH bundle (ssh.ts), also `--check`'s trial. */
+  readonly bundleDir: string;
   private readonly ports: SshPortBook;
   private readonly o: Required<Omit<ContainerDriverOptions, 'log'>> & { log?: Log };
   private prepared: Promise<{ limits: { nofile: number; nproc: number }; disk: boolean }> | null =

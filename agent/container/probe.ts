@@ -1,23 +1,28 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ContainerProbe } from '../../shared/contracts/agent-protocol';
-import type { Podman } from './podman';
+import { hardLimits, type Podman } from './podman';
+import { ensureBundle, MOUNT } from './ssh';
 
 const run = promisify(execFile);
 
 /**
  * What the container driver finds on the host (shared/contracts/agent-protocol.ts
  * `containerProbe`): facts only; shared/rules/host-readiness.ts judges them. `trial` runs a
- * real container (`--check` only: it takes a second or two and needs an image), the rest is
- * cheap enough for every agent start.
+ * real container (`--check` only: it takes a second or two), the rest is cheap enough for
+ * every agent start.
  */
 export async function probeContainers(o: {
   podman: Podman;
-  /** Run a trial container from this image (held locally; nothing is pulled). */
+  /** Run a trial container (`trialContainer`). */
   trial: boolean;
+  /** Run the trial from this image (held locally; nothing is pulled) instead of the bundle. */
   trialImage?: string | null;
+  /** The agent's SSH bundle (ssh.ts `ensureBundle`): the trial runs its dropbear. */
+  sshBundle?: { dir: string; dropbear: string } | null;
   cdiKind?: string;
   cdiDirs?: readonly string[];
   nvidiaCtk?: string;
@@ -38,41 +43,15 @@ export async function probeContainers(o: {
   } catch (err) {
     error = (err as Error).message.slice(0, 1000);
   }
+  // Only `podman info` failing means podman does not answer: a failed trial says nothing about
+  // the storage driver (before, a trial with no image reported the disk limit as "podman does
+  // not answer").
+  const answers = !error;
   let trial: ContainerProbe['trial'] = 'not-run';
-  if (o.trial && !error) {
-    if (!o.trialImage) {
-      trial = 'failed';
-      error = 'no image to run a trial container with';
-    } else {
-      try {
-        const out = await o.podman.run(
-          [
-            'run',
-            '--rm',
-            '--userns',
-            'auto',
-            '--security-opt',
-            'no-new-privileges',
-            '--network',
-            'none',
-            '--ulimit',
-            'nofile=1024:1024',
-            '--ulimit',
-            'nproc=1024:1024',
-            o.trialImage,
-            '/bin/sh',
-            '-c',
-            'echo rentgpu-trial',
-          ],
-          { timeoutMs: 120_000 },
-        );
-        trial = out.includes('rentgpu-trial') ? 'passed' : 'failed';
-        if (trial === 'failed') error = `trial container printed: ${out.slice(0, 200)}`;
-      } catch (err) {
-        trial = 'failed';
-        error = (err as Error).message.slice(0, 1000);
-      }
-    }
+  if (o.trial && answers) {
+    const why = await trialContainer(o.podman, o);
+    trial = why === null ? 'passed' : 'failed';
+    error = why;
   }
   return {
     podman,
@@ -81,10 +60,116 @@ export async function probeContainers(o: {
     trial,
     cdi: await cdiGpuDevices(o.cdiDirs ?? ['/etc/cdi', '/var/run/cdi'], kind),
     toolkitVersion: await toolkitVersion(o.nvidiaCtk ?? 'nvidia-ctk'),
-    diskLimit: error
-      ? { enforced: false, reason: 'podman does not answer' }
-      : await diskLimitSupport(o.podman),
+    diskLimit: answers
+      ? await diskLimitSupport(o.podman)
+      : { enforced: false, reason: 'podman does not answer' },
   };
+}
+
+/**
+ * The isolation every instance's container gets (args.ts `createArgs`), on a container that
+ * needs no network: `--userns=auto` (the `containers:` ranges in /etc/subuid), no new
+ * privileges, `--init` (catatonit), the cgroup limits and the agent's rlimits. No GPU.
+ */
+async function trialFlags(): Promise<string[]> {
+  const limits = await hardLimits();
+  return [
+    '--rm',
+    '--init',
+    '--ipc',
+    'private',
+    '--user',
+    '0:0',
+    '--userns',
+    'auto:size=65536',
+    '--security-opt',
+    'no-new-privileges',
+    '--pids-limit',
+    '64',
+    '--cpus',
+    '1',
+    '--memory',
+    '256m',
+    '--memory-swap',
+    '256m',
+    '--ulimit',
+    `nofile=${limits.nofile}:${limits.nofile}`,
+    '--ulimit',
+    `nproc=${limits.nproc}:${limits.nproc}`,
+    '--network',
+    'none',
+  ];
+}
+
+/**
+ * Runs a trial container; null when it ran, else why not (podman's or the runtime's words).
+ * With a trial image: `/bin/sh -c 'echo …'` in it. Without (a fresh host holds none): the
+ * agent's SSH bundle, rebuilt as at agent start, mounted read-only at `/.rentgpu` as every
+ * instance's is, and its dropbear run through the bundle's loader with `-V` (prints its
+ * version, exits 0) — so the trial also finds a dropbear that cannot be bundled, a bundle the
+ * container's root cannot read or a state folder mounted noexec. Its root file system is an
+ * image imported from an empty tar (1 KiB, removed after): `podman run --rootfs` would need no
+ * image, but podman 4.3.1 gives a `--rootfs` container no id maps under `--userns=auto`
+ * ("runc create failed: User namespaces enabled, but no uid mappings found"; tried), and the
+ * trial must try the same user namespaces the driver's containers get.
+ */
+export async function trialContainer(
+  podman: Podman,
+  o: { trialImage?: string | null; sshBundle?: { dir: string; dropbear: string } | null },
+): Promise<string | null> {
+  const fail = (err: unknown) => (err as Error).message.slice(0, 1000);
+  if (o.trialImage) {
+    try {
+      const out = await podman.run(
+        ['run', ...(await trialFlags()), o.trialImage, '/bin/sh', '-c', 'echo rentgpu-trial'],
+        { timeoutMs: 120_000 },
+      );
+      return out.includes('rentgpu-trial') ? null : `trial container printed: ${out.slice(0, 200)}`;
+    } catch (err) {
+      return fail(err);
+    }
+  }
+  if (!o.sshBundle) return 'no image and no SSH bundle to run a trial container with';
+  const { dir, dropbear } = o.sshBundle;
+  try {
+    await ensureBundle(dir, dropbear);
+  } catch (err) {
+    return `the SSH bundle cannot be made: ${fail(err)}`;
+  }
+  let image: string | null = null;
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'rentgpu-trial-'));
+  try {
+    const tar = path.join(tmp, 'empty.tar');
+    await writeFile(tar, Buffer.alloc(1024)); // two zero blocks: an empty tar archive
+    image =
+      (await podman.run(['import', '--quiet', tar], { timeoutMs: 60_000 }))
+        .trim()
+        .split('\n')
+        .at(-1) || null;
+    if (!image) return 'podman import printed no image id';
+    await podman.run(
+      [
+        'run',
+        ...(await trialFlags()),
+        '--volume',
+        `${dir}:${MOUNT}:ro`,
+        '--entrypoint',
+        `${MOUNT}/lib/ld.so`,
+        image,
+        '--library-path',
+        `${MOUNT}/lib`,
+        `${MOUNT}/bin/dropbear`,
+        '-V',
+      ],
+      { timeoutMs: 120_000 },
+    );
+    return null;
+  } catch (err) {
+    return fail(err);
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+    if (image) await podman.run(['rmi', '--force', image], { timeoutMs: 60_000 }).catch(() => {});
+  }
 }
 
 function firstVersion(text: string): string {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
@@ -118,8 +118,17 @@ export async function ensureBundle(dir: string, dropbear: string): Promise<void>
   if (!loader) throw new DriverError(`${dropbear} has no dynamic loader (ldd: ${ldd.trim()})`);
   await copyFile(loader, path.join(tmp, 'lib', 'ld.so'));
   await copyFile(dropbear, path.join(tmp, 'bin', 'dropbear'));
-  await writeFile(path.join(tmp, 'entry.sh'), ENTRYPOINT, { mode: 0o755 });
-  await chmod(tmp, 0o755);
+  await writeFile(path.join(tmp, 'entry.sh'), ENTRYPOINT);
+  // Modes set, not asked of mkdir/writeFile: those lose the bits the process umask takes
+  // (UMask=0077 made bin/ and lib/ 0700). The container's root is a subuid on the host, so
+  // "other" to these root-owned files: it needs r-x on every folder and program. Nothing here
+  // is secret (the host's own dropbear and libraries; the instance files are mounted apart).
+  for (const d of ['', 'bin', 'lib', 'instance']) await chmod(path.join(tmp, d), 0o755);
+  for (const f of await readdir(path.join(tmp, 'lib'))) {
+    await chmod(path.join(tmp, 'lib', f), 0o755);
+  }
+  await chmod(path.join(tmp, 'bin', 'dropbear'), 0o755);
+  await chmod(path.join(tmp, 'entry.sh'), 0o755);
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
 }
@@ -149,7 +158,7 @@ export async function writeAccess(
   tools: { dropbearkey: string; sshKeygen: string },
 ): Promise<{ hostKey: string }> {
   const f = accessFiles(instanceDir);
-  await mkdir(f.access, { recursive: true, mode: 0o755 });
+  await mkdir(f.access, { recursive: true });
   if (!(await fileExists(f.hostKeyPublic))) {
     await rm(f.hostKey, { force: true });
     await run(tools.dropbearkey, ['-t', 'ed25519', '-f', f.hostKey]);
@@ -158,9 +167,6 @@ export async function writeAccess(
     if (!line) throw new DriverError('dropbearkey printed no public key');
     await writeFile(f.hostKeyPublic, `${line.split(/\s+/).slice(0, 2).join(' ')}\n`);
   }
-  // Readable inside the container's user namespace (host root maps to nobody there); the
-  // entrypoint copies it to a root-only file. The instance folder above stays 0700.
-  await chmod(f.hostKey, 0o644);
   if (!(await fileExists(f.probeKey))) {
     await run(tools.sshKeygen, [
       '-q',
@@ -184,10 +190,28 @@ export async function writeAccess(
   await writeFile(
     f.authorizedKeys,
     [...keys, `${restricted} ${probe}`].map((k) => `${k} ${MANAGED}\n`).join(''),
-    { mode: 0o644 },
   );
-  await writeFile(f.user, `${spec.sshUser}\n`, { mode: 0o644 });
+  await writeFile(f.user, `${spec.sshUser}\n`);
+  await privateAccess(instanceDir);
   return { hostKey: (await readFile(f.hostKeyPublic, 'utf8')).trim() };
+}
+
+/**
+ * The modes of an instance's files, set whatever the process umask (under UMask=0077 a
+ * `mode: 0o644` asked of writeFile came out 0600, and dropbear in the container was refused
+ * authorized_keys). Only the container's root reads `access/` (the entrypoint copies the host
+ * key to a root-only file and the keys into the user's home), and that root is a subuid on the
+ * host: podman's `U` option on the access mount (args.ts) chowns `access/` and its files to the
+ * container's mapped root at every start, so they can be owner-only — the host key is then
+ * readable by no other host user, no other container (each has its own uid range) and no
+ * non-root user in the renter's own container. Until the first start they are root's (0600,
+ * 0700). The instance folder is root's and 0700: it also holds the probe's private key.
+ */
+async function privateAccess(instanceDir: string): Promise<void> {
+  const f = accessFiles(instanceDir);
+  await chmod(instanceDir, 0o700);
+  await chmod(f.access, 0o700);
+  for (const file of [f.hostKey, f.authorizedKeys, f.user]) await chmod(file, 0o600);
 }
 
 /** known_hosts pinning the instance's host key at the address the probe logs in to. */
