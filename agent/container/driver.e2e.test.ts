@@ -32,6 +32,9 @@ const FLAGS = [
   `${BASE}/storage`,
   '--runroot',
   `${BASE}/run`,
+  // libpod's own state ([/run/libpod], shared by every podman): `system reset` clears it.
+  '--tmpdir',
+  `${BASE}/tmp`,
   '--network-config-dir',
   `${BASE}/net`,
 ];

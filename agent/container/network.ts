@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import { DriverError } from '../driver';
 import type { Podman } from './podman';
@@ -30,11 +31,14 @@ export class Networks {
   /** The instance's network, made when missing, with its host rule in place. */
   async ensure(name: string, id: string): Promise<InstanceNetwork> {
     if (!(await this.podman.exists('network', name))) {
+      const free = await this.freeSubnet();
       await this.podman.run([
         'network',
         'create',
         '--opt',
         'isolate=true',
+        '--subnet',
+        free,
         '--label',
         `rentgpu.instance=${id}`,
         name,
@@ -46,6 +50,32 @@ export class Networks {
     if (!/^[\w.-]{1,15}$/.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
     await this.guard(name, bridge);
     return { name, bridge };
+  }
+
+  /**
+   * A /24 for a new network that nothing on the host uses: neither a network podman knows (this
+   * store) nor an address the host has up (another store's bridge, Docker's, the provider's
+   * own). Podman alone numbers each store's subnets from 10.89.0.0/24 without looking at the
+   * host, so two stores on one host (tests) would route the same /24 to two bridges.
+   */
+  private async freeSubnet(): Promise<string> {
+    const known = await this.podman
+      .json<{ subnets?: { subnet?: string }[] }[]>(['network', 'ls', '--format', 'json'])
+      .catch(() => []);
+    const subnets = new Set(known.flatMap((n) => (n.subnets ?? []).map((x) => x.subnet ?? '')));
+    const interfaces = os.networkInterfaces();
+    const addresses = new Set(
+      Object.values(interfaces).flatMap((list) => (list ?? []).map((a) => a.address)),
+    );
+    for (let i = 0; i < SUBNETS; i++) {
+      const prefix = `10.${89 + (i >> 8)}.${i & 255}`;
+      const subnet = `${prefix}.0/24`;
+      if (subnets.has(subnet) || addresses.has(`${prefix}.1`)) continue;
+      return subnet;
+    }
+    throw new DriverError(
+      `no free /24 left in 10.89.0.0-10.${88 + SUBNETS / 256}.255.0 for a network`,
+    );
   }
 
   /** The network and its rules gone; a missing one is fine (terminate repeated). */
@@ -121,3 +151,6 @@ export class Networks {
 }
 
 const comment = (name: string) => `rentgpu:${name}`;
+
+/** /24s a host's containers may take: 10.89.0.0 to 10.96.255.0 (2048 networks). */
+const SUBNETS = 2048;
