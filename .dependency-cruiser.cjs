@@ -45,7 +45,8 @@ module.exports = {
     },
     {
       name: 'container-driver-behind-its-seam',
-      comment: 'as driver-behind-its-seam, for the container driver; the two drivers never import each other',
+      comment:
+        'as driver-behind-its-seam, for the container driver; the two drivers never import each other',
       severity: 'error',
       from: { path: '^agent/', pathNot: '^agent/(container/|create-driver\\.ts$)' },
       to: { path: '^agent/container/' },

@@ -1,10 +1,9 @@
-import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { GpuListingView, GpuShareView } from '../../../shared/contracts/listings';
 import { sellableUnits } from '../../../shared/rules/gpu-binding';
 import { microsToDollars } from '../../../shared/rules/money';
 import { listingKinds } from '../hosts/kind-readiness';
 import { listingShare, shareView } from './gpu-share';
-import type { ListingRow } from './repo';
+import type { HostKindFacts, ListingRow } from './repo';
 
 /**
  * `uptime`: the listing's host's uptime score (null for demo listings and new hosts).
@@ -110,9 +109,5 @@ export function withKinds(json: string, hosts: ReadonlyMap<string, HostKindFacts
 }
 
 /** What a host's listings' kinds are read from: its stored verdict, and whether it is online. */
-export interface HostKindFacts {
-  online: boolean;
-  readiness: HostReadiness | null;
-}
 
 const KINDS_SLOT = /"kinds":\{"kindsOf":("(?:[^"\\]|\\.)*"),"gpus":(\[[0-9, ]*\])\}/g;

@@ -21,7 +21,12 @@ import {
   unitOnSale,
 } from './listing-sql';
 import { type ListingFilter, type PageSqlRow, pageOfRow, pageQueryOf } from './page-query';
-import type { HostKindFacts } from './presenter';
+
+/** What a listing's kinds are read from: its host online, and its readiness verdict. */
+export interface HostKindFacts {
+  online: boolean;
+  readiness: HostReadiness | null;
+}
 
 /** A listing's columns but its stored JSON (only the page statement reads that). */
 const { marketJson: _market, publicJson: _public, ...listingFields } = getTableColumns(gpuListings);
