@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { storeFlags, storePodman } from '../agent/container/test-store';
 import {
   type AgentProcess,
   FAKE_NVIDIA_SMI,
@@ -32,18 +33,7 @@ import { world } from '../server/test/world';
 const exec = promisify(execFile);
 const RUN = `${process.pid}`;
 const BASE = `/tmp/rentgpu-sys-ct-${RUN}`;
-const PODMAN_FLAGS = [
-  '--root',
-  `${BASE}/storage`,
-  '--runroot',
-  `${BASE}/run`,
-  // libpod's own state ([/run/libpod], shared by every podman): `system reset` clears it.
-  '--tmpdir',
-  `${BASE}/tmp`,
-  '--network-config-dir',
-  `${BASE}/net`,
-];
-const PODMAN = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs', '--events-backend', 'file'];
+const PODMAN_FLAGS = storeFlags(BASE);
 const IMAGE = 'localhost/rentgpu-system-test:1';
 const CDI_KIND = `rentgpu-sys${RUN}.test/gpu`;
 const CDI_FILE = `/etc/cdi/rentgpu-system-test-${RUN}.json`;
@@ -69,8 +59,7 @@ let agent: AgentProcess | null = null;
 const figures: string[] = [];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-const podman = async (...args: string[]) =>
-  (await exec('podman', [...PODMAN, ...PODMAN_FLAGS, ...args], { timeout: 120_000 })).stdout;
+const podman = async (...args: string[]) => storePodman(BASE).run(args);
 
 /** The agent with both drivers, on this run's Podman store, CDI kind and port ranges. */
 function startAgent(extra: Record<string, string> = {}) {

@@ -8,8 +8,8 @@ import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
 import { sshLogin } from '../access/ssh-login';
 import { desiredInstance } from '../test/desired-instance';
 import { ContainerDriver } from './driver';
-import { Podman } from './podman';
 import { accessFiles } from './ssh';
+import { storeFlags, storePodman } from './test-store';
 
 /**
  * The container driver under `UMask=0077` (what the VM unit sets): the SSH bundle and the
@@ -22,27 +22,9 @@ const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '../..');
 const RUN = `${process.pid}`;
 const BASE = `/tmp/rentgpu-ctu-${RUN}`;
-const FLAGS = [
-  '--root',
-  `${BASE}/storage`,
-  '--runroot',
-  `${BASE}/run`,
-  // libpod's own state ([/run/libpod], shared by every podman): `system reset` clears it.
-  '--tmpdir',
-  `${BASE}/tmp`,
-  '--network-config-dir',
-  `${BASE}/net`,
-];
+const FLAGS = storeFlags(BASE);
 const IMAGE = 'localhost/rentgpu-test:1';
-const podman = new Podman('podman', [
-  '--runtime',
-  'runc',
-  '--cgroup-manager',
-  'cgroupfs',
-  '--events-backend',
-  'file',
-  ...FLAGS,
-]);
+const podman = storePodman(BASE);
 const mode = async (p: string) => (await stat(p)).mode & 0o777;
 
 let stateDir: string;

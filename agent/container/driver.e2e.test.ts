@@ -10,8 +10,8 @@ import { sshLogin } from '../access/ssh-login';
 import { desiredInstance } from '../test/desired-instance';
 import { describeDriverContract } from '../test/driver-contract';
 import { ContainerDriver, type ContainerDriverOptions } from './driver';
-import { Podman } from './podman';
 import { probeContainers } from './probe';
+import { storeFlags, storePodman } from './test-store';
 
 /**
  * The container driver on real Podman (runc, CNI), never the host's own store: a storage root,
@@ -27,17 +27,7 @@ const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '../..');
 const RUN = `${process.pid}`;
 const BASE = `/tmp/rentgpu-ct-${RUN}`;
-const FLAGS = [
-  '--root',
-  `${BASE}/storage`,
-  '--runroot',
-  `${BASE}/run`,
-  // libpod's own state ([/run/libpod], shared by every podman): `system reset` clears it.
-  '--tmpdir',
-  `${BASE}/tmp`,
-  '--network-config-dir',
-  `${BASE}/net`,
-];
+const FLAGS = storeFlags(BASE);
 const IMAGE = 'localhost/rentgpu-test:1';
 const CDI_KIND = `rentgpu-${RUN}.test/gpu`;
 const CDI_FILE = `/etc/cdi/rentgpu-test-${RUN}.json`;
@@ -52,15 +42,7 @@ const GPUS: GpuInfo[] = [0, 1].map((index) => ({
   temperatureC: null,
   pciBusId: null,
 }));
-const podman = new Podman('podman', [
-  '--runtime',
-  'runc',
-  '--cgroup-manager',
-  'cgroupfs',
-  '--events-backend',
-  'file',
-  ...FLAGS,
-]);
+const podman = storePodman(BASE);
 
 /** What a TCP server at host:port says (from the host itself). */
 function readFrom(host: string, port: number): Promise<string> {

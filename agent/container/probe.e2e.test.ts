@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Podman } from './podman';
 import { probeContainers } from './probe';
+import { storeFlags, storePodman } from './test-store';
 
 /**
  * `--check`'s trial container on real Podman (runc) with a storage root, run root and network
@@ -11,22 +12,7 @@ import { probeContainers } from './probe';
  * the trial needs none. The SSH bundle is built from the host's dropbear.
  */
 const BASE = `/tmp/rentgpu-probe-${process.pid}`;
-const FLAGS = [
-  '--cgroup-manager',
-  'cgroupfs',
-  '--events-backend',
-  'file',
-  '--root',
-  `${BASE}/storage`,
-  '--runroot',
-  `${BASE}/run`,
-  // libpod's own state ([/run/libpod], shared by every podman): `system reset` clears it.
-  '--tmpdir',
-  `${BASE}/tmp`,
-  '--network-config-dir',
-  `${BASE}/net`,
-];
-const podman = new Podman('podman', ['--runtime', 'runc', ...FLAGS]);
+const podman = storePodman(BASE);
 const DROPBEAR = '/usr/sbin/dropbear';
 const common = { cdiDirs: ['/nonexistent'], nvidiaCtk: '/nonexistent/nvidia-ctk' };
 let stateDir: string;
@@ -80,7 +66,15 @@ describe('the trial container', () => {
   });
 
   it('fails with the runtime’s words when the runtime is broken, the disk limit still read', async () => {
-    const broken = new Podman('podman', ['--runtime', '/bin/false', ...FLAGS]);
+    const broken = new Podman('podman', [
+      '--runtime',
+      '/bin/false',
+      '--cgroup-manager',
+      'cgroupfs',
+      '--events-backend',
+      'file',
+      ...storeFlags(BASE),
+    ]);
     const probe = await probeContainers({
       ...common,
       podman: broken,

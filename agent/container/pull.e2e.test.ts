@@ -9,8 +9,9 @@ import type { ProvisioningProgress } from '../../shared/contracts/images';
 import { desiredInstance } from '../test/desired-instance';
 import { ContainerDriver } from './driver';
 import { type LocalRegistry, REGISTRY_BINARY, startLocalRegistry } from './local-registry';
-import { Podman } from './podman';
+import type { Podman } from './podman';
 import { pullTotalBytes } from './pull-progress';
+import { storeFlags, storePodman } from './test-store';
 
 /**
  * A container pull's progress against a real registry: Debian's docker-registry (distribution
@@ -24,19 +25,7 @@ const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '../..');
 const RUN = `${process.pid}`;
 const BASE = `/tmp/rentgpu-pull-${RUN}`;
-const roots = (name: string) => [
-  '--root',
-  `${BASE}/${name}/storage`,
-  '--runroot',
-  `${BASE}/${name}/run`,
-  '--network-config-dir',
-  `${BASE}/${name}/net`,
-  // libpod's own state folder [/run/libpod, shared by every podman on the host]: `system reset`
-  // removes it, which breaks any other podman running meanwhile ("/run/libpod/alive").
-  '--tmpdir',
-  `${BASE}/${name}/tmp`,
-];
-const GLOBAL = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs', '--events-backend', 'file'];
+const roots = (name: string) => storeFlags(`${BASE}/${name}`);
 const haveRegistry = existsSync(REGISTRY_BINARY);
 if (!haveRegistry) {
   console.warn(
@@ -55,7 +44,7 @@ describe.skipIf(!haveRegistry)('a container pull from a real registry', () => {
   beforeAll(async () => {
     await mkdir(BASE, { recursive: true });
     registry = await startLocalRegistry({ parentDir: BASE });
-    source = new Podman('podman', [...GLOBAL, ...roots('source')], registry.env);
+    source = storePodman(`${BASE}/source`, registry.env);
     await run(path.join(REPO, 'scripts/test-container-image/build.sh'));
     await source.run([
       'import',
@@ -109,7 +98,7 @@ describe.skipIf(!haveRegistry)('a container pull from a real registry', () => {
   afterAll(async () => {
     if (driver) for (const i of await driver.list()) await driver.terminate(i.id).catch(() => {});
     for (const name of ['driver', 'source']) {
-      await new Podman('podman', [...GLOBAL, ...roots(name)])
+      await storePodman(`${BASE}/${name}`)
         .run(['system', 'reset', '--force'])
         .catch(() => {});
     }

@@ -29,8 +29,8 @@ import {
   REGISTRY_BINARY,
   startLocalRegistry,
 } from '../../agent/container/local-registry';
-import { Podman } from '../../agent/container/podman';
 import { pullTotalBytes } from '../../agent/container/pull-progress';
+import { storeFlags, storePodman } from '../../agent/container/test-store';
 import { desiredInstance } from '../../agent/test/desired-instance';
 import type { ProvisioningProgress } from '../../shared/contracts/images';
 
@@ -40,19 +40,7 @@ const N = Number(process.env.BENCH_CT_N ?? 5);
 const MIB = Number(process.env.BENCH_CT_MIB ?? 1024);
 const WARM = Number(process.env.BENCH_CT_WARM ?? 3);
 const BASE = `/var/tmp/rentgpu-bench-ct-${process.pid}`;
-const GLOBAL = ['--runtime', 'runc', '--cgroup-manager', 'cgroupfs', '--events-backend', 'file'];
-const roots = (name: string) => [
-  '--root',
-  `${BASE}/${name}/storage`,
-  '--runroot',
-  `${BASE}/${name}/run`,
-  '--network-config-dir',
-  `${BASE}/${name}/net`,
-  // libpod's own state folder [/run/libpod, shared by every podman on the host]: `system reset`
-  // removes it, which breaks any other podman running meanwhile ("/run/libpod/alive").
-  '--tmpdir',
-  `${BASE}/${name}/tmp`,
-];
+const roots = (name: string) => storeFlags(`${BASE}/${name}`);
 const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);
 const s = (ms: number) => (ms / 1000).toFixed(1);
 
@@ -95,7 +83,7 @@ async function main() {
   let driver: ContainerDriver | null = null;
   try {
     registry = await startLocalRegistry({ parentDir: BASE });
-    const source = new Podman('podman', [...GLOBAL, ...roots('source')], registry.env);
+    const source = storePodman(`${BASE}/source`, registry.env);
     await run(path.join(REPO, 'scripts/test-container-image/build.sh'));
     await source.run([
       'import',
@@ -237,7 +225,7 @@ async function main() {
   } finally {
     if (driver) for (const i of await driver.list()) await driver.terminate(i.id).catch(() => {});
     for (const name of ['driver', 'source']) {
-      await new Podman('podman', [...GLOBAL, ...roots(name)])
+      await storePodman(`${BASE}/${name}`)
         .run(['system', 'reset', '--force'])
         .catch(() => {});
     }
