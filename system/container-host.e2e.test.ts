@@ -19,6 +19,7 @@ import {
 import { hosts, instances } from '../server/db/schema';
 import { createTestApp, type TestApp } from '../server/test/app';
 import { world } from '../server/test/world';
+import { until } from './helpers';
 
 /**
  * A renter gets a container on a provider's host (docs/decisions/025), end to end on this
@@ -158,20 +159,6 @@ afterAll(async () => {
   await rm(BASE, { recursive: true, force: true });
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  ms = 240_000,
-) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 const instanceRow = async (id: number) =>
   (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0];

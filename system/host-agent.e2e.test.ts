@@ -24,6 +24,7 @@ import { world } from '../server/test/world';
 import { openConsoleSocket } from '../server/test/ws-client';
 import { CONSOLE_CLOSE } from '../shared/contracts/console';
 import { jupyterTokenIn } from '../shared/deploy-templates';
+import { until } from './helpers';
 
 /**
  * The whole supply side on one machine: the real server (the Fastify app listening on a
@@ -91,20 +92,6 @@ afterAll(async () => {
   await t?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  ms = 240_000,
-) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 const instanceRow = async (id: number) =>
   (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0];
