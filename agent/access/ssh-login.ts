@@ -16,7 +16,8 @@ export async function sshLogin(o: {
   host: string;
   port: number;
   user: string;
-  command: string;
+  /** Absent: none sent (the user's key runs a forced command, as the VM probe's does). */
+  command?: string;
   timeoutMs: number;
   strict?: boolean;
 }): Promise<{ ok: true; stdout: string } | { ok: false; why: string }> {
@@ -52,7 +53,7 @@ export async function sshLogin(o: {
         o.user,
         '--',
         o.host,
-        o.command,
+        ...(o.command === undefined ? [] : [o.command]),
       ],
       { timeout: o.timeoutMs, maxBuffer: 1024 * 1024 },
     );

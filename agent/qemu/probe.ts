@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { sshLogin } from '../access/ssh-login';
 import { PROBE_USER } from './seed';
-
-const run = promisify(execFile);
 
 /**
  * The readiness probe (docs/decisions/015-os-images.md): once the guest's SSH server answers,
@@ -27,46 +24,10 @@ export async function probeCloudInit(o: {
   port: number;
   timeoutMs: number;
 }): Promise<ProbeResult> {
-  try {
-    const { stdout } = await run(
-      o.ssh,
-      [
-        '-F',
-        '/dev/null',
-        '-i',
-        o.keyFile,
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        'IdentitiesOnly=yes',
-        '-o',
-        'StrictHostKeyChecking=accept-new',
-        '-o',
-        `UserKnownHostsFile=${o.knownHosts}`,
-        '-o',
-        'GlobalKnownHostsFile=/dev/null',
-        '-o',
-        'HostKeyAlgorithms=ssh-ed25519',
-        '-o',
-        'ConnectTimeout=10',
-        '-o',
-        'ServerAliveInterval=15',
-        '-o',
-        'LogLevel=ERROR',
-        '-p',
-        String(o.port),
-        '-l',
-        PROBE_USER,
-        '--',
-        o.host,
-      ],
-      { timeout: o.timeoutMs, maxBuffer: 1024 * 1024 },
-    );
-    return { kind: 'done', errors: cloudInitErrors(stdout) };
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    return { kind: 'not-yet', why: (e.stderr || e.message).trim().slice(0, 300) };
-  }
+  const login = await sshLogin({ ...o, user: PROBE_USER });
+  return login.ok
+    ? { kind: 'done', errors: cloudInitErrors(login.stdout) }
+    : { kind: 'not-yet', why: login.why };
 }
 
 /**
