@@ -19,6 +19,7 @@ import {
 import { hosts, instances } from '../server/db/schema';
 import { createTestApp, type TestApp } from '../server/test/app';
 import { world } from '../server/test/world';
+import { openConsoleSocket } from '../server/test/ws-client';
 import { until } from './helpers';
 
 /**
@@ -354,6 +355,16 @@ describe('provider host → agent → real container → renter over SSH', () =>
     const mine = row?.gpuIndexes[0] ?? -1;
     const nodes = await sshPinned(up, `ls /dev | grep rgsys${RUN} || true`);
     expect(nodes.trim().split('\n')).toEqual([path.basename(NODE(mine))]);
+    // The web console: the server logs in over SSH with the platform's key, which the agent
+    // installed beside the renter's, pinned to the host key the container reported.
+    const term = await openConsoleSocket(
+      `${url.replace('http:', 'ws:')}/api/kvm/instances/${id}/console`,
+      { cookie: renter.cookie, origin: url },
+    );
+    term.type('echo console-$((40+2)) $(cat /root/file)\r');
+    await term.waitFor('console-42 kept', 60_000);
+    term.socket.close();
+    await term.closed;
     running = up;
   });
 

@@ -61,6 +61,8 @@ describe('openApiView of docs/openapi.json', () => {
     expect(create?.permission).toBe('write');
     expect(create?.requestBody?.fields.map((f) => [f.name, f.required])).toEqual([
       ['gpuListingId', true],
+      ['kind', false],
+      ['image', false],
       ['durationHours', false],
       ['sshKeyId', false],
       ['template', false],
@@ -69,7 +71,7 @@ describe('openApiView of docs/openapi.json', () => {
       ['idleStopMinutes', false],
       ['idleThresholdPercent', false],
     ]);
-    expect(create?.requestBody?.fields[1]).toMatchObject({
+    expect(create?.requestBody?.fields[3]).toMatchObject({
       type: 'integer',
       constraints: ['min 1', 'max 720'],
     });
