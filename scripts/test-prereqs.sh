@@ -9,6 +9,8 @@
 #                                  per-instance networks, iptables for its host rules, catatonit for
 #                                  --init; and `containers:` ranges in /etc/subuid and /etc/subgid
 #                                  for --userns=auto (added below when missing)
+#   docker-registry                a real local registry the container pull test pushes to and pulls from
+#   pci.ids                        Debian's PCI id list, which shared/gpu-pci-ids.ts is tested against
 # (scripts/test-image/build.sh installs what the real distribution image is built from.)
 # Installs as root, or with sudo when it needs no password; otherwise prints the one command to
 # run and exits 2 at once, before any test starts.
@@ -17,7 +19,8 @@ set -euo pipefail
 # chromium keeps its recommended packages (fonts); the rest are installed without them.
 BROWSER=(chromium)
 TOOLS=(qemu-system-x86 qemu-utils genisoimage openssh-client busybox-static dropbear-bin kmod cpio
-  shellcheck cloud-init pci.ids podman runc uidmap containernetworking-plugins iptables catatonit conmon)
+  shellcheck cloud-init pci.ids podman runc uidmap containernetworking-plugins iptables catatonit conmon
+  docker-registry)
 
 # --userns=auto takes each container's uid range from the `containers` entries (root only).
 subids() {
