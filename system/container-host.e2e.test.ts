@@ -331,10 +331,13 @@ describe('provider host → agent → real container → renter over SSH', () =>
     apiKey = keyRes.json().key as string;
 
     const createdAt = Date.now();
+    // With a template (ubuntu22, its image replaced by this run's): the platform's console key
+    // comes with a template; v1's bare instances have none, so no web console.
     const created = await v1(apiKey, 'POST', '/instances', {
       gpuListingId: listingId,
       kind: 'container',
       image: IMAGE,
+      template: 'ubuntu22',
     });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const id = (created.json as { instance: { id: number } }).instance.id;
