@@ -76,6 +76,7 @@ export function containerOptions(env: AgentEnv, log: Log): ContainerDriverOption
     dropbearBinary: env.AGENT_DROPBEAR,
     dropbearkeyBinary: env.AGENT_DROPBEARKEY,
     maxImageBytes: Math.floor(env.AGENT_CONTAINER_MAX_IMAGE_GIB * 1024 ** 3),
+    pullTmpDir: env.AGENT_PULL_TMPDIR,
     log,
   };
 }

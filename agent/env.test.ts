@@ -18,6 +18,10 @@ describe('parseAgentEnv', () => {
     expect(env.AGENT_DRIVERS).toEqual(['vm']);
     expect(env.AGENT_CONTAINER_SSH_PORTS).toEqual([23000, 23999]);
     expect(env.AGENT_CDI_KIND).toBe('nvidia.com/gpu');
+    expect(env.AGENT_PULL_TMPDIR).toBe('/var/tmp');
+    expect(
+      parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', TMPDIR: '/scratch' }).AGENT_PULL_TMPDIR,
+    ).toBe('/scratch');
     expect(
       parseAgentEnv({ RENTGPU_SERVER_URL: 'http://x', AGENT_DRIVERS: 'container, vm' })
         .AGENT_DRIVERS,

@@ -102,6 +102,11 @@ const envSchema = z.object({
   /** The SSH server the agent supplies to images without one (Debian's dropbear-bin). */
   AGENT_DROPBEAR: z.string().min(1).default('/usr/sbin/dropbear'),
   AGENT_DROPBEARKEY: z.string().min(1).default('/usr/bin/dropbearkey'),
+  /**
+   * Where each container pull gets a folder of its own (its TMPDIR: the bytes podman has
+   * copied so far are the renter's progress). Default: TMPDIR, else /var/tmp, as containers/image.
+   */
+  AGENT_PULL_TMPDIR: z.string().min(1).optional(),
   /** The image `--check` runs its trial container from (held by podman; nothing is pulled). */
   AGENT_CONTAINER_TRIAL_IMAGE: z.string().min(1).optional(),
   /** NVIDIA Container Toolkit's CLI, asked for its version (readiness). */
@@ -188,5 +193,6 @@ export function parseAgentEnv(source: NodeJS.ProcessEnv = process.env) {
   return {
     ...e,
     AGENT_STATE_DIR: path.resolve(e.AGENT_STATE_DIR),
+    AGENT_PULL_TMPDIR: e.AGENT_PULL_TMPDIR ?? present.TMPDIR ?? '/var/tmp',
   };
 }

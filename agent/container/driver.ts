@@ -70,6 +70,8 @@ export interface ContainerDriverOptions {
   pidsLimit?: number;
   /** An image larger than this (unpacked) is refused [100 GiB]. */
   maxImageBytes?: number;
+  /** Where each pull's own TMPDIR is made, for its progress [/var/tmp]. */
+  pullTmpDir?: string;
   /** A failed pull of a reference is not tried again for this long [10 min]. */
   failedPullMs?: number;
   /** [30 min] */
@@ -124,6 +126,7 @@ export class ContainerDriver implements InstanceDriver {
       defaultImage: null,
       pidsLimit: 4096,
       maxImageBytes: 100 * 1024 ** 3,
+      pullTmpDir: '/var/tmp',
       failedPullMs: 10 * 60_000,
       pullTimeoutMs: 30 * 60_000,
       namePrefix: 'rentgpu',

@@ -40,7 +40,7 @@ export class PodmanImages implements ImageInventory {
       pullTimeoutMs: number;
       /** How often a pull's bytes are measured [500 ms]. */
       pullProgressMs?: number;
-      /** Where each pull's own TMPDIR is made [$TMPDIR, else /var/tmp: as containers/image]. */
+      /** Where each pull's own TMPDIR is made (AGENT_PULL_TMPDIR) [/var/tmp: as containers/image]. */
       pullTmpDir?: string;
     },
   ) {}

@@ -154,12 +154,12 @@ export async function folderBytes(dir: string): Promise<number> {
 export async function watchPull(o: {
   podman: Podman;
   reference: string;
-  /** Where the pull's folder is made: where containers/image would have put its blobs. */
+  /** Where the pull's folder is made (AGENT_PULL_TMPDIR): where containers/image puts its blobs [/var/tmp]. */
   parentDir?: string;
   intervalMs?: number;
   onProgress: (p: ImageProgress) => void;
 }): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
-  const parent = o.parentDir ?? process.env.TMPDIR ?? '/var/tmp';
+  const parent = o.parentDir ?? '/var/tmp';
   const dir = await mkdtemp(path.join(parent, 'rentgpu-pull-')).catch(() => null);
   if (!dir) return { env: {}, stop: async () => {} };
   let total: number | null = null;
