@@ -30,15 +30,19 @@ export interface CreateArgs {
  * swap beyond memory, its own isolated network, SSH published only on the agent's listen
  * address. Never `--privileged`, never a device but the CDI ones named.
  */
-export function createArgs(a: CreateArgs): string[] {
+/**
+ * The isolation every container the agent runs gets — a renter's and `--check`'s trial alike
+ * (docs/decisions/025): catatonit as init, an IPC namespace of its own, root inside mapped to
+ * an unprivileged range (`--userns=auto`), no new privileges, pids/CPU/memory limits with no
+ * swap beyond, and rlimits within the agent's own hard limits.
+ */
+export function isolationArgs(o: {
+  pidsLimit: number;
+  cpus: number;
+  memoryMib: number;
+  limits: { nofile: number; nproc: number };
+}): string[] {
   return [
-    'create',
-    '--name',
-    a.name,
-    '--label',
-    `rentgpu.instance=${a.id}`,
-    '--hostname',
-    a.name.slice(0, 63),
     '--init',
     // /dev/shm a tmpfs of the container's own, not a host mount under the store (with one,
     // `podman rm` after a stop/start failed: "userdata/shm: device or resource busy").
@@ -51,17 +55,35 @@ export function createArgs(a: CreateArgs): string[] {
     '--security-opt',
     'no-new-privileges',
     '--pids-limit',
-    String(a.pidsLimit),
+    String(o.pidsLimit),
     '--cpus',
-    String(a.spec.cpus),
+    String(o.cpus),
     '--memory',
-    `${a.spec.memoryMib}m`,
+    `${o.memoryMib}m`,
     '--memory-swap',
-    `${a.spec.memoryMib}m`,
+    `${o.memoryMib}m`,
     '--ulimit',
-    `nofile=${a.limits.nofile}:${a.limits.nofile}`,
+    `nofile=${o.limits.nofile}:${o.limits.nofile}`,
     '--ulimit',
-    `nproc=${a.limits.nproc}:${a.limits.nproc}`,
+    `nproc=${o.limits.nproc}:${o.limits.nproc}`,
+  ];
+}
+
+export function createArgs(a: CreateArgs): string[] {
+  return [
+    'create',
+    '--name',
+    a.name,
+    '--label',
+    `rentgpu.instance=${a.id}`,
+    '--hostname',
+    a.name.slice(0, 63),
+    ...isolationArgs({
+      pidsLimit: a.pidsLimit,
+      cpus: a.spec.cpus,
+      memoryMib: a.spec.memoryMib,
+      limits: a.limits,
+    }),
     ...(a.diskLimit ? ['--storage-opt', `size=${a.spec.diskGib}G`] : []),
     '--network',
     a.network,

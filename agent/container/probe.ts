@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ContainerProbe } from '../../shared/contracts/agent-protocol';
+import { isolationArgs } from './args';
 import { hardLimits, type Podman } from './podman';
 import { ensureBundle, MOUNT } from './ssh';
 
@@ -75,27 +76,7 @@ async function trialFlags(): Promise<string[]> {
   const limits = await hardLimits();
   return [
     '--rm',
-    '--init',
-    '--ipc',
-    'private',
-    '--user',
-    '0:0',
-    '--userns',
-    'auto:size=65536',
-    '--security-opt',
-    'no-new-privileges',
-    '--pids-limit',
-    '64',
-    '--cpus',
-    '1',
-    '--memory',
-    '256m',
-    '--memory-swap',
-    '256m',
-    '--ulimit',
-    `nofile=${limits.nofile}:${limits.nofile}`,
-    '--ulimit',
-    `nproc=${limits.nproc}:${limits.nproc}`,
+    ...isolationArgs({ pidsLimit: 64, cpus: 1, memoryMib: 256, limits }),
     '--network',
     'none',
   ];
