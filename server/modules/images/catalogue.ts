@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import {
   type CatalogueImage,
   type ImageCatalogue,
   type ImageName,
   imageCatalogue,
 } from '../../../shared/contracts/images';
+import { readConfigFile } from '../../lib/config-file';
 
 /**
  * The OS image catalogue the server owns (docs/decisions/015-os-images.md): every image the
@@ -78,33 +78,16 @@ export function heldImages(held: { ready: unknown; legacy: unknown } | null): Im
  * (shared/contracts/images.ts), names unique. Throws an Error whose message says what is wrong.
  */
 export function readImageCatalogue(file: string): ImageCatalogue {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
-  }
-  const parsed = imageCatalogue.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(root)';
-    throw new Error(`${file}: ${where}: ${issue?.message ?? 'not an image catalogue'}`);
-  }
+  const catalogue = readConfigFile(file, imageCatalogue, 'not an image catalogue');
   const seen = new Set<string>();
-  for (const image of parsed.data) {
+  for (const image of catalogue) {
     if (seen.has(image.name)) throw new Error(`${file}: image ${image.name} is listed twice`);
     seen.add(image.name);
     if ((image.url === null) !== (image.sha256 === null)) {
       throw new Error(`${file}: image ${image.name} needs both url and sha256, or neither`);
     }
   }
-  return parsed.data;
+  return catalogue;
 }
 
 /** The catalogue of this process (a constant: built once at start) and what it answers. */

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import {
   CONTAINER_TEMPLATE_IMAGES,
   type ContainerTemplate,
   ociReference,
 } from '../../../shared/contracts/instance-kind';
+import { readConfigFile } from '../../lib/config-file';
 
 /**
  * The image a container runs when its create names a template and no image
@@ -30,29 +30,11 @@ const keysMessage = `keys are templates that run as containers (${TEMPLATES.join
  * of it must name one). Throws an Error whose message says what is wrong.
  */
 export function readContainerTemplateImages(file: string): ContainerTemplateImages {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
-  }
-  const parsed = templateImagesFile.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : '(root)';
-    const message =
-      issue?.code === 'unrecognized_keys' || issue?.code === 'invalid_key'
-        ? `${issue.message}: ${keysMessage}`
-        : (issue?.message ?? 'not a map of template to image');
-    throw new Error(`${file}: ${where}: ${message}`);
-  }
-  return parsed.data;
+  return readConfigFile(file, templateImagesFile, 'not a map of template to image', (issue) =>
+    issue.code === 'unrecognized_keys' || issue.code === 'invalid_key'
+      ? `${issue.message}: ${keysMessage}`
+      : null,
+  );
 }
 
 /** A template's container image in this map, or null (no template, or one without an image). */
