@@ -158,6 +158,28 @@ describe('Agent', () => {
     expect(server.heartbeats.length).toBe(2);
   });
 
+  it('stops during a long poll without logging a failure', async () => {
+    server.longPoll = true;
+    const events: string[] = [];
+    void startAgent(server.newToken(), 60_000, null, (event) => {
+      events.push(event);
+    });
+    await server.waitFor('a wait in flight', () => server.waiting === 1, 5000);
+    controller.abort();
+    await running;
+    expect(events).not.toContain('wait-failed');
+    // A wait that really fails is still said.
+    controller = new AbortController();
+    const more: string[] = [];
+    void startAgent(null, 60_000, null, (event) => {
+      more.push(event);
+    });
+    await server.waitFor('a wait in flight', () => server.waiting === 1, 5000);
+    server.down = true;
+    server.setDesired({ id: 'q', ...spec }, 'stopped'); // answers the wait; the next one is 503
+    await server.waitFor('the failed wait', () => more.includes('wait-failed'), 5000);
+  });
+
   it('logs once when it reaches the server again after losing it', async () => {
     const events: string[] = [];
     void startAgent(server.newToken(), 20, null, (event) => {

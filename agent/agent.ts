@@ -123,6 +123,8 @@ export class Agent {
           return;
         }
       } catch (err) {
+        // The agent being stopped aborts its wait: that is the normal way out, not a failure.
+        if (signal.aborted) return;
         if (err instanceof ApiError && err.status === 404) this.waitSupported = false;
         else this.log('wait-failed', { error: (err as Error).message });
         break;

@@ -47,6 +47,10 @@ export class TestControlPlane {
   private waiters: (() => void)[] = [];
   /** A change since the last heartbeat's answer: a wait that comes after it answers at once (as wake.ts). */
   private workPending = false;
+  /** How many of the agent's long polls (POST /wait) are open now. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
   /** The last generation given to each instance, kept after it leaves the list. */
   private readonly generations = new Map<string, number>();
   private readonly acknowledged = new Map<string, InstanceReport>();
@@ -204,11 +208,15 @@ export class TestControlPlane {
       if (!parsed.success) return invalid(res, parsed.error);
       const work = await new Promise<boolean>((resolve) => {
         if (this.workPending) return resolve(true);
-        const timer = setTimeout(() => resolve(false), parsed.data.maxMs);
-        this.waiters.push(() => {
+        const wake = () => {
           clearTimeout(timer);
           resolve(true);
-        });
+        };
+        const timer = setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== wake);
+          resolve(false);
+        }, parsed.data.maxMs);
+        this.waiters.push(wake);
       });
       return send(res, 200, { work });
     }
