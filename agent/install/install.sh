@@ -755,8 +755,12 @@ readiness_of() {
   local -a cmd=(env -i "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
     "RENTGPU_SERVER_URL=$SERVER" "AGENT_STATE_DIR=${PREFIX}$STATE_DIR" "AGENT_DRIVERS=$DRIVERS"
     "$NODE_BIN" "$agent" --check)
-  if [[ -z "$PREFIX" ]] && ((!DRY_RUN)) && [[ "$SERVICE_USER" != root ]]; then
-    cmd=(runuser -u "$SERVICE_USER" -- "${cmd[@]}")
+  if [[ -z "$PREFIX" && "$SERVICE_USER" != root ]]; then
+    if ((!DRY_RUN)) || { ((EUID == 0)) && getent passwd "$SERVICE_USER" >/dev/null 2>&1; }; then
+      cmd=(runuser -u "$SERVICE_USER" -- "${cmd[@]}")
+    else
+      dry_run_check_note
+    fi
   fi
   if ((HAS_CONTAINER)) && command -v setpriv >/dev/null 2>&1; then
     cmd=(setpriv --no-new-privs -- "${cmd[@]}")
@@ -769,11 +773,28 @@ readiness_of() {
   return 2
 }
 
+# Who a dry run's --check runs as when it cannot be the service's user: on a new host that user
+# does not exist yet (the install creates it, create_user), and only root can switch to it. The
+# check then runs as whoever runs the installer (--check reads and creates nothing), and says so:
+# the only facts that depend on the user are whether it may open /dev/kvm and /dev/vfio/*, which
+# the install grants the service's user (group kvm, the udev rule) and checks again as that user.
+dry_run_check_note() {
+  local me
+  me="$(id -un 2>/dev/null || printf 'uid %s' "$EUID")"
+  if ((EUID == 0)); then
+    info "the $SERVICE_USER user does not exist yet (the install creates it, in group kvm): checking as $me instead; the install checks again as $SERVICE_USER"
+  else
+    info "not run as root, so not as the $SERVICE_USER user: checking as $me, whose access to /dev/kvm and /dev/vfio/* may differ; the install checks again as $SERVICE_USER"
+  fi
+}
+
 # A dry run fetches and verifies the agent for real into the temporary work folder (removed at
 # exit) to run its --check; nothing is installed.
 dry_run_readiness() {
   local DRY_RUN=0
-  fetch_agent >/dev/null && readiness_of "$WORK/$AGENT_FILE"
+  fetch_agent >/dev/null || return 2
+  DRY_RUN=1
+  readiness_of "$WORK/$AGENT_FILE"
 }
 
 # Not ready is a warning, not a failure: the host enrols, shows "not ready" with the reason on

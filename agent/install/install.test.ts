@@ -290,9 +290,59 @@ describe('the installer script', { timeout: 60_000 }, () => {
       '--dry-run',
     ]);
     expect(skipped.code, skipped.stderr).toBe(0);
-    expect(skipped.stdout).not.toContain('--fetch-image');
+    // No fetch is run (the readiness report may still name --fetch-image as the fix).
+    expect(skipped.stdout).not.toMatch(/^\[dry-run\] .*--fetch-image$/m);
     expect(skipped.stdout).not.toContain('would download the default OS image');
     expect(skipped.stdout).toContain('skipping the default OS image (--skip-image)');
+  });
+
+  it('--dry-run on a new host (no rentgpu-agent user yet) runs the readiness check as the invoking user and says so; once the user exists, as that user', async () => {
+    // getent answers for the agent's user as the test says; runuser records its arguments and
+    // runs the command after `--` (only root can really switch users).
+    const bin = await mkdtemp(path.join(tmp, 'users-'));
+    const runuserLog = path.join(bin, 'runuser.log');
+    const userExists = path.join(bin, 'user-exists');
+    await writeFile(
+      path.join(bin, 'getent'),
+      `#!/bin/bash\nif [[ "$1 $2" == "passwd rentgpu-agent" ]]; then\n  [[ -e ${JSON.stringify(userExists)} ]] || exit 2\n  echo 'rentgpu-agent:x:998:998::/var/lib/rentgpu-agent:/usr/sbin/nologin'\n  exit 0\nfi\nexit 2\n`,
+      { mode: 0o755 },
+    );
+    await writeFile(
+      path.join(bin, 'runuser'),
+      `#!/bin/bash\nprintf '%s\\n' "$*" >>${JSON.stringify(runuserLog)}\nwhile (($#)) && [[ "$1" != -- ]]; do shift; done\nshift\nexec "$@"\n`,
+      { mode: 0o755 },
+    );
+    const pathWithStubs = `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+    const args = [...SERVER_ARGS(), '--skip-packages', '--skip-image', '--dry-run'];
+    const root = process.getuid?.() === 0;
+
+    const fresh = await installer(args, `${TOKEN}\n`, pathWithStubs);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fresh.stdout).toContain("checking what this host can run (the agent's --check)");
+    expect(fresh.stdout).toContain(
+      root
+        ? 'the rentgpu-agent user does not exist yet (the install creates it, in group kvm): checking as '
+        : 'not run as root, so not as the rentgpu-agent user: checking as ',
+    );
+    // The agent's report is there (ready or not), not "did not run".
+    expect(fresh.stdout).toMatch(/^ {4}host: /m);
+    expect(fresh.stdout).toMatch(/^ {4}vm: /m);
+    expect(fresh.stderr).not.toContain('readiness check did not run');
+    expect(existsSync(runuserLog)).toBe(false);
+
+    await writeFile(userExists, '');
+    const again = await installer(args, `${TOKEN}\n`, pathWithStubs);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^ {4}host: /m);
+    expect(again.stderr).not.toContain('readiness check did not run');
+    if (root) {
+      expect(again.stdout).not.toContain('does not exist yet');
+      expect(await readFile(runuserLog, 'utf8')).toMatch(
+        /^-u rentgpu-agent -- env -i \S+ RENTGPU_SERVER_URL=\S+ AGENT_STATE_DIR=\/var\/lib\/rentgpu-agent AGENT_DRIVERS=vm \S*node \S+\/rentgpu-agent\.mjs --check$/m,
+      );
+    } else {
+      expect(again.stdout).toContain('not run as root, so not as the rentgpu-agent user');
+    }
   });
 
   it("--prefix installs the verified agent, its 0600 configuration and token file, and the hardened unit; the token is in no command's arguments", async () => {
