@@ -40,7 +40,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 afterEach(() => {
   seen.length = 0;
+  ran.length = 0;
 });
+/** What the CLI ran (the system ssh), each as its command and arguments. */
+const ran: string[][] = [];
 
 async function rentgpu(args: string[], options: { tty?: boolean } = {}) {
   let stdout = '';
@@ -53,7 +56,10 @@ async function rentgpu(args: string[], options: { tty?: boolean } = {}) {
       stderr += text;
     },
     prompt: async () => '',
-    exec: async () => 0,
+    exec: async (command, args) => {
+      ran.push([command, ...args]);
+      return 0;
+    },
     isTTY: options.tty ?? false,
     env: {
       apiKey: 'rgpu_test',
@@ -154,7 +160,9 @@ describe('--wait', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain('Instance 12 is provisioning…');
     expect(res.stdout).toContain('Instance 12 is running.');
-    expect(res.stdout).toContain('ssh -p 22022 ubuntu@h.example');
+    expect(res.stdout).toContain(
+      'ssh -p 22022 -o HostKeyAlias=rentgpu-12 -o CheckHostIP=no ubuntu@h.example',
+    );
   });
 
   it('exits 1 with a clear line when the instance fails', async () => {
@@ -303,7 +311,9 @@ describe('what a terminal shows', () => {
       json: { instance: instance({ status: 'running', sshHost: 'h.example', sshPort: 22022 }) },
     });
     const running = await rentgpu(['instances', 'get', '12'], { tty: true });
-    expect(running.stdout).toContain('SSH      ssh -p 22022 ubuntu@h.example');
+    expect(running.stdout).toContain(
+      'SSH      ssh -p 22022 -o HostKeyAlias=rentgpu-12 -o CheckHostIP=no ubuntu@h.example',
+    );
   });
 
   it('gpus list asks for the cheapest first, with --model too, and shows reliability and the GPU share', async () => {
@@ -343,6 +353,110 @@ describe('what a terminal shows', () => {
     const withHost = await rentgpu(['gpus', 'list'], { tty: true });
     expect(withHost.stdout.split('\n')[0]).toContain('HOST');
     expect(withHost.stdout).toMatch(/offline +4\.8/);
+  });
+});
+
+describe('instances ssh', () => {
+  const running = () => ({
+    json: { instance: instance({ status: 'running', sshHost: 'h.example', sshPort: 22022 }) },
+  });
+  const base = ['-l', 'ubuntu', '-p', '22022', '-o', 'HostKeyAlias=rentgpu-12'];
+  const sshOf = async (...extra: string[]) => {
+    ran.length = 0;
+    const res = await rentgpu(['instances', 'ssh', '12', ...extra]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(ran).toHaveLength(1);
+    return ran[0]?.slice(1) ?? [];
+  };
+
+  it('passes the options after -- to ssh (-i KEY included) and the rest as the remote command', async () => {
+    handler = running;
+    const pinned = [...base, '-o', 'CheckHostIP=no'];
+    expect(await sshOf()).toEqual([...pinned, '--', 'h.example']);
+    // Options alone: the key, a tunnel, flags with no value.
+    expect(await sshOf('--', '-i', '/keys/gpu')).toEqual([
+      ...pinned,
+      '-i',
+      '/keys/gpu',
+      '--',
+      'h.example',
+    ]);
+    expect(await sshOf('--', '-i', '/keys/gpu', '-L', '8888:localhost:8888', '-N')).toEqual([
+      ...pinned,
+      '-i',
+      '/keys/gpu',
+      '-L',
+      '8888:localhost:8888',
+      '-N',
+      '--',
+      'h.example',
+    ]);
+    // Options, then the command: the first word that is not an option starts it, and what
+    // follows it (even -L) is the command's.
+    expect(await sshOf('--', '-i', '/keys/gpu', 'nvidia-smi', '-L')).toEqual([
+      ...pinned,
+      '-i',
+      '/keys/gpu',
+      '--',
+      'h.example',
+      'nvidia-smi',
+      '-L',
+    ]);
+    // Clusters as ssh's getopt reads them: -vvi KEY takes KEY, -iKEY and -oName=value are one word.
+    expect(await sshOf('--', '-vvi', '/k', '-i/k2', '-oServerAliveInterval=30', 'uptime')).toEqual([
+      ...pinned,
+      '-vvi',
+      '/k',
+      '-i/k2',
+      '-oServerAliveInterval=30',
+      '--',
+      'h.example',
+      'uptime',
+    ]);
+    // A command alone, as before; a second -- ends the options (a command starting with -).
+    expect(await sshOf('--', 'nvidia-smi', '-L')).toEqual([
+      ...pinned,
+      '--',
+      'h.example',
+      'nvidia-smi',
+      '-L',
+    ]);
+    expect(await sshOf('--', '-t', '--', '-weird', 'x')).toEqual([
+      ...pinned,
+      '-t',
+      '--',
+      'h.example',
+      '-weird',
+      'x',
+    ]);
+    expect(await sshOf('uptime')).toEqual([...pinned, '--', 'h.example', 'uptime']);
+  });
+
+  it('refuses an ssh option left without its value (exit 2); --print shows the same words', async () => {
+    handler = running;
+    const res = await rentgpu(['instances', 'ssh', '12', '--', '-i']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("ssh's option -i needs a value.");
+    expect(ran).toHaveLength(0);
+    const printed = await rentgpu(['instances', 'ssh', '12', '--print', '--', '-i', '/k', 'ls']);
+    expect(JSON.parse(printed.stdout).command).toEqual([
+      'ssh',
+      ...base,
+      '-o',
+      'CheckHostIP=no',
+      '-i',
+      '/k',
+      '--',
+      'h.example',
+      'ls',
+    ]);
+  });
+
+  it('says in its help how the words after -- are read', async () => {
+    const help = await rentgpu(['instances', 'ssh', '--help']);
+    expect(help.stdout).toContain('after --: options for ssh (e.g. -i KEY');
+    expect(help.stdout).toContain('rentgpu instances ssh 42 -- -i ~/.ssh/gpu_key nvidia-smi -L');
+    expect(help.stdout).toContain('HostKeyAlias');
   });
 });
 

@@ -163,7 +163,9 @@ for (const width of [1280, 390]) {
       });
       console.log(`deploy-to-running at ${width}px: ${Date.now() - pressed} ms`);
       await expect(
-        result.getByText(/^ssh -p \d{5} ubuntu@gpu-\d+\.demo\.rentgpu\.dev$/),
+        result.getByText(
+          /^ssh -p \d{5} -o HostKeyAlias=rentgpu-\d+ -o CheckHostIP=no ubuntu@gpu-\d+\.demo\.rentgpu\.dev$/,
+        ),
       ).toBeVisible();
       await expect(
         result.getByText(/^http:\/\/localhost:8888\/lab\?token=[0-9a-f]{48}$/),

@@ -164,7 +164,12 @@ test.describe('renter dashboard on a 390 px phone', () => {
         name: `${rental.gpuListing.model} rental ${rental.id}`,
       });
       const command = card.getByTestId('ssh-command');
-      await expect(command).toHaveText(/^ssh -p \d+ \S+@\S+$/, { timeout: 15_000 });
+      await expect(command).toHaveText(
+        new RegExp(
+          `^ssh -p \\d+ -o HostKeyAlias=rentgpu-${rental.id} -o CheckHostIP=no \\S+@\\S+$`,
+        ),
+        { timeout: 15_000 },
+      );
       const box = await command.boundingBox();
       const cardBox = await card.boundingBox();
       if (!box || !cardBox) throw new Error('not laid out');

@@ -114,7 +114,7 @@ test('a VM from No Instances to running, stopped, started again and terminated, 
   await refreshUntil(page, card, 'running');
   await expect(card.getByTestId('vm-uptime')).toHaveText('0h 0m');
   await expect(card.getByTestId('vm-ssh')).toHaveText(
-    /^ssh -p \d+ ubuntu@gpu-\d+\.demo\.rentgpu\.dev$/,
+    /^ssh -p \d+ -o HostKeyAlias=rentgpu-\d+ -o CheckHostIP=no ubuntu@gpu-\d+\.demo\.rentgpu\.dev$/,
   );
   await expect(card.getByTestId('vm-vnc')).toContainText('Not offered by this host');
   const id = (await card.getByTestId('vm-id').textContent()) ?? '';

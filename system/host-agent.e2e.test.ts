@@ -60,7 +60,12 @@ beforeAll(async () => {
   const webDir = path.resolve(import.meta.dirname, '../dist/web');
   // The server asks agents to heartbeat every second (30 s in production).
   t = await createTestApp({
-    env: { PROVISIONING_TIMEOUT_MS: '600000', AGENT_HEARTBEAT_INTERVAL_MS: '1000' },
+    env: {
+      PROVISIONING_TIMEOUT_MS: '600000',
+      AGENT_HEARTBEAT_INTERVAL_MS: '1000',
+      // The agent runs on this machine and reports 127.0.0.1: a lab, said explicitly.
+      ALLOW_PRIVATE_HOST_ADDRESSES: '1',
+    },
     webDir,
   });
   w = world(t);
@@ -322,7 +327,9 @@ describe('provider host → agent → real VM → renter over SSH', () => {
       `VM dashboard: Create Instance → card shows running: ${seconds(Date.now() - createdAt)}`,
     );
     expect(await card.getByTestId('vm-ssh').textContent()).toMatch(
-      /^ssh -p 228\d\d ubuntu@127\.0\.0\.1$/,
+      new RegExp(
+        `^ssh -p 228\\d\\d -o HostKeyAlias=rentgpu-${id} -o CheckHostIP=no ubuntu@127\\.0\\.0\\.1$`,
+      ),
     );
 
     // The web console opens in a new tab and runs a command in the VM's shell.

@@ -3,18 +3,54 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { InstanceAnswer, PublicInstance } from '../../shared/contracts/public-api';
 import type { InstanceInvoice, InstanceUsage } from '../../shared/contracts/public-api-account';
-import { shellLine, sshArgv, unsafeEndpointReason } from '../../shared/rules/shell-command';
+import {
+  hostKeyAlias,
+  hostKeyOptions,
+  shellLine,
+  sshArgv,
+  unsafeEndpointReason,
+} from '../../shared/rules/shell-command';
 import { parseSshPublicKey } from '../../shared/rules/ssh-key';
 import { fields, table } from '../output';
 import { localTime } from '../time';
-import { CommandError, type Ctx, positiveInt } from './context';
+import { CommandError, type Ctx, positiveInt, UsageError } from './context';
+
+/** ssh's options that take a value, as its getopt reads them (OpenSSH's ssh.c); the rest are flags. */
+const SSH_OPTIONS_WITH_VALUE = new Set('BbcDEeFIiJLlmOoPpQRSWw');
 
 /**
- * The system ssh's arguments for an instance, or why there are none yet: `-l USER -p PORT --
- * HOST [extra…]`. The user and host come from the provider's host (untrusted): after `-l` and
- * `--` neither can be an ssh option, what the user typed after the instance id is the remote
- * command, and a value no real name has (a leading `-`, whitespace, control characters) is
- * refused before anything runs.
+ * What the renter typed after the instance id (after `--`), read as ssh reads what follows its
+ * own name: leading ssh options (`-i KEY`, `-L 8888:localhost:8888`, `-vt`, `-oUser=x`) are
+ * options; the first word that is not one, or a second `--`, starts the remote command.
+ */
+export function splitSshArgs(words: readonly string[]): { options: string[]; remote: string[] } {
+  const options: string[] = [];
+  let next = 0;
+  while (next < words.length) {
+    const word = words[next] ?? '';
+    if (word === '--') return { options, remote: words.slice(next + 1) };
+    if (!word.startsWith('-') || word === '-') break;
+    options.push(word);
+    next += 1;
+    // In a cluster (`-vvi KEY`), the first letter that takes a value takes the rest of the word,
+    // or the next word when it ends there.
+    const at = [...word.slice(1)].findIndex((letter) => SSH_OPTIONS_WITH_VALUE.has(letter));
+    if (at === word.length - 2) {
+      const value = words[next];
+      if (value === undefined) throw new UsageError(`ssh's option ${word} needs a value.`);
+      options.push(value);
+      next += 1;
+    }
+  }
+  return { options, remote: words.slice(next) };
+}
+
+/**
+ * The system ssh's arguments for an instance, or why there are none yet: `-l USER -p PORT
+ * [options…] -- HOST [remote…]`. The user and host come from the provider's host (untrusted):
+ * after `-l` and `--` neither can be an ssh option, and a value no real name has (a leading
+ * `-`, whitespace, control characters) is refused before anything runs. The renter's own ssh
+ * options (splitSshArgs) come after the instance's, whose values ssh then keeps.
  */
 function sshArgs(instance: PublicInstance, extra: string[] = [], options: string[] = []): string[] {
   if (instance.status !== 'running' || !instance.sshHost || !instance.sshPort) {
@@ -34,28 +70,31 @@ function sshArgs(instance: PublicInstance, extra: string[] = [], options: string
       `Instance ${instance.id} has an SSH address that is not safe to use, so ssh was not run. ${unsafe} Contact support.`,
     );
   }
-  return sshArgv(endpoint, { options, remote: extra });
+  const typed = splitSshArgs(extra);
+  return sshArgv(endpoint, { options: [...options, ...typed.options], remote: typed.remote });
 }
 
 /**
- * The guest's host key, as the agent's probe saw it and the server stored it, pinned for this
- * instance's address in the CLI's own known_hosts (beside its config): ssh then checks it
- * (StrictHostKeyChecking=yes) instead of asking the renter to trust a key on first use. No
- * stored key (an instance from before, the demo host): ssh asks as usual.
+ * The instance's host key options: filed under the instance (`HostKeyAlias=rentgpu-ID`, so a
+ * port its host gave another instance before never reads as a changed key), and the guest's
+ * key, as the agent's probe saw it and the server stored it, pinned under that name in the
+ * CLI's own known_hosts (beside its config): ssh then checks it (StrictHostKeyChecking=yes)
+ * instead of asking the renter to trust a key on first use. No stored key (an instance from
+ * before, the demo host): ssh asks as usual, under the same name.
  */
 async function pinnedHostKey(instance: PublicInstance, configFile: string): Promise<string[]> {
+  const alias = hostKeyOptions(instance.id);
   const parsed = instance.sshHostKey ? parseSshPublicKey(instance.sshHostKey) : null;
-  if (!parsed?.ok || !instance.sshHost || !instance.sshPort) return [];
+  if (!parsed?.ok || !instance.sshHost || !instance.sshPort) return alias;
   const key = `${parsed.type} ${parsed.base64}`;
   const file = path.join(path.dirname(configFile), 'known_hosts');
-  const name =
-    instance.sshPort === 22 ? instance.sshHost : `[${instance.sshHost}]:${instance.sshPort}`;
+  const name = hostKeyAlias(instance.id);
   const kept = (await readFile(file, 'utf8').catch(() => ''))
     .split('\n')
     .filter((line) => line.trim() !== '' && !line.startsWith(`${name} `));
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFile(file, `${[...kept, `${name} ${key}`].join('\n')}\n`, { mode: 0o600 });
-  return ['-o', `UserKnownHostsFile=${file}`, '-o', 'StrictHostKeyChecking=yes'];
+  return [...alias, '-o', `UserKnownHostsFile=${file}`, '-o', 'StrictHostKeyChecking=yes'];
 }
 
 /** `instances ssh`, `instances usage` and `instances invoice`. */
@@ -64,8 +103,25 @@ export function registerInstanceExtras(instances: Command, ctx: Ctx): void {
     .command('ssh')
     .description('open an SSH session to a running instance (the system ssh)')
     .argument('<instance-id>', 'the instance', positiveInt('instance-id'))
-    .argument('[ssh-args...]', 'more arguments for ssh, after --')
+    .argument(
+      '[ssh-args...]',
+      "after --: options for ssh (e.g. -i KEY, -L 8888:localhost:8888), then the command to run there; a second -- ends ssh's options",
+    )
     .option('--print', 'print the ssh command instead of running it')
+    .addHelpText(
+      'after',
+      `
+What follows -- is read as ssh reads what follows its own name: words that are ssh options
+(with their values: -i KEY, -L SPEC, -o NAME=VALUE) go to ssh, and the first other word, or a
+second --, starts the remote command. The instance's user, port and host key options come first
+and ssh keeps them. The host key is filed under rentgpu-<instance-id> (HostKeyAlias), so a port
+its host gave another instance before never reads as a changed key.
+
+  rentgpu instances ssh 42 -- -i ~/.ssh/gpu_key
+  rentgpu instances ssh 42 -- -i ~/.ssh/gpu_key nvidia-smi -L
+  rentgpu instances ssh 42 -- -L 8888:localhost:8888 -N
+  rentgpu instances ssh 42 -- -- -a-command-starting-with-a-dash`,
+    )
     .action(async (id: number, extra: string[], options: { print?: boolean }) => {
       const answer = await ctx.api<InstanceAnswer>({ method: 'GET', path: `/instances/${id}` });
       if (!answer) return;

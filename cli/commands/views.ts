@@ -100,7 +100,7 @@ export function instanceFields(i: PublicInstance): string {
       : []),
     ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
     ['Rate', `$${i.hourlyRate}/hour`],
-    ['SSH', ssh ? sshCommand(ssh) : noSsh(i)],
+    ['SSH', ssh ? sshCommand(ssh, i.id) : noSsh(i)],
     ...(i.failureReason ? [['Reason', i.failureReason] as [string, unknown]] : []),
     ['Created', localTime(i.createdAt)],
     ...(live ? [['Ready by', localTime(i.estimatedStartTime)] as [string, unknown]] : []),

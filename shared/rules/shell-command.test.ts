@@ -5,6 +5,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  hostKeyOptions,
   type SshEndpoint,
   scpUploadCommand,
   sftpUrl,
@@ -121,15 +122,18 @@ describe('shellQuote', () => {
 const normal: SshEndpoint = { user: 'ubuntu', host: '203.0.113.5', port: 22022 };
 
 describe('commands for an endpoint', () => {
-  it('look as the spec shows them for normal values', () => {
-    expect(sshCommand(normal)).toBe('ssh -p 22022 ubuntu@203.0.113.5');
-    expect(sshCommand({ ...normal, host: 'gpu-box-1.example.net', port: 22011 })).toBe(
-      'ssh -p 22011 ubuntu@gpu-box-1.example.net',
+  it('keep the familiar look for normal values, with the host key filed under the instance', () => {
+    const pin = '-o HostKeyAlias=rentgpu-42 -o CheckHostIP=no';
+    expect(sshCommand(normal, 42)).toBe(`ssh -p 22022 ${pin} ubuntu@203.0.113.5`);
+    expect(sshCommand({ ...normal, host: 'gpu-box-1.example.net', port: 22011 }, 42)).toBe(
+      `ssh -p 22011 ${pin} ubuntu@gpu-box-1.example.net`,
     );
-    expect(sshCommand({ ...normal, port: null })).toBe('ssh ubuntu@203.0.113.5');
-    expect(sshTunnelCommand(normal, 8888)).toBe(
-      'ssh -N -L 8888:localhost:8888 -p 22022 ubuntu@203.0.113.5',
+    expect(sshCommand({ ...normal, port: null }, 42)).toBe(`ssh ${pin} ubuntu@203.0.113.5`);
+    expect(sshTunnelCommand(normal, 42, 8888)).toBe(
+      `ssh -N -L 8888:localhost:8888 -p 22022 ${pin} ubuntu@203.0.113.5`,
     );
+    // Another instance on the same host and port is another name for ssh's known_hosts.
+    expect(sshCommand(normal, 43)).toContain('HostKeyAlias=rentgpu-43');
     expect(scpUploadCommand(normal, 'data.tar')).toBe('scp -P 22022 data.tar ubuntu@203.0.113.5:');
     expect(sftpUrl(normal)).toBe('sftp://ubuntu@203.0.113.5:22022/home/ubuntu');
     expect(sftpUrl({ ...normal, host: '2001:db8::1', port: null })).toBe(
@@ -147,17 +151,18 @@ describe('commands for an endpoint', () => {
   });
 
   it('put a hostile user after -l and a hostile host after --, quoted', () => {
-    expect(sshCommand({ ...normal, host: 'h.example;id;#', port: 22 })).toBe(
-      "ssh -p 22 -l ubuntu -- 'h.example;id;#'",
+    const pin = '-o HostKeyAlias=rentgpu-7 -o CheckHostIP=no';
+    expect(sshCommand({ ...normal, host: 'h.example;id;#', port: 22 }, 7)).toBe(
+      `ssh -p 22 ${pin} -l ubuntu -- 'h.example;id;#'`,
     );
-    expect(sshCommand({ ...normal, user: '-oProxyCommand=touch /tmp/x;#' })).toBe(
-      "ssh -p 22022 -l '-oProxyCommand=touch /tmp/x;#' -- 203.0.113.5",
+    expect(sshCommand({ ...normal, user: '-oProxyCommand=touch /tmp/x;#' }, 7)).toBe(
+      `ssh -p 22022 ${pin} -l '-oProxyCommand=touch /tmp/x;#' -- 203.0.113.5`,
     );
-    expect(sshCommand({ ...normal, host: '-oProxyCommand=id' })).toBe(
-      'ssh -p 22022 -l ubuntu -- -oProxyCommand=id',
+    expect(sshCommand({ ...normal, host: '-oProxyCommand=id' }, 7)).toBe(
+      `ssh -p 22022 ${pin} -l ubuntu -- -oProxyCommand=id`,
     );
-    expect(sshCommand({ ...normal, host: 'evil@h.example' })).toBe(
-      'ssh -p 22022 -l ubuntu -- evil@h.example',
+    expect(sshCommand({ ...normal, host: 'evil@h.example' }, 7)).toBe(
+      `ssh -p 22022 ${pin} -l ubuntu -- evil@h.example`,
     );
     expect(sftpUrl({ ...normal, user: "a'b", host: 'h.example;id;#' })).toBe(
       'sftp://a%27b@h.example%3Bid%3B%23:22022/home/a%27b',
@@ -193,10 +198,10 @@ describe('commands for an endpoint', () => {
     fc.assert(
       fc.property(value, value, port, (user, host, p) => {
         const endpoint = { user, host, port: p };
-        const portWords = p === null ? [] : ['-p', String(p)];
-        const command = sshReads(readBack(sshCommand(endpoint)));
+        const portWords = [...(p === null ? [] : ['-p', String(p)]), ...hostKeyOptions(9)];
+        const command = sshReads(readBack(sshCommand(endpoint, 9)));
         expect(command).toEqual({ user, host, options: portWords });
-        const tunnel = sshReads(readBack(sshTunnelCommand(endpoint, 8888)));
+        const tunnel = sshReads(readBack(sshTunnelCommand(endpoint, 9, 8888)));
         expect(tunnel).toEqual({
           user,
           host,

@@ -11,7 +11,8 @@ import { hasControlCharacter } from './text';
  *   a shell as exactly these words and runs nothing else;
  * - a value that is not a plain name (only safe characters, not starting with `-`) is given to
  *   ssh after `-l` or after `--`, where no option can start.
- * Normal values keep the familiar look: `ssh -p 22022 ubuntu@203.0.113.5`.
+ * Normal values keep the familiar look: `ssh -p 22022 ubuntu@203.0.113.5`, with the options
+ * that file the host key under the instance (`hostKeyOptions`).
  */
 
 /** Characters a POSIX shell reads literally in an unquoted word (no globbing, no expansion). */
@@ -65,6 +66,25 @@ export function unsafeEndpointReason({ user, host }: SshEndpoint): string | null
   return null;
 }
 
+/**
+ * The name ssh files an instance's host key under, instead of `[host]:port`. Hosts hand a port
+ * to one instance after another, so keyed by address a new instance's key reads as the old
+ * one's key changed ("REMOTE HOST IDENTIFICATION HAS CHANGED"); keyed by instance, a new
+ * instance is a new name, and a key that changes under the same instance still warns.
+ */
+export function hostKeyAlias(instanceId: number): string {
+  return `rentgpu-${instanceId}`;
+}
+
+/**
+ * ssh's options for an instance's host key: `HostKeyAlias` (above) and `CheckHostIP=no`, so
+ * that a client before OpenSSH 8.5 (where it defaulted to yes) does not also compare the key
+ * with the one filed under the address, the same warning by another path.
+ */
+export function hostKeyOptions(instanceId: number): string[] {
+  return ['-o', `HostKeyAlias=${hostKeyAlias(instanceId)}`, '-o', 'CheckHostIP=no'];
+}
+
 function portWords(flag: '-p' | '-P', port: number | null): string[] {
   return port === null ? [] : [flag, String(port)];
 }
@@ -95,17 +115,26 @@ function sshDestination(endpoint: SshEndpoint): string[] {
     : ['-l', endpoint.user, '--', endpoint.host];
 }
 
-/** The SSH command shown to a renter: `ssh -p 22022 ubuntu@203.0.113.5`. */
-export function sshCommand(endpoint: SshEndpoint): string {
-  return shellLine(['ssh', ...portWords('-p', endpoint.port), ...sshDestination(endpoint)]);
+/**
+ * The SSH command shown to a renter for instance `instanceId`:
+ * `ssh -p 22022 -o HostKeyAlias=rentgpu-42 -o CheckHostIP=no ubuntu@203.0.113.5`.
+ */
+export function sshCommand(endpoint: SshEndpoint, instanceId: number): string {
+  return shellLine([
+    'ssh',
+    ...portWords('-p', endpoint.port),
+    ...hostKeyOptions(instanceId),
+    ...sshDestination(endpoint),
+  ]);
 }
 
 /**
- * An SSH tunnel line: `ssh -N -L 8888:localhost:8888 -p 22022 ubuntu@203.0.113.5` makes the
- * instance's `remotePort` (listening on its own localhost) reachable at `localPort` here.
+ * An SSH tunnel line: `ssh -N -L 8888:localhost:8888 -p 22022 -o HostKeyAlias=… ubuntu@…` makes
+ * the instance's `remotePort` (listening on its own localhost) reachable at `localPort` here.
  */
 export function sshTunnelCommand(
   endpoint: SshEndpoint,
+  instanceId: number,
   localPort: number,
   remotePort: number = localPort,
 ): string {
@@ -115,6 +144,7 @@ export function sshTunnelCommand(
     '-L',
     `${localPort}:localhost:${remotePort}`,
     ...portWords('-p', endpoint.port),
+    ...hostKeyOptions(instanceId),
     ...sshDestination(endpoint),
   ]);
 }

@@ -390,11 +390,12 @@ describe('a deployment', () => {
     const host = `gpu-${listing.id}.demo.rentgpu.dev`;
     expect(row.sshHost).toBe(host);
     const token = /JUPYTER_TOKEN=([0-9a-f]{48})/.exec(row.userData ?? '')?.[1];
+    const pin = `-o HostKeyAlias=rentgpu-${id} -o CheckHostIP=no`;
     expect(access_info).toEqual({
-      ssh_command: `ssh -p ${row.sshPort} ubuntu@${host}`,
+      ssh_command: `ssh -p ${row.sshPort} ${pin} ubuntu@${host}`,
       web_terminal: `/vm-dashboard/console/${id}`,
       jupyter: `http://localhost:8888/lab?token=${token}`,
-      jupyter_tunnel: `ssh -N -L 8888:localhost:8888 -p ${row.sshPort} ubuntu@${host}`,
+      jupyter_tunnel: `ssh -N -L 8888:localhost:8888 -p ${row.sshPort} ${pin} ubuntu@${host}`,
       file_manager: `sftp://ubuntu@${host}:${row.sshPort}/home/ubuntu`,
       pending: null,
       // The demo host reports no guest host key.
@@ -407,8 +408,8 @@ describe('a deployment', () => {
       .set({ sshHost: 'h.example;id;#', sshUsername: '-oProxyCommand=touch /tmp/x;#' })
       .where(eq(instances.id, id));
     expect((await status(cookie, id)).json().access_info).toMatchObject({
-      ssh_command: `ssh -p ${row.sshPort} -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'`,
-      jupyter_tunnel: `ssh -N -L 8888:localhost:8888 -p ${row.sshPort} -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'`,
+      ssh_command: `ssh -p ${row.sshPort} ${pin} -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'`,
+      jupyter_tunnel: `ssh -N -L 8888:localhost:8888 -p ${row.sshPort} ${pin} -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'`,
       file_manager: `sftp://-oProxyCommand%3Dtouch%20%2Ftmp%2Fx%3B%23@h.example%3Bid%3B%23:${row.sshPort}/home/-oProxyCommand%3Dtouch%20%2Ftmp%2Fx%3B%23`,
     });
     // Stopped and terminated, it says so instead of giving addresses.

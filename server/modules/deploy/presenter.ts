@@ -77,10 +77,10 @@ export function presentDeployment(row: InstanceRow, expectedReadyMs: number): De
     },
     access_info: running
       ? {
-          ssh_command: sshCommand(endpoint),
+          ssh_command: sshCommand(endpoint, instance.id),
           web_terminal: webTerminalPath(instance.id),
           jupyter: token ? `http://localhost:${JUPYTER_PORT}/lab?token=${token}` : null,
-          jupyter_tunnel: token ? sshTunnelCommand(endpoint, JUPYTER_PORT) : null,
+          jupyter_tunnel: token ? sshTunnelCommand(endpoint, instance.id, JUPYTER_PORT) : null,
           file_manager: sftpUrl(endpoint),
           pending: null,
           ssh_host_key_fingerprint: instance.sshHostKeyFingerprint,

@@ -371,7 +371,9 @@ describe('the lifecycle through /api/kvm', () => {
     });
     expect(running?.connection_info).toMatchObject({
       ssh_command: expect.stringMatching(
-        new RegExp(`^ssh -p \\d+ ubuntu@gpu-${listing.id}\\.demo\\.rentgpu\\.dev$`),
+        new RegExp(
+          `^ssh -p \\d+ -o HostKeyAlias=rentgpu-${id} -o CheckHostIP=no ubuntu@gpu-${listing.id}\\.demo\\.rentgpu\\.dev$`,
+        ),
       ),
       vnc_url: null,
       web_console: `/vm-dashboard/console/${id}`,
@@ -534,7 +536,8 @@ describe('the lifecycle through /api/kvm', () => {
     });
     const vm = await listVm(user.cookie, id);
     expect(vm?.connection_info).toEqual({
-      ssh_command: 'ssh -p 22011 ubuntu@gpu-box-1.example.net',
+      // The host key is filed under the instance: the port may have been another's before.
+      ssh_command: `ssh -p 22011 -o HostKeyAlias=rentgpu-${id} -o CheckHostIP=no ubuntu@gpu-box-1.example.net`,
       ssh_host_key_fingerprint: null,
       vnc_url: 'gpu-box-1.example.net:5901',
       web_console: `/vm-dashboard/console/${id}`,
@@ -554,7 +557,7 @@ describe('the lifecycle through /api/kvm', () => {
       .set({ sshHost: 'h.example;id;#', sshUsername: '-oProxyCommand=touch /tmp/x;#' })
       .where(eq(instances.id, id));
     expect((await listVm(user.cookie, id))?.connection_info).toMatchObject({
-      ssh_command: "ssh -p 22011 -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'",
+      ssh_command: `ssh -p 22011 -o HostKeyAlias=rentgpu-${id} -o CheckHostIP=no -l '-oProxyCommand=touch /tmp/x;#' -- 'h.example;id;#'`,
     });
     await api(user.cookie, 'DELETE', `/api/kvm/instances/${id}`);
     await t.app.deps.hosts.report({

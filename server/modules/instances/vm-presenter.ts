@@ -121,11 +121,10 @@ export function presentVm(
     failure_reason: state === 'failed' ? shownHostError(instance.hostError) : null,
     connection_info: reachable
       ? {
-          ssh_command: sshCommand({
-            user: instance.sshUsername,
-            host: instance.sshHost ?? '',
-            port: instance.sshPort,
-          }),
+          ssh_command: sshCommand(
+            { user: instance.sshUsername, host: instance.sshHost ?? '', port: instance.sshPort },
+            instance.id,
+          ),
           ssh_host_key_fingerprint: instance.sshHostKeyFingerprint,
           vnc_url: instance.vncAddress,
           web_console: webConsolePath(instance.id),

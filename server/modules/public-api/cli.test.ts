@@ -273,13 +273,15 @@ describe('the rentgpu CLI', () => {
       env,
     });
     expect(printed.code, printed.stderr).toBe(0);
-    // The user after -l and the host after --: neither can be an ssh option.
+    // The user after -l and the host after --: neither can be an ssh option. The host key is
+    // filed under the instance, not the host's port (which another instance had before).
+    const alias = ['-o', `HostKeyAlias=rentgpu-${id}`, '-o', 'CheckHostIP=no'];
     expect(JSON.parse(printed.stdout)).toEqual({
-      command: ['ssh', '-l', instance.sshUsername, '-p', port, '--', instance.sshHost],
+      command: ['ssh', '-l', instance.sshUsername, '-p', port, ...alias, '--', instance.sshHost],
     });
 
     // With the guest's host key stored (the agent's probe saw it), ssh checks that key: pinned
-    // in the CLI's own known_hosts for this address, no trust on first use.
+    // in the CLI's own known_hosts under the instance's name, no trust on first use.
     const hostKey =
       'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl';
     await t.database.db.update(instances).set({ sshHostKey: hostKey }).where(eq(instances.id, id));
@@ -295,6 +297,7 @@ describe('the rentgpu CLI', () => {
         instance.sshUsername,
         '-p',
         port,
+        ...alias,
         '-o',
         `UserKnownHostsFile=${knownHosts}`,
         '-o',
@@ -303,7 +306,7 @@ describe('the rentgpu CLI', () => {
         instance.sshHost,
       ],
     });
-    expect(readFileSync(knownHosts, 'utf8')).toBe(`[${instance.sshHost}]:${port} ${hostKey}\n`);
+    expect(readFileSync(knownHosts, 'utf8')).toBe(`rentgpu-${id} ${hostKey}\n`);
     expect(statSync(knownHosts).mode & 0o777).toBe(0o600);
     await t.database.db.update(instances).set({ sshHostKey: null }).where(eq(instances.id, id));
 
@@ -316,8 +319,18 @@ describe('the rentgpu CLI', () => {
       env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` },
     });
     expect(ran.code).toBe(7);
+    const pin = `-o HostKeyAlias=rentgpu-${id} -o CheckHostIP=no`;
     expect(ran.stdout).toBe(
-      `ssh -l ${instance.sshUsername} -p ${port} -- ${instance.sshHost} nvidia-smi -L\n`,
+      `ssh -l ${instance.sshUsername} -p ${port} ${pin} -- ${instance.sshHost} nvidia-smi -L\n`,
+    );
+    // ssh's own options first (the help's "more arguments for ssh"), then the remote command.
+    const keyed = await rentgpu(
+      ['instances', 'ssh', String(id), '--', '-i', '/keys/gpu', 'nvidia-smi', '-L'],
+      { configHome, env: { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` } },
+    );
+    expect(keyed.code).toBe(7);
+    expect(keyed.stdout).toBe(
+      `ssh -l ${instance.sshUsername} -p ${port} ${pin} -i /keys/gpu -- ${instance.sshHost} nvidia-smi -L\n`,
     );
 
     // Hostile values a provider's host got stored: the stand-in ssh writes the arguments it
@@ -363,7 +376,7 @@ describe('the rentgpu CLI', () => {
     });
     expect(odd.code, odd.stderr).toBe(0);
     expect(readFileSync(argsFile, 'utf8')).toBe(
-      ['-l', 'ubuntu', '-p', port, '--', 'h.example;id;#', 'uname', ''].join('\n'),
+      ['-l', 'ubuntu', '-p', port, ...alias, '--', 'h.example;id;#', 'uname', ''].join('\n'),
     );
     expect(() => statSync(marker)).toThrow();
 

@@ -27,11 +27,10 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
   );
   const ready = rental.phase === 'ready' && rental.sshHost && rental.sshPort;
   // Quoted by the shared rule: the host and user come from a provider's host (untrusted).
-  const sshCommand = sshCommandFor({
-    user: rental.sshUsername,
-    host: rental.sshHost ?? '',
-    port: rental.sshPort,
-  });
+  const sshCommand = sshCommandFor(
+    { user: rental.sshUsername, host: rental.sshHost ?? '', port: rental.sshPort },
+    rental.id,
+  );
 
   async function confirmStop() {
     try {
