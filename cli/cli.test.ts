@@ -206,6 +206,33 @@ describe('--wait', () => {
     expect((await rentgpu(['instances', 'start', '12', '--wait'])).code).toBe(1);
   });
 
+  it('terminate --wait ends at terminated, through terminating; a failure is exit 1', async () => {
+    instanceGoingThrough('terminating', ['terminating', 'terminated']);
+    const res = await rentgpu(['instances', 'terminate', '12', '--wait'], { tty: true });
+    expect(res.code, res.stderr).toBe(0);
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'DELETE /api/v1/instances/12',
+      'GET /api/v1/instances/12',
+      'GET /api/v1/instances/12',
+    ]);
+    expect(res.stderr).toContain('Instance 12 is terminating…');
+    expect(res.stdout).toContain('Instance 12 is terminated.');
+
+    instanceGoingThrough('terminating', ['failed']);
+    const failed = await rentgpu(['instances', 'terminate', '12', '--wait']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe('rentgpu: Instance 12 failed: it did not become terminated.\n');
+
+    // Without --wait it answers at once, as before.
+    seen.length = 0;
+    instanceGoingThrough('terminating', ['terminated']);
+    const once = await rentgpu(['instances', 'terminate', '12']);
+    expect(JSON.parse(once.stdout).instance.status).toBe('terminating');
+    expect(seen).toHaveLength(1);
+    const help = await rentgpu(['instances', 'terminate', '--help']);
+    expect(help.stdout).toContain('--wait');
+  });
+
   it('creates a container with --kind and --image, and shows its image and digest', async () => {
     const image = 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime';
     const digest = `sha256:${'c'.repeat(64)}`;

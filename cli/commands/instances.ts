@@ -152,7 +152,7 @@ export function registerInstances(root: Command, ctx: Ctx): void {
     description: string,
     method: 'PATCH' | 'POST' | 'DELETE',
     path: (id: number) => string,
-    target?: 'running' | 'stopped',
+    target?: 'running' | 'stopped' | 'terminated',
   ) => {
     const command = instances
       .command(name)
@@ -182,7 +182,7 @@ export function registerInstances(root: Command, ctx: Ctx): void {
     'stopped',
   );
   act('start', 'start a stopped instance', 'POST', (id) => `/instances/${id}/start`, 'running');
-  act('terminate', 'end it for good', 'DELETE', (id) => `/instances/${id}`);
+  act('terminate', 'end it for good', 'DELETE', (id) => `/instances/${id}`, 'terminated');
   registerDeadlines(instances, ctx);
   registerInstanceExtras(instances, ctx);
 }

@@ -29,6 +29,8 @@ export const WAIT_FOR = {
   running: { done: ['running'], fails: ['failed', 'stopped', 'terminating', 'terminated'] },
   // A booked rental's stop ends it: terminated is where it goes.
   stopped: { done: ['stopped', 'terminated'], fails: ['failed'] },
+  // Through terminating, once its host has let go of it (its disk deleted).
+  terminated: { done: ['terminated'], fails: ['failed'] },
 } satisfies Record<string, { done: InstanceState[]; fails: InstanceState[] }>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
