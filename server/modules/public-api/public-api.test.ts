@@ -278,6 +278,22 @@ describe('instances', () => {
     expect(await w.balance(me.cookie)).toBe('50.00');
   });
 
+  it('409 CAPACITY_UNAVAILABLE on a listing with nothing free says nothing was created', async () => {
+    const me = await caller();
+    const listing = await w.listing({ hourlyRate: '1.00', totalCount: 1 });
+    const first = await v1(me.key, 'POST', '/instances', { gpuListingId: listing.id });
+    expect(first.statusCode).toBe(201);
+    const full = await v1(me.key, 'POST', '/instances', { gpuListingId: listing.id });
+    expect(full.statusCode).toBe(409);
+    // No instance exists, so nothing "stays stopped": the message names what happened.
+    expect(full.json().error).toMatchObject({
+      code: 'CAPACITY_UNAVAILABLE',
+      message: expect.stringContaining('nothing was rented or charged'),
+    });
+    expect(full.json().error.message).not.toContain('stays stopped');
+    await v1(me.key, 'DELETE', `/instances/${first.json().instance.id}`);
+  });
+
   it('402 INSUFFICIENT_CREDITS with required, available and currency', async () => {
     const me = await caller(['read', 'write'], '1.00');
     const listing = await w.listing({ hourlyRate: '3.00' });

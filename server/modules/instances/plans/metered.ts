@@ -142,7 +142,8 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
           userId,
           kind,
         );
-        if (!listing) throw capacityUnavailable();
+        // None free (taken since it was read): no instance exists, so none "stays stopped".
+        if (!listing) throw gpusInUse();
         const instance = await instancesRepo.insert(tx, {
           userId,
           gpuListingId: listing.id,
