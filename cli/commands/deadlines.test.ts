@@ -1,10 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { run } from '../main';
 import type { Io } from './context';
 import { deadlineBody, deadlineWords, durationArg } from './deadlines';
 
-/** An in-process `rentgpu` whose calls are only explained (--explain: nothing is sent). */
-async function explain(args: string[]) {
+/** An in-process `rentgpu` against `apiUrl` (nothing listens at the default). */
+async function rentgpu(args: string[], apiUrl = 'http://api.test') {
   let out = '';
   let err = '';
   const io: Io = {
@@ -17,12 +19,15 @@ async function explain(args: string[]) {
     prompt: async () => '',
     exec: async () => 0,
     isTTY: false,
-    env: { apiKey: 'rgpu_test', apiUrl: 'http://api.test', configFile: '/nonexistent/config.json' },
+    env: { apiKey: 'rgpu_test', apiUrl, configFile: '/nonexistent/config.json' },
   };
-  const code = await run(['--explain', ...args], io);
+  const code = await run(args, io);
   const brace = err.indexOf('{');
   return { code, out, err, body: brace >= 0 ? JSON.parse(err.slice(brace)) : undefined };
 }
+
+/** An in-process `rentgpu` whose calls are only explained (--explain: nothing is sent). */
+const explain = (args: string[]) => rentgpu(['--explain', ...args]);
 
 const NOW = new Date('2030-01-01T00:00:00.000Z');
 
@@ -58,6 +63,18 @@ describe('the deadline flags', () => {
     expect(() => deadlineBody({ stopAfter: 60_000, clearStop: true }, NOW)).toThrow(
       'Give --stop-after or --clear-stop, not both.',
     );
+  });
+
+  it('refuse a terminate before the stop; the same time is fine', () => {
+    expect(() =>
+      deadlineBody({ stopAfter: 2 * 3_600_000, terminateAfter: 3_600_000 }, NOW),
+    ).toThrow(
+      '--terminate-after must not be shorter than --stop-after: the instance would be terminated before it stops.',
+    );
+    expect(deadlineBody({ stopAfter: 3_600_000, terminateAfter: 3_600_000 }, NOW)).toEqual({
+      stopAt: '2030-01-01T01:00:00.000Z',
+      terminateAt: '2030-01-01T01:00:00.000Z',
+    });
   });
 
   it('are read back in words', () => {
@@ -103,6 +120,57 @@ describe('rentgpu with deadlines (--explain)', () => {
     const bad = await explain(['instances', 'create', '7', '--stop-after', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--stop-after must be a duration such as 90m, 2h or 1d');
+  });
+});
+
+describe('rentgpu with deadlines out of order', () => {
+  it('instances create and deadline refuse --terminate-after shorter than --stop-after (exit 2), sending nothing', async () => {
+    for (const command of [
+      ['instances', 'create', '7'],
+      ['instances', 'deadline', '7'],
+    ]) {
+      const r = await explain([...command, '--stop-after', '2h', '--terminate-after', '1h']);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(
+        'rentgpu: --terminate-after must not be shorter than --stop-after: the instance would be terminated before it stops.\n',
+      );
+      expect(r.body).toBeUndefined();
+    }
+  });
+
+  it("shows the server's 400 when the terminate comes before a stop already set", async () => {
+    // A stub API that holds a stop time, and answers as the server does (commands/deadlines.ts).
+    const stopAt = '2030-01-01T02:00:00.000Z';
+    const server = createServer((req, res) => {
+      res.statusCode = 400;
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: `terminateAt: terminateAt must not be before stopAt (${stopAt}, already set)`,
+            details: {
+              fields: {
+                terminateAt: [`terminateAt must not be before stopAt (${stopAt}, already set)`],
+              },
+            },
+          },
+        }),
+      );
+      req.resume();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await rentgpu(['instances', 'deadline', '7', '--terminate-after', '1h'], url);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('(VALIDATION_FAILED, HTTP 400)');
+      expect(r.err).toContain(
+        `  terminateAt: terminateAt must not be before stopAt (${stopAt}, already set)`,
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -42,8 +42,9 @@ export interface DeadlineOptions {
 
 /**
  * The body's deadlines from the flags, as times from `now` (the server checks each lies in
- * the future and within a year): `--stop-after 2h` → stopAt two hours on; `--clear-stop` →
- * stopAt null. A flag and its clear together are a usage error.
+ * the future and within a year, and "terminate at" not before "stop at", also against one
+ * already set): `--stop-after 2h` → stopAt two hours on; `--clear-stop` → stopAt null. A flag
+ * and its clear together, or `--terminate-after` shorter than `--stop-after`, are usage errors.
  */
 export function deadlineBody(options: DeadlineOptions, now: Date): UpdateInstanceBody {
   const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
@@ -52,6 +53,15 @@ export function deadlineBody(options: DeadlineOptions, now: Date): UpdateInstanc
   }
   if (options.terminateAfter !== undefined && options.clearTerminate) {
     throw new UsageError('Give --terminate-after or --clear-terminate, not both.');
+  }
+  if (
+    options.stopAfter !== undefined &&
+    options.terminateAfter !== undefined &&
+    options.terminateAfter < options.stopAfter
+  ) {
+    throw new UsageError(
+      '--terminate-after must not be shorter than --stop-after: the instance would be terminated before it stops.',
+    );
   }
   return {
     ...(options.stopAfter !== undefined ? { stopAt: at(options.stopAfter) } : {}),
@@ -76,7 +86,7 @@ export function withDeadlineFlags(command: Command): Command {
     )
     .option(
       '--terminate-after <duration>',
-      'terminate it after this long (e.g. 2h, 1d; metered only)',
+      'terminate it after this long (e.g. 2h, 1d; metered only; not before its stop time)',
       durationArg('--terminate-after'),
     )
     .option(

@@ -101,6 +101,14 @@ const TRANSITION_HINTS: Record<string, string> = {
   'start:stopping': 'This instance is still stopping. Start it again once it has stopped.',
 };
 
+/** A change of an instance that is not a lifecycle action, and how a refusal words it. */
+const CHANGE_WORDS = {
+  deadlines: 'change its stop or terminate time',
+  'idle-stop': 'change its idle stop',
+} as const;
+export type InstanceChange = keyof typeof CHANGE_WORDS;
+
+/** 409: what was asked (a lifecycle action, or a change) cannot happen in this state. */
 export const invalidStateTransition = (
   action: string,
   state: string,
@@ -109,10 +117,12 @@ export const invalidStateTransition = (
   new AppError(
     409,
     'INVALID_STATE_TRANSITION',
-    TRANSITION_HINTS[`${action}:${state}`] ?? `An instance that is ${state} cannot ${action}.`,
+    TRANSITION_HINTS[`${action}:${state}`] ??
+      `An instance that is ${state} cannot ${CHANGE_WORDS[action as InstanceChange] ?? action}.`,
     { action, state, allowedActions: [...allowedActions] },
   );
 
+/** A start that found no free GPU of the instance's listing: the instance stays as it was. */
 export const capacityUnavailable = () =>
   new AppError(
     409,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { DEFAULT_VM_TEMPLATE, VM_LIMITS, VM_TEMPLATES } from '../vm-options';
-import { deadlineAt } from './deadlines';
+import { deadlineAt, deadlinesInOrder } from './deadlines';
 import { idleMinutes, idleThreshold } from './idle-stop';
 import { INSTANCE_KINDS, instanceKind, ociReference } from './instance-kind';
 import { launchWarnings } from './launch-warnings';
@@ -29,7 +29,8 @@ const bounded = (field: keyof typeof VM_LIMITS, unit: string) => {
   return z.number({ message }).int({ message }).min(min, { message }).max(max, { message });
 };
 
-export const createVmBody = z.object({
+/** The create form's fields; createVmBody adds the checks across them. */
+const createVmFields = z.object({
   /**
    * What runs it (docs/decisions/025): a virtual machine (the default) or a container on its
    * host's own NVIDIA driver. The listing's host must offer the kind (its `kinds`).
@@ -69,13 +70,17 @@ export const createVmBody = z.object({
     .default(DEFAULT_VM_TEMPLATE),
   /** When the worker stops it (its disk kept): in the future, within a year. */
   stop_at: deadlineAt('stop_at').optional(),
-  /** When the worker terminates it (its disk deleted): in the future, within a year. */
+  /**
+   * When the worker terminates it (its disk deleted): in the future, within a year, not before
+   * stop_at.
+   */
   terminate_at: deadlineAt('terminate_at').optional(),
   /** Idle stop (docs/decisions/019): minutes (0: off); left out, the account default. */
   idle_stop_minutes: idleMinutes('idle_stop_minutes').optional(),
   /** GPU utilisation under which it is idle, in percent; left out, the account default. */
   idle_threshold_percent: idleThreshold('idle_threshold_percent').optional(),
 });
+export const createVmBody = createVmFields.refine(...deadlinesInOrder('stop_at', 'terminate_at'));
 /** What the create form sends. */
 export type CreateVmBody = z.input<typeof createVmBody>;
 export type CreateVmInput = z.output<typeof createVmBody>;
@@ -95,7 +100,8 @@ export const updateVmDeadlinesBody = z
     message:
       'Send stop_at, terminate_at (null clears one), idle_stop_minutes or idle_threshold_percent',
     path: ['stop_at'],
-  });
+  })
+  .refine(...deadlinesInOrder('stop_at', 'terminate_at'));
 export type UpdateVmDeadlinesBody = z.input<typeof updateVmDeadlinesBody>;
 
 /**

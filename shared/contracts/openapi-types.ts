@@ -530,7 +530,7 @@ export interface components {
             stopAt?: string;
             /**
              * Format: date-time
-             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
+             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year, and not before stopAt (400 VALIDATION_FAILED on terminateAt otherwise).
              */
             terminateAt?: string;
             /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. */
@@ -572,7 +572,7 @@ export interface components {
             stopAt?: string;
             /**
              * Format: date-time
-             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.
+             * @description Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year, and not before stopAt (400 VALIDATION_FAILED on terminateAt otherwise).
              */
             terminateAt?: string;
             /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: your account default. */
@@ -1033,7 +1033,7 @@ export interface components {
         UpdateInstance: {
             /** @description When it is stopped for you (its disk kept); null clears it. */
             stopAt?: string | null;
-            /** @description When it is terminated for you (its disk deleted); null clears it. */
+            /** @description When it is terminated for you (its disk deleted); null clears it. Not before its stop time (the one sent, else the one already set): 400 VALIDATION_FAILED otherwise, on terminateAt (or on stopAt when only a stop time after it is sent). */
             terminateAt?: string | null;
             /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
             idleStopMinutes?: number;
@@ -1049,7 +1049,7 @@ export interface components {
         UpdateInstanceInput: {
             /** @description When it is stopped for you (its disk kept); null clears it. */
             stopAt?: string | null;
-            /** @description When it is terminated for you (its disk deleted); null clears it. */
+            /** @description When it is terminated for you (its disk deleted); null clears it. Not before its stop time (the one sent, else the one already set): 400 VALIDATION_FAILED otherwise, on terminateAt (or on stopAt when only a stop time after it is sent). */
             terminateAt?: string | null;
             /** @description Metered only: stop it (its disk kept) once its GPUs stayed under idleThresholdPercent with no SSH session (one its host has seen open 2 minutes or more) and no web console open for this many minutes; 0 turns it off, otherwise 15 to 10080. Left out: as it is. */
             idleStopMinutes?: number;

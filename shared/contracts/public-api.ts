@@ -3,7 +3,7 @@ import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
 import { DEPLOY_TEMPLATE_IDS } from '../deploy-templates';
 import { INSTANCE_ACTIONS, INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { type ApiKeyPermission, RATE_TIERS, type RateTier } from './api-keys';
-import { deadlineAt } from './deadlines';
+import { deadlineAt, deadlinesInOrder } from './deadlines';
 import { hostView } from './hosts';
 import { idleMinutes, idleThreshold } from './idle-stop';
 import { INSTANCE_KINDS, instanceKind, ociReference } from './instance-kind';
@@ -146,7 +146,7 @@ export const createInstanceBody = z
     terminateAt: deadlineAt('terminateAt')
       .optional()
       .describe(
-        'Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year.',
+        'Metered only: when the instance is terminated for you (its disk deleted), in the future and within a year, and not before stopAt (400 VALIDATION_FAILED on terminateAt otherwise).',
       ),
     idleStopMinutes: idleMinutes('idleStopMinutes')
       .optional()
@@ -171,6 +171,7 @@ export const createInstanceBody = z
     message: 'A template runs on a metered instance: leave out durationHours',
     path: ['template'],
   })
+  .refine(...deadlinesInOrder('stopAt', 'terminateAt'))
   .refine(
     (body) =>
       (body.stopAt === undefined &&
@@ -291,7 +292,9 @@ export const updateInstanceBody = z
     terminateAt: deadlineAt('terminateAt')
       .nullable()
       .optional()
-      .describe('When it is terminated for you (its disk deleted); null clears it.'),
+      .describe(
+        'When it is terminated for you (its disk deleted); null clears it. Not before its stop time (the one sent, else the one already set): 400 VALIDATION_FAILED otherwise, on terminateAt (or on stopAt when only a stop time after it is sent).',
+      ),
     idleStopMinutes: idleMinutes('idleStopMinutes')
       .optional()
       .describe(
@@ -307,6 +310,7 @@ export const updateInstanceBody = z
     message: 'Send stopAt, terminateAt (null clears one), idleStopMinutes or idleThresholdPercent',
     path: ['stopAt'],
   })
+  .refine(...deadlinesInOrder('stopAt', 'terminateAt'))
   .meta({
     id: 'UpdateInstance',
     examples: [{ stopAt: '2030-01-01T12:00:00Z', terminateAt: null }],

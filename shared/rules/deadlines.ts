@@ -1,7 +1,8 @@
 /**
  * Deadlines of a metered instance (issue 23, part 5): "stop at" and "terminate at", set on
  * create or later by the web, the public API and the CLI, and carried out by the worker.
- * One rule for all of them: a deadline lies in the future and at most a year ahead.
+ * One rule for all of them: a deadline lies in the future and at most a year ahead, and
+ * "terminate at" is not before "stop at".
  */
 
 /** The furthest ahead a deadline may be set. */
@@ -32,6 +33,34 @@ export function deadlineProblem(at: Date, now: Date): string | null {
   if (at.getTime() <= now.getTime()) return 'must be in the future';
   if (at.getTime() - now.getTime() > MAX_DEADLINE_MS) return 'must be within a year from now';
   return null;
+}
+
+/**
+ * Whether "terminate at" comes before "stop at", both set: the instance would end before the
+ * stop, which then never happens (issue 39). Refused with 400 naming the field; equal times are
+ * allowed (the terminate carries the instance past its stop).
+ */
+export function terminatesBeforeStop(
+  stopAt: Date | null | undefined,
+  terminateAt: Date | null | undefined,
+): boolean {
+  return Boolean(stopAt && terminateAt && terminateAt.getTime() < stopAt.getTime());
+}
+
+/**
+ * The 400's words for deadlines out of order, on the field the request named: "terminate at"
+ * when it sent one, else "stop at" (a new stop after a terminate already set). `stored`: the
+ * other one was set before, and its time is said.
+ */
+export function deadlineOrderProblem(
+  fields: { stopAt: string; terminateAt: string },
+  on: 'stopAt' | 'terminateAt',
+  other?: Date,
+): string {
+  const when = other ? ` (${other.toISOString()}, already set)` : '';
+  return on === 'terminateAt'
+    ? `${fields.terminateAt} must not be before ${fields.stopAt}${when}`
+    : `${fields.stopAt} must not be after ${fields.terminateAt}${when}`;
 }
 
 /**

@@ -149,7 +149,65 @@ describe('setting deadlines on /api/kvm', () => {
     await kvm(user.cookie, 'DELETE', url);
     const ended = await kvm(user.cookie, 'PATCH', url, { stop_at: inMs(MIN) });
     expect(ended.statusCode).toBe(409);
-    expect(ended.json().error.code).toBe('INVALID_STATE_TRANSITION');
+    // In the words of what was asked: a change of its times, not a terminate.
+    expect(ended.json().error).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+      message: `An instance that is ${(await row(vm.vm_id)).status} cannot change its stop or terminate time.`,
+      details: { action: 'deadlines', allowedActions: [] },
+    });
+    const idle = await kvm(user.cookie, 'PATCH', url, { idle_stop_minutes: 30 });
+    expect(idle.statusCode).toBe(409);
+    expect(idle.json().error.message).toMatch(
+      /^An instance that is \w+ cannot change its idle stop\.$/,
+    );
+  });
+
+  it('refuses "terminate at" before "stop at": on create, on a change, and against a time already set', async () => {
+    const user = await renter('Deadline GPU I');
+    const stopAt = inMs(2 * 60 * MIN);
+    const early = inMs(60 * MIN);
+    // Both on create: 400 on terminate_at, nothing created.
+    const both = await kvm(user.cookie, 'POST', '/api/kvm/instances', {
+      gpu_type: 'Deadline GPU I',
+      stop_at: stopAt,
+      terminate_at: early,
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: { terminate_at: ['terminate_at must not be before stop_at'] } },
+    });
+    expect((await kvm(user.cookie, 'GET', '/api/kvm/instances')).json()).toEqual([]);
+
+    // Equal times are fine: the terminate carries it past its stop.
+    const vm = await createVm(user.cookie, 'Deadline GPU I', {
+      stop_at: stopAt,
+      terminate_at: stopAt,
+    });
+    const url = `/api/kvm/instances/${vm.vm_id}`;
+    // A terminate before the stop already set: 400 naming terminate_at and the stop's time.
+    const sooner = await kvm(user.cookie, 'PATCH', url, { terminate_at: early });
+    expect(sooner.statusCode).toBe(400);
+    expect(sooner.json().error.details.fields).toEqual({
+      terminate_at: [`terminate_at must not be before stop_at (${stopAt}, already set)`],
+    });
+    // A stop after the terminate already set: 400 naming stop_at.
+    const later = await kvm(user.cookie, 'PATCH', url, { stop_at: inMs(3 * 60 * MIN) });
+    expect(later.statusCode).toBe(400);
+    expect(later.json().error.details.fields).toEqual({
+      stop_at: [`stop_at must not be after terminate_at (${stopAt}, already set)`],
+    });
+    // Both in one change: checked against each other, not the stored ones.
+    const swapped = await kvm(user.cookie, 'PATCH', url, {
+      stop_at: inMs(3 * 60 * MIN),
+      terminate_at: inMs(4 * 60 * MIN),
+    });
+    expect(swapped.statusCode, swapped.body).toBe(200);
+    // The stored times did not move for the refused changes; clearing the stop frees the terminate.
+    expect((await row(vm.vm_id)).terminateAt?.toISOString()).toBe(inMs(4 * 60 * MIN));
+    expect((await kvm(user.cookie, 'PATCH', url, { stop_at: null })).statusCode).toBe(200);
+    expect((await kvm(user.cookie, 'PATCH', url, { terminate_at: early })).statusCode).toBe(200);
+    await kvm(user.cookie, 'DELETE', url);
   });
 });
 
@@ -217,7 +275,6 @@ describe('the worker carries deadlines out', () => {
     const vm = await createVm(user.cookie, 'Deadline GPU D');
     await untilRunning(vm.vm_id);
     const patched = await kvm(user.cookie, 'PATCH', `/api/kvm/instances/${vm.vm_id}`, {
-      stop_at: inMs(30 * MIN),
       terminate_at: inMs(3 * MIN),
     });
     expect(patched.statusCode).toBe(200);
@@ -307,6 +364,43 @@ describe('deadlines on /api/v1/instances', () => {
       'terminateAt must be within a year from now',
     ]);
     await v1(key, 'DELETE', `/instances/${id}`);
+  });
+
+  it('refuses terminateAt before stopAt with 400 naming the field, on create and against a stored stopAt', async () => {
+    const user = await t.signIn({ credits: '50.00' });
+    const { key } = await createApiKey(t, user.cookie, ['read', 'write']);
+    const listing = await w.listing({ model: 'Deadline GPU J', hourlyRate: '1.20' });
+    const stopAt = inMs(90 * MIN);
+    const refused = await v1(key, 'POST', '/instances', {
+      gpuListingId: listing.id,
+      stopAt,
+      terminateAt: inMs(30 * MIN),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'terminateAt: terminateAt must not be before stopAt',
+      details: { fields: { terminateAt: ['terminateAt must not be before stopAt'] } },
+    });
+    const created = await v1(key, 'POST', '/instances', { gpuListingId: listing.id, stopAt });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json().instance;
+    const sooner = await v1(key, 'PATCH', `/instances/${id}`, { terminateAt: inMs(MIN) });
+    expect(sooner.statusCode).toBe(400);
+    expect(sooner.json().error.details.fields).toEqual({
+      terminateAt: [`terminateAt must not be before stopAt (${stopAt}, already set)`],
+    });
+    expect((await v1(key, 'GET', `/instances/${id}`)).json().instance).toMatchObject({
+      stopAt,
+      terminateAt: null,
+    });
+    // Ended: a change of its times is refused as that, not as a terminate.
+    await v1(key, 'DELETE', `/instances/${id}`);
+    const ended = await v1(key, 'PATCH', `/instances/${id}`, { stopAt: null });
+    expect(ended.statusCode).toBe(409);
+    expect(ended.json().error.message).toMatch(
+      /^An instance that is (terminating|terminated) cannot change its stop or terminate time\.$/,
+    );
   });
 
   it('refuses deadlines on a booked rental: 400 on create, 409 on PATCH', async () => {

@@ -1,4 +1,8 @@
-import { deadlineProblem } from '../../../../shared/rules/deadlines';
+import {
+  deadlineOrderProblem,
+  deadlineProblem,
+  terminatesBeforeStop,
+} from '../../../../shared/rules/deadlines';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
 import type { Tx } from '../../../db/client';
 import { conflict, validationFailed } from '../../../lib/errors';
@@ -23,14 +27,37 @@ const CAMEL: DeadlineFields = { stopAt: 'stopAt', terminateAt: 'terminateAt' };
 
 /**
  * Checks deadlines a renter asks for at `now`: each one set lies in the future and within a
- * year (shared/rules/deadlines.ts); 400 VALIDATION_FAILED naming the surface's fields.
+ * year, and "terminate at" is not before "stop at" (shared/rules/deadlines.ts) — the one asked
+ * for, else the one `stored` on the instance (a change names only what it changes); 400
+ * VALIDATION_FAILED naming the surface's field: the terminate when one was sent, else the stop.
  */
-export function checkDeadlines(deadlines: Deadlines, now: Date, fields: DeadlineFields = CAMEL) {
+export function checkDeadlines(
+  deadlines: Deadlines,
+  now: Date,
+  fields: DeadlineFields = CAMEL,
+  stored: { stopAt: Date | null; terminateAt: Date | null } = { stopAt: null, terminateAt: null },
+) {
   const problems: Record<string, string[]> = {};
   for (const key of ['stopAt', 'terminateAt'] as const) {
     const at = deadlines[key];
     const problem = at ? deadlineProblem(at, now) : null;
     if (problem) problems[fields[key]] = [`${fields[key]} ${problem}`];
+  }
+  const stop = deadlines.stopAt === undefined ? stored.stopAt : deadlines.stopAt;
+  const terminate =
+    deadlines.terminateAt === undefined ? stored.terminateAt : deadlines.terminateAt;
+  if (Object.keys(problems).length === 0 && terminatesBeforeStop(stop, terminate)) {
+    if (deadlines.terminateAt) {
+      problems[fields.terminateAt] = [
+        deadlineOrderProblem(
+          fields,
+          'terminateAt',
+          deadlines.stopAt ? undefined : (stop ?? undefined),
+        ),
+      ];
+    } else {
+      problems[fields.stopAt] = [deadlineOrderProblem(fields, 'stopAt', terminate ?? undefined)];
+    }
   }
   if (Object.keys(problems).length > 0) throw validationFailed(problems);
 }
@@ -75,8 +102,9 @@ export function deadlineCommands(ctx: InstancesContext, plans: Plans) {
             'A rental ends at the end of its booked hours; stop and terminate times are for metered instances.',
           );
         }
-        if (!canAct(stateOf(row.instance), 'terminate')) refuse(row.instance, 'terminate');
-        checkDeadlines(deadlines, now, fields);
+        // Refused as the change it is ("cannot change its deadlines"), not as a terminate.
+        if (!canAct(stateOf(row.instance), 'terminate')) refuse(row.instance, 'deadlines');
+        checkDeadlines(deadlines, now, fields, row.instance);
         await deadlineRepo.set(tx, id, deadlines);
         const fresh = await instancesRepo.lockView(tx, id);
         if (!fresh) throw new Error('instance vanished');

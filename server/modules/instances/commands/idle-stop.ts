@@ -52,7 +52,7 @@ export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
             'A rental ends at the end of its booked hours; idle stop is for metered instances.',
           );
         }
-        if (!canAct(stateOf(row.instance), 'terminate')) refuse(row.instance, 'terminate');
+        if (!canAct(stateOf(row.instance), 'terminate')) refuse(row.instance, 'idle-stop');
         const { idleStopMinutes, idleThresholdPercent } = row.instance;
         await idleRepo.set(
           tx,
