@@ -37,6 +37,9 @@ const serverEnv = {
   // A host that stops heartbeating is dark after 15 s, not 90 (e2e/gpu-share.spec.ts waits
   // for it; the tests that enrol hosts keep them heartbeating while they need them online).
   HOST_OFFLINE_AFTER_MS: '15000',
+  // The hosts the browser tests play report 127.0.0.1 (e2e/gpu-share.spec.ts): a lab, said
+  // explicitly, as the address rule is off by default everywhere (docs/decisions/013).
+  ALLOW_PRIVATE_HOST_ADDRESSES: '1',
   ...process.env,
   NODE_ENV: 'test',
   LOG_LEVEL: 'warn',

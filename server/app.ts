@@ -17,6 +17,7 @@ import { type Env, publicUrlOf } from './env';
 import { type Clock, systemClock } from './lib/clock';
 import { registerIdempotency } from './lib/idempotency';
 import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
+import type { Resolve } from './lib/outbound-address';
 import { WEB_DIST_DIR } from './lib/paths';
 import { createPaypalClient, type PaypalClient } from './lib/paypal';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
@@ -67,6 +68,8 @@ export interface CreateAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Folder of the built web app; defaults to dist/web when it exists. */
   webDir?: string | null;
+  /** How host names are looked up (shared/rules/target-address.ts); DNS by default. */
+  resolve?: Resolve;
 }
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -142,6 +145,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       paypal,
       paypalSandbox,
       log: app.log,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
     }),
   );
   // Listening before serving: a signal from another process is heard from the first request.

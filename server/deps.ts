@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock';
 import { idempotencyStore } from './lib/idempotency';
 import type { LeasedSlots } from './lib/leased-slots';
 import type { Mailer } from './lib/mailer';
+import { type Resolve, systemResolve } from './lib/outbound-address';
 import type { PaypalClient } from './lib/paypal';
 import type { RateLimiter } from './lib/rate-limit';
 import { ReadCache } from './lib/read-cache';
@@ -63,6 +64,11 @@ export interface AppDeps {
   clock: Clock;
   mailer: Mailer;
   limiter: RateLimiter;
+  /**
+   * Where renters may be sent and the console may connect (shared/rules/target-address.ts):
+   * ALLOW_PRIVATE_HOST_ADDRESSES, and how names are looked up.
+   */
+  targets: { allowPrivate: boolean; resolve: Resolve };
   /** Web consoles open per user, across every server process (Redis or the database). */
   consoleSlots: LeasedSlots;
   auth: AuthService;
@@ -139,6 +145,8 @@ export interface Infrastructure {
   /** The local sandbox behind `paypal`, when that is what it talks to (PAYPAL_MODE). */
   paypalSandbox: LocalPaypalSandbox | null;
   log: FastifyBaseLogger;
+  /** How host names are looked up (tests answer for names of their own); DNS by default. */
+  resolve?: Resolve;
 }
 
 /**
@@ -149,6 +157,10 @@ export interface Infrastructure {
 export function buildDeps(infra: Infrastructure): AppDeps {
   const { env, publicUrl, database, clock, mailer, limiter, paypal, paypalSandbox, log } = infra;
   const db = database.db;
+  const targets = {
+    allowPrivate: env.ALLOW_PRIVATE_HOST_ADDRESSES,
+    resolve: infra.resolve ?? systemResolve,
+  };
   // What changes in one process is heard by every other (NOTIFY/LISTEN on PostgreSQL).
   const signals = signalsFor(database, log);
   const cached = new ReadCache<{ body: string | Buffer; nextCursor: string | null }>(
@@ -193,6 +205,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     onListingsChange: invalidateReads,
     wake,
     hostAddressAllowlist: env.HOST_ADDRESS_ALLOWLIST,
+    allowPrivateAddresses: targets.allowPrivate,
     images,
     log,
   });
@@ -224,6 +237,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     clock,
     mailer,
     limiter,
+    targets,
     consoleSlots: createConsoleSlots({ db, clock, redisUrl: env.REDIS_URL, log }),
     auth: createAuthService({
       db,
@@ -272,7 +286,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     users: createUsersService(db),
     providers: createProvidersService(db),
     providerApplications: createProviderApplicationsService({ db, clock, mailer, log }),
-    providerHosts: createProviderHostsService(db),
+    providerHosts: createProviderHostsService(db, targets),
     listings: createListingsService(db),
     sshKeys: createSshKeysService(db),
     apiKeys: createApiKeysService(db, signals),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AGENT_OFFLINE_AFTER_MS } from '../shared/contracts/agent-protocol';
 import type { ImageCatalogue } from '../shared/contracts/images';
 import { parseHostAddress } from '../shared/rules/host-address';
+import { describeTargetRefusal, targetRefusal } from '../shared/rules/target-address';
 import { DEFAULT_IMAGE_CATALOGUE, readImageCatalogue } from './modules/images/catalogue';
 import {
   type ContainerTemplateImages,
@@ -89,14 +90,20 @@ const envSchema = z.object({
     .default(AGENT_OFFLINE_AFTER_MS),
   /**
    * Addresses any host may report for its instances besides its own (comma-separated IP
-   * literals or DNS names; docs/decisions/013-hosts-are-untrusted.md). For development and
-   * tests, where agents run on this machine; production leaves it empty.
+   * literals or DNS names; docs/decisions/013-hosts-are-untrusted.md). Each must pass the
+   * address rule at start: a loopback or private one only with ALLOW_PRIVATE_HOST_ADDRESSES.
+   * Production leaves it empty.
    */
   HOST_ADDRESS_ALLOWLIST: z.string().default(''),
   /**
-   * Whether the web console may connect to loopback, private, link-local or this server's own
-   * addresses. `deny` in production unless set; development and tests run agents on loopback.
+   * A lab (docs/decisions/013, shared/rules/target-address.ts): hosts may name, renters be
+   * sent to and the web console connect to loopback, private, link-local and shared addresses
+   * and local names — agents on this machine or a private network. Off in every environment
+   * unless set (`1` or `true`), and printed at start when on. Metadata services and another
+   * provider's host are refused all the same.
    */
+  ALLOW_PRIVATE_HOST_ADDRESSES: z.enum(['1', 'true', '0', 'false']).optional(),
+  /** Deprecated, read only when ALLOW_PRIVATE_HOST_ADDRESSES is not set: `allow` turns it on. */
   CONSOLE_PRIVATE_TARGETS: z.enum(['allow', 'deny']).optional(),
   /**
    * How long an Idempotency-Key claim's lease lasts (renewed every third of it while its
@@ -142,10 +149,13 @@ const envSchema = z.object({
 export type PaypalMode = 'live' | 'sandbox-api' | 'local-sandbox' | 'off';
 export const PAYPAL_LIVE_API_BASE = 'https://api-m.paypal.com';
 
-export type Env = Omit<z.infer<typeof envSchema>, 'HOST_ADDRESS_ALLOWLIST'> & {
+export type Env = Omit<
+  z.infer<typeof envSchema>,
+  'HOST_ADDRESS_ALLOWLIST' | 'ALLOW_PRIVATE_HOST_ADDRESSES'
+> & {
   HOST: string;
   HOST_ADDRESS_ALLOWLIST: string[];
-  CONSOLE_PRIVATE_TARGETS: 'allow' | 'deny';
+  ALLOW_PRIVATE_HOST_ADDRESSES: boolean;
   SHUTDOWN_GRACE_MS: number;
   DATA_DIR: string;
   PAYPAL_API_BASE: string;
@@ -199,6 +209,19 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       `Invalid configuration:\n  HOST_ADDRESS_ALLOWLIST: ${JSON.stringify(badAddress)} is not an IP address or host name`,
     );
   }
+  const allowPrivate =
+    env.ALLOW_PRIVATE_HOST_ADDRESSES !== undefined
+      ? env.ALLOW_PRIVATE_HOST_ADDRESSES === '1' || env.ALLOW_PRIVATE_HOST_ADDRESSES === 'true'
+      : env.CONSOLE_PRIVATE_TARGETS === 'allow';
+  for (const address of env.HOST_ADDRESS_ALLOWLIST.split(',').map((a) => a.trim())) {
+    const refusal = address === '' ? null : targetRefusal(address, { allowPrivate });
+    if (refusal) {
+      const lab = targetRefusal(address, { allowPrivate: true }) === null;
+      throw new ConfigError(
+        `Invalid configuration:\n  HOST_ADDRESS_ALLOWLIST: ${describeTargetRefusal(address, refusal)}${lab ? ' (for a lab, set ALLOW_PRIVATE_HOST_ADDRESSES=1)' : ''}`,
+      );
+    }
+  }
   let catalogue = DEFAULT_IMAGE_CATALOGUE;
   if (env.IMAGE_CATALOGUE_FILE !== undefined) {
     try {
@@ -231,8 +254,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     HOST_ADDRESS_ALLOWLIST: env.HOST_ADDRESS_ALLOWLIST.split(',')
       .map((a) => a.trim())
       .filter((a) => a !== ''),
-    CONSOLE_PRIVATE_TARGETS:
-      env.CONSOLE_PRIVATE_TARGETS ?? (env.NODE_ENV === 'production' ? 'deny' : 'allow'),
+    ALLOW_PRIVATE_HOST_ADDRESSES: allowPrivate,
     SHUTDOWN_GRACE_MS: env.SHUTDOWN_GRACE_MS ?? (env.NODE_ENV === 'production' ? 5000 : 0),
     DATA_DIR: path.resolve(env.DATA_DIR),
     PAYPAL_API_BASE: apiBase,

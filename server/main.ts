@@ -24,6 +24,17 @@ async function main(): Promise<void> {
     );
   }
 
+  if (env.ALLOW_PRIVATE_HOST_ADDRESSES) {
+    app.log.warn(
+      'ALLOW_PRIVATE_HOST_ADDRESSES is on: hosts may name, renters be sent to and the web console connect to loopback and private addresses (a lab, never a public server)',
+    );
+  }
+  if (env.CONSOLE_PRIVATE_TARGETS !== undefined) {
+    app.log.warn(
+      'CONSOLE_PRIVATE_TARGETS is deprecated: ALLOW_PRIVATE_HOST_ADDRESSES=1 is what `allow` meant',
+    );
+  }
+
   // The one timer loop: every scheduled duty is a job of the worker (server/worker/jobs.ts).
   const worker = app.deps.worker.start(app.deps.clock, env.WORKER_INTERVAL_MS);
 
@@ -84,8 +95,12 @@ async function main(): Promise<void> {
     : everywhere
       ? 'every network interface'
       : env.HOST;
+  // A lab's setting is said where it cannot be missed (docs/decisions/013).
+  const lab = env.ALLOW_PRIVATE_HOST_ADDRESSES
+    ? '  private host addresses: ALLOWED (ALLOW_PRIVATE_HOST_ADDRESSES; a lab: hosts, renters and the web console may use loopback and private addresses)\n'
+    : '';
   process.stdout.write(
-    `\n  RentGPU is running at ${url}\n  listening on: ${reach}\n  database: ${where}\n  ready in ${Math.round(performance.now() - startedAt)} ms\n\n`,
+    `\n  RentGPU is running at ${url}\n  listening on: ${reach}\n  database: ${where}\n${lab}  ready in ${Math.round(performance.now() - startedAt)} ms\n\n`,
   );
 }
 

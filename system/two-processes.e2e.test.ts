@@ -81,7 +81,7 @@ const serverEnv = (url: string): Record<string, string> => ({
   WORKER_INTERVAL_MS: '250',
   DEMO_PROVISIONING_DELAY_MS: '500',
   HOST_ADDRESS_ALLOWLIST: '127.0.0.1',
-  CONSOLE_PRIVATE_TARGETS: 'allow',
+  ALLOW_PRIVATE_HOST_ADDRESSES: '1',
   PAYPAL_LOCAL_SANDBOX: 'true',
   // Shorter than the default 10 s, so that "taken over within 10 s of the kill" holds with
   // room to spare on a loaded machine (a lease renewed just before the kill runs its full

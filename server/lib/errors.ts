@@ -254,12 +254,14 @@ export const conflict = (message: string, details?: Record<string, unknown>) =>
   new AppError(409, 'CONFLICT', message, details);
 
 /** A host named an address that is not its own (docs/decisions/013-hosts-are-untrusted.md). */
-export const hostAddressRefused = (field: string, address: string) =>
+export const hostAddressRefused = (field: string, address: string, reason?: string) =>
   new AppError(
     409,
     'HOST_ADDRESS_REFUSED',
-    `${field} must be this host's own address (its public name or the address its agent calls from).`,
-    { field, address },
+    reason
+      ? `${field} must be an address renters can reach: ${address} is ${reason}.`
+      : `${field} must be this host's own address (its public name or the address its agent calls from).`,
+    reason ? { field, address, reason } : { field, address },
   );
 
 /** Another live instance on the same host already has this SSH port. */

@@ -1,106 +1,103 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import os from 'node:os';
+import {
+  comparableAddress,
+  type TargetOptions,
+  targetRefusal,
+} from '../../shared/rules/target-address';
 
 /**
- * Where the server may open a connection on a user's behalf (the web console's SSH): never to
- * loopback, private, link-local, shared (CGNAT), multicast or reserved addresses, nor to one of
- * this machine's own — unless the operator allows them (CONSOLE_PRIVATE_TARGETS=allow, for
- * development and tests, where agents run on this machine). A name is resolved once and the
- * connection goes to the address that was checked, so a second lookup cannot answer otherwise
- * (DNS rebinding). docs/decisions/013-hosts-are-untrusted.md.
+ * The address rule (shared/rules/target-address.ts) where the server can look a name up: each
+ * address a name resolves to must pass it, and none may be one of this machine's own — unless
+ * the operator runs a lab (ALLOW_PRIVATE_HOST_ADDRESSES). The web console resolves once and
+ * connects to the address it checked, so a second lookup cannot answer otherwise (DNS
+ * rebinding). docs/decisions/013-hosts-are-untrusted.md.
  */
-const internal = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  internal.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  internal.addSubnet(net, prefix, 'ipv6');
+
+export type Resolve = (host: string) => Promise<{ address: string }[]>;
+
+export const systemResolve: Resolve = (name) => lookup(name, { all: true, verbatim: true });
+
+/** A name that has not answered within this is taken as one that does not resolve. */
+const LOOKUP_TIMEOUT_MS = 5000;
+
+export interface TargetCheck extends TargetOptions {
+  resolve?: Resolve;
 }
 
-/** Why an address is refused, or null when it is a public one. */
-export function internalReason(address: string): string | null {
-  const family = isIP(address);
-  if (family === 0) return 'not an IP address';
-  // IPv4 inside IPv6 (`::ffff:127.0.0.1`, NAT64 `64:ff9b::7f00:1`): judge the IPv4 address.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return internalReason(mapped);
-  if (family === 6 && /^(::ffff:|64:ff9b::)/i.test(address)) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return internalReason(v4);
+/** Why one IP address (or a name's text) is refused here, or null when it may be used. */
+export function addressRefusal(address: string, options: TargetOptions): string | null {
+  const refusal = targetRefusal(address, options);
+  if (refusal) return refusal.reason;
+  if (!options.allowPrivate && isIP(address) !== 0) {
+    const own = ownAddresses();
+    if (own.has(comparableAddress(address) ?? '')) return "this server's own address";
   }
-  if (internal.check(address, family === 4 ? 'ipv4' : 'ipv6')) return 'an internal address';
-  if (ownAddresses().has(address.toLowerCase())) return "this server's own address";
   return null;
-}
-
-function embeddedIpv4(v6: string): string | null {
-  const url = new URL(`http://[${v6}]/`).hostname.slice(1, -1);
-  const m = /:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(url);
-  if (!m) return null;
-  const hi = Number.parseInt(m[1] ?? '0', 16);
-  const lo = Number.parseInt(m[2] ?? '0', 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
 function ownAddresses(): Set<string> {
   const own = new Set<string>();
   for (const list of Object.values(os.networkInterfaces())) {
-    for (const a of list ?? []) own.add(a.address.toLowerCase());
+    for (const a of list ?? []) own.add(comparableAddress(a.address) ?? a.address);
   }
   return own;
+}
+
+/** The addresses `host` stands for: itself when an IP literal, else what DNS answers. */
+export async function lookupTarget(host: string, resolve: Resolve = systemResolve) {
+  if (isIP(host) !== 0) return [host];
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer in time')), LOOKUP_TIMEOUT_MS);
+  });
+  try {
+    const answers = await Promise.race([resolve(host), late]);
+    return answers.map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Why `host` (an IP literal or a name) may not be where renters are sent: what its text says,
+ * then each address it resolves to now. A name that does not resolve (yet) passes: whoever
+ * connects to it checks again then (the console, the CLI).
+ */
+export async function hostTargetRefusal(host: string, check: TargetCheck): Promise<string | null> {
+  const own = addressRefusal(host, check);
+  if (own) return `${host} is ${own}`;
+  if (isIP(host) !== 0) return null;
+  const addresses = await lookupTarget(host, check.resolve).catch(() => []);
+  for (const address of addresses) {
+    const reason = addressRefusal(address, check);
+    if (reason) return `${host} resolves to ${address}, ${reason}`;
+  }
+  return null;
 }
 
 export class OutboundRefused extends Error {
   override name = 'OutboundRefused';
 }
 
-export type Resolve = (host: string) => Promise<{ address: string }[]>;
-
 /**
- * The address to connect to for `host` (an IP literal or a DNS name), after the checks above.
- * Throws OutboundRefused, with the real reason for the server's log, when it may not.
+ * The address to connect to for `host` (an IP literal or a DNS name), after the checks above:
+ * every answer must pass, so a name that also points inside is refused whole. Throws
+ * OutboundRefused, with the real reason for the server's log, when it may not.
  */
-export async function outboundAddress(
-  host: string,
-  options: { allowInternal: boolean; resolve?: Resolve },
-): Promise<string> {
-  const resolve = options.resolve ?? ((name) => lookup(name, { all: true, verbatim: true }));
+export async function outboundAddress(host: string, check: TargetCheck): Promise<string> {
   let addresses: string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    try {
-      addresses = (await resolve(host)).map((a) => a.address);
-    } catch (error) {
-      throw new OutboundRefused(`${host} did not resolve: ${(error as Error).message}`);
-    }
+  try {
+    addresses = await lookupTarget(host, check.resolve);
+  } catch (error) {
+    throw new OutboundRefused(`${host} did not resolve: ${(error as Error).message}`);
   }
   const first = addresses[0];
   if (first === undefined) throw new OutboundRefused(`${host} has no address`);
-  if (options.allowInternal) return first;
-  // Every answer must be public: a name that also points inside is refused whole.
-  for (const address of addresses) {
-    const reason = internalReason(address);
-    if (reason) throw new OutboundRefused(`${host} is ${address}, ${reason}`);
+  for (const text of new Set([host, ...addresses])) {
+    const reason = addressRefusal(text, check);
+    if (reason) throw new OutboundRefused(`${host} is ${text}, ${reason}`);
   }
   return first;
 }

@@ -5,6 +5,7 @@ import { parseEnv } from '../env';
 import { ManualClock } from '../lib/clock';
 import { randomToken } from '../lib/crypto';
 import type { Mail, Mailer } from '../lib/mailer';
+import type { Resolve } from '../lib/outbound-address';
 import { MemoryRateLimiter, type RateLimiter } from '../lib/rate-limit';
 import { hashSessionToken, SESSION_TTL_MS } from '../modules/auth/service';
 import { sessionsRepo } from '../modules/auth/sessions-repo';
@@ -56,6 +57,8 @@ export interface TestAppOptions {
   database?: Database;
   /** Where the manual clock starts: the real time by default. */
   clockStart?: Date;
+  /** Answers for host names instead of DNS (a name that resolves to loopback, say). */
+  resolve?: Resolve;
 }
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
@@ -74,6 +77,7 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
     logger: false,
     webDir: overrides.webDir ?? null,
     ...(overrides.onRoute ? { onRoute: overrides.onRoute } : {}),
+    ...(overrides.resolve ? { resolve: overrides.resolve } : {}),
   });
   overrides.extend?.(app);
   await app.ready();

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { gpuListings, hostOutages, hosts, instanceOutages, instances } from '../../db/schema';
 
@@ -53,6 +53,17 @@ export const providerHostsRepo = {
       .where(and(eq(hosts.id, id), eq(hosts.providerId, providerId), isNull(hosts.removedAt)))
       .returning();
     return row ?? null;
+  },
+
+  /**
+   * The addresses of every other provider's hosts (not removed): their public names and the
+   * addresses their agents call from. A provider may not send renters to one of them.
+   */
+  otherProvidersAddresses(conn: Conn, providerId: number) {
+    return conn
+      .select({ publicHost: hosts.publicHost, agentAddress: hosts.agentAddress })
+      .from(hosts)
+      .where(and(ne(hosts.providerId, providerId), isNull(hosts.removedAt)));
   },
 
   /** Replaces the enrolment token of a host that has not enrolled; null when it has. */

@@ -16,6 +16,7 @@ import { conflict, hostInUse, limitReached, notAProvider, notFound } from '../..
 import { providersService } from '../providers/service';
 import { hostUptimePercent, presentHost } from './presenter';
 import { providerHostsRepo } from './provider-hosts-repo';
+import { checkPublicHost, type HostTargets } from './public-host-check';
 
 /** Hosts one provider may have at a time (removed ones do not count). */
 export const MAX_HOSTS_PER_PROVIDER = 100;
@@ -205,15 +206,32 @@ function shown(enrolment: ReturnType<typeof newEnrolment>, publicUrl: string): E
   };
 }
 
-/** The provider dashboard's hosts (app.deps.providerHosts): the database bound. */
-export function createProviderHostsService(db: Db) {
-  return bindDb(db, providerHostsService, [
+/**
+ * The provider dashboard's hosts (app.deps.providerHosts): the database bound, and a public
+ * name checked against the address rule before it is stored (public-host-check.ts).
+ */
+export function createProviderHostsService(db: Db, targets: HostTargets) {
+  const bound = bindDb(db, providerHostsService, [
     'list',
     'create',
     'newEnrolment',
     'setPublicHost',
     'remove',
   ]);
+  const check = async (userId: string, publicHost: string | null | undefined) => {
+    if (publicHost) await checkPublicHost(db, await providerIdOf(db, userId), publicHost, targets);
+  };
+  return {
+    ...bound,
+    async create(userId: string, body: CreateHostBody, publicUrl: string, now: Date) {
+      await check(userId, createHostBody.shape.publicHost.parse(body.publicHost));
+      return bound.create(userId, body, publicUrl, now);
+    },
+    async setPublicHost(userId: string, hostId: string, publicHost: string | null, now: Date) {
+      await check(userId, publicHost);
+      return bound.setPublicHost(userId, hostId, publicHost, now);
+    },
+  };
 }
 
 export type ProviderHostsService = ReturnType<typeof createProviderHostsService>;

@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import type { Instance } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { AppError, hostAddressRefused, notFound, unauthenticated } from '../../lib/errors';
+import { AppError, notFound, unauthenticated } from '../../lib/errors';
 import { createImages, type Images } from '../images/catalogue';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
@@ -78,6 +78,8 @@ export function createHostsService(deps: {
   wake?: HostWake;
   /** Addresses every host may report besides its own (HOST_ADDRESS_ALLOWLIST). */
   hostAddressAllowlist?: readonly string[];
+  /** Loopback and private addresses allowed (ALLOW_PRIVATE_HOST_ADDRESSES, a lab); false by default. */
+  allowPrivateAddresses?: boolean;
   /** The image catalogue (env IMAGE_CATALOGUE); the default one when not given. */
   images?: Images;
   log?: HostsLog;
@@ -87,7 +89,9 @@ export function createHostsService(deps: {
   const offlineAfterMs = deps.offlineAfterMs ?? AGENT_OFFLINE_AFTER_MS;
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
-  const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? []);
+  const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? [], {
+    allowPrivate: deps.allowPrivateAddresses ?? false,
+  });
   /** Credential hash → host, for waits (see waitForWork) and the agent routes' first check. */
   const waitingHosts = new Map<string, { hostId: string; until: number }>();
 
@@ -124,13 +128,17 @@ export function createHostsService(deps: {
       if (status.state !== 'running') return {};
       const { ssh, vnc } = status;
       const hostKey = guestHostKey(status.hostKeys);
-      const sshHost = ssh ? addresses.accept(host, ssh.host) : null;
-      if (ssh && sshHost === null) throw hostAddressRefused('ssh.host', ssh.host);
-      const vncHost = vnc ? addresses.accept(host, vnc.host) : null;
-      if (vnc && vncHost === null) throw hostAddressRefused('vnc.host', vnc.host);
       return {
-        ...(ssh ? { sshHost: sshHost ?? '', sshPort: ssh.port, sshUsername: ssh.user } : {}),
-        ...(vnc ? { vncAddress: `${vncHost}:${vnc.port}` } : {}),
+        ...(ssh
+          ? {
+              sshHost: addresses.accept(host, 'ssh.host', ssh.host),
+              sshPort: ssh.port,
+              sshUsername: ssh.user,
+            }
+          : {}),
+        ...(vnc
+          ? { vncAddress: `${addresses.accept(host, 'vnc.host', vnc.host)}:${vnc.port}` }
+          : {}),
         ...(hostKey
           ? { sshHostKey: hostKey.line, sshHostKeyFingerprint: hostKey.fingerprint }
           : {}),

@@ -97,7 +97,7 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
                 },
         ),
         pinHostKey: (key) => instances.pinConsoleHostKey(target, key),
-        allowInternalTargets: app.deps.env.CONSOLE_PRIVATE_TARGETS === 'allow',
+        targets: app.deps.targets,
         log: request.log,
         check: async () => {
           const state = await instances.statusOf(target.instanceId);

@@ -4,7 +4,7 @@ import {
   type ConsoleServerMessage,
   consoleClientMessage,
 } from '../../../shared/contracts/console';
-import { OutboundRefused, outboundAddress } from '../../lib/outbound-address';
+import { OutboundRefused, outboundAddress, type TargetCheck } from '../../lib/outbound-address';
 import {
   hostKeyAlgorithms,
   hostKeyFingerprint,
@@ -54,10 +54,11 @@ export interface ConsoleSessionOptions {
    */
   pinHostKey?: (key: { line: string; fingerprint: string }) => Promise<string | null>;
   /**
-   * Whether the instance's address may be an internal one (loopback, private, link-local,
-   * this server's own): CONSOLE_PRIVATE_TARGETS, for development and tests only.
+   * The address rule's setting and resolver (app.deps.targets): the instance's address may be
+   * loopback, private, link-local or this server's own only in a lab
+   * (ALLOW_PRIVATE_HOST_ADDRESSES); a metadata service's never.
    */
-  allowInternalTargets: boolean;
+  targets: TargetCheck;
   log?: {
     warn(obj: object, msg: string): void;
     info(obj: object, msg: string): void;
@@ -204,10 +205,7 @@ export function runConsoleSession(
 
   // Admitted (a place among the user's consoles), and the address checked: then connect.
   let hostKeyRefused = false;
-  Promise.all([
-    options.admit ?? null,
-    outboundAddress(target.host, { allowInternal: options.allowInternalTargets }),
-  ]).then(
+  Promise.all([options.admit ?? null, outboundAddress(target.host, options.targets)]).then(
     ([refused, address]) => {
       if (ended) return;
       if (refused) end(refused.code, refused.reason);
