@@ -12,6 +12,8 @@ export interface CliEnv {
   apiUrl: string | undefined;
   /** Where login keeps the key: `$XDG_CONFIG_HOME/rentgpu/config.json`, else under `~/.config`. */
   configFile: string;
+  /** ALLOW_PRIVATE_HOST_ADDRESSES (`1`, `true`): ssh to loopback or private addresses, a lab. */
+  allowPrivateHostAddresses?: boolean;
 }
 
 export function parseCliEnv(source: NodeJS.ProcessEnv = process.env): CliEnv {
@@ -20,5 +22,6 @@ export function parseCliEnv(source: NodeJS.ProcessEnv = process.env): CliEnv {
     apiKey: source.RENTGPU_API_KEY || undefined,
     apiUrl: source.RENTGPU_API_URL || undefined,
     configFile: path.join(base, 'rentgpu', 'config.json'),
+    allowPrivateHostAddresses: ['1', 'true'].includes(source.ALLOW_PRIVATE_HOST_ADDRESSES ?? ''),
   };
 }

@@ -12,6 +12,7 @@ import {
 } from '../../shared/rules/shell-command';
 import { parseSshPublicKey } from '../../shared/rules/ssh-key';
 import { fields, table } from '../output';
+import { refuseUnsafeTarget } from '../target-address';
 import { localTime } from '../time';
 import { CommandError, type Ctx, positiveInt, UsageError } from './context';
 
@@ -126,6 +127,7 @@ its host gave another instance before never reads as a changed key.
       const answer = await ctx.api<InstanceAnswer>({ method: 'GET', path: `/instances/${id}` });
       if (!answer) return;
       sshArgs(answer.instance, extra); // refuses before anything is written
+      await refuseUnsafeTarget(answer.instance, ctx.io.env);
       const pinned = await pinnedHostKey(answer.instance, ctx.io.env.configFile);
       const args = sshArgs(answer.instance, extra, pinned);
       if (options.print) {
