@@ -103,6 +103,7 @@ function instance(changes: Partial<PublicInstance> = {}): PublicInstance {
     idleThresholdPercent: 5,
     idleStopAt: null,
     idleWarnedAt: null,
+    computeChargeNote: null,
     hostStatus: 'online',
     hostOfflineSince: null,
     ...changes,

@@ -36,6 +36,13 @@ export interface TestApp {
   limiter: RateLimiter;
   /** Creates a user (with a wallet and optional credits) and a session; returns its cookie. */
   signIn(input?: UserInput): Promise<{ userId: string; cookie: string; token: string }>;
+  /**
+   * Moves the clock on by `ms` with the worker passing now and every `stepMs` (10 s) on the way, as a
+   * server that stays up does: the server's own beat then has no gap (issue 39), so hosts
+   * that fall silent meanwhile are marked offline. `clock.advance` alone is a server that was
+   * away that long.
+   */
+  passTime(ms: number, stepMs?: number): Promise<void>;
   /** inject with the JSON content type and, when given, a session cookie. */
   request(options: InjectOptions & { cookie?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -99,6 +106,13 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
         ip: '127.0.0.1',
       });
       return { userId: user.id, token, cookie: `${SESSION_COOKIE}=${token}` };
+    },
+    async passTime(ms, stepMs = 10_000) {
+      await app.deps.worker.runOnce(clock.now());
+      for (let left = ms; left > 0; left -= stepMs) {
+        clock.advance(Math.min(stepMs, left));
+        await app.deps.worker.runOnce(clock.now());
+      }
     },
     request({ cookie, headers, ...options }) {
       return app.inject({

@@ -178,6 +178,12 @@ export const vmInstanceView = z.object({
   hourly_rate: z.string(),
   /** What it has been charged so far (compute and storage), in dollars. */
   total_cost: z.string(),
+  /**
+   * Beside the cost while its compute is not charged (shared/rules/compute-billing.ts):
+   * "provisioning — not charged" until it is first ready, "starting — not charged", "host
+   * unreachable — not charged"; null while charged as it runs, stopped or ended.
+   */
+  compute_charge_note: z.string().nullable(),
   is_demo_host: z.boolean(),
   /** Why it ended or was stopped by the system (insufficient_credits, host_failed, …). */
   end_reason: z.string().nullable(),

@@ -248,6 +248,12 @@ export const publicInstance = z
     idleStopAt: z.string().nullable(),
     /** When you were warned it is idle (10 minutes before the stop); null once active again. */
     idleWarnedAt: z.string().nullable(),
+    computeChargeNote: z
+      .string()
+      .nullable()
+      .describe(
+        'Compute is charged from the moment the instance is ready (its host verified a login), never for an image download, a boot or a start; storage from create. While it is not charged this says why: "provisioning — not charged" until first ready, "starting — not charged", "host unreachable — not charged"; null while charged as it runs, stopped or ended',
+      ),
     hostStatus: z
       .enum(INSTANCE_HOST_STATUSES)
       .describe(

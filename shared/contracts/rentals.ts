@@ -36,6 +36,11 @@ export const rentalView = z.object({
   status: z.enum(RENTAL_STATUSES),
   /** provisioning until the host is ready; ready while it runs; ended afterwards. */
   phase: z.enum(['provisioning', 'ready', 'ended']),
+  /**
+   * "provisioning — not charged" until it is ready (its booked hours run from then), "host
+   * unreachable — not charged" while dark; null otherwise (shared/rules/compute-billing.ts).
+   */
+  computeChargeNote: z.string().nullable(),
   /** The lifecycle state as it is (terminating until its host confirms the end). */
   state: z.enum(INSTANCE_STATES),
   /** While provisioning: its host's step ("downloading image (42%)", "booting"), or null. */

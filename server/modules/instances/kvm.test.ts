@@ -176,8 +176,9 @@ describe('POST /api/kvm/instances', () => {
       state: 'provisioning',
       started_at: null,
       hourly_rate: '0.70',
-      // The first minute is paid at create: $0.70/h ÷ 60 + 100 GB of storage for a minute.
-      total_cost: '0.01',
+      // Storage from create (100 GB for a minute, 0.17¢); compute from ready (issue 39).
+      total_cost: '0.00',
+      compute_charge_note: 'provisioning — not charged',
       connection_info: null,
     });
     const saved = await row(vm.vm_id);
@@ -569,7 +570,7 @@ describe('the lifecycle through /api/kvm', () => {
 });
 
 describe('billing over time (ManualClock and the worker)', () => {
-  it('charges the first minute at create, compute and storage while it holds a GPU, only storage while stopped, nothing after terminate', async () => {
+  it('charges storage from create and compute from ready, compute and storage while it runs, only storage while stopped, nothing after terminate', async () => {
     const user = await t.signIn({ credits: '20.00' });
     // $1.20/h: 2¢ a minute; 60 GB of storage: $0.06/h, 0.1¢ a minute.
     await w.listing({ model: 'Gpu Meter', hourlyRate: '1.20' });
@@ -584,23 +585,28 @@ describe('billing over time (ManualClock and the worker)', () => {
 
     const created = await create(user.cookie, { gpu_type: 'Gpu Meter', disk_gb: 60 });
     const id = created.json().vm_id as number;
-    // Minute 1 is paid as it begins, at create: compute and storage, shown at once.
-    expect(await spent()).toBe(21_000n);
-    expect(created.json()).toMatchObject({ status: 'creating', total_cost: '0.02' });
+    // Storage from create: its first minute at once; no compute until it is ready.
+    expect(await spent()).toBe(1_000n);
+    expect(created.json()).toMatchObject({
+      status: 'creating',
+      total_cost: '0.00',
+      compute_charge_note: 'provisioning — not charged',
+    });
     expect(await summary()).toEqual({
-      total_amount: '0.02',
+      total_amount: '0.00',
       unpaid_amount: '0.00',
-      total_hours: 0.02,
+      total_hours: 0,
     });
     await tick(); // nothing is due: the worker does not charge minute 1 again
-    expect(await spent()).toBe(21_000n);
+    expect(await spent()).toBe(1_000n);
     t.clock.advance(DELAY_MS);
-    await tick(); // the demo host reports it running; minute 1 is paid already
+    await tick(); // the demo host reports it running: its first compute minute, at once
     expect((await row(id)).status).toBe('running');
     expect(await spent()).toBe(21_000n);
+    expect(await listVm(user.cookie, id)).toMatchObject({ compute_charge_note: null });
 
-    t.clock.advance(60_000 - DELAY_MS);
-    await tick(); // minute 2: compute and storage
+    t.clock.advance(60_000);
+    await tick(); // minute 2 (a minute after ready): compute and storage
     expect(await spent()).toBe(42_000n);
     t.clock.advance(30_000);
     // Half a minute in, the next minute is not due yet: nothing unpaid.
@@ -657,8 +663,8 @@ describe('billing over time (ManualClock and the worker)', () => {
     await tick();
     t.clock.advance(DELAY_MS);
     await tick();
-    t.clock.advance(60_000 - DELAY_MS + 1);
-    // Minute 2 has begun, running: $1.00 compute + storage (0.0834¢) not yet charged.
+    t.clock.advance(60_000 + 1);
+    // Minute 2 (a minute after ready) has begun, running: $1.00 compute + storage (0.0834¢) not yet charged.
     const res = await api(user.cookie, 'GET', '/api/kvm/billing/summary');
     expect(res.json().unpaid_amount).toBe('1.00');
     await tick();

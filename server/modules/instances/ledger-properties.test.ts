@@ -199,7 +199,7 @@ describe('ledger and instance invariants under random operations', () => {
                 const spend = balance - BigInt(s.leaveCents) * 10_000n;
                 if (spend <= 0n) return;
                 await ledgerService.post(tx, {
-                  kind: 'test_spend',
+                  kind: 'demo_credits_expired', // a debit no cap counts
                   memo: 'test spend',
                   lines: [
                     {

@@ -116,21 +116,27 @@ describe('creating a metered instance', () => {
 });
 
 describe('per-minute charges', () => {
-  it('charges the first minute at create, then each next minute at its start, one ledger transaction per minute', async () => {
+  it('charges storage from create and compute from ready, then each next minute at its start, one ledger transaction per charge', async () => {
     const { user, id } = await vm('10.00');
-    // The first minute, compute and storage, is paid at once (2¢ + 0.1¢).
-    expect(await micros(user.userId)).toBe(9_979_000n);
+    // Storage from create: its first minute (0.1¢) at once; compute waits for readiness.
+    expect(await micros(user.userId)).toBe(9_999_000n);
+    const created = now();
     expect(await row(id)).toMatchObject({
-      computeMinutes: 1,
+      computeMinutes: 0,
       storageMinutes: 1,
-      chargedMicros: 21_000n,
-      paidThrough: new Date(now().getTime() + 60_000),
+      chargedMicros: 1_000n,
+      paidThrough: new Date(created.getTime() + 60_000),
     });
     await tick(); // nothing is due: the worker never charges the first minute again
+    expect(await micros(user.userId)).toBe(9_999_000n);
+    await untilRunning(id); // 20 s later: ready, its first compute minute (2¢) paid at once
     expect(await micros(user.userId)).toBe(9_979_000n);
-    await untilRunning(id); // 20 s later: still inside the first paid minute
-    t.clock.advance(40_000);
-    await tick(); // minute 2, at its start: compute and storage
+    const ready = await row(id);
+    expect(ready).toMatchObject({ computeMinutes: 1, storageMinutes: 1, chargedMicros: 21_000n });
+    // Paid time runs a minute from readiness: the storage seconds between are not charged twice.
+    expect(ready.paidThrough).toEqual(new Date(now().getTime() + 60_000));
+    t.clock.advance(60_000);
+    await tick(); // the next minute, at its start: compute and storage
     expect(await micros(user.userId)).toBe(9_958_000n);
     const r = await row(id);
     expect(r).toMatchObject({ computeMinutes: 2, storageMinutes: 2, chargedMicros: 42_000n });
@@ -139,12 +145,16 @@ describe('per-minute charges', () => {
       .from(ledgerTransactions)
       .where(eq(ledgerTransactions.reference, `instance:${id}`));
     expect(keys.map((k) => k.key).sort()).toEqual(
-      [`metered:${id}:start:1`, `metered:${id}:${Math.floor(now().getTime() / 60_000)}`].sort(),
+      [
+        `metered:${id}:start:1`,
+        `metered:${id}:ready:${ready.generation}`,
+        `metered:${id}:${Math.floor(now().getTime() / 60_000)}`,
+      ].sort(),
     );
     expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
   });
 
-  it('create → 5 s → stop → start → 5 s → terminate costs exactly two minutes', async () => {
+  it('create → 5 s → stop → start → 5 s → terminate costs one storage minute and the two compute minutes it was ready for', async () => {
     const { user, id } = await vm('10.00');
     // The host's word, as a real host would send it, a second or two after each action.
     const host = async (state: 'running' | 'stopped' | 'terminated') => {
@@ -161,7 +171,8 @@ describe('per-minute charges', () => {
     await host('stopped');
     const started = await svc().start(user.userId, id, now());
     expect(started.instance.status).toBe('starting');
-    expect(started.instance).toMatchObject({ computeMinutes: 2, storageMinutes: 2 });
+    // A start charges nothing: compute begins again when it is ready.
+    expect(started.instance).toMatchObject({ computeMinutes: 1, storageMinutes: 1 });
     await host('running');
     t.clock.advance(3_000);
     await tick();
@@ -175,15 +186,15 @@ describe('per-minute charges', () => {
     expect(done).toMatchObject({
       status: 'terminated',
       computeMinutes: 2,
-      storageMinutes: 2,
-      chargedMicros: 42_000n,
+      storageMinutes: 1,
+      chargedMicros: 41_000n,
     });
-    expect(await micros(user.userId)).toBe(10_000_000n - 42_000n);
+    expect(await micros(user.userId)).toBe(10_000_000n - 41_000n);
     const paid = await t.database.db
       .select({ key: ledgerTransactions.idempotencyKey, kind: ledgerTransactions.kind })
       .from(ledgerTransactions)
       .where(eq(ledgerTransactions.reference, `instance:${id}`));
-    expect(paid).toHaveLength(2);
+    expect(paid).toHaveLength(3); // the create's storage minute and two readinesses
     expect(paid.every((p) => p.kind === 'metered_minute')).toBe(true);
     expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
   });
@@ -203,7 +214,7 @@ describe('per-minute charges', () => {
     expect(await micros(user.userId)).toBe(10_000_000n - after.chargedMicros);
   });
 
-  it('a start racing the minute job: its first minute charged once, by the start, and no due minute skipped', async () => {
+  it('a start racing the minute job charges nothing itself; each storage minute due while stopped is charged once', async () => {
     const { user, id } = await vm('10.00');
     await untilRunning(id);
     await svc().stop(user.userId, id, now());
@@ -212,25 +223,24 @@ describe('per-minute charges', () => {
     const before = await row(id);
     const [started] = await Promise.all([svc().start(user.userId, id, now()), tick(), tick()]);
     expect(started.instance.status).toBe('starting');
-    await Promise.all([tick(), tick()]);
     const after = await row(id);
-    // Exactly one opening minute (compute and storage), and each storage minute that came
-    // due while stopped charged once, by whichever of the two got there first.
     const due = Math.ceil((now().getTime() - (before.paidThrough?.getTime() ?? 0)) / 60_000);
     expect(due).toBeGreaterThanOrEqual(1);
-    expect(after.computeMinutes - before.computeMinutes).toBe(1);
-    expect(after.storageMinutes - before.storageMinutes).toBe(1 + due);
-    expect(after.paidThrough?.getTime()).toBe(now().getTime() + 60_000);
+    expect(after.computeMinutes - before.computeMinutes).toBe(0);
+    expect(after.storageMinutes - before.storageMinutes).toBe(due);
+    await untilRunning(id); // ready again: one compute minute, once
+    const ready = await row(id);
+    expect(ready.computeMinutes - before.computeMinutes).toBe(1);
     const keys = await t.database.db
       .select({ key: ledgerTransactions.idempotencyKey })
       .from(ledgerTransactions)
       .where(eq(ledgerTransactions.reference, `instance:${id}`));
-    expect(keys.filter((k) => k.key?.includes(':start:'))).toHaveLength(2); // create and start
-    expect(await micros(user.userId)).toBe(10_000_000n - after.chargedMicros);
+    expect(keys.filter((k) => k.key?.includes(':ready:'))).toHaveLength(2);
+    expect(await micros(user.userId)).toBe(10_000_000n - ready.chargedMicros);
     expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
   });
 
-  it('a start after the worker was away charges the storage minutes due while stopped with its first minute', async () => {
+  it('a readiness after the worker was away charges the storage minutes due with its first compute minute', async () => {
     const { user, id } = await vm('10.00');
     await untilRunning(id);
     await svc().stop(user.userId, id, now());
@@ -238,11 +248,18 @@ describe('per-minute charges', () => {
     const before = await row(id);
     // No worker pass for 150 s after paid time ran out: three storage minutes have begun.
     t.clock.advance((before.paidThrough?.getTime() ?? 0) + 150_000 - now().getTime());
-    await svc().start(user.userId, id, now());
+    const started = await svc().start(user.userId, id, now());
+    expect((await row(id)).chargedMicros).toBe(before.chargedMicros);
+    const report = await t.app.deps.hosts.report({
+      instanceId: id,
+      generation: started.instance.generation,
+      state: 'running',
+    });
+    expect(report.accepted).toBe(true);
     const after = await row(id);
     expect(after.computeMinutes - before.computeMinutes).toBe(1);
-    expect(after.storageMinutes - before.storageMinutes).toBe(1 + 3);
-    expect(after.chargedMicros - before.chargedMicros).toBe(20_000n + 4n * 1_000n);
+    expect(after.storageMinutes - before.storageMinutes).toBe(3);
+    expect(after.chargedMicros - before.chargedMicros).toBe(20_000n + 3n * 1_000n);
     await tick(); // nothing is due any more
     expect((await row(id)).chargedMicros).toBe(after.chargedMicros);
     expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
@@ -333,7 +350,7 @@ describe('running out of credits', () => {
       const wallet = await ledgerService.walletAccount(tx, user.userId);
       const platform = await ledgerService.systemAccount(tx, 'platform_revenue');
       await ledgerService.post(tx, {
-        kind: 'test_spend',
+        kind: 'demo_credits_expired', // a debit no cap counts
         memo: 'test',
         lines: [
           { accountId: wallet, amountMicros: -(balance - 10_000n) },

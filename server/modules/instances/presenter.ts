@@ -1,5 +1,6 @@
 import type { VmStatus } from '../../../shared/contracts/kvm';
 import type { RentalStatus, RentalView } from '../../../shared/contracts/rentals';
+import { computeChargeNote } from '../../../shared/rules/compute-billing';
 import {
   allowedActions,
   ENDED_STATES,
@@ -36,6 +37,7 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
     storageFee: microsToDollars(instance.storageFeeMicros),
     status,
     phase: status !== 'active' ? 'ended' : instance.readyAt ? 'ready' : 'provisioning',
+    computeChargeNote: status === 'active' ? computeChargeNote(instance) : null,
     state: instance.status as InstanceState,
     provisioningStep: provisioningStepOf(instance),
     startTime: instance.startTime.toISOString(),

@@ -65,8 +65,11 @@ const markReadyStatement = compiled<
     .set({
       generation: sql`${instances.generation} + 1`,
       status: 'running',
-      stateChangedAt: sql`${sql.placeholder('at')}::timestamptz`,
-      readyAt: sql`${sql.placeholder('at')}::timestamptz`,
+      // Never before the state it leaves began (a host's clock, or a backdated report).
+      stateChangedAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt})`,
+      readyAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt})`,
+      // Its booked hours run from then (issue 39: billing from ready).
+      endsAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt}) + ${instances.durationHours} * interval '1 hour'`,
       sshHost: sql`coalesce(${sql.placeholder('sshHost')}::text, ${instances.sshHost})`,
       sshPort: sql`coalesce(${sql.placeholder('sshPort')}::int, ${instances.sshPort})`,
       sshUsername: sql`coalesce(${sql.placeholder('sshUsername')}::text, ${instances.sshUsername})`,
@@ -80,6 +83,8 @@ const markReadyStatement = compiled<
       and(
         eq(instances.id, sql.placeholder('id')),
         eq(instances.status, 'provisioning'),
+        // A metered instance's readiness charges its first compute minute: the general path.
+        eq(instances.billingPlan, 'booked'),
         eq(instances.generation, sql.placeholder('generation')),
         isNull(instances.readyAt),
         sql`${instances.provisioningDeadline} > ${sql.placeholder('at')}::timestamptz`,
@@ -103,8 +108,8 @@ export const instancesRepo = {
   },
 
   /**
-   * A provisioning instance becomes running with its first readiness report, in one
-   * statement. Null when it is not (or no longer) provisioning at that generation, or the
+   * A provisioning booked instance becomes running with its first readiness report, its hours
+   * beginning then, in one statement. Null when it is not (or no longer) provisioning at that generation, or the
    * deadline has passed: the caller then takes the general path.
    */
   async markReady(

@@ -1,5 +1,6 @@
 import type { GpuInfo } from '../../../shared/contracts/agent-protocol';
 import type { GpuUtilization, VmInstanceView } from '../../../shared/contracts/kvm';
+import { computeChargeNote } from '../../../shared/rules/compute-billing';
 import { guestMemoryGb } from '../../../shared/rules/gpu-share';
 import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
@@ -109,6 +110,7 @@ export function presentVm(
     started_at: running ? instance.stateChangedAt.toISOString() : null,
     hourly_rate: microsToDollars(instance.hourlyRateMicros),
     total_cost: microsToDollars(instance.chargedMicros),
+    compute_charge_note: computeChargeNote(instance),
     is_demo_host: listing.isDemoHost,
     end_reason: instance.endReason,
     ...deadlinesIn(instance, 'stop_at', 'terminate_at'),

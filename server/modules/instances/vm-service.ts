@@ -16,7 +16,6 @@ import {
 } from '../../../shared/contracts/kvm';
 import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import { mibAsGb } from '../../../shared/rules/gpu-share';
-import { holdsUnit, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
 import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
@@ -298,7 +297,7 @@ export function createVmService(deps: {
         const { computeMicros, storageMicros } = minuteChargeMicros(
           instance.hourlyRateMicros,
           instance.storageGb,
-          holdsUnit(instance.status as InstanceState),
+          instance.status === 'running', // compute from ready (issue 39)
         );
         unpaid += BigInt(due) * (computeMicros + storageMicros);
       }

@@ -70,7 +70,7 @@ describe('ledger guards in the database', () => {
         const wallet = await ledgerService.walletAccount(tx, userId);
         const revenue = await ledgerService.systemAccount(tx, 'platform_revenue');
         await ledgerService.post(tx, {
-          kind: 'test',
+          kind: 'demo_credits_expired',
           memo: 'too much',
           lines: [
             { accountId: wallet, amountMicros: -2_000_000n },

@@ -1,6 +1,7 @@
 import type { Conn, Tx } from '../../db/client';
 import { insufficientCredits } from '../../lib/errors';
 import { historySql } from './history-sql';
+import type { LedgerKind } from './kinds';
 import { ledgerRepo, type SystemAccountKind } from './repo';
 import { ledgerSumsRepo } from './sums-repo';
 
@@ -12,7 +13,8 @@ export interface LedgerLine {
 }
 
 export interface Posting {
-  kind: string;
+  /** Its kind (ledger/kinds.ts): what it does to a wallet and what the spend caps make of it. */
+  kind: LedgerKind;
   memo: string;
   lines: LedgerLine[];
   /** A second posting with the same key is a no-op (retries, webhooks, double clicks). */
@@ -238,10 +240,10 @@ export interface PreparedLines {
 }
 
 export interface PreparedPosting extends PreparedLines {
-  head: { kind: string; memo: string; idempotencyKey: string | null; reference: string | null };
+  head: { kind: LedgerKind; memo: string; idempotencyKey: string | null; reference: string | null };
 }
 
-export function prepareLines(kind: string, input: LedgerLine[]): PreparedLines {
+export function prepareLines(kind: LedgerKind, input: LedgerLine[]): PreparedLines {
   const lines = mergeLines(input);
   const sum = lines.reduce((total, line) => total + line.amountMicros, 0n);
   if (lines.length < 2 || sum !== 0n) {

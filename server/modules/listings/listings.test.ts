@@ -560,8 +560,10 @@ describe('read cache', () => {
       expect(await shown()).toBe('not_ready 0');
       await heartbeat('kvm');
       expect(await shown()).toBe('online 2');
-      // Silent past HOST_OFFLINE_AFTER_MS: the worker marks it offline, and the page says so.
-      cached.clock.advance(16_000);
+      // Silent past HOST_OFFLINE_AFTER_MS (the server up throughout, its worker passing every
+      // second): the worker marks it offline, and the page says so.
+      await cached.passTime(15_000, 1_000);
+      cached.clock.advance(1_000);
       expect(await cached.app.deps.hosts.markSilentHostsOffline(cached.clock.now())).toBe(1);
       expect(await shown()).toBe('offline 2');
       await heartbeat('kvm');

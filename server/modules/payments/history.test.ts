@@ -93,15 +93,17 @@ describe(`the credit history (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, 
     expect(line?.usage).toMatchObject({
       instanceId: id,
       gpu: 'RTX 4090',
-      computeMinutes: 61,
-      storageMinutes: 61,
-      computeAmount: '1.22',
+      // Storage from create, compute from ready (the first pass, a minute in): 60 of each
+      // in 61 postings (the create's storage minute, the readiness's compute minute, 59 more).
+      computeMinutes: 60,
+      storageMinutes: 60,
+      computeAmount: '1.20',
       storageAmount: '0.06',
       postings: 61,
     });
-    expect(line).toMatchObject({ type: 'charge', amount: '-1.28', amountMicros: '-1281000' });
+    expect(line).toMatchObject({ type: 'charge', amount: '-1.26', amountMicros: '-1260000' });
     expect(line?.description).toBe(
-      `Instance ${id} (RTX 4090): 61 compute minutes, 61 storage minutes`,
+      `Instance ${id} (RTX 4090): 60 compute minutes, 60 storage minutes`,
     );
 
     const res = await t.request({
@@ -115,7 +117,7 @@ describe(`the credit history (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, 
     expect(minutes.reduce((s, m) => s + BigInt(m.amountMicros), 0n).toString()).toBe(
       line?.amountMicros,
     );
-    expect(minutes[0]?.description).toMatch(new RegExp(`^Instance ${id}: minute \\d+ \\(compute`));
+    expect(minutes[0]?.description).toMatch(new RegExp(`^Instance ${id}: minute \\d+ \\(storage`));
 
     // Someone else's instance expands to nothing.
     const stranger = await t.signIn();

@@ -1,8 +1,14 @@
 import type { InstanceInvoice, InstanceUsage } from '../../../shared/contracts/public-api-account';
+import {
+  PROVISIONING_NOT_CHARGED,
+  UNREACHABLE_NOT_CHARGED,
+} from '../../../shared/rules/compute-billing';
 import { csvText } from '../../../shared/rules/csv';
+import { lineAmounts } from '../../../shared/rules/invoice-cents';
 import { microsToDollars, preciseDollars } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
 import { outagesRepo } from '../instances/outages-repo';
+import type { DraftLine } from '../instances/plans/plan';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
 import { ledgerService } from '../ledger/service';
 import { presentPublicInstance } from './presenter';
@@ -55,7 +61,7 @@ export async function instanceMoney(
 }
 
 /** The invoice's and usage's words for time its host was unreachable. */
-export const NOT_CHARGED_LINE = 'host unreachable — not charged';
+export const NOT_CHARGED_LINE = UNREACHABLE_NOT_CHARGED;
 
 export function presentUsage(row: InstanceRow, money: InstanceMoney): InstanceUsage {
   const { instance, listing } = row;
@@ -80,7 +86,14 @@ export function presentUsage(row: InstanceRow, money: InstanceMoney): InstanceUs
   };
 }
 
-type Line = InstanceInvoice['lines'][number];
+/**
+ * Minutes from its create to its first readiness (or to now, or its end, while it never was):
+ * compute is not charged for them (issue 39).
+ */
+export function provisioningMinutes(instance: InstanceRow['instance'], now: Date): number {
+  const until = instance.readyAt ?? instance.endTime ?? now;
+  return Math.max(0, Math.ceil((until.getTime() - instance.startTime.getTime()) / 60_000));
+}
 
 export function presentInvoice(
   row: InstanceRow,
@@ -89,25 +102,41 @@ export function presentInvoice(
   now: Date,
 ): InstanceInvoice {
   const { instance } = row;
-  const lines: Line[] = [...termsOf(instance).invoiceLines(row, money)];
+  const drafts: DraftLine[] = [...termsOf(instance).invoiceLines(row, money)];
+  const provisioning = provisioningMinutes(instance, now);
+  if (provisioning > 0) {
+    drafts.push({
+      description: PROVISIONING_NOT_CHARGED,
+      quantity: provisioning,
+      unit: 'minute',
+      unitPrice: '0.00',
+      amountMicros: 0n,
+    });
+  }
   if (money.minutesNotCharged > 0) {
-    lines.push({
+    drafts.push({
       description: NOT_CHARGED_LINE,
       quantity: money.minutesNotCharged,
       unit: 'minute',
       unitPrice: '0.00',
-      amount: '0.00',
+      amountMicros: 0n,
     });
   }
   if (money.outageCreditMicros > 0n) {
-    lines.push({
+    drafts.push({
       description: 'Outage credit: the host was unreachable for more than 4 hours',
       quantity: money.outageCredits,
       unit: 'item',
       unitPrice: preciseDollars(-money.outageCreditMicros / BigInt(money.outageCredits || 1)),
-      amount: microsToDollars(-money.outageCreditMicros),
+      amountMicros: -money.outageCreditMicros,
     });
   }
+  // Cents that add up to the total (shared/rules/invoice-cents.ts).
+  const amounts = lineAmounts(drafts.map((d) => d.amountMicros));
+  const lines = drafts.map(({ amountMicros: _exact, ...line }, i) => ({
+    ...line,
+    amount: amounts[i] ?? '0.00',
+  }));
   return {
     number: `INV-${instance.id}`,
     instanceId: instance.id,

@@ -1,5 +1,6 @@
 import type { GpuListingView } from '../../../shared/contracts/listings';
 import type { PublicGpuListing, PublicInstance } from '../../../shared/contracts/public-api';
+import { computeChargeNote } from '../../../shared/rules/compute-billing';
 import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { shownHostError } from '../../../shared/rules/system-error';
@@ -69,6 +70,7 @@ export function presentPublicInstance({ instance, listing }: InstanceRow): Publi
     sshHostKey: instance.sshHostKey,
     ...deadlinesIn(instance, 'stopAt', 'terminateAt'),
     ...idleIn(instance, ['idleStopMinutes', 'idleThresholdPercent', 'idleStopAt', 'idleWarnedAt']),
+    computeChargeNote: computeChargeNote(instance),
     hostStatus: host.status,
     hostOfflineSince: host.offlineSince?.toISOString() ?? null,
   };

@@ -201,7 +201,21 @@ describe('usage and invoice of one instance', () => {
         unitPrice: '0.000834',
         amount: usage.storageCharges,
       },
+      {
+        // Compute is charged from ready (issue 39): the minutes before are a line of their own.
+        description: 'provisioning — not charged',
+        quantity: expect.any(Number),
+        unit: 'minute',
+        unitPrice: '0.00',
+        amount: '0.00',
+      },
     ]);
+    // Its lines add up to its total, to the cent.
+    const cents = (invoice.lines as { amount: string }[]).reduce(
+      (sum, l) => sum + Math.round(Number(l.amount) * 100),
+      0,
+    );
+    expect(cents).toBe(Math.round(Number(invoice.total) * 100));
 
     const asks: { path: string; headers: Record<string, string> }[] = [
       { path: `/instances/${instance.id}/invoice?format=csv`, headers: {} },
@@ -241,7 +255,7 @@ describe('usage and invoice of one instance', () => {
     expect(bad.json().error.code).toBe('VALIDATION_FAILED');
   });
 
-  it('create → 5 s → stop → start → 5 s → terminate: two minutes, the same figure in the ledger, usage, invoice, CSV and the VM dashboard', async () => {
+  it('create → 5 s → stop → start → 5 s → terminate: two compute minutes from ready, one storage minute, the same figure in the ledger, usage, invoice, CSV and the VM dashboard', async () => {
     const me = await caller(['read', 'write'], '50.00');
     const listing = await w.listing({ hourlyRate: '6.00', model: 'H100' });
     const created = await v1(me.key, 'POST', '/instances', { gpuListingId: listing.id });
@@ -268,19 +282,20 @@ describe('usage and invoice of one instance', () => {
       t.clock.advance(60_000);
       await t.app.deps.worker.runOnce(t.clock.now());
     }
-    // Two minutes: $0.10 of compute and 834 µ$ of storage (50 GB) each, 201 668 µ$ in all.
+    // Two compute minutes of $0.10 (one from each readiness) and the storage minute it was
+    // created with (834 µ$, 50 GB): 200 834 µ$ in all. Compute is charged from ready.
     expect(await row()).toMatchObject({
       status: 'terminated',
       computeMinutes: 2,
-      storageMinutes: 2,
-      chargedMicros: 201_668n,
+      storageMinutes: 1,
+      chargedMicros: 200_834n,
     });
     expect(await checkInvariants(t.database.db, { billedUpTo: t.clock.now() })).toEqual([]);
-    expect(await w.balance(me.cookie)).toBe('49.80'); // $50 − $0.201668
+    expect(await w.balance(me.cookie)).toBe('49.80'); // $50 − $0.200834
     const { usage } = (await v1(me.key, 'GET', `/instances/${id}/usage`)).json();
     expect(usage).toMatchObject({
       computeMinutes: 2,
-      storageMinutes: 2,
+      storageMinutes: 1,
       billedSeconds: 120,
       computeCharges: '0.20',
       storageCharges: '0.00',
@@ -288,7 +303,8 @@ describe('usage and invoice of one instance', () => {
     });
     const { invoice } = (await v1(me.key, 'GET', `/instances/${id}/invoice`)).json();
     expect(invoice.total).toBe('0.20');
-    expect(invoice.lines.map((l: { quantity: number }) => l.quantity)).toEqual([2, 2]);
+    // Compute, storage, and the 2 s it provisioned (a minute, not charged).
+    expect(invoice.lines.map((l: { quantity: number }) => l.quantity)).toEqual([2, 1, 1]);
     const csv = (await v1(me.key, 'GET', `/instances/${id}/invoice?format=csv`)).body;
     expect(csv).toContain(`INV-${id},${id},Total,,,,0.20,USD`);
     const account = (await v1(me.key, 'GET', '/account/usage')).json();

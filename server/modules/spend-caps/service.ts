@@ -127,20 +127,25 @@ export interface SpendBook {
 
 export const spendCapsService = {
   /**
-   * A launch's charge (a rental's escrow): counted in the launch's own transaction, after the
-   * charge has locked the wallet; 402 SPEND_CAP_REACHED when it would cross a cap (the
-   * transaction then rolls back). Returns the 80% warnings it set off. An API key's launch
-   * is marked as the key's.
+   * The one count of a single charge against the caps (issue 39, part 3): a rental's booked
+   * hours and storage add-on, the storage minute a metered instance opens with, the compute
+   * minute it becomes ready with. Counted in the charge's own transaction, after the charge
+   * has locked the wallet; 402 SPEND_CAP_REACHED when it would cross a cap (the caller's
+   * transaction, or savepoint, then rolls back). `headroom` is refused as if charged but not
+   * counted: a create must leave room for the compute minute its readiness will charge.
+   * Returns the 80% warnings it set off. An API key's launch is marked as the key's.
+   * The metered-minute job counts its batches through `book` (same counters, same rule).
    */
-  async chargeLaunch(
+  async countCharge(
     tx: Tx,
     spender: Spender,
     instanceId: number,
     micros: bigint,
     now: Date,
+    headroom = 0n,
   ): Promise<SpendWarning[]> {
     if (spender.apiKeyId) await spendCapsRepo.tagKey(tx, instanceId, spender.apiKeyId);
-    if (micros <= 0n) return [];
+    if (micros <= 0n && headroom <= 0n) return [];
     // Each counter comes back with its scope's cap for its period (one statement).
     const added = await spendCapsRepo.addWithCaps(
       tx,
@@ -158,7 +163,7 @@ export const spendCapsService = {
         capMicros: cap,
       };
       const before = row.spentMicros - micros;
-      if (row.spentMicros > limit.capMicros) {
+      if (wouldCross(before, micros + headroom, limit.capMicros)) {
         throw spendCapReached(limit.capMicros, before, limit.period, scopeOf(limit));
       }
       if (row.warnedAt !== null || !atWarning(row.spentMicros, limit.capMicros)) continue;

@@ -122,17 +122,20 @@ describe('a launch that would cross a cap', () => {
       error: {
         code: 'SPEND_CAP_REACHED',
         message: 'This charge would go over your daily spend cap.',
-        details: { cap: '20.00', spent: '14.50', period: 'day', scope: 'account' },
+        // The cap sees all the wallet paid: $14.50 booked and the $2.50 storage add-on.
+        details: { cap: '20.00', spent: '17.00', period: 'day', scope: 'account' },
       },
     });
     expect(await w.balance(user.cookie)).toBe(before);
-    expect((await counter(user.userId, 'account', 'day'))?.spentMicros).toBe(14_500_000n);
-    // A metered VM whose first minute fits the cap still starts; a monthly cap counts too.
-    expect((await setCaps(user, { monthlySpendCap: '14.50' })).statusCode).toBe(200);
+    expect((await counter(user.userId, 'account', 'day'))?.spentMicros).toBe(17_000_000n);
+    // A monthly cap counts too.
+    expect(
+      (await setCaps(user, { dailySpendCap: '50.00', monthlySpendCap: '19.00' })).statusCode,
+    ).toBe(200);
     const refused = await rent(user.cookie, w.rentBody(listing, 1));
     expect(refused.json().error.details).toEqual({
-      cap: '14.50',
-      spent: '14.50',
+      cap: '19.00',
+      spent: '17.00',
       period: 'month',
       scope: 'account',
     });
@@ -149,7 +152,7 @@ describe('a launch that would cross a cap', () => {
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes).toEqual([201, 402]);
     const spent = (await counter(user.userId, 'account', 'day'))?.spentMicros ?? 0n;
-    expect(spent).toBe(14_500_000n);
+    expect(spent).toBe(17_000_000n); // the booking and its storage add-on
     // $100 less one rental ($14.50) and its storage add-on ($2.50).
     expect(await w.balance(user.cookie)).toBe('83.00');
   });
@@ -158,7 +161,8 @@ describe('a launch that would cross a cap', () => {
 describe('a metered minute that would cross a cap', () => {
   it('warns at 80%, then stops (never deletes) the running instances and refuses launches', async () => {
     const user = await t.signIn({ credits: '10.00' });
-    // 10¢ a day: five minutes of compute at 2¢.
+    // 10¢ a day: four minutes of compute at 2¢ with their storage (0.1¢ a minute, 60 GB)
+    // and the storage minute it was created with; the caps count storage too.
     await setCaps(user, { dailySpendCap: '0.10' });
     const listing = await w.listing({ hourlyRate: '1.20', totalCount: 3 });
     const id = await vm(user.userId, listing.id);
@@ -181,7 +185,7 @@ describe('a metered minute that would cross a cap', () => {
     expect(['stopping', 'stopped']).toContain(stopped.status);
     expect(stopped.endReason).toBe('spend_cap');
     expect(stopped.endTime).toBeNull();
-    expect(stopped.computeMinutes).toBe(5);
+    expect(stopped.computeMinutes).toBe(4);
     expect(warnedWhileRunning).toBe(true);
     expect(warnedAt?.getTime()).toBeLessThan(stopped.stateChangedAt.getTime());
     const email = await emailOf(user.cookie);
@@ -203,8 +207,12 @@ describe('a metered minute that would cross a cap', () => {
       );
     expect(refused).toMatchObject({
       code: 'SPEND_CAP_REACHED',
-      details: { cap: '0.10', spent: '0.10', period: 'day', scope: 'account' },
+      details: { cap: '0.10', period: 'day', scope: 'account' },
     });
+    // Storage went on while stopped, until it too would have crossed the cap: never past it.
+    const spent = (await counter(user.userId, 'account', 'day'))?.spentMicros ?? 0n;
+    expect(spent).toBeLessThanOrEqual(100_000n);
+    expect(spent).toBe((await row(id)).chargedMicros);
     expect(await checkInvariants(t.database.db, { billedUpTo: now() })).toEqual([]);
   });
 });
@@ -245,14 +253,18 @@ describe('a cap per API key', () => {
     const keyOne = await row(byKey);
     expect(['stopping', 'stopped']).toContain(keyOne.status);
     expect(keyOne.endReason).toBe('spend_cap');
-    expect(keyOne.computeMinutes).toBe(3);
+    // 2¢ compute minutes from ready with their storage (50 GB: 834 µ$ a minute): two fit.
+    expect(keyOne.computeMinutes).toBe(2);
     expect((await row(byWeb)).status).toBe('running');
-    expect((await counter(user.userId, keyId, 'day'))?.spentMicros).toBe(60_000n);
+    // The key's counter is exactly what its instance took from the wallet, never past the cap.
+    const keySpent = (await counter(user.userId, keyId, 'day'))?.spentMicros ?? 0n;
+    expect(keySpent).toBe((await row(byKey)).chargedMicros);
+    expect(keySpent).toBeLessThanOrEqual(60_000n);
     const again = await v1(key, 'POST', '/instances', { gpuListingId: listing.id });
     expect(again.statusCode).toBe(402);
     expect(again.json().error).toMatchObject({
       code: 'SPEND_CAP_REACHED',
-      details: { cap: '0.06', spent: '0.06', period: 'day', scope: 'api_key' },
+      details: { cap: '0.06', period: 'day', scope: 'api_key' },
     });
     // The web's own launches are not the key's: they still go through.
     expect(await vm(user.userId, listing.id)).toBeGreaterThan(0);

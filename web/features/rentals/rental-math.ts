@@ -3,7 +3,9 @@ import { liveCostEstimate, totalRuntimeHours } from '../../../shared/rules/prici
 
 /** How long a rental has run (active: until now, capped at its booked end; ended: until it ended). */
 export function runtimeMs(rental: RentalView, now: number): number {
-  const start = Date.parse(rental.startTime);
+  // Its hours run from when it was ready (issue 39): a rental still provisioning has run none.
+  if (rental.readyAt === null) return 0;
+  const start = Date.parse(rental.readyAt);
   const end = rental.endTime
     ? Date.parse(rental.endTime)
     : Math.min(now, Date.parse(rental.endsAt));

@@ -23,7 +23,9 @@ export const isCurrent = (instance: Pick<Instance, 'generation'>, generation: nu
 export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
   const { db, config } = ctx;
   return async (report: HostReport, now: Date) => {
-    const at = report.at ?? now;
+    // A host's clock may be off, and a host is untrusted (docs/decisions/013): a report is
+    // never in the future; the general path also never lets it precede the state it leaves.
+    const at = report.at && report.at < now ? report.at : now;
     if (report.state === 'running') {
       // The common report, a provisioning instance's first readiness, is one statement.
       const ready = await instancesRepo.markReady(db, {
@@ -47,6 +49,7 @@ export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
       }
     }
     const told: InstanceEvent[] = [];
+    const reportedAt = at;
     return ctx.afterCommit(async (tx) => {
       const row = await instancesRepo.lockView(tx, report.instanceId);
       if (!row) return { accepted: false, generation: 0 };
@@ -57,6 +60,8 @@ export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
       if (!isCurrent(instance, report.generation)) return ignored;
       if (!acceptsReport(state, report.state)) return ignored;
       let moved: Instance | null = null;
+      // Nothing an instance stores precedes its creation or the state it leaves (issue 39).
+      const at = reportedAt < instance.stateChangedAt ? instance.stateChangedAt : reportedAt;
       if (report.state === 'running') {
         // A host ready only after the provisioning deadline is too late: the deadline job
         // cancels (booked) or fails it.
@@ -71,8 +76,12 @@ export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
           sshHostKey: c.sshHostKey ?? null,
           sshHostKeyFingerprint: c.sshHostKeyFingerprint ?? null,
         });
-        if (moved && state === 'provisioning' && plan.tells('ready')) {
-          told.push({ kind: 'ready', instanceId: instance.id, userId: instance.userId });
+        if (moved) {
+          // Ready: booked hours and metered compute are billed from now (issue 39).
+          moved = await plan.ready(tx, moved, at, told);
+          if (state === 'provisioning' && plan.tells('ready')) {
+            told.push({ kind: 'ready', instanceId: instance.id, userId: instance.userId });
+          }
         }
       } else if (report.state === 'stopped' || report.state === 'terminated') {
         moved = await instancesRepo.transition(tx, instance.id, [state], report.state, at);

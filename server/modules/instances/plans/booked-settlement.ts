@@ -68,9 +68,10 @@ export async function settleBooked(
     const end = how.at < endsAt ? how.at : endsAt;
     // Time its host was unreachable is not billed (DESIGN.md section 3): refunded here.
     const unreachableSeconds = unreachableSecondsUntil(instance, end);
+    // Its hours run from when it was ready (issue 39): the download and boot are not billed.
     const usedSeconds = Math.max(
       0,
-      Math.floor((end.getTime() - instance.startTime.getTime()) / 1000) - unreachableSeconds,
+      Math.floor((end.getTime() - instance.readyAt.getTime()) / 1000) - unreachableSeconds,
     );
     const used = usedCostMicros(
       instance.hourlyRateMicros,

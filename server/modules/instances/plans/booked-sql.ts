@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte } from 'drizzle-orm';
+import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../../db/client';
 import { compiledSql } from '../../../db/compiled';
@@ -223,5 +223,17 @@ export const bookedSql = {
       .orderBy(instances.id)
       .limit(limit)
       .for('update', { skipLocked: true });
+  },
+
+  /** Its booked hours begin when it is ready (issue 39): they end that many hours later. */
+  async beginHours(conn: Conn, id: number, at: Date) {
+    const rows = await conn
+      .update(instances)
+      .set({
+        endsAt: sql`${at.toISOString()}::timestamptz + ${instances.durationHours} * interval '1 hour'`,
+      })
+      .where(eq(instances.id, id))
+      .returning();
+    return rows[0] ?? null;
   },
 };

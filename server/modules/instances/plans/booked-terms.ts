@@ -1,5 +1,5 @@
 import { microsToDollars } from '../../../../shared/rules/money';
-import type { PlanTerms } from './plan';
+import type { DraftLine, PlanTerms } from './plan';
 
 /** The booked plan's money in words (presenters: the public API's usage and invoices). */
 export const bookedTerms: PlanTerms = {
@@ -26,14 +26,14 @@ export const bookedTerms: PlanTerms = {
   },
   invoiceLines({ instance, listing }, money) {
     const rate = microsToDollars(instance.hourlyRateMicros);
-    const lines: ReturnType<PlanTerms['invoiceLines']> = [];
+    const lines: DraftLine[] = [];
     if (money.computeMicros > 0n) {
       lines.push({
         description: `Booking: ${instance.durationHours} h of ${listing.model} at $${rate}/h`,
         quantity: instance.durationHours ?? 0,
         unit: 'hour',
         unitPrice: rate,
-        amount: microsToDollars(money.computeMicros),
+        amountMicros: money.computeMicros,
       });
     }
     if (money.storageMicros > 0n) {
@@ -42,7 +42,7 @@ export const bookedTerms: PlanTerms = {
         quantity: 1,
         unit: 'item',
         unitPrice: microsToDollars(money.storageMicros),
-        amount: microsToDollars(money.storageMicros),
+        amountMicros: money.storageMicros,
       });
     }
     if (money.unusedRefundMicros > 0n) {
@@ -54,7 +54,7 @@ export const bookedTerms: PlanTerms = {
         quantity: 1,
         unit: 'item',
         unitPrice: microsToDollars(-money.unusedRefundMicros),
-        amount: microsToDollars(-money.unusedRefundMicros),
+        amountMicros: -money.unusedRefundMicros,
       });
     }
     return lines;

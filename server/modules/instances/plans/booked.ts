@@ -135,7 +135,8 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
             if (!rented) return null;
             // A wallet that cannot pay: nothing stays (the transaction rolls back).
             ledgerService.checkMoved(posting, rented.posted);
-            // The escrow counts toward the spend caps; one it would cross rolls all back (402).
+            // What left the wallet (the escrow and the storage add-on) counts toward the spend
+            // caps; one it would cross rolls all back (402).
             // Its GPU, under the host's lock: none free rolls the rent back (ADR 020).
             const gpuIndexes = await listingsService.assignGpu(
               tx,
@@ -144,7 +145,13 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
               rented.pool,
             );
             const instance = { ...rented.row.instance, gpuIndexes };
-            warnings = await spendCaps.chargeLaunch(tx, spender, instance.id, booked, now);
+            warnings = await spendCaps.countCharge(
+              tx,
+              spender,
+              instance.id,
+              booked + STORAGE_ADDON_MICROS,
+              now,
+            );
             const row = { ...rented.row, instance: { ...instance, apiKeyId: spender.apiKeyId } };
             await options.record?.(tx, row);
             return row;
@@ -159,6 +166,11 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
     async start(_tx, instance) {
       const state = stateOf(instance);
       throw invalidStateTransition('start', state, allowedActions(state));
+    },
+
+    /** Its booked hours run from when it is ready, not from the rent (issue 39). */
+    async ready(tx, instance, now) {
+      return (await bookedSql.beginHours(tx, instance.id, now)) ?? instance;
     },
 
     /** A rental's stop ends it, settled; stopping an ended one changes nothing. */

@@ -1,4 +1,3 @@
-import { holdsUnit } from '../../../../shared/rules/instance-lifecycle';
 import { minuteChargeMicros, minuteIndex } from '../../../../shared/rules/metering';
 import { splitEarnings } from '../../../../shared/rules/pricing';
 import { type LedgerLine, ledgerService } from '../../ledger/service';
@@ -11,7 +10,6 @@ import type { InstancesContext } from '../context';
 import { outagesRepo } from '../outages-repo';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
-import { stateOf } from '../states';
 import type { InstanceEvent } from '../types';
 import { ENDINGS, toldOf } from './end-reasons';
 import { meteredSql } from './metered-sql';
@@ -23,11 +21,13 @@ const spenderOf = (i: Instance) => ({ userId: i.userId, apiKeyId: i.apiKeyId });
 /**
  * Job: charges the next minute of up to `batch` metered instances whose paid time has
  * run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
- * written together in one statement. The minute an instance begins on create or start was
- * charged then (plans/metered-opening.ts), its paid time already a minute on, so it is never
- * claimed here. Compute is charged while the instance holds a GPU (provisioning, starting,
- * running), storage always. A wallet that cannot pay a running instance's minute stops it
- * (never deletes it); storage it cannot pay is not charged.
+ * written together in one statement. The minute an instance begins on create or readiness
+ * was charged then (plans/metered-opening.ts), its paid time already a minute on, so it is
+ * never claimed here. Compute is charged while the instance is running (from ready, issue 39:
+ * never while it provisions or starts), storage always. A wallet that cannot pay a running
+ * instance's minute stops it (never deletes it); storage it cannot pay is not charged. A
+ * minute that begins after its host's last heartbeat waits (meteredSql.claimUnpaid): charged
+ * once the host is heard again, let pass unbilled if it is marked offline meanwhile.
  */
 export async function chargeMeteredMinute(
   ctx: InstancesContext,
@@ -79,23 +79,29 @@ export async function chargeMeteredMinute(
         dark.push({ id: instance.id, minutes: 1 });
         continue;
       }
+      // Compute from ready (issue 39): only a running instance's minute has it; storage always.
       const running = instance.status === 'running';
       let { computeMicros, storageMicros } = minuteChargeMicros(
         instance.hourlyRateMicros,
         instance.storageGb,
-        holdsUnit(stateOf(instance)),
+        running,
       );
       const balance = balances.get(wallet) ?? 0n;
       const over = computeMicros + storageMicros > balance;
-      // A compute minute that would cross a spend cap is not charged; its scope is stopped.
-      const capped = over ? null : caps.charge(spenderOf(instance), computeMicros);
+      // A minute that would cross a spend cap is not charged (the caps count compute and
+      // storage alike); its scope's running instances are stopped. Storage alone that would
+      // cross one is let pass: the disk is kept, never charged beyond the cap.
+      const capped = over ? null : caps.charge(spenderOf(instance), computeMicros + storageMicros);
       if (capped) {
         reached.push(capped);
         computeMicros = 0n;
+        if (caps.charge(spenderOf(instance), storageMicros)) storageMicros = 0n;
       } else if (over) {
         if (running) stops.push(instance);
         computeMicros = 0n;
-        if (storageMicros > balance) storageMicros = 0n;
+        if (storageMicros > balance || caps.charge(spenderOf(instance), storageMicros)) {
+          storageMicros = 0n;
+        }
       }
       const total = computeMicros + storageMicros;
       balances.set(wallet, balance - total);

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lte, sql } from 'drizzle-orm';
 import { UNIT_HOLDING_STATES } from '../../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../../db/client';
-import { balanceAlerts, instances } from '../../../db/schema';
+import { balanceAlerts, hosts, instances } from '../../../db/schema';
 import { stateList } from '../../../db/states';
 
 /**
@@ -9,7 +9,12 @@ import { stateList } from '../../../db/states';
  * spend, and the low-balance marks their banner and warnings read.
  */
 export const meteredSql = {
-  /** Metered instances whose paid time has run out, oldest first; held rows are skipped. */
+  /**
+   * Metered instances whose paid time has run out, oldest first; held rows are skipped. A
+   * minute that begins after its host was last heard from waits (ADR 011: time after a host's
+   * last heartbeat is never charged): it is claimed once the host heartbeats again (charged),
+   * or once the host is marked offline (let pass unbilled, as its instances are unreachable).
+   */
   claimUnpaid(conn: Conn, now: Date, limit: number) {
     return conn
       .select()
@@ -19,6 +24,10 @@ export const meteredSql = {
           eq(instances.billingPlan, 'metered'),
           isNull(instances.endTime),
           lte(instances.paidThrough, now),
+          sql`(${instances.unreachableSince} is not null or not exists (
+            select 1 from ${hosts} h where h.id = ${instances.hostId}
+              and h.enrolled_at is not null
+              and coalesce(h.last_heartbeat_at, h.enrolled_at) < ${instances.paidThrough}))`,
         ),
       )
       .orderBy(instances.paidThrough, instances.id)

@@ -25,14 +25,14 @@ export const meteredTerms: PlanTerms = {
         quantity: instance.computeMinutes,
         unit: 'minute',
         unitPrice: preciseDollars(computeMinuteMicros(instance.hourlyRateMicros)),
-        amount: microsToDollars(money.computeMicros),
+        amountMicros: money.computeMicros,
       },
       {
         description: `Storage: ${instance.storageGb} GB, by the minute`,
         quantity: instance.storageMinutes,
         unit: 'minute',
         unitPrice: preciseDollars(storageMinuteMicros(instance.storageGb)),
-        amount: microsToDollars(money.storageMicros),
+        amountMicros: money.storageMicros,
       },
     ];
   },

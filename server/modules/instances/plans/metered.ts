@@ -10,7 +10,11 @@ import {
   holdsUnit,
   LIVE_STATES,
 } from '../../../../shared/rules/instance-lifecycle';
-import { oneHourMicros } from '../../../../shared/rules/metering';
+import {
+  computeMinuteMicros,
+  oneHourMicros,
+  storageMinuteMicros,
+} from '../../../../shared/rules/metering';
 import type { Tx } from '../../../db/client';
 import {
   capacityUnavailable,
@@ -27,16 +31,18 @@ import { kindBlocker } from '../../hosts/kind-readiness';
 import { ledgerService } from '../../ledger/service';
 import { listingShare } from '../../listings/gpu-share';
 import { listingsService } from '../../listings/service';
+import { spendCapsService } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
 import type { CreateMeteredInput, InstanceEvent } from '../types';
+import { ENDINGS, toldOf } from './end-reasons';
 import { chargeMeteredMinute } from './metered-minute';
-import { chargeOpeningMinute, refundNeverReady } from './metered-opening';
+import { chargeOpeningStorage, chargeReadyMinute, refundNeverReady } from './metered-opening';
+import { meteredSql } from './metered-sql';
 import { stopMetered } from './metered-stop';
 import type { BillingPlan } from './plan';
-import { countOpeningMinute } from './spend-caps';
 
 /** Its renter hears when its host failed, when it was stopped for want of credits, or at a deadline. */
 const TELLS = new Set<InstanceEvent['kind']>([
@@ -88,10 +94,12 @@ async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: n
 }
 
 /**
- * The metered plan (docs/decisions/007): VMs, deploys and API instances without a duration.
- * The wallet must hold one hour to open or start one; its first minute is paid at once (a stop
- * 5 s later has cost one minute), then the worker charges each next minute at its start,
- * compute while it holds a GPU, storage always; a stop keeps the disk, an end gives nothing back.
+ * The metered plan (docs/decisions/007, 026): VMs, containers, deploys and API instances
+ * without a duration. The wallet must hold one hour to open or start one. Storage is paid from
+ * create (its first minute at once); compute from the moment the instance is ready (its first
+ * minute at once, then the worker charges each next minute at its start), never for an image
+ * download, a boot or a start; a stop keeps the disk; an end gives nothing back, unless it was
+ * never ready: then everything comes back.
  */
 export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
   const { config } = ctx;
@@ -106,8 +114,8 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
 
     /**
      * A unit is taken and the wallet must hold one hour at the instance's rate. The first
-     * minute (compute and storage) is charged in the same transaction; the worker charges
-     * the next ones.
+     * storage minute is charged in the same transaction (and the caps must leave room for the
+     * compute minute that readiness will charge); the worker charges the next ones.
      */
     async open(userId, terms, now, options = {}) {
       if (terms.plan !== 'metered') throw new Error('metered plan opened with other terms');
@@ -178,9 +186,15 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         });
         // Its GPU, under the host's lock: none free rolls everything back (ADR 020).
         const gpuIndexes = await listingsService.assignGpu(tx, instance, gpusInUse, listing.pool);
-        const opened = await chargeOpeningMinute(ctx, tx, { ...instance, gpuIndexes }, now);
         // The paid minute counts toward the spend caps: one it would cross is refused (402).
-        told.push(...(await countOpeningMinute(tx, opened, now, options.apiKeyId)));
+        const opened = await chargeOpeningStorage(
+          ctx,
+          tx,
+          { ...instance, gpuIndexes },
+          now,
+          options.apiKeyId ?? null,
+        );
+        told.push(...opened.told);
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');
         await options.record?.(tx, row);
@@ -189,11 +203,20 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     },
 
     /**
-     * Starts a stopped instance: one hour of balance and a free unit needed; a new minute
-     * begins and is charged at once (compute and storage).
+     * Starts a stopped instance: one hour of balance, room under the spend caps for its first
+     * minute and a free unit needed. Nothing is charged until it is ready again (its storage
+     * minutes go on as while it was stopped).
      */
-    async start(tx, instance, now, told = []) {
+    async start(tx, instance, now) {
       await requireOneHour(tx, instance.userId, instance.hourlyRateMicros, instance.storageGb);
+      await spendCapsService.countCharge(
+        tx,
+        { userId: instance.userId, apiKeyId: instance.apiKeyId },
+        instance.id,
+        0n,
+        now,
+        computeMinuteMicros(instance.hourlyRateMicros) + storageMinuteMicros(instance.storageGb),
+      );
       const pool = await listingsService.takeUnit(tx, instance.gpuListingId, instance.kind);
       if (!pool) throw capacityUnavailable();
       const moved = await instancesRepo.transition(tx, instance.id, ['stopped'], 'starting', now, {
@@ -203,9 +226,27 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       });
       if (!moved) throw refuse(instance, 'start');
       const gpuIndexes = await listingsService.assignGpu(tx, moved, capacityUnavailable, pool);
-      const opened = await chargeOpeningMinute(ctx, tx, { ...moved, gpuIndexes }, now);
-      told.push(...(await countOpeningMinute(tx, opened, now)));
-      return opened;
+      return { ...moved, gpuIndexes };
+    },
+
+    /**
+     * It has just become ready (running, row locked): its first compute minute is charged now.
+     * A wallet that cannot pay it, or a cap it would cross, stops it at once (disk kept) and
+     * its renter is told, as when a later minute could not be paid.
+     */
+    async ready(tx, instance, now, told) {
+      const charged = await chargeReadyMinute(ctx, tx, instance, now);
+      if ('instance' in charged) {
+        told.push(...charged.told);
+        return charged.instance;
+      }
+      const stopped = await stopMetered(tx, instance, now, ENDINGS[charged.refused].reason);
+      if (charged.refused === 'outOfCredits') {
+        await meteredSql.markStoppedForCredits(tx, instance.userId, now, 1);
+      }
+      const event = toldOf(charged.refused, instance);
+      if (event) told.push(event);
+      return stopped;
     },
 
     /** Compute stops being charged and its unit goes back; the disk stays. */
@@ -215,12 +256,12 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     },
 
     /**
-     * Its unit back if it held one; minutes already paid stay paid, unless it failed without
-     * ever running: then every minute is given back (a create its host could not run costs
-     * nothing).
+     * Its unit back if it held one; minutes already paid stay paid, unless it was never ready
+     * (its host could not create it, it timed out, or its renter ended it first): then every
+     * minute is given back (a create that never becomes ready costs nothing).
      */
     async end(tx, instance, how) {
-      if (how.to === 'failed') await refundNeverReady(ctx, tx, instance);
+      await refundNeverReady(ctx, tx, instance);
       if (holdsUnit(stateOf(instance)))
         await listingsService.releaseUnit(tx, instance.gpuListingId);
       const moved = await instancesRepo.transition(tx, instance.id, LIVE_STATES, how.to, how.at, {

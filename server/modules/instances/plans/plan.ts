@@ -41,6 +41,13 @@ export interface BillingPlan {
    */
   start(tx: Tx, instance: Instance, now: Date, told?: InstanceEvent[]): Promise<Instance>;
   /**
+   * It has just become ready (moved to running by its host's report, row locked): booked, its
+   * hours begin now; metered, its first compute minute is charged now (issue 39: compute is
+   * billed from ready). Returns the instance afterwards (a metered one its wallet or caps
+   * cannot pay is stopped at once); what its renter is to be told goes into `told`.
+   */
+  ready(tx: Tx, instance: Instance, now: Date, told: InstanceEvent[]): Promise<Instance>;
+  /**
    * A renter's stop (row locked): booked, the rental ends with its settlement and a second
    * stop changes nothing; metered, compute stops being charged and the disk stays.
    */
@@ -50,6 +57,11 @@ export interface BillingPlan {
   /** Worker: charges what has come due (booked: hours that ran out; metered: the next minute). */
   chargeDue(now: Date, batch: number): Promise<number>;
 }
+
+/** An invoice line before its amount is rounded to the cent (public-api/billing.ts). */
+export type DraftLine = Omit<InstanceInvoice['lines'][number], 'amount'> & {
+  amountMicros: bigint;
+};
 
 /** One stretch of an instance's host being unreachable (instance_outages). */
 export interface OutageSpan {
@@ -79,9 +91,9 @@ export interface PlanTerms {
    * its end (refunded at settlement), in whole minutes.
    */
   minutesNotCharged(instance: Instance, outages: readonly OutageSpan[], now: Date): number;
-  /** The invoice lines of its own money (refunds included; outage credits are added after). */
-  invoiceLines(
-    row: InstanceRow,
-    money: Charges & { unusedRefundMicros: bigint },
-  ): InstanceInvoice['lines'];
+  /**
+   * The invoice lines of its own money (refunds included; outage credits are added after),
+   * each with its exact amount: the invoice rounds them to cents that add up to its total.
+   */
+  invoiceLines(row: InstanceRow, money: Charges & { unusedRefundMicros: bigint }): DraftLine[];
 }

@@ -1,17 +1,15 @@
-import { computeMinuteMicros } from '../../../../shared/rules/metering';
-import type { Tx } from '../../../db/client';
 import { type CapReached, type SpendWarning, spendCapsService } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
-import type { Instance } from '../repo-rows';
 import type { InstanceEvent } from '../types';
 import { ENDINGS, toldOf } from './end-reasons';
 import { stopMetered } from './metered-stop';
 
 /**
  * The metered plan's side of spend caps (issue 23, part 6; the caps themselves live in
- * modules/spend-caps): a launch or start refused when its first minute would cross a cap,
- * and the stop of a scope's running instances once a minute would.
+ * modules/spend-caps): the stop of a scope's running instances once a minute would cross a
+ * cap. A create's and a readiness's charges are counted where they are made
+ * (plans/metered-opening.ts).
  */
 
 /** The 80% warnings as the renter's alerts. */
@@ -21,28 +19,6 @@ export const warningEvents = (warnings: SpendWarning[]): InstanceEvent[] =>
     userId: w.userId,
     spendCap: { cap: w.cap, spent: w.spent, period: w.period, apiKeyId: w.apiKeyId },
   }));
-
-/**
- * The compute minute a create or start pays at once (plans/metered-opening.ts) counted toward
- * the spend caps in the same transaction: 402 SPEND_CAP_REACHED, rolling the launch and its
- * charge back, when it would cross a cap (two racing launches cannot both pass: the count is
- * taken under the period rows' lock). Returns the 80% warnings, told after commit.
- */
-export async function countOpeningMinute(
-  tx: Tx,
-  instance: Pick<Instance, 'id' | 'userId' | 'apiKeyId' | 'hourlyRateMicros'>,
-  now: Date,
-  apiKeyId?: string,
-): Promise<InstanceEvent[]> {
-  const warnings = await spendCapsService.chargeLaunch(
-    tx,
-    { userId: instance.userId, apiKeyId: apiKeyId ?? instance.apiKeyId },
-    instance.id,
-    computeMinuteMicros(instance.hourlyRateMicros),
-    now,
-  );
-  return warningEvents(warnings);
-}
 
 /**
  * Stops the running metered instances of every scope whose cap a minute would have crossed

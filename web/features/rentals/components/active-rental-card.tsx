@@ -126,7 +126,14 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
         </div>
         <div>
           <dt className="text-muted-foreground">Cost so far</dt>
-          <dd data-testid="live-cost">{formatMoney(cost)}</dd>
+          <dd data-testid="live-cost">
+            {formatMoney(cost)}
+            {rental.computeChargeNote ? (
+              <span className="block text-xs text-muted-foreground" data-testid="charge-note">
+                {rental.computeChargeNote}
+              </span>
+            ) : null}
+          </dd>
         </div>
         <div>
           <dt className="text-muted-foreground">Rate</dt>

@@ -80,7 +80,13 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const details: [string, string][] = [
     ['ID', String(vm.vm_id)],
     ['Created', formatDate(vm.created_at, { withTime: true })],
-    ['Total Cost', formatMoney(vm.total_cost)],
+    // Compute is billed from ready (issue 39): until then the card says it is not charged.
+    [
+      'Total Cost',
+      vm.compute_charge_note
+        ? `${formatMoney(vm.total_cost)} · ${vm.compute_charge_note}`
+        : formatMoney(vm.total_cost),
+    ],
     ['Hourly Rate', `${formatMoney(vm.hourly_rate)}/hr`],
     ['GPU', `${vm.gpu_type} (${vm.gpu_memory}GB)`],
     ['CPU Cores', String(vm.cpu_cores)],
