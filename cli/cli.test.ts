@@ -291,6 +291,22 @@ describe('--wait', () => {
 });
 
 describe('what a terminal shows', () => {
+  it('says compute is not charged until the instance is ready (issue 39)', async () => {
+    handler = () => ({
+      json: {
+        instance: instance({
+          status: 'provisioning',
+          computeChargeNote: 'provisioning — not charged',
+        }),
+      },
+    });
+    const provisioning = await rentgpu(['instances', 'get', '12'], { tty: true });
+    expect(provisioning.stdout).toMatch(/Charges +provisioning — not charged/);
+    handler = () => ({ json: { instance: instance({ status: 'running' }) } });
+    const running = await rentgpu(['instances', 'get', '12'], { tty: true });
+    expect(running.stdout).not.toContain('Charges');
+  });
+
   it('times are local with how long ago; --json keeps the API text', async () => {
     const createdAt = new Date(Date.now() - 3 * 60_000 - 5_000).toISOString();
     handler = () => ({ json: { instance: instance({ status: 'running', createdAt }) } });

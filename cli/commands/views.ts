@@ -100,6 +100,8 @@ export function instanceFields(i: PublicInstance): string {
       : []),
     ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
     ['Rate', `$${i.hourlyRate}/hour`],
+    // Compute is charged from ready (issue 39); older servers send no note.
+    ...(i.computeChargeNote ? [['Charges', i.computeChargeNote] as [string, unknown]] : []),
     ['SSH', ssh ? sshCommand(ssh, i.id) : noSsh(i)],
     ...(i.failureReason ? [['Reason', i.failureReason] as [string, unknown]] : []),
     ['Created', localTime(i.createdAt)],
