@@ -390,6 +390,7 @@ function fixtureRental(id: number, over: Partial<RentalView>): RentalView {
     storageFee: '2.50',
     status: 'active',
     phase: 'ready',
+    computeChargeNote: null,
     state: 'running',
     provisioningStep: null,
     startTime: start,

@@ -82,7 +82,7 @@ export const HELP_CATEGORIES: HelpCategory[] = [
       {
         question: 'What happens if I stop a rental early?',
         answer:
-          'Usage is metered by the second from the start of the rental. When you press Stop, the time used (rounded up to the cent) is paid to the provider and the rest of the escrow returns to your balance at once. Booking extra hours is safe: you only pay for what you use.',
+          'Usage is metered by the second from the moment the rental is ready: the minutes it takes to set up are never charged. When you press Stop, the time used (rounded up to the cent) is paid to the provider and the rest of the escrow returns to your balance at once. Booking extra hours is safe: you only pay for what you use.',
       },
       {
         question: 'Can I get a refund of unused credits?',

@@ -43,7 +43,7 @@ We aim to have every rental ready in under 5 minutes. A rental that is not ready
 # 5. Billing
 
 - Rentals are priced per hour and billed with proration. When a rental starts, the booked hours multiplied by the hourly rate move from your credit balance into escrow, together with a storage add-on of $2.50 per rental that provides 50GB of disk. The total is shown before you confirm.
-- Usage is metered by the second from the start of the rental. When you stop a rental, or when its booked hours end, the time used (rounded up to the nearest cent) is charged and the rest of the escrow returns to your balance at once.
+- Usage is metered by the second from the moment the rental is ready (you can log in to it), never for the time it takes to set it up. When you stop a rental, or when its booked hours end, the time used (rounded up to the nearest cent) is charged and the rest of the escrow returns to your balance at once.
 - Nothing is charged for a rental after it has stopped.
 - Your balance cannot go below zero. A rental cannot start unless your balance covers it.
 - **Taxes.** Prices are shown without taxes. For customers in India, GST at 18% is charged on our services and shown on your invoice. Customers elsewhere are responsible for any taxes due in their own country.

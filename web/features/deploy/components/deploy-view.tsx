@@ -256,8 +256,8 @@ export function DeployView() {
               </div>
             </dl>
             <p className="text-xs text-muted-foreground">
-              Pay as you go from your credits, by the minute: the GPU while it runs, storage until
-              you terminate it.
+              Pay as you go from your credits, by the minute: the GPU from the moment it is ready
+              (never while it downloads or boots), storage until you terminate it.
             </p>
             <LaunchNotice />
             <Button

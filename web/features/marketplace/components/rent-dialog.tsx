@@ -132,8 +132,10 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
         </div>
       </dl>
       <p className="text-sm text-muted-foreground">
-        Provisioning takes 2-3 minutes and billing starts immediately. Stop at any time: unused
-        hours are refunded to your credits, metered by the second.
+        Provisioning takes 2-3 minutes and billing starts immediately. Your hours count from the
+        moment the instance is ready, so the setup is never charged, and a rental that is never
+        ready is refunded in full. Stop at any time: unused hours are refunded to your credits,
+        metered by the second.
       </p>
       <LaunchNotice />
     </Dialog>

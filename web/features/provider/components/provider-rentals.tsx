@@ -12,9 +12,11 @@ import { QueryError } from './query-error';
 
 const HISTORY_SHOWN = 10;
 
+/** How long it has run since it was ready (its billed time, issue 39); none before. */
 function runtimeMs(rental: RentalView, now: number): number {
+  if (rental.readyAt === null) return 0;
   const end = rental.endTime ? Date.parse(rental.endTime) : now;
-  return end - Date.parse(rental.startTime);
+  return Math.max(0, end - Date.parse(rental.readyAt));
 }
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
