@@ -20,7 +20,7 @@ import { ConsoleMailer, type Mailer, SmtpMailer } from './lib/mailer';
 import type { Resolve } from './lib/outbound-address';
 import { WEB_DIST_DIR } from './lib/paths';
 import { createPaypalClient, type PaypalClient } from './lib/paypal';
-import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from './lib/rate-limit';
+import { createRateLimiter, type RateLimiter } from './lib/rate-limit';
 import { validatorCompiler } from './lib/validate';
 import { accountRoutes } from './modules/account/routes';
 import { apiKeysRoutes } from './modules/api-keys/routes';
@@ -87,8 +87,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
     options.mailer ??
     (env.SMTP_URL ? new SmtpMailer(env.SMTP_URL, env.MAIL_FROM) : new ConsoleMailer());
   const limiter =
-    options.limiter ??
-    (env.REDIS_URL ? new RedisRateLimiter(env.REDIS_URL) : new MemoryRateLimiter(clock));
+    options.limiter ?? createRateLimiter({ redisUrl: env.REDIS_URL, database, clock });
 
   const app = Fastify({
     logger: options.logger ?? { level: env.LOG_LEVEL ?? 'info' },

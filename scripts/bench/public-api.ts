@@ -21,6 +21,9 @@ class Unbounded implements RateLimiter {
   hit(key: string, _limit: number, windowMs: number) {
     return this.inner.hit(key, Number.MAX_SAFE_INTEGER, windowMs);
   }
+  giveBack(key: string) {
+    return this.inner.giveBack(key);
+  }
   close() {
     return this.inner.close();
   }

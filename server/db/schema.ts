@@ -12,5 +12,6 @@ export * from './schema/marketplace';
 export * from './schema/outages';
 export * from './schema/payments';
 export * from './schema/provider-applications';
+export * from './schema/rate-limits';
 export * from './schema/spend-caps';
 export * from './schema/two-factor';
