@@ -95,6 +95,17 @@ describe('Agent', () => {
     );
   });
 
+  it('tries an enrolment the server limits (429) again: the token is still good', async () => {
+    server.limitedEnrolments = 1;
+    const retries: unknown[] = [];
+    void startAgent(server.newToken(), 50, null, (event, fields) => {
+      if (event === 'enroll-retry') retries.push(fields);
+    });
+    await server.waitFor('a heartbeat', () => server.heartbeats.length >= 1, 5000);
+    expect(server.agents.size).toBe(1);
+    expect(retries).toEqual([{ attempt: 1, error: expect.stringMatching(/^429: /) }]);
+  });
+
   it('reports the address the server names for the host when none is configured', async () => {
     server.publicAddress = '203.0.113.5';
     void startAgent(server.newToken());

@@ -35,9 +35,9 @@ async function forgetTokenFile(file: string | null | undefined, log: Log) {
 
 /**
  * The agent's credential for this server: the one in the state folder, else one got by
- * enrolling with the one-time token (retried while the server is unreachable or failing;
- * an EnrollmentError when there is no token or the server refuses it). Sets it on `api`
- * and returns the heartbeat interval an enrolment answer named, if any.
+ * enrolling with the one-time token (retried while the server is unreachable, failing or
+ * limiting enrolments, 429; an EnrollmentError when there is no token or the server refuses
+ * it). Sets it on `api` and returns the heartbeat interval an enrolment answer named, if any.
  */
 export async function ensureEnrolled(
   settings: EnrolSettings,
@@ -75,7 +75,14 @@ export async function ensureEnrolled(
       await forgetTokenFile(settings.enrollTokenFile, log);
       return res.heartbeatIntervalMs ?? null;
     } catch (err) {
-      if (err instanceof ApiError && err.status !== null && err.status < 500) {
+      // 429: the server limits enrolments per address (many hosts behind one address may
+      // meet it); the token is still good, so it is tried again like an unreachable server.
+      if (
+        err instanceof ApiError &&
+        err.status !== null &&
+        err.status < 500 &&
+        err.status !== 429
+      ) {
         throw new EnrollmentError(`Enrolment refused: ${err.message}`);
       }
       log('enroll-retry', { attempt, error: (err as Error).message });

@@ -44,6 +44,8 @@ export class TestControlPlane {
   longPoll = false;
   /** Unreachable as a server that went away: every call answers 503. */
   down = false;
+  /** The next this many enrolments are answered 429, as the server's limit per address does. */
+  limitedEnrolments = 0;
   private waiters: (() => void)[] = [];
   /** A change since the last heartbeat's answer: a wait that comes after it answers at once (as wake.ts). */
   private workPending = false;
@@ -150,6 +152,13 @@ export class TestControlPlane {
     if (url.pathname === '/api/v1/agents/enroll') {
       const parsed = enrollRequest.safeParse(body);
       if (!parsed.success) return invalid(res, parsed.error);
+      if (this.limitedEnrolments > 0) {
+        this.limitedEnrolments -= 1;
+        res.setHeader('retry-after', '1');
+        return send(res, 429, {
+          error: { code: 'RATE_LIMITED', message: 'Too many wrong tries.', details: null },
+        });
+      }
       if (!this.tokens.delete(parsed.data.token)) {
         return send(res, 401, {
           error: {

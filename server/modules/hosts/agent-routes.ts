@@ -13,7 +13,8 @@ import {
   waitResponse,
 } from '../../../shared/contracts/agent-protocol';
 import { errorResponses } from '../../../shared/contracts/errors';
-import { unauthenticated } from '../../lib/errors';
+import { AppError, unauthenticated } from '../../lib/errors';
+import { createGuessLimits, GUESS_LIMITS } from '../../lib/guess-limits';
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
 
@@ -32,12 +33,24 @@ function credentialOf(request: FastifyRequest): string {
 export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { hosts } = app.deps;
+  // Guessing is limited per address (docs/architecture.md, "Limits where guessing is
+  // possible"): an enrolment is counted before its check, a credential only when it fails.
+  const guesses = createGuessLimits(app.deps.limiter);
+  /** `work` with the request's credential; a 401 is counted, and 429 once over the limit. */
+  const asAgent = async <T>(request: FastifyRequest, work: (credential: string) => Promise<T>) => {
+    try {
+      return await work(credentialOf(request));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 401) throw error;
+      return guesses.failed(GUESS_LIMITS.agentCredential, { ip: request.ip }, error);
+    }
+  };
   /**
    * Access before input: a request without a credential of a host is 401 whatever its body
    * (a 400 would tell a stranger the contract's fields).
    */
   const agentCredential = async (request: FastifyRequest) => {
-    await hosts.recognise(credentialOf(request));
+    await asAgent(request, (credential) => hosts.recognise(credential));
   };
   // A heartbeat carries a full inventory and every instance's status: more than the default.
   const bodyLimit = 1024 * 1024;
@@ -48,7 +61,15 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       bodyLimit,
       schema: { body: enrollRequest, response: { 201: enrollResponse, ...errorResponses } },
     },
-    async (request, reply) => reply.status(201).send(await hosts.enrol(request.body)),
+    // A random token names no host: its target is every open token ('all').
+    async (request, reply) => {
+      const enrolled = await guesses.attempt(
+        GUESS_LIMITS.enrolment,
+        { ip: request.ip, target: 'all' },
+        () => hosts.enrol(request.body),
+      );
+      return reply.status(201).send(enrolled);
+    },
   );
 
   app.post(
@@ -61,7 +82,8 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
     // One statement both authenticates and records the heartbeat (10,000 hosts make 333 a
     // second): an unknown or revoked credential is 401 from there.
     // The address the agent calls from is one the host may report (docs/decisions/013).
-    async (request) => hosts.heartbeat(credentialOf(request), request.body, request.ip),
+    async (request) =>
+      asAgent(request, (credential) => hosts.heartbeat(credential, request.body, request.ip)),
   );
 
   // Held waits are answered before the server stops, so they never delay a shutdown.
@@ -84,7 +106,9 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       // close comes as soon as its body is read).
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
-      const work = await hosts.waitForWork(credentialOf(request), request.body.maxMs, gone.signal);
+      const work = await asAgent(request, (credential) =>
+        hosts.waitForWork(credential, request.body.maxMs, gone.signal),
+      );
       return { work };
     },
   );
@@ -101,7 +125,9 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const host = await hosts.authenticate(credentialOf(request), request.ip);
+      const host = await asAgent(request, (credential) =>
+        hosts.authenticate(credential, request.ip),
+      );
       return hosts.agentReport(host, request.params.id, request.body);
     },
   );
