@@ -11,6 +11,11 @@ export const AUTH_LIMITS = {
   sendPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   sendPerIp: { limit: 20, windowMs: 60 * 60_000 },
   verifyPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  /**
+   * Tries of codes for one address (sign-in) or one user (e-mail change), from anywhere:
+   * fewer than the 5 codes an hour × 5 tries each that the other limits would leave.
+   */
+  verifyPerTarget: { limit: 10, windowMs: 60 * 60_000 },
   /** E-mail change codes one signed-in user may ask for, whatever the addresses. */
   sendPerUser: { limit: 5, windowMs: 60 * 60_000 },
 } as const;
@@ -79,9 +84,15 @@ export function createCodes(deps: {
       return otpRepo.retireAll(conn, scope, clock.now());
     },
 
-    /** Uses the code up when it is right; otherwise counts the try and throws. */
+    /**
+     * Uses the code up when it is right; otherwise counts the try and throws. Every try
+     * counts per address and per target (the e-mail address, or the user changing theirs);
+     * over either limit it is refused (429) before the code is looked at.
+     */
     async check(scope: CodeScope, otp: string, ip: string): Promise<void> {
       await enforce(limiter, `otp-verify:ip:${ip}`, verifyPerIp);
+      const target = scope.purpose === 'sign-in' ? `email:${scope.email}` : `user:${scope.userId}`;
+      await enforce(limiter, `otp-verify:${target}`, AUTH_LIMITS.verifyPerTarget);
       const now = clock.now();
       const open = await otpRepo.findLatestOpen(db, scope);
       if (!open || open.expiresAt <= now) throw otpExpired();

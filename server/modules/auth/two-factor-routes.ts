@@ -36,7 +36,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => ({
-      recoveryCodes: await twoFactor.enable(user(request), request.body.code),
+      recoveryCodes: await twoFactor.enable(user(request), request.body.code, request.ip),
     }),
   );
 
@@ -47,7 +47,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { body: twoFactorCodeBody, response: { 204: noContent, ...errorResponses } },
     },
     async (request, reply) => {
-      await twoFactor.disable(user(request), request.body.code);
+      await twoFactor.disable(user(request), request.body.code, request.ip);
       return reply.code(204).send();
     },
   );

@@ -73,9 +73,27 @@ export function createTwoFactor(deps: {
     return Math.floor(timestamp / 1000 / TWO_FACTOR.periodSeconds) + delta;
   }
 
-  /** Uses up an app code (later step than any before) or a recovery code; throws when wrong. */
-  async function spendCode(conn: Conn, userId: string, secret: string, code: string) {
+  /**
+   * Counts a try of a code: per address (the e-mail codes' counter) and per account. Every
+   * try counts, right or wrong; over either limit it is refused (429) before it is checked.
+   */
+  async function countTry(userId: string, ip: string | null) {
+    if (ip !== null) await enforce(limiter, `otp-verify:ip:${ip}`, verifyPerIp);
     await enforce(limiter, `2fa-verify:user:${userId}`, TWO_FACTOR.perUser);
+  }
+
+  /**
+   * Uses up an app code (later step than any before) or a recovery code; throws when wrong.
+   * `ip`: the try is counted per address here (null: the caller counted it already).
+   */
+  async function spendCode(
+    conn: Conn,
+    userId: string,
+    secret: string,
+    code: string,
+    ip: string | null,
+  ) {
+    await countTry(userId, ip);
     const step = stepOf(secret, code);
     if (step !== null) {
       if (await twoFactorRepo.acceptStep(conn, userId, step)) return;
@@ -117,8 +135,8 @@ export function createTwoFactor(deps: {
     },
 
     /** Turns the pending secret on with a code from the app; answers the recovery codes. */
-    async enable(userId: string, code: string): Promise<string[]> {
-      await enforce(limiter, `2fa-verify:user:${userId}`, TWO_FACTOR.perUser);
+    async enable(userId: string, code: string, ip: string): Promise<string[]> {
+      await countTry(userId, ip);
       const row = await twoFactorRepo.find(db, userId);
       if (!row) throw conflict('Start the setup first: choose Enable to get a QR code.');
       if (row.enabledAt) throw conflict('Two-factor sign-in is already on.');
@@ -136,11 +154,11 @@ export function createTwoFactor(deps: {
     },
 
     /** Turns two-factor off with a current app code or a recovery code. */
-    async disable(userId: string, code: string): Promise<void> {
+    async disable(userId: string, code: string, ip: string): Promise<void> {
       const secret = await enabledSecret(db, userId);
       if (!secret) throw conflict('Two-factor sign-in is not on.');
       await db.transaction(async (tx) => {
-        await spendCode(tx, userId, secret, code);
+        await spendCode(tx, userId, secret, code, ip);
         await twoFactorRepo.remove(tx, userId);
         await setEnabledSetting(tx, userId, false);
       });
@@ -167,7 +185,7 @@ export function createTwoFactor(deps: {
         );
       const secret = await enabledSecret(db, open.userId);
       try {
-        if (secret) await spendCode(db, open.userId, secret, code);
+        if (secret) await spendCode(db, open.userId, secret, code, null);
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'INVALID_OTP') throw error;
         const attempts = await twoFactorRepo.failChallenge(
