@@ -37,6 +37,10 @@ export const AUTH_CACHE_MS = 5_000;
 const AUTH_CACHE_MAX = 10_000;
 const wellFormed = (key: string) => key.startsWith(API_KEY_PREFIX) && key.length <= 200;
 
+/** The part of a key a key list shows (its prefix), or null for what cannot be a key. */
+export const visiblePartOf = (key: string): string | null =>
+  wellFormed(key) ? key.slice(0, VISIBLE_CHARS) : null;
+
 /** One app's remembered authentications, by key hash. */
 function createAuthMemory() {
   const entries = new Map<

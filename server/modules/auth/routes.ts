@@ -7,6 +7,7 @@ import { verifyOtpResponse, verifyTwoFactorBody } from '../../../shared/contract
 import { currentUser, signInResponse } from '../../../shared/contracts/user';
 import { LOGIN_TEXT } from '../../../shared/rules/login-input';
 import { notFound } from '../../lib/errors';
+import { createGuessLimits, GUESS_LIMITS } from '../../lib/guess-limits';
 import {
   clearSessionCookie,
   isSameOrigin,
@@ -96,6 +97,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
 
   const testSecret = env.TEST_SESSION_SECRET;
   if (testSecret !== undefined && env.NODE_ENV !== 'production') {
+    const guesses = createGuessLimits(app.deps.limiter);
     app.post(
       '/api/test/session',
       {
@@ -106,12 +108,20 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        const given = Buffer.from(String(request.headers['x-test-session-secret'] ?? ''));
-        const secret = Buffer.from(testSecret);
-        if (given.length !== secret.length || !timingSafeEqual(given, secret)) {
-          throw notFound('API route');
-        }
-        return signedInAs(reply, await auth.testSignIn(request.body.email, client(request)));
+        // Tries of the one secret are counted per address and in all (only wrong ones stay).
+        const session = await guesses.attempt(
+          GUESS_LIMITS.testSession,
+          { ip: request.ip, target: 'secret' },
+          async () => {
+            const given = Buffer.from(String(request.headers['x-test-session-secret'] ?? ''));
+            const secret = Buffer.from(testSecret);
+            if (given.length !== secret.length || !timingSafeEqual(given, secret)) {
+              throw notFound('API route');
+            }
+            return auth.testSignIn(request.body.email, client(request));
+          },
+        );
+        return signedInAs(reply, session);
       },
     );
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '../../env';
+import { GUESS_LIMITS } from '../../lib/guess-limits';
 import { createTestApp, type TestApp } from '../../test/app';
 
 /** The browser tests' sign-in without an e-mailed code (TEST_SESSION_SECRET; never production). */
@@ -55,6 +56,28 @@ describe('POST /api/test/session', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
     }
+  });
+
+  it('wrong secrets from one address: 404 up to the limit, then 429 with Retry-After, the right one too', async () => {
+    const from = (secret: string | null, remoteAddress: string) =>
+      withSecret.request({
+        method: 'POST',
+        url: '/api/test/session',
+        payload: { email: 'browser@example.test' },
+        headers: secret === null ? {} : { 'x-test-session-secret': secret },
+        remoteAddress,
+      });
+    const { limit } = GUESS_LIMITS.testSession.perAddress;
+    // Right ones are given back: a browser test run signs in all day.
+    for (let i = 0; i < limit + 2; i++)
+      expect((await from(SECRET, '192.0.2.10')).statusCode).toBe(200);
+    for (let i = 0; i < limit; i++)
+      expect((await from(`${SECRET.slice(0, -1)}z`, '192.0.2.10')).statusCode).toBe(404);
+    const limited = await from(SECRET, '192.0.2.10');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(limited.json().error.code).toBe('RATE_LIMITED');
+    expect((await from(SECRET, '192.0.2.11')).statusCode).toBe(200);
   });
 
   it('a bad address is a 400, not an account', async () => {

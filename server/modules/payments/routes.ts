@@ -17,6 +17,7 @@ import {
   sandboxApprovalResponse,
   spendingSummaryView,
 } from '../../../shared/contracts/payments';
+import { createGuessLimits, GUESS_LIMITS } from '../../lib/guess-limits';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 import { presentCapture, presentOrder } from './presenter';
@@ -25,6 +26,7 @@ import { handlePaypalWebhook } from './webhook';
 export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { payments, wallet, clock, paypal, env } = app.deps;
+  const webhookGuesses = createGuessLimits(app.deps.limiter);
 
   app.get(
     '/api/payments/paypal/setup',
@@ -96,13 +98,16 @@ export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/api/payments/paypal/webhook',
     { schema: { response: { 200: paypalWebhookResponse, ...errorResponses } } },
-    async (request) => {
-      return handlePaypalWebhook(
-        { payments, paypal, webhookId: env.PAYPAL_WEBHOOK_ID ?? null, log: request.log },
-        request.headers,
-        request.body,
-      );
-    },
+    // Each signature is checked by a call to PayPal: an address whose deliveries keep failing
+    // is refused (429) before that call; PayPal's own, which pass, are given back.
+    async (request) =>
+      webhookGuesses.attempt(GUESS_LIMITS.paypalWebhook, { ip: request.ip }, () =>
+        handlePaypalWebhook(
+          { payments, paypal, webhookId: env.PAYPAL_WEBHOOK_ID ?? null, log: request.log },
+          request.headers,
+          request.body,
+        ),
+      ),
   );
 
   app.get(

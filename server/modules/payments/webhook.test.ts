@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { GUESS_LIMITS } from '../../lib/guess-limits';
 import { createTestApp, type TestApp } from '../../test/app';
 import { type FakePaypal, startFakePaypal } from '../../test/fake-paypal';
 import { buyer, paypalEnv } from '../../test/payments';
@@ -44,6 +45,48 @@ describe('POST /api/payments/paypal/webhook', () => {
     expect((await b.webhook(unsigned)).statusCode).toBe(400);
     expect(b.captureCalls(fake, id)).toBe(0);
     expect(await w.balance(cookie)).toBe('0.00');
+  });
+
+  it('an address whose deliveries keep failing is refused 429 before PayPal is asked; verified ones do not count', async () => {
+    const { cookie } = await t.signIn();
+    const id = await b.orderId(cookie);
+    const from = '203.0.113.66';
+    const deliver = (delivery: ReturnType<typeof fake.webhook>, address = from) =>
+      t.request({
+        method: 'POST',
+        url: '/api/payments/paypal/webhook',
+        payload: delivery.body,
+        headers: delivery.headers,
+        remoteAddress: address,
+      });
+    const { limit } = GUESS_LIMITS.paypalWebhook.perAddress;
+    // PayPal's own deliveries pass and are given back: they never use the limit up.
+    for (let i = 0; i < limit + 5; i++) {
+      const res = await deliver(fake.webhook('PAYMENT.CAPTURE.DENIED', { id: `CAP-${i}` }));
+      expect(res.statusCode).toBe(200);
+    }
+    const verifications = () =>
+      fake.calls.filter((c) => c.endsWith('/verify-webhook-signature')).length;
+    const statuses: number[] = [];
+    for (let i = 0; i < limit + 5; i++) {
+      const forged = fake.webhook('CHECKOUT.ORDER.APPROVED', { id }, { signature: 'forged' });
+      statuses.push((await deliver(forged)).statusCode);
+    }
+    expect(statuses.slice(0, limit)).toEqual(Array(limit).fill(400));
+    expect(statuses.slice(limit)).toEqual(Array(5).fill(429));
+    const asked = verifications();
+    const limited = await deliver(fake.webhook('CHECKOUT.ORDER.APPROVED', { id }));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+    expect(limited.json().error.code).toBe('RATE_LIMITED');
+    expect(verifications()).toBe(asked);
+    // From another address, PayPal's delivery is handled.
+    const other = await deliver(
+      fake.webhook('PAYMENT.CAPTURE.DENIED', { id: 'CAP-other' }),
+      '203.0.113.67',
+    );
+    expect(other.statusCode).toBe(200);
+    expect(verifications()).toBe(asked + 1);
   });
 
   it('captures an approved order the browser never reported, once', async () => {

@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyPermission } from '../../../shared/contracts/api-keys';
 import { RATE_WINDOW_SECONDS, TIER_LIMITS } from '../../../shared/contracts/public-api';
 import { AppError, rateLimited } from '../../lib/errors';
+import { createGuessLimits, GUESS_LIMITS } from '../../lib/guess-limits';
 import type { RateDecision } from '../../lib/rate-limit';
-import type { AuthenticatedKey } from '../api-keys/service';
+import { type AuthenticatedKey, visiblePartOf } from '../api-keys/service';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -90,6 +91,7 @@ const invalidKey = (sent: boolean) =>
 export function registerApiKeyAccess(app: FastifyInstance): void {
   app.decorateRequest('apiKey', null);
   const { apiKeys, clock, limiter } = app.deps;
+  const guesses = createGuessLimits(limiter);
   const countKey = (key: AuthenticatedKey) =>
     [keyBucket(key.keyId), TIER_LIMITS[key.rateTier], WINDOW_MS] as const;
 
@@ -106,7 +108,11 @@ export function registerApiKeyAccess(app: FastifyInstance): void {
       const decision = await limiter.hit(addressBucket(request.ip), ANONYMOUS_LIMIT, WINDOW_MS);
       applyDecision(reply, 'anonymous', ANONYMOUS_LIMIT, decision);
       if (permission === 'none') return;
-      throw invalidKey(request.headers.authorization !== undefined);
+      if (request.headers.authorization === undefined) throw invalidKey(false);
+      // A wrong key counts per address and per key prefix: 429 once either has had too many
+      // (docs/architecture.md, "Limits where guessing is possible"); a right key never counts.
+      const target = token ? visiblePartOf(token) : null;
+      return guesses.failed(GUESS_LIMITS.apiKey, { ip: request.ip, target }, invalidKey(true));
     }
     admitKey(request, reply, key, permission, await limiter.hit(...countKey(key)));
   }

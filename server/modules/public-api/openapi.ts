@@ -9,6 +9,7 @@ import {
   RATE_WINDOW_SECONDS,
   TIER_LIMITS,
 } from '../../../shared/contracts/public-api';
+import { GUESS_LIMITS } from '../../lib/guess-limits';
 
 /** The document's version: v1 of the API; raised when a change is visible to clients. */
 export const OPENAPI_VERSION = '1.0.0';
@@ -43,7 +44,7 @@ const tiers = Object.entries(TIER_LIMITS)
 
 export const OPENAPI_DESCRIPTION = `Everything the RentGPU web app does with GPUs, as a documented API.
 
-**Authentication.** Every call takes an API key as \`Authorization: Bearer <key>\`. Create keys in Settings → API Keys. A key carries permissions: \`read\` for reads, \`write\` for changes, \`admin\` for API keys (an admin key may do everything). A missing, unknown, revoked or expired key is 401; a missing permission is 403.
+**Authentication.** Every call takes an API key as \`Authorization: Bearer <key>\`. Create keys in Settings → API Keys. A key carries permissions: \`read\` for reads, \`write\` for changes, \`admin\` for API keys (an admin key may do everything). A missing, unknown, revoked or expired key is 401; a missing permission is 403. Wrong keys are limited: after ${GUESS_LIMITS.apiKey.perAddress.limit} in ${GUESS_LIMITS.apiKey.perAddress.windowMs / 60_000} minutes from one address, or against one key prefix, a wrong key is 429 \`RATE_LIMITED\` with \`Retry-After\` (a right key is never refused by that limit).
 
 **Rate limits.** Each key may make a number of requests per hour, by its tier:
 
