@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { instances } from './instances';
 import { hosts } from './marketplace';
 
@@ -36,3 +45,19 @@ export const instanceOutages = pgTable(
 );
 
 export type InstanceOutage = typeof instanceOutages.$inferSelect;
+
+/**
+ * The server's own heartbeat (issue 39, part 2): one row, beaten by every pass of the
+ * silent-hosts job. `resumed_at` is the first beat after a gap (a stop, a restart, a worker
+ * that could not run): no host is marked offline, and no outage starts, for time before
+ * `resumed_at` plus the grace period (hostsRepo.beatServer).
+ */
+export const serverLiveness = pgTable(
+  'server_liveness',
+  {
+    id: boolean('id').primaryKey().default(true),
+    lastBeatAt: timestamp('last_beat_at', { withTimezone: true }).notNull(),
+    resumedAt: timestamp('resumed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [check('server_liveness_one_row_check', sql`${t.id}`)],
+);

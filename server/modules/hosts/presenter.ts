@@ -13,11 +13,25 @@ import type { HostUsage } from './provider-hosts-repo';
 export function hostStatus(
   host: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>,
   now: Date,
+  serverResumedAt: Date | null = null,
 ): HostStatus {
   if (!host.enrolledAt) return 'awaiting_enrolment';
   if (host.offlineSince) return 'offline';
-  const last = host.lastHeartbeatAt ?? host.enrolledAt;
+  const last = silentSince(host, serverResumedAt) ?? host.enrolledAt;
   return now.getTime() - last.getTime() > AGENT_OFFLINE_AFTER_MS ? 'offline' : 'online';
+}
+
+/**
+ * When the host's silence began as far as it is the host's: its last heartbeat, or the
+ * server's own return after a gap (issue 39: the server's outage is not the host's).
+ */
+function silentSince(
+  host: Pick<Host, 'enrolledAt' | 'lastHeartbeatAt'>,
+  serverResumedAt: Date | null,
+): Date | null {
+  const heard = host.lastHeartbeatAt ?? host.enrolledAt;
+  if (heard === null || serverResumedAt === null) return heard;
+  return heard > serverResumedAt ? heard : serverResumedAt;
 }
 
 /**
@@ -28,20 +42,22 @@ export function hostUptimePercent(
   host: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>,
   outages: readonly OutagePeriod[],
   now: Date,
+  serverResumedAt: Date | null = null,
 ): number | null {
-  return uptimePercent(uptimeInput(host, outages, now));
+  return uptimePercent(uptimeInput(host, outages, now, serverResumedAt));
 }
 
 function uptimeInput(
   host: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>,
   outages: readonly OutagePeriod[],
   now: Date,
+  serverResumedAt: Date | null,
 ) {
   const open = outages.some((o) => o.endedAt === null);
-  const silentSince = host.lastHeartbeatAt ?? host.enrolledAt;
+  const since = silentSince(host, serverResumedAt);
   const implied =
-    !open && silentSince && hostStatus(host, now) === 'offline'
-      ? [{ startedAt: silentSince, endedAt: null }]
+    !open && since && hostStatus(host, now, serverResumedAt) === 'offline'
+      ? [{ startedAt: since, endedAt: null }]
       : [];
   return {
     now,
@@ -60,8 +76,9 @@ function hostDowntime(
   outages: readonly OutagePeriod[],
   now: Date,
   notChargedMinutes: number,
+  serverResumedAt: Date | null,
 ): HostView['downtime'] {
-  const input = uptimeInput(host, outages, now);
+  const input = uptimeInput(host, outages, now, serverResumedAt);
   const open = input.outages.find((o) => o.endedAt === null);
   return {
     minutes: Math.floor((downtime(input)?.down ?? 0) / 60_000),
@@ -78,15 +95,18 @@ export function presentHost(
     usage: HostUsage;
     /** Its renters' metered minutes not charged in the window's outages. */
     notChargedMinutes?: number;
+    /** When the server last came back after a gap of its own (issue 39); null: never away. */
+    serverResumedAt?: Date | null;
   },
 ): HostView {
   const { now, outages, usage } = extra;
+  const resumed = extra.serverResumedAt ?? null;
   const inventory = host.inventory;
   const awaiting = !host.enrolledAt;
   return {
     id: host.id,
     name: host.name,
-    status: hostStatus(host, now),
+    status: hostStatus(host, now, resumed),
     hostname: host.hostname ?? inventory?.host.hostname ?? null,
     publicHost: host.publicHost,
     agentAddress: host.agentAddress,
@@ -95,8 +115,8 @@ export function presentHost(
       (host.accelerator as HostView['accelerator']) ?? inventory?.host.accelerator ?? null,
     enrolledAt: host.enrolledAt?.toISOString() ?? null,
     lastHeartbeatAt: host.lastHeartbeatAt?.toISOString() ?? null,
-    uptimePercent: hostUptimePercent(host, outages, now),
-    downtime: hostDowntime(host, outages, now, extra.notChargedMinutes ?? 0),
+    uptimePercent: hostUptimePercent(host, outages, now, resumed),
+    downtime: hostDowntime(host, outages, now, extra.notChargedMinutes ?? 0, resumed),
     cpuCores: inventory?.host.cpu.cores ?? null,
     memoryTotalBytes: inventory?.host.memory.totalBytes ?? null,
     diskFreeBytes: inventory?.host.disk.freeBytes ?? null,

@@ -17,6 +17,7 @@ import { providersService } from '../providers/service';
 import { hostUptimePercent, presentHost } from './presenter';
 import { providerHostsRepo } from './provider-hosts-repo';
 import { checkPublicHost, type HostTargets } from './public-host-check';
+import { hostsRepo } from './repo';
 
 /** Hosts one provider may have at a time (removed ones do not count). */
 export const MAX_HOSTS_PER_PROVIDER = 100;
@@ -40,14 +41,16 @@ function newEnrolment(now: Date) {
 async function present(conn: Conn, rows: Host[], now: Date): Promise<HostView[]> {
   const ids = rows.map((h) => h.id);
   const since = new Date(now.getTime() - UPTIME_WINDOW_MS);
-  const [usage, outages, notCharged] = await Promise.all([
+  const [usage, outages, notCharged, serverResumedAt] = await Promise.all([
     providerHostsRepo.usage(conn, ids),
     providerHostsRepo.outagesSince(conn, ids, since),
     providerHostsRepo.notChargedMinutes(conn, ids, since, now),
+    hostsRepo.serverResumedAt(conn),
   ]);
   return rows.map((host) =>
     presentHost(host, {
       now,
+      serverResumedAt,
       outages: outages.filter((o) => o.hostId === host.id),
       usage: usage.get(host.id) ?? { listings: 0, liveInstances: 0, listingProblems: [] },
       notChargedMinutes: notCharged.get(host.id) ?? 0,
@@ -170,9 +173,10 @@ export const providerHostsService = {
   /** Each host's uptime score over the last 30 days (the marketplace shows it on listings). */
   async uptimeOf(conn: Conn, hostIds: string[], now: Date): Promise<Map<string, number | null>> {
     const ids = [...new Set(hostIds)];
-    const [rows, outages] = await Promise.all([
+    const [rows, outages, serverResumedAt] = await Promise.all([
       providerHostsRepo.byIds(conn, ids),
       providerHostsRepo.outagesSince(conn, ids, new Date(now.getTime() - UPTIME_WINDOW_MS)),
+      hostsRepo.serverResumedAt(conn),
     ]);
     return new Map(
       rows.map((host) => [
@@ -181,6 +185,7 @@ export const providerHostsService = {
           host,
           outages.filter((o) => o.hostId === host.id),
           now,
+          serverResumedAt,
         ),
       ]),
     );

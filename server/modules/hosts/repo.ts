@@ -3,7 +3,7 @@ import type { GpuInventory, HostInventory } from '../../../shared/contracts/agen
 import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { HostImageStatus } from '../../../shared/contracts/images';
 import type { Conn } from '../../db/client';
-import { hostOutages, hosts } from '../../db/schema';
+import { hostOutages, hosts, serverLiveness } from '../../db/schema';
 
 export const hostsRepo = {
   /** The last inventory each host reported (its GPUs' nvidia-smi readings) and when. */
@@ -167,5 +167,38 @@ export const hostsRepo = {
       .update(hostOutages)
       .set({ endedAt: at })
       .where(and(eq(hostOutages.hostId, id), isNull(hostOutages.endedAt)));
+  },
+
+  /**
+   * The server's own heartbeat (issue 39, part 2), one statement: the last beat moves to
+   * `now`, and when the one before is older than `gapMs` (or there was none: a first start),
+   * the server counts as resumed at `now`. Answers when it last resumed.
+   */
+  async beatServer(conn: Conn, now: Date, gapMs: number): Promise<Date> {
+    const at = now.toISOString();
+    const gapStart = new Date(now.getTime() - gapMs).toISOString();
+    const [row] = await conn
+      .insert(serverLiveness)
+      .values({ id: true, lastBeatAt: now, resumedAt: now })
+      .onConflictDoUpdate({
+        target: serverLiveness.id,
+        set: {
+          resumedAt: sql`case when ${serverLiveness.lastBeatAt} < ${gapStart}::timestamptz
+            then ${at}::timestamptz else ${serverLiveness.resumedAt} end`,
+          lastBeatAt: sql`greatest(${serverLiveness.lastBeatAt}, ${at}::timestamptz)`,
+        },
+      })
+      .returning({ resumedAt: serverLiveness.resumedAt });
+    if (!row) throw new Error('server_liveness: no row');
+    return row.resumedAt;
+  },
+
+  /** When the server last resumed after a gap (null: it never beat). */
+  async serverResumedAt(conn: Conn): Promise<Date | null> {
+    const [row] = await conn
+      .select({ resumedAt: serverLiveness.resumedAt })
+      .from(serverLiveness)
+      .limit(1);
+    return row?.resumedAt ?? null;
   },
 };

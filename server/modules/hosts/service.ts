@@ -54,6 +54,13 @@ const storedImageStatus = (status: HostImageStatus): HostImageStatus => ({
 });
 
 /**
+ * A gap between the server's own beats this long means it was away (issue 39). The worker
+ * beats every pass (WORKER_INTERVAL_MS, 1 s); a shorter gap cannot cost a host three missed
+ * heartbeats (30 s apart, offline after 90 s), so it needs no grace.
+ */
+export const SERVER_GAP_MS = 45_000;
+
+/**
  * The seam between hosts and the instance core (docs/decisions/008): hosts call out, the
  * server never calls in. Enrolment spends a one-time token for a credential; a heartbeat
  * records the host's inventory and answers what it should run; a report moves one instance.
@@ -68,6 +75,11 @@ export function createHostsService(deps: {
   heartbeatIntervalMs?: number;
   /** How long a host may be silent before it is marked offline (HOST_OFFLINE_AFTER_MS, 90 s). */
   offlineAfterMs?: number;
+  /**
+   * A gap this long between the server's own beats means the server was away
+   * (SERVER_GAP_MS, 45 s; the worker beats every pass).
+   */
+  serverGapMs?: number;
   onEvent?: (event: HostEvent) => void;
   /**
    * What the marketplace shows of a host's listings changed (it came online or went offline,
@@ -87,6 +99,7 @@ export function createHostsService(deps: {
   const images = deps.images ?? createImages();
   const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
   const offlineAfterMs = deps.offlineAfterMs ?? AGENT_OFFLINE_AFTER_MS;
+  const serverGapMs = deps.serverGapMs ?? Math.min(SERVER_GAP_MS, offlineAfterMs / 2);
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
   const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? [], {
@@ -338,11 +351,17 @@ export function createHostsService(deps: {
      */
     async markSilentHostsOffline(now: Date, batch = 100): Promise<number> {
       const before = new Date(now.getTime() - offlineAfterMs);
+      // The server's outage is not the host's (issue 39): after a gap in the server's own
+      // beat (a stop, a restart, a worker that could not run), every host gets a full grace
+      // period from the server's return, and no outage starts before it.
+      const resumedAt = await hostsRepo.beatServer(db, now, serverGapMs);
+      if (resumedAt > before) return 0;
       const events: HostEvent[] = [];
       const count = await db.transaction(async (tx) => {
         const silent = await hostsRepo.lockSilentHosts(tx, before, batch);
         for (const h of silent) {
-          const since = h.lastHeartbeatAt ?? before;
+          const heard = h.lastHeartbeatAt ?? before;
+          const since = heard > resumedAt ? heard : resumedAt;
           await hostsRepo.markOffline(tx, h.id, since, now);
           const hit = await deps.instances.markUnreachable(tx, h.id, since);
           events.push({
