@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Create an instance
-         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute; the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). `kind`: `vm` (the default) or `container` (metered only) with an OCI `image` (else the template’s image; none: 400); the listing’s host must run that kind now (its `kinds`), else 409 `HOST_NOT_READY` with `reason` and `fix`, before anything is charged. A container’s `sshUsername` is `root` (root of its own user namespace, not of the host). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours of a rental, or the first minute of a metered instance) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.
+         * @description With `durationHours`: a booked rental at the current price, the hours and the $2.50 storage add-on paid up front (unused time refunded when it is stopped). Without: a metered instance with 50 GB of storage, charged by the minute: storage from create, compute from the moment it is ready (never for its download or boot); the balance must cover one hour. A metered instance may take a `template` from GET /templates: an Instant Deploy template (its software installed on first boot, its cores and RAM) or a VM image (`windows11` only on a listing whose host offers it, else 409). `kind`: `vm` (the default) or `container` (metered only) with an OCI `image` (else the template’s image; none: 400); the listing’s host must run that kind now (its `kinds`), else 409 `HOST_NOT_READY` with `reason` and `fix`, before anything is charged. A container’s `sshUsername` is `root` (root of its own user namespace, not of the host). 402 `INSUFFICIENT_CREDITS` carries `required`, `available` and `currency`; 402 `SPEND_CAP_REACHED` (a daily or monthly spend cap of the account or of this key would be crossed: the hours and storage add-on of a rental, or the storage minute of a metered instance with room for its first compute minute) carries `cap`, `spent`, `period` (`day` or `month`) and `scope` (`account` or `api_key`). A metered instance may also take `stopAt` and `terminateAt` (see PATCH /instances/{id}). The answer’s `warnings` lists what to know about the new instance: `NO_SSH_KEY` when the account has no SSH key (and no `sshKeyId` was named), so ssh cannot sign in to it until one is added (POST /ssh-keys) while it is set up.
          */
         post: operations["createInstance"];
         delete?: never;
@@ -253,7 +253,7 @@ export interface paths {
         get?: never;
         /**
          * Set an API key's spend caps (admin permission)
-         * @description Daily (UTC day) and monthly (calendar month) caps in dollars on what the instances this key launches are charged (compute minutes, rentals paid up front); null removes one. When a charge would cross a cap, the running metered instances the key launched are stopped (never deleted) and its launches answer 402 `SPEND_CAP_REACHED` with `cap`, `spent` and `period`. The account has caps of its own (Settings → Billing).
+         * @description Daily (UTC day) and monthly (calendar month) caps in dollars on what the instances this key launches take from the wallet (booked hours and the $2.50 storage add-on, every compute and storage minute: see Spend caps above); null removes one. When a charge would cross a cap, the running metered instances the key launched are stopped (never deleted) and its launches answer 402 `SPEND_CAP_REACHED` with `cap`, `spent` and `period`. The account has caps of its own (Settings → Billing).
          */
         put: operations["setApiKeyCaps"];
         post?: never;
@@ -714,6 +714,8 @@ export interface components {
             idleThresholdPercent: number;
             idleStopAt: string | null;
             idleWarnedAt: string | null;
+            /** @description Compute is charged from the moment the instance is ready (its host verified a login), never for an image download, a boot or a start; storage from create. While it is not charged this says why: "provisioning — not charged" until first ready, "starting — not charged", "host unreachable — not charged"; null while charged as it runs, stopped or ended */
+            computeChargeNote: string | null;
             /**
              * @description Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)
              * @enum {string}
@@ -760,6 +762,8 @@ export interface components {
             idleThresholdPercent: number;
             idleStopAt: string | null;
             idleWarnedAt: string | null;
+            /** @description Compute is charged from the moment the instance is ready (its host verified a login), never for an image download, a boot or a start; storage from create. While it is not charged this says why: "provisioning — not charged" until first ready, "starting — not charged", "host unreachable — not charged"; null while charged as it runs, stopped or ended */
+            computeChargeNote: string | null;
             /**
              * @description Its host as the listing's `hostStatus` says: `offline` while the host is unreachable (no heartbeat for 90 s; its minutes are not charged), `online`, `demo` (the demo host) or `none` (not placed)
              * @enum {string}
@@ -1753,6 +1757,7 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            computeChargeNote: string | null;
                             /** @enum {string} */
                             state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
                             provisioningStep: string | null;
@@ -1877,6 +1882,7 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            computeChargeNote: string | null;
                             /** @enum {string} */
                             state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
                             provisioningStep: string | null;
@@ -2008,6 +2014,7 @@ export interface operations {
                             status: "active" | "completed" | "cancelled";
                             /** @enum {string} */
                             phase: "provisioning" | "ready" | "ended";
+                            computeChargeNote: string | null;
                             /** @enum {string} */
                             state: "provisioning" | "running" | "stopping" | "stopped" | "starting" | "terminating" | "terminated" | "failed";
                             provisioningStep: string | null;

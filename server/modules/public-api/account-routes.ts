@@ -177,7 +177,7 @@ export function registerAccountRoutes(fastify: FastifyInstance): void {
         operationId: 'setApiKeyCaps',
         summary: "Set an API key's spend caps (admin permission)",
         description:
-          'Daily (UTC day) and monthly (calendar month) caps in dollars on what the instances this key launches are charged (compute minutes, rentals paid up front); null removes one. When a charge would cross a cap, the running metered instances the key launched are stopped (never deleted) and its launches answer 402 `SPEND_CAP_REACHED` with `cap`, `spent` and `period`. The account has caps of its own (Settings → Billing).',
+          'Daily (UTC day) and monthly (calendar month) caps in dollars on what the instances this key launches take from the wallet (booked hours and the $2.50 storage add-on, every compute and storage minute: see Spend caps above); null removes one. When a charge would cross a cap, the running metered instances the key launched are stopped (never deleted) and its launches answer 402 `SPEND_CAP_REACHED` with `cap`, `spent` and `period`. The account has caps of its own (Settings → Billing).',
         params: apiKeyIdParam,
         body: apiKeyCapsBody,
         response: { 200: z.object({ apiKey: apiKeyView }), ...errorResponses },
