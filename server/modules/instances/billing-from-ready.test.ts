@@ -87,6 +87,21 @@ async function told(calls: ReturnType<typeof agentCalls>, id: number) {
   return answer.instances.find((i) => i.id === String(id))?.generation ?? 0;
 }
 
+/** A VM created on the web on a new slow host, told to its host: its id and generation. */
+async function vmOnSlowHost(hourlyRate: string) {
+  const { model, calls } = await slowHost(hourlyRate);
+  const user = await t.signIn({ credits: '50.00' });
+  const made = await t.request({
+    method: 'POST',
+    url: '/api/kvm/instances',
+    cookie: user.cookie,
+    payload: { gpu_type: model },
+  });
+  expect(made.statusCode, made.body).toBe(201);
+  const id = made.json().vm_id as number;
+  return { user, calls, id, generation: await told(calls, id) };
+}
+
 describe('billing from ready', () => {
   it('a VM whose host takes 5 minutes to download and boot: storage only until ready, to the micro-dollar; then its first compute minute', async () => {
     const { model, calls } = await slowHost('1.20');
@@ -143,16 +158,7 @@ describe('billing from ready', () => {
   });
 
   it('a create that never becomes ready costs nothing: terminated while it provisions, every storage minute comes back', async () => {
-    const { model, calls } = await slowHost('2.40');
-    const user = await t.signIn({ credits: '50.00' });
-    const made = await t.request({
-      method: 'POST',
-      url: '/api/kvm/instances',
-      cookie: user.cookie,
-      payload: { gpu_type: model },
-    });
-    const id = made.json().vm_id as number;
-    const generation = await told(calls, id);
+    const { user, calls, id, generation } = await vmOnSlowHost('2.40');
     await provisionFor(calls, id, generation, 3);
     expect(await wallet(user.userId)).toBeLessThan(50_000_000n); // storage while it waited
     const gone = await t.request({
@@ -166,16 +172,7 @@ describe('billing from ready', () => {
   });
 
   it('a create its host never makes ready by the deadline costs nothing', async () => {
-    const { model, calls } = await slowHost('2.40');
-    const user = await t.signIn({ credits: '50.00' });
-    const made = await t.request({
-      method: 'POST',
-      url: '/api/kvm/instances',
-      cookie: user.cookie,
-      payload: { gpu_type: model },
-    });
-    const id = made.json().vm_id as number;
-    const generation = await told(calls, id);
+    const { user, calls, id, generation } = await vmOnSlowHost('2.40');
     await provisionFor(calls, id, generation, 2);
     t.clock.advance(19 * MIN); // past the 20-minute deadline
     await t.app.deps.worker.runOnce(t.clock.now());
@@ -217,16 +214,7 @@ describe('billing from ready', () => {
   });
 
   it('a backdated readiness report never stores a time before the instance was created', async () => {
-    const { model, calls } = await slowHost('1.20');
-    const user = await t.signIn({ credits: '50.00' });
-    const made = await t.request({
-      method: 'POST',
-      url: '/api/kvm/instances',
-      cookie: user.cookie,
-      payload: { gpu_type: model },
-    });
-    const id = made.json().vm_id as number;
-    const generation = await told(calls, id);
+    const { calls, id, generation } = await vmOnSlowHost('1.20');
     t.clock.advance(MIN);
     const backdated = new Date(t.clock.now().getTime() - 3_600_000).toISOString();
     const report = await calls.report(id, {
