@@ -16,6 +16,16 @@ test('a VM’s minutes are one line that expands to the minutes', async ({ page 
   const made = await page.request.post('/api/kvm/instances', { data: { gpu_type: 'A6000' } });
   expect(made.status()).toBe(201);
   const { vm_id: id } = (await made.json()) as { vm_id: number };
+  // Storage is charged from create, compute from ready (ADR 026): wait for the demo host.
+  await expect
+    .poll(async () => {
+      const vms = (await (await page.request.get('/api/kvm/instances')).json()) as {
+        vm_id: number;
+        state: string;
+      }[];
+      return vms.find((v) => v.vm_id === id)?.state;
+    })
+    .toBe('running');
 
   await page.goto('/payments');
   const history = page.getByRole('list', { name: 'Purchases and charges' });
@@ -26,7 +36,8 @@ test('a VM’s minutes are one line that expands to the minutes', async ({ page 
   await line.click();
   await expect(line).toHaveAttribute('aria-expanded', 'true');
   const minutes = page.getByRole('list', { name: new RegExp(`^Minutes of instance ${id} on `) });
-  await expect(minutes.getByTestId('history-minute')).toHaveCount(1);
+  // The storage minute it was created with, and the compute minute it became ready with.
+  await expect(minutes.getByTestId('history-minute')).toHaveCount(2);
   await expect(minutes).toContainText(`Instance ${id}: minute`);
 
   // Filters: the demo credits are money in; the VM is usage; nothing was refunded.

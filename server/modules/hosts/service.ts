@@ -55,8 +55,9 @@ const storedImageStatus = (status: HostImageStatus): HostImageStatus => ({
 
 /**
  * A gap between the server's own beats this long means it was away (issue 39). The worker
- * beats every pass (WORKER_INTERVAL_MS, 1 s); a shorter gap cannot cost a host three missed
- * heartbeats (30 s apart, offline after 90 s), so it needs no grace.
+ * beats every pass (WORKER_INTERVAL_MS, 1 s, plus however long a busy pass takes); a shorter
+ * gap cannot cost a host three missed heartbeats (30 s apart, offline after 90 s), so it needs
+ * no grace — and a slow pass under load is not mistaken for the server being away.
  */
 export const SERVER_GAP_MS = 45_000;
 
@@ -99,7 +100,7 @@ export function createHostsService(deps: {
   const images = deps.images ?? createImages();
   const heartbeatIntervalMs = deps.heartbeatIntervalMs ?? AGENT_HEARTBEAT_INTERVAL_MS;
   const offlineAfterMs = deps.offlineAfterMs ?? AGENT_OFFLINE_AFTER_MS;
-  const serverGapMs = deps.serverGapMs ?? Math.min(SERVER_GAP_MS, offlineAfterMs / 2);
+  const serverGapMs = deps.serverGapMs ?? SERVER_GAP_MS;
   const { db, clock } = deps;
   const wake = deps.wake ?? createHostWake();
   const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? [], {
