@@ -172,11 +172,14 @@ export const hostsRepo = {
   /**
    * The server's own heartbeat (issue 39, part 2), one statement: the last beat moves to
    * `now`, and when the one before is older than `gapMs` (or there was none: a first start),
-   * the server counts as resumed at `now`. Answers when it last resumed.
+   * the server counts as resumed at `now`. A beat stored more than `gapMs` in the future (a
+   * clock that went back, or the demo seed's worker run ahead of time) is not believed: that
+   * too counts as resumed now. Answers when it last resumed (never after `now`).
    */
   async beatServer(conn: Conn, now: Date, gapMs: number): Promise<Date> {
     const at = now.toISOString();
     const gapStart = new Date(now.getTime() - gapMs).toISOString();
+    const gapEnd = new Date(now.getTime() + gapMs).toISOString();
     const [row] = await conn
       .insert(serverLiveness)
       .values({ id: true, lastBeatAt: now, resumedAt: now })
@@ -184,8 +187,10 @@ export const hostsRepo = {
         target: serverLiveness.id,
         set: {
           resumedAt: sql`case when ${serverLiveness.lastBeatAt} < ${gapStart}::timestamptz
-            then ${at}::timestamptz else ${serverLiveness.resumedAt} end`,
-          lastBeatAt: sql`greatest(${serverLiveness.lastBeatAt}, ${at}::timestamptz)`,
+              or ${serverLiveness.lastBeatAt} > ${gapEnd}::timestamptz
+            then ${at}::timestamptz else least(${serverLiveness.resumedAt}, ${at}::timestamptz) end`,
+          lastBeatAt: sql`case when ${serverLiveness.lastBeatAt} > ${gapEnd}::timestamptz
+            then ${at}::timestamptz else greatest(${serverLiveness.lastBeatAt}, ${at}::timestamptz) end`,
         },
       })
       .returning({ resumedAt: serverLiveness.resumedAt });

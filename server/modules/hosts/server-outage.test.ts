@@ -103,4 +103,13 @@ describe('a server stopped for five minutes and restarted', () => {
     // From the server's return: the five minutes it was down are not the host's.
     expect(outage?.startedAt.getTime()).toBe(back.getTime());
   });
+
+  it('a beat stored in the future (the demo seed ran its worker ahead, or a clock went back) is not believed', async () => {
+    const quiet = await enrolledHost();
+    expect((await quiet.calls.heartbeat()).statusCode).toBe(200);
+    await t.app.deps.worker.runOnce(new Date(t.clock.now().getTime() + 3_600_000));
+    // Now, not an hour on: silent for 100 s with the server up, the host is offline.
+    await t.passTime(100_000);
+    expect((await quiet.state())?.offlineSince).not.toBeNull();
+  });
 });
