@@ -80,13 +80,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const details: [string, string][] = [
     ['ID', String(vm.vm_id)],
     ['Created', formatDate(vm.created_at, { withTime: true })],
-    // Compute is billed from ready (issue 39): until then the card says it is not charged.
-    [
-      'Total Cost',
-      vm.compute_charge_note
-        ? `${formatMoney(vm.total_cost)} · ${vm.compute_charge_note}`
-        : formatMoney(vm.total_cost),
-    ],
+    ['Total Cost', formatMoney(vm.total_cost)],
     ['Hourly Rate', `${formatMoney(vm.hourly_rate)}/hr`],
     ['GPU', `${vm.gpu_type} (${vm.gpu_memory}GB)`],
     ['CPU Cores', String(vm.cpu_cores)],
@@ -154,6 +148,15 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               data-testid={`vm-${label.toLowerCase().replace(/\s+/g, '-')}`}
             >
               {value}
+              {/* Compute is billed from ready (ADR 026): until then the cost says it is not. */}
+              {label === 'Total Cost' && vm.compute_charge_note ? (
+                <span
+                  className="block text-xs font-normal text-muted-foreground"
+                  data-testid="vm-charge-note"
+                >
+                  {vm.compute_charge_note}
+                </span>
+              ) : null}
             </dd>
           </div>
         ))}
