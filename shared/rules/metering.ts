@@ -1,14 +1,16 @@
 /**
  * The metered plan (VMs, instant deploys, API instances without a duration): charged per
- * minute, each minute at its start — the first on create or start, at once, so a stop after
- * 5 s has cost one minute. Compute while the instance holds a GPU (provisioning, starting,
- * running); storage for as long as the instance exists. Each minute's figure is the hourly
+ * minute, each minute at its start: storage from create, compute from the moment the
+ * instance is ready (docs/decisions/026), each first minute at once. Compute while the
+ * instance runs; storage for as long as the instance exists. Each minute's figure is the hourly
  * rate ÷ 60 rounded up to the micro-dollar.
  */
 export const STORAGE_MICROS_PER_GB_HOUR = 1_000n; // $0.001 per GB per hour (spec part 2 section 9)
 export const MINUTE_MS = 60_000;
+export const MINUTES_PER_HOUR = 60;
 
-const perMinute = (hourly: bigint) => (hourly + 59n) / 60n;
+const perMinute = (hourly: bigint) =>
+  (hourly + BigInt(MINUTES_PER_HOUR - 1)) / BigInt(MINUTES_PER_HOUR);
 
 export function computeMinuteMicros(hourlyRateMicros: bigint): bigint {
   return perMinute(hourlyRateMicros);

@@ -1,8 +1,19 @@
-import { and, eq, isNull, lte, sql } from 'drizzle-orm';
-import { UNIT_HOLDING_STATES } from '../../../../shared/rules/instance-lifecycle';
+import { and, eq, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { MINUTES_PER_HOUR, STORAGE_MICROS_PER_GB_HOUR } from '../../../../shared/rules/metering';
 import type { Conn } from '../../../db/client';
 import { balanceAlerts, hosts, instances } from '../../../db/schema';
-import { stateList } from '../../../db/states';
+
+/**
+ * One minute's price in SQL, from the same rule and constants as shared/rules/metering.ts
+ * `minuteChargeMicros` (each hourly figure ÷ 60, rounded up to the micro-dollar; compute only
+ * when `computing`); metered-sql.test.ts checks that both agree.
+ */
+export function minutePriceSql(rateMicros: SQL, storageGb: SQL, computing: SQL): SQL {
+  const perMinute = (hourly: SQL) =>
+    sql`((${hourly}) + ${MINUTES_PER_HOUR - 1}) / ${MINUTES_PER_HOUR}`;
+  return sql`(case when ${computing} then ${perMinute(sql`(${rateMicros})::bigint`)} else 0 end
+    + ${perMinute(sql`(${storageGb})::bigint * ${Number(STORAGE_MICROS_PER_GB_HOUR)}`)})`;
+}
 
 /**
  * The metered plan's statements: the minutes that are due, paid time moved on, the users who
@@ -92,14 +103,13 @@ export const meteredSql = {
 
   /**
    * Users with metered instances that still exist: their wallet balance and what their
-   * instances cost per hour now (compute while running or about to, storage always).
+   * instances cost per hour now (compute while running — from ready, ADR 026 — storage
+   * always), each minute priced as shared/rules/metering.ts prices it (`minutePriceSql`).
    */
   async meteredSpenders(conn: Conn, limit: number, afterUserId: string | null) {
     const result = await conn.execute(sql`
       select i.user_id,
-        sum(case when i.status in ${stateList(UNIT_HOLDING_STATES)}
-                 then ceil(i.hourly_rate_micros / 60.0) else 0 end
-            + ceil(i.storage_gb * 1000 / 60.0))::bigint * 60 as hourly,
+        sum(${minutePriceSql(sql`i.hourly_rate_micros`, sql`i.storage_gb`, sql`i.status = 'running'`)})::bigint * 60 as hourly,
         (select a.balance_micros from ledger_accounts a
           where a.kind = 'wallet' and a.user_id = i.user_id) as balance
       from ${instances} i
