@@ -153,7 +153,7 @@ export async function chargeReadyMinute(
       const warnings = await spendCapsService.countCharge(
         sp,
         { userId: instance.userId, apiKeyId: instance.apiKeyId },
-        instance.id,
+        null, // not a launch: the instance is already its key's
         charged.micros,
         now,
       );

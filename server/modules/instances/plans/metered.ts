@@ -212,7 +212,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       await spendCapsService.countCharge(
         tx,
         { userId: instance.userId, apiKeyId: instance.apiKeyId },
-        instance.id,
+        null, // not a launch: nothing to mark
         0n,
         now,
         computeMinuteMicros(instance.hourlyRateMicros) + storageMinuteMicros(instance.storageGb),
