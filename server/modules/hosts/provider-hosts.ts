@@ -14,7 +14,7 @@ import { bindDb } from '../../lib/bind-db';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { conflict, hostInUse, limitReached, notAProvider, notFound } from '../../lib/errors';
 import { providersService } from '../providers/service';
-import { hostUptimePercent, presentHost } from './presenter';
+import { hostStatus, hostUptimePercent, presentHost } from './presenter';
 import { providerHostsRepo } from './provider-hosts-repo';
 import { checkPublicHost, type HostTargets } from './public-host-check';
 import { hostsRepo } from './repo';
@@ -38,6 +38,20 @@ function newEnrolment(now: Date) {
   };
 }
 
+/**
+ * When the server last came back after a gap of its own (issue 39), read only when it could
+ * matter: some host is silent past the offline limit and not yet marked offline. Pages of
+ * heartbeating hosts (the marketplace's) pay no query for it.
+ */
+async function resumedIfSilent(
+  conn: Conn,
+  rows: Pick<Host, 'enrolledAt' | 'offlineSince' | 'lastHeartbeatAt'>[],
+  now: Date,
+): Promise<Date | null> {
+  const silent = rows.some((h) => hostStatus(h, now) === 'offline' && h.offlineSince === null);
+  return silent ? hostsRepo.serverResumedAt(conn) : null;
+}
+
 async function present(conn: Conn, rows: Host[], now: Date): Promise<HostView[]> {
   const ids = rows.map((h) => h.id);
   const since = new Date(now.getTime() - UPTIME_WINDOW_MS);
@@ -45,7 +59,7 @@ async function present(conn: Conn, rows: Host[], now: Date): Promise<HostView[]>
     providerHostsRepo.usage(conn, ids),
     providerHostsRepo.outagesSince(conn, ids, since),
     providerHostsRepo.notChargedMinutes(conn, ids, since, now),
-    hostsRepo.serverResumedAt(conn),
+    resumedIfSilent(conn, rows, now),
   ]);
   return rows.map((host) =>
     presentHost(host, {
@@ -173,11 +187,11 @@ export const providerHostsService = {
   /** Each host's uptime score over the last 30 days (the marketplace shows it on listings). */
   async uptimeOf(conn: Conn, hostIds: string[], now: Date): Promise<Map<string, number | null>> {
     const ids = [...new Set(hostIds)];
-    const [rows, outages, serverResumedAt] = await Promise.all([
+    const [rows, outages] = await Promise.all([
       providerHostsRepo.byIds(conn, ids),
       providerHostsRepo.outagesSince(conn, ids, new Date(now.getTime() - UPTIME_WINDOW_MS)),
-      hostsRepo.serverResumedAt(conn),
     ]);
+    const serverResumedAt = await resumedIfSilent(conn, rows, now);
     return new Map(
       rows.map((host) => [
         host.id,
