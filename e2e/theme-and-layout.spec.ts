@@ -46,7 +46,13 @@ for (const signedIn of [false, true]) {
     if (signedIn) {
       await page.getByRole('button', { name: 'Try Demo Account' }).click();
       await expect(page.getByRole('heading', { name: 'GPU Marketplace' })).toBeVisible();
+    } else {
+      await expect(
+        page.getByRole('heading', { level: 1, name: 'Rent powerful GPUs by the hour' }),
+      ).toBeVisible();
     }
+    // The app (not only the page's first paint) has drawn its top bar before it is measured.
+    await expect(page.getByRole('link', { name: 'RentGPU home' })).toBeVisible();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
