@@ -11,6 +11,8 @@ export interface Request {
   body?: unknown;
   /** Another media type than JSON (e.g. text/csv): the answer is its text. */
   accept?: string;
+  /** Ends the call early (`events tail`: a signal to stop, or its own time limit). */
+  signal?: AbortSignal;
 }
 
 export interface ClientOptions {
@@ -77,17 +79,26 @@ export async function call<T>(options: ClientOptions, request: Request): Promise
   for (let attempt = 1; ; attempt++) {
     let res: Response;
     try {
-      res = await fetch(url, { method: request.method, headers, ...(body ? { body } : {}) });
+      res = await fetch(url, {
+        method: request.method,
+        headers,
+        ...(body ? { body } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
     } catch (error) {
       if (attempt < attempts) {
         await sleep((options.backoffMs ?? 500) * attempt);
         continue;
       }
-      throw new NetworkError(
-        `Could not reach ${options.apiUrl}: ${(error as Error).cause ?? (error as Error).message}`,
-      );
+      throw unreachable(options, error);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (error) {
+      // The answer broke off (or its signal ended it) after the headers.
+      throw unreachable(options, error);
+    }
     const isJson = (res.headers.get('content-type') ?? '').includes('json');
     const parsed = text ? (isJson || !res.ok ? safeJson(text) : text) : undefined;
     if (res.ok) return parsed as T;
@@ -99,6 +110,12 @@ export async function call<T>(options: ClientOptions, request: Request): Promise
     }
     throw error;
   }
+}
+
+function unreachable(options: ClientOptions, error: unknown): NetworkError {
+  return new NetworkError(
+    `Could not reach ${options.apiUrl}: ${(error as Error).cause ?? (error as Error).message}`,
+  );
 }
 
 function safeJson(text: string): unknown {

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { type ClientOptions, call, type Request } from './client';
 import { registerAccount } from './commands/account';
 import { type Ctx, EXIT, type GlobalOptions, type Io, NotLoggedIn } from './commands/context';
+import { registerEvents } from './commands/events';
 import { registerGpus } from './commands/gpus';
 import { registerInstances } from './commands/instances';
 import { registerLogin } from './commands/login';
@@ -59,6 +60,7 @@ function program(io: Io, result: { exitCode: number }): Command {
   registerTemplates(root, ctx);
   registerAccount(root, ctx);
   registerSshKeys(root, ctx);
+  registerEvents(root, ctx);
   return root;
 }
 

@@ -21,7 +21,8 @@ export function fields(pairs: readonly [string, unknown][]): string {
   return pairs.map(([name, value]) => `${name.padEnd(width)}  ${text(value)}`).join('\n');
 }
 
-function text(value: unknown): string {
+/** One value as a cell: '-' for none, lists joined, control characters made visible. */
+export function text(value: unknown): string {
   if (value === null || value === undefined) return '-';
   if (Array.isArray(value)) return value.join(',');
   return visible(String(value));

@@ -6,6 +6,11 @@ import { parseCliEnv } from './env';
 
 /** The process's own input and output, and its environment read once. */
 export function processIo(): Io {
+  // A reader that went away (`rentgpu events tail | head -1`): end quietly, as Unix tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   return {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
@@ -24,6 +29,19 @@ export function processIo(): Io {
         child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : EXIT.api)));
       }),
     prompt: (question) => readLine(process.stdin, process.stderr, question),
+    onInterrupt: (stop) => {
+      const once = () => {
+        process.off('SIGINT', once);
+        process.off('SIGTERM', once);
+        stop();
+      };
+      process.on('SIGINT', once);
+      process.on('SIGTERM', once);
+      return () => {
+        process.off('SIGINT', once);
+        process.off('SIGTERM', once);
+      };
+    },
   };
 }
 

@@ -14,8 +14,18 @@ export interface Io {
   exec(command: string, args: string[]): Promise<number>;
   isTTY: boolean;
   env: CliEnv;
-  /** Between two reads of an instance while `--wait` waits (tests pass a short one). */
+  /**
+   * Between two reads of an instance while `--wait` waits, and the least time between two
+   * answers without news while `events tail` follows (tests pass a short one).
+   */
   pollMs?: number;
+  /** The first wait after a failed call while `events tail` follows (tests pass a short one). */
+  retryMs?: number;
+  /**
+   * Calls `stop` on the first SIGINT or SIGTERM (a second one ends the process as usual);
+   * answers a function that stops listening. Only commands that run until stopped use it.
+   */
+  onInterrupt?(stop: () => void): () => void;
 }
 
 /** The options given before the command's name. */
