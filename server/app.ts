@@ -43,6 +43,7 @@ import { registerOpenApi } from './modules/public-api/openapi';
 import { publicApiRoutes } from './modules/public-api/routes';
 import { sshKeysRoutes } from './modules/ssh-keys/routes';
 import { usersRoutes } from './modules/users/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -149,6 +150,8 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   );
   // Listening before serving: a signal from another process is heard from the first request.
   await app.deps.signals.start();
+  // The event log's readers (docs/decisions/027), woken by the log's own NOTIFY from here on.
+  await app.deps.events.start();
   // Hooks that run on every request take a callback, not a promise (cheaper per request).
   const { health } = app.deps;
   app.addHook('onRequest', (request, reply, done) => {
@@ -170,6 +173,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       app.log.warn({ err: error }, 'giving back console places failed');
     });
     await consoleSlots.close();
+    await app.deps.events.close();
     await app.deps.signals.close();
   });
 
@@ -208,6 +212,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(accountRoutes);
   await app.register(apiKeysRoutes);
   await app.register(sshKeysRoutes);
+  await app.register(webhookRoutes);
   await app.register(agentRoutes);
   // The public API (bearer API keys, tiers): /api/v1 beside the agents' /api/v1/agents.
   await app.register(publicApiRoutes, { prefix: '/api/v1' });

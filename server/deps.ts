@@ -18,6 +18,9 @@ import { type AuthService, createAuthService } from './modules/auth/service';
 import { type ContactService, createContactService } from './modules/contact/service';
 import { createDemoService } from './modules/demo/service';
 import { createDeployService, type DeployService } from './modules/deploy/service';
+import { createEventDispatcher, type EventDispatcher } from './modules/events/dispatcher';
+import { hostWorkReader, readCacheReader } from './modules/events/hints';
+import { eventsRepo } from './modules/events/repo';
 import { createHealthService, type HealthService } from './modules/health/service';
 import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
@@ -34,7 +37,7 @@ import { createVmService, type VmService } from './modules/instances/vm-service'
 import { createAccountBook } from './modules/ledger/accounts';
 import { createListingsService, type ListingsService } from './modules/listings/service';
 import { createNewsletterService, type NewsletterService } from './modules/newsletter/service';
-import { createHostAlerts, createInstanceAlerts } from './modules/notifications/service';
+import { createMailReader } from './modules/notifications/event-mail';
 import type { LocalPaypalSandbox } from './modules/payments/sandbox/paypal-api';
 import { createPaymentsService, type PaymentsService } from './modules/payments/service';
 import { createWalletService, type WalletService } from './modules/payments/wallet';
@@ -46,6 +49,7 @@ import { createProvidersService, type ProvidersService } from './modules/provide
 import { createInstanceBilling, type InstanceBilling } from './modules/public-api/billing';
 import { createSshKeysService, type SshKeysService } from './modules/ssh-keys/service';
 import { createUsersService, type UsersService } from './modules/users/service';
+import { createWebhooks, type Webhooks } from './modules/webhooks/create';
 import { createWorker, type Worker } from './worker';
 import { housekeepingJobs, instanceJobs } from './worker/jobs';
 
@@ -85,6 +89,11 @@ export interface AppDeps {
   /** The worker's named jobs (server/worker); main.ts starts its timer. */
   worker: Worker;
   /**
+   * The event log's readers in this process (docs/decisions/027): e-mail, host wakes, cache
+   * drops, webhooks. Started and closed with the app (server/app.ts).
+   */
+  events: EventDispatcher;
+  /**
    * PayPal's REST API: the real one from PAYPAL_CLIENT_ID/SECRET, the in-process local sandbox
    * (PAYPAL_MODE local-sandbox), or null ("not configured").
    */
@@ -108,6 +117,11 @@ export interface AppDeps {
   listings: ListingsService;
   sshKeys: SshKeysService;
   apiKeys: ApiKeysService;
+  /**
+   * Signed webhooks (docs/decisions/027): the endpoints' service, the event log's `webhooks`
+   * reader and the delivery loop, which main.ts starts beside the worker.
+   */
+  webhooks: Webhooks;
   contact: ContactService;
   newsletter: NewsletterService;
   /** GET /api/health: whether the database answers. */
@@ -161,6 +175,15 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     allowPrivate: env.ALLOW_PRIVATE_HOST_ADDRESSES,
     resolve: infra.resolve ?? systemResolve,
   };
+  const webhooks = createWebhooks({
+    db,
+    clock,
+    mailer,
+    log,
+    targets,
+    httpsOnly: env.NODE_ENV === 'production',
+    appendEvent: (conn, event) => eventsRepo.append(conn, event),
+  });
   // What changes in one process is heard by every other (NOTIFY/LISTEN on PostgreSQL).
   const signals = signalsFor(database, log);
   const cached = new ReadCache<{ body: string | Buffer; nextCursor: string | null }>(
@@ -191,9 +214,6 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     images,
     containerImages: env.CONTAINER_TEMPLATE_IMAGES,
     provisioningTimeoutMs: env.PROVISIONING_TIMEOUT_MS,
-    onChange: invalidateReads,
-    onInstanceEvent: createInstanceAlerts({ db, mailer, log }),
-    onHostWork: (hostId) => void signals.publish('host-work', hostId),
   });
   const hosts = createHostsService({
     db,
@@ -201,13 +221,25 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     clock,
     heartbeatIntervalMs: env.AGENT_HEARTBEAT_INTERVAL_MS,
     offlineAfterMs: env.HOST_OFFLINE_AFTER_MS,
-    onEvent: createHostAlerts({ db, mailer, log }),
     onListingsChange: invalidateReads,
     wake,
     hostAddressAllowlist: env.HOST_ADDRESS_ALLOWLIST,
     allowPrivateAddresses: targets.allowPrivate,
     images,
     log,
+  });
+  // The only way out of the core (docs/decisions/027): every change is an event in the log,
+  // written with the change; these read it. Host wakes and cache drops in every process, the
+  // durable readers (e-mail, webhooks) in one process at a time.
+  const events = createEventDispatcher({
+    db,
+    signals,
+    log,
+    hints: [
+      hostWorkReader((hostId) => wake.wake(hostId)),
+      readCacheReader(() => cached.invalidate()),
+    ],
+    durable: [createMailReader({ db, mailer }), webhooks.reader],
   });
   const demo = createDemoService({ db, clock });
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });
@@ -261,6 +293,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     hosts,
     vms: createVmService({ db, instances, hosts, images }),
     images,
+    events,
     worker: createWorker(
       [
         ...instanceJobs({
@@ -290,6 +323,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     listings: createListingsService(db),
     sshKeys: createSshKeysService(db),
     apiKeys: createApiKeysService(db, signals),
+    webhooks,
     contact: createContactService({
       db,
       clock,

@@ -51,6 +51,11 @@ export interface Database {
    */
   exclusively<T>(lock: StartupLock, fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * The embedded database's LISTEN (its own process hears its NOTIFYs); absent on PostgreSQL,
+   * where the signals' listener connection hears them (server/lib/signals-postgres.ts).
+   */
+  listen?(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     exclusively: (_lock, fn) => fn(),
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    listen: async (channel, callback) => {
+      const unlisten = await owned.listen(channel, callback);
+      return async () => {
+        if (!owned.closed) await unlisten();
+      };
     },
     close: async () => {
       if (!owned.closed) await owned.close();

@@ -5,6 +5,7 @@
  */
 export * from './schema/accounts';
 export * from './schema/content';
+export * from './schema/events';
 export * from './schema/idempotency';
 export * from './schema/instances';
 export * from './schema/ledger';
@@ -15,3 +16,4 @@ export * from './schema/provider-applications';
 export * from './schema/rate-limits';
 export * from './schema/spend-caps';
 export * from './schema/two-factor';
+export * from './schema/webhooks';

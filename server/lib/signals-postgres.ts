@@ -175,6 +175,7 @@ export function createPostgresSignals(options: PostgresSignalsOptions): Postgres
     transport: 'postgres',
     publish,
     afterCommit: (work) => publishAfter(publish, work),
+    deliverLocally: (kind, id) => handlers.deliver(kind, id),
     on: handlers.on,
     onResync: handlers.onResync,
     get listening() {
@@ -206,7 +207,8 @@ export function createPostgresSignals(options: PostgresSignalsOptions): Postgres
 
 /** The bus for this database: NOTIFY/LISTEN on PostgreSQL, the local one on PGlite. */
 export function signalsFor(database: Database, log?: SignalsLog): Signals {
-  if (database.driver !== 'postgres' || !database.url) return createLocalSignals(log);
+  if (database.driver !== 'postgres' || !database.url)
+    return createLocalSignals(log, database.listen);
   const { db } = database;
   return createPostgresSignals({
     url: database.url,

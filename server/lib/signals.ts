@@ -17,13 +17,19 @@ export type SignalKind =
   /** A user's keys were re-dated or deleted (id: the user). */
   | 'api-keys-of-user'
   /** Listings or their availability changed: cached public pages are dropped (no id). */
-  | 'read-cache';
+  | 'read-cache'
+  /**
+   * The event log has new events (docs/decisions/027): sent by the database itself, from the
+   * transaction that wrote them, so it is heard at its commit by every process (no id).
+   */
+  | 'events';
 
 const KINDS: ReadonlySet<string> = new Set<SignalKind>([
   'host-work',
   'api-key',
   'api-keys-of-user',
   'read-cache',
+  'events',
 ]);
 
 /** A handler's id: undefined means "every one of this kind". */
@@ -45,6 +51,11 @@ export interface Signals {
    * resolves: a transaction that rolls back (throws) sends nothing.
    */
   afterCommit<T>(work: (raise: RaiseSignal) => Promise<T>): Promise<T>;
+  /**
+   * Runs this process's handlers of `kind` only, sending nothing: for what every process learns
+   * by itself (each reads the event log, docs/decisions/027).
+   */
+  deliverLocally(kind: SignalKind, id?: string): void;
   /** Hears one kind from every process; returns the unsubscribe. */
   on(kind: SignalKind, handler: SignalHandler): () => void;
   /**
@@ -138,8 +149,13 @@ export function decodeSignal(
 }
 
 /** The embedded database's bus: one process, so handlers run here and nothing is sent. */
-export function createLocalSignals(log?: SignalsLog): Signals {
+export function createLocalSignals(
+  log?: SignalsLog,
+  /** The embedded database's LISTEN: its NOTIFYs (the event log's) are heard here too. */
+  listen?: (channel: string, callback: (payload: string) => void) => Promise<() => Promise<void>>,
+): Signals {
   const handlers = createSignalHandlers(log);
+  let unlisten: (() => Promise<void>) | null = null;
   const publish = async (kind: SignalKind, id?: string) => handlers.deliver(kind, id);
   return {
     transport: 'local',
@@ -148,9 +164,20 @@ export function createLocalSignals(log?: SignalsLog): Signals {
       return Promise.resolve();
     },
     afterCommit: (work) => publishAfter(publish, work),
+    deliverLocally: (kind, id) => handlers.deliver(kind, id),
     on: handlers.on,
     onResync: handlers.onResync,
-    start: async () => {},
-    close: async () => {},
+    start: async () => {
+      if (!listen || unlisten) return;
+      unlisten = await listen(SIGNAL_CHANNEL, (payload) => {
+        const signal = decodeSignal(payload);
+        if (signal) handlers.deliver(signal.kind, signal.id);
+      });
+    },
+    close: async () => {
+      const stop = unlisten;
+      unlisten = null;
+      await stop?.().catch(() => {});
+    },
   };
 }

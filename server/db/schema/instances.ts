@@ -149,6 +149,8 @@ export const instances = pgTable(
     idleThresholdPercent: integer('idle_threshold_percent').notNull().default(5),
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
     idleWarnedAt: timestamp('idle_warned_at', { withTimezone: true }),
+    /** Its events' sequence (docs/decisions/027): bumped by the database's trigger with each. */
+    eventSeq: integer('event_seq').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

@@ -28,6 +28,8 @@ export const ledgerAccounts = pgTable(
     providerId: integer('provider_id').references(() => providers.id),
     balanceMicros: bigint('balance_micros', { mode: 'bigint' }).notNull().default(sql`0`),
     tracksBalance: boolean('tracks_balance').notNull(),
+    /** Wallets and earnings: their events' sequence (docs/decisions/027), bumped by the ledger's trigger. */
+    eventSeq: integer('event_seq').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

@@ -202,6 +202,8 @@ export const hosts = pgTable(
     /** Set when the host went silent for 90 s; cleared by its next heartbeat. */
     offlineSince: timestamp('offline_since', { withTimezone: true }),
     heartbeatCount: bigint('heartbeat_count', { mode: 'number' }).notNull().default(0),
+    /** Its events' sequence (docs/decisions/027): bumped by the database's trigger with each. */
+    eventSeq: integer('event_seq').notNull().default(0),
     createdAt: createdAt(),
     removedAt: timestamp('removed_at', { withTimezone: true }),
   },

@@ -74,7 +74,17 @@ export function createInstanceAlerts(deps: {
   mailer: Mailer;
   log: { error(obj: unknown, msg: string): void };
 }) {
-  async function send(event: InstanceEvent) {
+  const send = instanceAlertSender(deps);
+  return (event: InstanceEvent) => {
+    send(event).catch((error: unknown) =>
+      deps.log.error({ err: error, event }, 'instance alert e-mail failed'),
+    );
+  };
+}
+
+/** Sends one instance alert (where the user's settings allow); resolves once it is sent. */
+export function instanceAlertSender(deps: { db: Db; mailer: Mailer }) {
+  return async function send(event: InstanceEvent): Promise<void> {
     const to = event.recipient
       ? usersService.alertAddressOf(event.recipient)
       : await usersService.alertAddress(deps.db, event.userId);
@@ -83,11 +93,6 @@ export function createInstanceAlerts(deps: {
       to,
       ...MESSAGES[event.kind](event.instanceId ?? 0, event),
     });
-  }
-  return (event: InstanceEvent) => {
-    send(event).catch((error: unknown) =>
-      deps.log.error({ err: error, event }, 'instance alert e-mail failed'),
-    );
   };
 }
 
@@ -100,7 +105,17 @@ export function createHostAlerts(deps: {
   mailer: Mailer;
   log: { error(obj: unknown, msg: string): void };
 }) {
-  async function send(event: HostEvent) {
+  const send = hostAlertSender(deps);
+  return (event: HostEvent) => {
+    send(event).catch((error: unknown) =>
+      deps.log.error({ err: error, event }, 'host alert e-mail failed'),
+    );
+  };
+}
+
+/** Sends a provider's host-offline alert (where their settings allow). */
+export function hostAlertSender(deps: { db: Db; mailer: Mailer }) {
+  return async function send(event: Pick<HostEvent, 'hostId' | 'instanceIds'>): Promise<void> {
     const rows = await deps.db
       .select({ name: hosts.name, userId: providers.userId })
       .from(hosts)
@@ -116,10 +131,5 @@ export function createHostAlerts(deps: {
       subject: `Your host "${row.name}" is offline`,
       text: `RentGPU has not heard from host "${row.name}" for 90 seconds, so it is offline: its listings cannot be rented and ${n} instance${n === 1 ? '' : 's'} on it ${n === 1 ? 'is' : 'are'} not billed until it is back. Instances unreachable for 20 minutes end and their renters are refunded. Check the agent with: systemctl status rentgpu-agent`,
     });
-  }
-  return (event: HostEvent) => {
-    send(event).catch((error: unknown) =>
-      deps.log.error({ err: error, event }, 'host alert e-mail failed'),
-    );
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/rules/spend-caps';
 import type { Conn, Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
+import { eventsRepo } from '../events/repo';
 import { type PeriodKey, type PeriodRow, spendCapsRepo } from './repo';
 
 /** Who is charged: the account, and the API key that launched the instance (if any). */
@@ -114,6 +115,28 @@ const warningOf = (limit: Limit, spent: bigint): SpendWarning => ({
   spent: microsToDollars(spent),
 });
 
+/** The subject of a cap's events: the account's (its user) or one key's. */
+export const spendCapSubject = (userId: string, apiKeyId: string | null) => apiKeyId ?? userId;
+
+/** A warning given is an event of the log, in the transaction that marked it (docs/decisions/027). */
+async function recordWarning(tx: Tx, warning: SpendWarning, at: Date): Promise<SpendWarning> {
+  await eventsRepo.append(tx, {
+    type: 'spend_cap.warning',
+    at,
+    accountUserId: warning.userId,
+    subjectKind: 'spend_cap',
+    subjectId: spendCapSubject(warning.userId, warning.apiKeyId),
+    data: {
+      scope: warning.apiKeyId === null ? 'account' : 'api_key',
+      apiKeyId: warning.apiKeyId,
+      period: warning.period,
+      cap: warning.cap,
+      spent: warning.spent,
+    },
+  });
+  return warning;
+}
+
 /**
  * The metered-minute job's view of spend for one batch (wallets already locked): whether a
  * minute fits every cap of its spender, the minutes added in memory, then written at once.
@@ -171,7 +194,7 @@ export const spendCapsService = {
       }
       if (row.warnedAt !== null || !atWarning(row.spentMicros, limit.capMicros)) continue;
       if (await spendCapsRepo.markWarned(tx, row, now)) {
-        warnings.push(warningOf(limit, row.spentMicros));
+        warnings.push(await recordWarning(tx, warningOf(limit, row.spentMicros), now));
       }
     }
     return warnings;
@@ -220,7 +243,7 @@ export const spendCapsService = {
             continue;
           }
           if (await spendCapsRepo.markWarned(writeTx, row, at)) {
-            warnings.push(warningOf(limit, row.spentMicros));
+            warnings.push(await recordWarning(writeTx, warningOf(limit, row.spentMicros), at));
           }
         }
         return warnings;

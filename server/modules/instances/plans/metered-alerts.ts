@@ -1,5 +1,6 @@
 import { dollarsToMicros, microsToDollars } from '../../../../shared/rules/money';
 import type { Conn } from '../../../db/client';
+import { eventsRepo } from '../../events/repo';
 import { usersService } from '../../users/service';
 import type { InstancesContext } from '../context';
 import { meteredSql } from './metered-sql';
@@ -13,7 +14,7 @@ export async function warnLowBalances(
   now: Date,
   batch = 500,
 ): Promise<number> {
-  const { db, config } = ctx;
+  const { db } = ctx;
   let after: string | null = null;
   let warned = 0;
   for (;;) {
@@ -25,14 +26,23 @@ export async function warnLowBalances(
           ? s.hourlyMicros
           : dollarsToMicros(billing.lowBalanceThreshold);
       if (s.balanceMicros < threshold) {
-        if (await meteredSql.markLowBalance(db, s.userId, now)) {
-          warned += 1;
-          config.onInstanceEvent?.({
-            kind: 'low_balance',
-            userId: s.userId,
-            balance: microsToDollars(s.balanceMicros),
+        // The crossing is marked and becomes an event in one transaction (docs/decisions/027).
+        const marked = await db.transaction(async (tx) => {
+          if (!(await meteredSql.markLowBalance(tx, s.userId, now))) return false;
+          await eventsRepo.append(tx, {
+            type: 'wallet.low_balance',
+            at: now,
+            accountUserId: s.userId,
+            subjectKind: 'wallet',
+            subjectId: s.userId,
+            data: {
+              balance: microsToDollars(s.balanceMicros),
+              threshold: microsToDollars(threshold),
+            },
           });
-        }
+          return true;
+        });
+        if (marked) warned += 1;
       } else {
         await meteredSql.clearBalanceAlerts(db, s.userId);
       }

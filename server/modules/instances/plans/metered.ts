@@ -250,9 +250,10 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     },
 
     /** Compute stops being charged and its unit goes back; the disk stays. */
-    async stop(tx, instance, now) {
+    async stop(tx, instance, now, by) {
       if (!canAct(stateOf(instance), 'stop')) throw refuse(instance, 'stop');
-      return stopMetered(tx, instance, now, null);
+      // The system's stops (a deadline, idle) say why in the same change: its event carries it.
+      return stopMetered(tx, instance, now, by === 'user' || by === 'api' ? null : by);
     },
 
     /**

@@ -1,4 +1,10 @@
-import { type CapReached, type SpendWarning, spendCapsService } from '../../spend-caps/service';
+import { eventsRepo } from '../../events/repo';
+import {
+  type CapReached,
+  type SpendWarning,
+  spendCapSubject,
+  spendCapsService,
+} from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { InstanceEvent } from '../types';
@@ -38,13 +44,30 @@ export async function stopForSpendCaps(
     if (seen.has(key)) continue;
     seen.add(key);
     const ids = await spendCapsService.runningMetered(ctx.db, scope.userId, scope.apiKeyId);
+    let reachedTold = false;
     for (const id of ids) {
       const row = await ctx.accounts.transact(async (tx) => {
         const found = await instancesRepo.lockView(tx, id);
         if (found?.instance.status !== 'running') return null;
         await stopMetered(tx, found.instance, now, ENDINGS.spendCap.reason);
+        // The cap reached is an event once per scope and pass, with its first stop.
+        if (!reachedTold) {
+          await eventsRepo.append(tx, {
+            type: 'spend_cap.reached',
+            at: now,
+            accountUserId: scope.userId,
+            subjectKind: 'spend_cap',
+            subjectId: spendCapSubject(scope.userId, scope.apiKeyId),
+            data: {
+              scope: scope.apiKeyId === null ? 'account' : 'api_key',
+              apiKeyId: scope.apiKeyId,
+              period: scope.period,
+            },
+          });
+        }
         return found.instance;
       });
+      if (row) reachedTold = true;
       if (!row) continue;
       stopped += 1;
       const event = toldOf('spendCap', row);

@@ -1,0 +1,216 @@
+-- The event log (docs/decisions/027, issue 40): every change a renter or provider is told of,
+-- written by the database in the statement that makes the change — by triggers on the tables
+-- that hold it (instances, ledger_entries, hosts), and by the app in the same transaction for
+-- what no column records (spend-cap warnings, low balance, test pings). There is no "after
+-- commit" in between: an event without its change, or a change without its event, cannot be.
+-- `txid` is the writing transaction's id: readers take only events whose transaction is older
+-- than every transaction still running (pg_snapshot_xmin), so a cursor never skips an event
+-- whose lower id committed after a higher one.
+CREATE TABLE "events" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY,
+	"type" text NOT NULL,
+	"at" timestamp with time zone NOT NULL,
+	"account_user_id" uuid NOT NULL,
+	"subject_kind" text NOT NULL,
+	"subject_id" text NOT NULL,
+	"subject_seq" bigint NOT NULL,
+	"data" jsonb NOT NULL,
+	"txid" xid8 DEFAULT pg_current_xact_id() NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "events_account_idx" ON "events" USING btree ("account_user_id", "id");
+--> statement-breakpoint
+CREATE INDEX "events_subject_idx" ON "events" USING btree ("subject_kind", "subject_id", "id");
+--> statement-breakpoint
+-- Durable readers' cursors (mail, webhooks): advanced in the transaction that records what the
+-- reader did with the events up to it.
+CREATE TABLE "event_readers" (
+	"name" text PRIMARY KEY NOT NULL,
+	"last_id" bigint DEFAULT 0 NOT NULL,
+	"leased_until" timestamp with time zone,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+-- Sequence numbers of subjects whose rows keep none (spend caps, webhook endpoints, tests).
+CREATE TABLE "event_subjects" (
+	"subject_kind" text NOT NULL,
+	"subject_id" text NOT NULL,
+	"seq" bigint NOT NULL,
+	CONSTRAINT "event_subjects_pkey" PRIMARY KEY ("subject_kind", "subject_id")
+);
+--> statement-breakpoint
+ALTER TABLE "instances" ADD COLUMN "event_seq" integer DEFAULT 0 NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "ledger_accounts" ADD COLUMN "event_seq" integer DEFAULT 0 NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "hosts" ADD COLUMN "event_seq" integer DEFAULT 0 NOT NULL;
+--> statement-breakpoint
+-- Dollars as the API writes them: six decimals.
+CREATE FUNCTION rentgpu_dollars(micros bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+	SELECT to_char(micros::numeric / 1000000, 'FM999999999990.000000')
+$$;
+--> statement-breakpoint
+-- One event row, and the wake-up of every process's readers (one NOTIFY per transaction:
+-- PostgreSQL folds identical payloads; heard by the signals' listener, docs/decisions/017).
+CREATE FUNCTION rentgpu_emit(
+	p_type text, p_at timestamptz, p_account uuid, p_subject_kind text, p_subject_id text,
+	p_seq bigint, p_data jsonb
+) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO events (type, at, account_user_id, subject_kind, subject_id, subject_seq, data)
+	VALUES (p_type, p_at, p_account, p_subject_kind, p_subject_id, p_seq, p_data);
+	PERFORM pg_notify('rentgpu_signals', '{"kind":"events","from":"db"}');
+END
+$$;
+--> statement-breakpoint
+-- Instances: created, every state change (with its end reason), host unreachable and back,
+-- the idle warning. BEFORE, so the row's own event_seq counts them without a second write.
+CREATE FUNCTION rentgpu_instance_events() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+	base jsonb;
+	ev text;
+BEGIN
+	base := jsonb_build_object(
+		'instanceId', NEW.id,
+		'state', NEW.status,
+		'kind', NEW.kind,
+		'billingPlan', NEW.billing_plan,
+		'hostId', NEW.host_id,
+		'listingId', NEW.gpu_listing_id,
+		'hourlyRate', rentgpu_dollars(NEW.hourly_rate_micros),
+		'charged', rentgpu_dollars(NEW.charged_micros),
+		'generation', NEW.generation
+	);
+	IF TG_OP = 'INSERT' THEN
+		NEW.event_seq := NEW.event_seq + 1;
+		PERFORM rentgpu_emit('instance.created', NEW.state_changed_at, NEW.user_id, 'instance',
+			NEW.id::text, NEW.event_seq, base || jsonb_build_object('source', NEW.source,
+			'template', NEW.template, 'image', NEW.container_image));
+		RETURN NEW;
+	END IF;
+	IF NEW.status IS DISTINCT FROM OLD.status THEN
+		ev := CASE NEW.status WHEN 'running' THEN 'instance.ready' ELSE 'instance.' || NEW.status END;
+		NEW.event_seq := NEW.event_seq + 1;
+		PERFORM rentgpu_emit(ev, NEW.state_changed_at, NEW.user_id, 'instance', NEW.id::text,
+			NEW.event_seq, base || jsonb_build_object(
+				'previousState', OLD.status,
+				'wasUnreachable', OLD.unreachable_since IS NOT NULL,
+				'reason', CASE WHEN NEW.status IN ('stopping', 'stopped', 'terminating', 'terminated', 'failed')
+					THEN coalesce(NEW.end_reason, 'user') END,
+				'error', CASE WHEN NEW.status = 'failed' THEN NEW.host_error END,
+				'readyAt', NEW.ready_at,
+				'endTime', NEW.end_time,
+				'usedCost', rentgpu_dollars(NEW.used_cost_micros),
+				'refund', rentgpu_dollars(NEW.refund_micros)));
+	END IF;
+	IF (NEW.unreachable_since IS NULL) <> (OLD.unreachable_since IS NULL) THEN
+		NEW.event_seq := NEW.event_seq + 1;
+		PERFORM rentgpu_emit(
+			CASE WHEN NEW.unreachable_since IS NULL THEN 'instance.host_reachable' ELSE 'instance.host_unreachable' END,
+			coalesce(NEW.unreachable_since, NEW.state_changed_at, now()), NEW.user_id, 'instance', NEW.id::text,
+			NEW.event_seq, base || jsonb_build_object('unreachableSince', coalesce(NEW.unreachable_since, OLD.unreachable_since)));
+	END IF;
+	IF NEW.idle_warned_at IS NOT NULL AND OLD.idle_warned_at IS NULL THEN
+		NEW.event_seq := NEW.event_seq + 1;
+		PERFORM rentgpu_emit('instance.idle_warning', NEW.idle_warned_at, NEW.user_id, 'instance',
+			NEW.id::text, NEW.event_seq, base || jsonb_build_object(
+				'idleStopMinutes', NEW.idle_stop_minutes, 'idleThresholdPercent', NEW.idle_threshold_percent,
+				'lastActiveAt', NEW.last_active_at));
+	END IF;
+	RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "instances_events_insert" BEFORE INSERT ON "instances"
+	FOR EACH ROW EXECUTE FUNCTION rentgpu_instance_events();
+--> statement-breakpoint
+CREATE TRIGGER "instances_events_update" BEFORE UPDATE ON "instances"
+	FOR EACH ROW WHEN (
+		OLD.status IS DISTINCT FROM NEW.status
+		OR (OLD.unreachable_since IS NULL) <> (NEW.unreachable_since IS NULL)
+		OR (OLD.idle_warned_at IS NULL AND NEW.idle_warned_at IS NOT NULL)
+	) EXECUTE FUNCTION rentgpu_instance_events();
+--> statement-breakpoint
+-- The ledger: one event per line on a wallet (wallet.credited / wallet.debited) or a provider's
+-- earnings (earnings.*), with the transaction's kind, reference and the balance after. AFTER
+-- the statement's rows are in, so the balance read is the one the posting left.
+CREATE FUNCTION rentgpu_ledger_events() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+	acct record;
+	txn record;
+	owner uuid;
+BEGIN
+	UPDATE ledger_accounts SET event_seq = event_seq + 1
+		WHERE id = NEW.account_id AND kind IN ('wallet', 'provider_earnings')
+		RETURNING id, kind, user_id, provider_id, balance_micros, event_seq INTO acct;
+	IF NOT FOUND THEN
+		RETURN NULL;
+	END IF;
+	SELECT kind, memo, reference, created_at INTO txn FROM ledger_transactions WHERE id = NEW.transaction_id;
+	IF acct.kind = 'wallet' THEN
+		owner := acct.user_id;
+	ELSE
+		SELECT user_id INTO owner FROM providers WHERE id = acct.provider_id;
+		IF owner IS NULL THEN
+			RETURN NULL;
+		END IF;
+	END IF;
+	PERFORM rentgpu_emit(
+		CASE WHEN acct.kind = 'wallet' THEN 'wallet.' ELSE 'earnings.' END
+			|| CASE WHEN NEW.amount_micros > 0 THEN 'credited' ELSE 'debited' END,
+		txn.created_at, owner,
+		CASE WHEN acct.kind = 'wallet' THEN 'wallet' ELSE 'earnings' END,
+		CASE WHEN acct.kind = 'wallet' THEN acct.user_id::text ELSE acct.provider_id::text END,
+		acct.event_seq,
+		jsonb_build_object(
+			'amount', rentgpu_dollars(abs(NEW.amount_micros)),
+			'amountMicros', NEW.amount_micros::text,
+			'ledgerKind', txn.kind,
+			'memo', txn.memo,
+			'reference', txn.reference,
+			'transactionId', NEW.transaction_id::text,
+			'balance', rentgpu_dollars(acct.balance_micros)));
+	RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "ledger_entries_events" AFTER INSERT ON "ledger_entries"
+	FOR EACH ROW EXECUTE FUNCTION rentgpu_ledger_events();
+--> statement-breakpoint
+-- Hosts: offline and back (offline_since), and a new readiness verdict, to the provider's user.
+CREATE FUNCTION rentgpu_host_events() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+	owner uuid;
+BEGIN
+	SELECT user_id INTO owner FROM providers WHERE id = NEW.provider_id;
+	IF owner IS NULL THEN
+		RETURN NEW;
+	END IF;
+	IF (NEW.offline_since IS NULL) <> (OLD.offline_since IS NULL) THEN
+		NEW.event_seq := NEW.event_seq + 1;
+		PERFORM rentgpu_emit(
+			CASE WHEN NEW.offline_since IS NULL THEN 'host.online' ELSE 'host.offline' END,
+			coalesce(NEW.offline_since, NEW.last_heartbeat_at, now()), owner, 'host', NEW.id, NEW.event_seq,
+			jsonb_build_object('hostId', NEW.id, 'name', NEW.name,
+				'status', CASE WHEN NEW.offline_since IS NULL THEN 'online' ELSE 'offline' END,
+				'offlineSince', coalesce(NEW.offline_since, OLD.offline_since),
+				'lastHeartbeatAt', NEW.last_heartbeat_at));
+	END IF;
+	IF NEW.readiness IS DISTINCT FROM OLD.readiness AND NEW.readiness IS NOT NULL THEN
+		NEW.event_seq := NEW.event_seq + 1;
+		PERFORM rentgpu_emit('host.readiness_changed', coalesce(NEW.last_heartbeat_at, now()), owner,
+			'host', NEW.id, NEW.event_seq,
+			jsonb_build_object('hostId', NEW.id, 'name', NEW.name,
+				'ready', NEW.readiness -> 'ready', 'readyGpus', NEW.readiness -> 'readyGpus',
+				'problems', NEW.readiness -> 'problems',
+				'wasReady', OLD.readiness -> 'ready'));
+	END IF;
+	RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "hosts_events" BEFORE UPDATE ON "hosts"
+	FOR EACH ROW WHEN (
+		(OLD.offline_since IS NULL) <> (NEW.offline_since IS NULL)
+		OR OLD.readiness IS DISTINCT FROM NEW.readiness
+	) EXECUTE FUNCTION rentgpu_host_events();

@@ -1,0 +1,151 @@
+import { sql } from 'drizzle-orm';
+import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
+import type { Conn } from '../../db/client';
+import type { StoredEvent } from './types';
+
+export interface NewEvent {
+  type: EventType;
+  at: Date;
+  accountUserId: string;
+  subjectKind: EventSubjectKind;
+  subjectId: string;
+  data: Record<string, unknown>;
+}
+
+interface EventRow {
+  id: string;
+  type: EventType;
+  at: string | Date;
+  account_user_id: string;
+  subject_kind: EventSubjectKind;
+  subject_id: string;
+  subject_seq: string | number;
+  data: Record<string, unknown> | string;
+}
+
+function toEvent(row: EventRow): StoredEvent {
+  return {
+    id: BigInt(row.id),
+    type: row.type,
+    at: row.at instanceof Date ? row.at : new Date(row.at),
+    accountUserId: row.account_user_id,
+    subjectKind: row.subject_kind,
+    subjectId: row.subject_id,
+    subjectSeq: Number(row.subject_seq),
+    data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
+  };
+}
+
+const rowsOf = (result: unknown): EventRow[] =>
+  ((result as { rows?: EventRow[] }).rows ?? (result as EventRow[])) as EventRow[];
+
+/**
+ * Only events every reader can already see in full: those whose writing transaction is older
+ * than any still running. A later-committing transaction's lower id is then never skipped by a
+ * cursor that moved past it (the log's ids are handed out at insert, not at commit).
+ */
+const SETTLED = sql`e.txid < pg_snapshot_xmin(pg_current_snapshot())`;
+
+export interface EventFilter {
+  after: bigint;
+  limit: number;
+  /** Whose events (the API); none: everyone's (the readers). */
+  accountUserId?: string;
+  /** Exact types, and subject kinds whose every type is wanted (`instance.*`). */
+  types?: string[];
+  subjectKinds?: string[];
+  subject?: { kind: string; id: string };
+}
+
+/**
+ * The log's one way in for what no row's trigger writes (docs/decisions/027): spend-cap
+ * warnings, low balance, webhook pings and disables. Written with the caller's connection,
+ * so inside its transaction; the subject's sequence is counted in `event_subjects`.
+ */
+export const eventsRepo = {
+  async append(conn: Conn, e: NewEvent): Promise<bigint> {
+    // A wallet counts its events on its ledger row, as its postings' events do.
+    const seq =
+      e.subjectKind === 'wallet'
+        ? sql`update ledger_accounts set event_seq = event_seq + 1
+            where kind = 'wallet' and user_id = ${e.subjectId}::uuid returning event_seq as seq`
+        : sql`insert into event_subjects (subject_kind, subject_id, seq)
+            values (${e.subjectKind}, ${e.subjectId}, 1)
+            on conflict (subject_kind, subject_id) do update set seq = event_subjects.seq + 1
+            returning seq`;
+    const result = await conn.execute(sql`
+      with s as (${seq}), n as (select pg_notify('rentgpu_signals', '{"kind":"events","from":"db"}'))
+      insert into events (type, at, account_user_id, subject_kind, subject_id, subject_seq, data)
+      select ${e.type}, ${e.at.toISOString()}::timestamptz, ${e.accountUserId}::uuid,
+        ${e.subjectKind}, ${e.subjectId}, s.seq, ${JSON.stringify(e.data)}::jsonb
+      from s, n
+      returning id::text`);
+    const [row] = rowsOf(result);
+    if (!row) throw new Error('event not written');
+    return BigInt(row.id);
+  },
+
+  /** Settled events after a cursor, oldest first. */
+  async list(conn: Conn, f: EventFilter): Promise<StoredEvent[]> {
+    const where = [sql`e.id > ${f.after.toString()}::bigint`, SETTLED];
+    if (f.accountUserId) where.push(sql`e.account_user_id = ${f.accountUserId}::uuid`);
+    if (f.subject)
+      where.push(sql`e.subject_kind = ${f.subject.kind} and e.subject_id = ${f.subject.id}`);
+    const typeParts = [];
+    if (f.types && f.types.length > 0)
+      typeParts.push(sql`e.type = any(${`{${f.types.join(',')}}`}::text[])`);
+    if (f.subjectKinds && f.subjectKinds.length > 0)
+      typeParts.push(sql`e.subject_kind = any(${`{${f.subjectKinds.join(',')}}`}::text[])`);
+    if (typeParts.length > 0) where.push(sql`(${sql.join(typeParts, sql` or `)})`);
+    const result = await conn.execute(sql`
+      select e.id::text, e.type, e.at, e.account_user_id, e.subject_kind, e.subject_id,
+        e.subject_seq, e.data
+      from events e where ${sql.join(where, sql` and `)}
+      order by e.id limit ${f.limit}`);
+    return rowsOf(result).map(toEvent);
+  },
+
+  /** The newest settled event's id (0 when none): where a hint reader starts. */
+  async end(conn: Conn): Promise<bigint> {
+    const result = await conn.execute(
+      sql`select coalesce(max(e.id), 0)::text as id from events e where ${SETTLED}`,
+    );
+    return BigInt(rowsOf(result)[0]?.id ?? '0');
+  },
+
+  /**
+   * Takes a durable reader's turn for `leaseMs` (one process at a time reads for it; a process
+   * that dies lets its lease run out and another reads the same events again: at least once).
+   * Its cursor, or null while another process holds it. Created at the log's end the first time.
+   */
+  async leaseReader(conn: Conn, name: string, leaseMs: number): Promise<bigint | null> {
+    await conn.execute(sql`
+      insert into event_readers (name, last_id)
+      select ${name}, coalesce(max(id), 0) from events
+      on conflict (name) do nothing`);
+    const result = await conn.execute(sql`
+      update event_readers set leased_until = now() + ${`${leaseMs} milliseconds`}::interval
+      where name = ${name} and (leased_until is null or leased_until < now())
+      returning last_id::text as id`);
+    const row = rowsOf(result)[0];
+    return row ? BigInt(row.id) : null;
+  },
+
+  /** Moves the cursor on (when given) and gives the turn back. */
+  async releaseReader(conn: Conn, name: string, lastId: bigint | null): Promise<void> {
+    await conn.execute(
+      lastId === null
+        ? sql`update event_readers set leased_until = null where name = ${name}`
+        : sql`update event_readers set last_id = ${lastId.toString()}::bigint, leased_until = null, updated_at = now() where name = ${name}`,
+    );
+  },
+
+  /** Deletes events older than `before`, at most `batch` of them (oldest first). */
+  async prune(conn: Conn, before: Date, batch: number): Promise<number> {
+    const result = await conn.execute(sql`
+      delete from events where id in (
+        select id from events where at < ${before.toISOString()}::timestamptz order by id limit ${batch})
+      returning id`);
+    return rowsOf(result).length;
+  },
+};

@@ -1,0 +1,40 @@
+import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
+import type { Tx } from '../../db/client';
+
+/** One row of the `events` table (docs/decisions/027), as readers get it. */
+export interface StoredEvent {
+  id: bigint;
+  type: EventType;
+  at: Date;
+  /** Whose it is: the renter, or the provider's user for a host's or earnings' events. */
+  accountUserId: string;
+  subjectKind: EventSubjectKind;
+  subjectId: string;
+  subjectSeq: number;
+  data: Record<string, unknown>;
+}
+
+/**
+ * A durable reader of the log: one process at a time reads for it (a lease on its cursor in
+ * `event_readers`). `effect` runs first, outside any transaction (e-mail: what leaves the
+ * database); `handle` runs inside the transaction that advances the cursor, so what it writes
+ * commits with it (webhook deliveries). A failure of either moves nothing: the same events
+ * are read again (at least once, never lost); effects are keyed by event id where they can be.
+ */
+export interface DurableEventReader {
+  name: string;
+  effect?(events: StoredEvent[]): Promise<void>;
+  handle?(tx: Tx, events: StoredEvent[]): Promise<void>;
+}
+
+/**
+ * A hint reader: run in every process on what it has not seen yet (an in-memory cursor,
+ * from the log's end at start). Host wakes and cache drops: a lost hint costs a fallback
+ * delay, never correctness.
+ */
+export interface HintEventReader {
+  name: string;
+  handle(events: StoredEvent[]): void;
+}
+
+export type { EventSubjectKind, EventType };

@@ -1,0 +1,111 @@
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { instances } from '../../db/schema';
+import type { Mailer } from '../../lib/mailer';
+import type { DurableEventReader, StoredEvent } from '../events/types';
+import type { InstanceEvent } from '../instances/types';
+import { hostAlertSender, instanceAlertSender } from './service';
+
+/**
+ * Which of an instance's endings its renter is e-mailed about, by plan (what each plan told
+ * before the log: a rental's readiness, expiry, time-out and host failure; a metered instance's
+ * stops by the system and its host's failure).
+ */
+const ENDING_ALERTS: Record<string, InstanceEvent['kind']> = {
+  expiry: 'expired',
+  provisioning_timeout: 'timed_out',
+  host_failed: 'host_failed',
+  insufficient_credits: 'stopped_for_credits',
+  deadline_stop: 'deadline_stopped',
+  deadline_terminate: 'deadline_terminated',
+  spend_cap: 'stopped_for_spend_cap',
+  idle_stop: 'idle_stopped',
+};
+const TELLS: Record<string, ReadonlySet<InstanceEvent['kind']>> = {
+  booked: new Set(['ready', 'timed_out', 'expired', 'host_failed']),
+  metered: new Set([
+    'host_failed',
+    'stopped_for_credits',
+    'deadline_stopped',
+    'deadline_terminated',
+    'idle_stop_warning',
+    'idle_stopped',
+    'stopped_for_spend_cap',
+  ]),
+};
+/** A state an ending starts from: the first step of a stop or an end is the one told. */
+const ENDING_FROM = new Set(['provisioning', 'running', 'starting', 'stopped']);
+const ENDING_TO = new Set(['stopping', 'stopped', 'terminating', 'terminated', 'failed']);
+
+/** The renter's alert an event is, or null. */
+export function instanceAlertOf(e: StoredEvent): InstanceEvent | null {
+  const d = e.data;
+  const plan = String(d.billingPlan ?? 'metered');
+  const base = { userId: e.accountUserId, instanceId: Number(e.subjectId) };
+  let kind: InstanceEvent['kind'] | null = null;
+  if (e.type === 'instance.ready' && d.previousState === 'provisioning') kind = 'ready';
+  else if (e.type === 'instance.idle_warning') kind = 'idle_stop_warning';
+  else if (
+    ENDING_TO.has(String(d.state)) &&
+    ENDING_FROM.has(String(d.previousState)) &&
+    typeof d.reason === 'string'
+  ) {
+    kind = ENDING_ALERTS[d.reason] ?? null;
+    // A host that reported a failure is not its 20 minutes of silence.
+    if (kind === 'host_failed' && d.state === 'failed' && d.wasUnreachable !== true) kind = null;
+  }
+  if (kind === null || !TELLS[plan]?.has(kind)) return null;
+  return { kind, ...base };
+}
+
+/**
+ * The `mail` reader of the event log (docs/decisions/027): renters' instance, balance and
+ * spend-cap alerts and providers' host-offline alerts, chosen by type and sent where the
+ * user's notification settings allow. Sent before the cursor moves: a crash in between sends
+ * the batch's alerts again (at least once), never none.
+ */
+export function createMailReader(deps: { db: Db; mailer: Mailer }): DurableEventReader {
+  const sendInstance = instanceAlertSender(deps);
+  const sendHost = hostAlertSender(deps);
+  return {
+    name: 'mail',
+    async effect(events) {
+      for (const e of events) {
+        if (e.subjectKind === 'instance') {
+          const alert = instanceAlertOf(e);
+          if (alert) await sendInstance(alert);
+        } else if (e.type === 'wallet.low_balance') {
+          await sendInstance({
+            kind: 'low_balance',
+            userId: e.accountUserId,
+            balance: String(e.data.balance ?? '0.00'),
+          });
+        } else if (e.type === 'spend_cap.warning') {
+          const d = e.data;
+          await sendInstance({
+            kind: 'spend_cap_warning',
+            userId: e.accountUserId,
+            spendCap: {
+              cap: String(d.cap),
+              spent: String(d.spent),
+              period: d.period === 'month' ? 'month' : 'day',
+              apiKeyId: typeof d.apiKeyId === 'string' ? d.apiKeyId : null,
+            },
+          });
+        } else if (e.type === 'host.offline') {
+          const unreachable = await deps.db
+            .select({ id: instances.id })
+            .from(instances)
+            .where(
+              and(
+                eq(instances.hostId, e.subjectId),
+                isNotNull(instances.unreachableSince),
+                isNull(instances.endTime),
+              ),
+            );
+          await sendHost({ hostId: e.subjectId, instanceIds: unreachable.map((r) => r.id) });
+        }
+      }
+    },
+  };
+}
