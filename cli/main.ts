@@ -8,6 +8,7 @@ import { registerInstances } from './commands/instances';
 import { registerLogin } from './commands/login';
 import { registerSshKeys } from './commands/ssh-keys';
 import { registerTemplates } from './commands/templates';
+import { registerWebhooks } from './commands/webhooks';
 import { resolveKey, resolveUrl } from './config';
 import { reportFailure } from './failure';
 
@@ -61,6 +62,7 @@ function program(io: Io, result: { exitCode: number }): Command {
   registerAccount(root, ctx);
   registerSshKeys(root, ctx);
   registerEvents(root, ctx);
+  registerWebhooks(root, ctx);
   return root;
 }
 
