@@ -151,7 +151,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   // Listening before serving: a signal from another process is heard from the first request.
   await app.deps.signals.start();
   // The event log's readers (docs/decisions/027), woken by the log's own NOTIFY from here on.
-  await app.deps.events.start();
+  await app.deps.eventLog.start();
   // Hooks that run on every request take a callback, not a promise (cheaper per request).
   const { health } = app.deps;
   app.addHook('onRequest', (request, reply, done) => {
@@ -173,7 +173,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
       app.log.warn({ err: error }, 'giving back console places failed');
     });
     await consoleSlots.close();
-    await app.deps.events.close();
+    await app.deps.eventLog.close();
     await app.deps.signals.close();
   });
 

@@ -19,6 +19,7 @@ import { type ContactService, createContactService } from './modules/contact/ser
 import { createDemoService } from './modules/demo/service';
 import { createDeployService, type DeployService } from './modules/deploy/service';
 import { createEventDispatcher, type EventDispatcher } from './modules/events/dispatcher';
+import { createEventsService, type EventsService } from './modules/events/service';
 import { hostWorkReader, readCacheReader } from './modules/events/hints';
 import { eventsRepo } from './modules/events/repo';
 import { createHealthService, type HealthService } from './modules/health/service';
@@ -92,7 +93,9 @@ export interface AppDeps {
    * The event log's readers in this process (docs/decisions/027): e-mail, host wakes, cache
    * drops, webhooks. Started and closed with the app (server/app.ts).
    */
-  events: EventDispatcher;
+  eventLog: EventDispatcher;
+  /** The log read by cursor (GET /api/v1/events). */
+  events: EventsService;
   /**
    * PayPal's REST API: the real one from PAYPAL_CLIENT_ID/SECRET, the in-process local sandbox
    * (PAYPAL_MODE local-sandbox), or null ("not configured").
@@ -231,7 +234,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   // The only way out of the core (docs/decisions/027): every change is an event in the log,
   // written with the change; these read it. Host wakes and cache drops in every process, the
   // durable readers (e-mail, webhooks) in one process at a time.
-  const events = createEventDispatcher({
+  const eventLog = createEventDispatcher({
     db,
     signals,
     log,
@@ -293,7 +296,8 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     hosts,
     vms: createVmService({ db, instances, hosts, images }),
     images,
-    events,
+    eventLog,
+    events: createEventsService(db, signals),
     worker: createWorker(
       [
         ...instanceJobs({

@@ -45,6 +45,9 @@ ALTER TABLE "ledger_accounts" ADD COLUMN "event_seq" integer DEFAULT 0 NOT NULL;
 --> statement-breakpoint
 ALTER TABLE "hosts" ADD COLUMN "event_seq" integer DEFAULT 0 NOT NULL;
 --> statement-breakpoint
+-- The (top-level) transaction that wrote a ledger line: its event reads the balance it left.
+ALTER TABLE "ledger_entries" ADD COLUMN "txid" xid8 DEFAULT pg_current_xact_id() NOT NULL;
+--> statement-breakpoint
 -- Dollars as the API writes them: six decimals.
 CREATE FUNCTION rentgpu_dollars(micros bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$
 	SELECT to_char(micros::numeric / 1000000, 'FM999999999990.000000')
@@ -132,8 +135,11 @@ CREATE TRIGGER "instances_events_update" BEFORE UPDATE ON "instances"
 	) EXECUTE FUNCTION rentgpu_instance_events();
 --> statement-breakpoint
 -- The ledger: one event per line on a wallet (wallet.credited / wallet.debited) or a provider's
--- earnings (earnings.*), with the transaction's kind, reference and the balance after. AFTER
--- the statement's rows are in, so the balance read is the one the posting left.
+-- earnings (earnings.*), with the transaction's kind, reference and the balance after that
+-- line. Deferred to the commit, in the order the lines were written: some postings move the
+-- cached balance in a later statement than their lines, so the balance is read once it is
+-- final, less this transaction's later lines on the same account. A line of a savepoint rolled
+-- back is never told.
 CREATE FUNCTION rentgpu_ledger_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	acct record;
@@ -146,6 +152,9 @@ BEGIN
 	IF NOT FOUND THEN
 		RETURN NULL;
 	END IF;
+	acct.balance_micros := acct.balance_micros - coalesce((
+		SELECT sum(l.amount_micros) FROM ledger_entries l
+		WHERE l.account_id = NEW.account_id AND l.id > NEW.id AND l.txid = NEW.txid), 0);
 	SELECT kind, memo, reference, created_at INTO txn FROM ledger_transactions WHERE id = NEW.transaction_id;
 	IF acct.kind = 'wallet' THEN
 		owner := acct.user_id;
@@ -174,7 +183,8 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE TRIGGER "ledger_entries_events" AFTER INSERT ON "ledger_entries"
+CREATE CONSTRAINT TRIGGER "ledger_entries_events" AFTER INSERT ON "ledger_entries"
+	DEFERRABLE INITIALLY DEFERRED
 	FOR EACH ROW EXECUTE FUNCTION rentgpu_ledger_events();
 --> statement-breakpoint
 -- Hosts: offline and back (offline_since), and a new readiness verdict, to the provider's user.

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   pgTable,
@@ -81,6 +82,10 @@ export const ledgerEntries = pgTable(
       .notNull()
       .references(() => ledgerAccounts.id),
     amountMicros: bigint('amount_micros', { mode: 'bigint' }).notNull(),
+    /** The top-level transaction that wrote it (its event reads the balance it left, migration 0037). */
+    txid: customType<{ data: string }>({ dataType: () => 'xid8' })('txid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
     createdAt: createdAt(),
   },
   (t) => [
