@@ -155,7 +155,7 @@ and 5xx answers are retried (1 s, 2 s, 4 s … up to 30 s); Ctrl-C or SIGTERM st
 exit code 0 and says the last event seen, for --after next time.
 
 Examples:
-  rentgpu events tail --type instance.* --subject instance:42
+  rentgpu events tail --type 'instance.*' --subject instance:42
   rentgpu events tail --type instance.ready --subject instance:42 --once   # wait until it is ready
   rentgpu events tail --json | jq -r .type`,
     )

@@ -77,7 +77,7 @@ Failed deliveries are retried for three days; an endpoint failing that long is d
 Examples:
   rentgpu webhooks create https://example.com/rentgpu --type instance.ready --type instance.stopped
   rentgpu webhooks deliveries <id> --status failed
-  rentgpu events list --type instance.*    # the same events, read by cursor`,
+  rentgpu events list --type 'instance.*'  # the same events, read by cursor`,
     );
 
   webhooks
