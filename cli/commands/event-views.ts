@@ -26,6 +26,12 @@ const SHOWN: Record<string, readonly string[]> = {
   webhook_endpoint: ['url', 'reason'],
 };
 const ZERO_HIDDEN = new Set(['usedCost', 'refund']);
+/** Dollar fields: the log writes six decimals; a terminal shows cents unless more are used. */
+const MONEY = new Set(['amount', 'balance', 'charged', 'usedCost', 'refund', 'spent', 'limit']);
+
+function money(value: string): string {
+  return /^-?\d+\.\d{2}0+$/.test(value) ? value.replace(/(\.\d{2})0+$/, '$1') : value;
+}
 /** Longer summaries end in "…". */
 const SUMMARY_MAX = 120;
 
@@ -37,7 +43,7 @@ export function eventSummary(event: EventView): string {
   for (const key of keys) {
     const value = data[key];
     if (value === null || value === undefined || typeof value === 'object') continue;
-    const shown = String(value);
+    const shown = MONEY.has(key) ? money(String(value)) : String(value);
     if (ZERO_HIDDEN.has(key) && Number(shown) === 0) continue;
     parts.push(`${key}=${/^[^\s"=]+$/.test(shown) ? shown : JSON.stringify(shown)}`);
   }

@@ -171,7 +171,7 @@ describe('events list', () => {
           event(8, {
             type: 'wallet.debited',
             subject: { kind: 'wallet', id: 'u1', seq: 3 },
-            data: { amount: '0.03', ledgerKind: 'metered_minute', balance: '46.80' },
+            data: { amount: '0.033333', ledgerKind: 'metered_minute', balance: '46.800000' },
           }),
         ],
         true,
@@ -184,7 +184,9 @@ describe('events list', () => {
     expect(lines[1]).toMatch(
       /^evt_7 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +instance\.ready +instance:42#7 +state=stopped reason=spend_cap charged=3\.20$/,
     );
-    expect(lines[2]).toMatch(/wallet:u1#3 +amount=0\.03 ledgerKind=metered_minute balance=46\.80$/);
+    expect(lines[2]).toMatch(
+      /wallet:u1#3 +amount=0\.033333 ledgerKind=metered_minute balance=46\.80$/,
+    );
     expect(lines[3]).toBe('More: --after evt_8');
 
     handler = () => ({ json: page([], false, 'evt_9') });
@@ -220,8 +222,8 @@ describe('event lines', () => {
             state: 'stopped',
             previousState: 'running',
             reason: 'idle_stop',
-            charged: '1.50',
-            usedCost: '0.00',
+            charged: '1.500000',
+            usedCost: '0.000000',
             refund: '0.00',
             hostId: 'h_1',
           },
