@@ -164,6 +164,7 @@ describe('rentgpu events', () => {
     const credit = (JSON.parse(wallet.stdout) as EventPage).data[0];
     expect(credit?.type).toBe('wallet.credited');
     expect(Number(credit?.data.amount)).toBe(50);
+    expect(Number(credit?.data.balance)).toBe(50);
     const two = await rentgpu(['events', 'list', '--limit', '1', '--json'], me.key);
     expect(JSON.parse(two.stdout)).toMatchObject({ hasMore: true });
 
