@@ -22,6 +22,8 @@ export const MONEY_TESTS = [
   'server/cross-process.test.ts',
   // Not money, but PostgreSQL's own plans for the worker's idle jobs: run where that is.
   'server/worker/idle-plans.test.ts',
+  // Webhook deliveries claimed by two processes at once: never one sent twice (ADR 027).
+  'server/modules/webhooks/webhooks-claim.test.ts',
 ];
 
 /** Globs that leave MONEY_TESTS out of a vitest run (`--exclude` each). */

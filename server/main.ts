@@ -37,6 +37,9 @@ async function main(): Promise<void> {
 
   // The one timer loop: every scheduled duty is a job of the worker (server/worker/jobs.ts).
   const worker = app.deps.worker.start(app.deps.clock, env.WORKER_INTERVAL_MS);
+  // Webhook deliveries run beside the worker's jobs, never inside them (docs/decisions/027): a
+  // slow endpoint holds only its own places, not the worker's pass.
+  const webhookLoop = app.deps.webhooks.delivery.start(app.deps.clock);
 
   // SIGTERM (docs/architecture.md, "Start-up and shutdown"): readiness off for
   // SHUTDOWN_GRACE_MS while everything is still served, so the load balancer takes this
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     await worker.stop();
+    await webhookLoop.stop();
     await app.close();
     // Last: the app's own closing (console places given back, signals sent) still uses it.
     await database.close();

@@ -209,6 +209,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           name: 'Provider',
           description: 'Your listings and hosts, with an approved provider profile',
         },
+        {
+          name: 'Webhooks',
+          description:
+            'Endpoints that receive your events, signed by the Standard Webhooks specification',
+        },
       ],
       components: {
         securitySchemes: {

@@ -9,6 +9,7 @@ import { registerInstanceRoutes } from './instance-routes';
 import { registerListingRoutes } from './listing-routes';
 import { registerProviderRoutes } from './provider-routes';
 import { registerTemplateRoutes } from './template-routes';
+import { registerWebhookRoutes } from './webhook-routes';
 
 /**
  * The public API (spec part 2 section 7), registered under /api/v1: every route takes an API
@@ -27,6 +28,7 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
   registerTemplateRoutes(app);
   registerBillingRoutes(app);
   registerProviderRoutes(app);
+  registerWebhookRoutes(app);
 
   // ---- The document itself ----------------------------------------------------------------
 
