@@ -8,6 +8,7 @@ import { BillingOverview } from '../../features/payments/components/billing-over
 import { SettingsView } from '../../features/settings/components/settings-view';
 import { SshKeysPanel } from '../../features/ssh-keys/components/ssh-keys-panel';
 import { useTheme } from '../../features/theme/theme-provider';
+import { WebhooksPanel } from '../../features/webhooks/components/webhooks-panel';
 
 export default function SettingsPage() {
   const { user } = useCurrentUser();
@@ -23,7 +24,7 @@ export default function SettingsPage() {
   return (
     <Page
       title="Settings"
-      description="Preferences, notifications, security, API keys and billing."
+      description="Preferences, notifications, security, API keys, webhooks and billing."
     >
       <SettingsView
         userId={user.id}
@@ -34,6 +35,7 @@ export default function SettingsPage() {
             <SshKeysPanel dates={dates} />
           </div>
         }
+        webhooksTab={<WebhooksPanel />}
         billingTab={<BillingOverview timeZone={user.timezone} language={user.language} />}
         accountActions={
           <>

@@ -4,8 +4,19 @@ import { COPY_INDICATOR_MS } from '../../../shared/constants';
 import { buttonClasses } from './button';
 import { toast } from './toast-store';
 
-/** Copies a value; toast 'Copied to clipboard' and a check mark for 2 seconds. */
-export function CopyButton({ value, label }: { value: string; label: string }) {
+/**
+ * Copies a value; toast 'Copied to clipboard' and a check mark for 2 seconds. With `withText`
+ * an outlined button that also says Copy / Copied (a secret shown once).
+ */
+export function CopyButton({
+  value,
+  label,
+  withText = false,
+}: {
+  value: string;
+  label: string;
+  withText?: boolean;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -15,7 +26,9 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   return (
     <button
       type="button"
-      className={buttonClasses('ghost', 'sm', 'h-7 px-2')}
+      className={
+        withText ? buttonClasses('outline', 'sm') : buttonClasses('ghost', 'sm', 'h-7 px-2')
+      }
       aria-label={copied ? `${label} copied` : `Copy ${label}`}
       onClick={async () => {
         try {
@@ -36,6 +49,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       ) : (
         <Copy className="h-4 w-4" aria-hidden />
       )}
+      {withText ? (copied ? 'Copied' : 'Copy') : null}
     </button>
   );
 }

@@ -21,11 +21,12 @@ interface SettingsViewProps {
   /** The theme in force now (the navbar switcher may have changed it since the page opened). */
   theme: Theme;
   apiKeysTab: ReactNode;
+  webhooksTab: ReactNode;
   billingTab: ReactNode;
   accountActions: ReactNode;
 }
 
-const TABS = ['general', 'notifications', 'security', 'api-keys', 'billing'] as const;
+const TABS = ['general', 'notifications', 'security', 'api-keys', 'webhooks', 'billing'] as const;
 
 /** The tab in the address (/settings?tab=security), so a link or a reload opens it. */
 function useTabInUrl() {
@@ -38,11 +39,15 @@ function useTabInUrl() {
   return [tab, setTab] as const;
 }
 
-/** Settings (spec part 2 section 2): five tabs; every save sends the whole settings object. */
+/**
+ * Settings (spec part 2 section 2): its five tabs, and Webhooks (issue 40) beside API Keys;
+ * every save sends the whole settings object.
+ */
 export function SettingsView({
   userId,
   theme,
   apiKeysTab,
+  webhooksTab,
   billingTab,
   accountActions,
 }: SettingsViewProps) {
@@ -144,6 +149,7 @@ export function SettingsView({
           ),
         },
         { value: 'api-keys', label: 'API Keys', content: apiKeysTab },
+        { value: 'webhooks', label: 'Webhooks', content: webhooksTab },
         {
           value: 'billing',
           label: 'Billing',
