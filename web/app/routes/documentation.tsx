@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { Card } from '../../components/ui/card';
 import { Page } from '../../components/ui/page';
 import { DocumentationTabs } from '../../features/documentation/components/documentation-tabs';
+import { WebhooksGuide } from '../../features/documentation/components/webhooks-guide';
 
 const MORE = [
   { href: '/marketplace', label: 'Marketplace', text: 'Browse and rent GPUs' },
@@ -19,6 +20,7 @@ export default function DocumentationPage() {
     >
       <div className="mt-8 grid gap-12">
         <DocumentationTabs />
+        <WebhooksGuide />
         <section aria-labelledby="doc-more" className="grid gap-4">
           <h2 id="doc-more" className="text-xl font-bold">
             More Resources
