@@ -46,7 +46,7 @@ function report(route: string, what: string, value: unknown) {
 /** Pages whose tabs each show more: also checked, tab by tab, at 390 px. */
 const TABS: Record<string, string[]> = {
   '/profile': ['Account', 'Activity'],
-  '/settings': ['Notifications', 'Security', 'API Keys', 'Billing'],
+  '/settings': ['Notifications', 'Security', 'API Keys', 'Webhooks', 'Billing'],
 };
 
 /**
