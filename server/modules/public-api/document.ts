@@ -15,6 +15,8 @@ export function documentText(app: FastifyInstance): string {
  */
 export async function generateOpenApiDocument(): Promise<string> {
   const database = await openDatabase({ kind: 'pglite' });
+  // Migrated: the app reads the event log as it starts (its readers' cursors).
+  await database.migrate();
   const app = await createApp({
     env: parseEnv({ NODE_ENV: 'test' }),
     database,
