@@ -14,37 +14,6 @@ export interface InstancesConfig {
   /** Each template's container image (CONTAINER_TEMPLATE_IMAGES_FILE; the defaults when not given). */
   containerImages?: ContainerTemplateImages;
   provisioningTimeoutMs: number;
-  /** Called after any change to instances or listing availability (read caches listen). */
-  onChange?: () => void;
-  /** Told after commit about what users hear of (instance alerts, balance warnings). */
-  onInstanceEvent?: (event: InstanceEvent) => void;
-  /** Told after commit when a user's action gives an instance's host work (wakes its agent). */
-  onHostWork?: (hostId: string) => void;
-}
-
-export interface InstanceEvent {
-  kind:
-    | 'ready'
-    | 'expired'
-    | 'timed_out'
-    | 'stopped_for_credits'
-    | 'low_balance'
-    | 'host_failed'
-    | 'deadline_stopped'
-    | 'deadline_terminated'
-    | 'spend_cap_warning'
-    | 'stopped_for_spend_cap'
-    | 'idle_stop_warning'
-    | 'idle_stopped';
-  userId: string;
-  /** The instance concerned (absent for a balance warning). */
-  instanceId?: number;
-  /** The wallet balance at the time (balance warnings), in dollars. */
-  balance?: string;
-  /** Spend-cap alerts: the cap concerned, what was spent, its period and whose (a key's or all). */
-  spendCap?: { cap: string; spent: string; period: 'day' | 'month'; apiKeyId: string | null };
-  /** The user's address and settings, when read with the event: the alert reads nothing more. */
-  recipient?: AlertRecipient;
 }
 
 export interface RentOptions {

@@ -3,8 +3,7 @@ import type { Db } from '../../db/client';
 import { instances } from '../../db/schema';
 import type { Mailer } from '../../lib/mailer';
 import type { DurableEventReader, StoredEvent } from '../events/types';
-import type { InstanceEvent } from '../instances/types';
-import { hostAlertSender, instanceAlertSender } from './service';
+import { hostAlertSender, type InstanceEvent, instanceAlertSender } from './service';
 
 /**
  * Which of an instance's endings its renter is e-mailed about, by plan (what each plan told

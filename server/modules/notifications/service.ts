@@ -3,8 +3,34 @@ import type { Db } from '../../db/client';
 import { hosts, providers } from '../../db/schema';
 import type { Mailer } from '../../lib/mailer';
 import type { HostEvent } from '../hosts/service';
-import type { InstanceEvent } from '../instances/types';
+import type { AlertRecipient } from '../instances/types';
 import { usersService } from '../users/service';
+
+/** An e-mail alert to a user: what it is about (event-mail.ts makes these from the event log). */
+export interface InstanceEvent {
+  kind:
+    | 'ready'
+    | 'expired'
+    | 'timed_out'
+    | 'stopped_for_credits'
+    | 'low_balance'
+    | 'host_failed'
+    | 'deadline_stopped'
+    | 'deadline_terminated'
+    | 'spend_cap_warning'
+    | 'stopped_for_spend_cap'
+    | 'idle_stop_warning'
+    | 'idle_stopped';
+  userId: string;
+  /** The instance concerned (absent for a balance warning). */
+  instanceId?: number;
+  /** The wallet balance at the time (balance warnings), in dollars. */
+  balance?: string;
+  /** Spend-cap alerts: the cap concerned, what was spent, its period and whose (a key's or all). */
+  spendCap?: { cap: string; spent: string; period: 'day' | 'month'; apiKeyId: string | null };
+  /** The user's address and settings, when read with the event: the alert reads nothing more. */
+  recipient?: AlertRecipient;
+}
 
 const MESSAGES: Record<
   InstanceEvent['kind'],

@@ -5,7 +5,7 @@ import { ending } from '../plans/end-reasons';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
-import type { HostReport, InstanceEvent } from '../types';
+import type { HostReport } from '../types';
 
 /**
  * The one generation rule: a host's word about an older generation than the instance's
@@ -21,7 +21,7 @@ export const isCurrent = (instance: Pick<Instance, 'generation'>, generation: nu
  * lifecycle does not have. Returns the instance's generation afterwards.
  */
 export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
-  const { db, config } = ctx;
+  const { db, accounts } = ctx;
   return async (report: HostReport, now: Date) => {
     // A host's clock may be off, and a host is untrusted (docs/decisions/013): a report is
     // never in the future; the general path also never lets it precede the state it leaves.
@@ -34,23 +34,10 @@ export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
         at,
         ...report.connection,
       });
-      if (ready) {
-        const { instance, recipient } = ready;
-        config.onChange?.();
-        if (planOf(plans, instance).tells('ready')) {
-          config.onInstanceEvent?.({
-            kind: 'ready',
-            instanceId: instance.id,
-            userId: instance.userId,
-            recipient,
-          });
-        }
-        return { accepted: true, generation: instance.generation };
-      }
+      if (ready) return { accepted: true, generation: ready.instance.generation };
     }
-    const told: InstanceEvent[] = [];
     const reportedAt = at;
-    return ctx.afterCommit(async (tx) => {
+    return accounts.transact(async (tx) => {
       const row = await instancesRepo.lockView(tx, report.instanceId);
       if (!row) return { accepted: false, generation: 0 };
       const instance = row.instance;
@@ -78,10 +65,7 @@ export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
         });
         if (moved) {
           // Ready: booked hours and metered compute are billed from now (issue 39).
-          moved = await plan.ready(tx, moved, at, told);
-          if (state === 'provisioning' && plan.tells('ready')) {
-            told.push({ kind: 'ready', instanceId: instance.id, userId: instance.userId });
-          }
+          moved = await plan.ready(tx, moved, at);
         }
       } else if (report.state === 'stopped' || report.state === 'terminated') {
         moved = await instancesRepo.transition(tx, instance.id, [state], report.state, at);
@@ -91,6 +75,6 @@ export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
         moved = await plan.end(tx, instance, ending('hostReportedFailure', instance, at));
       }
       return { accepted: moved !== null, generation: moved?.generation ?? instance.generation };
-    }, told);
+    });
   };
 }

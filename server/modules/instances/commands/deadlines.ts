@@ -4,17 +4,16 @@ import {
   terminatesBeforeStop,
 } from '../../../../shared/rules/deadlines';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
-import type { Tx } from '../../../db/client';
 import { conflict, validationFailed } from '../../../lib/errors';
 import { type Actor, authorize } from '../authorize';
 import type { InstancesContext } from '../context';
 import { deadlineRepo } from '../deadline-repo';
 import { type Plans, planName, planOf } from '../plans';
-import { ending, toldOf } from '../plans/end-reasons';
+import { ending } from '../plans/end-reasons';
 import { instancesRepo } from '../repo';
 import type { InstanceRow } from '../repo-rows';
 import { stateOf } from '../states';
-import type { Deadlines, InstanceEvent } from '../types';
+import type { Deadlines } from '../types';
 import { refuse } from './refuse';
 
 /** How a surface names the two deadlines in its 400s (`stop_at` on /api/kvm, `stopAt` on /api/v1). */
@@ -67,22 +66,9 @@ export function checkDeadlines(
  * instance, and the worker's jobs that carry them out. The jobs act through the instance's
  * plan exactly as the renter's own stop and terminate do (commands/stop.ts, terminate.ts),
  * so billing settles the same; the end reason says it was the deadline, and the renter is
- * told (an instance alert after commit; the card shows the end reason).
+ * told (the change's event: an instance alert; the card shows the end reason).
  */
 export function deadlineCommands(ctx: InstancesContext, plans: Plans) {
-  /** Claims due rows, acts on each in the claim's transaction, then tells renters and hosts. */
-  async function carryOut(
-    claim: (tx: Tx) => Promise<number>,
-    acted: InstanceRow['instance'][],
-    told: InstanceEvent[],
-  ): Promise<number> {
-    const done = await ctx.afterCommit(claim, told);
-    for (const instance of acted) {
-      if (instance.hostId !== null) ctx.config.onHostWork?.(instance.hostId);
-    }
-    return done;
-  }
-
   return {
     /**
      * Sets, clears (null) or leaves (absent) an instance's deadlines: the owner's metered
@@ -95,7 +81,7 @@ export function deadlineCommands(ctx: InstancesContext, plans: Plans) {
       now: Date,
       fields: DeadlineFields = CAMEL,
     ): Promise<InstanceRow> =>
-      ctx.afterCommit(async (tx) => {
+      ctx.accounts.transact(async (tx) => {
         const row = authorize(actor, 'deadlines', await instancesRepo.lockView(tx, id));
         if (planName(row.instance) !== 'metered') {
           throw conflict(
@@ -109,57 +95,39 @@ export function deadlineCommands(ctx: InstancesContext, plans: Plans) {
         const fresh = await instancesRepo.lockView(tx, id);
         if (!fresh) throw new Error('instance vanished');
         return fresh;
-      }, []),
+      }),
 
     /**
      * Job: instances whose "stop at" has come are stopped as by their renter's own stop (disk
      * kept, compute no longer charged), the end reason `deadline_stop`. One already stopping or
      * stopped has its deadline cleared; a provisioning one waits until it runs.
      */
-    stopAtDeadlines(now: Date, batch = 100): Promise<number> {
-      const acted: InstanceRow['instance'][] = [];
-      const told: InstanceEvent[] = [];
-      return carryOut(
-        async (tx) => {
-          const due = await deadlineRepo.claimStopDue(tx, now, batch);
-          for (const instance of due) {
-            if (!canAct(stateOf(instance), 'stop')) {
-              await deadlineRepo.stopDone(tx, instance.id, null);
-              continue;
-            }
-            const plan = planOf(plans, instance);
-            await plan.stop(tx, instance, now, 'deadline_stop');
-            await deadlineRepo.stopDone(tx, instance.id, 'deadline_stop');
-            acted.push(instance);
-            const event = toldOf('deadlineStop', instance);
-            if (event && plan.tells(event.kind)) told.push(event);
+    stopAtDeadlines: (now: Date, batch = 100): Promise<number> =>
+      ctx.accounts.transact(async (tx) => {
+        const due = await deadlineRepo.claimStopDue(tx, now, batch);
+        for (const instance of due) {
+          if (!canAct(stateOf(instance), 'stop')) {
+            await deadlineRepo.stopDone(tx, instance.id, null);
+            continue;
           }
-          return due.length;
-        },
-        acted,
-        told,
-      );
-    },
+          await planOf(plans, instance).stop(tx, instance, now, 'deadline_stop');
+          await deadlineRepo.stopDone(tx, instance.id, 'deadline_stop');
+        }
+        return due.length;
+      }),
 
     /** Job: instances whose "terminate at" has come end as by their renter's own terminate. */
-    terminateAtDeadlines(now: Date, batch = 100): Promise<number> {
-      const acted: InstanceRow['instance'][] = [];
-      const told: InstanceEvent[] = [];
-      return carryOut(
-        async (tx) => {
-          const due = await deadlineRepo.claimTerminateDue(tx, now, batch);
-          for (const instance of due) {
-            const plan = planOf(plans, instance);
-            await plan.end(tx, instance, ending('deadlineTerminate', instance, now));
-            acted.push(instance);
-            const event = toldOf('deadlineTerminate', instance);
-            if (event && plan.tells(event.kind)) told.push(event);
-          }
-          return due.length;
-        },
-        acted,
-        told,
-      );
-    },
+    terminateAtDeadlines: (now: Date, batch = 100): Promise<number> =>
+      ctx.accounts.transact(async (tx) => {
+        const due = await deadlineRepo.claimTerminateDue(tx, now, batch);
+        for (const instance of due) {
+          await planOf(plans, instance).end(
+            tx,
+            instance,
+            ending('deadlineTerminate', instance, now),
+          );
+        }
+        return due.length;
+      }),
   };
 }

@@ -4,11 +4,10 @@ import { type Actor, authorize } from '../authorize';
 import type { InstancesContext } from '../context';
 import { CONSOLE_ACTIVITY_EVERY_MS, idleRepo } from '../idle-repo';
 import { type Plans, planName, planOf } from '../plans';
-import { toldOf } from '../plans/end-reasons';
 import { instancesRepo } from '../repo';
 import type { InstanceRow } from '../repo-rows';
 import { stateOf } from '../states';
-import type { IdleStop, InstanceEvent } from '../types';
+import type { IdleStop } from '../types';
 import { refuse } from './refuse';
 
 /** A host's GPU readings at a heartbeat, as the idle rule reads them. */
@@ -45,7 +44,7 @@ export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
       idle: Partial<IdleStop>,
       now: Date,
     ): Promise<InstanceRow> =>
-      ctx.afterCommit(async (tx) => {
+      ctx.accounts.transact(async (tx) => {
         const row = authorize(actor, 'deadlines', await instancesRepo.lockView(tx, id));
         if (planName(row.instance) !== 'metered') {
           throw conflict(
@@ -66,7 +65,7 @@ export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
         const fresh = await instancesRepo.lockView(tx, id);
         if (!fresh) throw new Error('instance vanished');
         return fresh;
-      }, []),
+      }),
 
     /**
      * What a heartbeat from `hostId` says of its instances' use: its running instances with
@@ -109,35 +108,20 @@ export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
      * Job: running instances idle for their minutes less 10 are warned (once; an event, so an
      * e-mail where the renter's settings allow, and the card's banner from `idle_warned_at`);
      * those idle for the full minutes and warned at least 10 minutes ago are stopped, the end
-     * reason `idle_stop`, and told why.
+     * reason `idle_stop`, and told why (each change's event).
      */
-    async idleStops(now: Date, batch = 100): Promise<number> {
-      const acted: string[] = [];
-      const told: InstanceEvent[] = [];
-      const done = await ctx.afterCommit(async (tx) => {
+    idleStops: (now: Date, batch = 100): Promise<number> =>
+      ctx.accounts.transact(async (tx) => {
         const due = await idleRepo.claimDue(tx, now, batch);
         for (const { instance, action } of due) {
-          const plan = planOf(plans, instance);
           if (action === 'warn') {
             await idleRepo.warned(tx, instance.id, now);
-            const warning: InstanceEvent = {
-              kind: 'idle_stop_warning',
-              instanceId: instance.id,
-              userId: instance.userId,
-            };
-            if (plan.tells(warning.kind)) told.push(warning);
             continue;
           }
-          await plan.stop(tx, instance, now, 'idle_stop');
+          await planOf(plans, instance).stop(tx, instance, now, 'idle_stop');
           await idleRepo.stopped(tx, instance.id);
-          if (instance.hostId !== null) acted.push(instance.hostId);
-          const event = toldOf('idleStop', instance);
-          if (event && plan.tells(event.kind)) told.push(event);
         }
         return due.length;
-      }, told);
-      for (const hostId of new Set(acted)) ctx.config.onHostWork?.(hostId);
-      return done;
-    },
+      }),
   };
 }

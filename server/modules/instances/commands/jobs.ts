@@ -1,15 +1,14 @@
 import type { Tx } from '../../../db/client';
 import type { InstancesContext } from '../context';
 import { type Plans, planOf } from '../plans';
-import { type EndingName, ending, toldOf } from '../plans/end-reasons';
+import { type EndingName, ending } from '../plans/end-reasons';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
-import type { InstanceEvent } from '../types';
 
 /**
  * The worker's instance jobs that are no plan's own: instances not ready by their deadline,
  * and instances whose host stayed unreachable. Each claims its due rows (FOR UPDATE SKIP
- * LOCKED), ends them through their plans and tells their renters after commit.
+ * LOCKED) and ends them through their plans; their events tell their renters.
  */
 export function instanceJobsCommands(ctx: InstancesContext, plans: Plans) {
   async function endAll(
@@ -17,17 +16,13 @@ export function instanceJobsCommands(ctx: InstancesContext, plans: Plans) {
     name: EndingName,
     now: Date,
   ): Promise<number> {
-    const told: InstanceEvent[] = [];
-    return ctx.afterCommit(async (tx) => {
+    return ctx.accounts.transact(async (tx) => {
       const due = await claim(tx);
       for (const instance of due) {
-        const plan = planOf(plans, instance);
-        await plan.end(tx, instance, ending(name, instance, now));
-        const event = toldOf(name, instance);
-        if (event && plan.tells(event.kind)) told.push(event);
+        await planOf(plans, instance).end(tx, instance, ending(name, instance, now));
       }
       return due.length;
-    }, told);
+    });
   }
 
   return {

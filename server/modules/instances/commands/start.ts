@@ -6,7 +6,6 @@ import { type Plans, planOf } from '../plans';
 import { instancesRepo } from '../repo';
 import type { InstanceRow } from '../repo-rows';
 import { stateOf } from '../states';
-import type { InstanceEvent } from '../types';
 import { refuse } from './refuse';
 
 /**
@@ -14,16 +13,14 @@ import { refuse } from './refuse';
  * unit needed).
  */
 export function startCommand(ctx: InstancesContext, plans: Plans) {
-  return (actor: Actor, id: number, now: Date): Promise<InstanceRow> => {
-    const told: InstanceEvent[] = [];
-    return ctx.forHost(async (tx) => {
+  return (actor: Actor, id: number, now: Date): Promise<InstanceRow> =>
+    ctx.accounts.transact(async (tx) => {
       const row = authorize(actor, 'start', await instancesRepo.lockView(tx, id));
       if (!canAct(stateOf(row.instance), 'start')) refuse(row.instance, 'start');
       // Not while its host is dark: a stopped instance waits for its host, a starting one would
       // fail after 20 unreachable minutes (FAILS_WHEN_UNREACHABLE) and end.
       if (row.instance.unreachableSince !== null) throw hostOfflineForStart();
-      const instance = await planOf(plans, row.instance).start(tx, row.instance, now, told);
+      const instance = await planOf(plans, row.instance).start(tx, row.instance, now);
       return { ...row, instance };
-    }, told);
-  };
+    });
 }

@@ -16,10 +16,10 @@ import type { EndReason } from '../types';
  */
 export function stopCommand(ctx: InstancesContext, plans: Plans) {
   return (actor: Actor, id: number, now: Date, by: EndReason = 'user'): Promise<InstanceRow> =>
-    ctx.forHost(async (tx) => {
+    ctx.accounts.transact(async (tx) => {
       const row = authorize(actor, 'stop', await instancesRepo.lockView(tx, id));
       if (alreadyDone(stateOf(row.instance), 'stop')) return row;
       const instance = await planOf(plans, row.instance).stop(tx, row.instance, now, by);
       return { ...row, instance };
-    }, []);
+    });
 }

@@ -16,12 +16,12 @@ import { refuse } from './refuse';
  */
 export function terminateCommand(ctx: InstancesContext, plans: Plans) {
   return (actor: Actor, id: number, now: Date, by: EndReason = 'user'): Promise<InstanceRow> =>
-    ctx.forHost(async (tx) => {
+    ctx.accounts.transact(async (tx) => {
       const row = authorize(actor, 'terminate', await instancesRepo.lockView(tx, id));
       if (alreadyDone(stateOf(row.instance), 'terminate')) return row;
       if (!canAct(stateOf(row.instance), 'terminate')) refuse(row.instance, 'terminate');
       const how = renterEnding(by, row.instance, now);
       const instance = await planOf(plans, row.instance).end(tx, row.instance, how);
       return { ...row, instance };
-    }, []);
+    });
 }

@@ -21,15 +21,13 @@ import {
 } from '../../../lib/errors';
 import { ledgerService, prepareLines } from '../../ledger/service';
 import { listingsService } from '../../listings/service';
-import { type SpendWarning, spendCapsService as spendCaps } from '../../spend-caps/service';
+import { spendCapsService as spendCaps } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { stateOf } from '../states';
-import type { InstanceEvent } from '../types';
 import { settleBooked } from './booked-settlement';
 import { bookedSql } from './booked-sql';
-import { ending, renterEnding, toldOf } from './end-reasons';
+import { ending, renterEnding } from './end-reasons';
 import type { BillingPlan } from './plan';
-import { warningEvents } from './spend-caps';
 
 function parseDollars(value: string): bigint | null {
   try {
@@ -38,9 +36,6 @@ function parseDollars(value: string): bigint | null {
     return null;
   }
 }
-
-/** Its renter hears when it is ready, timed out, expired, or its host failed. */
-const TELLS = new Set<InstanceEvent['kind']>(['ready', 'timed_out', 'expired', 'host_failed']);
 
 /**
  * The booked plan (docs/decisions/004, 007): hours paid up front into escrow, the storage
@@ -81,7 +76,6 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
 
   return {
     name: 'booked',
-    tells: (kind) => TELLS.has(kind),
 
     /**
      * Rents one unit: the server's quote must match what the client showed; in one
@@ -98,7 +92,6 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
       // listing, changed price, a total that is not the quote, rented out) is explained after.
       const quoted = clientRate !== null && sameDollars(body.totalCost, microsToDollars(booked));
       const spender = { userId, apiKeyId: options.apiKeyId ?? null };
-      let warnings: SpendWarning[] = [];
       const created = !quoted
         ? null
         : await accounts.transact(async (tx) => {
@@ -145,7 +138,7 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
               rented.pool,
             );
             const instance = { ...rented.row.instance, gpuIndexes };
-            warnings = await spendCaps.countCharge(
+            await spendCaps.countCharge(
               tx,
               spender,
               instance.id,
@@ -157,9 +150,7 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
             return row;
           });
       if (!created) throw await whyNotRentable(body, userId);
-      config.onChange?.();
-      for (const e of warningEvents(warnings)) config.onInstanceEvent?.(e);
-      return ctx.tellHost(created);
+      return created;
     },
 
     /** A rental is never stopped, so never started again. */
@@ -183,16 +174,13 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
 
     /** Job: completes booked instances at the end of their hours. */
     async chargeDue(now, batch) {
-      const told: InstanceEvent[] = [];
-      return ctx.afterCommit(async (tx) => {
+      return accounts.transact(async (tx) => {
         const due = await bookedSql.claimExpired(tx, now, batch);
         for (const instance of due) {
           await settleBooked(ctx, tx, instance, ending('expiry', instance, instance.endsAt ?? now));
-          const event = toldOf('expiry', instance);
-          if (event) told.push(event);
         }
         return due.length;
-      }, told);
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { type InstanceState, stateAfter } from '../../../../shared/rules/instance-lifecycle';
 import type { Instance } from '../repo-rows';
-import type { EndReason, InstanceEvent } from '../types';
+import type { EndReason } from '../types';
 import type { Ending } from './plan';
 
 /**
@@ -11,40 +11,40 @@ import type { Ending } from './plan';
  * - money: always the plan's — `end` of the booked plan settles the escrow (used time to
  *   the provider, the rest refunded; never ready: everything back, storage included), of
  *   the metered plan gives nothing back (minutes already paid stay paid); the stop for
- *   credits charges nothing more;
- * - `tell`: the alert its renter gets, if the instance's plan tells it (BillingPlan.tells).
+ *   credits charges nothing more.
+ * Which endings its renter is e-mailed about is the e-mail's own choice, read from the event
+ * log (modules/notifications/event-mail.ts).
  */
 export const ENDINGS = {
   /** A renter's terminate or rental stop, on the web. */
-  user: { reason: 'user', to: 'released', tell: null },
+  user: { reason: 'user', to: 'released' },
   /** The same through the public API. */
-  api: { reason: 'api', to: 'released', tell: null },
+  api: { reason: 'api', to: 'released' },
   /** A demo visitor's account closing (docs/decisions/010). */
-  demoCleanup: { reason: 'demo_cleanup', to: 'released', tell: null },
+  demoCleanup: { reason: 'demo_cleanup', to: 'released' },
   /** A booked rental's hours ran out: ended at the end of its hours. */
-  expiry: { reason: 'expiry', to: 'released', tell: 'expired' },
+  expiry: { reason: 'expiry', to: 'released' },
   /** Not ready by its provisioning deadline. */
-  provisioningTimeout: { reason: 'provisioning_timeout', to: 'failed', tell: 'timed_out' },
+  provisioningTimeout: { reason: 'provisioning_timeout', to: 'failed' },
   /** Its host was unreachable for 20 minutes (worker/jobs.ts). */
-  hostUnreachable: { reason: 'host_failed', to: 'failed', tell: 'host_failed' },
+  hostUnreachable: { reason: 'host_failed', to: 'failed' },
   /** Its host reported that it failed. */
-  hostReportedFailure: { reason: 'host_failed', to: 'failed', tell: null },
+  hostReportedFailure: { reason: 'host_failed', to: 'failed' },
   /** A wallet that cannot pay a running metered instance's minute: stopped, never deleted. */
-  outOfCredits: { reason: 'insufficient_credits', to: 'stopped', tell: 'stopped_for_credits' },
+  outOfCredits: { reason: 'insufficient_credits', to: 'stopped' },
   /** Its renter's "stop at" came (worker/jobs.ts): stopped as by their own stop, disk kept. */
-  deadlineStop: { reason: 'deadline_stop', to: 'stopped', tell: 'deadline_stopped' },
+  deadlineStop: { reason: 'deadline_stop', to: 'stopped' },
   /** Its renter's "terminate at" came: ended as by their own terminate. */
-  deadlineTerminate: { reason: 'deadline_terminate', to: 'released', tell: 'deadline_terminated' },
+  deadlineTerminate: { reason: 'deadline_terminate', to: 'released' },
   /** A metered minute that would cross a spend cap: stopped, never deleted (issue 23). */
-  spendCap: { reason: 'spend_cap', to: 'stopped', tell: 'stopped_for_spend_cap' },
+  spendCap: { reason: 'spend_cap', to: 'stopped' },
   /** Its GPUs stayed idle and no console was open for its idle-stop minutes (ADR 019). */
-  idleStop: { reason: 'idle_stop', to: 'stopped', tell: 'idle_stopped' },
+  idleStop: { reason: 'idle_stop', to: 'stopped' },
 } as const satisfies Record<
   string,
   {
     reason: EndReason;
     to: 'released' | 'stopped' | InstanceState;
-    tell: InstanceEvent['kind'] | null;
   }
 >;
 
@@ -74,10 +74,4 @@ export function ending(name: EndingName, instance: Instance, at: Date): Ending {
 export function renterEnding(by: EndReason, instance: Instance, at: Date): Ending {
   const name = RENTER_ENDINGS[by];
   return name ? ending(name, instance, at) : { ...ending('user', instance, at), by };
-}
-
-/** The alert an ending sends, as an event for its renter (null when nobody is told). */
-export function toldOf(name: EndingName, instance: Instance): InstanceEvent | null {
-  const kind = ENDINGS[name].tell;
-  return kind ? { kind, instanceId: instance.id, userId: instance.userId } : null;
 }

@@ -1,20 +1,15 @@
 import { minuteChargeMicros, minuteIndex } from '../../../../shared/rules/metering';
 import { splitEarnings } from '../../../../shared/rules/pricing';
 import { type LedgerLine, ledgerService } from '../../ledger/service';
-import {
-  type CapReached,
-  type SpendWarning,
-  spendCapsService as spendCaps,
-} from '../../spend-caps/service';
+import { type CapReached, spendCapsService as spendCaps } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { outagesRepo } from '../outages-repo';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
-import type { InstanceEvent } from '../types';
-import { ENDINGS, toldOf } from './end-reasons';
+import { ENDINGS } from './end-reasons';
 import { meteredSql } from './metered-sql';
 import { stopMetered } from './metered-stop';
-import { stopForSpendCaps, warningEvents } from './spend-caps';
+import { stopForSpendCaps } from './spend-caps';
 
 const spenderOf = (i: Instance) => ({ userId: i.userId, apiKeyId: i.apiKeyId });
 
@@ -35,12 +30,10 @@ export async function chargeMeteredMinute(
   batch = 500,
 ): Promise<number> {
   const { accounts, config } = ctx;
-  const told: InstanceEvent[] = [];
-  let changedState = false;
   const charged = await accounts.transact(async (tx) => {
     const due = await meteredSql.claimUnpaid(tx, now, batch);
     if (due.length === 0) {
-      return { count: 0, stops: [] as Instance[], reached: [], warnings: [] as SpendWarning[] };
+      return { count: 0, stops: [] as Instance[], reached: [] as CapReached[] };
     }
     const wallets = await accounts.wallets(
       tx,
@@ -138,28 +131,20 @@ export async function chargeMeteredMinute(
       ),
     );
     await outagesRepo.countNotCharged(tx, dark);
-    const warnings = await caps.write(tx, now);
-    return { count: due.length, stops, reached, warnings };
+    await caps.write(tx, now);
+    return { count: due.length, stops, reached };
   });
-  told.push(...warningEvents(charged.warnings));
-  if ((await stopForSpendCaps(ctx, charged.reached, now, told)) > 0) changedState = true;
+  await stopForSpendCaps(ctx, charged.reached, now);
   // Stopped in transactions of their own, after the charges commit: a stop takes the
   // listing's row lock, which must never be awaited while holding wallet locks (a rent
   // takes them the other way round).
   for (const candidate of charged.stops) {
-    const stopped = await accounts.transact(async (tx) => {
+    await accounts.transact(async (tx) => {
       const row = await instancesRepo.lockView(tx, candidate.id);
-      if (row?.instance.status !== 'running') return false;
+      if (row?.instance.status !== 'running') return;
       await stopMetered(tx, row.instance, now, ENDINGS.outOfCredits.reason);
       await meteredSql.markStoppedForCredits(tx, row.instance.userId, now, 1);
-      return true;
     });
-    if (!stopped) continue;
-    changedState = true;
-    const event = toldOf('outOfCredits', candidate);
-    if (event) told.push(event);
   }
-  if (changedState) config.onChange?.();
-  for (const e of told) config.onInstanceEvent?.(e);
   return charged.count;
 }

@@ -12,9 +12,7 @@ import { ledgerService } from '../../ledger/service';
 import { spendCapsService } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import type { Instance } from '../repo-rows';
-import type { InstanceEvent } from '../types';
 import { meteredSql } from './metered-sql';
-import { warningEvents } from './spend-caps';
 
 /**
  * The two charges a metered instance pays at once, in the transaction that changes its state
@@ -103,14 +101,14 @@ export async function chargeOpeningStorage(
   instance: Instance,
   now: Date,
   apiKeyId: string | null,
-): Promise<{ instance: Instance; told: InstanceEvent[] }> {
+): Promise<Instance> {
   const charged = await postMinutes(ctx, tx, instance, now, {
     computeMinutes: 0,
     storageMinutes: 1,
     key: openingMinuteKey(instance),
     memo: `Instance ${instance.id}: minute ${minuteIndex(now)} (storage, from its create)`,
   });
-  const warnings = await spendCapsService.countCharge(
+  await spendCapsService.countCharge(
     tx,
     { userId: instance.userId, apiKeyId },
     instance.id,
@@ -118,7 +116,7 @@ export async function chargeOpeningStorage(
     now,
     computeMinuteMicros(instance.hourlyRateMicros),
   );
-  return { instance: charged.instance, told: warningEvents(warnings) };
+  return charged.instance;
 }
 
 /** Why a ready instance's first compute minute could not be charged. */
@@ -136,7 +134,7 @@ export async function chargeReadyMinute(
   tx: Tx,
   instance: Instance,
   now: Date,
-): Promise<{ instance: Instance; told: InstanceEvent[] } | { refused: ReadyRefusal }> {
+): Promise<{ instance: Instance } | { refused: ReadyRefusal }> {
   const paid = instance.paidThrough;
   const overdue =
     paid !== null && instance.unreachableSince === null && paid < now
@@ -150,14 +148,14 @@ export async function chargeReadyMinute(
         key: readyMinuteKey(instance),
         memo: `Instance ${instance.id}: minute ${minuteIndex(now)} (compute from its readiness${overdue > 0 ? `; ${overdue} storage minute(s) due before it` : ''})`,
       });
-      const warnings = await spendCapsService.countCharge(
+      await spendCapsService.countCharge(
         sp,
         { userId: instance.userId, apiKeyId: instance.apiKeyId },
         null, // not a launch: the instance is already its key's
         charged.micros,
         now,
       );
-      return { instance: charged.instance, told: warningEvents(warnings) };
+      return { instance: charged.instance };
     });
   } catch (error) {
     if (error instanceof AppError && error.code === 'SPEND_CAP_REACHED') {

@@ -36,23 +36,13 @@ import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
-import type { CreateMeteredInput, InstanceEvent } from '../types';
-import { ENDINGS, toldOf } from './end-reasons';
+import type { CreateMeteredInput } from '../types';
+import { ENDINGS } from './end-reasons';
 import { chargeMeteredMinute } from './metered-minute';
 import { chargeOpeningStorage, chargeReadyMinute, refundNeverReady } from './metered-opening';
 import { meteredSql } from './metered-sql';
 import { stopMetered } from './metered-stop';
 import type { BillingPlan } from './plan';
-
-/** Its renter hears when its host failed, when it was stopped for want of credits, or at a deadline. */
-const TELLS = new Set<InstanceEvent['kind']>([
-  'host_failed',
-  'stopped_for_credits',
-  'deadline_stopped',
-  'deadline_terminated',
-  'idle_stop_warning',
-  'idle_stopped',
-]);
 
 /**
  * The shape the guest will really have: what was asked (or the template's), fitted to one
@@ -110,7 +100,6 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
 
   return {
     name: 'metered',
-    tells: (kind) => TELLS.has(kind),
 
     /**
      * A unit is taken and the wallet must hold one hour at the instance's rate. The first
@@ -121,8 +110,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       if (terms.plan !== 'metered') throw new Error('metered plan opened with other terms');
       const input = terms;
       const kind = input.kind ?? 'vm';
-      const told: InstanceEvent[] = [];
-      return ctx.forHost(async (tx) => {
+      return ctx.accounts.transact(async (tx) => {
         const found = await listingsService.findById(tx, input.gpuListingId);
         if (!found) throw notFound('GPU listing');
         const shape = shapeWithinShare(input, listingShare(found.listing, found.hostMachine));
@@ -187,19 +175,18 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
         // Its GPU, under the host's lock: none free rolls everything back (ADR 020).
         const gpuIndexes = await listingsService.assignGpu(tx, instance, gpusInUse, listing.pool);
         // The paid minute counts toward the spend caps: one it would cross is refused (402).
-        const opened = await chargeOpeningStorage(
+        await chargeOpeningStorage(
           ctx,
           tx,
           { ...instance, gpuIndexes },
           now,
           options.apiKeyId ?? null,
         );
-        told.push(...opened.told);
         const row = await instancesRepo.findView(tx, instance.id);
         if (!row) throw new Error('instance vanished');
         await options.record?.(tx, row);
         return row;
-      }, told);
+      });
     },
 
     /**
@@ -232,20 +219,15 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     /**
      * It has just become ready (running, row locked): its first compute minute is charged now.
      * A wallet that cannot pay it, or a cap it would cross, stops it at once (disk kept) and
-     * its renter is told, as when a later minute could not be paid.
+     * its end reason says why, as when a later minute could not be paid.
      */
-    async ready(tx, instance, now, told) {
+    async ready(tx, instance, now) {
       const charged = await chargeReadyMinute(ctx, tx, instance, now);
-      if ('instance' in charged) {
-        told.push(...charged.told);
-        return charged.instance;
-      }
+      if ('instance' in charged) return charged.instance;
       const stopped = await stopMetered(tx, instance, now, ENDINGS[charged.refused].reason);
       if (charged.refused === 'outOfCredits') {
         await meteredSql.markStoppedForCredits(tx, instance.userId, now, 1);
       }
-      const event = toldOf(charged.refused, instance);
-      if (event) told.push(event);
       return stopped;
     },
 

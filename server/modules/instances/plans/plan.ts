@@ -3,7 +3,7 @@ import type { CreateRentalInput } from '../../../../shared/contracts/rentals';
 import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
 import type { Tx } from '../../../db/client';
 import type { Instance, InstanceRow } from '../repo-rows';
-import type { CreateMeteredInput, EndReason, InstanceEvent, RentOptions } from '../types';
+import type { CreateMeteredInput, EndReason, RentOptions } from '../types';
 
 /** The billing plans (docs/decisions/007, 016); `instances.billing_plan` holds one of these. */
 export const PLAN_NAMES = ['booked', 'metered'] as const;
@@ -28,25 +28,20 @@ export type Terms =
  */
 export interface BillingPlan {
   readonly name: PlanName;
-  /** Whether this plan's renters are told of an event (a metered VM's readiness is not mailed). */
-  tells(kind: InstanceEvent['kind']): boolean;
   /**
    * Opens an instance: a unit taken, the instance inserted and the first money moved, in one
    * transaction (`options.record` runs last in it). Throws the reason when it cannot.
    */
   open(userId: string, terms: Terms, now: Date, options?: RentOptions): Promise<InstanceRow>;
-  /**
-   * Starts a stopped instance again (its row locked by the caller); what the renter is to be
-   * told of it goes into `told`, told after the caller's transaction commits.
-   */
-  start(tx: Tx, instance: Instance, now: Date, told?: InstanceEvent[]): Promise<Instance>;
+  /** Starts a stopped instance again (its row locked by the caller). */
+  start(tx: Tx, instance: Instance, now: Date): Promise<Instance>;
   /**
    * It has just become ready (moved to running by its host's report, row locked): booked, its
    * hours begin now; metered, its first compute minute is charged now (issue 39: compute is
    * billed from ready). Returns the instance afterwards (a metered one its wallet or caps
-   * cannot pay is stopped at once); what its renter is to be told goes into `told`.
+   * cannot pay is stopped at once).
    */
-  ready(tx: Tx, instance: Instance, now: Date, told: InstanceEvent[]): Promise<Instance>;
+  ready(tx: Tx, instance: Instance, now: Date): Promise<Instance>;
   /**
    * A renter's stop (row locked): booked, the rental ends with its settlement and a second
    * stop changes nothing; metered, compute stops being charged and the disk stays.

@@ -1,14 +1,8 @@
 import { eventsRepo } from '../../events/repo';
-import {
-  type CapReached,
-  type SpendWarning,
-  spendCapSubject,
-  spendCapsService,
-} from '../../spend-caps/service';
+import { type CapReached, spendCapSubject, spendCapsService } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
-import type { InstanceEvent } from '../types';
-import { ENDINGS, toldOf } from './end-reasons';
+import { ENDINGS } from './end-reasons';
 import { stopMetered } from './metered-stop';
 
 /**
@@ -17,14 +11,6 @@ import { stopMetered } from './metered-stop';
  * cap. A create's and a readiness's charges are counted where they are made
  * (plans/metered-opening.ts).
  */
-
-/** The 80% warnings as the renter's alerts. */
-export const warningEvents = (warnings: SpendWarning[]): InstanceEvent[] =>
-  warnings.map((w) => ({
-    kind: 'spend_cap_warning',
-    userId: w.userId,
-    spendCap: { cap: w.cap, spent: w.spent, period: w.period, apiKeyId: w.apiKeyId },
-  }));
 
 /**
  * Stops the running metered instances of every scope whose cap a minute would have crossed
@@ -35,7 +21,6 @@ export async function stopForSpendCaps(
   ctx: InstancesContext,
   reached: CapReached[],
   now: Date,
-  told: InstanceEvent[],
 ): Promise<number> {
   const seen = new Set<string>();
   let stopped = 0;
@@ -44,14 +29,14 @@ export async function stopForSpendCaps(
     if (seen.has(key)) continue;
     seen.add(key);
     const ids = await spendCapsService.runningMetered(ctx.db, scope.userId, scope.apiKeyId);
-    let reachedTold = false;
+    let reachedLogged = false;
     for (const id of ids) {
       const row = await ctx.accounts.transact(async (tx) => {
         const found = await instancesRepo.lockView(tx, id);
         if (found?.instance.status !== 'running') return null;
         await stopMetered(tx, found.instance, now, ENDINGS.spendCap.reason);
         // The cap reached is an event once per scope and pass, with its first stop.
-        if (!reachedTold) {
+        if (!reachedLogged) {
           await eventsRepo.append(tx, {
             type: 'spend_cap.reached',
             at: now,
@@ -67,11 +52,9 @@ export async function stopForSpendCaps(
         }
         return found.instance;
       });
-      if (row) reachedTold = true;
       if (!row) continue;
+      reachedLogged = true;
       stopped += 1;
-      const event = toldOf('spendCap', row);
-      if (event) told.push(event);
     }
   }
   return stopped;
