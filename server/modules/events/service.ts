@@ -6,10 +6,18 @@ import {
   eventNumberOf,
   type ListEventsQuery,
 } from '../../../shared/contracts/events';
-import type { Db } from '../../db/client';
+import type { Conn, Db } from '../../db/client';
 import type { Signals } from '../../lib/signals';
-import { eventsRepo } from './repo';
+import { eventsRepo, type NewEvent } from './repo';
 import type { StoredEvent } from './types';
+
+/**
+ * How another module writes what no row's trigger records (a cap's warning, a low balance, a
+ * webhook's ping): one event, in the caller's transaction (docs/decisions/027).
+ */
+export const eventLog = {
+  append: (conn: Conn, e: NewEvent): Promise<bigint> => eventsRepo.append(conn, e),
+};
 
 export function presentEvent(e: StoredEvent): EventView {
   return {

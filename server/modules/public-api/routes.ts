@@ -5,6 +5,7 @@ import { errorResponses } from '../../../shared/contracts/errors';
 import { registerApiKeyAccess } from './access';
 import { registerAccountRoutes } from './account-routes';
 import { registerBillingRoutes } from './billing-routes';
+import { registerEventRoutes } from './event-routes';
 import { registerInstanceRoutes } from './instance-routes';
 import { registerListingRoutes } from './listing-routes';
 import { registerProviderRoutes } from './provider-routes';
@@ -28,6 +29,7 @@ export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
   registerTemplateRoutes(app);
   registerBillingRoutes(app);
   registerProviderRoutes(app);
+  registerEventRoutes(app);
   registerWebhookRoutes(app);
 
   // ---- The document itself ----------------------------------------------------------------

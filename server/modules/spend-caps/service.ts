@@ -9,7 +9,7 @@ import {
 } from '../../../shared/rules/spend-caps';
 import type { Conn, Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import { eventsRepo } from '../events/repo';
+import { eventLog } from '../events/service';
 import { type PeriodKey, type PeriodRow, spendCapsRepo } from './repo';
 
 /** Who is charged: the account, and the API key that launched the instance (if any). */
@@ -120,7 +120,7 @@ export const spendCapSubject = (userId: string, apiKeyId: string | null) => apiK
 
 /** A warning given is an event of the log, in the transaction that marked it (docs/decisions/027). */
 async function recordWarning(tx: Tx, warning: SpendWarning, at: Date): Promise<SpendWarning> {
-  await eventsRepo.append(tx, {
+  await eventLog.append(tx, {
     type: 'spend_cap.warning',
     at,
     accountUserId: warning.userId,

@@ -1,6 +1,6 @@
 import { dollarsToMicros, microsToDollars } from '../../../../shared/rules/money';
 import type { Conn } from '../../../db/client';
-import { eventsRepo } from '../../events/repo';
+import { eventLog } from '../../events/service';
 import { usersService } from '../../users/service';
 import type { InstancesContext } from '../context';
 import { meteredSql } from './metered-sql';
@@ -29,7 +29,7 @@ export async function warnLowBalances(
         // The crossing is marked and becomes an event in one transaction (docs/decisions/027).
         const marked = await db.transaction(async (tx) => {
           if (!(await meteredSql.markLowBalance(tx, s.userId, now))) return false;
-          await eventsRepo.append(tx, {
+          await eventLog.append(tx, {
             type: 'wallet.low_balance',
             at: now,
             accountUserId: s.userId,

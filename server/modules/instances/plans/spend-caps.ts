@@ -1,4 +1,4 @@
-import { eventsRepo } from '../../events/repo';
+import { eventLog } from '../../events/service';
 import { type CapReached, spendCapSubject, spendCapsService } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
@@ -37,7 +37,7 @@ export async function stopForSpendCaps(
         await stopMetered(tx, found.instance, now, ENDINGS.spendCap.reason);
         // The cap reached is an event once per scope and pass, with its first stop.
         if (!reachedLogged) {
-          await eventsRepo.append(tx, {
+          await eventLog.append(tx, {
             type: 'spend_cap.reached',
             at: now,
             accountUserId: scope.userId,
