@@ -424,6 +424,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your events after a cursor, oldest first
+         * @description Every state and money change of your account as an event (instance.*, wallet.*, spend_cap.*, and for providers host.* and earnings.*), in the order they happened. Pass the last page’s `nextCursor` as `after` to read on; `wait` (seconds, up to 30) holds the request until a first new event arrives. Events are kept 30 days. Each event’s `subject.seq` counts 1, 2, 3… per subject.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -3564,6 +3584,98 @@ export interface operations {
                             }[];
                             createdAt: string;
                         }[];
+                    };
+                };
+            };
+            /** @description No API key, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the key's hourly quota: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was refused: the error body says why (a stable `code`, a `message`). */
+            "4XX": {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server failed: the error body, with the request id in `X-Request-Id`. */
+            "5XX": {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                after?: string;
+                types?: string;
+                subject?: string;
+                limit?: number;
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "instance.created" | "instance.ready" | "instance.stopping" | "instance.stopped" | "instance.starting" | "instance.terminating" | "instance.terminated" | "instance.failed" | "instance.host_unreachable" | "instance.host_reachable" | "instance.idle_warning" | "wallet.credited" | "wallet.debited" | "wallet.low_balance" | "spend_cap.warning" | "spend_cap.reached" | "host.offline" | "host.online" | "host.readiness_changed" | "earnings.credited" | "earnings.debited" | "webhook_endpoint.disabled" | "test.ping";
+                            timestamp: string;
+                            subject: {
+                                /** @enum {string} */
+                                kind: "instance" | "host" | "wallet" | "earnings" | "spend_cap" | "webhook_endpoint" | "test";
+                                id: string;
+                                seq: number;
+                            };
+                            data: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        nextCursor: string | null;
+                        hasMore: boolean;
                     };
                 };
             };

@@ -210,6 +210,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description: 'Your listings and hosts, with an approved provider profile',
         },
         {
+          name: 'Events',
+          description:
+            'Every state and money change of your account, in order, read by cursor (kept 30 days)',
+        },
+        {
           name: 'Webhooks',
           description:
             'Endpoints that receive your events, signed by the Standard Webhooks specification',
