@@ -19,9 +19,9 @@ import { type ContactService, createContactService } from './modules/contact/ser
 import { createDemoService } from './modules/demo/service';
 import { createDeployService, type DeployService } from './modules/deploy/service';
 import { createEventDispatcher, type EventDispatcher } from './modules/events/dispatcher';
-import { createEventsService, type EventsService } from './modules/events/service';
 import { hostWorkReader, readCacheReader } from './modules/events/hints';
 import { eventsRepo } from './modules/events/repo';
+import { createEventsService, type EventsService } from './modules/events/service';
 import { createHealthService, type HealthService } from './modules/health/service';
 import { createDemoHost } from './modules/hosts/demo-host';
 import { createOutageCredits } from './modules/hosts/outage-credits';
@@ -234,6 +234,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   // The only way out of the core (docs/decisions/027): every change is an event in the log,
   // written with the change; these read it. Host wakes and cache drops in every process, the
   // durable readers (e-mail, webhooks) in one process at a time.
+  const eventsService = createEventsService(db, signals);
   const eventLog = createEventDispatcher({
     db,
     signals,
@@ -297,7 +298,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     vms: createVmService({ db, instances, hosts, images }),
     images,
     eventLog,
-    events: createEventsService(db, signals),
+    events: eventsService,
     worker: createWorker(
       [
         ...instanceJobs({
@@ -309,6 +310,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
         ...housekeepingJobs({
           account,
           sweepIdempotencyKeys: (now, batch) => idempotencyStore.sweep(db, now, batch),
+          pruneEvents: (now, batch) => eventsService.prune(now, batch),
         }),
       ],
       log,

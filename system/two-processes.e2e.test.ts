@@ -422,5 +422,47 @@ describe.skipIf(!POSTGRES)(
       });
       expect(problems).toEqual([]);
     });
+
+    it('the event log agrees with every change after the SIGKILL: no change without its event, no event without its change (issue 40)', async () => {
+      const read = (q: ReturnType<typeof sql>) =>
+        database.db.transaction((tx) => rows<Record<string, unknown>>(tx, q), {
+          isolationLevel: 'repeatable read',
+        });
+      // Every instance: its events numbered 1…event_seq with no gap, the last state its state.
+      const instanceGaps = await read(sql`
+        select i.id, i.status, i.event_seq,
+          (select count(*) from events e where e.subject_kind = 'instance' and e.subject_id = i.id::text) as n,
+          (select max(subject_seq) from events e where e.subject_kind = 'instance' and e.subject_id = i.id::text) as top,
+          (select e.data->>'state' from events e where e.subject_kind = 'instance' and e.subject_id = i.id::text
+             and e.type not in ('instance.host_unreachable', 'instance.host_reachable', 'instance.idle_warning')
+             order by e.subject_seq desc limit 1) as last_state
+        from instances i`);
+      expect(instanceGaps.length).toBeGreaterThan(0);
+      expect(
+        instanceGaps.filter(
+          (r) =>
+            Number(r.n) !== Number(r.event_seq) ||
+            Number(r.top) !== Number(r.event_seq) ||
+            r.last_state !== r.status,
+        ),
+      ).toEqual([]);
+      // Every wallet and earnings account: one event per ledger line, their sum the ledger's.
+      const accounts = await read(sql`
+        select a.id, a.kind, a.event_seq,
+          (select count(*) from ledger_entries l where l.account_id = a.id) as lines,
+          (select coalesce(sum(l.amount_micros), 0) from ledger_entries l where l.account_id = a.id)::text as ledger,
+          (select count(*) from events e where e.subject_kind = (case a.kind when 'wallet' then 'wallet' else 'earnings' end)
+             and e.subject_id = coalesce(a.user_id::text, a.provider_id::text) and e.type <> 'wallet.low_balance') as told,
+          (select coalesce(sum((e.data->>'amountMicros')::bigint), 0) from events e
+             where e.subject_kind = (case a.kind when 'wallet' then 'wallet' else 'earnings' end)
+             and e.subject_id = coalesce(a.user_id::text, a.provider_id::text))::text as told_sum
+        from ledger_accounts a where a.kind in ('wallet', 'provider_earnings')`);
+      expect(
+        accounts.filter((a) => Number(a.lines) !== Number(a.told) || a.ledger !== a.told_sum),
+      ).toEqual([]);
+      figures.push(
+        `event log after the SIGKILL: ${instanceGaps.length} instances and ${accounts.length} wallets/earnings agree with their events`,
+      );
+    });
   },
 );

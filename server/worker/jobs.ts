@@ -93,8 +93,10 @@ export function housekeepingJobs(deps: {
   account: Pick<AccountService, 'closeUnusedDemoAccounts'>;
   /** Deletes up to `batch` expired Idempotency-Keys (lib/idempotency's store). */
   sweepIdempotencyKeys(now: Date, batch: number): Promise<number>;
+  /** Deletes up to `batch` events past their retention (docs/decisions/027). */
+  pruneEvents(now: Date, batch: number): Promise<number>;
 }): Job[] {
-  const { account, sweepIdempotencyKeys } = deps;
+  const { account, sweepIdempotencyKeys, pruneEvents } = deps;
   return [
     // Demo visitors' accounts left unused for a day (docs/decisions/010): whole batches until
     // none is left, so a backlog does not wait for later passes.
@@ -110,6 +112,13 @@ export function housekeepingJobs(deps: {
       batch: 1000,
       everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
       run: (now, n) => sweepIdempotencyKeys(now, n),
+    },
+    // Events older than EVENT_RETENTION_DAYS (30): the oldest first, in batches.
+    {
+      name: 'event-retention',
+      batch: 5000,
+      everyMs: IDEMPOTENCY_SWEEP_EVERY_MS,
+      run: (now, n) => pruneEvents(now, n),
     },
   ];
 }

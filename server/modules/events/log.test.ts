@@ -9,6 +9,7 @@ import { agentCalls, gpuInventory } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp, type World } from '../../test/suite';
 import { ledgerService } from '../ledger/service';
+import { eventLog } from './service';
 
 /**
  * The event log (issue 40, docs/decisions/027): an instance's whole life, whoever moved it
@@ -236,6 +237,32 @@ describe('the event log', () => {
         and subject_kind = 'earnings'`)) as unknown as { rows: { type: string }[] }
     ).rows;
     expect(earnings.map((r) => r.type)).toContain('earnings.credited');
+  });
+
+  it('keeps events 30 days: the worker’s housekeeping deletes older ones', async () => {
+    const user = await t.signIn();
+    const day = 86_400_000;
+    const now = t.clock.now();
+    const ids: bigint[] = [];
+    for (const age of [31, 29]) {
+      ids.push(
+        await eventLog.append(t.database.db, {
+          type: 'wallet.low_balance',
+          at: new Date(now.getTime() - age * day),
+          accountUserId: user.userId,
+          subjectKind: 'wallet',
+          subjectId: user.userId,
+          data: { balance: '0.00', threshold: '1.00' },
+        }),
+      );
+    }
+    await t.app.deps.worker.runOnce(now);
+    const left = (
+      (await t.database.db.execute(
+        sql`select id::text from events where id = any(${`{${ids.join(',')}}`}::bigint[])`,
+      )) as unknown as { rows: { id: string }[] }
+    ).rows.map((r) => BigInt(r.id));
+    expect(left).toEqual([ids[1]]);
   });
 
   it('refuses a bad cursor, type or limit with 400 naming it', async () => {

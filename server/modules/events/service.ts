@@ -1,4 +1,5 @@
 import {
+  EVENT_RETENTION_DAYS,
   EVENT_SUBJECT_KINDS,
   type EventPage,
   type EventView,
@@ -49,6 +50,10 @@ export function createEventsService(db: Db, signals: Signals) {
   }
 
   return {
+    /** Deletes up to `batch` events older than the retention (the worker's housekeeping). */
+    prune: (now: Date, batch: number): Promise<number> =>
+      eventsRepo.prune(db, new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000), batch),
+
     async list(userId: string, q: ListEventsQuery): Promise<EventPage> {
       const after = q.after ? (eventNumberOf(q.after) ?? 0n) : 0n;
       const requested = (q.types ?? '')
