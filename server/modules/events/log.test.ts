@@ -8,6 +8,7 @@ import type { TestApp } from '../../test/app';
 import { agentCalls, gpuInventory } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp, type World } from '../../test/suite';
+import { type Receiver, startReceiver, verifyDelivery } from '../../test/webhooks';
 import { ledgerService } from '../ledger/service';
 import { eventLog } from './service';
 
@@ -19,7 +20,8 @@ import { eventLog } from './service';
  */
 let t: TestApp;
 let w: World;
-setupTestApp({}, (app, world) => {
+// A lab (ALLOW_PRIVATE_HOST_ADDRESSES): the webhook receiver listens on 127.0.0.1.
+setupTestApp({ env: { ALLOW_PRIVATE_HOST_ADDRESSES: '1' } }, (app, world) => {
   t = app;
   w = world;
 });
@@ -117,6 +119,13 @@ describe('the event log', () => {
     const { listing, calls } = await agentHost('1.20');
     const user = await t.signIn({ credits: '50.00' });
     const { key } = await createApiKey(t, user.cookie, ['read', 'write']);
+    const rx: Receiver = await startReceiver(t.clock);
+    const hook = await v1Request(t, key, 'POST', '/webhook-endpoints', {
+      url: `${rx.url}/rentgpu`,
+      types: ['*'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    const { secret } = hook.json() as { secret: string };
     const stopAt = new Date(t.clock.now().getTime() + 5 * MIN).toISOString();
     const created = await v1Request(t, key, 'POST', '/instances', {
       gpuListingId: listing.id,
@@ -178,6 +187,31 @@ describe('the event log', () => {
     ).toBe(true);
     expect(mine[1]?.data).toMatchObject({ state: 'running', previousState: 'provisioning' });
     expect(mine.at(-1)?.data.charged).toMatch(/^\d+\.\d{6}$/);
+
+    // The same events by webhook, with the same ids, in the same order, each one verified.
+    const webhookIds = async () => {
+      await t.app.deps.eventLog.drain();
+      await t.app.deps.webhooks.delivery.runOnce(t.clock.now());
+      return rx.requests
+        .filter((r) => (JSON.parse(r.body) as Ev).data.subject !== undefined)
+        .map((r) => ({
+          r,
+          body: JSON.parse(r.body) as { data: { id: string; subject: Ev['subject'] } },
+        }))
+        .filter(
+          ({ body }) =>
+            body.data.subject.kind === 'instance' && body.data.subject.id === String(id),
+        );
+    };
+    let hooked = await webhookIds();
+    for (let i = 0; i < 100 && hooked.length < mine.length; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      hooked = await webhookIds();
+    }
+    expect(hooked.map(({ r }) => r.headers['webhook-id'])).toEqual(mine.map((e) => e.id));
+    expect(hooked.map(({ body }) => body.data.id)).toEqual(mine.map((e) => e.id));
+    for (const { r } of hooked) expect(() => verifyDelivery(secret, r)).not.toThrow();
+    await rx.close();
 
     // The whole account by cursor, with types: the same instance events, then the cap's.
     const all = await readAll(key, '', 7);
