@@ -146,24 +146,20 @@ DECLARE
 	txn record;
 	owner uuid;
 BEGIN
-	UPDATE ledger_accounts SET event_seq = event_seq + 1
-		WHERE id = NEW.account_id AND kind IN ('wallet', 'provider_earnings')
-		RETURNING id, kind, user_id, provider_id, balance_micros, event_seq INTO acct;
-	IF NOT FOUND THEN
+	SELECT a.kind, coalesce(a.user_id, p.user_id) AS owner INTO acct
+		FROM ledger_accounts a LEFT JOIN providers p ON p.id = a.provider_id
+		WHERE a.id = NEW.account_id AND a.kind IN ('wallet', 'provider_earnings');
+	-- Not a wallet or earnings, or a provider with no user to tell (seeded ones).
+	IF NOT FOUND OR acct.owner IS NULL THEN
 		RETURN NULL;
 	END IF;
+	owner := acct.owner;
+	UPDATE ledger_accounts SET event_seq = event_seq + 1 WHERE id = NEW.account_id
+		RETURNING id, kind, user_id, provider_id, balance_micros, event_seq INTO acct;
 	acct.balance_micros := acct.balance_micros - coalesce((
 		SELECT sum(l.amount_micros) FROM ledger_entries l
 		WHERE l.account_id = NEW.account_id AND l.id > NEW.id AND l.txid = NEW.txid), 0);
 	SELECT kind, memo, reference, created_at INTO txn FROM ledger_transactions WHERE id = NEW.transaction_id;
-	IF acct.kind = 'wallet' THEN
-		owner := acct.user_id;
-	ELSE
-		SELECT user_id INTO owner FROM providers WHERE id = acct.provider_id;
-		IF owner IS NULL THEN
-			RETURN NULL;
-		END IF;
-	END IF;
 	PERFORM rentgpu_emit(
 		CASE WHEN acct.kind = 'wallet' THEN 'wallet.' ELSE 'earnings.' END
 			|| CASE WHEN NEW.amount_micros > 0 THEN 'credited' ELSE 'debited' END,

@@ -91,6 +91,9 @@ async function reset() {
     await tx.execute(
       sql`delete from ledger_accounts where kind in ('wallet', 'provider_earnings')`,
     );
+    // The event log of what was deleted goes with it (checkInvariants compares the two).
+    await tx.execute(sql`delete from events`);
+    await tx.execute(sql`delete from event_subjects`);
   });
 }
 

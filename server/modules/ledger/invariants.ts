@@ -38,6 +38,56 @@ export async function checkInvariants(
     problems.push(`wallet ${r.id} is negative: ${r.b}`);
   }
   problems.push(...(await checkInstanceInvariants(conn, options)));
+  problems.push(...(await checkEventLog(conn)));
+  return problems;
+}
+
+/**
+ * The event log against the changes it tells of (docs/decisions/027): every wallet's and
+ * provider's earnings' events are one per ledger line and sum to the ledger; every subject's
+ * events are numbered 1…its row's count with no gap; an instance's last state event names
+ * its state. (A subject whose first events the 30-day retention deleted is not compared.)
+ */
+export async function checkEventLog(conn: Conn): Promise<string[]> {
+  const problems: string[] = [];
+  const rows = async (query: ReturnType<typeof sql>) => {
+    const result = await conn.execute(query);
+    return (result as unknown as { rows: Record<string, unknown>[] }).rows;
+  };
+  for (const r of await rows(sql`
+    select a.id, a.kind, a.event_seq, l.lines, l.total, e.n, e.told, e.first, e.last, e.total as told_total
+    from ledger_accounts a
+    cross join lateral (select count(*)::int as lines, coalesce(sum(amount_micros), 0)::text as total
+      from ledger_entries where account_id = a.id) l
+    cross join lateral (select count(*)::int as n, min(subject_seq)::int as first, max(subject_seq)::int as last,
+        count(*) filter (where type <> 'wallet.low_balance')::int as told,
+        coalesce(sum((data->>'amountMicros')::bigint), 0)::text as total
+      from events where subject_kind = case a.kind when 'wallet' then 'wallet' else 'earnings' end
+        and subject_id = coalesce(a.user_id::text, a.provider_id::text)) e
+    left join providers p on p.id = a.provider_id
+    where a.kind in ('wallet', 'provider_earnings') and (e.first is null or e.first = 1)
+      and coalesce(a.user_id, p.user_id) is not null
+      and (l.lines <> e.told or l.total <> e.total or e.n <> a.event_seq
+        or coalesce(e.last, 0) <> a.event_seq)`)) {
+    problems.push(
+      `${r.kind} account ${r.id}: ${r.lines} ledger lines summing to ${r.total}, but ${r.told} events summing to ${r.told_total} (${r.n} events numbered ${r.first}…${r.last}, its count ${r.event_seq})`,
+    );
+  }
+  for (const r of await rows(sql`
+    select i.id, i.status, i.event_seq, e.n, e.first, e.last, s.state
+    from instances i
+    cross join lateral (select count(*)::int as n, min(subject_seq)::int as first, max(subject_seq)::int as last
+      from events where subject_kind = 'instance' and subject_id = i.id::text) e
+    left join lateral (select data->>'state' as state from events
+      where subject_kind = 'instance' and subject_id = i.id::text
+        and type not in ('instance.host_unreachable', 'instance.host_reachable', 'instance.idle_warning')
+      order by subject_seq desc limit 1) s on true
+    where (e.first is null or e.first = 1)
+      and (e.n <> i.event_seq or coalesce(e.last, 0) <> i.event_seq or s.state is distinct from i.status)`)) {
+    problems.push(
+      `instance ${r.id} (${r.status}): ${r.n} events numbered ${r.first}…${r.last} (its count ${r.event_seq}), the last state told ${r.state}`,
+    );
+  }
   return problems;
 }
 
