@@ -106,7 +106,8 @@ BEGIN
 				'usedCost', rentgpu_dollars(NEW.used_cost_micros),
 				'refund', rentgpu_dollars(NEW.refund_micros)));
 	END IF;
-	IF (NEW.unreachable_since IS NULL) <> (OLD.unreachable_since IS NULL) THEN
+	-- (An ended instance's time with its host away is added up when the host is back: not news.)
+	IF (NEW.unreachable_since IS NULL) <> (OLD.unreachable_since IS NULL) AND NEW.end_time IS NULL THEN
 		NEW.event_seq := NEW.event_seq + 1;
 		PERFORM rentgpu_emit(
 			CASE WHEN NEW.unreachable_since IS NULL THEN 'instance.host_reachable' ELSE 'instance.host_unreachable' END,

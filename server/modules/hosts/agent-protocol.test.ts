@@ -553,4 +553,27 @@ describe('waiting for work between heartbeats (long poll)', () => {
       state: 'terminated',
     });
   });
+
+  it('wakes at once when the system gives the host work too: a provisioning time-out (issue 40: every change reaches its host through the event log)', async () => {
+    const { host, listing } = await hostWithListing('2.00');
+    const renter = await renterWithKey();
+    const rent = await t.request({
+      method: 'POST',
+      url: '/api/rentals',
+      payload: w.rentBody(listing, 1),
+      cookie: renter.cookie,
+    });
+    expect(rent.statusCode).toBe(201);
+    const first = await heartbeat(host.credential);
+    expect(first.instances[0]?.state).toBe('running'); // what the host is to make of it
+    expect((await wait(host.credential, 50)).json()).toEqual({ work: false });
+    // The host never reports it ready: the worker ends it at its deadline, and the held wait answers.
+    const held = wait(host.credential, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.clock.advance(600_000 + 1_000);
+    await t.app.deps.worker.runOnce(t.clock.now());
+    expect((await held).json()).toEqual({ work: true });
+    const next = await heartbeat(host.credential);
+    expect(next.instances[0]?.state).toBe('terminated'); // delete the machine
+  });
 });
