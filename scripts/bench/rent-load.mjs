@@ -9,7 +9,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 /**
  * `bases`: the server processes' addresses; renter n calls bases[n % bases.length] (one
  * process, or several behind what would be a load balancer).
- * @type {{ bases: string[]; cookies: string[]; listings: { id: number; providerId: number; hourlyRate: string }[]; seconds: number }}
+ * `record`: also answer, per pair, the instance's id and when (Date.now()) the rent's and the
+ * stop's answers came (scripts/bench/webhooks.ts: change-to-delivery latency); `pauseMs`: each
+ * renter waits that long after each pair (a paced load instead of as fast as answered).
+ * @type {{ bases: string[]; cookies: string[]; listings: { id: number; providerId: number; hourlyRate: string }[]; seconds: number; record?: boolean; pauseMs?: number }}
  */
 const job = workerData;
 /** @type {Map<number, () => void>} */
@@ -29,6 +32,8 @@ function reportReady(id) {
 
 let pairs = 0;
 let failures = 0;
+/** @type {[number, number, number][]} */
+const answered = [];
 /** @type {string | null} */
 let firstFailure = null;
 const until = Date.now() + job.seconds * 1000;
@@ -56,11 +61,14 @@ await Promise.all(
         continue;
       }
       const { id } = /** @type {{ id: number }} */ (await rent.json());
+      const rentAnsweredAt = Date.now();
       await reportReady(id);
       const stop = await fetch(`${base}/api/rentals/${id}/stop`, { method: 'PATCH', headers });
       if (stop.status === 200) {
         pairs += 1;
         await stop.arrayBuffer();
+        if (job.record) answered.push([id, rentAnsweredAt, Date.now()]);
+        if (job.pauseMs) await new Promise((resolve) => setTimeout(resolve, job.pauseMs));
       } else {
         failures += 1;
         firstFailure ??= `${stop.status} ${await stop.text()}`;
@@ -68,4 +76,6 @@ await Promise.all(
     }
   }),
 );
-parentPort?.postMessage({ done: { pairs, failures, firstFailure } });
+parentPort?.postMessage({
+  done: { pairs, failures, firstFailure, ...(job.record ? { answered } : {}) },
+});

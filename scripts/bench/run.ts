@@ -33,6 +33,7 @@ import { benchShapes } from './listing-shapes';
 import { benchProcesses } from './processes';
 import { rawPageServer } from './raw-page';
 import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
+import { benchDeadEndpoint, benchWebhookDeliveries } from './webhooks';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 10_000);
 const CONNECTIONS = 32;
@@ -53,10 +54,17 @@ const HOSTS = 10_000;
 const HEARTBEATS_PER_S = HOSTS / 30;
 /**
  * BENCH_ONLY=listings,shapes,rent,processes,heartbeats,metered runs only those parts (all when
- * unset). BENCH_CAPS=1 gives the metered part's users daily and monthly spend caps.
+ * unset). BENCH_CAPS=1 gives the metered part's users daily and monthly spend caps. The
+ * PostgreSQL-only parts on fresh databases of their own (issue 40): rent-events (rent-then-stop
+ * with the event log's triggers off and on), webhooks and webhooks-dead
+ * (scripts/bench/webhooks.ts).
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
+const OWN_DATABASE_PARTS = ['rent-events', 'webhooks', 'webhooks-dead'];
+/** Only parts that make their own databases: the listings' bench database is not made. */
+const onlyOwnDatabaseParts =
+  ONLY.size > 0 && [...ONLY].every((part) => OWN_DATABASE_PARTS.includes(part));
 
 /**
  * Statements sent to PostgreSQL by this process (the server under test), counted at the
@@ -747,8 +755,135 @@ async function benchOn(
   }
 }
 
+/** The event log's triggers (server/db/migrations/0037_events.sql), off for part rent-events. */
+const DISABLE_EVENT_TRIGGERS = `alter table instances disable trigger instances_events_insert,
+    disable trigger instances_events_update;
+  alter table ledger_entries disable trigger ledger_entries_events;
+  alter table hosts disable trigger hosts_events`;
+
+/**
+ * Part `rent-events` (PostgreSQL): what writing the event log costs rent-then-stop. Two fresh
+ * databases seeded alike, the event triggers disabled on one; an app on each (its dispatcher
+ * started, as everywhere); the same pairs against each in RENT_ROUNDS alternating rounds
+ * (which goes first alternates too), so load from elsewhere falls on both. Per pair: the
+ * server's thread CPU and its database's backends' CPU, and the statements it sent (the
+ * dispatcher's reads of the log included: they are part of the cost).
+ */
+async function rentEvents(url: string): Promise<void> {
+  const env = parseEnv({
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'https://bench.example',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO_DATA: 'false',
+  });
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const sides: {
+    label: string;
+    name: string;
+    database: Database;
+    app: Awaited<ReturnType<typeof createApp>> | null;
+    run: PairRun;
+  }[] = [];
+  try {
+    for (const off of [true, false]) {
+      const name = `rentgpu_bench_${off ? 'events_off' : 'events_on'}_${process.pid}`;
+      await admin.query(`create database ${name}`);
+      const target = new URL(url);
+      target.pathname = `/${name}`;
+      const database = await openDatabase({
+        kind: 'postgres',
+        url: target.toString(),
+        poolSize: POOL_SIZE,
+      });
+      const side = {
+        label: off ? 'events off' : 'events on',
+        name,
+        database,
+        app: null,
+        run: noPairs,
+      };
+      sides.push(side);
+      await database.migrate();
+      await seed(database);
+      await database.db.execute(sql`vacuum analyze gpu_listings, providers`);
+      if (off) await database.db.execute(sql.raw(DISABLE_EVENT_TRIGGERS));
+    }
+    const slice = DURATION_S / RENT_ROUNDS;
+    const ready: { base: string; cookies: string[]; page: ListingPage }[] = [];
+    for (const side of sides) {
+      const app = await createApp({
+        env,
+        database: side.database,
+        logger: false,
+        webDir: null,
+        mailer: silentMailer,
+      });
+      side.app = app;
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      ready.push({
+        base,
+        cookies: sessionCookies(await benchRenters(side.database)),
+        page: await rentablePage(base),
+      });
+    }
+    for (let round = 0; round < RENT_ROUNDS; round += 1) {
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order) {
+        const side = sides[i];
+        const load = ready[i];
+        if (!side?.app || !load) continue;
+        const hosts = side.app.deps.hosts;
+        side.run = addRuns(
+          side.run,
+          await measured(
+            slice,
+            () => httpRenters(load.base, load.cookies, load.page, slice, reportReady(hosts)),
+            side.name,
+          ),
+        );
+      }
+    }
+    console.log(
+      `rent-then-stop with the event log's triggers off and on (${RENT_WORKERS} concurrent renters, ${DURATION_S}s each, in ${RENT_ROUNDS} alternating rounds; two fresh databases seeded alike)`,
+    );
+    console.log(
+      `  ${'side'.padEnd(12)} ${'pairs/s'.padStart(9)} ${'pairs'.padStart(7)} ${'fail'.padStart(5)} ${'CPU ms/pair: server thread + PostgreSQL = total'.padStart(48)} ${'statements/pair'.padStart(16)} ${'events/pair'.padStart(12)}`,
+    );
+    const figures = [];
+    for (const side of sides) {
+      const pp = perPair(side.run);
+      const counted = await side.database.db.execute(sql`select count(*)::int as n from events`);
+      const [events] = (counted as unknown as { rows: { n: number }[] }).rows;
+      // The ledger's invariants count its events: the side without triggers has none to count.
+      const problems = side.label === 'events on' ? await checkInvariants(side.database.db) : [];
+      figures.push(pp);
+      if (side.run.firstFailure)
+        console.log(`  ${side.label} first failure: ${side.run.firstFailure}`);
+      console.log(
+        `  ${side.label.padEnd(12)} ${fmt(pp.pairsPerSecond, 1).padStart(9)} ${String(side.run.pairs).padStart(7)} ${String(side.run.failures).padStart(5)} ${`${fmt(pp.threadCpuMs, 2)} + ${fmt(pp.postgresCpuMs, 2)} = ${fmt(pp.threadCpuMs + pp.postgresCpuMs, 2)}`.padStart(48)} ${fmt(pp.statements, 1).padStart(16)} ${fmt((events?.n ?? 0) / Math.max(1, side.run.pairs), 2).padStart(12)}${problems.length === 0 ? '' : `  invariants: ${problems.slice(0, 3).join('; ')}`}`,
+      );
+    }
+    const [off, on] = figures;
+    if (off && on) {
+      const ratio = (a: number, b: number) => fmt(a / Math.max(b, Number.EPSILON), 3);
+      console.log(
+        `  ${'on / off'.padEnd(12)} ${ratio(on.pairsPerSecond, off.pairsPerSecond).padStart(9)} ${''.padStart(13)} ${`${ratio(on.threadCpuMs, off.threadCpuMs)}   ${ratio(on.postgresCpuMs, off.postgresCpuMs)}   ${ratio(on.threadCpuMs + on.postgresCpuMs, off.threadCpuMs + off.postgresCpuMs)}`.padStart(48)} ${ratio(on.statements, off.statements).padStart(16)}`,
+      );
+    }
+  } finally {
+    for (const side of sides) {
+      await side.app?.close();
+      await side.database.close();
+      await admin.query(`drop database if exists ${side.name} with (force)`);
+    }
+    await admin.end();
+  }
+}
+
 async function main(): Promise<void> {
-  if (process.env.BENCH_SKIP_EMBEDDED !== '1') {
+  if (process.env.BENCH_SKIP_EMBEDDED !== '1' && !onlyOwnDatabaseParts) {
     const embedded = await openDatabase({ kind: 'pglite' });
     await benchOn('embedded PGlite', embedded);
     await embedded.close();
@@ -759,6 +894,20 @@ async function main(): Promise<void> {
     console.log('\n(DATABASE_URL is not set: skipping PostgreSQL)');
     return;
   }
+  if (runs('rent-events')) await rentEvents(url);
+  const webhookOptions = {
+    adminUrl: url,
+    poolSize: POOL_SIZE,
+    seconds: DURATION_S,
+    seed: async (database: Database) => {
+      await seed(database);
+      await database.db.execute(sql`vacuum analyze gpu_listings, providers`);
+    },
+    fmt,
+  };
+  if (runs('webhooks')) await benchWebhookDeliveries(webhookOptions);
+  if (runs('webhooks-dead')) await benchDeadEndpoint(webhookOptions);
+  if (onlyOwnDatabaseParts) return;
   const scratch = `rentgpu_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
