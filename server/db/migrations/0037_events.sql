@@ -21,6 +21,7 @@ CREATE TABLE "events" (
 CREATE INDEX "events_account_idx" ON "events" USING btree ("account_user_id", "id");
 --> statement-breakpoint
 CREATE INDEX "events_subject_idx" ON "events" USING btree ("subject_kind", "subject_id", "id");
+
 --> statement-breakpoint
 -- Durable readers' cursors (mail, webhooks): advanced in the transaction that records what the
 -- reader did with the events up to it.
@@ -47,6 +48,23 @@ ALTER TABLE "hosts" ADD COLUMN "event_seq" integer DEFAULT 0 NOT NULL;
 --> statement-breakpoint
 -- The (top-level) transaction that wrote a ledger line: its event reads the balance it left.
 ALTER TABLE "ledger_entries" ADD COLUMN "txid" xid8 DEFAULT pg_current_xact_id() NOT NULL;
+--> statement-breakpoint
+-- The settled horizon: events written by transactions older than every transaction of this
+-- database still running (docs/decisions/027). Ids are handed out at insert, not at commit, so a
+-- reader takes only events below it and never passes an id that commits later. Transactions of
+-- other databases on the same server (their xids are in every snapshot) are left out when they
+-- are seen running there; a transaction gone from the activity view counts until the next read.
+CREATE FUNCTION rentgpu_event_horizon() RETURNS xid8 LANGUAGE sql STABLE AS $$
+	WITH snap AS (SELECT pg_current_snapshot() AS s),
+	elsewhere AS (
+		SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
+		WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
+	)
+	SELECT coalesce(
+		(SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
+		 WHERE (x::text::bigint % 4294967296) NOT IN (SELECT x FROM elsewhere)),
+		(SELECT pg_snapshot_xmax(s) FROM snap))
+$$;
 --> statement-breakpoint
 -- Dollars as the API writes them: six decimals.
 CREATE FUNCTION rentgpu_dollars(micros bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$

@@ -85,11 +85,32 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     }
   }
 
+  /**
+   * Events committed but not settled yet (an older transaction of this database still runs):
+   * read again shortly — 10 ms, doubling to 320 ms — rather than at the next poll.
+   */
+  let settleTimer: NodeJS.Timeout | null = null;
+  let settleDelay = 10;
+  async function readAgainWhenSettled(): Promise<void> {
+    if (hintCursor === null || settleTimer || closed) return;
+    if (!(await eventsRepo.unsettledAfter(db, hintCursor))) {
+      settleDelay = 10;
+      return;
+    }
+    settleTimer = setTimeout(() => {
+      settleTimer = null;
+      void wake();
+    }, settleDelay);
+    settleTimer.unref();
+    settleDelay = Math.min(settleDelay * 2, 320);
+  }
+
   async function pass(): Promise<void> {
     await readHints();
     for (const reader of durable) {
       for (let rounds = 0; rounds < 20 && (await readDurable(reader)); rounds += 1) {}
     }
+    await readAgainWhenSettled();
   }
 
   /** Runs a pass now, or right after the one running (wake-ups meanwhile fold into one). */
@@ -132,6 +153,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     async close(): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
+      if (settleTimer) clearTimeout(settleTimer);
       unsubscribe?.();
       await running;
     },

@@ -101,7 +101,8 @@ async function readAll(key: string, query = '', limit = 3): Promise<Ev[]> {
       t,
       key,
       'GET',
-      `/events?limit=${limit}${after ? `&after=${after}` : ''}${query}`,
+      // wait=1: an event written by a transaction still settling is waited for, not missed.
+      `/events?limit=${limit}&wait=1${after ? `&after=${after}` : ''}${query}`,
     );
     expect(res.statusCode, res.body).toBe(200);
     const page = res.json() as { data: Ev[]; nextCursor: string | null; hasMore: boolean };

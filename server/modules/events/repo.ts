@@ -44,7 +44,7 @@ const rowsOf = (result: unknown): EventRow[] =>
  * than any still running. A later-committing transaction's lower id is then never skipped by a
  * cursor that moved past it (the log's ids are handed out at insert, not at commit).
  */
-const SETTLED = sql`e.txid < pg_snapshot_xmin(pg_current_snapshot())`;
+const SETTLED = sql`e.txid < (select rentgpu_event_horizon())`;
 
 export interface EventFilter {
   after: bigint;
@@ -105,6 +105,14 @@ export const eventsRepo = {
     return rowsOf(result).map(toEvent);
   },
 
+  /** Whether events after `after` are written but not settled yet (read again shortly). */
+  async unsettledAfter(conn: Conn, after: bigint): Promise<boolean> {
+    const result = await conn.execute(
+      sql`select exists (select 1 from events e where e.id > ${after.toString()}::bigint and not ${SETTLED}) as waiting`,
+    );
+    return (rowsOf(result)[0] as unknown as { waiting: boolean } | undefined)?.waiting === true;
+  },
+
   /** The newest settled event's id (0 when none): where a hint reader starts. */
   async end(conn: Conn): Promise<bigint> {
     const result = await conn.execute(
@@ -140,11 +148,16 @@ export const eventsRepo = {
     );
   },
 
-  /** Deletes events older than `before`, at most `batch` of them (oldest first). */
+  /**
+   * Deletes events older than `before` among the `batch` first of the log (its oldest: events
+   * are written in time order), so a pass reads at most `batch` rows on the primary key and an
+   * idle one nothing more; one written with an earlier time goes when it reaches the front.
+   */
   async prune(conn: Conn, before: Date, batch: number): Promise<number> {
     const result = await conn.execute(sql`
-      delete from events where id in (
-        select id from events where at < ${before.toISOString()}::timestamptz order by id limit ${batch})
+      delete from events where id = any(array(
+        select id from (select id, at from events order by id limit ${batch}) oldest
+        where at < ${before.toISOString()}::timestamptz))
       returning id`);
     return rowsOf(result).length;
   },

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   EVENT_RETENTION_DAYS,
   EVENT_SUBJECT_KINDS,
@@ -82,7 +83,9 @@ export function createEventsService(db: Db, signals: Signals) {
       let rows = await read();
       const deadline = Date.now() + q.wait * 1000;
       while (rows.length === 0 && Date.now() < deadline) {
-        await nextEvent(Math.min(deadline - Date.now(), 1_000));
+        // Written but not settled yet (an older transaction still runs): read again soon.
+        if (await eventsRepo.unsettledAfter(db, after)) await sleep(20);
+        else await nextEvent(Math.min(deadline - Date.now(), 1_000));
         rows = await read();
       }
       const page = rows.slice(0, q.limit);
