@@ -5,7 +5,7 @@ import {
   type InstanceStatus,
 } from '../../shared/contracts/agent-protocol';
 import type { HostImageStatus } from '../../shared/contracts/images';
-import { gpuInventory, hostInventory } from '../seed/factories';
+import { createHost, createListing, gpuInventory, hostInventory } from '../seed/factories';
 import type { TestApp } from './app';
 
 export { gpuInventory, hostInventory } from '../seed/factories';
@@ -72,4 +72,29 @@ export function agentCalls(
         remoteAddress: from,
       }),
   };
+}
+
+/**
+ * A provider's enrolled host speaking the agent protocol, with `count` GPUs of `model` (a model
+ * of the test's own), and their listing: the host's calls come from `from`.
+ */
+export async function hostWithAgent(
+  t: Pick<TestApp, 'request' | 'clock' | 'database'>,
+  providerId: number,
+  options: { model: string; hourlyRate: string; from: string; count?: number },
+) {
+  const { model, hourlyRate, from, count = 2 } = options;
+  const host = await createHost(t.database.db, {
+    providerId,
+    lastHeartbeatAt: t.clock.now(),
+    gpus: { name: model, count },
+  });
+  const listing = await createListing(t.database.db, {
+    providerId,
+    model,
+    hourlyRate,
+    hostId: host.id,
+    totalCount: count,
+  });
+  return { host, listing, calls: agentCalls(t, host.credential, from, gpuInventory(model)) };
 }

@@ -3,9 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { heartbeatResponse } from '../../../shared/contracts/agent-protocol';
 import { DEFAULT_SETTINGS, type UserSettings } from '../../../shared/contracts/settings';
 import { instances } from '../../db/schema';
-import { createHost, createListing } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
-import { agentCalls, gpuInventory } from '../../test/hosts';
+import { type agentCalls, hostWithAgent } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp, type World } from '../../test/suite';
 import { type Receiver, startReceiver, verifyDelivery } from '../../test/webhooks';
@@ -32,22 +31,12 @@ const SSH = { host: AGENT_ADDRESS, port: 22001, user: 'ubuntu' };
 let models = 0;
 
 async function agentHost(hourlyRate = '1.20') {
-  const provider = await w.provider();
   models += 1;
-  const model = `Gpu Events ${models}`;
-  const host = await createHost(t.database.db, {
-    providerId: provider.providerId,
-    lastHeartbeatAt: t.clock.now(),
-    gpus: { name: model, count: 2 },
-  });
-  const listing = await createListing(t.database.db, {
-    providerId: provider.providerId,
-    model,
+  return hostWithAgent(t, (await w.provider()).providerId, {
+    model: `Gpu Events ${models}`,
     hourlyRate,
-    hostId: host.id,
-    totalCount: 2,
+    from: AGENT_ADDRESS,
   });
-  return { listing, calls: agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(model)) };
 }
 
 async function told(calls: ReturnType<typeof agentCalls>, id: number) {

@@ -3,9 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { heartbeatResponse, type InstanceStatus } from '../../../shared/contracts/agent-protocol';
 import { computeMinuteMicros, storageMinuteMicros } from '../../../shared/rules/metering';
 import { instances } from '../../db/schema';
-import { createHost, createListing } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
-import { agentCalls, gpuInventory } from '../../test/hosts';
+import { type agentCalls, hostWithAgent } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp, type World } from '../../test/suite';
 import { checkInvariants } from '../ledger/invariants';
@@ -31,22 +30,13 @@ const SSH = { host: AGENT_ADDRESS, port: 22001, user: 'ubuntu' };
 let models = 0;
 
 async function slowHost(hourlyRate = '1.20') {
-  const provider = await w.provider();
   models += 1;
   const model = `Gpu Slow ${models}`;
-  const host = await createHost(t.database.db, {
-    providerId: provider.providerId,
-    lastHeartbeatAt: t.clock.now(),
-    gpus: { name: model, count: 2 },
-  });
-  const listing = await createListing(t.database.db, {
-    providerId: provider.providerId,
+  const { listing, calls } = await hostWithAgent(t, (await w.provider()).providerId, {
     model,
     hourlyRate,
-    hostId: host.id,
-    totalCount: 2,
+    from: AGENT_ADDRESS,
   });
-  const calls = agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(model));
   return { model, listing, calls };
 }
 
