@@ -3,9 +3,8 @@
 -- that hold it (instances, ledger_entries, hosts), and by the app in the same transaction for
 -- what no column records (spend-cap warnings, low balance, test pings). There is no "after
 -- commit" in between: an event without its change, or a change without its event, cannot be.
--- `txid` is the writing transaction's id: readers take only events whose transaction is older
--- than every transaction still running (pg_snapshot_xmin), so a cursor never skips an event
--- whose lower id committed after a higher one.
+-- Ids are handed out at insert, not at commit, so a reader must not pass an id a transaction
+-- still running may commit: see rentgpu_event_bound below.
 CREATE TABLE "events" (
 	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY,
 	"type" text NOT NULL,
@@ -14,8 +13,7 @@ CREATE TABLE "events" (
 	"subject_kind" text NOT NULL,
 	"subject_id" text NOT NULL,
 	"subject_seq" bigint NOT NULL,
-	"data" jsonb NOT NULL,
-	"txid" xid8 DEFAULT pg_current_xact_id() NOT NULL
+	"data" jsonb NOT NULL
 );
 --> statement-breakpoint
 CREATE INDEX "events_account_idx" ON "events" USING btree ("account_user_id", "id");
@@ -49,21 +47,33 @@ ALTER TABLE "hosts" ADD COLUMN "event_seq" integer DEFAULT 0 NOT NULL;
 -- The (top-level) transaction that wrote a ledger line: its event reads the balance it left.
 ALTER TABLE "ledger_entries" ADD COLUMN "txid" xid8 DEFAULT pg_current_xact_id() NOT NULL;
 --> statement-breakpoint
--- The settled horizon: events written by transactions older than every transaction of this
--- database still running (docs/decisions/027). Ids are handed out at insert, not at commit, so a
--- reader takes only events below it and never passes an id that commits later. Transactions of
--- other databases on the same server (their xids are in every snapshot) are left out when they
--- are seen running there; a transaction gone from the activity view counts until the next read.
-CREATE FUNCTION rentgpu_event_horizon() RETURNS xid8 LANGUAGE sql STABLE AS $$
-	WITH snap AS (SELECT pg_current_snapshot() AS s),
-	elsewhere AS (
-		SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
-		WHERE backend_xid IS NOT NULL AND datname IS DISTINCT FROM current_database()
-	)
-	SELECT coalesce(
-		(SELECT min(x) FROM snap, pg_snapshot_xip(snap.s) AS x
-		 WHERE (x::text::bigint % 4294967296) NOT IN (SELECT x FROM elsewhere)),
-		(SELECT pg_snapshot_xmax(s) FROM snap))
+-- Readers never pass an id that may still commit (no skipped event, no reorder). Before its
+-- first event a transaction notes the highest id handed out so far (its ids will all be above
+-- it) in a shared transaction-level advisory lock (class 1380401152 + high bits, object: low 31
+-- bits), held until it ends. A reader first reads the bound — the least of the highest id handed
+-- out now and every such note held now — and then, in a later statement, only events at or
+-- under it: an id at or under the bound either committed before that statement's snapshot or
+-- never will (its transaction noted a lower id, or had not taken one when the bound was read).
+-- Only this database's event writers hold readers back, and only for their own duration.
+CREATE FUNCTION rentgpu_event_guard() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	high bigint;
+BEGIN
+	IF current_setting('rentgpu.event_guard', true) IS DISTINCT FROM 'on' THEN
+		SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END INTO high FROM events_id_seq;
+		PERFORM pg_advisory_xact_lock_shared(1380401152 + (high >> 31)::int, (high & 2147483647)::int);
+		PERFORM set_config('rentgpu.event_guard', 'on', true);
+	END IF;
+END
+$$;
+--> statement-breakpoint
+CREATE FUNCTION rentgpu_event_bound() RETURNS bigint LANGUAGE sql VOLATILE AS $$
+	SELECT least(
+		(SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM events_id_seq),
+		(SELECT min(((l.classid::bigint - 1380401152) << 31) + l.objid::bigint) FROM pg_locks l
+		 WHERE l.locktype = 'advisory' AND l.objsubid = 2
+			AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND l.classid::bigint BETWEEN 1380401152 AND 1380401152 + 4096))
 $$;
 --> statement-breakpoint
 -- Dollars as the API writes them: six decimals.
@@ -76,11 +86,16 @@ $$;
 CREATE FUNCTION rentgpu_emit(
 	p_type text, p_at timestamptz, p_account uuid, p_subject_kind text, p_subject_id text,
 	p_seq bigint, p_data jsonb
-) RETURNS void LANGUAGE plpgsql AS $$
+) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	new_id bigint;
 BEGIN
+	PERFORM rentgpu_event_guard();
 	INSERT INTO events (type, at, account_user_id, subject_kind, subject_id, subject_seq, data)
-	VALUES (p_type, p_at, p_account, p_subject_kind, p_subject_id, p_seq, p_data);
+	VALUES (p_type, p_at, p_account, p_subject_kind, p_subject_id, p_seq, p_data)
+	RETURNING id INTO new_id;
 	PERFORM pg_notify('rentgpu_signals', '{"kind":"events","from":"db"}');
+	RETURN new_id;
 END
 $$;
 --> statement-breakpoint

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  customType,
   index,
   jsonb,
   pgTable,
@@ -12,13 +11,12 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
 
-const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
-
 /**
  * The event log (docs/decisions/027, migration 0037): every change a renter or provider is
  * told of, written by the database's triggers (instances, ledger_entries, hosts) or by the app
  * in the change's own transaction (server/modules/events/repo.ts). `id` is the global order
- * and the cursor; `subjectSeq` counts per subject; `txid` lets readers skip nothing.
+ * and the cursor, read only up to rentgpu_event_bound() (nothing skipped); `subjectSeq` counts
+ * per subject.
  */
 export const events = pgTable(
   'events',
@@ -31,7 +29,6 @@ export const events = pgTable(
     subjectId: text('subject_id').notNull(),
     subjectSeq: bigint('subject_seq', { mode: 'number' }).notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
-    txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
     index('events_account_idx').on(t.accountUserId, t.id),

@@ -40,11 +40,14 @@ const rowsOf = (result: unknown): EventRow[] =>
   ((result as { rows?: EventRow[] }).rows ?? (result as EventRow[])) as EventRow[];
 
 /**
- * Only events every reader can already see in full: those whose writing transaction is older
- * than any still running. A later-committing transaction's lower id is then never skipped by a
- * cursor that moved past it (the log's ids are handed out at insert, not at commit).
+ * The highest id a reader may pass now (migration 0037, rentgpu_event_bound): every id at or
+ * under it has committed, or never will. Read in a statement of its own BEFORE the statement
+ * that reads the events (a later snapshot), on a connection in read-committed mode.
  */
-const SETTLED = sql`e.txid < (select rentgpu_event_horizon())`;
+async function boundOf(conn: Conn): Promise<bigint> {
+  const result = await conn.execute(sql`select coalesce(rentgpu_event_bound(), 0)::text as id`);
+  return BigInt(rowsOf(result)[0]?.id ?? '0');
+}
 
 export interface EventFilter {
   after: bigint;
@@ -73,21 +76,28 @@ export const eventsRepo = {
             values (${e.subjectKind}, ${e.subjectId}, 1)
             on conflict (subject_kind, subject_id) do update set seq = event_subjects.seq + 1
             returning seq`;
+    // rentgpu_emit notes the transaction for readers before it takes an id, as the triggers do.
     const result = await conn.execute(sql`
-      with s as (${seq}), n as (select pg_notify('rentgpu_signals', '{"kind":"events","from":"db"}'))
-      insert into events (type, at, account_user_id, subject_kind, subject_id, subject_seq, data)
-      select ${e.type}, ${e.at.toISOString()}::timestamptz, ${e.accountUserId}::uuid,
-        ${e.subjectKind}, ${e.subjectId}, s.seq, ${JSON.stringify(e.data)}::jsonb
-      from s, n
-      returning id::text`);
+      with s as (${seq})
+      select rentgpu_emit(${e.type}, ${e.at.toISOString()}::timestamptz, ${e.accountUserId}::uuid,
+        ${e.subjectKind}, ${e.subjectId}, s.seq, ${JSON.stringify(e.data)}::jsonb)::text as id
+      from s`);
     const [row] = rowsOf(result);
     if (!row) throw new Error('event not written');
     return BigInt(row.id);
   },
 
-  /** Settled events after a cursor, oldest first. */
+  /**
+   * Events after a cursor, oldest first, up to the bound: none a transaction still running
+   * could commit under them later (two statements: the bound, then the events).
+   */
   async list(conn: Conn, f: EventFilter): Promise<StoredEvent[]> {
-    const where = [sql`e.id > ${f.after.toString()}::bigint`, SETTLED];
+    const bound = await boundOf(conn);
+    if (bound <= f.after) return [];
+    const where = [
+      sql`e.id > ${f.after.toString()}::bigint`,
+      sql`e.id <= ${bound.toString()}::bigint`,
+    ];
     if (f.accountUserId) where.push(sql`e.account_user_id = ${f.accountUserId}::uuid`);
     if (f.subject)
       where.push(sql`e.subject_kind = ${f.subject.kind} and e.subject_id = ${f.subject.id}`);
@@ -105,21 +115,20 @@ export const eventsRepo = {
     return rowsOf(result).map(toEvent);
   },
 
-  /** Whether events after `after` are written but not settled yet (read again shortly). */
+  /**
+   * Whether events after `after` are committed but above the bound (a transaction still
+   * running holds readers back): read again shortly.
+   */
   async unsettledAfter(conn: Conn, after: bigint): Promise<boolean> {
+    const bound = await boundOf(conn);
     const result = await conn.execute(
-      sql`select exists (select 1 from events e where e.id > ${after.toString()}::bigint and not ${SETTLED}) as waiting`,
+      sql`select exists (select 1 from events e where e.id > ${(bound > after ? bound : after).toString()}::bigint) as waiting`,
     );
     return (rowsOf(result)[0] as unknown as { waiting: boolean } | undefined)?.waiting === true;
   },
 
-  /** The newest settled event's id (0 when none): where a hint reader starts. */
-  async end(conn: Conn): Promise<bigint> {
-    const result = await conn.execute(
-      sql`select coalesce(max(e.id), 0)::text as id from events e where ${SETTLED}`,
-    );
-    return BigInt(rowsOf(result)[0]?.id ?? '0');
-  },
+  /** Where a reader starting now begins: the bound (0 when nothing was ever written). */
+  end: (conn: Conn): Promise<bigint> => boundOf(conn),
 
   /**
    * Takes a durable reader's turn for `leaseMs` (one process at a time reads for it; a process
@@ -127,9 +136,9 @@ export const eventsRepo = {
    * Its cursor, or null while another process holds it. Created at the log's end the first time.
    */
   async leaseReader(conn: Conn, name: string, leaseMs: number): Promise<bigint | null> {
+    const start = await boundOf(conn);
     await conn.execute(sql`
-      insert into event_readers (name, last_id)
-      select ${name}, coalesce(max(id), 0) from events
+      insert into event_readers (name, last_id) values (${name}, ${start.toString()}::bigint)
       on conflict (name) do nothing`);
     const result = await conn.execute(sql`
       update event_readers set leased_until = now() + ${`${leaseMs} milliseconds`}::interval

@@ -264,7 +264,7 @@ export const webhooksRepo = {
             attempts = w.attempts + 1,
             last_attempt_at = ${iso(now)}::timestamptz,
             first_attempt_at = coalesce(w.first_attempt_at, ${iso(now)}::timestamptz)
-          from (
+          where w.id = any(array(
             select c.id from unnest(${uuidArray(locked)}::uuid[]) as l(id)
             cross join lateral (
               select d.id from webhook_deliveries d
@@ -282,8 +282,8 @@ export const webhooksRepo = {
                   and f.claimed_until > ${iso(now)}::timestamptz))
             ) c
             limit ${capacity}
-          ) picked
-          where w.id = picked.id and w.status = 'pending'
+          ))
+            and w.status = 'pending'
             and (w.claimed_until is null or w.claimed_until <= ${iso(now)}::timestamptz)
           returning w.id`),
       ).map((r) => r.id);
