@@ -76,6 +76,11 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
         await eventsRepo.releaseReader(tx, reader.name, last);
       });
       backoffUntil.delete(reader.name);
+      try {
+        reader.committed?.(events);
+      } catch (error) {
+        log?.warn({ err: error, reader: reader.name }, 'event reader hint failed');
+      }
       return events.length === batch;
     } catch (error) {
       log?.error({ err: error, reader: reader.name }, 'event reader failed; it reads again');

@@ -25,6 +25,8 @@ export interface DurableEventReader {
   name: string;
   effect?(events: StoredEvent[]): Promise<void>;
   handle?(tx: Tx, events: StoredEvent[]): Promise<void>;
+  /** After `handle`'s transaction committed, in this process: a hint (wake what sends it on). */
+  committed?(events: StoredEvent[]): void;
 }
 
 /**

@@ -28,9 +28,9 @@ export function createWebhooks(deps: {
   /** One attempt's limit; 10 s by default (tests shorten it). */
   timeoutMs?: number;
 }): Webhooks {
-  return {
-    service: createWebhooksService(deps),
-    reader: createWebhooksReader(deps),
-    delivery: createWebhookDelivery(deps),
-  };
+  const delivery = createWebhookDelivery(deps);
+  const reader = createWebhooksReader(deps);
+  // Deliveries the reader just wrote are claimed by this process's loop at once.
+  reader.committed = () => delivery.kick();
+  return { service: createWebhooksService(deps), reader, delivery };
 }

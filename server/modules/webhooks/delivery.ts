@@ -184,6 +184,9 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     }
   }
 
+  /** The running loop's claim, once started (see `kick`). */
+  let kick: () => void = () => {};
+
   async function claim(now: Date) {
     return webhooksRepo.claim(
       db,
@@ -214,6 +217,9 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
     /** Every `intervalMs`, and whenever an attempt ends, claims what is due and sends it. */
     start(clock: Clock, intervalMs = POLL_INTERVAL_MS): WebhookLoop {
       let stopped = false;
+      const stopKicks = () => {
+        kick = () => {};
+      };
       let pass: Promise<void> | null = null;
       let again = false;
       const tick = () => {
@@ -239,10 +245,12 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       };
       const timer = setInterval(tick, intervalMs);
       timer.unref();
+      kick = tick;
       tick();
       return {
         async stop() {
           stopped = true;
+          stopKicks();
           clearInterval(timer);
           await pass;
           await Promise.allSettled([...running]);
@@ -252,6 +260,12 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
 
     /** Attempts running in this process now. */
     inFlight: () => inFlight,
+
+    /**
+     * New deliveries were written in this process (the webhooks reader committed): the running
+     * loop claims at once instead of at its next poll. Nothing before `start`.
+     */
+    kick: () => kick(),
   };
 }
 
