@@ -243,7 +243,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
       hostWorkReader((hostId) => wake.wake(hostId)),
       readCacheReader(() => cached.invalidate()),
     ],
-    durable: [createMailReader({ db, mailer }), webhooks.reader],
+    durable: [createMailReader({ db, mailer, log }), webhooks.reader],
   });
   const demo = createDemoService({ db, clock });
   const demoHost = createDemoHost({ hosts, instances, delayMs: env.DEMO_PROVISIONING_DELAY_MS });

@@ -69,7 +69,13 @@ export type DatabaseOptions = (
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // A transaction the app leaves open (a bug, a hung await) ends after a minute rather than
+      // holding locks and the event log's readers back for ever (docs/decisions/027).
+      idle_in_transaction_session_timeout: 60_000,
+    });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, ...logged(options) }) as unknown as Db;

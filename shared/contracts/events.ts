@@ -50,6 +50,8 @@ export const EVENT_RETENTION_DAYS = 30;
 /** Why an instance stopped or ended (its `reason`), as the instance's end reason says. */
 export const EVENT_END_REASONS = [
   'user',
+  /** Stopped on its host (the machine shut down), not by RentGPU or its renter. */
+  'host',
   'api',
   'expiry',
   'provisioning_timeout',

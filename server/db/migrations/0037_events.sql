@@ -27,6 +27,7 @@ CREATE TABLE "event_readers" (
 	"name" text PRIMARY KEY NOT NULL,
 	"last_id" bigint DEFAULT 0 NOT NULL,
 	"leased_until" timestamp with time zone,
+	"lease_token" text,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -67,13 +68,19 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE FUNCTION rentgpu_event_bound() RETURNS bigint LANGUAGE sql VOLATILE AS $$
-	SELECT least(
-		(SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM events_id_seq),
-		(SELECT min(((l.classid::bigint - 1380401152) << 31) + l.objid::bigint) FROM pg_locks l
-		 WHERE l.locktype = 'advisory' AND l.objsubid = 2
-			AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-			AND l.classid::bigint BETWEEN 1380401152 AND 1380401152 + 4096))
+CREATE FUNCTION rentgpu_event_bound() RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+	high bigint;
+	noted bigint;
+BEGIN
+	-- The sequence first, then the notes: a writer that notes after this read takes ids above it.
+	SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END INTO high FROM events_id_seq;
+	SELECT min(((l.classid::bigint - 1380401152) << 31) + l.objid::bigint) INTO noted FROM pg_locks l
+	WHERE l.locktype = 'advisory' AND l.objsubid = 2
+		AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+		AND l.classid::bigint BETWEEN 1380401152 AND 1380401152 + 4096;
+	RETURN least(high, noted);
+END
 $$;
 --> statement-breakpoint
 -- Dollars as the API writes them: six decimals.
@@ -131,8 +138,11 @@ BEGIN
 			NEW.event_seq, base || jsonb_build_object(
 				'previousState', OLD.status,
 				'wasUnreachable', OLD.unreachable_since IS NOT NULL,
+				-- No end reason stored: the renter's own stop or terminate; straight from running to
+				-- stopped with a host, its host stopped it (the machine shut down).
 				'reason', CASE WHEN NEW.status IN ('stopping', 'stopped', 'terminating', 'terminated', 'failed')
-					THEN coalesce(NEW.end_reason, 'user') END,
+					THEN coalesce(NEW.end_reason, CASE WHEN OLD.status = 'running' AND NEW.status = 'stopped'
+						AND NEW.host_id IS NOT NULL THEN 'host' ELSE 'user' END) END,
 				'error', CASE WHEN NEW.status = 'failed' THEN NEW.host_error END,
 				'readyAt', NEW.ready_at,
 				'endTime', NEW.end_time,
@@ -217,6 +227,13 @@ CREATE CONSTRAINT TRIGGER "ledger_entries_events" AFTER INSERT ON "ledger_entrie
 	DEFERRABLE INITIALLY DEFERRED
 	FOR EACH ROW EXECUTE FUNCTION rentgpu_ledger_events();
 --> statement-breakpoint
+-- What of a host's readiness verdict is news: whether it (and each kind) takes rentals, and which
+-- GPUs. Not the problems' wording, which carries measured values (free disk…) every heartbeat.
+CREATE FUNCTION rentgpu_readiness_key(r jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+	SELECT CASE WHEN r IS NULL THEN NULL ELSE jsonb_build_array(r -> 'ready', r -> 'readyGpus',
+		r #> '{kinds,vm,ready}', r #> '{kinds,container,ready}') END
+$$;
+--> statement-breakpoint
 -- Hosts: offline and back (offline_since), and a new readiness verdict, to the provider's user.
 CREATE FUNCTION rentgpu_host_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -236,7 +253,7 @@ BEGIN
 				'offlineSince', coalesce(NEW.offline_since, OLD.offline_since),
 				'lastHeartbeatAt', NEW.last_heartbeat_at));
 	END IF;
-	IF NEW.readiness IS DISTINCT FROM OLD.readiness AND NEW.readiness IS NOT NULL THEN
+	IF NEW.readiness IS NOT NULL AND rentgpu_readiness_key(NEW.readiness) IS DISTINCT FROM rentgpu_readiness_key(OLD.readiness) THEN
 		NEW.event_seq := NEW.event_seq + 1;
 		PERFORM rentgpu_emit('host.readiness_changed', coalesce(NEW.last_heartbeat_at, now()), owner,
 			'host', NEW.id, NEW.event_seq,
@@ -252,5 +269,5 @@ $$;
 CREATE TRIGGER "hosts_events" BEFORE UPDATE ON "hosts"
 	FOR EACH ROW WHEN (
 		(OLD.offline_since IS NULL) <> (NEW.offline_since IS NULL)
-		OR OLD.readiness IS DISTINCT FROM NEW.readiness
+		OR rentgpu_readiness_key(OLD.readiness) IS DISTINCT FROM rentgpu_readiness_key(NEW.readiness)
 	) EXECUTE FUNCTION rentgpu_host_events();

@@ -42,6 +42,8 @@ export const eventReaders = pgTable('event_readers', {
   lastId: bigint('last_id', { mode: 'bigint' }).notNull().default(sql`0`),
   /** A process reading for it holds it until then (its effects are at least once). */
   leasedUntil: timestamp('leased_until', { withTimezone: true }),
+  /** Whose lease it is: a release or renewal by a process whose lease ran out changes nothing. */
+  leaseToken: text('lease_token'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -13,16 +13,51 @@ export interface EventDispatcherOptions {
   pollMs?: number;
   /** Events per read. */
   batch?: number;
-  /** How long a process holds a durable reader's turn (a dead one's is taken after this). */
+  /** How long a process holds a durable reader's turn unrenewed (a dead one's is taken after this). */
   leaseMs?: number;
+}
+
+/** Runs `pass` now, or once more right after the one running (wake-ups meanwhile fold into one). */
+function serialRunner(pass: () => Promise<void>, onError: (error: unknown) => void) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+  return {
+    run(): Promise<void> {
+      if (closed) return Promise.resolve();
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        try {
+          do {
+            again = false;
+            await pass();
+          } while (again && !closed);
+        } catch (error) {
+          onError(error);
+        } finally {
+          running = null;
+        }
+      })();
+      return running;
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await running;
+    },
+  };
 }
 
 /**
  * The only way out of the core (docs/decisions/027): each process follows the event log and
  * hands what is new to its readers. Woken by the NOTIFY the log's writers send with their
  * transaction (heard at commit, in every process), and by a poll as a fallback. Hint readers
- * (host wakes, cache drops) run in every process from an in-memory cursor; durable readers
- * (mail, webhooks) run in one process at a time from a cursor committed with what they did.
+ * (host wakes, cache drops) run in every process from an in-memory cursor, on a loop of their
+ * own so a slow durable reader never delays them; durable readers (mail, webhooks) run in one
+ * process at a time, from a cursor committed with what they did, under a renewed lease that a
+ * process which lost it cannot use to move the cursor.
  */
 export function createEventDispatcher(options: EventDispatcherOptions) {
   const { db, signals, durable, hints, log } = options;
@@ -30,8 +65,6 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   const batch = options.batch ?? 500;
   const leaseMs = options.leaseMs ?? 60_000;
   let hintCursor: bigint | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
   let timer: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
   let closed = false;
@@ -60,20 +93,34 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   async function readDurable(reader: DurableEventReader): Promise<boolean> {
     const wait = backoffUntil.get(reader.name);
     if (wait !== undefined && Date.now() < wait) return false;
-    const cursor = await eventsRepo.leaseReader(db, reader.name, leaseMs);
-    if (cursor === null) return false; // another process reads for it now
-    let events: StoredEvent[] = [];
+    const lease = await eventsRepo.leaseReader(db, reader.name, leaseMs);
+    if (lease === null) return false; // another process reads for it now
+    const { cursor, token } = lease;
+    // Renewed while its effect runs (e-mail can be slow); a lost lease stops it moving anything.
+    let lost = false;
+    const renew = setInterval(() => {
+      eventsRepo
+        .renewReader(db, reader.name, token, leaseMs)
+        .then((kept) => {
+          if (!kept) lost = true;
+        })
+        .catch(() => {});
+    }, leaseMs / 3);
+    renew.unref();
     try {
-      events = await eventsRepo.list(db, { after: cursor, limit: batch });
+      const events = await eventsRepo.list(db, { after: cursor, limit: batch });
       if (events.length === 0) {
-        await eventsRepo.releaseReader(db, reader.name, null);
+        await eventsRepo.releaseReader(db, reader.name, token, null);
         return false;
       }
       await reader.effect?.(events);
+      if (lost) throw new Error(`lost the ${reader.name} reader's lease while it ran`);
       const last = (events[events.length - 1] as StoredEvent).id;
       await db.transaction(async (tx) => {
         await reader.handle?.(tx, events);
-        await eventsRepo.releaseReader(tx, reader.name, last);
+        if (!(await eventsRepo.releaseReader(tx, reader.name, token, last))) {
+          throw new Error(`lost the ${reader.name} reader's lease while it ran`);
+        }
       });
       backoffUntil.delete(reader.name);
       try {
@@ -85,14 +132,16 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     } catch (error) {
       log?.error({ err: error, reader: reader.name }, 'event reader failed; it reads again');
       backoffUntil.set(reader.name, Date.now() + 5_000);
-      await eventsRepo.releaseReader(db, reader.name, null).catch(() => {});
+      await eventsRepo.releaseReader(db, reader.name, token, null).catch(() => {});
       return false;
+    } finally {
+      clearInterval(renew);
     }
   }
 
   /**
-   * Events committed but not settled yet (an older transaction of this database still runs):
-   * read again shortly — 10 ms, doubling to 320 ms — rather than at the next poll.
+   * Events committed but above the readers' bound (a transaction of this database that wrote
+   * events still runs): read again shortly — 10 ms, doubling to 320 ms — not at the next poll.
    */
   let settleTimer: NodeJS.Timeout | null = null;
   let settleDelay = 10;
@@ -110,38 +159,24 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     settleDelay = Math.min(settleDelay * 2, 320);
   }
 
-  async function pass(): Promise<void> {
+  const failed = (error: unknown) =>
+    log?.warn({ err: error }, 'event dispatch failed; the next wake-up reads again');
+  const hintRunner = serialRunner(async () => {
     await readHints();
+    await readAgainWhenSettled();
+  }, failed);
+  const durableRunner = serialRunner(async () => {
     for (const reader of durable) {
       for (let rounds = 0; rounds < 20 && (await readDurable(reader)); rounds += 1) {}
     }
-    await readAgainWhenSettled();
-  }
+  }, failed);
 
-  /** Runs a pass now, or right after the one running (wake-ups meanwhile fold into one). */
   function wake(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          await pass();
-        } while (again && !closed);
-      } catch (error) {
-        log?.warn({ err: error }, 'event dispatch failed; the next wake-up reads again');
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
+    return Promise.all([hintRunner.run(), durableRunner.run()]).then(() => {});
   }
 
   return {
-    /** Starts following: hints from the log's end now, woken by the log's NOTIFY and a poll. */
+    /** Starts following: hints from the log's bound now, woken by the log's NOTIFY and a poll. */
     async start(): Promise<void> {
       hintCursor = await eventsRepo.end(db);
       unsubscribe = signals.on('events', () => void wake());
@@ -160,7 +195,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
       if (timer) clearInterval(timer);
       if (settleTimer) clearTimeout(settleTimer);
       unsubscribe?.();
-      await running;
+      await Promise.all([hintRunner.close(), durableRunner.close()]);
     },
   };
 }

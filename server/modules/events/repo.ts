@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
 import type { Conn } from '../../db/client';
@@ -133,28 +134,55 @@ export const eventsRepo = {
   /**
    * Takes a durable reader's turn for `leaseMs` (one process at a time reads for it; a process
    * that dies lets its lease run out and another reads the same events again: at least once).
-   * Its cursor, or null while another process holds it. Created at the log's end the first time.
+   * Its cursor and the lease's token, or null while another process holds it. Created at the
+   * log's bound the first time.
    */
-  async leaseReader(conn: Conn, name: string, leaseMs: number): Promise<bigint | null> {
+  async leaseReader(
+    conn: Conn,
+    name: string,
+    leaseMs: number,
+  ): Promise<{ cursor: bigint; token: string } | null> {
     const start = await boundOf(conn);
     await conn.execute(sql`
       insert into event_readers (name, last_id) values (${name}, ${start.toString()}::bigint)
       on conflict (name) do nothing`);
+    const token = randomUUID();
     const result = await conn.execute(sql`
-      update event_readers set leased_until = now() + ${`${leaseMs} milliseconds`}::interval
+      update event_readers set leased_until = now() + ${`${leaseMs} milliseconds`}::interval,
+        lease_token = ${token}
       where name = ${name} and (leased_until is null or leased_until < now())
       returning last_id::text as id`);
     const row = rowsOf(result)[0];
-    return row ? BigInt(row.id) : null;
+    return row ? { cursor: BigInt(row.id), token } : null;
   },
 
-  /** Moves the cursor on (when given) and gives the turn back. */
-  async releaseReader(conn: Conn, name: string, lastId: bigint | null): Promise<void> {
-    await conn.execute(
+  /** Keeps the turn `leaseMs` longer; false when it was lost (another process has it now). */
+  async renewReader(conn: Conn, name: string, token: string, leaseMs: number): Promise<boolean> {
+    const result = await conn.execute(sql`
+      update event_readers set leased_until = now() + ${`${leaseMs} milliseconds`}::interval
+      where name = ${name} and lease_token = ${token} returning name`);
+    return rowsOf(result).length === 1;
+  },
+
+  /**
+   * Moves the cursor on (when given; never back) and gives the turn back — only while the turn
+   * is still this one's: false when it was lost (then nothing changed).
+   */
+  async releaseReader(
+    conn: Conn,
+    name: string,
+    token: string,
+    lastId: bigint | null,
+  ): Promise<boolean> {
+    const result = await conn.execute(
       lastId === null
-        ? sql`update event_readers set leased_until = null where name = ${name}`
-        : sql`update event_readers set last_id = ${lastId.toString()}::bigint, leased_until = null, updated_at = now() where name = ${name}`,
+        ? sql`update event_readers set leased_until = null, lease_token = null
+            where name = ${name} and lease_token = ${token} returning name`
+        : sql`update event_readers set last_id = greatest(last_id, ${lastId.toString()}::bigint),
+            leased_until = null, lease_token = null, updated_at = now()
+            where name = ${name} and lease_token = ${token} returning name`,
     );
+    return rowsOf(result).length === 1;
   },
 
   /**

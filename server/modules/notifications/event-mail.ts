@@ -63,46 +63,63 @@ export function instanceAlertOf(e: StoredEvent): InstanceEvent | null {
  * user's notification settings allow. Sent before the cursor moves: a crash in between sends
  * the batch's alerts again (at least once), never none.
  */
-export function createMailReader(deps: { db: Db; mailer: Mailer }): DurableEventReader {
+export function createMailReader(deps: {
+  db: Db;
+  mailer: Mailer;
+  log?: { error(obj: unknown, msg: string): void };
+}): DurableEventReader {
   const sendInstance = instanceAlertSender(deps);
   const sendHost = hostAlertSender(deps);
+  async function mailFor(e: StoredEvent): Promise<void> {
+    if (e.subjectKind === 'instance') {
+      const alert = instanceAlertOf(e);
+      if (alert) await sendInstance(alert);
+    } else if (e.type === 'wallet.low_balance') {
+      await sendInstance({
+        kind: 'low_balance',
+        userId: e.accountUserId,
+        balance: String(e.data.balance ?? '0.00'),
+      });
+    } else if (e.type === 'spend_cap.warning') {
+      const d = e.data;
+      await sendInstance({
+        kind: 'spend_cap_warning',
+        userId: e.accountUserId,
+        spendCap: {
+          cap: String(d.cap),
+          spent: String(d.spent),
+          period: d.period === 'month' ? 'month' : 'day',
+          apiKeyId: typeof d.apiKeyId === 'string' ? d.apiKeyId : null,
+        },
+      });
+    } else if (e.type === 'host.offline') {
+      const unreachable = await deps.db
+        .select({ id: instances.id })
+        .from(instances)
+        .where(
+          and(
+            eq(instances.hostId, e.subjectId),
+            isNotNull(instances.unreachableSince),
+            isNull(instances.endTime),
+          ),
+        );
+      await sendHost({ hostId: e.subjectId, instanceIds: unreachable.map((r) => r.id) });
+    }
+  }
+
   return {
     name: 'mail',
     async effect(events) {
+      // One alert that cannot be sent (a refused address) is logged and passed: it never holds
+      // back everyone's mail. A crash before the cursor moves sends the batch again.
       for (const e of events) {
-        if (e.subjectKind === 'instance') {
-          const alert = instanceAlertOf(e);
-          if (alert) await sendInstance(alert);
-        } else if (e.type === 'wallet.low_balance') {
-          await sendInstance({
-            kind: 'low_balance',
-            userId: e.accountUserId,
-            balance: String(e.data.balance ?? '0.00'),
-          });
-        } else if (e.type === 'spend_cap.warning') {
-          const d = e.data;
-          await sendInstance({
-            kind: 'spend_cap_warning',
-            userId: e.accountUserId,
-            spendCap: {
-              cap: String(d.cap),
-              spent: String(d.spent),
-              period: d.period === 'month' ? 'month' : 'day',
-              apiKeyId: typeof d.apiKeyId === 'string' ? d.apiKeyId : null,
-            },
-          });
-        } else if (e.type === 'host.offline') {
-          const unreachable = await deps.db
-            .select({ id: instances.id })
-            .from(instances)
-            .where(
-              and(
-                eq(instances.hostId, e.subjectId),
-                isNotNull(instances.unreachableSince),
-                isNull(instances.endTime),
-              ),
-            );
-          await sendHost({ hostId: e.subjectId, instanceIds: unreachable.map((r) => r.id) });
+        try {
+          await mailFor(e);
+        } catch (error) {
+          deps.log?.error(
+            { err: error, eventId: String(e.id), type: e.type },
+            'alert e-mail failed',
+          );
         }
       }
     },

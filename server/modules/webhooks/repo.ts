@@ -61,7 +61,8 @@ export const webhooksRepo = {
   /** The log's newest event now (0 when empty): where a new endpoint starts receiving. */
   async logEnd(conn: Conn): Promise<bigint> {
     const [row] = rowsOf<{ id: string }>(
-      await conn.execute(sql`select coalesce(max(id), 0)::text as id from events`),
+      // The readers' bound, not max(id): an event with a lower id may still commit after it.
+      await conn.execute(sql`select coalesce(rentgpu_event_bound(), 0)::text as id`),
     );
     return BigInt(row?.id ?? '0');
   },
