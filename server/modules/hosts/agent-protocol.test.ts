@@ -438,7 +438,9 @@ describe('a host that goes dark', () => {
     });
 
     await expect
-      .poll(() => t.mailer.sent.find((m) => m.subject.includes('is offline'))?.text)
+      .poll(() => t.mailer.sent.find((m) => m.subject.includes('is offline'))?.text, {
+        timeout: 10_000,
+      })
       .toContain('not billed');
 
     t.clock.advance(UNREACHABLE_FAIL_AFTER_MS);
@@ -449,7 +451,9 @@ describe('a host that goes dark', () => {
     expect(row?.usedSeconds).toBe(0);
     expect(await w.balance(renter.cookie)).toBe('97.50');
     await expect
-      .poll(() => t.mailer.sent.some((m) => m.subject.includes(`Instance #${id} ended`)))
+      .poll(() => t.mailer.sent.some((m) => m.subject.includes(`Instance #${id} ended`)), {
+        timeout: 10_000,
+      })
       .toBe(true);
 
     // Past 4 hours dark: the outage credit rule pays the renter 4 h at $6.00/h from the

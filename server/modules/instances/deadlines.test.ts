@@ -71,15 +71,21 @@ async function untilRunning(id: number, app = t) {
 async function emailOf(cookie: string): Promise<string> {
   return (await t.request({ method: 'GET', url: '/api/auth/user', cookie })).json().email;
 }
-/** Alerts go out after commit from the app whose worker acted: counted across `apps`. */
+/**
+ * Alerts go out from the event log's mail reader, in whichever app holds its turn (counted
+ * across `apps`), after the change commits: asynchronous, so waited for.
+ */
 const mailed = (to: string, subject: string, apps: TestApp[] = [t]) =>
-  vi.waitFor(() => {
-    const found = apps
-      .flatMap((app) => app.mailer.sent)
-      .filter((m) => m.to === to && m.subject.includes(subject));
-    if (found.length === 0) throw new Error(`no "${subject}" mail to ${to}`);
-    return found.length;
-  });
+  vi.waitFor(
+    () => {
+      const found = apps
+        .flatMap((app) => app.mailer.sent)
+        .filter((m) => m.to === to && m.subject.includes(subject));
+      if (found.length === 0) throw new Error(`no "${subject}" mail to ${to}`);
+      return found.length;
+    },
+    { timeout: 10_000 },
+  );
 
 describe('setting deadlines on /api/kvm', () => {
   it('takes them on create, reads them back, changes and clears them later', async () => {

@@ -135,14 +135,18 @@ describe('idle stop on a real host', () => {
     expect(warned.status).toBe('running');
     expect(warned.idleWarnedAt).not.toBeNull();
     expect((await vmView(user.cookie, id)).idle_warned_at).not.toBeNull();
-    await vi.waitFor(() => expect(mails(email, 'will be stopped in 10 minutes')).toBe(1));
+    await vi.waitFor(() => expect(mails(email, 'will be stopped in 10 minutes')).toBe(1), {
+      timeout: 10_000,
+    });
 
     expect((await later(5, 0)).status).toBe('running');
     const stopped = await later(5, 0);
     expect(['stopping', 'stopped']).toContain(stopped.status);
     expect(stopped.endReason).toBe('idle_stop');
     expect(stopped.endTime).toBeNull();
-    await vi.waitFor(() => expect(mails(email, 'was stopped: it was idle')).toBe(1));
+    await vi.waitFor(() => expect(mails(email, 'was stopped: it was idle')).toBe(1), {
+      timeout: 10_000,
+    });
     expect(mails(email, 'will be stopped in 10 minutes')).toBe(1);
   });
 

@@ -26,11 +26,14 @@ const now = () => t.clock.now();
 const micros = (userId: string) => ledgerService.walletBalance(t.database.db, userId);
 /** Alerts are e-mailed after commit, without holding up the worker: wait for them. */
 const mailed = (to: string, subject: string) =>
-  vi.waitFor(() => {
-    const found = t.mailer.sent.filter((m) => m.to === to && m.subject.includes(subject));
-    if (found.length === 0) throw new Error(`no "${subject}" mail to ${to}`);
-    return found.length;
-  });
+  vi.waitFor(
+    () => {
+      const found = t.mailer.sent.filter((m) => m.to === to && m.subject.includes(subject));
+      if (found.length === 0) throw new Error(`no "${subject}" mail to ${to}`);
+      return found.length;
+    },
+    { timeout: 10_000 }, // sent by the event log's mail reader, after the change commits
+  );
 async function emailOf(cookie: string): Promise<string> {
   return (await t.request({ method: 'GET', url: '/api/auth/user', cookie })).json().email;
 }

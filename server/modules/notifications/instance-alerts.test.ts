@@ -14,6 +14,8 @@ afterAll(async () => {
 });
 
 async function mailsTo(email: string, settle = 200): Promise<string[]> {
+  // The event log's mail reader sends them: read what is there, then let it settle.
+  await t.app.deps.eventLog.drain();
   await new Promise((resolve) => setTimeout(resolve, settle));
   return t.mailer.sent.filter((m) => m.to === email).map((m) => m.subject);
 }

@@ -189,11 +189,14 @@ describe('a metered minute that would cross a cap', () => {
     expect(warnedWhileRunning).toBe(true);
     expect(warnedAt?.getTime()).toBeLessThan(stopped.stateChangedAt.getTime());
     const email = await emailOf(user.cookie);
-    await vi.waitFor(() => {
-      const subjects = t.mailer.sent.filter((m) => m.to === email).map((m) => m.subject);
-      expect(subjects).toContain('You have spent 80% of your daily spend cap');
-      expect(subjects).toContain(`Instance #${id} was stopped: a spend cap was reached`);
-    });
+    await vi.waitFor(
+      () => {
+        const subjects = t.mailer.sent.filter((m) => m.to === email).map((m) => m.subject);
+        expect(subjects).toContain('You have spent 80% of your daily spend cap');
+        expect(subjects).toContain(`Instance #${id} was stopped: a spend cap was reached`);
+      },
+      { timeout: 10_000 },
+    );
     // Launching again is refused while the day's cap is reached.
     const refused = await t.app.deps.instances
       .createMetered(
