@@ -262,8 +262,11 @@ interface Latency {
 }
 
 /** Arrivals against the pairs' answer times: change-to-delivery latencies. */
-function latencies(arrivals: Arrival[], run: Pairs): Latency {
+function latencies(all: Arrival[], run: Pairs): Latency {
   const answers = new Map(run.answered.map(([id, rent, stop]) => [id, { rent, stop }]));
+  // Only this run's changes: an earlier run's instance events (a worker pass's `terminated`,
+  // timed at that pass's `now`) are left out.
+  const arrivals = all.filter(([, , , id]) => id === null || answers.has(id));
   const fromAnswer: number[] = [];
   for (const [arrived, , type, instanceId] of arrivals) {
     if (instanceId === null || !type.startsWith('instance.')) continue;
