@@ -41,4 +41,9 @@ ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_
 CREATE INDEX "webhook_endpoints_user_idx" ON "webhook_endpoints" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_deliveries_endpoint_event_idx" ON "webhook_deliveries" USING btree ("endpoint_id","event_id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_pending_subject_idx" ON "webhook_deliveries" USING btree ("endpoint_id","subject","event_id") WHERE "webhook_deliveries"."status" = 'pending';
+CREATE INDEX "webhook_deliveries_pending_subject_idx" ON "webhook_deliveries" USING btree ("endpoint_id","subject","event_id") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
+-- The claim per endpoint (webhooksRepo.claim): whether an endpoint has a due delivery, its oldest,
+-- and how many of its deliveries are in flight are index probes of that endpoint's rows, so
+-- another account's backlog (a dead endpoint's 10,000) costs a claim nothing.
+CREATE INDEX "webhook_deliveries_endpoint_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_claimed_idx" ON "webhook_deliveries" USING btree ("endpoint_id","claimed_until") WHERE "webhook_deliveries"."status" = 'pending' and "webhook_deliveries"."claimed_until" is not null;

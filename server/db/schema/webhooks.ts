@@ -89,6 +89,14 @@ export const webhookDeliveries = pgTable(
     uniqueIndex('webhook_deliveries_endpoint_event_idx').on(t.endpointId, t.eventId),
     // The claim: due pending rows, an index range however many wait.
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // The claim per endpoint: has it a due delivery (its oldest), how many are in flight —
+    // probes of that endpoint's rows, whatever another endpoint's backlog.
+    index('webhook_deliveries_endpoint_due_idx')
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_claimed_idx')
+      .on(t.endpointId, t.claimedUntil)
+      .where(sql`${t.status} = 'pending' and ${t.claimedUntil} is not null`),
     // "Is an earlier delivery of this subject to this endpoint still pending?"
     index('webhook_deliveries_pending_subject_idx')
       .on(t.endpointId, t.subject, t.eventId)

@@ -247,14 +247,15 @@ export const webhooksRepo = {
       const locked = rowsOf<{ id: string }>(
         await tx.execute(sql`
           select e.id from webhook_endpoints e
-          where e.disabled_at is null and e.id in (
-            select d.endpoint_id from webhook_deliveries d
-            join webhook_endpoints de on de.id = d.endpoint_id and de.disabled_at is null
-            where d.status = 'pending' and d.next_attempt_at <= ${iso(now)}::timestamptz
-              and (d.claimed_until is null or d.claimed_until <= ${iso(now)}::timestamptz)
-            group by d.endpoint_id
-            order by min(d.next_attempt_at)
-            limit 100)
+          where e.disabled_at is null and exists (
+            select 1 from webhook_deliveries d
+            where d.endpoint_id = e.id and d.status = 'pending'
+              and d.next_attempt_at <= ${iso(now)}::timestamptz
+              and (d.claimed_until is null or d.claimed_until <= ${iso(now)}::timestamptz))
+          order by (
+            select min(o.next_attempt_at) from webhook_deliveries o
+            where o.endpoint_id = e.id and o.status = 'pending')
+          limit 100
           for update of e skip locked`),
       ).map((r) => r.id);
       if (locked.length === 0) return [];
