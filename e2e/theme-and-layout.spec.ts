@@ -52,7 +52,9 @@ for (const signedIn of [false, true]) {
       ).toBeVisible();
     }
     // The app (not only the page's first paint) has drawn its top bar before it is measured.
-    await expect(page.getByRole('link', { name: 'RentGPU home' })).toBeVisible();
+    await expect(
+      page.getByRole('banner').getByRole('link', { name: 'RentGPU home' }),
+    ).toBeVisible();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
