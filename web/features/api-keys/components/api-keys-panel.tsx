@@ -5,10 +5,8 @@ import { formatDate } from '../../../../shared/rules/time';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 import { CopySecret } from './copy-secret';
@@ -111,46 +109,23 @@ export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
 function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
   const revoke = useRevokeApiKey();
   return (
-    <Dialog
-      open={apiKey !== null}
-      onOpenChange={(open) => !open && onClose()}
+    <ConfirmDialog
+      item={apiKey}
+      onClose={onClose}
       title="Revoke this API key?"
       description={`"${apiKey?.name ?? ''}" stops working at once. Anything using it will be refused.`}
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            disabled={revoke.isPending}
-            onClick={async () => {
-              if (!apiKey) return;
-              try {
-                await revoke.mutateAsync(apiKey.id);
-                toast({
-                  title: 'API Key Revoked',
-                  description: `"${apiKey.name}" no longer works.`,
-                });
-                onClose();
-              } catch (error) {
-                toast({
-                  title: 'Revoke Failed',
-                  description: serverMessage(
-                    error,
-                    'Failed to revoke the API key. Please try again.',
-                  ),
-                  variant: 'destructive',
-                });
-              }
-            }}
-          >
-            {revoke.isPending ? 'Revoking...' : 'Revoke Key'}
-          </Button>
-        </>
-      }
+      confirmLabel="Revoke Key"
+      pendingLabel="Revoking..."
+      action={revoke}
+      run={(key) => revoke.mutateAsync(key.id)}
+      success={(key) => ({
+        title: 'API Key Revoked',
+        description: `"${key.name}" no longer works.`,
+      })}
+      failureTitle="Revoke Failed"
+      fallback="Failed to revoke the API key. Please try again."
     >
       <span className="sr-only">Confirm revoking the key</span>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

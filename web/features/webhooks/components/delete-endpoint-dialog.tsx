@@ -1,8 +1,5 @@
 import type { WebhookEndpointView } from '../../../../shared/contracts/webhooks';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useDeleteWebhookEndpoint } from '../api/delete-webhook-endpoint';
 
 export function DeleteEndpointDialog({
@@ -14,9 +11,9 @@ export function DeleteEndpointDialog({
 }) {
   const remove = useDeleteWebhookEndpoint();
   return (
-    <Dialog
-      open={endpoint !== null}
-      onOpenChange={(open) => !open && onClose()}
+    <ConfirmDialog
+      item={endpoint}
+      onClose={onClose}
       title="Delete this endpoint?"
       description={
         <>
@@ -24,38 +21,15 @@ export function DeleteEndpointDialog({
           waiting included, and its delivery log goes with it.
         </>
       }
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            disabled={remove.isPending}
-            onClick={async () => {
-              if (!endpoint) return;
-              try {
-                await remove.mutateAsync(endpoint.id);
-                toast({ title: 'Endpoint Deleted', description: 'Nothing more is sent to it.' });
-                onClose();
-              } catch (error) {
-                toast({
-                  title: 'Delete Failed',
-                  description: serverMessage(
-                    error,
-                    'Failed to delete the endpoint. Please try again.',
-                  ),
-                  variant: 'destructive',
-                });
-              }
-            }}
-          >
-            {remove.isPending ? 'Deleting...' : 'Delete Endpoint'}
-          </Button>
-        </>
-      }
+      confirmLabel="Delete Endpoint"
+      pendingLabel="Deleting..."
+      action={remove}
+      run={(item) => remove.mutateAsync(item.id)}
+      success={() => ({ title: 'Endpoint Deleted', description: 'Nothing more is sent to it.' })}
+      failureTitle="Delete Failed"
+      fallback="Failed to delete the endpoint. Please try again."
     >
       <span className="sr-only">Confirm deleting the endpoint</span>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
