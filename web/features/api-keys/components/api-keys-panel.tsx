@@ -6,10 +6,10 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
-import { CopySecret } from './copy-secret';
 import { GenerateKeyDialog } from './generate-key-dialog';
 import { KeyCapsDialog } from './key-caps-dialog';
 
@@ -63,10 +63,11 @@ export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
                   ))}
                   {expired ? <Badge tone="danger">Expired</Badge> : null}
                   <span className="ml-auto flex gap-2">
-                    <CopySecret
+                    <CopyButton
                       value={key.prefix}
-                      label={`Copy prefix of ${key.name}`}
+                      label={`prefix of ${key.name}`}
                       what="Key prefix"
+                      withText
                     />
                     <Button
                       variant="outline"

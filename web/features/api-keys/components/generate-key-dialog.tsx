@@ -7,12 +7,12 @@ import {
 } from '../../../../shared/contracts/api-keys';
 import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import { Button } from '../../../components/ui/button';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
 import { useCreateApiKey } from '../api/create-api-key';
-import { CopySecret } from './copy-secret';
 
 const PERMISSION_HINTS: Record<ApiKeyPermission, string> = {
   read: 'List GPUs, read instances and account usage',
@@ -78,7 +78,7 @@ export function GenerateKeyDialog({
           >
             {created.key}
           </code>
-          <CopySecret value={created.key} label="Copy API key" what="API key" />
+          <CopyButton value={created.key} label="API key" what="API key" withText />
         </div>
       </Dialog>
     );
