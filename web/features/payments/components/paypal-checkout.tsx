@@ -1,28 +1,14 @@
 import { Loader2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { toast } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useCapturePaypalOrder } from '../api/capture-paypal-order';
 import { createPaypalOrder } from '../api/create-paypal-order';
 import { usePaypalSetup } from '../api/get-paypal-setup';
+import { captureApprovedOrder, PAYPAL_TEXT, paymentCancelled, paymentFailure } from '../checkout';
 import { loadPaypalSdk, type PaypalButtonsInstance, paypalSdkSrc } from '../paypal-sdk';
-import { type Quote, usd } from '../selection';
-
-export const PAYPAL_TEXT = {
-  notConfigured: 'PayPal payment is not configured. Please contact support for assistance.',
-  setupFailed: 'PayPal is not configured. Please contact support.',
-  sdkFailed: 'Unable to load PayPal SDK. Please refresh the page and try again.',
-  orderFailed: 'Failed to create PayPal order.',
-  captureFailed: 'Failed to complete PayPal payment.',
-  paymentError: 'An error occurred during PayPal payment. Please try again.',
-  cancelled: 'PayPal payment was cancelled.',
-  chooseFirst: 'Choose a package or enter an amount from $1 to $1,000.',
-} as const;
-
-const failure = (title: string, description: string) =>
-  toast({ title, description, variant: 'destructive' });
+import type { Quote } from '../selection';
 
 /**
  * The wallet method: setup, then PayPal's SDK, then its buttons. The buttons are rendered
@@ -43,7 +29,7 @@ export function PaypalCheckout({ quote }: { quote: Quote | null }) {
 
   useEffect(() => {
     if (setup.error)
-      failure('PayPal Setup Failed', serverMessage(setup.error, PAYPAL_TEXT.setupFailed));
+      paymentFailure('PayPal Setup Failed', serverMessage(setup.error, PAYPAL_TEXT.setupFailed));
   }, [setup.error]);
 
   const config = setup.data;
@@ -65,7 +51,7 @@ export function PaypalCheckout({ quote }: { quote: Quote | null }) {
               return (await createPaypalOrder(current.body)).id;
             } catch (error) {
               reportedRef.current = true;
-              failure(
+              paymentFailure(
                 'Order Creation Failed',
                 current ? serverMessage(error, PAYPAL_TEXT.orderFailed) : PAYPAL_TEXT.chooseFirst,
               );
@@ -75,25 +61,15 @@ export function PaypalCheckout({ quote }: { quote: Quote | null }) {
           onApprove: async ({ orderID }) => {
             setProcessing(true);
             try {
-              const result = await captureRef.current(orderID);
-              if (result.success) {
-                toast({
-                  title: 'Payment Successful',
-                  description: `${usd(result.credits)} in credits added to your account.`,
-                });
-              } else {
-                toast({ title: 'Payment Pending', description: result.message });
-              }
-            } catch (error) {
-              failure('Payment Capture Failed', serverMessage(error, PAYPAL_TEXT.captureFailed));
+              await captureApprovedOrder(captureRef.current, orderID);
             } finally {
               setProcessing(false);
             }
           },
-          onCancel: () => toast({ title: 'Payment Cancelled', description: PAYPAL_TEXT.cancelled }),
+          onCancel: paymentCancelled,
           onError: () => {
             if (reportedRef.current) return;
-            failure('Payment Error', PAYPAL_TEXT.paymentError);
+            paymentFailure('Payment Error', PAYPAL_TEXT.paymentError);
           },
         });
         await buttons.render(target);
@@ -102,7 +78,7 @@ export function PaypalCheckout({ quote }: { quote: Quote | null }) {
       .catch(() => {
         if (cancelled) return;
         setSdk('failed');
-        failure('PayPal Setup Failed', PAYPAL_TEXT.sdkFailed);
+        paymentFailure('PayPal Setup Failed', PAYPAL_TEXT.sdkFailed);
       });
     return () => {
       cancelled = true;

@@ -3,13 +3,12 @@ import { useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { toast } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
 import { approveSandboxOrder } from '../api/approve-sandbox-order';
 import { useCapturePaypalOrder } from '../api/capture-paypal-order';
 import { createPaypalOrder } from '../api/create-paypal-order';
+import { captureApprovedOrder, PAYPAL_TEXT, paymentCancelled, paymentFailure } from '../checkout';
 import { type Quote, usd } from '../selection';
-import { PAYPAL_TEXT } from './paypal-checkout';
 
 export const SANDBOX_TEXT = {
   badge: 'Sandbox',
@@ -20,9 +19,6 @@ export const SANDBOX_TEXT = {
   approve: 'Approve',
   cancel: 'Cancel',
 } as const;
-
-const failure = (title: string, description: string) =>
-  toast({ title, description, variant: 'destructive' });
 
 /**
  * The wallet method when the server runs the built-in PayPal sandbox (no PayPal credentials,
@@ -42,7 +38,7 @@ export function SandboxCheckout({ quote }: { quote: Quote | null }) {
       const order = await createPaypalOrder(quote.body);
       setPending({ orderId: order.id, quote });
     } catch (error) {
-      failure('Order Creation Failed', serverMessage(error, PAYPAL_TEXT.orderFailed));
+      paymentFailure('Order Creation Failed', serverMessage(error, PAYPAL_TEXT.orderFailed));
     } finally {
       setBusy(null);
     }
@@ -56,21 +52,11 @@ export function SandboxCheckout({ quote }: { quote: Quote | null }) {
     } catch (error) {
       setBusy(null);
       setPending(null);
-      failure('Payment Error', serverMessage(error, PAYPAL_TEXT.paymentError));
+      paymentFailure('Payment Error', serverMessage(error, PAYPAL_TEXT.paymentError));
       return;
     }
     try {
-      const result = await capture.mutateAsync(pending.orderId);
-      if (result.success) {
-        toast({
-          title: 'Payment Successful',
-          description: `${usd(result.credits)} in credits added to your account.`,
-        });
-      } else {
-        toast({ title: 'Payment Pending', description: result.message });
-      }
-    } catch (error) {
-      failure('Payment Capture Failed', serverMessage(error, PAYPAL_TEXT.captureFailed));
+      await captureApprovedOrder(capture.mutateAsync, pending.orderId);
     } finally {
       setBusy(null);
       setPending(null);
@@ -80,7 +66,7 @@ export function SandboxCheckout({ quote }: { quote: Quote | null }) {
   function cancel() {
     if (busy === 'approving') return;
     setPending(null);
-    toast({ title: 'Payment Cancelled', description: PAYPAL_TEXT.cancelled });
+    paymentCancelled();
   }
 
   return (
