@@ -80,7 +80,7 @@ export function requestIdOf(header: string | string[] | undefined): string {
   return typeof header === 'string' && CLIENT_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
-/** Builds the whole app without listening (STYLE.md habit 8). server/main.ts listens. */
+/** Builds the whole app without listening (tests inject into it). server/main.ts listens. */
 export async function createApp(options: CreateAppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
   const clock = options.clock ?? systemClock;

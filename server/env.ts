@@ -12,7 +12,7 @@ import {
 } from './modules/instances/container-images';
 
 /**
- * The one place that reads process.env (STYLE.md habit 7). Parsed once at start;
+ * The one place that reads process.env (docs/architecture.md, Folders). Parsed once at start;
  * a bad value stops start-up with a message that names the variable.
  */
 const urlWithProtocols = (protocols: string[]) =>
@@ -74,7 +74,7 @@ const envSchema = z.object({
   PROVISIONING_TIMEOUT_MS: z.coerce.number().int().min(1000).default(600_000),
   /** How long the demo host simulator takes to make an instance ready. */
   DEMO_PROVISIONING_DELAY_MS: z.coerce.number().int().min(0).default(20_000),
-  /** The heartbeat interval the server asks of agents (spec: 30 s; tests ask less). */
+  /** The heartbeat interval the server asks of agents (30 s; tests ask less). */
   AGENT_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /**
    * How long a host may be silent before the worker marks it offline (an outage opens, its

@@ -3,7 +3,7 @@ import { databaseWhere, envOrExit, openConfiguredDatabase } from './configured';
 import { publicUrlOf } from './env';
 import { seedDemoDataOnce } from './seed/seed';
 
-/** The only file that listens (STYLE.md habit 8). */
+/** The only file that listens (docs/architecture.md, Folders); server/app.ts builds the app. */
 async function main(): Promise<void> {
   const env = envOrExit();
   const startedAt = performance.now();

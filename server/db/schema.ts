@@ -1,5 +1,5 @@
 /**
- * The single source of entity types (STYLE.md, t3-turbo), one file per area under
+ * The single source of entity types (docs/architecture.md, Folders), one file per area under
  * schema/. Migrations are generated from these by drizzle-kit into server/db/migrations
  * and committed.
  */

@@ -48,7 +48,7 @@ export function formatConsoleMail(mail: Mail): string {
   return lines.join('\n');
 }
 
-/** Without SMTP_URL, mail is printed on the server console (DESIGN.md section 2). */
+/** Without SMTP_URL, mail is printed on the server console, where a sign-in code can be read. */
 export class ConsoleMailer implements Mailer {
   constructor(
     private readonly write: (text: string) => void = (text) => process.stdout.write(text),

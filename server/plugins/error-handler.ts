@@ -90,7 +90,7 @@ function errorBody(code: ErrorCode, message: string, details = {}): ErrorBody {
 const INTERNAL = errorBody('INTERNAL', 'Something went wrong on our side. Please try again.');
 
 /**
- * The one error handler (DESIGN.md section 5): named errors become their body, framework
+ * The one error handler (docs/rules.md, Errors): named errors become their body, framework
  * errors keep their status in the same body, and anything else is a 500 that is logged and
  * tells the client nothing internal. `details` is always an object.
  */

@@ -12,7 +12,7 @@ import { ledgerService } from '../modules/ledger/service';
 import { derivedListingColumns } from '../modules/listings/service';
 
 /**
- * Factories shared by the demo seed and the tests (STYLE.md habit 9): both describe
+ * Factories shared by the demo seed and the tests: both describe
  * the same world, so a test's data looks like the demo's.
  */
 let sequence = 0;
@@ -28,7 +28,7 @@ export interface UserInput {
   isAdmin?: boolean;
   isDemo?: boolean;
   theme?: 'dark' | 'light' | 'pastel';
-  /** Stored settings (spec part 2 section 3); missing keys take the defaults. */
+  /** Stored settings (shared/contracts/settings.ts); missing keys take the defaults. */
   settings?: Record<string, unknown>;
   /** Dollars granted through the ledger from the promotions account. */
   credits?: string;

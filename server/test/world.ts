@@ -8,7 +8,7 @@ import {
 } from '../seed/factories';
 import type { TestApp } from './app';
 
-/** Test data built with the seed's factories (STYLE.md habit 9). */
+/** Test data built with the seed's factories, so tests and the demo describe one world. */
 export function world(t: TestApp) {
   const db = t.database.db;
   return {

@@ -23,7 +23,7 @@ export interface Job {
   run(now: Date, batch: number): Promise<number>;
 }
 
-/** An instance whose host has been unreachable this long fails and settles (DESIGN.md 3). */
+/** An instance whose host has been unreachable this long fails and settles (docs/decisions/011). */
 export const UNREACHABLE_FAIL_AFTER_MS = 20 * 60_000;
 
 /** The worker's jobs, in the order one pass runs them. */

@@ -1,4 +1,4 @@
--- Ledger rules enforced by the database itself (DESIGN.md section 3).
+-- Ledger rules enforced by the database itself (docs/rules.md, Money).
 -- 1. Entries are append-only: no UPDATE or DELETE, ever.
 CREATE OR REPLACE FUNCTION ledger_entries_append_only() RETURNS trigger AS $$
 BEGIN

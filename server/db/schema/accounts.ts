@@ -25,7 +25,7 @@ export const users = pgTable(
     theme: text('theme').notNull().default('dark'),
     isAdmin: boolean('is_admin').notNull().default(false),
     isDemo: boolean('is_demo').notNull().default(false),
-    /** The settings object of spec part 2 section 3; missing keys take the section 9 defaults. */
+    /** The settings object (shared/contracts/settings.ts); missing keys take its defaults. */
     settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     phone: text('phone'),
     location: text('location'),
@@ -102,7 +102,7 @@ export const otpCodes = pgTable(
 );
 
 /**
- * API keys (DESIGN.md section 4): only a SHA-256 of the key is stored, with a visible
+ * API keys (docs/decisions/012): only a SHA-256 of the key is stored, with a visible
  * prefix to recognise it. Revoking sets revoked_at; a revoked or expired key never matches.
  */
 export const apiKeys = pgTable(

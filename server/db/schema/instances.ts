@@ -27,7 +27,7 @@ import { gpuListings, providers } from './marketplace';
 /**
  * Every GPU machine, however it was obtained (docs/decisions/007): marketplace rentals on
  * the booked plan, VMs, deploys and API instances on the metered plan. Its status follows
- * shared/rules/instance-lifecycle.ts; presenters turn it into the spec's words.
+ * shared/rules/instance-lifecycle.ts; presenters turn it into each screen's words.
  */
 export const instances = pgTable(
   'instances',
@@ -107,7 +107,7 @@ export const instances = pgTable(
     userData: text('user_data'),
     /** The API key that launched it (public API): its spend counts toward that key's caps. */
     apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
-    /** Set while its host is offline; such time is never billed (DESIGN.md section 3). */
+    /** Set while its host is offline; such time is never billed (docs/decisions/011). */
     unreachableSince: timestamp('unreachable_since', { withTimezone: true }),
     /** Booked plan: seconds it was unreachable, refunded at settlement. */
     unreachableSeconds: integer('unreachable_seconds').notNull().default(0),

@@ -16,7 +16,7 @@ import { createdAt } from './columns';
 import { providers } from './marketplace';
 
 /**
- * The ledger (DESIGN.md section 3, docs/decisions/002). Wallets and provider earnings
+ * The ledger (docs/rules.md, Money; docs/decisions/002). Wallets and provider earnings
  * keep a cached balance; shared system accounts (escrow, platform revenue, promotions,
  * payment clearing) do not, so no single row is updated by every charge.
  */

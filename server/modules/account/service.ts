@@ -99,7 +99,7 @@ export function createAccountService({
     /**
      * Closes the account unless instances are running: personal data is cleared and the
      * e-mail freed; sessions, API keys, SSH keys and provider applications are deleted, hosts removed; ledger, rentals and payments
-     * stay (financial records are kept, spec part 2 section 9).
+     * stay (financial records are kept: docs/rules.md, Money).
      */
     async deleteAccount(userId: string): Promise<void> {
       let visitor = false;

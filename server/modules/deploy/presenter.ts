@@ -36,10 +36,10 @@ function pendingText(state: InstanceState, error: string | null): string | null 
 }
 
 /**
- * A deployment in the shape of spec part 2 section 3, with real values: the addresses come
- * from the host's report and exist only while the instance runs; until then `pending` says
- * why they are missing. The Jupyter token is the instance's own (inside its user-data): this
- * is shown to its owner only.
+ * A deployment in its contract's shape (shared/contracts/deploy.ts), with real values: the
+ * addresses come from the host's report and exist only while the instance runs; until then
+ * `pending` says why they are missing. The Jupyter token is the instance's own (inside its
+ * user-data): this is shown to its owner only.
  */
 export function presentDeployment(row: InstanceRow, expectedReadyMs: number): DeploymentStatusView {
   const { instance, listing } = row;

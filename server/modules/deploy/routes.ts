@@ -12,7 +12,7 @@ import { idParam } from '../../../shared/contracts/params';
 import { recordAnswer } from '../../lib/idempotency';
 import { requireUser, signedIn } from '../../plugins/session';
 
-/** Instant Deploy (spec part 2): the GPU list, a deploy, and a deployment's live status. */
+/** Instant Deploy: the GPU list, a deploy, and a deployment's live status. */
 export async function deployRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deploy, clock } = app.deps;

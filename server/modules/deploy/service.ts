@@ -28,7 +28,7 @@ export interface DeployConfig {
   heartbeatIntervalMs: number;
 }
 
-/** Spec part 2 section 8 ('Deployment Initiated'). */
+/** The 'Deployment Initiated' toast's text, word for word (docs/rules.md, Screens and texts). */
 export const DEPLOY_MESSAGE =
   "Your GPU instance is being prepared. You'll receive access details shortly.";
 

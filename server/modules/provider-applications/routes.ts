@@ -21,7 +21,7 @@ export async function providerApplicationsRoutes(fastify: FastifyInstance): Prom
   const { providerApplications: applications } = app.deps;
   const applicationResponse = { 200: providerApplicationView, ...errorResponses };
 
-  // The spec's call: POST /api/providers with the full application.
+  // The application form's call: POST /api/providers with the full application.
   app.post(
     '/api/providers',
     {

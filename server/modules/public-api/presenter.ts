@@ -13,7 +13,7 @@ import { type InstanceRow, planName, termsOf } from '../instances/service';
 /** The documentation's provisioning time: "a rented GPU may take 2-5 minutes". */
 export const PROVISIONING_ESTIMATE_MS = 5 * 60_000;
 
-/** The spec's public listing shape, from the marketplace's view of a listing. */
+/** The public API's listing shape, from the marketplace's view of a listing. */
 export function presentPublicListing(view: GpuListingView): PublicGpuListing {
   return {
     id: view.id,
@@ -40,7 +40,7 @@ function estimatedStart(row: InstanceRow['instance']): string | null {
   return null;
 }
 
-/** An instance of either plan in the public API's words (spec part 2 section 3 and more). */
+/** An instance of either plan in the public API's words (shared/contracts/public-api.ts). */
 export function presentPublicInstance({ instance, listing }: InstanceRow): PublicInstance {
   const state = instance.status as InstanceState;
   const host = hostPresence(instance);

@@ -13,10 +13,11 @@ import { registerTemplateRoutes } from './template-routes';
 import { registerWebhookRoutes } from './webhook-routes';
 
 /**
- * The public API (spec part 2 section 7), registered under /api/v1: every route takes an API
- * key (modules/public-api/access.ts), counts against the key's hourly tier and declares the
+ * The public API, registered under /api/v1: every route takes an API key
+ * (modules/public-api/access.ts), counts against the key's hourly tier and declares the
  * permission it needs; every POST, PATCH, PUT and DELETE honours Idempotency-Key. The OpenAPI
- * document is generated from these declarations (openapi.ts).
+ * document is generated from these declarations (openapi.ts). See docs/architecture.md,
+ * Public API.
  */
 export async function publicApiRoutes(fastify: FastifyInstance): Promise<void> {
   registerApiKeyAccess(fastify);

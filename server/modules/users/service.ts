@@ -48,8 +48,8 @@ export const usersService = {
   },
 
   /**
-   * The whole settings object with the section 9 defaults filled in. The theme is read from
-   * users.theme, which PATCH /api/user/theme also writes, so the two never disagree.
+   * The whole settings object with the defaults (DEFAULT_SETTINGS) filled in. The theme is
+   * read from users.theme, which PATCH /api/user/theme also writes, so the two never disagree.
    */
   async getSettings(conn: Conn, userId: string): Promise<UserSettings> {
     const row = await usersRepo.findSettings(conn, userId);
