@@ -1,4 +1,4 @@
-/** Business constants of spec part 1 section 9 and DESIGN.md section 4. */
+/** Business constants (docs/rules.md) and the sign-in code's rules (docs/decisions/003). */
 
 export const CURRENT_USER_STALE_MS = 300_000;
 export const STATS_POLL_MS = 30_000;

@@ -1,11 +1,12 @@
 import { yamlString } from './rules/yaml';
 
 /**
- * The Instant Deploy templates (spec part 2 section 3: ids, cores, RAM and deploy times are
- * the spec's; names, descriptions, recommended GPUs and software lists are ours and describe
- * what the user-data below really installs). Each template's setup is cloud-init user-data
- * for Ubuntu 22.04 cloud images; the host's agent hands it to the VM beside the platform's
- * own part (agent/qemu/seed.ts), and cloud-init runs it on first boot.
+ * The Instant Deploy templates (ids, cores, RAM and deploy times are fixed figures of the
+ * product, docs/rules.md, Business constants; names, descriptions, recommended GPUs and
+ * software lists are ours and describe what the user-data below really installs). Each
+ * template's setup is cloud-init user-data for Ubuntu 22.04 cloud images; the host's agent
+ * hands it to the VM beside the platform's own part (agent/qemu/seed.ts), and cloud-init runs
+ * it on first boot.
  */
 
 export const DEPLOY_TEMPLATE_IDS = [
@@ -26,7 +27,7 @@ export interface DeployTemplate {
   ramGb: number;
   recommendedGpu: string;
   software: readonly string[];
-  /** The spec's deploy time, in seconds. */
+  /** The deploy time the page promises, in seconds. */
   deploySeconds: number;
 }
 
@@ -150,12 +151,12 @@ export function deployTemplate(id: DeployTemplateId): DeployTemplate {
   return found;
 }
 
-/** Storage of a deploy (spec part 2 section 9). */
+/** Storage of a deploy, in GB (docs/rules.md, Business constants). */
 export const DEPLOY_STORAGE_GB = { min: 20, max: 1000, initial: 50 } as const;
 /** $0.001 per GB per hour, added to the GPU's hourly rate. */
 export const DEPLOY_STORAGE_USD_PER_GB_HOUR = 0.001;
 
-/** The storage field's value: a whole number 20–1000, anything else 50 (spec part 2 section 5). */
+/** The storage field's value: a whole number 20–1000, anything else 50. */
 export function deployStorageFromInput(raw: string | number): number {
   const n = typeof raw === 'number' ? raw : Number(raw.trim() === '' ? Number.NaN : raw);
   return Number.isInteger(n) && n >= DEPLOY_STORAGE_GB.min && n <= DEPLOY_STORAGE_GB.max

@@ -1,4 +1,4 @@
-/** Every error code the API answers with, in one place (DESIGN.md section 5). */
+/** Every error code the API answers with, in one place (docs/rules.md, Errors). */
 export const ERROR_CODES = [
   'BAD_REQUEST',
   'VALIDATION_FAILED',

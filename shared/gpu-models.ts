@@ -132,7 +132,7 @@ export const GPU_MODELS: readonly GpuModelInfo[] = [
   },
 ];
 
-/** Spec part 1 section 5: the models a provider may list. */
+/** The models a provider may list. */
 export const LISTABLE_MODELS = GPU_MODELS.map((m) => m.model);
 
 export function gpuModelInfo(model: string): GpuModelInfo | undefined {

@@ -1,4 +1,4 @@
-/** Option lists of the Add New GPU Listing dialog (spec part 1 section 5). */
+/** Option lists of the Add New GPU Listing dialog. */
 export const MEMORY_OPTIONS = ['8GB', '12GB', '16GB', '24GB', '40GB', '48GB', '80GB'] as const;
 export const BANDWIDTH_OPTIONS = ['1 Gbps', '10 Gbps', '25 Gbps', '100 Gbps'] as const;
 export const PCIE_OPTIONS = ['8x', '16x'] as const;
@@ -10,7 +10,7 @@ export const LISTING_DEFAULTS = {
   availableCount: 1,
 } as const;
 
-/** Marketplace filters and sorts (spec part 1 section 9). */
+/** Marketplace filters and sorts. */
 export const GPU_TYPE_FILTERS = [
   'All GPU Types',
   'RTX 4090',

@@ -1,5 +1,5 @@
 /**
- * VM dashboard limits and defaults (spec part 2 sections 3, 5 and 9). Apart from the contract
+ * VM dashboard limits and defaults (docs/rules.md, Business constants). Apart from the contract
  * (contracts/kvm.ts, which re-exports them) so the VM dashboard can read them without loading
  * zod and building every schema.
  */
@@ -16,5 +16,5 @@ export const VM_TEMPLATE_LABELS: Record<VmTemplate, string> = {
   ubuntu22: 'Ubuntu 22.04',
   windows11: 'Windows 11',
 };
-/** The instance list is polled this often (spec part 2 section 9). */
+/** The instance list is polled this often. */
 export const VM_POLL_MS = 30_000;

@@ -47,14 +47,14 @@ export const BUSINESS_HOURS = [
   { days: 'Sunday', hours: 'Closed' },
 ] as const;
 
-/** Support promises, in the words the pages use (spec part 2 section 9). */
+/** Support promises, in the words the pages use. */
 export const SUPPORT_PROMISES = {
   replyWithin: 'within 24 hours on business days',
   criticalResponse: '4 hours',
   apiSupportResponse: '4-8 hours',
 } as const;
 
-/** We have no live chat yet; the buttons the spec shows say so instead of doing nothing. */
+/** We have no live chat yet; the buttons the pages show say so instead of doing nothing. */
 export const LIVE_CHAT_NOTICE = {
   title: 'Live chat is not available yet',
   description: `Please e-mail ${CONTACT_EMAILS.support} or use the contact form. We reply ${SUPPORT_PROMISES.replyWithin}.`,

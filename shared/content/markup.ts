@@ -1,5 +1,5 @@
 /**
- * The simple line-by-line markup of blog articles and legal texts (spec part 2, Blog post):
+ * The simple line-by-line markup of blog articles and legal texts:
  * '#', '##', '###' headings, a line wholly in '**' is a bold line, '- ' a bullet item,
  * '1. ' a numbered item, an empty line a break, anything else a paragraph. Inside a line:
  * **strong**, `code` and [text](/path) links. The result is plain data; the web turns it

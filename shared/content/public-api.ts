@@ -1,7 +1,7 @@
 /**
- * What the API Reference page says about the public API beyond its OpenAPI document (spec part
- * 2 section 8): the status codes and an example error body. The endpoints, their permissions
- * and the rate tiers are rendered from docs/openapi.json (web/lib/openapi-view.ts).
+ * What the API Reference page says about the public API beyond its OpenAPI document: the
+ * status codes and an example error body (docs/rules.md, Errors). The endpoints, their
+ * permissions and the rate tiers are rendered from docs/openapi.json (web/lib/openapi-view.ts).
  */
 export const API_STATUS_CODES = [
   { code: 200, meaning: 'OK: the request succeeded.' },

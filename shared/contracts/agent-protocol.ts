@@ -55,10 +55,10 @@ export const AGENT_HEARTBEAT_LIST_MAX = 1000;
 /** The most pages an agent reads for one heartbeat (100,000 instances). */
 export const AGENT_HEARTBEAT_MAX_PAGES = 100;
 
-/** Spec part 1 section 9: agent config defaults. */
+/** The agent's default heartbeat and update intervals. */
 export const AGENT_HEARTBEAT_INTERVAL_MS = 30_000;
 export const AGENT_UPDATE_INTERVAL_MS = 60_000;
-/** A host silent for this long is offline (DESIGN.md section 3): three missed heartbeats. */
+/** A host silent for this long is offline (docs/decisions/011): three missed heartbeats. */
 export const AGENT_OFFLINE_AFTER_MS = 90_000;
 
 const shortText = (max: number) => z.string().min(1).max(max);

@@ -6,7 +6,7 @@ import { spendCapDollars } from './settings';
 export const API_KEY_PERMISSIONS = ['read', 'write', 'admin'] as const;
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 
-/** Public API rate tiers (spec part 2 section 9), requests per hour. */
+/** Public API rate tiers, requests per hour (docs/decisions/012). */
 export const RATE_TIERS = { standard: 1_000, pro: 5_000, enterprise: 25_000 } as const;
 export type RateTier = keyof typeof RATE_TIERS;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TEXT_LIMITS } from './limits';
 
-/** Texts of the contact form (spec part 2 sections 4, 5 and 8). */
+/** Texts of the contact form, word for word (docs/rules.md, Screens and texts). */
 export const CONTACT_TEXT = {
   sending: 'Sending...',
   send: 'Send Message',

@@ -5,8 +5,8 @@ import { INSTANCE_KINDS, instanceKind } from './instance-kind';
 import { launchWarnings } from './launch-warnings';
 
 /**
- * Instant Deploy (spec part 2 sections 3 and 7): the GPU list from real offerings, the deploy
- * request and its result, and a deployment's live status.
+ * Instant Deploy (docs/architecture.md, Instant Deploy): the GPU list from real offerings,
+ * the deploy request and its result, and a deployment's live status.
  */
 
 /** One GPU type on offer: its cheapest rentable rate, or 'Sold Out' (is_available false). */

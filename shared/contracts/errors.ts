@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../error-codes';
 
 /**
- * Every error answer of the API (DESIGN.md section 5): a stable code, a message and details,
+ * Every error answer of the API (docs/rules.md, Errors): a stable code, a message and details,
  * always an object. Routes declare it for their 4xx and 5xx answers.
  */
 export const errorBody = z

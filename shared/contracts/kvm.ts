@@ -8,9 +8,9 @@ import { launchWarnings } from './launch-warnings';
 import { INSTANCE_HOST_STATUSES } from './listings';
 
 /**
- * The VM dashboard's API (spec part 2 sections 3 and 7), in the spec's snake_case words.
- * VMs are metered instances (docs/decisions/007); the presenter turns lifecycle states into
- * the spec's status words.
+ * The VM dashboard's API, in the snake_case words its screens were drawn with (docs/rules.md,
+ * Screens and texts). VMs are metered instances (docs/decisions/007); the presenter turns
+ * lifecycle states into the dashboard's status words.
  */
 
 export {
@@ -105,7 +105,7 @@ export const updateVmDeadlinesBody = z
 export type UpdateVmDeadlinesBody = z.input<typeof updateVmDeadlinesBody>;
 
 /**
- * A VM's status: the spec's four words (creating is provisioning), and every other state as
+ * A VM's status: the dashboard's four words (creating is provisioning), and every other state as
  * itself (starting, stopping, terminating, failed), never hidden behind the word it is on
  * its way to (docs/decisions/018). The dashboard shows those others grey.
  */

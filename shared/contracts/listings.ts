@@ -45,7 +45,7 @@ export const listingSpecifications = z.object({
   additionalSpecs: z.string().trim().max(TEXT_LIMITS.additionalSpecs).default(''),
 });
 
-/** Specifications arrive as JSON text (as the spec's page sends them) or as an object. */
+/** Specifications arrive as JSON text (as the add-listing dialog sends them) or as an object. */
 const specificationsInput = z
   .union([z.string().max(TEXT_LIMITS.specificationsJson), z.record(z.string(), z.unknown())])
   .transform((value, ctx) => {
@@ -107,7 +107,7 @@ export const createListingBody = z.object({
     }),
   bandwidth: z.enum(BANDWIDTH_OPTIONS).default('1 Gbps'),
   hourlyRate: positiveDollars,
-  /** Ignored: the server derives it (hourly × 24). Accepted so the spec's payload validates. */
+  /** Ignored: the server derives it (hourly × 24). Accepted so the dialog's payload validates. */
   dailyRate: z.unknown().optional(),
   status: z.literal('available').optional(),
   availableCount: z.coerce.number().int().min(1, { message: 'At least 1' }).max(1000).default(1),

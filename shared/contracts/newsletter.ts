@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TEXT_LIMITS } from './limits';
 
-/** Texts of the newsletter sign-up (spec part 2 sections 4, 5 and 8). */
+/** Texts of the newsletter sign-up, word for word (docs/rules.md, Screens and texts). */
 export const NEWSLETTER_TEXT = {
   emailRequiredTitle: 'Email Required',
   emailRequired: 'Please enter your email address.',

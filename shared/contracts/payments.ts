@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dollars } from './money';
 
-/** Credit packages of spec part 2 section 9: what you pay, and the bonus credits on top. */
+/** Credit packages: what you pay, and the bonus credits on top. */
 export const CREDIT_PACKAGES = [
   { id: 'starter', label: 'Starter', amount: '10.00', bonus: '0.00', popular: false },
   { id: 'basic', label: 'Basic', amount: '25.00', bonus: '2.00', popular: false },
@@ -37,7 +37,7 @@ export function parseCustomAmount(input: string | number): string | null {
 }
 
 /**
- * POST /api/payments/paypal/order. The spec's body is {amount, currency, payment_type};
+ * POST /api/payments/paypal/order. The page's body is {amount, currency, payment_type};
  * a package is named by packageId, and the server decides the price either way: a package's
  * amount must match the package, a custom amount gets no bonus.
  */

@@ -60,7 +60,7 @@ export const updateProfileBody = z.object({
 export type UpdateProfileBody = z.input<typeof updateProfileBody>;
 export type ProfileChanges = z.output<typeof updateProfileBody>;
 
-/** GET /api/users/:userId: the profile view of spec part 2 section 3. */
+/** GET /api/users/:userId: the profile view. */
 export const userProfile = z.object({
   id: z.string(),
   email: z.string(),

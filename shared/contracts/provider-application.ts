@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The provider application (spec part 2 sections 2, 3, 5, 8 and 9): one contract for the form
- * on /provider-signup and for POST /api/providers, plus the admin review calls.
+ * The provider application: one contract for the form on /provider-signup and for
+ * POST /api/providers, plus the admin review calls.
  */
 
 export const PROVIDER_APPLICATION_TEXT = {
@@ -20,7 +20,7 @@ export const PROVIDER_APPLICATION_TEXT = {
   rejectReasonRequired: 'Please give a reason for the rejection.',
 } as const;
 
-/** Field messages of spec part 2 section 5, word for word. */
+/** The form's field messages, word for word (docs/rules.md, Screens and texts). */
 export const PROVIDER_APPLICATION_MESSAGES = {
   companyName: 'Company name must be at least 2 characters',
   contactPersonName: 'Contact person name is required',
@@ -262,7 +262,7 @@ export type ProviderApplicationInput = z.input<typeof providerApplicationBody>;
 /** What the server stores. */
 export type ProviderApplication = z.output<typeof providerApplicationBody>;
 
-/** The form's starting values (spec part 2 section 3, Defaults). */
+/** The form's starting values. */
 export const PROVIDER_APPLICATION_DEFAULTS = {
   companyName: '',
   businessType: 'individual',

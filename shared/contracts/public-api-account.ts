@@ -1,3 +1,4 @@
+import { billingPlan } from './billing-plans';
 import { z } from 'zod';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { API_KEY_PERMISSIONS, RATE_TIERS, type RateTier } from './api-keys';
@@ -34,7 +35,7 @@ export type PublicAccount = z.infer<typeof publicAccount>;
 const usageLine = z.object({
   instanceId: z.number().int(),
   gpuModel: z.string(),
-  billingPlan: z.enum(['booked', 'metered']),
+  billingPlan: billingPlan,
   status: z.enum(INSTANCE_STATES),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
@@ -52,12 +53,12 @@ export type AccountUsage = z.infer<typeof accountUsage>;
 
 const moneyText = z.string().describe('US dollars, e.g. "1.45"');
 
-/** What one instance has been billed, from its ledger entries (spec part 2: usage per instance). */
+/** What one instance has been billed, from its ledger entries. */
 const instanceUsage = z
   .object({
     instanceId: z.number().int(),
     gpuModel: z.string(),
-    billingPlan: z.enum(['booked', 'metered']),
+    billingPlan: billingPlan,
     status: z.enum(INSTANCE_STATES),
     hourlyRate: moneyText,
     storageGb: z.number().int(),

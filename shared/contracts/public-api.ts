@@ -1,3 +1,4 @@
+import { billingPlan } from './billing-plans';
 import { z } from 'zod';
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
 import { DEPLOY_TEMPLATE_IDS } from '../deploy-templates';
@@ -22,15 +23,15 @@ import { bodySerialId, serialId } from './params';
 import { rentalView } from './rentals';
 
 /**
- * The public API, /api/v1 (spec part 2 sections 3, 6, 7, 8, 9): bearer API keys, rate tiers,
- * the spec's shapes. The OpenAPI document (docs/openapi.json) is generated from these schemas,
+ * The public API, /api/v1 (docs/architecture.md, Public API): bearer API keys, rate tiers,
+ * fixed shapes. The OpenAPI document (docs/openapi.json) is generated from these schemas,
  * and the CLI (cli/) reads its types from here too.
  */
 
 export const PUBLIC_API_BASE = '/api/v1';
 export const DEFAULT_API_URL = 'http://localhost:5000';
 
-/** Requests per hour of each tier (spec part 2 section 9). */
+/** Requests per hour of each tier (docs/decisions/012). */
 export const TIER_LIMITS: Record<RateTier, number> = RATE_TIERS;
 export const RATE_WINDOW_SECONDS = 3600;
 
@@ -48,7 +49,7 @@ const hours = z
 
 export const publicListingsQuery = listingsQuery.omit({ providerId: true });
 
-/** The spec's public listing shape: GPU listing {id, model, memory, …, provider {name, reputation}}. */
+/** The public listing shape: GPU listing {id, model, memory, …, provider {name, reputation}}. */
 export const publicGpuListing = z
   .object({
     id: z.number().int(),
@@ -212,7 +213,7 @@ export const publicInstance = z
       .describe(
         "A container's image digest (`sha256:…`) as its host resolved it; null until then and for a VM",
       ),
-    billingPlan: z.enum(['booked', 'metered']),
+    billingPlan: billingPlan,
     hourlyRate: z.string(),
     durationHours: z.number().int().nullable(),
     createdAt: z.string(),

@@ -5,7 +5,7 @@ import { CAP_MAX_DOLLARS, CAP_PATTERN } from '../rules/spend-caps';
 import { THEMES } from '../rules/theme';
 import { idleMinutes, idleThreshold } from './idle-stop';
 
-/** Option lists and defaults of spec part 2 section 9 (settings). */
+/** The settings' option lists and defaults (docs/rules.md, Business constants). */
 export const TIMEZONES = [
   'UTC',
   'America/New_York',
@@ -149,7 +149,7 @@ const DEFAULT_BILLING = {
   idleThresholdPercent: IDLE_THRESHOLD_DEFAULT_PERCENT,
 };
 
-/** The whole settings object of spec part 2 section 3, as PATCH /api/users/:id/settings takes it. */
+/** The whole settings object, as PATCH /api/users/:id/settings takes it. */
 export const userSettings = z.object({
   notifications: notificationsSchema,
   security: securitySchema,

@@ -1,4 +1,4 @@
-/** The Rental Cost Calculator's input bounds (spec part 1 section 5). */
+/** The Rental Cost Calculator's input bounds. */
 export const CALCULATOR_HOURS = { min: 1, max: 167, initial: 24 } as const;
 export const CALCULATOR_DAYS = { min: 0, max: 30, initial: 0 } as const;
 

@@ -1,4 +1,4 @@
-/** Display currencies and their rates relative to USD (spec part 1 section 9). */
+/** Display currencies and their rates relative to USD (docs/rules.md, Business constants). */
 export const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY', 'INR'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 

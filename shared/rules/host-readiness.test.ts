@@ -17,7 +17,7 @@ import {
 } from './host-readiness';
 
 /**
- * The real H100 host measured in ../shared/reference/real-gpu/ (README.md): the agent's own
+ * The real H100 host measured in shared/fixtures/real-gpu/ (README.md): the agent's own
  * nvidia-smi query, KVM usable, no IOMMU, the GPU on the `nvidia` driver at 0000:00:06.0.
  */
 const REAL_H100: GpuInventory = {

@@ -49,7 +49,7 @@ export const GPU_HOLDING_STATES: readonly InstanceState[] = [
 ];
 
 /**
- * States in which an instance whose host stays unreachable fails (DESIGN.md section 3); a
+ * States in which an instance whose host stays unreachable fails (docs/decisions/011); a
  * provisioning one has its own deadline, a stopped one waits for its host.
  */
 export const FAILS_WHEN_UNREACHABLE: readonly InstanceState[] = ['running', 'starting', 'stopping'];

@@ -9,7 +9,7 @@ export function isValidOtp(code: string): boolean {
   return new RegExp(`^\\d{${OTP_LENGTH}}$`).test(code);
 }
 
-/** The login form's own check (spec part 1 section 5): non-empty and contains '@'. */
+/** The login form's own check: non-empty and contains '@'. */
 export function isPlausibleEmail(email: string): boolean {
   return email.trim().length > 0 && email.includes('@');
 }

@@ -5,7 +5,7 @@
  * instance runs; storage for as long as the instance exists. Each minute's figure is the hourly
  * rate ÷ 60 rounded up to the micro-dollar.
  */
-export const STORAGE_MICROS_PER_GB_HOUR = 1_000n; // $0.001 per GB per hour (spec part 2 section 9)
+export const STORAGE_MICROS_PER_GB_HOUR = 1_000n; // $0.001 per GB per hour
 export const MINUTE_MS = 60_000;
 export const MINUTES_PER_HOUR = 60;
 

@@ -2,7 +2,7 @@ import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
 import type { ListingHostStatus } from '../contracts/listings';
 import { dollarsToMicros, microsToDollars } from './money';
 
-/** $2.50 for 50GB of storage, added to every rental (spec part 1 section 9). */
+/** $2.50 for 50GB of storage, added to every rental (docs/rules.md, Money). */
 export const STORAGE_ADDON_MICROS = 2_500_000n;
 const CENT = 10_000n;
 const SECONDS_PER_HOUR = 3_600n;

@@ -3,7 +3,7 @@ import { hasControlCharacter } from './text';
 /**
  * Every command shown to a renter (a Copy button, the CLI's --print) or run for one (the CLI's
  * `instances ssh`) is built here. The user, host and port come from a provider's host, which
- * nobody trusts (DESIGN.md 3a): a reported user `-oProxyCommand=…` must not become an ssh
+ * nobody trusts (docs/decisions/013): a reported user `-oProxyCommand=…` must not become an ssh
  * option, and a host `h.example;id;#` must not become a second shell command when pasted.
  *
  * Two guards, each enough for its own danger:

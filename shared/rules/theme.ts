@@ -20,7 +20,7 @@ export function isTheme(value: unknown): value is Theme {
 }
 
 /**
- * Spec part 1 section 4: a signed-in user's saved theme wins; otherwise the
+ * At start, a signed-in user's saved theme wins; otherwise the
  * locally stored choice if valid; otherwise dark.
  */
 export function resolveInitialTheme(savedOnServer: unknown, storedLocally: unknown): Theme {
