@@ -159,7 +159,7 @@ const envSchema = z.object({
    */
   AGENT_PUBLIC_HOST: hostAddress.optional(),
   AGENT_SSH_PORTS: range('22000-22999'),
-  /** VNC displays (port 5900 + N); the spec's requirements open 5900-5999. */
+  /** VNC displays (port 5900 + N); the installer asks providers to open 5900-5999. */
   AGENT_VNC_DISPLAYS: range('0-99'),
   /** Memory all guests may use together, in MiB (default: 80% of the host's). */
   AGENT_GUEST_MEMORY_MIB: z.coerce.number().int().min(128).optional(),

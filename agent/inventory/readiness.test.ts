@@ -7,7 +7,7 @@ import { hostReadiness } from '../../shared/rules/host-readiness';
 import { parseNvidiaSmiCsv } from './nvidia-smi';
 import { type ProbeOptions, probeReadiness } from './readiness';
 
-/** The agent's own query on the real H100 host (../shared/reference/real-gpu/README.md). */
+/** The agent's own query, measured on a real H100 host (shared/fixtures/real-gpu/README.md). */
 const REAL_H100_CSV =
   '0, NVIDIA H100 80GB HBM3, GPU-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d, 81559, 0, 0, 44, 00000000:00:06.0\n';
 
