@@ -46,6 +46,9 @@ describe('serverFieldErrors', () => {
       '400: {"error":{"code":"VALIDATION_FAILED","message":"Invalid input","details":{"fields":{"email":["Not an address","Too long"],"name":[]}}}}',
     );
     expect(serverFieldErrors(error)).toEqual({ email: 'Not an address' });
+    expect(
+      serverFieldErrors(new Error('409: {"error":{"details":{"fields":{"hostId":"Not yours"}}}}')),
+    ).toEqual({ hostId: 'Not yours' });
     expect(serverFieldErrors(new Error('400: {"error":{"details":{"fields":null}}}'))).toEqual({});
     expect(serverFieldErrors(new Error('502: Bad Gateway'))).toEqual({});
     expect(serverFieldErrors('nope')).toEqual({});

@@ -82,13 +82,17 @@ export function serverErrorDetails(error: unknown): Record<string, unknown> {
   }
 }
 
-/** Field problems of a 400/409 answer in our error shape ({error: {details: {fields}}}), first message each. */
+/**
+ * Field problems of a 400/409 answer in our error shape ({error: {details: {fields}}}): the
+ * first message of each field (a field given one message as a string counts too).
+ */
 export function serverFieldErrors(error: unknown): Record<string, string> {
   const { fields } = serverErrorDetails(error);
   if (!fields || typeof fields !== 'object') return {};
   const out: Record<string, string> = {};
   for (const [key, messages] of Object.entries(fields)) {
-    if (Array.isArray(messages) && typeof messages[0] === 'string') out[key] = messages[0];
+    const first: unknown = Array.isArray(messages) ? messages[0] : messages;
+    if (typeof first === 'string') out[key] = first;
   }
   return out;
 }

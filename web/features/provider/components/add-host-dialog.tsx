@@ -5,9 +5,8 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
 import { useCreateHost } from '../api/create-host';
-import { serverFieldErrors } from '../api/field-errors';
 
 const FORM_ID = 'add-host-form';
 const FALLBACK = 'Failed to add the host. Please try again.';

@@ -15,9 +15,8 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Field, Select, Textarea } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
 import { useCreateListing } from '../api/create-listing';
-import { serverFieldErrors } from '../api/field-errors';
 import { useUpdateListing } from '../api/update-listing';
 import {
   type EditListingValues,
