@@ -1,5 +1,5 @@
 /**
- * The pages anyone may read, signed in or not (spec part 1 section 2). Only their paths are in
+ * The pages anyone may read, signed in or not. Only their paths are in
  * the first JavaScript; the routes themselves load with the first of them (public-pages.tsx).
  */
 export const PUBLIC_PATHS = [
@@ -12,7 +12,7 @@ export const PUBLIC_PATHS = [
   '/api-reference',
   '/help-center',
   '/contact-us',
-  // The provider application links to /terms and /privacy (spec part 2, Provider application).
+  // The provider application links to /terms and /privacy as well.
   '/terms',
   '/privacy',
 ] as const;

@@ -1,5 +1,5 @@
 /**
- * The signed-in pages' paths (spec part 1 section 2, and the VM console), without their code:
+ * The signed-in pages' paths (the VM console included), without their code:
  * signed-in-pages.ts maps each to its chunk, and the browser tests visit every one
  * (e2e/every-route.spec.ts).
  */

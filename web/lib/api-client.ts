@@ -2,7 +2,7 @@ import type { QueryFunction } from '@tanstack/react-query';
 import { userFacingMessage } from '../../shared/rules/system-error';
 
 /**
- * The default fetch of spec part 1 section 7: cookies always, JSON bodies, and any
+ * The default fetch: cookies always, JSON bodies, and any
  * non-success answer becomes an Error reading "{status}: {body text}".
  */
 async function throwIfNotOk(res: Response): Promise<void> {

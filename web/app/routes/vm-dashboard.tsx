@@ -9,7 +9,7 @@ export default function VmDashboardPage() {
   const { user } = useCurrentUser();
   return (
     <Page title="VM Dashboard" description="Pay-as-you-go GPU virtual machines.">
-      {/* VM calls are made only when signed in (spec part 2 section 7). */}
+      {/* VM calls are made only when signed in: signed out, the page says to log in. */}
       {user ? <VmDashboardView /> : <AuthenticationRequired />}
     </Page>
   );

@@ -3,7 +3,7 @@ export interface NavItem {
   label: string;
 }
 
-/** Spec part 1 section 2: the top bar's menu entries, in order. */
+/** The top bar's menu entries, in order (e2e/theme-and-layout.spec.ts). */
 export const NAV_ITEMS: NavItem[] = [
   { href: '/marketplace', label: 'Marketplace' },
   { href: '/deploy', label: 'Instant Deploy' },
@@ -17,13 +17,13 @@ export const NAV_ITEMS: NavItem[] = [
 /** Where pay-as-you-go machines (VMs, deploys) are managed: in the avatar menu and the drawer. */
 export const VM_DASHBOARD_ITEM: NavItem = { href: '/vm-dashboard', label: 'VM Dashboard' };
 
-/** The top bar's green button (spec part 1 section 2). */
+/** The top bar's green button. */
 export const BECOME_PROVIDER_ITEM: NavItem = {
   href: '/provider-signup',
   label: 'Become a Provider',
 };
 
-/** The avatar menu's pages (spec part 1 section 2), which the drawer also lists when signed in. */
+/** The avatar menu's pages, which the drawer also lists when signed in. */
 export const ACCOUNT_ITEMS: NavItem[] = [
   { href: '/profile', label: 'Profile' },
   { href: '/settings', label: 'Settings' },
@@ -32,8 +32,7 @@ export const ACCOUNT_ITEMS: NavItem[] = [
 /**
  * The drawer (below 1024 px, where the top bar has no room for the menu) reaches every section
  * (issue 26): the top bar's entries with the VM Dashboard after Dashboard, and Become a
- * Provider; signed in, also the avatar menu's pages. (The spec's drawer, with three entries,
- * described the app it was written from.)
+ * Provider; signed in, also the avatar menu's pages.
  */
 export function drawerItems(signedIn: boolean): NavItem[] {
   const main = NAV_ITEMS.flatMap((item) =>

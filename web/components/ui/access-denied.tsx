@@ -1,4 +1,4 @@
-/** The signed-out state of pages that need a user (spec part 2 section 2). */
+/** The signed-out state of pages that need a user: what they show instead of their content. */
 export function AccessDenied({ message }: { message: string }) {
   return (
     <div className="mt-8 rounded-xl border border-border bg-card p-8 text-center">

@@ -9,7 +9,7 @@ import {
 import { cn } from '../../lib/cn';
 import { dismissToast, useToasts } from './toast-store';
 
-/** Toasts of spec part 1 section 9: one at a time, 5 s, swipe right, F8 focuses them. */
+/** Toasts (shared/constants.ts): one at a time, 5 s, swipe right, F8 focuses them. */
 export default function Toaster() {
   const toasts = useToasts();
   return (

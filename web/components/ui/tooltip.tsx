@@ -2,7 +2,7 @@ import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import type { ReactNode } from 'react';
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '../../../shared/constants';
 
-/** Tooltip timing of spec part 1 section 9: 700 ms to open, 300 ms skip delay between tooltips. */
+/** Tooltip timing (shared/constants.ts): 700 ms to open, 300 ms skip delay between tooltips. */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
     <TooltipPrimitive.Provider

@@ -1,4 +1,4 @@
-/** The ten categories, in the order of the ten articles (spec part 2 section 3). */
+/** The ten categories, in the order of the ten articles (blog.test.ts). */
 export const BLOG_CATEGORIES = [
   'Cost Optimization',
   'Provider Success',

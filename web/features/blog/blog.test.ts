@@ -5,7 +5,7 @@ import { ARTICLES } from './articles';
 import { findArticleBySlug, splitFeatured } from './find-article';
 
 describe('the ten articles', () => {
-  it('are in the spec order of categories with ids 1 to 10, the first featured', () => {
+  it('are in the order of the categories with ids 1 to 10, the first featured', () => {
     expect(ARTICLES.map((a) => a.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(ARTICLES.map((a) => a.category)).toEqual([...BLOG_CATEGORIES]);
     expect(ARTICLES.filter((a) => a.featured).map((a) => a.id)).toEqual([1]);

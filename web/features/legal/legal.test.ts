@@ -4,7 +4,7 @@ import { cookiePolicy } from './cookie-policy';
 import { privacyPolicy } from './privacy-policy';
 import { termsOfService } from './terms-of-service';
 
-/** Every rule and figure of spec part 2 sections 5, 6 and 9 that the legal pages carry. */
+/** Every rule and figure the legal pages carry: eligibility, KYC, payments, refunds, cookies. */
 describe('legal pages', () => {
   it('terms state the eligibility, KYC, payment, billing, refund, service and liability rules', () => {
     const text = termsOfService.content;
@@ -65,7 +65,7 @@ describe('legal pages', () => {
     }
   });
 
-  it('cookie policy gives every duration of the spec', () => {
+  it('cookie policy gives every cookie’s duration', () => {
     const text = cookiePolicy.content;
     for (const fact of [
       'rentgpu_session',

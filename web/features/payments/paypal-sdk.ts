@@ -24,7 +24,7 @@ declare global {
 
 const loads = new Map<string, Promise<PaypalNamespace>>();
 
-/** The SDK's address with the client id, USD and capture intent (spec part 2 section 7). */
+/** The SDK's address with the client id, USD and capture intent. */
 export function paypalSdkSrc(sdkUrl: string, clientId: string): string {
   const url = new URL(sdkUrl, window.location.href);
   url.searchParams.set('client-id', clientId);

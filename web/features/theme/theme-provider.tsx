@@ -67,7 +67,7 @@ interface ThemeProviderProps {
 }
 
 /**
- * Spec part 1 section 4: a signed-in user's saved theme wins at start; otherwise the
+ * At start a signed-in user's saved theme wins; otherwise the
  * valid locally stored choice; otherwise dark. A change applies at once, is stored
  * locally and, for a signed-in user, saved to the server. A theme picked while signed out
  * is kept by the sign-in that follows and saved as the user's (issue 26).

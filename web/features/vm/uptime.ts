@@ -1,4 +1,4 @@
-/** Hours and minutes since the VM started, or 'Not started' (spec part 2 section 4). */
+/** Hours and minutes since the VM started, or 'Not started' (uptime.test.ts). */
 export function uptime(startedAt: string | null, now: number): string {
   if (!startedAt) return 'Not started';
   const minutes = Math.max(0, Math.floor((now - new Date(startedAt).getTime()) / 60_000));

@@ -3,7 +3,7 @@ import { LIVE_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { BadgeTone } from '../../components/ui/badge';
 
 /**
- * Badge colours of spec part 2 section 4: running green, stopped yellow, creating blue,
+ * Badge colours: running green, stopped yellow, creating blue,
  * terminated red, anything else (starting, stopping, terminating, failed) gray.
  */
 export const STATUS_TONES: Partial<Record<VmStatus, BadgeTone>> = {

@@ -18,8 +18,8 @@ import { useVerifyOtp, useVerifyTwoFactor } from '../api/verify-otp';
 
 /**
  * A failed fetch (no answer at all) reads as a network error. A refused field reads as the
- * spec's message for that field, never the server's "email: …" summary; any other answer
- * reads its message.
+ * form's own message for that field (LOGIN_TEXT), never the server's "email: …" summary; any
+ * other answer reads its message.
  */
 function messageFor(error: unknown, fallback: string): string {
   if (error instanceof TypeError) return LOGIN_TEXT.networkError;

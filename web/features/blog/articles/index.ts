@@ -16,7 +16,7 @@ const withReadTime = (source: ArticleSource): Article => ({
   readTime: readTime(source.content),
 });
 
-/** The ten articles in the spec's order; the first is the featured one. */
+/** The ten articles in their categories' order (blog.test.ts); the first is the featured one. */
 export const ARTICLES: readonly Article[] = [a1, a2, a3, a4, a5, a6, a7, a8, a9, a10].map(
   withReadTime,
 );

@@ -19,7 +19,7 @@ export function BackToBlog() {
   );
 }
 
-/** The call to action every article ends with (spec part 2, Blog post). */
+/** The call to action every article ends with. */
 export function ReadyToGetStarted() {
   return (
     <Card className="mt-12 grid gap-4 p-6 text-center sm:p-8">

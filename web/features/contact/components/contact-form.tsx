@@ -24,7 +24,7 @@ const EMPTY = {
 };
 
 /**
- * The message form (spec part 2 sections 4, 5 and 8). The required fields and the e-mail's
+ * The message form. The required fields and the e-mail's
  * shape are checked here with the server's own schema and shown under each field (no native
  * bubbles); the server checks again, stores the message and, when SMTP is configured,
  * e-mails it to support.

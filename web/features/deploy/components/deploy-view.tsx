@@ -34,7 +34,10 @@ import { DeployResult } from './deploy-result';
 import { GpuPicker } from './gpu-picker';
 import { TemplatePicker } from './template-picker';
 
-/** The spec's promise, shown only where the measured (or demo host's) start time is below it. */
+/**
+ * The promise of a start within a minute, shown only where the measured (or demo host's)
+ * start time is below it.
+ */
 const PROMISE_SECONDS = 60;
 
 function promiseHolds(gpus: readonly DeployGpuView[], selected: DeployGpuView | null): boolean {
@@ -266,7 +269,7 @@ export function DeployView() {
               disabled={deploying}
               aria-disabled={!ready || deploying}
               // Until a template and a GPU are chosen the button says it is unavailable but still
-              // answers a press with 'Missing Selection' (spec part 2 section 5).
+              // answers a press with 'Missing Selection' (e2e/instant-deploy.spec.ts).
               className="aria-disabled:cursor-not-allowed aria-disabled:border aria-disabled:border-dashed aria-disabled:border-muted-foreground/40 aria-disabled:bg-muted aria-disabled:text-muted-foreground aria-disabled:opacity-80 aria-disabled:shadow-none"
             >
               <Rocket className="h-4 w-4" aria-hidden />

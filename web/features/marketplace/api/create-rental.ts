@@ -21,8 +21,8 @@ export async function createRental({
 }
 
 /**
- * On success the listings and stats are refreshed (spec), and so are the signed-in user,
- * whose balance in the top bar just changed, and their rental list.
+ * On success the listings and stats are refreshed (a unit fewer is free), and so are the
+ * signed-in user, whose balance in the top bar just changed, and their rental list.
  */
 export function useCreateRental() {
   const queryClient = useQueryClient();

@@ -5,7 +5,7 @@ import type { InstanceKind } from '../../../../shared/instance-kinds';
 import { LISTINGS_KEY } from '../../../lib/query-keys';
 
 export interface ListingFilters {
-  /** Search text, or the chosen GPU type (spec part 1 section 7). */
+  /** Search text, or the chosen GPU type. */
   model: string;
   gpuType: string;
   sort: string;

@@ -64,7 +64,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [renting, setRenting] = useState<{ listing: GpuListingView; hours: number } | null>(null);
 
-  // The spec's query: model is the search text, or the chosen type unless 'All GPU Types'.
+  // The listings query: model is the search text, or the chosen type unless 'All GPU Types'.
   const filters = {
     model: appliedSearch || (gpuType === 'All GPU Types' ? '' : gpuType),
     gpuType,

@@ -14,7 +14,7 @@ interface NewsletterSignupProps {
 }
 
 /**
- * The blog's newsletter box (spec part 2 sections 4, 5, 8): a blank address is refused
+ * The blog's newsletter box: a blank address is refused
  * here, a malformed one by the browser (type=email), and success turns into "You're all set!".
  */
 export function NewsletterSignup({ source = 'blog' }: NewsletterSignupProps) {

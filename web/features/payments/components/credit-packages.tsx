@@ -10,7 +10,7 @@ interface CreditPackagesProps {
   onSelect: (id: CreditPackageId) => void;
 }
 
-/** The five packages of spec part 2 section 9 as one radio group. */
+/** The five packages (shared/contracts/payments.ts) as one radio group. */
 export function CreditPackages({ selected, onSelect }: CreditPackagesProps) {
   return (
     <div

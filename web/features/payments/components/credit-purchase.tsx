@@ -15,7 +15,7 @@ interface CreditPurchaseProps {
   language: string;
 }
 
-/** Add Credits (spec part 2 section 2): balance, packages, custom amount, summary, method. */
+/** Add Credits: balance, packages, custom amount, summary, method. */
 export function CreditPurchase({ credits, timeZone, language }: CreditPurchaseProps) {
   const [selection, setSelection] = useState<Selection>({
     kind: 'package',

@@ -13,7 +13,7 @@ export const CARD_NOT_CONFIGURED_NO_PAYPAL =
   'Card payment is not configured. Please contact support for assistance.';
 
 /**
- * Card or wallet; the card method always says it is not configured (spec part 2 section 2).
+ * Card or wallet; the card method always says it is not configured.
  * The wallet method is PayPal's buttons, or the built-in sandbox when the server runs it.
  */
 export function PaymentMethods({ quote }: { quote: Quote | null }) {

@@ -9,7 +9,7 @@ export async function updateProfile(userId: string, body: UpdateProfileBody): Pr
   return (await res.json()) as UserProfile;
 }
 
-/** Success refreshes the current user (spec part 2 section 7) and this profile. */
+/** Success refreshes the current user (the shell shows its name) and this profile. */
 export function useUpdateProfile(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({

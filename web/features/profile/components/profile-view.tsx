@@ -16,7 +16,7 @@ interface ProfileViewProps {
   deleteAction: ReactNode;
 }
 
-/** Profile (spec part 2 section 2): Overview, Account, Activity, and Provider for providers. */
+/** Profile: Overview, Account, Activity, and Provider for providers. */
 export function ProfileView({ userId, dates, totalSpent, deleteAction }: ProfileViewProps) {
   const profile = useUserProfile(userId);
   const rentals = useUserRentals(userId);

@@ -3,7 +3,7 @@ import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { apiRequest } from '../../../lib/api-client';
 import { LISTINGS_KEY, MARKETPLACE_STATS_KEY, providerKeys } from './keys';
 
-/** The body the Add New GPU Listing dialog sends (spec part 1 section 7). */
+/** The body the Add New GPU Listing dialog sends (POST /api/gpu-listings). */
 export interface CreateListingPayload {
   providerId: number;
   model: string;

@@ -6,7 +6,7 @@ import type {
 import { apiRequest } from '../../../lib/api-client';
 import { MY_APPLICATION_KEY } from './keys';
 
-/** POST /api/providers with the full application (spec part 2 section 7). */
+/** POST /api/providers with the full application (shared/contracts/provider-application.ts). */
 export async function submitProviderApplication(
   body: ProviderApplicationInput,
 ): Promise<ProviderApplicationView> {

@@ -55,7 +55,7 @@ function FormSection({
 }
 
 /**
- * The provider application of spec part 2 (sections 2, 3, 5 and 8): nine sections checked
+ * The provider application: nine sections checked
  * with the same contract the server uses; on success a toast and the way to /provider.
  */
 export function ProviderApplicationForm() {

@@ -46,7 +46,7 @@ function ActiveRental({ rental, now }: { rental: RentalView; now: number }) {
         <Detail label="Started">{formatDate(rental.startTime, { withTime: true })}</Detail>
         <Detail label="Runtime">{formatRuntime(runtimeMs(rental, now))}</Detail>
         <Detail label="Hourly rate">{formatMoney(rental.hourlyRate)}/hr</Detail>
-        {rental.billingPlan === 'booked' ? (
+        {rental.durationHours > 0 ? (
           <Detail label="Booked">
             {rental.durationHours} h · {formatMoney(rental.totalCost)}
           </Detail>

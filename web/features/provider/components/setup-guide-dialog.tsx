@@ -12,11 +12,11 @@ import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Tabs } from '../../../components/ui/tabs';
 
-/** Agent configuration defaults (spec part 1 section 9). */
+/** Agent configuration defaults, as the guide shows them. */
 export const AGENT_HEARTBEAT_SECONDS = AGENT_HEARTBEAT_INTERVAL_MS / 1000;
 export const AGENT_UPDATE_INTERVAL_SECONDS = AGENT_UPDATE_INTERVAL_MS / 1000;
 
-/** Host requirements, worded as spec part 1 section 9 words them. */
+/** Host requirements, in the words e2e/provider-dashboard.spec.ts checks. */
 const REQUIREMENTS: { label: string; text: string; why?: string }[] = [
   { label: 'Operating system', text: 'Ubuntu 22.04+' },
   { label: 'Kernel', text: 'Linux kernel 5.15+', why: 'for KVM with GPU passthrough' },

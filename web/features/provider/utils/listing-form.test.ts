@@ -8,7 +8,7 @@ import {
 } from './listing-form';
 
 describe('Add New GPU Listing form', () => {
-  it('starts with the spec defaults and nothing required filled in', () => {
+  it('starts with the listing defaults and nothing required filled in', () => {
     const form = initialListingForm();
     expect(form).toMatchObject({
       bandwidth: '1 Gbps',
@@ -42,7 +42,7 @@ describe('Add New GPU Listing form', () => {
     expect(withModel(initialListingForm(), 'V100').memory).toBe('');
   });
 
-  it('builds the spec payload with daily rate, counts and specifications as JSON text', () => {
+  it('builds the request body with daily rate, counts and specifications as JSON text', () => {
     const payload = toCreateListingPayload(
       {
         ...withModel(initialListingForm(), 'A40'),

@@ -54,7 +54,7 @@ export function withModel(values: ListingFormValues, model: string): ListingForm
   };
 }
 
-/** Spec part 1 section 5: model, memory, location and hourly rate are required. */
+/** Model, memory, location and hourly rate are required (listing-form.test.ts). */
 export function hasRequiredFields(values: ListingFormValues): boolean {
   return Boolean(
     values.model && values.memory && values.location.trim() && values.hourlyRate.trim(),
@@ -67,13 +67,13 @@ export function parseHourlyRate(text: string): number | null {
   return text.trim() !== '' && Number.isFinite(value) && value > 0 ? value : null;
 }
 
-/** At least 1 (spec part 1 section 5); anything unreadable counts as the default 1. */
+/** At least 1; anything unreadable counts as the default 1. */
 export function parseAvailableCount(text: string): number {
   const value = Number.parseInt(text, 10);
   return Number.isFinite(value) && value >= 1 ? value : LISTING_DEFAULTS.availableCount;
 }
 
-/** cudaCores falls back to null (spec part 1 section 5). */
+/** CUDA cores are optional: anything but a positive whole number is sent as null. */
 function parseCudaCores(text: string): number | null {
   const value = Number.parseInt(text, 10);
   return Number.isFinite(value) && value > 0 ? value : null;

@@ -8,7 +8,7 @@ export async function stopRental(id: number): Promise<RentalView> {
   return (await res.json()) as RentalView;
 }
 
-/** On success the rentals list is refreshed (spec), and the balance that got the refund. */
+/** On success the rentals list is refreshed, and the balance that got the refund. */
 export function useStopRental() {
   const queryClient = useQueryClient();
   return useMutation({

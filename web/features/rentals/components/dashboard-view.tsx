@@ -24,7 +24,7 @@ export function DashboardSkeleton() {
 }
 
 /**
- * My Dashboard (spec part 1 section 2): the summary cards, Active Rentals and Rental History,
+ * My Dashboard: the summary cards, Active Rentals and Rental History,
  * and between them the pay-as-you-go instances (`metered`, composed by the page from the VM
  * feature) so that every instance is here (issue 26).
  */

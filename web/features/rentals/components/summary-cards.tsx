@@ -69,7 +69,7 @@ const meteredRows = (entries: MeteredEntry[], value: (e: MeteredEntry) => string
   entries.map((e) => ({ key: e.key, name: e.name, date: e.createdAt, value: value(e) }));
 
 /**
- * Active Rentals, Total Runtime and Total Spent (spec part 1 section 2), each opening its list;
+ * Active Rentals, Total Runtime and Total Spent, each opening its list;
  * every instance counts, booked or pay-as-you-go (issue 26).
  */
 export function SummaryCards({

@@ -11,7 +11,7 @@ interface SelectFieldProps<T extends string> {
   onChange: (value: T) => void;
 }
 
-/** A labelled select over one of the spec's option lists. */
+/** A labelled select over one of the settings' option lists. */
 export function SelectField<T extends string>(props: SelectFieldProps<T>) {
   return (
     <Field id={props.id} label={props.label} hint={props.hint}>

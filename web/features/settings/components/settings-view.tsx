@@ -40,7 +40,7 @@ function useTabInUrl() {
 }
 
 /**
- * Settings (spec part 2 section 2): its five tabs, and Webhooks (issue 40) beside API Keys;
+ * Settings: its five tabs, and Webhooks (issue 40) beside API Keys;
  * every save sends the whole settings object.
  */
 export function SettingsView({

@@ -12,7 +12,7 @@ const intervalFor = (states: InstanceState[] | undefined) =>
   });
 
 describe('the VM list poll', () => {
-  it('polls every 30 s (the spec) while every VM is settled, or before the first answer', () => {
+  it('polls every 30 s while every VM is settled, or before the first answer', () => {
     expect(intervalFor(undefined)).toBe(VM_POLL_MS);
     expect(intervalFor([])).toBe(VM_POLL_MS);
     expect(intervalFor(['running', 'stopped', 'terminated', 'failed'])).toBe(VM_POLL_MS);

@@ -8,7 +8,7 @@ import { VM_INSTANCES_KEY } from './keys';
 export const VM_TRANSITION_POLL_MS = 5_000;
 
 /**
- * The user's VMs, polled every 30 s (spec part 2 section 9); only fetched when signed in.
+ * The user's VMs, polled every 30 s; only fetched when signed in.
  * While one is provisioning, starting, stopping or terminating the list is polled every
  * 5 s, so the card shows where it arrived (and its Start or Stop button) without waiting
  * half a minute.

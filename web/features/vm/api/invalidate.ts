@@ -3,7 +3,7 @@ import { CURRENT_USER_KEY } from '../../../lib/query-keys';
 import { VM_BILLING_KEY, VM_GPUS_KEY, VM_INSTANCES_KEY, VM_TEMPLATES_KEY } from './keys';
 
 /**
- * After a VM action (spec part 2 section 4): the instance list is refreshed, with the billing
+ * After a VM action the instance list is refreshed, with the billing
  * card and the balance it draws on; after a create or a terminate the GPU list too.
  */
 export async function refreshAfterVmAction(

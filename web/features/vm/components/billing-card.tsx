@@ -2,7 +2,7 @@ import type { BillingSummary } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { Card } from '../../../components/ui/card';
 
-/** Dollars with 2 decimals, hours with 1; Active Instances counts every listed instance (spec). */
+/** Dollars with 2 decimals, hours with 1; Active Instances counts every listed instance. */
 export function BillingCard({
   summary,
   instanceCount,

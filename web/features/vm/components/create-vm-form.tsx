@@ -92,7 +92,7 @@ function runsOnText(l: VmListingChoice | undefined): string | undefined {
 }
 
 /**
- * The create form (spec part 2 section 5): only GPUs with is_available are offered; CPU, RAM
+ * The create form: only GPUs with is_available are offered; CPU, RAM
  * and disk carry their bounds as input attributes and are checked here, with the message
  * under the field (no native bubbles); the server checks them again and its message is the
  * toast's, and under the field it names.

@@ -1,4 +1,4 @@
-/** One usage figure as a bar: the value as a percentage of `max` (spec: max defaults to 100). */
+/** One usage figure as a bar: the value as a percentage of `max` (max defaults to 100). */
 export function UsageBar({
   label,
   value,

@@ -24,7 +24,7 @@ import { GpuUsage, HostUnreachableBanner } from './gpu-usage';
 import { VmDeadlines } from './vm-deadlines';
 import { VmIdleStop } from './vm-idle-stop';
 
-/** What the lifecycle state adds to the spec's word, when they differ (creating is provisioning). */
+/** What the lifecycle state adds to the status, when they differ (creating is provisioning). */
 const STATE_NOTES: Partial<Record<VmInstanceView['state'], string>> = {
   provisioning: 'provisioning',
 };
@@ -299,7 +299,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               variant="danger"
               disabled={terminate.isPending}
               onClick={async () => {
-                // Like the spec's confirm(): once answered, the question is gone, whatever the outcome.
+                // Like a confirm(): once answered, the question is gone, whatever the outcome.
                 await run(
                   () => terminate.mutateAsync(vm.vm_id),
                   {

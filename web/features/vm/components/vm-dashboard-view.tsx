@@ -21,7 +21,7 @@ const UBUNTU_ONLY: VmTemplateOption[] = [
   { id: 'ubuntu22', name: VM_TEMPLATE_LABELS.ubuntu22, available: true, reason: null },
 ];
 
-/** The signed-out state of the VM dashboard (spec part 2 sections 2 and 8). */
+/** The signed-out state of the VM dashboard: a card that asks to log in. */
 export function AuthenticationRequired() {
   return (
     <Card className="mt-8 p-8 text-center" role="region" aria-labelledby="vm-auth-title">
@@ -34,7 +34,7 @@ export function AuthenticationRequired() {
 }
 
 /**
- * The VM dashboard (spec part 2, /vm-dashboard): Refresh and Create New Instance, the billing
+ * The VM dashboard (/vm-dashboard): Refresh and Create New Instance, the billing
  * card, the collapsible create form and the instance cards. The list is polled every 30 s.
  */
 export function VmDashboardView() {
