@@ -12,16 +12,15 @@ import type { HostImageStatus } from '../../../shared/contracts/images';
 import { hostReadiness } from '../../../shared/rules/host-readiness';
 import { withoutControlCharacters } from '../../../shared/rules/text';
 import type { Db } from '../../db/client';
-import type { Instance } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { AppError, notFound, unauthenticated } from '../../lib/errors';
+import { notFound, unauthenticated } from '../../lib/errors';
 import { createImages, type Images } from '../images/catalogue';
 import type { InstancesService } from '../instances/service';
 import type { HostReport } from '../instances/types';
 import { listingsService } from '../listings/service';
 import { canonicalAddress, createAddressPolicy, type HostAddresses } from './address-policy';
-import { desiredFor, desiredPage, vncPassword } from './desired-state';
+import { desiredPage } from './heartbeat-page';
 import { guestHostKey } from './host-keys';
 import { hostsRepo } from './repo';
 import { createHostWake, type HostWake } from './wake';
@@ -159,19 +158,6 @@ export function createHostsService(deps: {
       };
     };
 
-  /** One status of one of this host's instances, through the instance core. */
-  const applyStatus = (
-    host: AgentHost,
-    instance: Instance,
-    status: InstanceStatus,
-    at: Date,
-    heartbeat: boolean,
-  ) =>
-    deps.instances.applyHostStatus(instance, status, at, {
-      heartbeat,
-      connection: connectionOf(host, status),
-    });
-
   return {
     report,
 
@@ -245,9 +231,10 @@ export function createHostsService(deps: {
 
     /**
      * A heartbeat: the host is online, its inventory is recorded, a host back from an outage
-     * makes its instances reachable again, statuses the server missed (a lost report) are
-     * applied, and the answer lists every instance the host must run or let go of (in pages
-     * of AGENT_HEARTBEAT_LIST_MAX: desiredPage).
+     * makes its instances reachable again, and the instance core applies the statuses it
+     * missed (a lost report), places what is pending and answers what the host should run;
+     * this carries that answer, in pages of AGENT_HEARTBEAT_LIST_MAX (desiredPage). One
+     * statement both authenticates the credential and records the heartbeat: 401 from there.
      */
     async heartbeat(
       credential: string,
@@ -274,12 +261,6 @@ export function createHostsService(deps: {
         body.gpus.gpus,
         readiness,
       );
-      // Idle stop: its instances whose GPUs read over their threshold, or with someone logged
-      // in over SSH, were active now.
-      const withSsh = new Set(
-        body.instances.filter((i) => (i.sshSessions ?? 0) > 0).map((i) => i.id),
-      );
-      await deps.instances.heardActivity(recorded.id, { gpus: body.gpus.gpus, withSsh }, now);
       const host: AgentHost = {
         id: recorded.id,
         providerId: recorded.providerId,
@@ -299,29 +280,19 @@ export function createHostsService(deps: {
       // its listings show) is online again in the marketplace; a changed verdict changes what
       // its listings sell ("Host not ready").
       if (gpusChanged || !recorded.wasOnline) deps.onListingsChange?.();
-      let rows = await deps.instances.onHost(host.id);
-      const byId = new Map(rows.map((r) => [String(r.id), r]));
-      let changed = false;
-      for (const status of body.instances) {
-        const row = byId.get(status.id);
-        if (!row) continue;
-        try {
-          changed = (await applyStatus(host, row, status, now, true)) || changed;
-        } catch (error) {
-          // One refused entry (an address not the host's, a port taken) is that instance's
-          // problem: the rest of the heartbeat goes on, and the answer still lists it.
-          if (!(error instanceof AppError) || error.status >= 500) throw error;
-          deps.log?.warn(
-            { hostId: host.id, instanceId: row.id, code: error.code, details: error.details },
-            'heartbeat: an instance status was refused',
-          );
-        }
-      }
-      if (changed) rows = await deps.instances.onHost(host.id);
-      rows = await deps.instances.place(host.id, rows, vncPassword);
+      // What the host should run, from the instance core in one call (its rows read once).
+      const desired = await deps.instances.hostHeartbeat(
+        {
+          hostId: host.id,
+          statuses: body.instances,
+          inventory: body,
+          connectionOf: (status) => connectionOf(host, status)(),
+          ...(deps.log ? { log: deps.log } : {}),
+        },
+        now,
+      );
       const publicAddress =
         canonicalAddress(recorded.publicHost) ?? canonicalAddress(callerAddress);
-      const desired = rows.map((row) => desiredFor(row, body, deps.log)).filter((d) => d !== null);
       return {
         ...desiredPage(desired, body.cursor),
         heartbeatIntervalMs,
@@ -343,7 +314,11 @@ export function createHostsService(deps: {
       // An agent's clock may be off, and a host is untrusted (docs/decisions/013): a transition
       // never happens in the future, nor before the state it leaves began.
       const when = at > now ? now : at < instance.stateChangedAt ? instance.stateChangedAt : at;
-      return { accepted: await applyStatus(host, instance, body, when, false) };
+      const accepted = await deps.instances.applyHostStatus(instance, body, when, {
+        heartbeat: false,
+        connection: connectionOf(host, body),
+      });
+      return { accepted };
     },
 
     /**

@@ -8,6 +8,11 @@ import { instances } from '../../db/schema';
 import { outagesRepo } from './outages-repo';
 import type { Instance } from './repo-rows';
 
+/** What placement fills in on one row (commands/place.ts). */
+export type Placement = { id: number } & Partial<
+  Pick<Instance, 'vncPassword' | 'sshPublicKeys' | 'gpuIndexes'>
+>;
+
 /** Instances a host must know about: everything placed there until the host let it go. */
 const onHostCondition = (hostId: string | Placeholder) =>
   and(
@@ -39,6 +44,19 @@ export const hostInstancesRepo = {
     return instancesOnHostStatement(conn, { hostId });
   },
 
+  /**
+   * These of a host's rows as they are now (a heartbeat's statuses changed them): those still
+   * on the host (see onHostCondition), in order of id.
+   */
+  async onHostByIds(conn: Conn, hostId: string, ids: readonly number[]): Promise<Instance[]> {
+    if (ids.length === 0) return [];
+    return conn
+      .select()
+      .from(instances)
+      .where(and(onHostCondition(hostId), inArray(instances.id, [...ids])))
+      .orderBy(instances.id);
+  },
+
   /** The instance if it is placed on this host (a report for another host's is refused). */
   async findOnHost(conn: Conn, hostId: string, instanceId: number) {
     const rows = await conn
@@ -48,9 +66,26 @@ export const hostInstancesRepo = {
     return rows[0] ?? null;
   },
 
-  /** What placement filled in: GPU indexes, the renter's keys, a VNC password. */
-  async place(conn: Conn, id: number, changes: Partial<Instance>) {
-    await conn.update(instances).set(changes).where(eq(instances.id, id));
+  /**
+   * What placement filled in, for every row it changed in one statement: GPU indexes, the
+   * renter's keys, a VNC password (a field left out stays as it is).
+   */
+  async place(conn: Conn, placed: readonly Placement[]) {
+    if (placed.length === 0) return;
+    const values = placed.map((p) => ({
+      id: p.id,
+      vnc_password: p.vncPassword ?? null,
+      ssh_public_keys: p.sshPublicKeys ?? null,
+      gpu_indexes: p.gpuIndexes ?? null,
+    }));
+    await conn.execute(sql`
+      update ${instances} set
+        vnc_password = coalesce(v.vnc_password, ${instances.vncPassword}),
+        ssh_public_keys = coalesce(v.ssh_public_keys, ${instances.sshPublicKeys}),
+        gpu_indexes = coalesce(v.gpu_indexes, ${instances.gpuIndexes})
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+        as v(id int, vnc_password text, ssh_public_keys jsonb, gpu_indexes jsonb)
+      where ${instances.id} = v.id`);
   },
 
   async release(conn: Conn, instanceId: number, at: Date) {

@@ -32,8 +32,6 @@ export function instanceQueries(ctx: InstancesContext) {
     pendingOnHost: (hostId: string, limit = 100) => instancesRepo.pendingOnHost(db, hostId, limit),
     /** The lowest SSH port in a range that no live instance uses (hosts assign ports). */
     freePort: (first: number, last: number) => instancesRepo.freePort(db, first, last),
-    /** Every instance a host must converge or keep: its heartbeat's list. */
-    onHost: (hostId: string) => hostInstancesRepo.onHost(db, hostId),
     /** The instance if it is placed on this host (another host's is not). */
     findOnHost: (hostId: string, id: number) => hostInstancesRepo.findOnHost(db, hostId, id),
 

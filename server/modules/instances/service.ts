@@ -4,6 +4,7 @@ import type { AccountBook } from '../ledger/accounts';
 import { type Actor, actorOf } from './authorize';
 import { applyHostReportCommand } from './commands/apply-host-report';
 import { type DeadlineFields, deadlineCommands } from './commands/deadlines';
+import { hostHeartbeatCommand } from './commands/host-heartbeat';
 import { hostStatusCommand } from './commands/host-status';
 import { idleStopCommands } from './commands/idle-stop';
 import { instanceJobsCommands } from './commands/jobs';
@@ -46,6 +47,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   const terminate = terminateCommand(ctx, plans);
   const queries = instanceQueries(ctx);
   const applyHostReport = applyHostReportCommand(ctx, plans);
+  const applyHostStatus = hostStatusCommand(ctx, applyHostReport);
   const deadlines = deadlineCommands(ctx, plans);
   const idle = idleStopCommands(ctx, plans);
 
@@ -110,9 +112,12 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
 
     applyHostReport,
     /** A host's status of one of its instances (commands/host-status.ts). */
-    applyHostStatus: hostStatusCommand(ctx, applyHostReport),
-    /** Placement at a heartbeat (commands/place.ts). */
-    place: placeCommand(ctx),
+    applyHostStatus,
+    /**
+     * A host's heartbeat: its statuses applied, its pending instances placed, its activity
+     * recorded; answers what the host should run (commands/host-heartbeat.ts).
+     */
+    hostHeartbeat: hostHeartbeatCommand(ctx, applyHostStatus, placeCommand(ctx)),
     /** A host went dark: its live instances are unreachable from `at` (never billed meanwhile). */
     markUnreachable: (tx: Tx, hostId: string, at: Date) =>
       hostInstancesRepo.markUnreachable(tx, hostId, at),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shapeOnHost } from './desired-state';
+import { shapeOnHost } from './desired';
 
 const GiB = 1024 ** 3;
 const host = (cores: number, totalGiB: number, guestGiB?: number) => ({

@@ -1,29 +1,37 @@
 import {
-  AGENT_HEARTBEAT_LIST_MAX,
   type DesiredInstance,
   desiredInstance,
   type HeartbeatRequest,
 } from '../../../shared/contracts/agent-protocol';
 import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import { fitShape, gpuShare } from '../../../shared/rules/gpu-share';
-import type { Instance } from '../../db/schema';
+import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { randomToken } from '../../lib/crypto';
-import { validationFailed } from '../../lib/errors';
 import { imageOfTemplate } from '../images/catalogue';
+import type { Instance } from './repo-rows';
+import { stateOf } from './states';
 
 /**
  * What a host should run for each of its instances: the desired object of the agent protocol
- * (docs/decisions/008), built from the instance row and the host's inventory.
+ * (docs/decisions/008), built from the instance row and the host's inventory. The instance
+ * core's own knowledge — which state asks for what, what a VM and a container carry, the
+ * shape an instance gets on its host — so the hosts module only carries the answer.
  */
 
+/** A host's machine and GPUs as its heartbeat reports them. */
+export type HostInventory = Pick<HeartbeatRequest, 'host' | 'gpus'>;
+
 /** What the server wants of an instance in each of its states. */
-function desiredStateOf(status: string): DesiredInstance['state'] {
-  if (status === 'stopping' || status === 'stopped') return 'stopped';
-  if (status === 'terminating' || status === 'failed' || status === 'terminated') {
-    return 'terminated';
-  }
-  return 'running';
-}
+const DESIRED_STATE: Record<InstanceState, DesiredInstance['state']> = {
+  provisioning: 'running',
+  running: 'running',
+  starting: 'running',
+  stopping: 'stopped',
+  stopped: 'stopped',
+  terminating: 'terminated',
+  failed: 'terminated',
+  terminated: 'terminated',
+};
 
 /**
  * What a unit of a listing gets on its host: the instance's own shape (its memory in MiB as
@@ -49,7 +57,12 @@ export function shapeOnHost(
   );
 }
 
+/** A new instance's VNC password (placement gives each one; the agent protocol requires it). */
 export const vncPassword = () => randomToken(6).slice(0, 8);
+
+/** The kinds of instance a host's agent runs (AGENT_DRIVERS; an older agent: VMs only). */
+export const driversOf = (inventory: HostInventory): readonly InstanceKind[] =>
+  inventory.host.drivers ?? ['vm'];
 
 /**
  * The desired object of one instance, checked against the protocol. A stored value the
@@ -61,7 +74,7 @@ export const vncPassword = () => randomToken(6).slice(0, 8);
  */
 export function desiredFor(
   row: Instance,
-  inventory: HeartbeatRequest,
+  inventory: HostInventory,
   log?: { error(obj: object, msg: string): void },
 ): DesiredInstance | null {
   // A host whose agent runs no containers never gets one (the rent refuses it first: its
@@ -97,10 +110,6 @@ export function desiredFor(
   return repaired.success ? repaired.data : null;
 }
 
-/** The kinds of instance a host's agent runs (AGENT_DRIVERS; an older agent: VMs only). */
-export const driversOf = (inventory: HeartbeatRequest): readonly InstanceKind[] =>
-  inventory.host.drivers ?? ['vm'];
-
 /**
  * What a VM and a container each carry (docs/decisions/025): a VM its OS image, setup and VNC
  * password; a container its OCI image, no setup (its image is its template) and a VNC password
@@ -127,12 +136,12 @@ function kindFields(
   };
 }
 
-function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInstance {
+function desiredObject(row: Instance, inventory: HostInventory): DesiredInstance {
   const shape = shapeOnHost(row, inventory.host, inventory.gpus.gpus.length);
   return {
     id: String(row.id),
     generation: row.generation,
-    state: desiredStateOf(row.status),
+    state: DESIRED_STATE[stateOf(row)] ?? 'running',
     ...kindFields(row),
     cpus: shape.cpus,
     memoryMib: shape.memoryMib,
@@ -142,26 +151,4 @@ function desiredObject(row: Instance, inventory: HeartbeatRequest): DesiredInsta
     sshPublicKeys: row.sshPublicKeys.slice(0, 20),
     platformSshPublicKey: row.platformSshPublicKey,
   };
-}
-
-/**
- * One page of a heartbeat's answer: the desired instances after `cursor` (the last id the
- * previous page listed), in order of id, at most `max`, with `nextCursor` when more follow.
- * A host with more instances than one answer may carry reads them all in a few heartbeats in
- * a row, instead of an answer too long to send.
- */
-export function desiredPage(
-  all: readonly DesiredInstance[],
-  cursor: string | undefined,
-  max = AGENT_HEARTBEAT_LIST_MAX,
-): { instances: DesiredInstance[]; nextCursor?: string } {
-  const after = cursor === undefined ? 0 : Number(cursor);
-  if (cursor !== undefined && (!/^\d+$/.test(cursor) || !Number.isSafeInteger(after))) {
-    throw validationFailed({ cursor: ['Not a cursor this server gave: send nextCursor back.'] });
-  }
-  const rest = all.filter((d) => Number(d.id) > after).sort((a, b) => Number(a.id) - Number(b.id));
-  if (rest.length <= max) return { instances: rest };
-  const instances = rest.slice(0, max);
-  const last = instances[instances.length - 1];
-  return { instances, ...(last ? { nextCursor: last.id } : {}) };
 }
