@@ -15,6 +15,22 @@ import {
 import { errorResponses } from '../../../shared/contracts/errors';
 import { AppError, unauthenticated } from '../../lib/errors';
 import { createGuessLimits, GUESS_LIMITS } from '../../lib/guess-limits';
+import type { AgentHost } from './service';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** An agent route's caller, as the route's check found it (modules/hosts/agent-routes.ts). */
+    agent: AgentCaller | null;
+  }
+}
+
+/**
+ * Who calls an agent route: the bearer credential, parsed once, and the host it belongs to
+ * where the route's check looked it up — a wait its id (`recognise`), a report the host in full
+ * (`authenticate`). A heartbeat's check looks nothing up: the heartbeat's own statement
+ * authenticates the credential and records the heartbeat in one (hostsRepo.recordHeartbeat).
+ */
+type AgentCaller = { credential: string; hostId?: string; host?: AgentHost };
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
 
@@ -36,21 +52,39 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
   // Guessing is limited per address (docs/architecture.md, "Limits where guessing is
   // possible"): an enrolment is counted before its check, a credential only when it fails.
   const guesses = createGuessLimits(app.deps.limiter);
-  /** `work` with the request's credential; a 401 is counted, and 429 once over the limit. */
-  const asAgent = async <T>(request: FastifyRequest, work: (credential: string) => Promise<T>) => {
+  /** `work`, its 401 counted as a wrong guess from the caller's address (429 once over the limit). */
+  const counted = async <T>(request: FastifyRequest, work: () => Promise<T>) => {
     try {
-      return await work(credentialOf(request));
+      return await work();
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 401) throw error;
       return guesses.failed(GUESS_LIMITS.agentCredential, { ip: request.ip }, error);
     }
   };
+  app.decorateRequest('agent', null);
   /**
    * Access before input: a request without a credential of a host is 401 whatever its body
-   * (a 400 would tell a stranger the contract's fields).
+   * (a 400 would tell a stranger the contract's fields). Each route's check parses the bearer
+   * credential once and looks it up at most once (`lookup`); the handler uses what it found
+   * (`callerOf`) and looks up nothing more. The heartbeat's check only parses: its one lookup
+   * is the statement that records it (see its route).
    */
-  const agentCredential = async (request: FastifyRequest) => {
-    await asAgent(request, (credential) => hosts.recognise(credential));
+  const agentCheck =
+    (
+      lookup: (
+        request: FastifyRequest,
+        credential: string,
+      ) => Promise<Omit<AgentCaller, 'credential'>>,
+    ) =>
+    async (request: FastifyRequest) => {
+      request.agent = await counted(request, async () => {
+        const credential = credentialOf(request);
+        return { credential, ...(await lookup(request, credential)) };
+      });
+    };
+  const callerOf = (request: FastifyRequest): AgentCaller => {
+    if (!request.agent) throw new Error('an agent route without its check');
+    return request.agent;
   };
   // A heartbeat carries a full inventory and every instance's status: more than the default.
   const bodyLimit = 1024 * 1024;
@@ -76,14 +110,27 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
     agentPaths.heartbeat,
     {
       bodyLimit,
-      preValidation: agentCredential,
+      preValidation: agentCheck(async () => ({})),
+      // A body that breaks the contract reaches the handler marked (request.validationError),
+      // so that the credential is checked first, and once.
+      attachValidation: true,
       schema: { body: heartbeatRequest, response: { 200: heartbeatResponse, ...errorResponses } },
     },
     // One statement both authenticates and records the heartbeat (10,000 hosts make 333 a
-    // second): an unknown or revoked credential is 401 from there.
-    // The address the agent calls from is one the host may report (docs/decisions/013).
-    async (request) =>
-      asAgent(request, (credential) => hosts.heartbeat(credential, request.body, request.ip)),
+    // second): an unknown or revoked credential is 401 from there, the one lookup. A body that
+    // breaks the contract is 400 only for a host's credential: it is looked up once (401 when
+    // unknown), then the validation error is answered. The address the agent calls from is
+    // one the host may report (docs/decisions/013).
+    async (request) => {
+      const { credential } = callerOf(request);
+      return counted(request, async () => {
+        if (request.validationError) {
+          await hosts.authenticate(credential);
+          throw request.validationError;
+        }
+        return hosts.heartbeat(credential, request.body, request.ip);
+      });
+    },
   );
 
   // Held waits are answered before the server stops, so they never delay a shutdown.
@@ -97,7 +144,10 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
     {
       // Held by design: not a slow request (plugins/request-log.ts).
       config: { longPoll: true },
-      preValidation: agentCredential,
+      // Its host's id, from the once-a-minute lookup of waits (hosts.recognise).
+      preValidation: agentCheck(async (_request, credential) => ({
+        hostId: await hosts.recognise(credential),
+      })),
       schema: { body: waitRequest, response: { 200: waitResponse, ...errorResponses } },
     },
     // Held until the host has work or maxMs passes; an agent that hangs up frees it.
@@ -106,10 +156,9 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       // close comes as soon as its body is read).
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
-      const work = await asAgent(request, (credential) =>
-        hosts.waitForWork(credential, request.body.maxMs, gone.signal),
-      );
-      return { work };
+      const { hostId } = callerOf(request);
+      if (hostId === undefined) throw new Error('a wait without its host');
+      return { work: await hosts.waitForWork(hostId, request.body.maxMs, gone.signal) };
     },
   );
 
@@ -117,7 +166,10 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/v1/agents/instances/:id/report',
     {
       bodyLimit,
-      preValidation: agentCredential,
+      // The host in full: whose instance it may report, and which addresses are its own.
+      preValidation: agentCheck(async (request, credential) => ({
+        host: await hosts.authenticate(credential, request.ip),
+      })),
       schema: {
         params: z.object({ id: z.string().max(64) }),
         body: instanceReport,
@@ -125,9 +177,8 @@ export async function agentRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const host = await asAgent(request, (credential) =>
-        hosts.authenticate(credential, request.ip),
-      );
+      const { host } = callerOf(request);
+      if (!host) throw new Error('a report without its host');
       return hosts.agentReport(host, request.params.id, request.body);
     },
   );

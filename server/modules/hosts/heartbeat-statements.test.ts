@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heartbeatResponse, type InstanceStatus } from '../../../shared/contracts/agent-protocol';
+import {
+  agentPaths,
+  heartbeatResponse,
+  type InstanceStatus,
+} from '../../../shared/contracts/agent-protocol';
 import { instances } from '../../db/schema';
 import { createHost, createProvider } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
 import { openTestDatabase } from '../../test/database';
-import { agentCalls, gpuInventory } from '../../test/hosts';
+import { agentCalls, gpuInventory, heartbeatBody } from '../../test/hosts';
 import { type Statement, StatementLog } from '../../test/idle-plans';
 import { world } from '../../test/world';
 
 /**
  * A heartbeat's statements do not grow with the host's instances (issue 41, part 3): the
  * instance core reads a host's rows once per heartbeat (and again only the rows a status
- * changed), whatever their number. The statements are the ones the app really sends
- * (openDatabase's logger, as server/worker/idle-plans.test.ts records them); a number of
- * statements, never a time.
+ * changed), whatever their number; and an agent's credential is looked up once per request.
+ * The statements are the ones the app really sends (openDatabase's logger, as
+ * server/worker/idle-plans.test.ts records them); a number of statements, never a time.
  */
 
 const log = new StatementLog();
@@ -159,5 +163,73 @@ describe('the statements of one heartbeat', () => {
       // The host's rows are read once; a status that changed one has that one read again.
       expect(big.hostListReads, kind).toBe(1);
     }
+  });
+});
+
+/** A statement that reads or writes the hosts table: where an agent's credential is looked up. */
+const touchesHosts = (s: Statement) => /(^|[^\w])"?hosts"?([^\w]|$)/i.test(s.sql);
+
+describe("an agent request's credential", () => {
+  it('is looked up once: by the heartbeat statement itself, by the report, by a wait only when not heard within a minute', async () => {
+    const providerId = (await createProvider(t.database.db, {})).id;
+    const host = await createHost(t.database.db, { providerId, lastHeartbeatAt: t.clock.now() });
+    const from = '203.0.113.152';
+    const post = (url: string, payload: object, credential = host.credential) =>
+      t.request({
+        method: 'POST',
+        url,
+        payload,
+        headers: { authorization: `Bearer ${credential}` },
+        remoteAddress: from,
+      });
+    const lookups = async (url: string, payload: object, status: number, credential?: string) => {
+      // Long enough for any credential remembered to be forgotten.
+      t.clock.advance(2 * 60_000);
+      let code = 0;
+      const sent = await log.during(async () => {
+        code = (await post(url, payload, credential)).statusCode;
+      });
+      expect(code, url).toBe(status);
+      return sent.filter(touchesHosts).length;
+    };
+    expect((await post(agentPaths.heartbeat, heartbeatBody())).statusCode).toBe(200);
+    const counts = {
+      heartbeat: await lookups(agentPaths.heartbeat, heartbeatBody(), 200),
+      heartbeatBreakingTheContract: await lookups(agentPaths.heartbeat, { instances: 'x' }, 400),
+      unknownHeartbeat: await lookups(
+        agentPaths.heartbeat,
+        { instances: 'x' },
+        401,
+        'forged-credential-0123456789abcdef',
+      ),
+      report: await lookups(
+        agentPaths.report('2000000000'),
+        {
+          id: '2000000000',
+          generation: 1,
+          state: 'stopped',
+          ssh: null,
+          vnc: null,
+          error: null,
+          at: t.clock.now().toISOString(),
+        },
+        404,
+      ),
+      wait: await lookups(agentPaths.wait, { maxMs: 0 }, 200),
+    };
+    // A wait right after its host's heartbeat looks nothing up (the heartbeat was the lookup).
+    await post(agentPaths.heartbeat, heartbeatBody());
+    const sent = await log.during(async () => {
+      expect((await post(agentPaths.wait, { maxMs: 0 })).statusCode).toBe(200);
+    });
+    if (process.env.HEARTBEAT_STATEMENTS_PRINT) console.log(JSON.stringify(counts));
+    expect({ ...counts, waitAfterHeartbeat: sent.filter(touchesHosts).length }).toEqual({
+      heartbeat: 1,
+      heartbeatBreakingTheContract: 1,
+      unknownHeartbeat: 1,
+      report: 1,
+      wait: 1,
+      waitAfterHeartbeat: 0,
+    });
   });
 });

@@ -105,26 +105,13 @@ export function createHostsService(deps: {
   const addresses = createAddressPolicy(deps.hostAddressAllowlist ?? [], {
     allowPrivate: deps.allowPrivateAddresses ?? false,
   });
-  /** Credential hash → host, for waits (see waitForWork) and the agent routes' first check. */
+  /** Credential hash → host, for waits (see recognise). */
   const waitingHosts = new Map<string, { hostId: string; until: number }>();
 
-  /**
-   * The host of a credential, looked up at most once a minute (known credentials only: an
-   * unknown one is looked up every time); 401 when none. A credential revoked within that
-   * minute still passes here: what it then asks for is refused by the statement that serves it.
-   */
-  async function knownHost(credential: string): Promise<string> {
-    const hash = sha256(credential);
-    const now = clock.now().getTime();
-    let known = waitingHosts.get(hash);
-    if (!known || known.until <= now) {
-      const host = await hostsRepo.findByCredential(db, hash);
-      if (!host) throw unauthenticated('Unknown or revoked agent credential.');
-      if (waitingHosts.size >= 100_000) waitingHosts.clear();
-      known = { hostId: host.id, until: now + 60_000 };
-      waitingHosts.set(hash, known);
-    }
-    return known.hostId;
+  /** The credential (by its hash) is the host's for the next minute, as waits see it. */
+  function remember(hash: string, hostId: string, now: number) {
+    if (waitingHosts.size >= 100_000) waitingHosts.clear();
+    waitingHosts.set(hash, { hostId, until: now + 60_000 });
   }
 
   function report(report: HostReport): Promise<{ accepted: boolean; generation: number }> {
@@ -194,23 +181,30 @@ export function createHostsService(deps: {
     },
 
     /**
-     * The agent's long poll between heartbeats: true as soon as an instance on the host
-     * changes (or changed since its last heartbeat), false after `maxMs` or when the agent
-     * hangs up (`signal`).
+     * The agent's long poll between heartbeats, for the host `recognise` found: true as soon
+     * as an instance on the host changes (or changed since its last heartbeat), false after
+     * `maxMs` or when the agent hangs up (`signal`).
      */
-    async waitForWork(credential: string, maxMs: number, signal?: AbortSignal): Promise<boolean> {
-      // Every host holds a wait nearly all the time: its credential is looked up once a
-      // minute, not at every wait. A wait carries no data, so a credential revoked within
-      // that minute gains nothing (its heartbeats are refused at once).
-      return wake.wait(await knownHost(credential), maxMs, signal);
+    waitForWork(hostId: string, maxMs: number, signal?: AbortSignal): Promise<boolean> {
+      return wake.wait(hostId, maxMs, signal);
     },
 
     /**
-     * The agent routes' check before they read a body: 401 for an unknown or revoked
-     * credential, from the once-a-minute lookup of waits (no query for a host that waits).
+     * The host of a waiting agent's credential; 401 when none. Every host holds a wait nearly
+     * all the time: a credential is looked up at most once a minute, and not at all while its
+     * host heartbeats (each heartbeat is a lookup: it renews the minute); an unknown one is
+     * looked up every time. A credential revoked within that minute still passes here: a wait
+     * carries no data, so it gains nothing (its heartbeats are refused at once).
      */
-    async recognise(credential: string): Promise<void> {
-      await knownHost(credential);
+    async recognise(credential: string): Promise<string> {
+      const hash = sha256(credential);
+      const now = clock.now().getTime();
+      const known = waitingHosts.get(hash);
+      if (known && known.until > now) return known.hostId;
+      const host = await hostsRepo.findByCredential(db, hash);
+      if (!host) throw unauthenticated('Unknown or revoked agent credential.');
+      remember(hash, host.id, now);
+      return host.id;
     },
 
     /** Answers every held wait now (shutdown: a held wait must not delay it). */
@@ -243,7 +237,8 @@ export function createHostsService(deps: {
     ): Promise<HeartbeatResponse> {
       const now = clock.now();
       const readiness = hostReadiness(body.host, body.gpus);
-      const recorded = await hostsRepo.recordHeartbeat(db, sha256(credential), {
+      const hash = sha256(credential);
+      const recorded = await hostsRepo.recordHeartbeat(db, hash, {
         at: now,
         agentVersion: body.agentVersion,
         host: body.host,
@@ -253,6 +248,7 @@ export function createHostsService(deps: {
         readiness,
       });
       if (!recorded) throw unauthenticated('Unknown or revoked agent credential.');
+      remember(hash, recorded.id, now.getTime());
       // A listing sells only GPUs the host still reports (docs/decisions/020) and can serve
       // (docs/decisions/021).
       const gpusChanged = await listingsService.checkHostGpus(
