@@ -150,9 +150,9 @@ its host gave another instance before never reads as a changed key.
             ['Rate', `$${u.hourlyRate}/hour`],
             [
               'Billed',
-              u.billingPlan === 'metered'
-                ? `${u.computeMinutes} min compute, ${u.storageMinutes} min storage (${u.storageGb} GB)`
-                : `${u.billedSeconds} s`,
+              // Both figures the server sends: minutes a per-minute plan billed, and the
+              // seconds of compute (a rental's hours) — the CLI does not decide by plan.
+              `${u.computeMinutes} min compute, ${u.storageMinutes} min storage (${u.storageGb} GB); ${u.billedSeconds} s of compute billed`,
             ],
             ['Compute', `$${u.computeCharges}`],
             ['Storage', `$${u.storageCharges}`],

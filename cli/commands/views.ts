@@ -98,7 +98,7 @@ export function instanceFields(i: PublicInstance): string {
           ['Digest', i.imageDigest ?? 'not resolved yet'],
         ] as [string, unknown][])
       : []),
-    ['Plan', i.billingPlan === 'booked' ? `booked, ${i.durationHours} h` : 'metered'],
+    ['Plan', i.durationHours != null ? `${i.billingPlan}, ${i.durationHours} h` : i.billingPlan],
     ['Rate', `$${i.hourlyRate}/hour`],
     // Compute is charged from ready (issue 39); older servers send no note.
     ...(i.computeChargeNote ? [['Charges', i.computeChargeNote] as [string, unknown]] : []),

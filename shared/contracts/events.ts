@@ -62,6 +62,8 @@ export const EVENT_END_REASONS = [
   'deadline_terminate',
   'spend_cap',
   'idle_stop',
+  /** Its GPU was taken back (a plan that may be preempted; none of the shipped plans). */
+  'preempted',
 ] as const;
 
 export const eventView = z.object({

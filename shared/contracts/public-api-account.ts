@@ -1,7 +1,7 @@
-import { billingPlan } from './billing-plans';
 import { z } from 'zod';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { API_KEY_PERMISSIONS, RATE_TIERS, type RateTier } from './api-keys';
+import { billingPlan } from './billing-plans';
 import { createPaypalOrderBody, paypalOrderResponse } from './payments';
 
 /**

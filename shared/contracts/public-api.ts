@@ -1,9 +1,9 @@
-import { billingPlan } from './billing-plans';
 import { z } from 'zod';
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
 import { DEPLOY_TEMPLATE_IDS } from '../deploy-templates';
 import { INSTANCE_ACTIONS, INSTANCE_STATES } from '../rules/instance-lifecycle';
 import { type ApiKeyPermission, RATE_TIERS, type RateTier } from './api-keys';
+import { billingPlan } from './billing-plans';
 import { deadlineAt, deadlinesInOrder } from './deadlines';
 import { hostView } from './hosts';
 import { idleMinutes, idleThreshold } from './idle-stop';

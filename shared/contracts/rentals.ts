@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_RENTAL_HOURS, MIN_RENTAL_HOURS } from '../constants';
 import { INSTANCE_STATES } from '../rules/instance-lifecycle';
+import { billingPlan } from './billing-plans';
 import { launchWarnings } from './launch-warnings';
 import { dollars, MAX_HOURLY_RATE } from './money';
 import { serialId } from './params';
@@ -63,7 +64,7 @@ export const rentalView = z.object({
    */
   providerEarnings: z.string().nullable(),
   /** booked (hours paid up front) or metered (charged by the minute). */
-  billingPlan: z.enum(['booked', 'metered']),
+  billingPlan: billingPlan,
   /**
    * Only on the provider's own list (GET /api/rentals/provider/:id): its earnings from the
    * ledger, to the cent — compute (the provider's share of each minute or of the settled

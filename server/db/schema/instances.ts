@@ -219,7 +219,8 @@ export const instances = pgTable(
       'instances_container_image_check',
       sql`${t.kind} <> 'container' or ${t.containerImage} is not null`,
     ),
-    check('instances_billing_plan_check', sql`${t.billingPlan} in ('booked', 'metered')`),
+    // A plan is named by its code (modules/instances/plans), not by a list here (0039).
+    check('instances_billing_plan_check', sql`${t.billingPlan} ~ '^[a-z][a-z_]{0,31}$'`),
     check(
       'instances_booked_check',
       sql`${t.billingPlan} <> 'booked' or (${t.durationHours} between 1 and 720 and ${t.endsAt} is not null)`,
@@ -234,7 +235,7 @@ export const instances = pgTable(
     ),
     check(
       'instances_end_reason_check',
-      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup', 'deadline_stop', 'deadline_terminate', 'spend_cap', 'idle_stop')`,
+      sql`${t.endReason} is null or ${t.endReason} in ('user', 'expiry', 'provisioning_timeout', 'api', 'insufficient_credits', 'host_failed', 'demo_cleanup', 'deadline_stop', 'deadline_terminate', 'spend_cap', 'idle_stop', 'preempted')`,
     ),
     check(
       'instances_ended_check',

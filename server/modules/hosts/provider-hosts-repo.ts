@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { gpuListings, hostOutages, hosts, instanceOutages, instances } from '../../db/schema';
+import { planArray } from '../instances/plans/registry';
 
 export interface HostUsage {
   listings: number;
@@ -194,7 +195,7 @@ export const providerHostsRepo = {
     const rows = await conn
       .select({
         hostId: instanceOutages.hostId,
-        minutes: sql<number>`coalesce(sum(case when ${instances.billingPlan} = 'metered' then ${instanceOutages.minutesNotCharged} else ${bookedMinutes} end), 0)::int`,
+        minutes: sql<number>`coalesce(sum(case when ${instances.billingPlan} = any(${planArray((c) => c.chargesPerMinute)}::text[]) then ${instanceOutages.minutesNotCharged} else ${bookedMinutes} end), 0)::int`,
       })
       .from(instanceOutages)
       .innerJoin(instances, eq(instances.id, instanceOutages.instanceId))

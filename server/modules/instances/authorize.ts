@@ -1,14 +1,15 @@
 import { notFound } from '../../lib/errors';
-import { type PlanName, planName } from './plans';
+import { type PlanCapabilities, termsOf } from './plans';
 
 /**
- * Who acts on one instance: the signed-in user, on a surface that may show only one plan's
- * instances (rentals: booked; the VM dashboard: metered), calling an instance by its own
- * word in a 404 ("Rental", "Deployment").
+ * Who acts on one instance: the signed-in user, on a surface that may show only the instances
+ * listed there (`shows`: the marketplace's rentals, or the VM dashboard's machines — as each
+ * plan declares, `PlanCapabilities.listedAs`), calling an instance by its own word in a 404
+ * ("Rental", "Deployment").
  */
 export interface Actor {
   userId: string;
-  plan?: PlanName;
+  shows?: PlanCapabilities['listedAs'];
   calls?: string;
 }
 
@@ -20,8 +21,8 @@ export const actorOf = (who: string | Actor): Actor =>
   typeof who === 'string' ? { userId: who } : who;
 
 /**
- * The one ownership rule: an actor acts on their own instance, of the plan their surface
- * shows; anyone else's (or none) is as good as missing — 404, never 403, so ids reveal
+ * The one ownership rule: an actor acts on their own instance, listed on the surface they
+ * use; anyone else's (or none) is as good as missing — 404, never 403, so ids reveal
  * nothing. Every instance deed is the owner's, so the deed does not change the answer.
  */
 export function authorize<R extends { instance: { userId: string; billingPlan: string } }>(
@@ -29,7 +30,9 @@ export function authorize<R extends { instance: { userId: string; billingPlan: s
   _deed: InstanceDeed,
   row: R | null,
 ): R {
-  const shown = row !== null && (actor.plan === undefined || planName(row.instance) === actor.plan);
+  const shown =
+    row !== null &&
+    (actor.shows === undefined || termsOf(row.instance).capabilities.listedAs === actor.shows);
   if (!row || !shown || row.instance.userId !== actor.userId) {
     throw notFound(actor.calls ?? 'Instance');
   }

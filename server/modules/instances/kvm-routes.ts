@@ -20,10 +20,10 @@ import { waitingForHost } from './host-presence';
 import type { InstanceRow } from './repo-rows';
 import { presentVm } from './vm-presenter';
 
-/** The VM dashboard shows metered instances only: a rental is not found here. */
+/** The VM dashboard shows the machines (plans listed as machines): a rental is not found here. */
 const vmActor = (request: FastifyRequest): Actor => ({
   userId: requireUser(request).userId,
-  plan: 'metered',
+  shows: 'machine',
 });
 
 /**

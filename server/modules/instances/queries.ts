@@ -35,8 +35,8 @@ export function instanceQueries(ctx: InstancesContext) {
     /** The instance if it is placed on this host (another host's is not). */
     findOnHost: (hostId: string, id: number) => hostInstancesRepo.findOnHost(db, hostId, id),
 
-    /** The user's rentals (booked plan), newest first. */
-    listRentalsByUser: (userId: string) => instancesRepo.list(db, { userId }, 'booked'),
+    /** The user's rentals (the plans listed as rentals), newest first. */
+    listRentalsByUser: (userId: string) => instancesRepo.list(db, { userId }, 'rental'),
     /**
      * A provider's instances of both plans, newest first, each with what its earnings account
      * took for it in the ledger ("instance:<id>" and "rental:<id>" postings).
@@ -65,7 +65,8 @@ export function instanceQueries(ctx: InstancesContext) {
     },
     /** The provider profile a user owns, if any (who may see a provider's rentals). */
     providerIdOf: (userId: string) => providersService.providerIdOf(db, userId),
-    listMeteredByUser: (userId: string) => instancesRepo.list(db, { userId }, 'metered'),
+    /** The user's machines (the plans listed as machines: the VM dashboard), newest first. */
+    listMeteredByUser: (userId: string) => instancesRepo.list(db, { userId }, 'machine'),
     /** The public API's list: one user's instances of both plans, newest first, a page at a time. */
     listPageByUser: (
       userId: string,

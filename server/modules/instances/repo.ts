@@ -7,6 +7,7 @@ import {
 import type { Conn } from '../../db/client';
 import { compiled, compiledByShape } from '../../db/compiled';
 import { gpuListings, instances, providers, users } from '../../db/schema';
+import { type PlanCapabilities, planArray, plansThat } from './plans/registry';
 import { type Instance, type InstanceRow, viewColumns } from './repo-rows';
 
 export type { InstanceRow } from './repo-rows';
@@ -83,8 +84,8 @@ const markReadyStatement = compiled<
       and(
         eq(instances.id, sql.placeholder('id')),
         eq(instances.status, 'provisioning'),
-        // A metered instance's readiness charges its first compute minute: the general path.
-        eq(instances.billingPlan, 'booked'),
+        // A plan whose readiness moves money (a first compute minute) takes the general path.
+        sql`${instances.billingPlan} = any(${sql.placeholder('plans')}::text[])`,
         eq(instances.generation, sql.placeholder('generation')),
         isNull(instances.readyAt),
         sql`${instances.provisioningDeadline} > ${sql.placeholder('at')}::timestamptz`,
@@ -108,8 +109,8 @@ export const instancesRepo = {
   },
 
   /**
-   * A provisioning booked instance becomes running with its first readiness report, its hours
-   * beginning then, in one statement. Null when it is not (or no longer) provisioning at that generation, or the
+   * A provisioning instance whose plan's readiness moves no money (a rental: its hours begin
+   * then) becomes running with its first readiness report, in one statement. Null when it is not (or no longer) provisioning at that generation, or the
    * deadline has passed: the caller then takes the general path.
    */
   async markReady(
@@ -136,6 +137,7 @@ export const instancesRepo = {
       vncAddress: report.vncAddress ?? null,
       sshHostKey: report.sshHostKey ?? null,
       sshHostKeyFingerprint: report.sshHostKeyFingerprint ?? null,
+      plans: planArray((c) => c.readyMovesNoMoney),
     });
     return row ?? null;
   },
@@ -152,7 +154,7 @@ export const instancesRepo = {
   list(
     conn: Conn,
     by: { userId: string } | { providerId: number },
-    plan?: 'booked' | 'metered',
+    shows?: PlanCapabilities['listedAs'],
   ): Promise<InstanceRow[]> {
     const owner =
       'userId' in by ? eq(instances.userId, by.userId) : eq(instances.providerId, by.providerId);
@@ -161,7 +163,17 @@ export const instancesRepo = {
       .from(instances)
       .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
       .innerJoin(providers, eq(providers.id, instances.providerId))
-      .where(and(owner, plan ? eq(instances.billingPlan, plan) : undefined))
+      .where(
+        and(
+          owner,
+          shows
+            ? inArray(
+                instances.billingPlan,
+                plansThat((c) => c.listedAs === shows),
+              )
+            : undefined,
+        ),
+      )
       .orderBy(desc(instances.startTime), desc(instances.id))
       .limit(500);
   },

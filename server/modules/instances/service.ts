@@ -11,11 +11,11 @@ import { instanceJobsCommands } from './commands/jobs';
 import { launchCommand } from './commands/launch';
 import { placeCommand } from './commands/place';
 import { startCommand } from './commands/start';
-import { stopCommand } from './commands/stop';
-import { terminateCommand } from './commands/terminate';
+import { stopCommand, stopLockedCommand } from './commands/stop';
+import { preemptCommand, terminateCommand } from './commands/terminate';
 import { createInstancesContext } from './context';
 import { hostInstancesRepo } from './host-repo';
-import { createPlans } from './plans';
+import { createPlans, type PlanCapabilities } from './plans';
 import { balanceAlert, warnLowBalances } from './plans/metered-alerts';
 import { instanceQueries } from './queries';
 import type { InstanceRow } from './repo-rows';
@@ -42,14 +42,25 @@ export type { InstanceRow } from './repo-rows';
 export function createInstancesService(db: Db, accounts: AccountBook, config: InstancesConfig) {
   const ctx = createInstancesContext(db, accounts, config);
   const plans = createPlans(ctx);
-  const stop = stopCommand(ctx, plans);
+  ctx.stopLocked = stopLockedCommand(plans);
+  const stop = stopCommand(ctx);
   const start = startCommand(ctx, plans);
   const terminate = terminateCommand(ctx, plans);
   const queries = instanceQueries(ctx);
   const applyHostReport = applyHostReportCommand(ctx, plans);
   const applyHostStatus = hostStatusCommand(ctx, applyHostReport);
   const deadlines = deadlineCommands(ctx, plans);
-  const idle = idleStopCommands(ctx, plans);
+  const idle = idleStopCommands(ctx);
+  const launch = launchCommand(ctx, plans);
+
+  /** What has come due, charged by every plan that does what `does` asks (a job per kind). */
+  async function chargeDueOf(does: (c: PlanCapabilities) => boolean, at: Date, batch: number) {
+    let count = 0;
+    for (const plan of plans.values()) {
+      if (does(plan.terms.capabilities)) count += await plan.chargeDue(at, batch);
+    }
+    return count;
+  }
 
   return {
     ...queries,
@@ -78,12 +89,28 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       return idle.setIdleStop(actor, id, change.idle, now);
     },
 
-    /** The one front door for a new instance, of either plan (commands/launch.ts). */
-    launch: launchCommand(ctx, plans),
+    /** The one front door for a new instance, of any plan (commands/launch.ts). */
+    launch: launch.request,
 
     /** Rents one unit on the booked plan at the quote the client was shown (plans/booked.ts). */
     rent: (userId: string, body: CreateRentalInput, at: Date, options: RentOptions = {}) =>
-      plans.booked.open(userId, { plan: 'booked', ...body }, at, options),
+      launch.open(
+        {
+          plan: 'booked',
+          userId,
+          gpuListingId: body.gpuListingId,
+          providerId: body.providerId,
+          source: 'marketplace',
+          kind: 'vm',
+          ask: {
+            hours: body.durationHours,
+            providerId: body.providerId,
+            quote: { hourlyRate: body.hourlyRate, totalCost: body.totalCost },
+          },
+        },
+        at,
+        options,
+      ),
 
     /** A metered instance on one listing (plans/metered.ts). */
     createMetered: (
@@ -91,17 +118,37 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
       input: CreateMeteredInput,
       at: Date,
       options: RentOptions = {},
-    ): Promise<InstanceRow> =>
-      plans.metered.open(userId, { plan: 'metered', ...input }, at, options),
+    ): Promise<InstanceRow> => {
+      const { gpuListingId, source, kind = 'vm', storageGb, deadlines, idleStop, ...setup } = input;
+      return launch.open(
+        {
+          plan: 'metered',
+          userId,
+          gpuListingId,
+          source,
+          kind,
+          setup,
+          ask: {
+            storageGb,
+            ...(deadlines ? { deadlines } : {}),
+            ...(idleStop ? { idleStop } : {}),
+          },
+        },
+        at,
+        options,
+      );
+    },
 
     /** A renter's stop, as the instance's plan has it (commands/stop.ts). */
     stop: (who: string | Actor, id: number, at: Date, by: EndReason = 'user') =>
       stop(actorOf(who), id, at, by),
-    /** The rentals surface's stop: a rental ends, settled; anything else is not a rental (404). */
+    /** The rentals surface's stop: a rental ends, settled; anything not listed there is 404. */
     stopRental: (userId: string, id: number, at: Date, by: EndReason = 'user') =>
-      stop({ userId, plan: 'booked', calls: 'Rental' }, id, at, by),
+      stop({ userId, shows: 'rental', calls: 'Rental' }, id, at, by),
     /** Starts a stopped instance again (commands/start.ts). */
     start: (who: string | Actor, id: number, at: Date) => start(actorOf(who), id, at),
+    /** Takes back the GPU of an instance whose plan may be preempted (commands/terminate.ts). */
+    preempt: preemptCommand(ctx, plans),
     /** Ends an instance for good, settled by its plan (commands/terminate.ts). */
     terminate: (who: string | Actor, id: number, at: Date, by: EndReason = 'user') =>
       terminate(actorOf(who), id, at, by),
@@ -125,10 +172,11 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
     markReachable: (tx: Tx, hostId: string, at: Date) =>
       hostInstancesRepo.markReachable(tx, hostId, at),
 
-    /** Job: completes booked instances at the end of their hours (plans/booked.ts). */
-    expireBooked: (at: Date, batch = 50) => plans.booked.chargeDue(at, batch),
-    /** Job: charges the next minute of metered instances (plans/metered-minute.ts). */
-    chargeMeteredMinute: (at: Date, batch = 500) => plans.metered.chargeDue(at, batch),
+    /** Job: completes instances escrowed up front at the end of their hours (plans/booked.ts). */
+    expireBooked: (at: Date, batch = 50) => chargeDueOf((c) => c.escrowsUpFront, at, batch),
+    /** Job: charges the next minute of instances charged by the minute (plans/metered-minute.ts). */
+    chargeMeteredMinute: (at: Date, batch = 500) =>
+      chargeDueOf((c) => c.chargesPerMinute, at, batch),
     /** Job: low-balance warnings (plans/metered-alerts.ts). */
     warnLowBalances: (at: Date, batch = 500) => warnLowBalances(ctx, at, batch),
     /** What the app's banner shows: a low balance, or instances stopped for want of credits. */

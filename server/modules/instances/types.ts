@@ -34,7 +34,8 @@ export type EndReason =
   | 'deadline_stop'
   | 'deadline_terminate'
   | 'spend_cap'
-  | 'idle_stop';
+  | 'idle_stop'
+  | 'preempted';
 
 export interface HostReport {
   instanceId: number;

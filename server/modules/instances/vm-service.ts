@@ -263,7 +263,7 @@ export function createVmService(deps: {
       now: Date,
     ): Promise<VmInstanceView> {
       const row = await instances.setSchedule(
-        { userId, plan: 'metered' },
+        { userId, shows: 'machine' },
         id,
         { deadlines: vmDeadlines(body), idle: vmIdleStop(body) },
         now,

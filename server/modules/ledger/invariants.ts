@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { stateList } from '../../db/states';
+import { minutePriceSql } from '../instances/plans/metered-sql';
+import { planArray } from '../instances/plans/registry';
 
 /**
  * The invariants of DESIGN.md section 3, checked against the whole database. Returns a
@@ -120,23 +122,26 @@ export async function checkInstanceInvariants(
   const [escrow] = await rows(sql`
     select
       coalesce((select sum(e.amount_micros) from ledger_entries e join ledger_accounts a on a.id = e.account_id where a.kind = 'escrow'), 0)::text as held,
-      coalesce((select sum(booked_cost_micros) from instances where billing_plan = 'booked' and end_time is null), 0)::text as booked`);
+      coalesce((select sum(booked_cost_micros) from instances where billing_plan = any(${planArray((c) => c.escrowsUpFront)}::text[]) and end_time is null), 0)::text as booked`);
   if (escrow && escrow.held !== escrow.booked) {
     problems.push(
       `escrow holds ${escrow.held} but unsettled booked instances hold ${escrow.booked}`,
     );
   }
-  // Each metered instance's charges: its billed minutes × its per-minute rates, and exactly
-  // what its wallet paid in metered_minute transactions.
+  // Each instance charged by the minute: its billed minutes × its per-minute prices (the one
+  // price rule, shared/rules/metering.ts, in SQL: minutePriceSql), and exactly what its wallet
+  // paid in metered_minute transactions.
+  const computeMinute = minutePriceSql(sql`i.hourly_rate_micros`, sql`0`, sql`true`);
+  const storageMinute = minutePriceSql(sql`0`, sql`i.storage_gb`, sql`false`);
   for (const r of await rows(sql`
     select i.id, i.charged_micros::text as charged,
-      (i.compute_minutes * ceil(i.hourly_rate_micros / 60.0)
-        + i.storage_minutes * ceil(i.storage_gb * 1000 / 60.0))::bigint::text as expected,
+      (i.compute_minutes * ${computeMinute}
+        + i.storage_minutes * ${storageMinute})::bigint::text as expected,
       coalesce((select -sum(e.amount_micros) from ledger_transactions t
         join ledger_entries e on e.transaction_id = t.id
         join ledger_accounts a on a.id = e.account_id and a.kind = 'wallet'
         where t.reference = 'instance:' || i.id and t.kind = 'metered_minute'), 0)::text as paid
-    from instances i where i.billing_plan = 'metered'`)) {
+    from instances i where i.billing_plan = any(${planArray((c) => c.chargesPerMinute)}::text[])`)) {
     if (r.charged !== r.expected || r.charged !== r.paid) {
       problems.push(
         `metered instance ${r.id}: charged ${r.charged}, minutes × rates ${r.expected}, wallet paid ${r.paid}`,
@@ -146,7 +151,7 @@ export async function checkInstanceInvariants(
   if (options.billedUpTo) {
     for (const r of await rows(sql`
       select id, paid_through from instances
-      where billing_plan = 'metered' and status = 'running'
+      where billing_plan = any(${planArray((c) => c.chargesPerMinute)}::text[]) and status = 'running'
         and paid_through <= ${options.billedUpTo.toISOString()}::timestamptz`)) {
       problems.push(
         `metered instance ${r.id} runs on an unpaid minute (paid through ${r.paid_through})`,

@@ -53,13 +53,15 @@ export const gpuBinding = {
   },
 
   /**
-   * Gives an instance the lowest free GPU of its listing, in the caller's transaction:
-   * one its host still reports, says is ready (when it has said) and no other instance there
-   * holds. `refusal` is thrown when none is free (the transaction then rolls back: nothing is
-   * charged). `taken`: the pool as the statement that took the unit answered it, its lock
-   * already held (else the listing is read and the lock taken here).
+   * The lowest free GPU of an instance's listing, in the caller's transaction, under the
+   * pool's lock: one its host still reports, says is ready (when it has said) and no other
+   * instance there holds. `refusal` is thrown when none is free (the transaction then rolls
+   * back: nothing is charged). `taken`: the pool as the statement that took the unit answered
+   * it, its lock already held (else the listing is read and the lock taken here). The instance
+   * core writes it on the instance (only it writes instances); a new instance not yet inserted
+   * is named with id 0.
    */
-  async assign(
+  async choose(
     conn: Conn,
     instance: { id: number; gpuListingId: number },
     refusal: () => Error,
@@ -83,7 +85,6 @@ export const gpuBinding = {
     }
     const free = freeGpu(usable, used);
     if (free === null) throw refusal();
-    await gpuRepo.setInstanceGpus(conn, instance.id, [free]);
     return [free];
   },
 

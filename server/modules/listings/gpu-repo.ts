@@ -179,8 +179,4 @@ export const gpuRepo = {
       );
     return new Set(rows.flatMap((r) => r.indexes));
   },
-
-  async setInstanceGpus(conn: Conn, instanceId: number, indexes: number[]) {
-    await conn.update(instances).set({ gpuIndexes: indexes }).where(eq(instances.id, instanceId));
-  },
 };

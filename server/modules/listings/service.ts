@@ -104,8 +104,8 @@ export const listingsService = {
   heldImagesOf: listingsRepo.heldImagesOf,
   /** The host GPU indexes each named listing on this host offers (placing instances). */
   gpuIndexesOnHost: listingsRepo.gpuIndexesOnHost,
-  /** Gives an instance a free GPU of its listing, in the rent's transaction (ADR 020). */
-  assignGpu: gpuBinding.assign,
+  /** A free GPU of an instance's listing, in the rent's transaction (ADR 020); not written. */
+  chooseGpu: gpuBinding.choose,
   /** After a heartbeat: listings whose GPUs the host no longer reports stop being rentable. */
   checkHostGpus: gpuBinding.checkHost,
 

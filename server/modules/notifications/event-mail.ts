@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { instances } from '../../db/schema';
 import type { Mailer } from '../../lib/mailer';
 import type { DurableEventReader, StoredEvent } from '../events/types';
+import { type PlanCapabilities, planNames, termsNamed } from '../instances/plans/registry';
 import { hostAlertSender, type InstanceEvent, instanceAlertSender } from './service';
 
 /**
@@ -20,9 +21,10 @@ const ENDING_ALERTS: Record<string, InstanceEvent['kind']> = {
   spend_cap: 'stopped_for_spend_cap',
   idle_stop: 'idle_stopped',
 };
-const TELLS: Record<string, ReadonlySet<InstanceEvent['kind']>> = {
-  booked: new Set(['ready', 'timed_out', 'expired', 'host_failed']),
-  metered: new Set([
+/** What its renter is told of, by where the instance is listed (each plan declares it). */
+const TELLS: Record<PlanCapabilities['listedAs'], ReadonlySet<InstanceEvent['kind']>> = {
+  rental: new Set(['ready', 'timed_out', 'expired', 'host_failed']),
+  machine: new Set([
     'host_failed',
     'stopped_for_credits',
     'deadline_stopped',
@@ -39,7 +41,9 @@ const ENDING_TO = new Set(['stopping', 'stopped', 'terminating', 'terminated', '
 /** The renter's alert an event is, or null. */
 export function instanceAlertOf(e: StoredEvent): InstanceEvent | null {
   const d = e.data;
-  const plan = String(d.billingPlan ?? 'metered');
+  const plan = typeof d.billingPlan === 'string' ? d.billingPlan : null;
+  const listed =
+    plan !== null && planNames().includes(plan) ? termsNamed(plan).capabilities.listedAs : null;
   const base = { userId: e.accountUserId, instanceId: Number(e.subjectId) };
   let kind: InstanceEvent['kind'] | null = null;
   if (e.type === 'instance.ready' && d.previousState === 'provisioning') kind = 'ready';
@@ -53,7 +57,7 @@ export function instanceAlertOf(e: StoredEvent): InstanceEvent | null {
     // A host that reported a failure is not its 20 minutes of silence.
     if (kind === 'host_failed' && d.state === 'failed' && d.wasUnreachable !== true) kind = null;
   }
-  if (kind === null || !TELLS[plan]?.has(kind)) return null;
+  if (kind === null || listed === null || !TELLS[listed].has(kind)) return null;
   return { kind, ...base };
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
-import { apiKeys, instances, spendPeriods, users } from '../../db/schema';
+import { apiKeys, spendPeriods, users } from '../../db/schema';
 
 /** One counter of spend: who, which scope ('account' or a key's id), which period. */
 export interface PeriodKey {
@@ -192,27 +192,5 @@ export const spendCapsRepo = {
       .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
       .returning({ id: apiKeys.id });
     return rows.length === 1;
-  },
-
-  /** Marks the instance as launched by this API key. */
-  async tagKey(conn: Conn, instanceId: number, apiKeyId: string) {
-    await conn.update(instances).set({ apiKeyId }).where(eq(instances.id, instanceId));
-  },
-
-  /** Running metered instances of a user, or only those one of their keys launched. */
-  async runningMetered(conn: Conn, userId: string, apiKeyId: string | null): Promise<number[]> {
-    const rows = await conn
-      .select({ id: instances.id })
-      .from(instances)
-      .where(
-        and(
-          eq(instances.userId, userId),
-          eq(instances.billingPlan, 'metered'),
-          eq(instances.status, 'running'),
-          apiKeyId === null ? undefined : eq(instances.apiKeyId, apiKeyId),
-        ),
-      )
-      .orderBy(instances.id);
-    return rows.map((r) => r.id);
   },
 };

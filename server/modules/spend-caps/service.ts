@@ -156,21 +156,17 @@ export const spendCapsService = {
    * has locked the wallet; 402 SPEND_CAP_REACHED when it would cross a cap (the caller's
    * transaction, or savepoint, then rolls back). `headroom` is refused as if charged but not
    * counted: a create must leave room for the compute minute its readiness will charge.
-   * Returns the 80% warnings it set off. An API key's launch (`launched`) is marked as the key's.
+   * Returns the 80% warnings it set off. An API key's launch is the key's from its insert (the
+   * instance core writes `api_key_id`): its charges count toward that key's caps.
    * The metered-minute job counts its batches through `book` (same counters, same rule).
    */
   async countCharge(
     tx: Tx,
     spender: Spender,
-    /** A launch's new instance, marked as its API key's; null for a later charge (no write). */
-    launched: number | null,
     micros: bigint,
     now: Date,
     headroom = 0n,
   ): Promise<SpendWarning[]> {
-    if (spender.apiKeyId && launched !== null) {
-      await spendCapsRepo.tagKey(tx, launched, spender.apiKeyId);
-    }
     if (micros <= 0n && headroom <= 0n) return [];
     // Each counter comes back with its scope's cap for its period (one statement).
     const added = await spendCapsRepo.addWithCaps(
@@ -277,8 +273,6 @@ export const spendCapsService = {
       );
     return { day: of('day'), month: of('month') };
   },
-
-  runningMetered: spendCapsRepo.runningMetered,
 };
 
 async function spentBy(conn: Conn, spenders: Spender[], now: Date): Promise<Map<string, bigint>> {

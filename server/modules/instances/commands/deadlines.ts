@@ -8,7 +8,7 @@ import { conflict, validationFailed } from '../../../lib/errors';
 import { type Actor, authorize } from '../authorize';
 import type { InstancesContext } from '../context';
 import { deadlineRepo } from '../deadline-repo';
-import { type Plans, planName, planOf } from '../plans';
+import { type Plans, planOf, termsOf } from '../plans';
 import { ending } from '../plans/end-reasons';
 import { instancesRepo } from '../repo';
 import type { InstanceRow } from '../repo-rows';
@@ -83,7 +83,7 @@ export function deadlineCommands(ctx: InstancesContext, plans: Plans) {
     ): Promise<InstanceRow> =>
       ctx.accounts.transact(async (tx) => {
         const row = authorize(actor, 'deadlines', await instancesRepo.lockView(tx, id));
-        if (planName(row.instance) !== 'metered') {
+        if (!termsOf(row.instance).capabilities.stopKeepsDisk) {
           throw conflict(
             'A rental ends at the end of its booked hours; stop and terminate times are for metered instances.',
           );
@@ -110,7 +110,7 @@ export function deadlineCommands(ctx: InstancesContext, plans: Plans) {
             await deadlineRepo.stopDone(tx, instance.id, null);
             continue;
           }
-          await planOf(plans, instance).stop(tx, instance, now, 'deadline_stop');
+          await ctx.stopLocked(tx, instance, now, 'deadline_stop');
           await deadlineRepo.stopDone(tx, instance.id, 'deadline_stop');
         }
         return due.length;

@@ -3,7 +3,7 @@ import { conflict } from '../../../lib/errors';
 import { type Actor, authorize } from '../authorize';
 import type { InstancesContext } from '../context';
 import { CONSOLE_ACTIVITY_EVERY_MS, idleRepo } from '../idle-repo';
-import { type Plans, planName, planOf } from '../plans';
+import { termsOf } from '../plans';
 import { instancesRepo } from '../repo';
 import type { InstanceRow } from '../repo-rows';
 import { stateOf } from '../states';
@@ -32,7 +32,7 @@ export function activeAt(indexes: number[], gpus: GpuReading[], thresholdPercent
  * then stops. The stop goes through the instance's plan exactly as the renter's own stop
  * (commands/stop.ts): disk kept, no minute charged after it.
  */
-export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
+export function idleStopCommands(ctx: InstancesContext) {
   return {
     /**
      * Sets idle stop on the owner's live metered instance (0 minutes turns it off; a field
@@ -46,7 +46,7 @@ export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
     ): Promise<InstanceRow> =>
       ctx.accounts.transact(async (tx) => {
         const row = authorize(actor, 'deadlines', await instancesRepo.lockView(tx, id));
-        if (planName(row.instance) !== 'metered') {
+        if (!termsOf(row.instance).capabilities.stopKeepsDisk) {
           throw conflict(
             'A rental ends at the end of its booked hours; idle stop is for metered instances.',
           );
@@ -118,7 +118,7 @@ export function idleStopCommands(ctx: InstancesContext, plans: Plans) {
             await idleRepo.warned(tx, instance.id, now);
             continue;
           }
-          await planOf(plans, instance).stop(tx, instance, now, 'idle_stop');
+          await ctx.stopLocked(tx, instance, now, 'idle_stop');
           await idleRepo.stopped(tx, instance.id);
         }
         return due.length;

@@ -1,6 +1,5 @@
 import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
 import type { ListingHostStatus } from '../../../../shared/contracts/listings';
-import { quoteRental } from '../../../../shared/rules/pricing';
 import { AppError, notFound, validationFailed } from '../../../lib/errors';
 import { kindNotOffered, listingKinds } from '../../hosts/kind-readiness';
 import { createImages, imageOfTemplate } from '../../images/catalogue';
@@ -15,6 +14,7 @@ import type { InstanceRow } from '../repo-rows';
 import type { CreateMeteredInput, Deadlines, IdleStop, RentOptions } from '../types';
 import { checkDeadlines, type DeadlineFields } from './deadlines';
 import { kindOf } from './kind';
+import { type OpenSpec, openCommand } from './open';
 import { isImageTemplate, templateShape } from './template-shape';
 
 /** A rentable listing of a GPU type, as the launch chose it (cheapest first). */
@@ -82,8 +82,6 @@ export interface LaunchRequest {
   record?: (listing: Candidate | null) => Promise<RentOptions['record']>;
 }
 
-type LaunchPlan = LaunchRequest['plan'];
-
 /** The options a plan opens with: the Idempotency-Key answer and the launching API key. */
 const optionsOf = (req: LaunchRequest, record: RentOptions['record'] | undefined): RentOptions => ({
   ...(record ? { record } : {}),
@@ -118,6 +116,7 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
   const { db } = ctx;
   const images = ctx.config.images ?? createImages();
   const containerImages = ctx.config.containerImages ?? DEFAULT_CONTAINER_TEMPLATE_IMAGES;
+  const open = openCommand(ctx, plans);
 
   /** Another demo visitor's sandbox listing does not exist for this caller (ADR 010). */
   async function visibleListing(userId: string, id: number) {
@@ -173,121 +172,55 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
     };
   }
 
-  async function serverQuote(userId: string, listingId: number, hours: number) {
-    const { listing } = await visibleListing(userId, listingId);
-    const { hourlyRate, totalCost } = quoteRental(listing.hourlyRateMicros, hours);
-    return { providerId: listing.providerId, hourlyRate, totalCost };
-  }
-
-  async function openMetered(
-    req: LaunchRequest,
-    input: CreateMeteredInput,
-    now: Date,
-    listing: Candidate | null,
-  ): Promise<InstanceRow> {
-    const record = await req.record?.(listing);
-    return plans.metered.open(
-      req.userId,
-      { plan: 'metered', ...input },
-      now,
-      optionsOf(req, record),
-    );
-  }
-
-  /** How each plan opens from a launch request: looked up by the plan's name, never branched on. */
-  const openBy: {
-    [N in LaunchPlan['name']]: (
-      req: LaunchRequest,
-      plan: Extract<LaunchPlan, { name: N }>,
-      now: Date,
-    ) => Promise<InstanceRow>;
-  } = {
-    booked: async (req, plan, now) => {
-      const { listing } = req;
-      // A marketplace rental is a VM (docs/decisions/025: containers are metered only).
+  /** The spec of a launch on one listing, from the request. */
+  async function specOf(req: LaunchRequest, listingId: number, now: Date): Promise<OpenSpec> {
+    const { plan } = req;
+    const what = kindOf(req, containerImages);
+    const source = req.source === 'marketplace' && !('hours' in plan) ? 'api' : req.source;
+    if ('hours' in plan) {
+      // A rental by the hour is a VM (docs/decisions/025: containers are paid by the minute).
       if (req.kind === 'container') {
         throw validationFailed({
           kind: ['A container runs on a metered instance: leave out durationHours'],
         });
       }
-      if (!('id' in listing)) throw new Error('a booked launch names its listing');
-      // The figures the client showed, or (it named only listing and hours) the server's own.
-      const terms =
-        plan.quote && listing.providerId !== undefined
-          ? { providerId: listing.providerId, ...plan.quote }
-          : await serverQuote(req.userId, listing.id, plan.hours);
-      const record = await req.record?.(null);
-      return plans.booked.open(
-        req.userId,
-        {
-          plan: 'booked',
-          gpuListingId: listing.id,
-          providerId: terms.providerId,
-          durationHours: plan.hours,
-          hourlyRate: terms.hourlyRate,
-          totalCost: terms.totalCost,
-        },
-        now,
-        optionsOf(req, record),
-      );
-    },
-    metered: async (req, plan, now) => {
-      const { listing } = req;
-      const source = req.source === 'marketplace' ? 'api' : req.source;
-      if (plan.deadlines) checkDeadlines(plan.deadlines, now, plan.deadlineFields);
-      const what = kindOf(req, containerImages);
-      const base = {
+      const providerId = 'id' in req.listing ? req.listing.providerId : undefined;
+      return {
+        plan: plan.name,
+        userId: req.userId,
+        gpuListingId: listingId,
+        ...(providerId !== undefined ? { providerId } : {}),
         source,
+        kind: 'vm',
+        ask: {
+          hours: plan.hours,
+          ...(providerId !== undefined ? { providerId } : {}),
+          ...(plan.quote ? { quote: plan.quote } : {}),
+        },
+      };
+    }
+    if (plan.deadlines) checkDeadlines(plan.deadlines, now, plan.deadlineFields);
+    return {
+      plan: plan.name,
+      userId: req.userId,
+      gpuListingId: listingId,
+      source,
+      kind: what.kind,
+      setup: {
+        ...templateShape(req.template, req.shape, what.kind),
         ...what,
-        storageGb: plan.storageGb,
         ...(req.askedShape ? { askedShape: req.askedShape } : {}),
+      },
+      ask: {
+        storageGb: plan.storageGb,
         ...(plan.deadlines ? { deadlines: plan.deadlines } : {}),
         idleStop: await idleStopFor(req.userId, plan.idleStop),
-      };
-      if ('id' in listing) {
-        const found = await visibleListing(req.userId, listing.id);
-        // A VM's host must hold or be able to fetch the template's OS image (else 409).
-        if (
-          what.kind === 'vm' &&
-          req.template &&
-          !images.fetchable(imageOfTemplate(req.template))
-        ) {
-          const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
-          if (!held || !offersTemplate(images, req.template, held)) {
-            throw imageUnavailable(isImageTemplate(req.template) ? req.template : 'ubuntu22');
-          }
-        }
-        const setup = templateShape(req.template, req.shape, what.kind);
-        return openMetered(req, { ...setup, gpuListingId: listing.id, ...base }, now, null);
-      }
-      const pool = await choose(
-        req.userId,
-        listing.gpuType,
-        req.template ?? null,
-        what.kind,
-        listing.words,
-      );
-      const setup = templateShape(req.template, req.shape, what.kind);
-      let last: unknown = listing.words.soldOut();
-      for (const candidate of pool) {
-        try {
-          return await openMetered(
-            req,
-            { ...setup, gpuListingId: candidate.id, ...base },
-            now,
-            candidate,
-          );
-        } catch (error) {
-          // Taken (or its host went dark) since the list was read: try the next cheapest.
-          if (!retryable(error)) throw error;
-          last = listing.words.taken(error);
-        }
-      }
-      throw last;
-    },
-  };
+      },
+    };
+  }
 
-  return async (req: LaunchRequest, now: Date): Promise<InstanceRow> => {
+  /** A launch as a surface asks for it: its listing chosen, then opened on its plan. */
+  async function request(req: LaunchRequest, now: Date): Promise<InstanceRow> {
     // What runs it is checked before anything is looked up (400 names the field).
     kindOf(req, containerImages);
     if (req.sshKeyId) {
@@ -300,11 +233,40 @@ export function launchCommand(ctx: InstancesContext, plans: Plans) {
         throw error;
       }
     }
-    const open = openBy[req.plan.name] as (
-      req: LaunchRequest,
-      plan: LaunchPlan,
-      now: Date,
-    ) => Promise<InstanceRow>;
-    return open(req, req.plan, now);
-  };
+    const { listing } = req;
+    if ('id' in listing) {
+      const spec = await specOf(req, listing.id, now);
+      // A VM's host must hold or be able to fetch the template's OS image (else 409).
+      if (spec.kind === 'vm' && req.template && !images.fetchable(imageOfTemplate(req.template))) {
+        const found = await visibleListing(req.userId, listing.id);
+        const [held] = await listingsService.heldImagesOf(db, [found.listing.id]);
+        if (!held || !offersTemplate(images, req.template, held)) {
+          throw imageUnavailable(isImageTemplate(req.template) ? req.template : 'ubuntu22');
+        }
+      }
+      return open(spec, now, optionsOf(req, await req.record?.(null)));
+    }
+    const what = kindOf(req, containerImages);
+    const pool = await choose(
+      req.userId,
+      listing.gpuType,
+      req.template ?? null,
+      what.kind,
+      listing.words,
+    );
+    let last: unknown = listing.words.soldOut();
+    for (const candidate of pool) {
+      try {
+        const spec = await specOf(req, candidate.id, now);
+        return await open(spec, now, optionsOf(req, await req.record?.(candidate)));
+      } catch (error) {
+        // Taken (or its host went dark) since the list was read: try the next cheapest.
+        if (!retryable(error)) throw error;
+        last = listing.words.taken(error);
+      }
+    }
+    throw last;
+  }
+
+  return { request, open };
 }

@@ -1,6 +1,6 @@
 import { alreadyDone } from '../../../../shared/rules/instance-lifecycle';
 import { type Actor, authorize } from '../authorize';
-import type { InstancesContext } from '../context';
+import type { InstancesContext, StopLocked } from '../context';
 import { type Plans, planOf } from '../plans';
 import { instancesRepo } from '../repo';
 import type { InstanceRow } from '../repo-rows';
@@ -14,12 +14,18 @@ import type { EndReason } from '../types';
  * of an instance already stopping, stopped or ended is answered with it as it is
  * (docs/decisions/018): a retried stop succeeds.
  */
-export function stopCommand(ctx: InstancesContext, plans: Plans) {
+/** Every stop, the row locked: through the instance's plan (`InstancesContext.stopLocked`). */
+export const stopLockedCommand =
+  (plans: Plans): StopLocked =>
+  (tx, instance, now, by) =>
+    planOf(plans, instance).stop(tx, instance, now, by);
+
+export function stopCommand(ctx: InstancesContext) {
   return (actor: Actor, id: number, now: Date, by: EndReason = 'user'): Promise<InstanceRow> =>
     ctx.accounts.transact(async (tx) => {
       const row = authorize(actor, 'stop', await instancesRepo.lockView(tx, id));
       if (alreadyDone(stateOf(row.instance), 'stop')) return row;
-      const instance = await planOf(plans, row.instance).stop(tx, row.instance, now, by);
+      const instance = await ctx.stopLocked(tx, row.instance, now, by);
       return { ...row, instance };
     });
 }

@@ -6,69 +6,15 @@ import { instances } from '../../../db/schema';
 import {
   type PostingMarkers,
   type PostingOutcomeRow,
-  type PreparedLines,
   type PreparedPosting,
   postingCtes,
   postingOutcome,
   readPostingOutcome,
 } from '../../ledger/service';
-import {
-  releaseUnitSql,
-  reserveUnitSql,
-  type TakenPool,
-  type TakenPoolRow,
-  takenPool,
-} from '../../listings/service';
-import { type Instance, type InstanceRow, instanceFromRow, postingValues } from '../repo-rows';
+import { releaseUnitSql } from '../../listings/service';
+import { type Instance, instanceFromRow, postingValues } from '../repo-rows';
 
-/** The booked plan's statements: a rent and a settlement, each one statement, and its due hours. */
-
-const RENT_AT: PostingMarkers = {
-  accounts: '$11',
-  amounts: '$12',
-  moveAccount: '$13',
-  moveAmount: '$14',
-};
-
-/**
- * A rent in one statement: a unit taken at the quoted rate (listings' own reserve, with every
- * guard), the booked instance inserted, and its posting written with the wallet's move (the
- * ledger's own CTEs). No unit, no instance, no posting; a wallet that cannot pay is not
- * moved, and the caller rolls its transaction back. The memo is the one a rent has always
- * had: "Rental <id>: <hours> h of <model> held in escrow, storage add-on charged".
- */
-const RENT_SQL = `with l as (
-    ${reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4', kind: "'vm'" })}
-  ), i as (
-    insert into instances (user_id, gpu_listing_id, provider_id, host_id, source, billing_plan,
-      status, state_changed_at, duration_hours, hourly_rate_micros, booked_cost_micros,
-      storage_fee_micros, start_time, ends_at, provisioning_deadline)
-    select $4::uuid, l.id, l.provider_id, l.host_id, 'marketplace', 'booked', 'provisioning',
-      $8::timestamptz, $5::int, $2::bigint, $6::bigint, $7::bigint, $8::timestamptz,
-      $9::timestamptz, $10::timestamptz
-    from l
-    returning *
-  ), ${postingCtes(
-    `select 'rental_start', 'Rental ' || i.id || ': ' || $5::int || ' h of ' || l.model
-      || ' held in escrow, storage add-on charged', null::text, 'rental:' || i.id from i, l`,
-    RENT_AT,
-  )}
-  select i.*, l.model as listing_model, l.location as listing_location,
-    l.is_demo_host as listing_is_demo_host, l.company_name as listing_company_name,
-    l.pool_model, l.pool_host_id, l.pool_is_demo_host, l.pool_total_count,
-    l.pool_host_gpu_indexes, l.pool_locked, ${postingOutcome(RENT_AT)}
-  from i, l`;
-
-type RentRow = Record<string, unknown> &
-  PostingOutcomeRow &
-  TakenPoolRow & {
-    listing_model: string;
-    listing_location: string;
-    listing_is_demo_host: boolean;
-    listing_company_name: string;
-  };
-
-const rentStatement = compiledSql<RentRow>('instances_rent', RENT_SQL);
+/** The booked plan's statements: a settlement in one statement, its due hours, its ready. */
 
 const SETTLE_AT: PostingMarkers = {
   accounts: '$6',
@@ -100,63 +46,6 @@ const settleStatement = compiledSql<Record<string, unknown> & PostingOutcomeRow>
 );
 
 export const bookedSql = {
-  /**
-   * Rents a unit of a listing on the booked plan in one statement (rentStatement). Null when
-   * the unit could not be taken (nothing written); `posted.moved` false when the wallet could
-   * not pay (the caller must roll back).
-   */
-  async rentBooked(
-    conn: Conn,
-    rent: {
-      listingId: number;
-      rateMicros: bigint;
-      providerId: number;
-      userId: string;
-      hours: number;
-      bookedMicros: bigint;
-      storageFeeMicros: bigint;
-      at: Date;
-      endsAt: Date;
-      provisioningDeadline: Date;
-      /** The wallet's line and the system accounts' (one cached balance moves). */
-      posting: PreparedLines;
-    },
-  ): Promise<{
-    row: InstanceRow;
-    posted: ReturnType<typeof readPostingOutcome>;
-    /** The listing's GPU pool, its lock taken by the statement (gpuBinding.assign). */
-    pool: TakenPool;
-  } | null> {
-    if (rent.posting.after.length > 0) throw new Error('a rent moves one cached balance');
-    const [row] = await rentStatement(conn, [
-      rent.listingId,
-      String(rent.rateMicros),
-      rent.providerId,
-      rent.userId,
-      rent.hours,
-      String(rent.bookedMicros),
-      String(rent.storageFeeMicros),
-      rent.at.toISOString(),
-      rent.endsAt.toISOString(),
-      rent.provisioningDeadline.toISOString(),
-      ...postingValues(rent.posting),
-    ]);
-    if (!row) return null;
-    return {
-      row: {
-        instance: instanceFromRow(row),
-        listing: {
-          model: row.listing_model,
-          location: row.listing_location,
-          isDemoHost: row.listing_is_demo_host,
-        },
-        provider: { companyName: row.listing_company_name },
-      },
-      posted: readPostingOutcome(row, rent.posting.inline !== null),
-      pool: takenPool(rent.listingId, row),
-    };
-  },
-
   /**
    * Ends a booked instance with its settlement in one statement (settleStatement). Null when
    * it was no longer in a live state (nothing written).

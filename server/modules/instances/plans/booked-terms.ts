@@ -4,6 +4,14 @@ import type { DraftLine, PlanTerms } from './plan';
 /** The booked plan's money in words (presenters: the public API's usage and invoices). */
 export const bookedTerms: PlanTerms = {
   name: 'booked',
+  capabilities: {
+    escrowsUpFront: true,
+    chargesPerMinute: false,
+    stopKeepsDisk: false,
+    preemptible: false,
+    readyMovesNoMoney: true,
+    listedAs: 'rental',
+  },
   costSoFarMicros: (instance) =>
     instance.bookedCostMicros + instance.storageFeeMicros - (instance.refundMicros ?? 0n),
   billedSeconds(instance) {

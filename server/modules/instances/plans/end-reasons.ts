@@ -40,6 +40,8 @@ export const ENDINGS = {
   spendCap: { reason: 'spend_cap', to: 'stopped' },
   /** Its GPUs stayed idle and no console was open for its idle-stop minutes (ADR 019). */
   idleStop: { reason: 'idle_stop', to: 'stopped' },
+  /** Its GPU was taken back before its renter ended it (a plan that declares `preemptible`). */
+  preempted: { reason: 'preempted', to: 'released' },
 } as const satisfies Record<
   string,
   {

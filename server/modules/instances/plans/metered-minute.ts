@@ -8,14 +8,14 @@ import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { ENDINGS } from './end-reasons';
 import { meteredSql } from './metered-sql';
-import { stopMetered } from './metered-stop';
+import type { PlanName } from './plan';
 import { stopForSpendCaps } from './spend-caps';
 
 const spenderOf = (i: Instance) => ({ userId: i.userId, apiKeyId: i.apiKeyId });
 
 /**
- * Job: charges the next minute of up to `batch` metered instances whose paid time has
- * run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
+ * Job: charges the next minute of up to `batch` instances of one per-minute plan (`plan`:
+ * the metered plan, or another made like it) whose paid time has run out. Each minute is its own ledger transaction keyed `metered:<id>:<minute>`,
  * written together in one statement. The minute an instance begins on create or readiness
  * was charged then (plans/metered-opening.ts), its paid time already a minute on, so it is
  * never claimed here. Compute is charged while the instance is running (from ready, issue 39:
@@ -26,12 +26,13 @@ const spenderOf = (i: Instance) => ({ userId: i.userId, apiKeyId: i.apiKeyId });
  */
 export async function chargeMeteredMinute(
   ctx: InstancesContext,
+  plan: PlanName,
   now: Date,
   batch = 500,
 ): Promise<number> {
   const { accounts, config } = ctx;
   const charged = await accounts.transact(async (tx) => {
-    const due = await meteredSql.claimUnpaid(tx, now, batch);
+    const due = await meteredSql.claimUnpaid(tx, plan, now, batch);
     if (due.length === 0) {
       return { count: 0, stops: [] as Instance[], reached: [] as CapReached[] };
     }
@@ -142,7 +143,7 @@ export async function chargeMeteredMinute(
     await accounts.transact(async (tx) => {
       const row = await instancesRepo.lockView(tx, candidate.id);
       if (row?.instance.status !== 'running') return;
-      await stopMetered(tx, row.instance, now, ENDINGS.outOfCredits.reason);
+      await ctx.stopLocked(tx, row.instance, now, ENDINGS.outOfCredits.reason);
       await meteredSql.markStoppedForCredits(tx, row.instance.userId, now, 1);
     });
   }

@@ -100,7 +100,6 @@ export async function chargeOpeningStorage(
   tx: Tx,
   instance: Instance,
   now: Date,
-  apiKeyId: string | null,
 ): Promise<Instance> {
   const charged = await postMinutes(ctx, tx, instance, now, {
     computeMinutes: 0,
@@ -110,8 +109,7 @@ export async function chargeOpeningStorage(
   });
   await spendCapsService.countCharge(
     tx,
-    { userId: instance.userId, apiKeyId },
-    instance.id,
+    { userId: instance.userId, apiKeyId: instance.apiKeyId },
     charged.micros,
     now,
     computeMinuteMicros(instance.hourlyRateMicros),
@@ -151,7 +149,6 @@ export async function chargeReadyMinute(
       await spendCapsService.countCharge(
         sp,
         { userId: instance.userId, apiKeyId: instance.apiKeyId },
-        null, // not a launch: the instance is already its key's
         charged.micros,
         now,
       );

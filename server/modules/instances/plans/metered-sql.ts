@@ -1,7 +1,9 @@
-import { and, eq, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { MINUTES_PER_HOUR, STORAGE_MICROS_PER_GB_HOUR } from '../../../../shared/rules/metering';
 import type { Conn } from '../../../db/client';
 import { balanceAlerts, hosts, instances } from '../../../db/schema';
+import type { PlanName } from './plan';
+import { planArray, plansThat } from './registry';
 
 /**
  * One minute's price in SQL, from the same rule and constants as shared/rules/metering.ts
@@ -21,18 +23,41 @@ export function minutePriceSql(rateMicros: SQL, storageGb: SQL, computing: SQL):
  */
 export const meteredSql = {
   /**
+   * The running instances charged by the minute of a user, or only those one of their keys
+   * launched: what a spend cap reached stops (plans/spend-caps.ts).
+   */
+  async runningPerMinute(conn: Conn, userId: string, apiKeyId: string | null): Promise<number[]> {
+    const rows = await conn
+      .select({ id: instances.id })
+      .from(instances)
+      .where(
+        and(
+          eq(instances.userId, userId),
+          inArray(
+            instances.billingPlan,
+            plansThat((c) => c.chargesPerMinute),
+          ),
+          eq(instances.status, 'running'),
+          apiKeyId === null ? undefined : eq(instances.apiKeyId, apiKeyId),
+        ),
+      )
+      .orderBy(instances.id);
+    return rows.map((r) => r.id);
+  },
+
+  /**
    * Metered instances whose paid time has run out, oldest first; held rows are skipped. A
    * minute that begins after its host was last heard from waits (ADR 011: time after a host's
    * last heartbeat is never charged): it is claimed once the host heartbeats again (charged),
    * or once the host is marked offline (let pass unbilled, as its instances are unreachable).
    */
-  claimUnpaid(conn: Conn, now: Date, limit: number) {
+  claimUnpaid(conn: Conn, plan: PlanName, now: Date, limit: number) {
     return conn
       .select()
       .from(instances)
       .where(
         and(
-          eq(instances.billingPlan, 'metered'),
+          eq(instances.billingPlan, plan),
           isNull(instances.endTime),
           lte(instances.paidThrough, now),
           sql`(${instances.unreachableSince} is not null or not exists (
@@ -113,7 +138,7 @@ export const meteredSql = {
         (select a.balance_micros from ledger_accounts a
           where a.kind = 'wallet' and a.user_id = i.user_id) as balance
       from ${instances} i
-      where i.billing_plan = 'metered' and i.end_time is null
+      where i.billing_plan = any(${planArray((c) => c.chargesPerMinute)}::text[]) and i.end_time is null
         and (${afterUserId}::uuid is null or i.user_id > ${afterUserId}::uuid)
       group by i.user_id
       order by i.user_id

@@ -5,6 +5,14 @@ import type { PlanTerms } from './plan';
 /** The metered plan's money in words (presenters: the public API's usage and invoices). */
 export const meteredTerms: PlanTerms = {
   name: 'metered',
+  capabilities: {
+    escrowsUpFront: false,
+    chargesPerMinute: true,
+    stopKeepsDisk: true,
+    preemptible: false,
+    readyMovesNoMoney: false,
+    listedAs: 'machine',
+  },
   costSoFarMicros: (instance) => instance.chargedMicros,
   billedSeconds: (instance) => instance.computeMinutes * 60,
   minutesNotCharged: (_instance, outages) =>

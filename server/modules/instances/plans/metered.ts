@@ -1,10 +1,4 @@
 import {
-  fitShape,
-  type GpuShare,
-  shapeBeyondShare,
-  shownShare,
-} from '../../../../shared/rules/gpu-share';
-import {
   allowedActions,
   canAct,
   holdsUnit,
@@ -19,68 +13,36 @@ import type { Tx } from '../../../db/client';
 import {
   capacityUnavailable,
   gpusInUse,
-  hostNotReady,
-  hostOffline,
   insufficientCredits,
   invalidStateTransition,
-  listingGpusMissing,
-  notFound,
-  validationFailed,
 } from '../../../lib/errors';
-import { kindBlocker } from '../../hosts/kind-readiness';
 import { ledgerService } from '../../ledger/service';
-import { listingShare } from '../../listings/gpu-share';
 import { listingsService } from '../../listings/service';
 import { spendCapsService } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
-import type { CreateMeteredInput } from '../types';
 import { ENDINGS } from './end-reasons';
 import { chargeMeteredMinute } from './metered-minute';
 import { chargeOpeningStorage, chargeReadyMinute, refundNeverReady } from './metered-opening';
 import { meteredSql } from './metered-sql';
 import { stopMetered } from './metered-stop';
-import type { BillingPlan } from './plan';
-
-/**
- * The shape the guest will really have: what was asked (or the template's), fitted to one
- * GPU's share of the listing's host (shared/rules/gpu-share.ts). A field the renter named
- * (`askedShape`) beyond the share is refused, the maximum in the message, before anything is
- * taken or charged. No share known (no host has reported): as asked, capped when it boots.
- */
-function shapeWithinShare(
-  input: CreateMeteredInput,
-  share: GpuShare | null,
-): { cpus?: number; memoryGb?: number; memoryMib?: number } {
-  const asked = {
-    ...(input.cpus !== undefined ? { cpus: input.cpus } : {}),
-    ...(input.memoryGb !== undefined ? { memoryGb: input.memoryGb } : {}),
-  };
-  if (!share) return asked;
-  const beyond = shapeBeyondShare(input.askedShape ?? {}, shownShare(share));
-  if (Object.keys(beyond).length > 0) {
-    throw validationFailed(
-      Object.fromEntries(Object.entries(beyond).map(([field, message]) => [field, [message]])),
-    );
-  }
-  const fitted = fitShape(
-    { cpus: input.cpus ?? DEFAULT_CPUS, memoryMib: (input.memoryGb ?? DEFAULT_MEMORY_GB) * 1024 },
-    share,
-  );
-  return { ...asked, cpus: fitted.cpus, memoryMib: fitted.memoryMib };
-}
-
-/** An instance's shape when nothing names one (the instances table's defaults). */
-const DEFAULT_CPUS = 8;
-const DEFAULT_MEMORY_GB = 32;
+import { meteredTerms } from './metered-terms';
+import type { BillingPlan, PlanTerms } from './plan';
 
 /** The wallet must hold one hour at the instance's rate (compute and storage). */
 async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: number) {
   const required = oneHourMicros(rate, storageGb);
   const available = await ledgerService.walletBalance(tx, userId);
   if (available < required) throw insufficientCredits(required, available);
+}
+
+/** How a per-minute plan differs from the metered plan: its words and capabilities, its rate. */
+export interface PerMinuteOptions {
+  terms: PlanTerms;
+  /** Its hourly rate from its listing's (the metered plan: the listing's own). */
+  rateOf?: (listingRateMicros: bigint) => bigint;
 }
 
 /**
@@ -91,103 +53,54 @@ async function requireOneHour(tx: Tx, userId: string, rate: bigint, storageGb: n
  * download, a boot or a start; a stop keeps the disk; an end gives nothing back, unless it was
  * never ready: then everything comes back.
  */
-export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
+export const createMeteredPlan = (ctx: InstancesContext): BillingPlan =>
+  createPerMinutePlan(ctx, { terms: meteredTerms });
+
+/**
+ * A plan charged by the minute, as the metered plan is; another one (its own rate, its own
+ * capabilities) is made from here with its own terms (plans/contract.test.ts makes one).
+ */
+export function createPerMinutePlan(ctx: InstancesContext, options: PerMinuteOptions): BillingPlan {
   const { config } = ctx;
+  const { terms } = options;
   const refuse = (instance: Instance, action: 'start' | 'stop') => {
     const state = stateOf(instance);
     return invalidStateTransition(action, state, allowedActions(state));
   };
 
   return {
-    name: 'metered',
+    name: terms.name,
+    terms,
+
+    rateOf: options.rateOf ?? ((listingRate) => listingRate),
+
+    /** The wallet must hold one hour at the instance's rate, compute and storage. */
+    async admit(tx, opening) {
+      await requireOneHour(tx, opening.userId, opening.rateMicros, opening.ask.storageGb ?? 0);
+    },
+
+    columns({ ask, now }) {
+      return {
+        storageGb: ask.storageGb ?? 0,
+        paidThrough: now,
+        stopAt: ask.deadlines?.stopAt ?? null,
+        terminateAt: ask.deadlines?.terminateAt ?? null,
+        ...(ask.idleStop
+          ? {
+              idleStopMinutes: ask.idleStop.minutes,
+              idleThresholdPercent: ask.idleStop.thresholdPercent,
+            }
+          : {}),
+      };
+    },
 
     /**
-     * A unit is taken and the wallet must hold one hour at the instance's rate. The first
-     * storage minute is charged in the same transaction (and the caps must leave room for the
-     * compute minute that readiness will charge); the worker charges the next ones.
+     * The first storage minute, at once (the caps must leave room for the compute minute that
+     * readiness will charge); the worker charges the next ones.
      */
-    async open(userId, terms, now, options = {}) {
-      if (terms.plan !== 'metered') throw new Error('metered plan opened with other terms');
-      const input = terms;
-      const kind = input.kind ?? 'vm';
-      return ctx.accounts.transact(async (tx) => {
-        const found = await listingsService.findById(tx, input.gpuListingId);
-        if (!found) throw notFound('GPU listing');
-        const shape = shapeWithinShare(input, listingShare(found.listing, found.hostMachine));
-        const rate = found.listing.hourlyRateMicros;
-        await requireOneHour(tx, userId, rate, input.storageGb);
-        if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
-          throw hostOffline(found.hostStatus);
-        }
-        // Before anything is taken or charged: a host that cannot run its kind is 409 with why
-        // (its own reason first, then a GPU it lost); reserveUnit checks the same in its SQL.
-        const blocker = kindBlocker(
-          found.hostReadiness,
-          kind,
-          found.listing.hostGpuIndexes,
-          found.hostStatus === 'demo',
-        );
-        if (blocker) throw hostNotReady(blocker, kind);
-        if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
-        // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
-        const listing = await listingsService.reserveUnit(
-          tx,
-          found.listing.id,
-          rate,
-          undefined,
-          userId,
-          kind,
-        );
-        // None free (taken since it was read): no instance exists, so none "stays stopped".
-        if (!listing) throw gpusInUse();
-        const instance = await instancesRepo.insert(tx, {
-          userId,
-          gpuListingId: listing.id,
-          providerId: listing.providerId,
-          hostId: listing.hostId,
-          source: input.source,
-          kind,
-          containerImage: kind === 'container' ? (input.containerImage ?? null) : null,
-          // A container's root is not its host's (a user namespace): renters log in as root.
-          ...(kind === 'container' ? { sshUsername: 'root' } : {}),
-          template: input.template ?? null,
-          ...shape,
-          userData: input.userData ?? null,
-          platformSshPublicKey: input.platformKey?.publicKey ?? null,
-          platformSshPrivateKey: input.platformKey?.privateKey ?? null,
-          billingPlan: 'metered',
-          status: 'provisioning',
-          stateChangedAt: now,
-          hourlyRateMicros: rate,
-          storageGb: input.storageGb,
-          startTime: now,
-          paidThrough: now,
-          provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
-          stopAt: input.deadlines?.stopAt ?? null,
-          terminateAt: input.deadlines?.terminateAt ?? null,
-          ...(input.idleStop
-            ? {
-                idleStopMinutes: input.idleStop.minutes,
-                idleThresholdPercent: input.idleStop.thresholdPercent,
-              }
-            : {}),
-        });
-        // Its GPU, under the host's lock: none free rolls everything back (ADR 020).
-        const gpuIndexes = await listingsService.assignGpu(tx, instance, gpusInUse, listing.pool);
-        // The paid minute counts toward the spend caps: one it would cross is refused (402).
-        await chargeOpeningStorage(
-          ctx,
-          tx,
-          { ...instance, gpuIndexes },
-          now,
-          options.apiKeyId ?? null,
-        );
-        const row = await instancesRepo.findView(tx, instance.id);
-        if (!row) throw new Error('instance vanished');
-        await options.record?.(tx, row);
-        return row;
-      });
-    },
+    opened: (tx, instance, opening) => chargeOpeningStorage(ctx, tx, instance, opening.now),
+
+    unitTaken: gpusInUse,
 
     /**
      * Starts a stopped instance: one hour of balance, room under the spend caps for its first
@@ -199,21 +112,22 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       await spendCapsService.countCharge(
         tx,
         { userId: instance.userId, apiKeyId: instance.apiKeyId },
-        null, // not a launch: nothing to mark
         0n,
         now,
         computeMinuteMicros(instance.hourlyRateMicros) + storageMinuteMicros(instance.storageGb),
       );
       const pool = await listingsService.takeUnit(tx, instance.gpuListingId, instance.kind);
       if (!pool) throw capacityUnavailable();
+      // Its GPU, under the host's lock the take holds (ADR 020), written with the start.
+      const gpuIndexes = await listingsService.chooseGpu(tx, instance, capacityUnavailable, pool);
       const moved = await instancesRepo.transition(tx, instance.id, ['stopped'], 'starting', now, {
         endReason: null,
         idleWarnedAt: null,
         provisioningDeadline: new Date(now.getTime() + config.provisioningTimeoutMs),
+        gpuIndexes,
       });
       if (!moved) throw refuse(instance, 'start');
-      const gpuIndexes = await listingsService.assignGpu(tx, moved, capacityUnavailable, pool);
-      return { ...moved, gpuIndexes };
+      return moved;
     },
 
     /**
@@ -224,7 +138,7 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
     async ready(tx, instance, now) {
       const charged = await chargeReadyMinute(ctx, tx, instance, now);
       if ('instance' in charged) return charged.instance;
-      const stopped = await stopMetered(tx, instance, now, ENDINGS[charged.refused].reason);
+      const stopped = await ctx.stopLocked(tx, instance, now, ENDINGS[charged.refused].reason);
       if (charged.refused === 'outOfCredits') {
         await meteredSql.markStoppedForCredits(tx, instance.userId, now, 1);
       }
@@ -255,6 +169,6 @@ export function createMeteredPlan(ctx: InstancesContext): BillingPlan {
       return moved;
     },
 
-    chargeDue: (now, batch) => chargeMeteredMinute(ctx, now, batch),
+    chargeDue: (now, batch) => chargeMeteredMinute(ctx, terms.name, now, batch),
   };
 }

@@ -1,13 +1,47 @@
 import type { InstanceInvoice } from '../../../../shared/contracts/public-api-account';
-import type { CreateRentalInput } from '../../../../shared/contracts/rentals';
 import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
 import type { Tx } from '../../../db/client';
+import type { instances } from '../../../db/schema';
+import type { listingsService } from '../../listings/service';
 import type { Instance, InstanceRow } from '../repo-rows';
-import type { CreateMeteredInput, EndReason, RentOptions } from '../types';
+import type { Deadlines, EndReason, IdleStop } from '../types';
 
-/** The billing plans (docs/decisions/007, 016); `instances.billing_plan` holds one of these. */
-export const PLAN_NAMES = ['booked', 'metered'] as const;
-export type PlanName = (typeof PLAN_NAMES)[number];
+/** The columns of a new instance row. */
+export type NewInstance = typeof instances.$inferInsert;
+
+/**
+ * A billing plan's name, as `instances.billing_plan` holds it (docs/decisions/007, 016). The
+ * plans this server ships are in plans/registry.ts; nothing outside plans/ compares a name:
+ * it asks the plan what it does (`PlanCapabilities`).
+ */
+export type PlanName = string;
+
+/**
+ * What a plan does, declared by the plan and asked by the core (docs/decisions/016, "As
+ * rebuilt"): the commands, jobs, presenters and SQL outside plans/ branch on these, never on
+ * a plan's name. A new plan declares its own and passes the plan contract
+ * (plans/contract.test.ts).
+ */
+export interface PlanCapabilities {
+  /** Its hours are paid for up front and held in escrow; its end settles them (booked). */
+  readonly escrowsUpFront: boolean;
+  /**
+   * Charged a minute at a time by the minute job (plans/metered-minute.ts): storage from
+   * create, compute while it runs, from ready; its outage minutes are let pass unbilled.
+   */
+  readonly chargesPerMinute: boolean;
+  /**
+   * A stop keeps its disk and a start runs it again, so "stop at", "terminate at" and idle
+   * stop apply to it; without this, a stop ends it (a rental).
+   */
+  readonly stopKeepsDisk: boolean;
+  /** Its GPU may be taken back before its renter ends it: it then ends as `preempted`. */
+  readonly preemptible: boolean;
+  /** Its readiness moves no money, so the one-statement ready path may take it (repo.markReady). */
+  readonly readyMovesNoMoney: boolean;
+  /** Where its renter finds it: the marketplace's rentals, or the machines of the VM dashboard. */
+  readonly listedAs: 'rental' | 'machine';
+}
 
 /** How an instance ends: when, why (stored as its end reason) and in which state. */
 export interface Ending {
@@ -16,40 +50,83 @@ export interface Ending {
   to: InstanceState;
 }
 
-/** What a launch asks a plan to open: the plan's own terms, named by `plan`. */
-export type Terms =
-  | ({ plan: 'booked' } & CreateRentalInput)
-  | ({ plan: 'metered' } & CreateMeteredInput);
+/** What a booked launch asks: its hours, at the figures the client showed (else the server's quote). */
+export interface HoursAsk {
+  hours: number;
+  providerId?: number;
+  quote?: { hourlyRate: string; totalCost: string };
+}
+
+/** What a per-minute launch asks: its disk, deadlines and idle stop (checked by the caller). */
+export interface DiskAsk {
+  storageGb: number;
+  deadlines?: Deadlines;
+  idleStop?: IdleStop;
+}
+
+/** What a launch asks of a plan: its own terms (the plan reads the ones it knows). */
+export type PlanAsk = Partial<HoursAsk> & Partial<DiskAsk>;
+
+/** The listing a launch opens on, as read in its transaction (listingsService.findById). */
+export type OpeningListing = NonNullable<Awaited<ReturnType<typeof listingsService.findById>>>;
+
+/** What a plan is told of an opening: who, on which listing, at which rate, asking what. */
+export interface Opening {
+  userId: string;
+  found: OpeningListing;
+  /** The hourly rate it opens at (`rateOf` the listing's). */
+  rateMicros: bigint;
+  ask: PlanAsk;
+  now: Date;
+}
 
 /**
- * One way of paying for an instance. The instance commands (commands/) lock the row, ask
- * the lifecycle rule and the policy, and then act through the instance's plan, found as
- * `plans[instance.billingPlan]`; nothing outside plans/ asks which plan it is.
+ * One way of paying for an instance. The launch (commands/launch.ts) does the steps every
+ * plan shares — the listing read, its host's readiness, a unit taken, the row inserted, its
+ * GPU bound — and asks the plan only for its own: its rate, its checks, its columns and its
+ * first money. The other commands lock the row, ask the lifecycle rule and the policy, and
+ * then act through the instance's plan (`planOf`); what a plan does is asked through its
+ * capabilities (`terms.capabilities`), never through its name.
  */
 export interface BillingPlan {
   readonly name: PlanName;
+  /** Its money in words and what it does (pure). */
+  readonly terms: PlanTerms;
+  /** The hourly rate an instance opens at, from its listing's (a plan may price it its own way). */
+  rateOf(listingRateMicros: bigint): bigint;
   /**
-   * Opens an instance: a unit taken, the instance inserted and the first money moved, in one
-   * transaction (`options.record` runs last in it). Throws the reason when it cannot.
+   * Its own checks before anything is taken (booked: the quote the client was shown; per
+   * minute: an hour of balance). Throws the reason.
    */
-  open(userId: string, terms: Terms, now: Date, options?: RentOptions): Promise<InstanceRow>;
+  admit(tx: Tx, opening: Opening): Promise<void>;
+  /** Its own columns of the new row (its hours, or its disk, deadlines and paid time). */
+  columns(opening: Opening): Partial<NewInstance>;
+  /**
+   * Its first money, in the launch's transaction, the row inserted and its GPU bound: booked,
+   * the hours into escrow and the storage add-on; per minute, the first storage minute. Each
+   * counted toward the spend caps (402 rolls the launch back).
+   */
+  opened(tx: Tx, instance: Instance, opening: Opening): Promise<Instance>;
+  /** What a launch answers when the unit it read was taken before it could take it. */
+  unitTaken(): Error;
   /** Starts a stopped instance again (its row locked by the caller). */
   start(tx: Tx, instance: Instance, now: Date): Promise<Instance>;
   /**
    * It has just become ready (moved to running by its host's report, row locked): booked, its
-   * hours begin now; metered, its first compute minute is charged now (issue 39: compute is
-   * billed from ready). Returns the instance afterwards (a metered one its wallet or caps
+   * hours begin now; per minute, its first compute minute is charged now (compute is billed
+   * from ready, docs/decisions/026). Returns the instance afterwards (one its wallet or caps
    * cannot pay is stopped at once).
    */
   ready(tx: Tx, instance: Instance, now: Date): Promise<Instance>;
   /**
-   * A renter's stop (row locked): booked, the rental ends with its settlement and a second
-   * stop changes nothing; metered, compute stops being charged and the disk stays.
+   * A stop (row locked), by its renter or the system (`by`: a deadline, idle, credits, a cap):
+   * booked, the rental ends with its settlement and a second stop changes nothing; per
+   * minute, compute stops being charged and the disk stays.
    */
   stop(tx: Tx, instance: Instance, now: Date, by: EndReason): Promise<Instance>;
   /** Ends the instance for good (row locked), with what its plan gives back. */
   end(tx: Tx, instance: Instance, how: Ending): Promise<Instance>;
-  /** Worker: charges what has come due (booked: hours that ran out; metered: the next minute). */
+  /** Worker: charges what has come due (booked: hours that ran out; per minute: the next minute). */
   chargeDue(now: Date, batch: number): Promise<number>;
 }
 
@@ -74,6 +151,8 @@ export interface Charges {
 /** A plan's money in words: pure, for presenters (the public API's usage and invoices). */
 export interface PlanTerms {
   readonly name: PlanName;
+  /** What it does: the core asks these, never the name. */
+  readonly capabilities: PlanCapabilities;
   /** What the instance has cost so far (a booked one: booking and storage less its refund). */
   costSoFarMicros(instance: Instance): bigint;
   /** Seconds of compute billed. */

@@ -1,9 +1,9 @@
 import { eventLog } from '../../events/service';
-import { type CapReached, spendCapSubject, spendCapsService } from '../../spend-caps/service';
+import { type CapReached, spendCapSubject } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { instancesRepo } from '../repo';
 import { ENDINGS } from './end-reasons';
-import { stopMetered } from './metered-stop';
+import { meteredSql } from './metered-sql';
 
 /**
  * The metered plan's side of spend caps (issue 23, part 6; the caps themselves live in
@@ -28,13 +28,13 @@ export async function stopForSpendCaps(
     const key = `${scope.userId}|${scope.apiKeyId ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const ids = await spendCapsService.runningMetered(ctx.db, scope.userId, scope.apiKeyId);
+    const ids = await meteredSql.runningPerMinute(ctx.db, scope.userId, scope.apiKeyId);
     let reachedLogged = false;
     for (const id of ids) {
       const row = await ctx.accounts.transact(async (tx) => {
         const found = await instancesRepo.lockView(tx, id);
         if (found?.instance.status !== 'running') return null;
-        await stopMetered(tx, found.instance, now, ENDINGS.spendCap.reason);
+        await ctx.stopLocked(tx, found.instance, now, ENDINGS.spendCap.reason);
         // The cap reached is an event once per scope and pass, with its first stop.
         if (!reachedLogged) {
           await eventLog.append(tx, {

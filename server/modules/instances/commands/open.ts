@@ -1,0 +1,124 @@
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
+import { hostNotReady, hostOffline, listingGpusMissing, notFound } from '../../../lib/errors';
+import { kindBlocker } from '../../hosts/kind-readiness';
+import { listingShare } from '../../listings/gpu-share';
+import { listingsService } from '../../listings/service';
+import type { InstancesContext } from '../context';
+import { type Opening, type PlanAsk, type PlanName, type Plans, planNamed } from '../plans';
+import { instancesRepo } from '../repo';
+import type { InstanceRow } from '../repo-rows';
+import type { CreateMeteredInput, RentOptions } from '../types';
+import { type AskedShape, shapeWithinShare } from './fit-shape';
+
+/**
+ * One instance to open on one listing, as the launch hands it to `open`: the plan by name
+ * (looked up, never compared), what runs it and the plan's own ask.
+ */
+export interface OpenSpec {
+  plan: PlanName;
+  userId: string;
+  gpuListingId: number;
+  /** The provider the client showed (a rent names it; the reserve checks it). */
+  providerId?: number;
+  source: CreateMeteredInput['source'] | 'marketplace';
+  kind: InstanceKind;
+  /** What the machine is: its template, shape, image and setup (a rental has none). */
+  setup?: AskedShape &
+    Pick<CreateMeteredInput, 'template' | 'containerImage' | 'userData' | 'platformKey'>;
+  ask: PlanAsk;
+}
+
+/** The generic half of every launch (docs/decisions/016): what all plans share, once. */
+export function openCommand(ctx: InstancesContext, plans: Plans) {
+  return open;
+
+  /**
+   * Opens one instance on one listing in one transaction: the steps every plan shares — the
+   * listing read (another visitor's sandbox listing is 404), the shape fitted to one GPU's
+   * share of its host, the plan's own checks, the host's readiness for the kind, a unit taken
+   * at the listing's rate, its GPU, the row — then the plan's first money; `options.record`
+   * runs last in it. Each step that cannot be done throws its reason, and nothing stays.
+   */
+  function open(spec: OpenSpec, now: Date, options: RentOptions = {}): Promise<InstanceRow> {
+    const plan = planNamed(plans, spec.plan);
+    const kind = spec.kind ?? 'vm';
+    return ctx.accounts.transact(async (tx) => {
+      const found = await listingsService.findById(tx, spec.gpuListingId);
+      if (!found || (found.provider.isSandbox && found.provider.userId !== spec.userId)) {
+        throw notFound('GPU listing');
+      }
+      const shape = spec.setup
+        ? shapeWithinShare(spec.setup, listingShare(found.listing, found.hostMachine))
+        : {};
+      const opening: Opening = {
+        userId: spec.userId,
+        found,
+        rateMicros: plan.rateOf(found.listing.hourlyRateMicros),
+        ask: spec.ask,
+        now,
+      };
+      await plan.admit(tx, opening);
+      if (found.hostStatus === 'offline' || found.hostStatus === 'none') {
+        throw hostOffline(found.hostStatus);
+      }
+      // A host that cannot run its kind is 409 with why (its own reason first, then a GPU it
+      // lost), before anything is taken; the reserve checks the same in its SQL.
+      const blocker = kindBlocker(
+        found.hostReadiness,
+        kind,
+        found.listing.hostGpuIndexes,
+        found.hostStatus === 'demo',
+      );
+      if (blocker) throw hostNotReady(blocker, kind);
+      if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
+      // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
+      const unit = await listingsService.reserveUnit(
+        tx,
+        found.listing.id,
+        found.listing.hourlyRateMicros,
+        spec.providerId,
+        spec.userId,
+        kind,
+      );
+      if (!unit) throw plan.unitTaken();
+      // Its GPU, under the host's lock the reserve took: none free rolls it all back (ADR 020).
+      const gpuIndexes = await listingsService.chooseGpu(
+        tx,
+        { id: 0, gpuListingId: unit.id },
+        plan.unitTaken,
+        unit.pool,
+      );
+      const setup = spec.setup ?? {};
+      const inserted = await instancesRepo.insert(tx, {
+        userId: spec.userId,
+        gpuListingId: unit.id,
+        providerId: unit.providerId,
+        hostId: unit.hostId,
+        source: spec.source,
+        kind,
+        containerImage: kind === 'container' ? (setup.containerImage ?? null) : null,
+        // A container's root is not its host's (a user namespace): renters log in as root.
+        ...(kind === 'container' ? { sshUsername: 'root' } : {}),
+        template: setup.template ?? null,
+        ...shape,
+        userData: setup.userData ?? null,
+        platformSshPublicKey: setup.platformKey?.publicKey ?? null,
+        platformSshPrivateKey: setup.platformKey?.privateKey ?? null,
+        billingPlan: plan.name,
+        status: 'provisioning',
+        stateChangedAt: now,
+        hourlyRateMicros: opening.rateMicros,
+        startTime: now,
+        provisioningDeadline: new Date(now.getTime() + ctx.config.provisioningTimeoutMs),
+        gpuIndexes,
+        apiKeyId: options.apiKeyId ?? null,
+        ...plan.columns(opening),
+      });
+      await plan.opened(tx, inserted, opening);
+      const row = await instancesRepo.findView(tx, inserted.id);
+      if (!row) throw new Error('instance vanished');
+      await options.record?.(tx, row);
+      return row;
+    });
+  }
+}
