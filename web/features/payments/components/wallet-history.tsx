@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { HistoryFilter } from '../../../../shared/contracts/payments';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { FilterButtons } from '../../../components/ui/filter-buttons';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { cn } from '../../../lib/cn';
 import { historyExportUrl, useWalletHistory } from '../api/get-wallet-history';
 import { HistoryLine } from './history-line';
 
@@ -48,23 +48,13 @@ export function WalletHistory({ timeZone, language }: WalletHistoryProps) {
           Export CSV
         </a>
       </div>
-      <fieldset className="mt-3 flex flex-wrap gap-2">
-        <legend className="sr-only">Show</legend>
-        {FILTERS.map(([value, label]) => (
-          <button
-            key={value}
-            type="button"
-            aria-pressed={filter === value}
-            onClick={() => setFilter(value)}
-            className={cn(
-              buttonClasses(filter === value ? 'secondary' : 'ghost', 'sm'),
-              filter === value && 'ring-1 ring-border',
-            )}
-          >
-            {label}
-          </button>
-        ))}
-      </fieldset>
+      <FilterButtons
+        legend="Show"
+        options={FILTERS}
+        value={filter}
+        onChange={setFilter}
+        className="mt-3 flex flex-wrap gap-2"
+      />
       {history.isLoading ? (
         <div className="mt-3 grid gap-2">
           <Skeleton className="h-8" />

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { WebhookDeliveryView } from '../../../../shared/contracts/webhooks';
-import { buttonClasses } from '../../../components/ui/button';
+import { FilterButtons } from '../../../components/ui/filter-buttons';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { cn } from '../../../lib/cn';
 import { type DeliveryFilter, useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { DeliveryItem } from './delivery-item';
 
@@ -40,23 +39,13 @@ export function DeliveryLog({
     <section id={id} aria-label="Delivery log" className="grid gap-3 border-t border-border pt-3">
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="mr-auto text-sm font-semibold">Delivery log</h3>
-        <fieldset className="flex flex-wrap gap-1">
-          <legend className="sr-only">Show deliveries</legend>
-          {FILTERS.map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={filter === value}
-              onClick={() => setFilter(value)}
-              className={cn(
-                buttonClasses(filter === value ? 'secondary' : 'ghost', 'sm'),
-                filter === value && 'ring-1 ring-border',
-              )}
-            >
-              {label}
-            </button>
-          ))}
-        </fieldset>
+        <FilterButtons
+          legend="Show deliveries"
+          options={FILTERS}
+          value={filter}
+          onChange={setFilter}
+          className="flex flex-wrap gap-1"
+        />
       </div>
       {deliveries.isLoading ? (
         <Skeleton className="h-16" />
