@@ -18,13 +18,12 @@ import {
   COMPANY,
   CONTACT_EMAILS,
   CONTACT_PHONES,
-  LIVE_CHAT_NOTICE,
   SUPPORT_PROMISES,
 } from '../../../../shared/content/company';
+import { LiveChatButton } from '../../../components/content/live-chat-button';
 import { linkClasses } from '../../../components/content/markup-view';
-import { Button, buttonClasses } from '../../../components/ui/button';
+import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { toast } from '../../../components/ui/toast-store';
 
 function Channel({
   icon: Icon,
@@ -74,14 +73,7 @@ export function ContactChannels() {
           <p className="text-sm text-muted-foreground">
             Quick answers from our support team during business hours.
           </p>
-          <Button
-            variant="outline"
-            size="sm"
-            className="w-fit"
-            onClick={() => toast({ ...LIVE_CHAT_NOTICE })}
-          >
-            Start Live Chat
-          </Button>
+          <LiveChatButton />
         </Channel>
         <Channel icon={MapPin} title="Office">
           <address className="text-sm text-muted-foreground not-italic">

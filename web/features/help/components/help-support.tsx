@@ -3,13 +3,12 @@ import { Link } from 'wouter';
 import {
   CONTACT_EMAILS,
   CONTACT_PHONES,
-  LIVE_CHAT_NOTICE,
   SUPPORT_PROMISES,
 } from '../../../../shared/content/company';
+import { LiveChatButton } from '../../../components/content/live-chat-button';
 import { linkClasses } from '../../../components/content/markup-view';
-import { Button, buttonClasses } from '../../../components/ui/button';
+import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { toast } from '../../../components/ui/toast-store';
 import { POPULAR_ARTICLES } from '../faqs';
 
 /** Email, live chat and phone, as the Help Center offers them. */
@@ -40,14 +39,7 @@ export function SupportOptions() {
             Chat with our team during business hours. Until chat opens, the contact form reaches the
             same people.
           </p>
-          <Button
-            variant="outline"
-            size="sm"
-            className="w-fit"
-            onClick={() => toast({ ...LIVE_CHAT_NOTICE })}
-          >
-            Start Live Chat
-          </Button>
+          <LiveChatButton />
         </Card>
         <Card className="grid content-start gap-3 p-6">
           <Phone className="h-6 w-6 text-link" aria-hidden />
