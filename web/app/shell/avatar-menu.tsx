@@ -3,6 +3,7 @@ import { LogOut, Server, Settings, User } from 'lucide-react';
 import { Link } from 'wouter';
 import type { CurrentUser } from '../../../shared/contracts/user';
 import { displayName } from '../../../shared/rules/user-display';
+import { Menu } from '../../components/ui/menu';
 import { Avatar } from './avatar';
 import { VM_DASHBOARD_ITEM } from './nav-items';
 
@@ -17,48 +18,39 @@ export default function AvatarMenu({
   defaultOpen?: boolean;
 }) {
   return (
-    <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
-      <DropdownMenu.Trigger
-        className="rounded-full"
-        aria-label={`Account menu for ${displayName(user)}`}
-      >
-        <Avatar user={user} />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={6}
-          className="z-50 min-w-56 rounded-lg border border-border bg-card p-1 text-card-foreground shadow-lg"
-        >
-          <div className="px-2 py-2">
-            <p className="text-sm font-medium">{displayName(user)}</p>
-            <p className="truncate text-xs text-muted-foreground">{user.email}</p>
-          </div>
-          <DropdownMenu.Separator className="my-1 h-px bg-border" />
-          {/* Where pay-as-you-go VMs and deploys are managed (issue 26). */}
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link href={VM_DASHBOARD_ITEM.href}>
-              <Server className="h-4 w-4" aria-hidden /> {VM_DASHBOARD_ITEM.label}
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link href="/profile">
-              <User className="h-4 w-4" aria-hidden /> Profile
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link href="/settings">
-              <Settings className="h-4 w-4" aria-hidden /> Settings
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="my-1 h-px bg-border" />
-          <DropdownMenu.Item asChild className={itemClass}>
-            <a href="/api/logout">
-              <LogOut className="h-4 w-4" aria-hidden /> Log out
-            </a>
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Menu
+      label={`Account menu for ${displayName(user)}`}
+      triggerClassName="rounded-full"
+      trigger={<Avatar user={user} />}
+      defaultOpen={defaultOpen}
+    >
+      <div className="px-2 py-2">
+        <p className="text-sm font-medium">{displayName(user)}</p>
+        <p className="truncate text-xs text-muted-foreground">{user.email}</p>
+      </div>
+      <DropdownMenu.Separator className="my-1 h-px bg-border" />
+      {/* Where pay-as-you-go VMs and deploys are managed (issue 26). */}
+      <DropdownMenu.Item asChild className={itemClass}>
+        <Link href={VM_DASHBOARD_ITEM.href}>
+          <Server className="h-4 w-4" aria-hidden /> {VM_DASHBOARD_ITEM.label}
+        </Link>
+      </DropdownMenu.Item>
+      <DropdownMenu.Item asChild className={itemClass}>
+        <Link href="/profile">
+          <User className="h-4 w-4" aria-hidden /> Profile
+        </Link>
+      </DropdownMenu.Item>
+      <DropdownMenu.Item asChild className={itemClass}>
+        <Link href="/settings">
+          <Settings className="h-4 w-4" aria-hidden /> Settings
+        </Link>
+      </DropdownMenu.Item>
+      <DropdownMenu.Separator className="my-1 h-px bg-border" />
+      <DropdownMenu.Item asChild className={itemClass}>
+        <a href="/api/logout">
+          <LogOut className="h-4 w-4" aria-hidden /> Log out
+        </a>
+      </DropdownMenu.Item>
+    </Menu>
   );
 }
