@@ -7,10 +7,8 @@ import { sshCommand as sshCommandFor } from '../../../../shared/rules/shell-comm
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { CopyButton } from '../../../components/ui/copy-button';
-import { Dialog } from '../../../components/ui/dialog';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
 import { useFormatDate } from '../../../lib/date-format';
 import { rentalCardId } from '../../../lib/instance-links';
 import { useStopRental } from '../api/stop-rental';
@@ -31,20 +29,6 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
     { user: rental.sshUsername, host: rental.sshHost ?? '', port: rental.sshPort },
     rental.id,
   );
-
-  async function confirmStop() {
-    try {
-      await stop.mutateAsync(rental.id);
-      toast({ title: 'Instance Stopped' });
-      setConfirming(false);
-    } catch (error) {
-      toast({
-        title: 'Error',
-        description: serverMessage(error, 'Failed to stop instance. Please try again.'),
-        variant: 'destructive',
-      });
-    }
-  }
 
   return (
     <Card
@@ -152,27 +136,24 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
       >
         <Square className="h-4 w-4" aria-hidden /> Stop
       </Button>
-      <Dialog
-        open={confirming}
-        onOpenChange={setConfirming}
+      <ConfirmDialog
+        item={confirming ? rental : null}
+        onClose={() => setConfirming(false)}
         title="Stop instance"
         description="Are you sure you want to stop this instance? This action cannot be undone."
-        footer={
-          <>
-            <Button variant="outline" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button variant="danger" onClick={confirmStop} disabled={stop.isPending}>
-              {stop.isPending ? 'Stopping...' : 'Stop Instance'}
-            </Button>
-          </>
-        }
+        confirmLabel="Stop Instance"
+        pendingLabel="Stopping..."
+        action={stop}
+        run={(item) => stop.mutateAsync(item.id)}
+        success={() => ({ title: 'Instance Stopped' })}
+        failureTitle="Error"
+        fallback="Failed to stop instance. Please try again."
       >
         <p className="text-sm text-muted-foreground">
           You pay for the time used so far ({formatMoney(cost)}, by the second); the rest of the{' '}
           {formatMoney(rental.totalCost)} you booked goes back to your credits.
         </p>
-      </Dialog>
+      </ConfirmDialog>
     </Card>
   );
 }
