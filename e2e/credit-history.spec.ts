@@ -1,18 +1,12 @@
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { demoLogin, expect, test } from './fixtures';
 
 /**
  * The credit history (issue 26 part 2): a VM's minutes are one usage line (instance, GPU,
  * compute and storage minutes, the amount) that expands to the minutes; the history filters
  * and exports as CSV.
  */
-async function demoLogin(page: Page) {
-  const res = await page.request.post('/api/login');
-  expect(res.ok()).toBeTruthy();
-}
-
 test('a VM’s minutes are one line that expands to the minutes', async ({ page }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   const made = await page.request.post('/api/kvm/instances', { data: { gpu_type: 'A6000' } });
   expect(made.status()).toBe(201);
   const { vm_id: id } = (await made.json()) as { vm_id: number };

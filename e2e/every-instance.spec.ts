@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { THEMES } from '../shared/rules/theme';
 import { seriousViolations } from './axe';
-import { expect, test, toastWith } from './fixtures';
+import { demoLogin, expect, test, toastWith } from './fixtures';
 import { currentTheme, switchTheme } from './themes';
 
 /**
@@ -11,10 +11,6 @@ import { currentTheme, switchTheme } from './themes';
  * drawer; the rent and create confirmations lead to the instance.
  */
 test.describe.configure({ timeout: 60_000 });
-
-async function demoLogin(page: Page) {
-  expect((await page.request.post('/api/login')).ok()).toBeTruthy();
-}
 
 /** A VM (A6000 on the demo host) or a deploy launched through the API, as another tab would. */
 async function launchByApi(page: Page, kind: 'vm' | 'deploy'): Promise<number> {
@@ -36,7 +32,7 @@ async function launchByApi(page: Page, kind: 'vm' | 'deploy'): Promise<number> {
 test('My Dashboard lists and counts the rental, the VM and the deploy; each leads to where it is managed', async ({
   page,
 }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await page.goto('/marketplace');
   await page.getByRole('button', { name: 'Rent Now' }).first().click();
   await page.getByRole('dialog').getByRole('button', { name: 'Confirm Rental' }).click();
@@ -88,7 +84,7 @@ test('My Dashboard lists and counts the rental, the VM and the deploy; each lead
 test('the VM Dashboard is in the avatar menu, and a created VM links to its card', async ({
   page,
 }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await page.goto('/dashboard');
   await page.getByRole('button', { name: /^Account menu for / }).click();
   await page.getByRole('menuitem', { name: 'VM Dashboard' }).click();
@@ -112,7 +108,7 @@ test('the VM Dashboard is in the avatar menu, and a created VM links to its card
 });
 
 test('on a phone the drawer reaches the VM Dashboard, Profile and Settings', async ({ page }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await page.setViewportSize({ width: 390, height: 844 });
   for (const [entry, heading] of [
     ['VM Dashboard', 'VM Dashboard'],
@@ -131,7 +127,7 @@ test('the drawer and the avatar menu have no serious or critical violations in a
   page,
 }) => {
   test.setTimeout(90_000); // axe with each opened, in each theme
-  await demoLogin(page);
+  await demoLogin(page.request);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/dashboard');
   await expect(page.getByTestId('summary-active')).toBeVisible();

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { E2E_SERVER_LOG, TEST_SESSION_SECRET } from '../playwright.config';
+import type { RentalView } from '../shared/contracts/rentals';
 
 /** A fresh address per test, so each test makes its own user. */
 export function uniqueEmail(prefix = 'e2e'): string {
@@ -59,6 +66,30 @@ export async function signInByApi(request: APIRequestContext, email: string): Pr
   expect(signedIn.status(), `sign-in of ${email}`).toBe(200);
 }
 
+/**
+ * Signs in as a new demo visitor (POST /api/login on `request`, as Demo Login does): an account
+ * of its own with credits and a sandbox provider on the demo host. Returns the user's id.
+ */
+export async function demoLogin(request: APIRequestContext): Promise<string> {
+  const login = await request.post('/api/login');
+  expect(login.ok(), await login.text()).toBeTruthy();
+  const { user } = (await login.json()) as { user: { id: string } };
+  return user.id;
+}
+
+/**
+ * On the sign-in form: asks for a code for `email` and types in the one the server printed
+ * (newer than any it printed for the address before). Verify & Sign In is left to the test.
+ */
+export async function enterEmailedCode(page: Page, email: string): Promise<void> {
+  const before = countCodesInServerLog(email);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Send Login Code' }).click();
+  await page
+    .getByLabel(/6-digit code sent to/)
+    .fill(await readCodeFromServerLog(email, { after: before }));
+}
+
 export const test = base.extend<{ signedInPage: Page; email: string }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from the pattern.
   email: async ({}, use) => {
@@ -72,9 +103,38 @@ export const test = base.extend<{ signedInPage: Page; email: string }>({
 
 export { expect };
 
+/** Opens the VM dashboard (signed in) and its create form, and returns the form. */
+export async function openVmCreateForm(page: Page): Promise<Locator> {
+  await page.goto('/vm-dashboard');
+  await expect(page.getByRole('heading', { name: 'VM Dashboard', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Create New Instance' }).click();
+  return page.getByRole('form', { name: 'Create New Instance' });
+}
+
 /** A toast by its title, inside the toast region (Radix also announces it off-screen). */
 export function toastWith(page: Page, text: string) {
   return page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true });
+}
+
+/**
+ * Rents one hour of a listing at its rate through the API (POST /api/rentals), as the rent
+ * dialog does; expects 201 and returns the rental.
+ */
+export async function rentOneHour(
+  request: APIRequestContext,
+  listing: Pick<Listing, 'id' | 'providerId' | 'hourlyRate'>,
+): Promise<RentalView> {
+  const res = await request.post('/api/rentals', {
+    data: {
+      gpuListingId: listing.id,
+      providerId: listing.providerId,
+      durationHours: 1,
+      hourlyRate: listing.hourlyRate,
+      totalCost: listing.hourlyRate,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as RentalView;
 }
 
 /** What the browser tests read of a marketplace listing (GET /api/gpu-listings). */
@@ -94,10 +154,8 @@ export interface Listing {
 export async function demoVisitorListings(
   request: APIRequestContext,
 ): Promise<(Listing & { model: string })[]> {
-  const login = await request.post('/api/login');
-  expect(login.ok(), await login.text()).toBeTruthy();
-  const { user } = (await login.json()) as { user: { id: string } };
-  const provider = await request.get(`/api/providers/user/${user.id}`);
+  const userId = await demoLogin(request);
+  const provider = await request.get(`/api/providers/user/${userId}`);
   expect(provider.ok(), await provider.text()).toBeTruthy();
   const { id } = (await provider.json()) as { id: number };
   const own = await request.get(`/api/gpu-listings?providerId=${id}&limit=100`);

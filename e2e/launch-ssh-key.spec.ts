@@ -1,4 +1,5 @@
-import { expect, test, toastWith } from './fixtures';
+import type { Page } from '@playwright/test';
+import { demoLogin, expect, test, toastWith } from './fixtures';
 
 const ED25519 =
   'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@laptop';
@@ -7,11 +8,21 @@ const ED25519 =
  * Issue 26 part 6: every launch screen says when the account has no SSH key, and the key is
  * added in place, before launching; the notice then goes from every launch screen.
  */
+/** The marketplace's rent dialog, for any listing with a unit free (other tests rent too). */
+async function openRentDialog(page: Page): Promise<void> {
+  await page.goto('/marketplace');
+  await page
+    .getByTestId('listing-card')
+    .getByRole('button', { name: 'Rent Now', disabled: false })
+    .first()
+    .click();
+}
+
 // Three launch screens in one test: room for a loaded machine (alone it takes about 20 s).
 test.describe.configure({ timeout: 90_000 });
 
 test('the launch screens say there is no SSH key, and one is added in place', async ({ page }) => {
-  expect((await page.request.post('/api/login')).ok()).toBeTruthy();
+  await demoLogin(page.request);
 
   await page.goto('/deploy');
   await expect(page.getByRole('region', { name: 'No SSH key' })).toContainText(
@@ -37,26 +48,14 @@ test('the launch screens say there is no SSH key, and one is added in place', as
     0,
   );
 
-  await page.goto('/marketplace');
-  // Any listing with a unit free: other tests on this server rent from the same stock.
-  await page
-    .getByTestId('listing-card')
-    .getByRole('button', { name: 'Rent Now', disabled: false })
-    .first()
-    .click();
+  await openRentDialog(page);
   await expect(page.getByRole('dialog')).toContainText('Duration (hours)');
   await expect(page.getByRole('region', { name: 'No SSH key' })).toHaveCount(0);
 });
 
 test('the rent dialog shows the notice to an account with no key', async ({ page }) => {
-  expect((await page.request.post('/api/login')).ok()).toBeTruthy();
-  await page.goto('/marketplace');
-  // Any listing with a unit free: other tests on this server rent from the same stock.
-  await page
-    .getByTestId('listing-card')
-    .getByRole('button', { name: 'Rent Now', disabled: false })
-    .first()
-    .click();
+  await demoLogin(page.request);
+  await openRentDialog(page);
   await expect(page.getByRole('dialog').getByRole('region', { name: 'No SSH key' })).toContainText(
     'Your account has no SSH key.',
   );

@@ -2,15 +2,9 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import type { GpuListingView } from '../shared/contracts/listings';
 import type { RentalView } from '../shared/contracts/rentals';
 import { formatDate } from '../shared/rules/time';
-import { expect, test } from './fixtures';
+import { demoLogin, expect, rentOneHour, test } from './fixtures';
 
 /** What a newcomer noticed (issue 8, item 9): each papercut has a check here. */
-
-async function demoLogin(request: APIRequestContext): Promise<string> {
-  expect((await request.post('/api/login')).ok()).toBeTruthy();
-  const me = (await (await request.get('/api/auth/user')).json()) as { id: string };
-  return me.id;
-}
 
 /** Rents one hour of the cheapest rentable listing through the API; the test stops it after. */
 async function rentByApi(request: APIRequestContext): Promise<RentalView> {
@@ -19,17 +13,7 @@ async function rentByApi(request: APIRequestContext): Promise<RentalView> {
   ).json()) as GpuListingView[];
   const listing = listings.find((l) => l.status === 'available' && l.availableCount > 0);
   if (!listing) throw new Error('no rentable listing');
-  const res = await request.post('/api/rentals', {
-    data: {
-      gpuListingId: listing.id,
-      providerId: listing.providerId,
-      durationHours: 1,
-      hourlyRate: listing.hourlyRate,
-      totalCost: listing.hourlyRate,
-    },
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as RentalView;
+  return rentOneHour(request, listing);
 }
 
 /** Sum of layout-shift entries without recent input since the page began (buffered). */

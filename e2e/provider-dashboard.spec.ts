@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import type { GpuListingView } from '../shared/contracts/listings';
 import type { RentalView } from '../shared/contracts/rentals';
-import { expect, signInByApi, test, uniqueEmail } from './fixtures';
+import { demoLogin, expect, rentOneHour, signInByApi, test, uniqueEmail } from './fixtures';
 
 /*
  * Each Demo Login makes a demo account of its own with its own 'Demo Compute Co.' (docs/
@@ -11,10 +11,6 @@ import { expect, signInByApi, test, uniqueEmail } from './fixtures';
 
 function uniqueLocation(prefix: string): string {
   return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}, Norway`;
-}
-
-async function demoLogin(request: APIRequestContext): Promise<void> {
-  expect((await request.post('/api/login')).ok()).toBeTruthy();
 }
 
 async function myProviderId(request: APIRequestContext): Promise<number> {
@@ -65,18 +61,7 @@ async function rentOwnA6000(request: APIRequestContext, units: number): Promise<
     (l) => l.model === 'A6000' && l.location === 'San Francisco, USA',
   );
   if (!a6000) throw new Error('the demo provider has no A6000');
-  for (let i = 0; i < units; i += 1) {
-    const res = await request.post('/api/rentals', {
-      data: {
-        gpuListingId: a6000.id,
-        providerId: a6000.providerId,
-        durationHours: 1,
-        hourlyRate: a6000.hourlyRate,
-        totalCost: a6000.hourlyRate,
-      },
-    });
-    expect(res.status()).toBe(201);
-  }
+  for (let i = 0; i < units; i += 1) await rentOneHour(request, a6000);
 }
 
 async function removeAllAt(request: APIRequestContext, location: string): Promise<void> {

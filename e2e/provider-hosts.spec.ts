@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { HostView } from '../shared/contracts/hosts';
-import { expect, test } from './fixtures';
+import { demoLogin, expect, test } from './fixtures';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -8,10 +8,6 @@ test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
  * Each Demo Login makes a demo account with its own sandbox provider (docs/decisions/010), so
  * these tests see only the hosts they add.
  */
-async function demoLogin(request: APIRequestContext): Promise<void> {
-  expect((await request.post('/api/login')).ok()).toBeTruthy();
-}
-
 async function hostsByApi(request: APIRequestContext): Promise<HostView[]> {
   const res = await request.get('/api/providers/hosts');
   expect(res.ok()).toBeTruthy();

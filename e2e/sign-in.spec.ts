@@ -64,7 +64,7 @@ test('e-mail code sign-in with the code the server printed', async ({ page }) =>
   await expect(page.getByTestId('credit-balance')).toHaveText('$0.00');
 });
 
-test('an address the server refuses reads as the spec message, not a server field prefix', async ({
+test('an address the server refuses reads as the form’s message, not a server field prefix', async ({
   page,
 }) => {
   await page.goto('/');

@@ -1,10 +1,4 @@
-import {
-  countCodesInServerLog,
-  expect,
-  readCodeFromServerLog,
-  test,
-  uniqueEmail,
-} from './fixtures';
+import { enterEmailedCode, expect, test, uniqueEmail } from './fixtures';
 
 test('a theme picked before sign-in is kept by the sign-in and saved as the user’s', async ({
   page,
@@ -15,12 +9,7 @@ test('a theme picked before sign-in is kept by the sign-in and saved as the user
   await page.getByRole('menuitemradio', { name: /Light/ }).click();
   await expect(page.locator('html')).toHaveClass(/(^| )light( |$)/);
 
-  const before = countCodesInServerLog(email);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Send Login Code' }).click();
-  await page
-    .getByLabel(/6-digit code sent to/)
-    .fill(await readCodeFromServerLog(email, { after: before }));
+  await enterEmailedCode(page, email);
   const saved = page.waitForResponse((res) => res.url().endsWith('/api/user/theme') && res.ok());
   await page.getByRole('button', { name: 'Verify & Sign In' }).click();
   await saved;

@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { countCodesInServerLog, expect, readCodeFromServerLog, test } from './fixtures';
+import { enterEmailedCode, expect, test } from './fixtures';
 
 const PERIOD_MS = 30_000;
 const stepNow = () => Math.floor(Date.now() / PERIOD_MS);
@@ -46,12 +46,7 @@ test('two-factor: enable with the app, sign out, sign in with an app code, disab
   await page.getByRole('button', { name: /Account menu/ }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page.getByRole('button', { name: 'Demo Login' })).toBeVisible();
-  const before = countCodesInServerLog(email);
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Send Login Code' }).click();
-  await page
-    .getByLabel(/6-digit code sent to/)
-    .fill(await readCodeFromServerLog(email, { after: before }));
+  await enterEmailedCode(page, email);
   await page.getByRole('button', { name: 'Verify & Sign In' }).click();
   const second = page.getByLabel('Code from your authenticator app');
   await expect(second).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
-import { expect, test, toastWith } from './fixtures';
+import { demoLogin, expect, openVmCreateForm, test, toastWith } from './fixtures';
 
 /**
  * A container instance (issue 38, docs/decisions/025) from the VM dashboard's create form: the
@@ -15,11 +15,6 @@ const IMAGE = 'pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime';
 const REFERENCE_MESSAGE =
   'image must be an OCI image reference such as pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime';
 
-async function demoLogin(page: Page) {
-  const res = await page.request.post('/api/login');
-  expect(res.ok()).toBeTruthy();
-}
-
 async function refreshUntil(page: Page, card: ReturnType<Page['getByTestId']>, status: string) {
   await expect(async () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -30,11 +25,8 @@ async function refreshUntil(page: Page, card: ReturnType<Page['getByTestId']>, s
 test('a container from the create form: Kind, Image, then its card with kind and image', async ({
   page,
 }) => {
-  await demoLogin(page);
-  await page.goto('/vm-dashboard');
-  await expect(page.getByRole('heading', { name: 'VM Dashboard', level: 1 })).toBeVisible();
-  await page.getByRole('button', { name: 'Create New Instance' }).click();
-  const form = page.getByRole('form', { name: 'Create New Instance' });
+  await demoLogin(page.request);
+  const form = await openVmCreateForm(page);
   await expect(form.getByLabel('GPU Type')).not.toHaveValue('');
 
   // The demo host runs both kinds: the choice is offered, a virtual machine by default.
@@ -113,7 +105,7 @@ test('a container from the create form: Kind, Image, then its card with kind and
 test('marketplace cards show the kinds their host runs, and the Kind filter sends kind', async ({
   page,
 }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await page.goto('/marketplace');
   const cards = page.getByTestId('listing-card');
   await expect(cards.first()).toBeVisible();
@@ -137,7 +129,7 @@ test('marketplace cards show the kinds their host runs, and the Kind filter send
 });
 
 test('Instant Deploy sends the kind chosen, and its result says it', async ({ page }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await page.goto('/deploy');
   const kind = page.getByRole('group', { name: 'Kind' });
   await expect(kind.getByRole('radio', { name: 'Virtual machine' })).toBeChecked();

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
-import { expect, test, toastWith } from './fixtures';
+import { demoLogin, expect, test, toastWith } from './fixtures';
 
 /**
- * The VM dashboard (spec part 2): a demo visitor's VM on the in-process demo host, from
+ * The VM dashboard: a demo visitor's VM on the in-process demo host, from
  * 'No Instances' through create, running, stop, start and terminate; the error toasts with the
  * server's own refusals; the signed-out card; 1280 and 390 px; the three themes.
  */
@@ -11,11 +11,6 @@ import { expect, test, toastWith } from './fixtures';
 /** A demo visitor's own account ($100, a sandbox provider with demo-host listings). */
 // Each test waits for the demo host (about 1.5 s per start) several times.
 test.describe.configure({ timeout: 60_000 });
-
-async function demoLogin(page: Page) {
-  const res = await page.request.post('/api/login');
-  expect(res.ok()).toBeTruthy();
-}
 
 async function openDashboard(page: Page) {
   await page.goto('/vm-dashboard');
@@ -54,7 +49,7 @@ async function optionLabel(page: Page, pattern: RegExp): Promise<string> {
 test('a VM from No Instances to running, stopped, started again and terminated, with every toast', async ({
   page,
 }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await openDashboard(page);
   await expect(page.getByText('No Instances', { exact: true })).toBeVisible();
   await expect(page.getByText('Create your first GPU instance to get started.')).toBeVisible();
@@ -155,12 +150,12 @@ test('a VM from No Instances to running, stopped, started again and terminated, 
   await expect(confirm).toBeHidden();
   await refreshUntil(page, card, 'terminated');
   await expect(card.getByRole('button', { name: 'Terminate' })).toBeDisabled();
-  // Still listed: Active Instances counts every listed instance (spec part 2 section 9).
+  // Still listed: Active Instances counts every listed instance, terminated ones too.
   await expect(page.getByTestId('billing-Active Instances')).toHaveText('1');
 });
 
 test('the server’s refusals become the failure toasts', async ({ page }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await openDashboard(page);
 
   // Create: the visitor's two sandbox A6000s are taken behind the open form's back.
@@ -230,7 +225,7 @@ test('the server’s refusals become the failure toasts', async ({ page }) => {
 });
 
 test('a session that ends shows Authentication Required', async ({ page }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await openDashboard(page);
   await expect(page.getByText('No Instances', { exact: true })).toBeVisible();
   await page.context().clearCookies();
@@ -244,7 +239,7 @@ for (const width of [1280, 390]) {
     page,
   }, info) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await demoLogin(page);
+    await demoLogin(page.request);
     await openDashboard(page);
     await createVm(page, /^RTX 4090 /);
     await expect(toastWith(page, 'VM Created')).toBeVisible();
@@ -287,7 +282,7 @@ for (const width of [1280, 390]) {
 test('the create form opened before the GPU types arrive takes the default once they do', async ({
   page,
 }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   // The GPU list answers late, as on a slow line: the form is open before it.
   let release = () => {};
   const held = new Promise<void>((resolve) => {

@@ -1,5 +1,4 @@
-import type { Page } from '@playwright/test';
-import { expect, test, toastWith } from './fixtures';
+import { demoLogin, expect, openVmCreateForm, test, toastWith } from './fixtures';
 
 /**
  * Deadlines on the VM dashboard (issue 23, part 5): a demo visitor's VM created with "Stop
@@ -8,20 +7,11 @@ import { expect, test, toastWith } from './fixtures';
  */
 test.describe.configure({ timeout: 60_000 });
 
-async function demoLogin(page: Page) {
-  const res = await page.request.post('/api/login');
-  expect(res.ok()).toBeTruthy();
-}
-
 test('a VM created with a stop time counts down on its card; the card schedules and clears', async ({
   page,
 }) => {
-  await demoLogin(page);
-  await page.goto('/vm-dashboard');
-  await expect(page.getByRole('heading', { name: 'VM Dashboard', level: 1 })).toBeVisible();
-
-  await page.getByRole('button', { name: 'Create New Instance' }).click();
-  const form = page.getByRole('form', { name: 'Create New Instance' });
+  await demoLogin(page.request);
+  const form = await openVmCreateForm(page);
   await expect(form.getByLabel('Stop after')).toHaveValue('');
   await expect(form.getByLabel('Terminate after')).toHaveValue('');
   await form.getByLabel('Stop after').selectOption({ label: '2 hours' });

@@ -1,5 +1,4 @@
-import type { Page } from '@playwright/test';
-import { expect, test, toastWith } from './fixtures';
+import { demoLogin, expect, test, toastWith } from './fixtures';
 
 /**
  * Idle stop on the VM dashboard (issue 23, parts 4 and 7; docs/decisions/019): the account
@@ -9,15 +8,10 @@ import { expect, test, toastWith } from './fixtures';
  */
 test.describe.configure({ timeout: 60_000 });
 
-async function demoLogin(page: Page) {
-  const res = await page.request.post('/api/login');
-  expect(res.ok()).toBeTruthy();
-}
-
 test('the account default reaches a new VM; the card shows and changes its idle stop', async ({
   page,
 }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await page.goto('/settings?tab=billing');
   await expect(page.getByLabel('Idle stop (default for new instances)')).toHaveValue('0');
   await page.getByLabel('Idle stop (default for new instances)').selectOption({

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { demoVisitorListings, expect, test } from './fixtures';
+import { demoVisitorListings, expect, rentOneHour, test } from './fixtures';
 
 /**
  * The web console page (opened from the VM dashboard). The e2e world has no real VM, so it
@@ -16,17 +16,7 @@ async function terminatedRental(page: Page): Promise<number> {
   const listings = await demoVisitorListings(page.request);
   const listing = listings.find((l) => l.availableCount > 0);
   if (!listing) throw new Error('no sandbox listing of its own to rent');
-  const rented = await page.request.post('/api/rentals', {
-    data: {
-      gpuListingId: listing.id,
-      providerId: listing.providerId,
-      durationHours: 1,
-      hourlyRate: listing.hourlyRate,
-      totalCost: listing.hourlyRate,
-    },
-  });
-  expect(rented.status()).toBe(201);
-  const { id } = (await rented.json()) as { id: number };
+  const { id } = await rentOneHour(page.request, listing);
   expect((await page.request.patch(`/api/rentals/${id}/stop`)).ok()).toBeTruthy();
   await expect(async () => {
     const res = await page.request.get(`/api/kvm/instances/${id}/console`);

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_TYPES } from '../shared/contracts/events';
 import { NONE_IN_ANY_THEME, seriousViolations, seriousViolationsInEveryTheme } from './axe';
-import { expect, test, toastWith } from './fixtures';
+import { demoLogin, expect, test, toastWith } from './fixtures';
 
 // Settings → Webhooks (issue 40, docs/decisions/027) against a real receiver: node:http on
 // 127.0.0.1, which the e2e server may reach (scripts/e2e-server.mjs sets
@@ -44,12 +44,6 @@ function verify(secret: string, { headers, body }: Received) {
   }) as { type: string; data: Record<string, unknown> };
 }
 
-/** Signs the page in as a fresh demo account (Demo Login: each visitor gets their own). */
-async function demoLogin(page: Page) {
-  const login = await page.request.post('/api/login');
-  expect(login.ok(), await login.text()).toBe(true);
-}
-
 async function openWebhooks(page: Page) {
   await page.goto('/settings?tab=webhooks');
   await expect(page.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute(
@@ -73,7 +67,7 @@ test('the settings page in the browser: add an endpoint, see its secret once, te
 }) => {
   test.setTimeout(90_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await demoLogin(page);
+  await demoLogin(page.request);
   await openWebhooks(page);
   await expect(page.getByText('No webhook endpoints yet.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'How to verify them' })).toHaveAttribute(
@@ -199,7 +193,7 @@ test('Settings → Webhooks with a delivery log has no serious violations in any
   page,
 }) => {
   test.setTimeout(120_000); // axe in three themes, then the phone
-  await demoLogin(page);
+  await demoLogin(page.request);
   const created = await page.request.post('/api/webhook-endpoints', {
     data: { url: receiver.url, types: ['*'], description: 'axe' },
   });
@@ -234,7 +228,7 @@ test('Settings → Webhooks with a delivery log has no serious violations in any
 test('the documentation explains events and webhooks, and Settings links to it', async ({
   page,
 }) => {
-  await demoLogin(page);
+  await demoLogin(page.request);
   await openWebhooks(page);
   await page.getByRole('link', { name: 'How to verify them' }).click();
   await expect(page).toHaveURL(/\/documentation#webhooks$/);
