@@ -9,7 +9,7 @@ import { usersService } from '../../users/service';
 import { DEFAULT_CONTAINER_TEMPLATE_IMAGES } from '../container-images';
 import type { InstancesContext } from '../context';
 import { imageUnavailable, offersTemplate } from '../image-offer';
-import type { Plans } from '../plans';
+import type { PlanName, Plans } from '../plans';
 import type { InstanceRow } from '../repo-rows';
 import type { CreateMeteredInput, Deadlines, IdleStop, RentOptions } from '../types';
 import { checkDeadlines, type DeadlineFields } from './deadlines';
@@ -53,9 +53,9 @@ export interface LaunchRequest {
    * or metered with a disk.
    */
   plan:
-    | { name: 'booked'; hours: number; quote?: { hourlyRate: string; totalCost: string } }
+    | { name: PlanName; hours: number; quote?: { hourlyRate: string; totalCost: string } }
     | {
-        name: 'metered';
+        name: PlanName;
         storageGb: number;
         /** The renter's "stop at" and "terminate at" (checked here; 400 names `deadlineFields`). */
         deadlines?: Deadlines;

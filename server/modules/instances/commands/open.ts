@@ -1,5 +1,11 @@
 import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
-import { hostNotReady, hostOffline, listingGpusMissing, notFound } from '../../../lib/errors';
+import {
+  gpusInUse,
+  hostNotReady,
+  hostOffline,
+  listingGpusMissing,
+  notFound,
+} from '../../../lib/errors';
 import { kindBlocker } from '../../hosts/kind-readiness';
 import { listingShare } from '../../listings/gpu-share';
 import { listingsService } from '../../listings/service';
@@ -85,7 +91,7 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
       const gpuIndexes = await listingsService.chooseGpu(
         tx,
         { id: 0, gpuListingId: unit.id },
-        plan.unitTaken,
+        gpusInUse,
         unit.pool,
       );
       const setup = spec.setup ?? {};

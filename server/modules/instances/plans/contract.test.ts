@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ReportedState } from '../../../../shared/rules/instance-lifecycle';
 import {
   computeMinuteMicros,
@@ -24,7 +24,7 @@ import { instanceMoney } from '../../public-api/billing';
 import { createInstancesContext } from '../context';
 import type { Instance } from '../repo-rows';
 import type { LaunchRequest } from '../service';
-import { createPlans, definePlan, type Plans, planNamed, termsNamed } from './index';
+import { createPlans, definePlan, forgetPlan, type Plans, planNamed, termsNamed } from './index';
 import { createPerMinutePlan } from './metered';
 import { meteredTerms } from './metered-terms';
 import type { PlanName, PlanTerms } from './plan';
@@ -39,9 +39,10 @@ import type { PlanName, PlanTerms } from './plan';
  *
  * Three plans: the two this server ships, and "spot", defined here only — a per-minute plan at
  * 40% of its listing's rate that may be preempted — to prove that a plan is added in plans/
- * alone. It is defined before the app (and its instance core) is made. (The api project runs
- * its files in one process, vitest's `isolate: false`: the registry keeps "spot" for the files
- * after this one, whose apps then have a plan with no instances.)
+ * alone. It is defined before the app (and its instance core) is made, and forgotten after the
+ * file (the api project runs its files in one process, vitest's `isolate: false`). Shown through
+ * the public API it would need its name in shared/contracts/billing-plans.ts: the API's list of
+ * plans is a public contract, changed on purpose.
  */
 const spotTerms: PlanTerms = {
   ...meteredTerms,
@@ -51,6 +52,7 @@ const spotTerms: PlanTerms = {
 definePlan(spotTerms, (ctx) =>
   createPerMinutePlan(ctx, { terms: spotTerms, rateOf: (r) => (r * 4n) / 10n }),
 );
+afterAll(() => forgetPlan(spotTerms.name));
 
 let t: TestApp;
 let w: World;
@@ -167,10 +169,9 @@ async function open(plan: PlanName): Promise<Life> {
   const { userId } = await t.signIn({ credits: CREDITS });
   const listing = await w.listing({ hourlyRate: LISTING_RATE, totalCount: 2 });
   // What a launch asks of a plan is the plan's own: hours for one paid up front, else a disk.
-  // LaunchRequest names the shipped plans only; the launch itself looks any plan up by name.
   const ask = (
     capabilities.escrowsUpFront ? { name: plan, hours: HOURS } : { name: plan, storageGb: DISK_GB }
-  ) as LaunchRequest['plan'];
+  ) satisfies LaunchRequest['plan'];
   const launched = await svc().launch(
     {
       userId,

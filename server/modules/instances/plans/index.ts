@@ -4,7 +4,7 @@ import type { Instance } from '../repo-rows';
 import { createBookedPlan } from './booked';
 import { createMeteredPlan } from './metered';
 import type { BillingPlan, PlanName, PlanTerms } from './plan';
-import { defineTerms, termsNamed } from './registry';
+import { defineTerms, forgetTerms, termsNamed } from './registry';
 
 export type {
   BillingPlan,
@@ -35,6 +35,13 @@ const FACTORIES = new Map<PlanName, PlanFactory>([
 export function definePlan(terms: PlanTerms, create: PlanFactory): void {
   defineTerms(terms);
   FACTORIES.set(terms.name, create);
+}
+
+/** Forgets a plan `definePlan` added (a test's plan, after its file: the api tests share a process). */
+export function forgetPlan(name: PlanName): void {
+  if (!FACTORIES.has(name) || name === 'booked' || name === 'metered') return;
+  forgetTerms(name);
+  FACTORIES.delete(name);
 }
 
 /** Every billing plan by its name (docs/decisions/016). */
