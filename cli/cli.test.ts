@@ -1,13 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicGpuListing, PublicInstance } from '../shared/contracts/public-api';
-import type { Io } from './commands/context';
 import { run } from './main';
 import { readLine } from './process-io';
+import { captureIo, type StubApi, startStubApi } from './test/harness';
 import { localTime, relative } from './time';
 
 /**
@@ -16,28 +13,15 @@ import { localTime, relative } from './time';
  */
 type Handler = (req: IncomingMessage, body: string) => { status?: number; json: unknown };
 let handler: Handler = () => ({ status: 404, json: {} });
-const seen: { method: string; url: string; body: string }[] = [];
-let server: Server;
+const seen: StubApi['seen'] = [];
+let api: StubApi;
 let apiUrl: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', body });
-      const answer = handler(req, body);
-      res.statusCode = answer.status ?? 200;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answer.json));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startStubApi((req, body) => handler(req, body), seen);
+  apiUrl = api.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => api.close());
 afterEach(() => {
   seen.length = 0;
   ran.length = 0;
@@ -46,30 +30,19 @@ afterEach(() => {
 const ran: string[][] = [];
 
 async function rentgpu(args: string[], options: { tty?: boolean } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    out: (text) => {
-      stdout += text;
+  const { io, stdout, stderr } = captureIo(
+    { apiUrl },
+    {
+      exec: async (command, args) => {
+        ran.push([command, ...args]);
+        return 0;
+      },
+      isTTY: options.tty ?? false,
+      pollMs: 5,
     },
-    err: (text) => {
-      stderr += text;
-    },
-    prompt: async () => '',
-    exec: async (command, args) => {
-      ran.push([command, ...args]);
-      return 0;
-    },
-    isTTY: options.tty ?? false,
-    env: {
-      apiKey: 'rgpu_test',
-      apiUrl,
-      configFile: path.join(tmpdir(), 'rentgpu-cli-unit', 'config.json'),
-    },
-    pollMs: 5,
-  };
+  );
   const code = await run(args, io);
-  return { code, stdout, stderr };
+  return { code, stdout: stdout(), stderr: stderr() };
 }
 
 function instance(changes: Partial<PublicInstance> = {}): PublicInstance {

@@ -1,12 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicInstance } from '../shared/contracts/public-api';
-import type { Io } from './commands/context';
 import { run } from './main';
 import { type Resolve, sshTargetRefusal } from './target-address';
+import { captureIo, type StubApi, startStubApi } from './test/harness';
 
 /** A resolver that answers `addresses` for every name. */
 const resolveTo =
@@ -48,11 +46,10 @@ describe('sshTargetRefusal: where the CLI runs ssh', () => {
 });
 
 describe('rentgpu instances ssh', () => {
-  let server: Server;
-  let apiUrl: string;
+  let api: StubApi;
   let sshHost = '127.0.0.1';
   beforeAll(async () => {
-    server = createServer((_req, res) => {
+    api = await startStubApi(() => {
       const instance: Partial<PublicInstance> = {
         id: 12,
         status: 'running',
@@ -62,40 +59,28 @@ describe('rentgpu instances ssh', () => {
         sshHostKey: null,
         actions: ['stop', 'terminate'],
       };
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ instance, warnings: [] }));
+      return { json: { instance, warnings: [] } };
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => api.close());
 
   async function ssh(args: string[], allowPrivateHostAddresses = false) {
-    let stdout = '';
-    let stderr = '';
     const ran: string[][] = [];
-    const io: Io = {
-      out: (text) => {
-        stdout += text;
-      },
-      err: (text) => {
-        stderr += text;
-      },
-      prompt: async () => '',
-      exec: async (command, execArgs) => {
-        ran.push([command, ...execArgs]);
-        return 0;
-      },
-      isTTY: false,
-      env: {
-        apiKey: 'rgpu_test',
-        apiUrl,
+    const { io, stdout, stderr } = captureIo(
+      {
+        apiUrl: api.url,
         configFile: path.join(tmpdir(), 'rentgpu-cli-target', 'config.json'),
         allowPrivateHostAddresses,
       },
-    };
+      {
+        exec: async (command, execArgs) => {
+          ran.push([command, ...execArgs]);
+          return 0;
+        },
+      },
+    );
     const code = await run(['instances', 'ssh', '12', ...args], io);
-    return { code, stdout, stderr, ran };
+    return { code, stdout: stdout(), stderr: stderr(), ran };
   }
 
   it('refuses a loopback or metadata address before anything is run or printed', async () => {

@@ -2,26 +2,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { run } from '../main';
-import type { Io } from './context';
+import { captureIo } from '../test/harness';
 import { deadlineBody, deadlineWords, durationArg } from './deadlines';
 
 /** An in-process `rentgpu` against `apiUrl` (nothing listens at the default). */
 async function rentgpu(args: string[], apiUrl = 'http://api.test') {
-  let out = '';
-  let err = '';
-  const io: Io = {
-    out: (s) => {
-      out += s;
-    },
-    err: (s) => {
-      err += s;
-    },
-    prompt: async () => '',
-    exec: async () => 0,
-    isTTY: false,
-    env: { apiKey: 'rgpu_test', apiUrl, configFile: '/nonexistent/config.json' },
-  };
+  const { io, stdout, stderr } = captureIo({ apiUrl, configFile: '/nonexistent/config.json' });
   const code = await run(args, io);
+  const out = stdout();
+  const err = stderr();
   const brace = err.indexOf('{');
   return { code, out, err, body: brace >= 0 ? JSON.parse(err.slice(brace)) : undefined };
 }

@@ -1,11 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPage, EventView } from '../../shared/contracts/events';
 import { run } from '../main';
-import type { Io } from './context';
+import { captureIo, type StubAnswer, type StubApi, startStubApi } from '../test/harness';
 import { eventLine, eventSummary } from './event-views';
 
 /**
@@ -14,50 +11,27 @@ import { eventLine, eventSummary } from './event-views';
  * connection) and reads what the CLI asked and printed. The real app: cli-events.test.ts in
  * server/modules/public-api.
  */
-type Answer = { status?: number; json?: unknown } | 'drop';
-type Handler = (req: IncomingMessage, url: URL, body: string) => Answer | Promise<Answer>;
+type Handler = (req: IncomingMessage, url: URL, body: string) => StubAnswer | Promise<StubAnswer>;
 let handler: Handler = () => ({ status: 404, json: {} });
-const seen: { method: string; url: string; body: string }[] = [];
-/** Calls the stub still holds: a test's end lets them go. */
-const held = new Set<ServerResponse>();
-let server: Server;
+const seen: StubApi['seen'] = [];
+let api: StubApi;
 let apiUrl: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', async () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', body });
-      held.add(res);
-      res.on('close', () => held.delete(res));
-      const answer = await handler(req, new URL(req.url ?? '/', 'http://stub'), body);
-      if (answer === 'drop') {
-        req.socket.destroy();
-        return;
-      }
-      if (res.destroyed) return;
-      res.statusCode = answer.status ?? 200;
-      if (answer.json === undefined) {
-        res.end();
-        return;
-      }
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answer.json));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startStubApi(
+    (req, body) => handler(req, new URL(req.url ?? '/', 'http://stub'), body),
+    seen,
+  );
+  apiUrl = api.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => api.close());
 afterEach(async () => {
   // A call the CLI gave up on (stopped) may reach the stub a moment later: let it land here,
   // not in the next test.
   await new Promise((resolve) => setTimeout(resolve, 30));
   seen.length = 0;
-  for (const res of held) res.destroy();
+  // Calls the stub still holds: a test's end lets them go.
+  for (const res of api.held) res.destroy();
 });
 
 interface Run {
@@ -69,37 +43,25 @@ interface Run {
 }
 
 function start(args: string[], options: { tty?: boolean } = {}): Run {
-  let stdout = '';
-  let stderr = '';
   let stop: (() => void) | undefined;
-  const io: Io = {
-    out: (text) => {
-      stdout += text;
+  const { io, stdout, stderr } = captureIo(
+    { apiUrl },
+    {
+      isTTY: options.tty ?? false,
+      pollMs: 5,
+      retryMs: 5,
+      onInterrupt: (s) => {
+        stop = s;
+        return () => {
+          stop = undefined;
+        };
+      },
     },
-    err: (text) => {
-      stderr += text;
-    },
-    prompt: async () => '',
-    exec: async () => 0,
-    isTTY: options.tty ?? false,
-    env: {
-      apiKey: 'rgpu_test',
-      apiUrl,
-      configFile: path.join(tmpdir(), 'rentgpu-cli-unit', 'config.json'),
-    },
-    pollMs: 5,
-    retryMs: 5,
-    onInterrupt: (s) => {
-      stop = s;
-      return () => {
-        stop = undefined;
-      };
-    },
-  };
+  );
   return {
     code: run(args, io),
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout,
+    stderr,
     interrupt: () => stop?.(),
   };
 }
@@ -324,7 +286,7 @@ describe('events tail', () => {
     handler = (_req, url) => {
       if (url.searchParams.get('after') === 'evt_20') return { json: page([event(21)]) };
       holding = true;
-      return new Promise<Answer>(() => {}); // the long poll: nothing new
+      return new Promise<StubAnswer>(() => {}); // the long poll: nothing new
     };
     const r = start(['events', 'tail', '--after', 'evt_20']);
     await until(() => holding, 'the second call held');
@@ -334,7 +296,7 @@ describe('events tail', () => {
     expect(r.stderr()).toContain(
       'Stopped after evt_21 (go on from there: rentgpu events tail --after evt_21).',
     );
-    await until(() => held.size === 0, 'the held call closed by the CLI');
+    await until(() => api.held.size === 0, 'the held call closed by the CLI');
   });
 
   it('survives a dropped connection and a 503 with a backoff, then goes on from the same cursor', async () => {

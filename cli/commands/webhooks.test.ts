@@ -1,7 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type {
   WebhookDeliveryView,
@@ -9,7 +6,7 @@ import type {
   WebhookEndpointWithSecret,
 } from '../../shared/contracts/webhooks';
 import { run } from '../main';
-import type { Io } from './context';
+import { captureIo, type StubApi, startStubApi } from '../test/harness';
 
 /**
  * `webhooks …` through `run`, against a stub of the public API (as cli/cli.test.ts does): what
@@ -17,57 +14,21 @@ import type { Io } from './context';
  */
 type Handler = (req: IncomingMessage, body: string) => { status?: number; json?: unknown };
 let handler: Handler = () => ({ status: 404, json: {} });
-const seen: { method: string; url: string; body: string }[] = [];
-let server: Server;
-let apiUrl: string;
+const seen: StubApi['seen'] = [];
+let api: StubApi;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', body });
-      const answer = handler(req, body);
-      res.statusCode = answer.status ?? 200;
-      if (answer.json === undefined) {
-        res.end();
-        return;
-      }
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(answer.json));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startStubApi((req, body) => handler(req, body), seen);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => api.close());
 afterEach(() => {
   seen.length = 0;
 });
 
 async function rentgpu(args: string[], options: { tty?: boolean } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    out: (text) => {
-      stdout += text;
-    },
-    err: (text) => {
-      stderr += text;
-    },
-    prompt: async () => '',
-    exec: async () => 0,
-    isTTY: options.tty ?? false,
-    env: {
-      apiKey: 'rgpu_test',
-      apiUrl,
-      configFile: path.join(tmpdir(), 'rentgpu-cli-unit', 'config.json'),
-    },
-  };
+  const { io, stdout, stderr } = captureIo({ apiUrl: api.url }, { isTTY: options.tty ?? false });
   const code = await run(args, io);
-  return { code, stdout, stderr };
+  return { code, stdout: stdout(), stderr: stderr() };
 }
 
 const ID = '0b9c3f3e-7c1a-4d0e-9a55-2f7d5d1f0a11';
