@@ -30,6 +30,29 @@ export async function apiRequest(
   return res;
 }
 
+/** apiRequest's answer read as JSON of type T (the type is the caller's word; nothing checks it). */
+export async function apiJson<T>(
+  method: string,
+  url: string,
+  data?: unknown,
+  options: { idempotencyKey?: string } = {},
+): Promise<T> {
+  const res = await apiRequest(method, url, data, options);
+  return (await res.json()) as T;
+}
+
+/** One attempt of a request whose retries carry the same Idempotency-Key. */
+export interface Idempotent<B> {
+  body: B;
+  idempotencyKey: string;
+}
+
+/** A POST of an Idempotent body to url, its answer read as JSON of type R. */
+export const idempotentPost =
+  <B, R>(url: string) =>
+  ({ body, idempotencyKey }: Idempotent<B>) =>
+    apiJson<R>('POST', url, body, { idempotencyKey });
+
 type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 /** A GET of a JSON answer; with on401 'returnNull' a 401 means "no data", not an error. */

@@ -1,21 +1,17 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProviderApplicationView } from '../../../../shared/contracts/provider-application';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { adminKeys } from './keys';
 
 /** Approves an application: the applicant gets their provider profile and an e-mail. */
-export async function approveProviderApplication(id: string): Promise<ProviderApplicationView> {
-  const res = await apiRequest(
+export const approveProviderApplication = (id: string) =>
+  apiJson<ProviderApplicationView>(
     'POST',
     `/api/admin/provider-applications/${encodeURIComponent(id)}/approve`,
   );
-  return (await res.json()) as ProviderApplicationView;
-}
 
 export function useApproveProviderApplication() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: approveProviderApplication,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.providerApplications }),
+  return useRefreshingMutation(approveProviderApplication, [adminKeys.providerApplications], {
+    when: 'settled',
   });
 }

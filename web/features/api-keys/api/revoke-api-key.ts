@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { API_KEYS_KEY } from './get-api-keys';
 
 export async function revokeApiKey(id: string): Promise<void> {
@@ -7,9 +7,5 @@ export async function revokeApiKey(id: string): Promise<void> {
 }
 
 export function useRevokeApiKey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: revokeApiKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: API_KEYS_KEY }),
-  });
+  return useRefreshingMutation(revokeApiKey, [API_KEYS_KEY]);
 }

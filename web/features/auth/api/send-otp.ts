@@ -1,10 +1,9 @@
 import type { MessageResponse, SendOtpBody } from '../../../../shared/contracts/auth';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 import { useAction } from '../../../lib/use-action';
 
-export async function sendOtp(body: SendOtpBody): Promise<MessageResponse> {
-  const res = await apiRequest('POST', '/api/auth/send-otp', body);
-  return (await res.json()) as MessageResponse;
+export function sendOtp(body: SendOtpBody): Promise<MessageResponse> {
+  return apiJson<MessageResponse>('POST', '/api/auth/send-otp', body);
 }
 
 export function useSendOtp() {

@@ -4,22 +4,20 @@ import type {
   VerifyTwoFactorBody,
 } from '../../../../shared/contracts/two-factor';
 import type { SignInResponse } from '../../../../shared/contracts/user';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 import { useAction } from '../../../lib/use-action';
 
 /** A session, or (two-factor on) a challenge for the app code. */
-export async function verifyOtp(body: VerifyOtpBody): Promise<VerifyOtpResponse> {
-  const res = await apiRequest('POST', '/api/auth/verify-otp', body);
-  return (await res.json()) as VerifyOtpResponse;
+export function verifyOtp(body: VerifyOtpBody): Promise<VerifyOtpResponse> {
+  return apiJson<VerifyOtpResponse>('POST', '/api/auth/verify-otp', body);
 }
 
 export function useVerifyOtp() {
   return useAction(verifyOtp);
 }
 
-export async function verifyTwoFactor(body: VerifyTwoFactorBody): Promise<SignInResponse> {
-  const res = await apiRequest('POST', '/api/auth/verify-two-factor', body);
-  return (await res.json()) as SignInResponse;
+export function verifyTwoFactor(body: VerifyTwoFactorBody): Promise<SignInResponse> {
+  return apiJson<SignInResponse>('POST', '/api/auth/verify-two-factor', body);
 }
 
 export function useVerifyTwoFactor() {

@@ -1,5 +1,5 @@
 import type { ConsoleView } from '../../../../shared/contracts/console';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 
 const consolePath = (instanceId: number) => `/api/kvm/instances/${instanceId}/console`;
 
@@ -7,9 +7,8 @@ const consolePath = (instanceId: number) => `/api/kvm/instances/${instanceId}/co
  * Whether the console of an instance can open now: the view, or an error whose message the
  * server wrote (not the caller's: not found; not running; no console key).
  */
-export async function getConsoleStatus(instanceId: number): Promise<ConsoleView> {
-  const res = await apiRequest('GET', consolePath(instanceId));
-  return (await res.json()) as ConsoleView;
+export function getConsoleStatus(instanceId: number): Promise<ConsoleView> {
+  return apiJson<ConsoleView>('GET', consolePath(instanceId));
 }
 
 /** The same path as a WebSocket address on this site, with the terminal's size. */

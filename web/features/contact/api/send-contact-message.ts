@@ -3,15 +3,9 @@ import type {
   SendContactMessageBody,
   SendContactMessageResponse,
 } from '../../../../shared/contracts/contact';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 
-export async function sendContactMessage(
-  body: SendContactMessageBody,
-): Promise<SendContactMessageResponse> {
-  const res = await apiRequest('POST', '/api/contact', body);
-  return (await res.json()) as SendContactMessageResponse;
-}
+export const sendContactMessage = (body: SendContactMessageBody) =>
+  apiJson<SendContactMessageResponse>('POST', '/api/contact', body);
 
-export function useSendContactMessage() {
-  return useMutation({ mutationFn: sendContactMessage });
-}
+export const useSendContactMessage = () => useMutation({ mutationFn: sendContactMessage });

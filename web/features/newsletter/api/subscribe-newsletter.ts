@@ -3,15 +3,9 @@ import type {
   SubscribeNewsletterBody,
   SubscribeNewsletterResponse,
 } from '../../../../shared/contracts/newsletter';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 
-export async function subscribeNewsletter(
-  body: SubscribeNewsletterBody,
-): Promise<SubscribeNewsletterResponse> {
-  const res = await apiRequest('POST', '/api/newsletter/subscribe', body);
-  return (await res.json()) as SubscribeNewsletterResponse;
-}
+export const subscribeNewsletter = (body: SubscribeNewsletterBody) =>
+  apiJson<SubscribeNewsletterResponse>('POST', '/api/newsletter/subscribe', body);
 
-export function useSubscribeNewsletter() {
-  return useMutation({ mutationFn: subscribeNewsletter });
-}
+export const useSubscribeNewsletter = () => useMutation({ mutationFn: subscribeNewsletter });

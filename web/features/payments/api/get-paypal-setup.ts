@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PaypalSetupResponse } from '../../../../shared/contracts/payments';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 
 const URL = '/api/payments/paypal/setup';
 
-export async function getPaypalSetup(): Promise<PaypalSetupResponse> {
-  const res = await apiRequest('GET', URL);
-  return (await res.json()) as PaypalSetupResponse;
+export function getPaypalSetup(): Promise<PaypalSetupResponse> {
+  return apiJson<PaypalSetupResponse>('GET', URL);
 }
 
 export const paypalSetupQueryOptions = () =>

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SpendingSummary } from '../../../../shared/contracts/payments';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 
 export const SPENDING_SUMMARY_KEY = ['/api/payments/summary'] as const;
 
-export async function getSpendingSummary(): Promise<SpendingSummary> {
-  const res = await apiRequest('GET', SPENDING_SUMMARY_KEY[0]);
-  return (await res.json()) as SpendingSummary;
+export function getSpendingSummary(): Promise<SpendingSummary> {
+  return apiJson<SpendingSummary>('GET', SPENDING_SUMMARY_KEY[0]);
 }
 
 /** Refetched on mount: the figures move with every rental and purchase. */

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { LISTINGS_KEY, MARKETPLACE_STATS_KEY, providerKeys } from './keys';
 
 /** The body the Add New GPU Listing dialog sends (POST /api/gpu-listings). */
@@ -22,22 +22,14 @@ export interface CreateListingPayload {
   hostId?: string;
 }
 
-export async function createListing(payload: CreateListingPayload): Promise<GpuListingView> {
-  const res = await apiRequest('POST', '/api/gpu-listings', payload);
-  return (await res.json()) as GpuListingView;
-}
+export const createListing = (payload: CreateListingPayload) =>
+  apiJson<GpuListingView>('POST', '/api/gpu-listings', payload);
 
 /** On success the provider's listings, the marketplace's listings and its stats refresh. */
 export function useCreateListing() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createListing,
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: LISTINGS_KEY }),
-        queryClient.invalidateQueries({ queryKey: MARKETPLACE_STATS_KEY }),
-        queryClient.invalidateQueries({ queryKey: providerKeys.hosts }),
-      ]);
-    },
-  });
+  return useRefreshingMutation(createListing, [
+    LISTINGS_KEY,
+    MARKETPLACE_STATS_KEY,
+    providerKeys.hosts,
+  ]);
 }

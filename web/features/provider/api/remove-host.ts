@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { providerKeys } from './keys';
 
 /** Removes a host; the server refuses (409 HOST_IN_USE) while listings or instances use it. */
@@ -8,9 +8,5 @@ export async function removeHost(hostId: string): Promise<void> {
 }
 
 export function useRemoveHost() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeHost,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: providerKeys.hosts }),
-  });
+  return useRefreshingMutation(removeHost, [providerKeys.hosts]);
 }

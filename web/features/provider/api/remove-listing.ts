@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { LISTINGS_KEY, MARKETPLACE_STATS_KEY } from './keys';
 
 /** Removes a listing; the server refuses (409) while it has active rentals. */
@@ -8,14 +8,5 @@ export async function removeListing(id: number): Promise<void> {
 }
 
 export function useRemoveListing() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeListing,
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: LISTINGS_KEY }),
-        queryClient.invalidateQueries({ queryKey: MARKETPLACE_STATS_KEY }),
-      ]);
-    },
-  });
+  return useRefreshingMutation(removeListing, [LISTINGS_KEY, MARKETPLACE_STATS_KEY]);
 }

@@ -1,21 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateHostResponse } from '../../../../shared/contracts/hosts';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { providerKeys } from './keys';
 
 /** A new enrolment token for a host awaiting enrolment; the previous one stops working. */
-export async function renewEnrolment(hostId: string): Promise<CreateHostResponse> {
-  const res = await apiRequest(
+export const renewEnrolment = (hostId: string) =>
+  apiJson<CreateHostResponse>(
     'POST',
     `/api/providers/hosts/${encodeURIComponent(hostId)}/enrolment`,
   );
-  return (await res.json()) as CreateHostResponse;
-}
 
 export function useRenewEnrolment() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: renewEnrolment,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: providerKeys.hosts }),
-  });
+  return useRefreshingMutation(renewEnrolment, [providerKeys.hosts]);
 }

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { LISTINGS_KEY, MARKETPLACE_STATS_KEY, providerKeys } from './keys';
 
 /** The fields the Edit dialog may change; only the changed ones are sent. */
@@ -14,27 +14,13 @@ export interface UpdateListingChanges {
   hostId?: string | null;
 }
 
-export async function updateListing({
-  id,
-  changes,
-}: {
-  id: number;
-  changes: UpdateListingChanges;
-}): Promise<GpuListingView> {
-  const res = await apiRequest('PATCH', `/api/gpu-listings/${id}`, changes);
-  return (await res.json()) as GpuListingView;
-}
+export const updateListing = ({ id, changes }: { id: number; changes: UpdateListingChanges }) =>
+  apiJson<GpuListingView>('PATCH', `/api/gpu-listings/${id}`, changes);
 
 export function useUpdateListing() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateListing,
-    onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: LISTINGS_KEY }),
-        queryClient.invalidateQueries({ queryKey: MARKETPLACE_STATS_KEY }),
-        queryClient.invalidateQueries({ queryKey: providerKeys.hosts }),
-      ]);
-    },
-  });
+  return useRefreshingMutation(updateListing, [
+    LISTINGS_KEY,
+    MARKETPLACE_STATS_KEY,
+    providerKeys.hosts,
+  ]);
 }

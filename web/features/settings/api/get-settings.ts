@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UserSettings } from '../../../../shared/contracts/settings';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 
 export const settingsKey = (userId: string) => ['/api/users', userId, 'settings'] as const;
 
-export async function getSettings(userId: string): Promise<UserSettings> {
-  const res = await apiRequest('GET', `/api/users/${userId}/settings`);
-  return (await res.json()) as UserSettings;
+export function getSettings(userId: string): Promise<UserSettings> {
+  return apiJson<UserSettings>('GET', `/api/users/${userId}/settings`);
 }
 
 /** Read from the server each time the page opens. */

@@ -1,15 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserSettings } from '../../../../shared/contracts/settings';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 import { CURRENT_USER_KEY } from '../../../lib/query-keys';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { settingsKey } from './get-settings';
 
-export async function updateSettings(
-  userId: string,
-  settings: UserSettings,
-): Promise<UserSettings> {
-  const res = await apiRequest('PATCH', `/api/users/${userId}/settings`, settings);
-  return (await res.json()) as UserSettings;
+export function updateSettings(userId: string, settings: UserSettings): Promise<UserSettings> {
+  return apiJson<UserSettings>('PATCH', `/api/users/${userId}/settings`, settings);
 }
 
 /**
@@ -17,12 +13,9 @@ export async function updateSettings(
  * language and theme, so it is refreshed too: marketplace prices follow at once.
  */
 export function useUpdateSettings(userId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (settings: UserSettings) => updateSettings(userId, settings),
-    onSuccess: async (saved) => {
-      queryClient.setQueryData(settingsKey(userId), saved);
-      await queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
-    },
-  });
+  return useRefreshingMutation(
+    (settings: UserSettings) => updateSettings(userId, settings),
+    [CURRENT_USER_KEY],
+    { cacheAs: settingsKey(userId) },
+  );
 }

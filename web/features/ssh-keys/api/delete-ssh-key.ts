@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { SSH_KEYS_KEY } from './get-ssh-keys';
 
 export async function deleteSshKey(id: string): Promise<void> {
@@ -7,9 +7,5 @@ export async function deleteSshKey(id: string): Promise<void> {
 }
 
 export function useDeleteSshKey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteSshKey,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: SSH_KEYS_KEY }),
-  });
+  return useRefreshingMutation(deleteSshKey, [SSH_KEYS_KEY]);
 }

@@ -1,22 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateVmBody, VmInstanceView } from '../../../../shared/contracts/kvm';
-import { apiRequest } from '../../../lib/api-client';
-import { refreshAfterVmAction } from './invalidate';
+import { idempotentPost } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
+import { vmActionKeys } from './invalidate';
 
-export async function createVm(input: {
-  body: CreateVmBody;
-  idempotencyKey: string;
-}): Promise<VmInstanceView> {
-  const res = await apiRequest('POST', '/api/kvm/instances', input.body, {
-    idempotencyKey: input.idempotencyKey,
-  });
-  return (await res.json()) as VmInstanceView;
-}
+export const createVm = idempotentPost<CreateVmBody, VmInstanceView>('/api/kvm/instances');
 
 export function useCreateVm() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: createVm,
-    onSuccess: () => refreshAfterVmAction(queryClient, 'create'),
-  });
+  return useRefreshingMutation(createVm, vmActionKeys('create'));
 }

@@ -1,17 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { VmActionAnswer } from '../../../../shared/contracts/kvm';
-import { apiRequest } from '../../../lib/api-client';
-import { refreshAfterVmAction } from './invalidate';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
+import { vmActionKeys } from './invalidate';
 
-export async function startVm(id: number): Promise<VmActionAnswer> {
-  const res = await apiRequest('POST', `/api/kvm/instances/${id}/start`);
-  return (await res.json()) as VmActionAnswer;
-}
+export const startVm = (id: number) =>
+  apiJson<VmActionAnswer>('POST', `/api/kvm/instances/${id}/start`);
 
 export function useStartVm() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: startVm,
-    onSuccess: () => refreshAfterVmAction(queryClient, 'start'),
-  });
+  return useRefreshingMutation(startVm, vmActionKeys('start'));
 }

@@ -1,17 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { VmActionAnswer } from '../../../../shared/contracts/kvm';
-import { apiRequest } from '../../../lib/api-client';
-import { refreshAfterVmAction } from './invalidate';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
+import { vmActionKeys } from './invalidate';
 
-export async function terminateVm(id: number): Promise<VmActionAnswer> {
-  const res = await apiRequest('DELETE', `/api/kvm/instances/${id}`);
-  return (await res.json()) as VmActionAnswer;
-}
+export const terminateVm = (id: number) =>
+  apiJson<VmActionAnswer>('DELETE', `/api/kvm/instances/${id}`);
 
 export function useTerminateVm() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: terminateVm,
-    onSuccess: () => refreshAfterVmAction(queryClient, 'terminate'),
-  });
+  return useRefreshingMutation(terminateVm, vmActionKeys('terminate'));
 }

@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { WEBHOOK_ENDPOINTS_KEY, webhookEndpointUrl } from './keys';
 
 /** Deletes an endpoint: nothing more is sent to it, pending deliveries included. */
@@ -8,9 +8,5 @@ export async function deleteWebhookEndpoint(id: string): Promise<void> {
 }
 
 export function useDeleteWebhookEndpoint() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteWebhookEndpoint,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: WEBHOOK_ENDPOINTS_KEY }),
-  });
+  return useRefreshingMutation(deleteWebhookEndpoint, [WEBHOOK_ENDPOINTS_KEY]);
 }

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { WebhookEndpointView } from '../../../../shared/contracts/webhooks';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
 import { WEBHOOK_ENDPOINTS_KEY } from './keys';
 
-export async function getWebhookEndpoints(): Promise<WebhookEndpointView[]> {
-  const res = await apiRequest('GET', WEBHOOK_ENDPOINTS_KEY[0]);
-  return (await res.json()) as WebhookEndpointView[];
+export function getWebhookEndpoints(): Promise<WebhookEndpointView[]> {
+  return apiJson<WebhookEndpointView[]>('GET', WEBHOOK_ENDPOINTS_KEY[0]);
 }
 
 export const webhookEndpointsQuery = () =>

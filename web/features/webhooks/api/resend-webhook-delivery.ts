@@ -1,27 +1,21 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookDeliveryView } from '../../../../shared/contracts/webhooks';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { WEBHOOK_ENDPOINTS_KEY, webhookEndpointUrl } from './keys';
 
 /** Sends one delivery again now (the same event and webhook-id, so receivers deduplicate). */
-export async function resendWebhookDelivery({
+export const resendWebhookDelivery = ({
   endpointId,
   deliveryId,
 }: {
   endpointId: string;
   deliveryId: string;
-}): Promise<WebhookDeliveryView> {
-  const res = await apiRequest(
+}) =>
+  apiJson<WebhookDeliveryView>(
     'POST',
     `${webhookEndpointUrl(endpointId)}/deliveries/${deliveryId}/resend`,
   );
-  return (await res.json()) as WebhookDeliveryView;
-}
 
 export function useResendWebhookDelivery() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: resendWebhookDelivery,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: WEBHOOK_ENDPOINTS_KEY }),
-  });
+  return useRefreshingMutation(resendWebhookDelivery, [WEBHOOK_ENDPOINTS_KEY]);
 }

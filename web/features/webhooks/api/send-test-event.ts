@@ -1,19 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { WebhookTestAnswer } from '../../../../shared/contracts/webhooks';
-import { apiRequest } from '../../../lib/api-client';
+import { apiJson } from '../../../lib/api-client';
+import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { WEBHOOK_ENDPOINTS_KEY, webhookEndpointUrl } from './keys';
 
 /** Writes a `test.ping` event for one endpoint (a delivery like any other, in its log). */
-export async function sendTestEvent(id: string): Promise<WebhookTestAnswer> {
-  const res = await apiRequest('POST', `${webhookEndpointUrl(id)}/test`);
-  return (await res.json()) as WebhookTestAnswer;
-}
+export const sendTestEvent = (id: string) =>
+  apiJson<WebhookTestAnswer>('POST', `${webhookEndpointUrl(id)}/test`);
 
 export function useSendTestEvent() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: sendTestEvent,
-    // The endpoint's pending count and its log.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: WEBHOOK_ENDPOINTS_KEY }),
-  });
+  // The endpoint's pending count and its log.
+  return useRefreshingMutation(sendTestEvent, [WEBHOOK_ENDPOINTS_KEY]);
 }
