@@ -7,20 +7,20 @@ import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { storeFlags, storePodman } from '../agent/container/test-store';
-import {
-  type AgentProcess,
-  FAKE_NVIDIA_SMI,
-  GUEST_DIR,
-  qemuPidsOf,
-  REPO_DIR,
-  spawnAgent,
-  ssh,
-} from '../agent/test/helpers';
+import { type AgentProcess, REPO_DIR, ssh } from '../agent/test/helpers';
 import { hosts, instances } from '../server/db/schema';
-import { createTestApp, type TestApp } from '../server/test/app';
-import { world } from '../server/test/world';
+import type { TestApp } from '../server/test/app';
+import type { world } from '../server/test/world';
 import { openConsoleSocket } from '../server/test/ws-client';
-import { until } from './helpers';
+import {
+  addHost,
+  killAgentAndGuests,
+  listeningTestApp,
+  listHostGpus,
+  renterWithSshKey,
+  spawnLabAgent,
+  until,
+} from './helpers';
 
 /**
  * A renter gets a container on a provider's host (docs/decisions/025), end to end on this
@@ -65,32 +65,17 @@ const podman = async (...args: string[]) => storePodman(BASE).run(args);
 
 /** The agent with both drivers, on this run's Podman store, CDI kind and port ranges. */
 function startAgent(extra: Record<string, string> = {}) {
-  const started = spawnAgent({
-    RENTGPU_SERVER_URL: url,
-    AGENT_STATE_DIR: path.join(tmp, 'state'),
-    AGENT_HEARTBEAT_INTERVAL_MS: '500',
-    AGENT_UPDATE_INTERVAL_MS: '5000',
-    AGENT_NVIDIA_SMI: FAKE_NVIDIA_SMI,
+  return spawnLabAgent(url, path.join(tmp, 'state'), {
     AGENT_NVIDIA_CTK: path.join(REPO_DIR, 'agent/test/fake-nvidia-ctk'),
     AGENT_DRIVERS: 'vm,container',
     AGENT_PODMAN_FLAGS: PODMAN_FLAGS.join(' '),
     AGENT_CDI_KIND: CDI_KIND,
     AGENT_CONTAINER_SSH_PORTS: `${CONTAINER_PORTS}-${CONTAINER_PORTS + 19}`,
-    AGENT_BASE_IMAGE: path.join(GUEST_DIR, 'base.qcow2'),
-    AGENT_GUEST_KERNEL: path.join(GUEST_DIR, 'vmlinuz'),
-    AGENT_GUEST_INITRD: path.join(GUEST_DIR, 'initrd.img'),
-    AGENT_ALLOW_SOFTWARE_EMULATION: 'true',
-    AGENT_GPU_PASSTHROUGH: 'false',
-    AGENT_LISTEN_HOST: '127.0.0.1',
-    AGENT_PUBLIC_HOST: '127.0.0.1',
     AGENT_SSH_PORTS: '22700-22719',
     AGENT_VNC_DISPLAYS: '70-79',
-    AGENT_BOOT_TIMEOUT_MS: '240000',
     AGENT_STOP_TIMEOUT_MS: '5000',
-    AGENT_GUEST_MEMORY_MIB: '1024',
     ...extra,
   });
-  return started;
 }
 
 beforeAll(async () => {
@@ -121,19 +106,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-ct-'));
   key = path.join(tmp, 'renter');
   await exec('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
-  t = await createTestApp({
-    env: {
-      PROVISIONING_TIMEOUT_MS: '600000',
-      AGENT_HEARTBEAT_INTERVAL_MS: '1000',
-      // The agent runs on this machine and reports 127.0.0.1: a lab, said explicitly.
-      ALLOW_PRIVATE_HOST_ADDRESSES: '1',
-    },
-  });
-  w = world(t);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  url = `http://127.0.0.1:${address.port}`;
+  ({ t, w, url } = await listeningTestApp());
 }, 900_000);
 
 beforeEach((ctx) => {
@@ -144,14 +117,7 @@ beforeEach((ctx) => {
 
 afterAll(async () => {
   if (figures.length) console.log(`[container e2e] measured:\n  ${figures.join('\n  ')}`);
-  if (agent) {
-    agent.child.kill('SIGKILL');
-    await agent.exited;
-  }
-  const rows = t ? await t.database.db.select({ id: instances.id }).from(instances) : [];
-  for (const row of rows) {
-    for (const pid of await qemuPidsOf(String(row.id))) process.kill(pid, 'SIGKILL');
-  }
+  await killAgentAndGuests(t, agent);
   // Everything this run made in Podman, its networks and firewall rules with them.
   const ids = (await podman('ps', '-aq', '--filter', `name=^${NAME_PREFIX}`).catch(() => ''))
     .split('\n')
@@ -168,6 +134,17 @@ afterAll(async () => {
 
 const instanceRow = async (id: number) =>
   (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0];
+
+/** A new API key of the renter's that reads and writes (made in Settings). */
+async function readWriteKey(renter: { cookie: string }, name: string) {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/auth/api-keys',
+    cookie: renter.cookie,
+    payload: { name, permissions: ['read', 'write'] },
+  });
+  return res.json().key as string;
+}
 
 /** The public API with the renter's key. */
 async function v1(apiKey: string, method: string, route: string, body?: unknown) {
@@ -264,17 +241,7 @@ describe('provider host → agent → real container → renter over SSH', () =>
 
   it('enrols a host running VMs and containers; a renter rents a container through v1 and logs in', async () => {
     const provider = await w.provider();
-    const added = await t.request({
-      method: 'POST',
-      url: '/api/providers/hosts',
-      cookie: provider.cookie,
-      payload: { name: 'container box' },
-    });
-    expect(added.statusCode).toBe(201);
-    const { host, enrolment } = added.json() as {
-      host: { id: string };
-      enrolment: { token: string };
-    };
+    const { host, enrolment } = await addHost(t, provider, 'container box');
     agent = startAgent({ AGENT_ENROLL_TOKEN: enrolment.token });
 
     // Ready for both kinds: containers through CDI (every GPU named), VMs emulated (tests).
@@ -290,24 +257,7 @@ describe('provider host → agent → real container → renter over SSH', () =>
     expect(enrolled.readiness?.kinds?.container.readyGpus).toEqual([0, 1]);
     expect(enrolled.readiness?.kinds?.vm.ready).toBe(true);
 
-    const listed = await t.request({
-      method: 'POST',
-      url: '/api/gpu-listings',
-      cookie: provider.cookie,
-      payload: {
-        providerId: provider.providerId,
-        model: 'H100',
-        memory: '80GB',
-        location: 'Basement, Berlin',
-        hourlyRate: '1.20',
-        totalCount: 2,
-        availableCount: 2,
-        hostId: host.id,
-        specifications: JSON.stringify({ bandwidth: '1 Gbps' }),
-      },
-    });
-    expect(listed.statusCode).toBe(201);
-    listingId = (listed.json() as { id: number }).id;
+    listingId = (await listHostGpus(t, provider, host.id)).id;
     const market = await t.request({ method: 'GET', url: '/api/gpu-listings?kind=container' });
     const shown = (market.json() as { id: number; kinds: string[] }[]).find(
       (l) => l.id === listingId,
@@ -315,25 +265,8 @@ describe('provider host → agent → real container → renter over SSH', () =>
     expect(shown?.kinds).toEqual(['vm', 'container']);
 
     // The renter: an SSH key in Settings, an API key, and a container through v1.
-    const renter = await t.signIn({ credits: '100.00' });
-    const publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
-    expect(
-      (
-        await t.request({
-          method: 'POST',
-          url: '/api/ssh-keys',
-          cookie: renter.cookie,
-          payload: { name: 'laptop', publicKey },
-        })
-      ).statusCode,
-    ).toBe(201);
-    const keyRes = await t.request({
-      method: 'POST',
-      url: '/api/auth/api-keys',
-      cookie: renter.cookie,
-      payload: { name: 'system', permissions: ['read', 'write'] },
-    });
-    apiKey = keyRes.json().key as string;
+    const renter = await renterWithSshKey(t, key);
+    apiKey = await readWriteKey(renter, 'system');
 
     const createdAt = Date.now();
     // With a template (ubuntu22, its image replaced by this run's): the platform's console key
@@ -440,21 +373,7 @@ describe('provider host → agent → real container → renter over SSH', () =>
   });
 
   it('click → SSH login: a container with its image held and a VM, in the same run', async () => {
-    const renter = await t.signIn({ credits: '100.00' });
-    const publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
-    await t.request({
-      method: 'POST',
-      url: '/api/ssh-keys',
-      cookie: renter.cookie,
-      payload: { name: 'laptop', publicKey },
-    });
-    const keyRes = await t.request({
-      method: 'POST',
-      url: '/api/auth/api-keys',
-      cookie: renter.cookie,
-      payload: { name: 'timing', permissions: ['read', 'write'] },
-    });
-    const mine = keyRes.json().key as string;
+    const mine = await readWriteKey(await renterWithSshKey(t, key), 'timing');
     for (const kind of ['container', 'vm'] as const) {
       const at = Date.now();
       const created = await v1(mine, 'POST', '/instances', {

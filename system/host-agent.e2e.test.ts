@@ -1,30 +1,30 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { type Browser, chromium, type Locator, type Page } from 'playwright';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type AgentProcess,
-  FAKE_NVIDIA_SMI,
-  GUEST_DIR,
-  qemuPidsOf,
-  run,
-  spawnAgent,
-  ssh,
-} from '../agent/test/helpers';
+import { type AgentProcess, qemuPidsOf, run, ssh } from '../agent/test/helpers';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { hosts, instances } from '../server/db/schema';
 import { generateSshKeyPair } from '../server/lib/ssh-keypair';
 import { SESSION_COOKIE } from '../server/plugins/session';
-import { createTestApp, type TestApp } from '../server/test/app';
-import { world } from '../server/test/world';
+import type { TestApp } from '../server/test/app';
+import type { world } from '../server/test/world';
 import { openConsoleSocket } from '../server/test/ws-client';
 import { CONSOLE_CLOSE } from '../shared/contracts/console';
 import { jupyterTokenIn } from '../shared/deploy-templates';
-import { until } from './helpers';
+import {
+  addHost,
+  killAgentAndGuests,
+  listeningTestApp,
+  listHostGpus,
+  renterWithSshKey,
+  spawnLabAgent,
+  until,
+} from './helpers';
 
 /**
  * The whole supply side on one machine: the real server (the Fastify app listening on a
@@ -58,21 +58,7 @@ beforeAll(async () => {
   // (built here only when dist/ is missing or older than the sources).
   buildIfStale();
   const webDir = path.resolve(import.meta.dirname, '../dist/web');
-  // The server asks agents to heartbeat every second (30 s in production).
-  t = await createTestApp({
-    env: {
-      PROVISIONING_TIMEOUT_MS: '600000',
-      AGENT_HEARTBEAT_INTERVAL_MS: '1000',
-      // The agent runs on this machine and reports 127.0.0.1: a lab, said explicitly.
-      ALLOW_PRIVATE_HOST_ADDRESSES: '1',
-    },
-    webDir,
-  });
-  w = world(t);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  url = `http://127.0.0.1:${address.port}`;
+  ({ t, w, url } = await listeningTestApp({ webDir }));
 }, 600_000);
 
 beforeEach((ctx) => {
@@ -86,14 +72,7 @@ afterAll(async () => {
   await browser?.close();
   if (process.env.SYSTEM_E2E_AGENT_LOG)
     await writeFile(process.env.SYSTEM_E2E_AGENT_LOG, agentLines.join(''));
-  if (agent) {
-    agent.child.kill('SIGKILL');
-    await agent.exited;
-  }
-  const rows = t ? await t.database.db.select({ id: instances.id }).from(instances) : [];
-  for (const row of rows) {
-    for (const pid of await qemuPidsOf(String(row.id))) process.kill(pid, 'SIGKILL');
-  }
+  await killAgentAndGuests(t, agent);
   await t?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
@@ -111,38 +90,13 @@ describe('provider host → agent → real VM → renter over SSH', () => {
   it('enrols a host, places a rental and a VM on it, and settles them', async () => {
     // The provider adds a host and gets a one-time enrolment token.
     const provider = await w.provider();
-    const added = await t.request({
-      method: 'POST',
-      url: '/api/providers/hosts',
-      cookie: provider.cookie,
-      payload: { name: 'basement box' },
-    });
-    expect(added.statusCode).toBe(201);
-    const { host, enrolment } = added.json() as {
-      host: { id: string };
-      enrolment: { token: string };
-    };
+    const { host, enrolment } = await addHost(t, provider, 'basement box');
 
-    agent = spawnAgent({
-      RENTGPU_SERVER_URL: url,
+    agent = spawnLabAgent(url, path.join(tmp, 'state'), {
       AGENT_ENROLL_TOKEN: enrolment.token,
-      AGENT_STATE_DIR: path.join(tmp, 'state'),
-      AGENT_HEARTBEAT_INTERVAL_MS: '500',
-      AGENT_UPDATE_INTERVAL_MS: '5000',
-      AGENT_NVIDIA_SMI: FAKE_NVIDIA_SMI,
-      AGENT_BASE_IMAGE: path.join(GUEST_DIR, 'base.qcow2'),
-      AGENT_GUEST_KERNEL: path.join(GUEST_DIR, 'vmlinuz'),
-      AGENT_GUEST_INITRD: path.join(GUEST_DIR, 'initrd.img'),
-      AGENT_ALLOW_SOFTWARE_EMULATION: 'true',
-      AGENT_LISTEN_HOST: '127.0.0.1',
-      AGENT_PUBLIC_HOST: '127.0.0.1',
       AGENT_SSH_PORTS: '22800-22899',
       AGENT_VNC_DISPLAYS: '80-89',
-      AGENT_BOOT_TIMEOUT_MS: '240000',
       AGENT_STOP_TIMEOUT_MS: '20000',
-      AGENT_GPU_PASSTHROUGH: 'false',
-      // Guests share 1 GiB (512 MiB per GPU): the test guest boots quickly under emulation.
-      AGENT_GUEST_MEMORY_MIB: '1024',
     });
     agent.child.stdout?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
     agent.child.stderr?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
@@ -164,39 +118,13 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     });
     expect(reuse.statusCode).toBe(401);
 
-    // The provider lists the two GPUs the host reported (the fake nvidia-smi's two H100s: the
-    // listing must be of the host's model, docs/decisions/020); the marketplace shows it online.
-    const listed = await t.request({
-      method: 'POST',
-      url: '/api/gpu-listings',
-      cookie: provider.cookie,
-      payload: {
-        providerId: provider.providerId,
-        model: 'H100',
-        memory: '80GB',
-        location: 'Basement, Berlin',
-        hourlyRate: '1.20',
-        totalCount: 2,
-        availableCount: 2,
-        hostId: host.id,
-        specifications: JSON.stringify({ bandwidth: '1 Gbps' }),
-      },
-    });
-    expect(listed.statusCode).toBe(201);
-    const listing = listed.json() as { id: number; providerId: number; hourlyRate: string };
+    // The provider lists the two GPUs the host reported; the marketplace shows it online.
+    const listing = await listHostGpus(t, provider, host.id);
     hostListing = listing;
-    expect(listed.json()).toMatchObject({ hostStatus: 'online', hostId: host.id });
+    expect(listing).toMatchObject({ hostStatus: 'online', hostId: host.id });
 
     // The renter keeps an SSH key in Settings and rents for 2 hours.
-    const renter = await t.signIn({ credits: '100.00' });
-    const publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
-    const keyRes = await t.request({
-      method: 'POST',
-      url: '/api/ssh-keys',
-      cookie: renter.cookie,
-      payload: { name: 'laptop', publicKey },
-    });
-    expect(keyRes.statusCode).toBe(201);
+    const renter = await renterWithSshKey(t, key);
     const rent = await t.request({
       method: 'POST',
       url: '/api/rentals',
@@ -391,15 +319,7 @@ describe('provider host → agent → real VM → renter over SSH', () => {
 
   it("a deploy template's user-data reaches the VM and its first command runs", async () => {
     if (!hostListing) throw new Error('the first test lists the host');
-    const renter = await t.signIn({ credits: '100.00' });
-    const publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
-    const keyRes = await t.request({
-      method: 'POST',
-      url: '/api/ssh-keys',
-      cookie: renter.cookie,
-      payload: { name: 'laptop', publicKey },
-    });
-    expect(keyRes.statusCode).toBe(201);
+    const renter = await renterWithSshKey(t, key);
 
     const deployedAt = Date.now();
     const res = await t.request({
