@@ -1,21 +1,21 @@
 import { type ReactNode, useState } from 'react';
 import { serverMessage } from '../../lib/api-client';
 import { Button } from './button';
-import { Dialog } from './dialog';
+import { Dialog, type ItemDialogProps } from './dialog';
 import { type ToastMessage, toast } from './toast-store';
 
-interface ConfirmDialogProps<T> {
-  /** What the action is asked for; the dialog is open while it is not null. */
-  item: T | null;
-  onClose: () => void;
+/** `item`: what the action is asked for. */
+interface ConfirmDialogProps<T extends { id: unknown }> extends ItemDialogProps<T> {
   title: string;
   description: ReactNode;
   /** The danger button's text, and its text while the action runs. */
   confirmLabel: string;
   pendingLabel: string;
-  /** The mutation behind the action: its pending state, and `reset` for `keepsRefusal`. */
-  action: { isPending: boolean; reset: () => void };
-  run: (item: T) => Promise<unknown>;
+  /**
+   * The mutation behind the action, run with the item's id: its pending state, and `reset`
+   * for `keepsRefusal`.
+   */
+  action: { isPending: boolean; reset: () => void; mutateAsync: (id: T['id']) => Promise<unknown> };
   success: (item: T) => Omit<ToastMessage, 'id' | 'variant'>;
   failureTitle: string;
   /** The failure toast's text when the server gives no message. */
@@ -32,7 +32,7 @@ interface ConfirmDialogProps<T> {
  * Asks before a destructive action: Cancel, or the danger button, which runs it, toasts the
  * outcome and closes on success.
  */
-export function ConfirmDialog<T>({
+export function ConfirmDialog<T extends { id: unknown }>({
   item,
   onClose,
   title,
@@ -40,7 +40,6 @@ export function ConfirmDialog<T>({
   confirmLabel,
   pendingLabel,
   action,
-  run,
   success,
   failureTitle,
   fallback,
@@ -61,7 +60,7 @@ export function ConfirmDialog<T>({
     if (item === null) return;
     if (keepsRefusal) setRefusal(null);
     try {
-      await run(item);
+      await action.mutateAsync(item.id);
       toast(success(item));
       close();
     } catch (failure) {

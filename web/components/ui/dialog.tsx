@@ -3,6 +3,12 @@ import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
+/** A dialog about one item (a host, a key, an endpoint): open while the item is not null. */
+export interface ItemDialogProps<T> {
+  item: T | null;
+  onClose: () => void;
+}
+
 interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;

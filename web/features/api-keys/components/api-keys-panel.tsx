@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { CopyButton } from '../../../components/ui/copy-button';
+import type { ItemDialogProps } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
@@ -101,13 +102,13 @@ export function ApiKeysPanel({ dates }: { dates: DateFormat }) {
         </ul>
       )}
       <GenerateKeyDialog open={generating} onOpenChange={setGenerating} />
-      <RevokeDialog apiKey={revoking} onClose={() => setRevoking(null)} />
-      <KeyCapsDialog apiKey={capping} onClose={() => setCapping(null)} />
+      <RevokeDialog item={revoking} onClose={() => setRevoking(null)} />
+      <KeyCapsDialog item={capping} onClose={() => setCapping(null)} />
     </Card>
   );
 }
 
-function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose: () => void }) {
+function RevokeDialog({ item: apiKey, onClose }: ItemDialogProps<ApiKeyView>) {
   const revoke = useRevokeApiKey();
   return (
     <ConfirmDialog
@@ -118,7 +119,6 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKeyView | null; onClose:
       confirmLabel="Revoke Key"
       pendingLabel="Revoking..."
       action={revoke}
-      run={(key) => revoke.mutateAsync(key.id)}
       success={(key) => ({
         title: 'API Key Revoked',
         description: `"${key.name}" no longer works.`,

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ApiKeyView } from '../../../../shared/contracts/api-keys';
 import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { Dialog, type ItemDialogProps } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/toast-store';
@@ -9,13 +9,7 @@ import { serverMessage } from '../../../lib/api-client';
 import { useSetApiKeyCaps } from '../api/set-api-key-caps';
 
 /** A key's daily and monthly spend caps: what the instances it launches may be charged. */
-export function KeyCapsDialog({
-  apiKey,
-  onClose,
-}: {
-  apiKey: ApiKeyView | null;
-  onClose: () => void;
-}) {
+export function KeyCapsDialog({ item: apiKey, onClose }: ItemDialogProps<ApiKeyView>) {
   const save = useSetApiKeyCaps();
   const [daily, setDaily] = useState('');
   const [monthly, setMonthly] = useState('');

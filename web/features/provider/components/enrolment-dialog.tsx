@@ -2,20 +2,14 @@ import { TriangleAlert } from 'lucide-react';
 import type { CreateHostResponse } from '../../../../shared/contracts/hosts';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
-import { Dialog } from '../../../components/ui/dialog';
+import { Dialog, type ItemDialogProps } from '../../../components/ui/dialog';
 import { useFormatDate } from '../../../lib/date-format';
 
 /**
  * The one-time token of a new host (or a new token), with the install command to paste into
  * a root shell on the machine. Shown once: the server keeps only the token's hash.
  */
-export function EnrolmentDialog({
-  shown,
-  onClose,
-}: {
-  shown: CreateHostResponse | null;
-  onClose: () => void;
-}) {
+export function EnrolmentDialog({ item: shown, onClose }: ItemDialogProps<CreateHostResponse>) {
   const formatDate = useFormatDate();
   return (
     <Dialog

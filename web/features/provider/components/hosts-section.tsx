@@ -110,8 +110,8 @@ export function HostsSection() {
         />
       )}
       <AddHostDialog open={adding} onOpenChange={setAdding} onCreated={setShown} />
-      <EnrolmentDialog shown={shown} onClose={() => setShown(null)} />
-      <RemoveHostDialog host={removing} onClose={() => setRemoving(null)} />
+      <EnrolmentDialog item={shown} onClose={() => setShown(null)} />
+      <RemoveHostDialog item={removing} onClose={() => setRemoving(null)} />
     </Section>
   );
 }

@@ -85,7 +85,7 @@ function ProviderWorkspace({ provider }: { provider: ProviderView }) {
 
       <AddListingDialog providerId={provider.id} open={adding} onOpenChange={setAdding} />
       <EditListingDialog listing={editing} onClose={() => setEditing(null)} />
-      <RemoveListingDialog listing={removing} onClose={() => setRemoving(null)} />
+      <RemoveListingDialog item={removing} onClose={() => setRemoving(null)} />
       <SetupGuideDialog listing={guideFor} onClose={() => setGuideFor(null)} />
     </div>
   );

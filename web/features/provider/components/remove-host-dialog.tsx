@@ -1,15 +1,10 @@
 import type { HostView } from '../../../../shared/contracts/hosts';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import type { ItemDialogProps } from '../../../components/ui/dialog';
 import { useRemoveHost } from '../api/remove-host';
 
 /** Asks before removing; the server refuses while listings or instances use it. */
-export function RemoveHostDialog({
-  host,
-  onClose,
-}: {
-  host: HostView | null;
-  onClose: () => void;
-}) {
+export function RemoveHostDialog({ item: host, onClose }: ItemDialogProps<HostView>) {
   const removeHost = useRemoveHost();
   return (
     <ConfirmDialog
@@ -24,7 +19,6 @@ export function RemoveHostDialog({
       confirmLabel="Remove Host"
       pendingLabel="Removing..."
       action={removeHost}
-      run={(item) => removeHost.mutateAsync(item.id)}
       success={(item) => ({
         title: 'Host Removed',
         description: `${item.name} is no longer connected.`,

@@ -1,16 +1,11 @@
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import type { ItemDialogProps } from '../../../components/ui/dialog';
 import { useRemoveListing } from '../api/remove-listing';
 import { unitsRented } from '../utils/listing-edit';
 
 /** Asks before removing; the server refuses while rentals run, and we show its reason. */
-export function RemoveListingDialog({
-  listing,
-  onClose,
-}: {
-  listing: GpuListingView | null;
-  onClose: () => void;
-}) {
+export function RemoveListingDialog({ item: listing, onClose }: ItemDialogProps<GpuListingView>) {
   const removeListing = useRemoveListing();
   const rented = listing ? unitsRented(listing) : 0;
   return (
@@ -26,7 +21,6 @@ export function RemoveListingDialog({
       confirmLabel="Remove Listing"
       pendingLabel="Removing..."
       action={removeListing}
-      run={(item) => removeListing.mutateAsync(item.id)}
       success={(item) => ({
         title: 'Listing Removed',
         description: `${item.model} in ${item.location} is no longer in the marketplace.`,

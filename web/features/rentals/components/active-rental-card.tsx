@@ -144,7 +144,6 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
         confirmLabel="Stop Instance"
         pendingLabel="Stopping..."
         action={stop}
-        run={(item) => stop.mutateAsync(item.id)}
         success={() => ({ title: 'Instance Stopped' })}
         failureTitle="Error"
         fallback="Failed to stop instance. Please try again."

@@ -1,14 +1,12 @@
 import type { WebhookEndpointView } from '../../../../shared/contracts/webhooks';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import type { ItemDialogProps } from '../../../components/ui/dialog';
 import { useDeleteWebhookEndpoint } from '../api/delete-webhook-endpoint';
 
 export function DeleteEndpointDialog({
-  endpoint,
+  item: endpoint,
   onClose,
-}: {
-  endpoint: WebhookEndpointView | null;
-  onClose: () => void;
-}) {
+}: ItemDialogProps<WebhookEndpointView>) {
   const remove = useDeleteWebhookEndpoint();
   return (
     <ConfirmDialog
@@ -24,7 +22,6 @@ export function DeleteEndpointDialog({
       confirmLabel="Delete Endpoint"
       pendingLabel="Deleting..."
       action={remove}
-      run={(item) => remove.mutateAsync(item.id)}
       success={() => ({ title: 'Endpoint Deleted', description: 'Nothing more is sent to it.' })}
       failureTitle="Delete Failed"
       fallback="Failed to delete the endpoint. Please try again."

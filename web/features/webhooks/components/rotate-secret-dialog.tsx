@@ -5,7 +5,7 @@ import {
   type WebhookEndpointWithSecret,
 } from '../../../../shared/contracts/webhooks';
 import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { Dialog, type ItemDialogProps } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
 import { useRotateWebhookSecret } from '../api/rotate-webhook-secret';
@@ -13,12 +13,9 @@ import { SecretOnce } from './secret-once';
 
 /** Rotate secret: asked first; then the new secret, shown once. */
 export function RotateSecretDialog({
-  endpoint,
+  item: endpoint,
   onClose,
-}: {
-  endpoint: WebhookEndpointView | null;
-  onClose: () => void;
-}) {
+}: ItemDialogProps<WebhookEndpointView>) {
   const rotate = useRotateWebhookSecret();
   const [rotated, setRotated] = useState<WebhookEndpointWithSecret | null>(null);
   const close = () => {

@@ -83,8 +83,8 @@ export function WebhooksPanel() {
         </ul>
       )}
       <AddEndpointDialog open={adding} onOpenChange={setAdding} />
-      <RotateSecretDialog endpoint={rotating} onClose={() => setRotating(null)} />
-      <DeleteEndpointDialog endpoint={deleting} onClose={() => setDeleting(null)} />
+      <RotateSecretDialog item={rotating} onClose={() => setRotating(null)} />
+      <DeleteEndpointDialog item={deleting} onClose={() => setDeleting(null)} />
     </Card>
   );
 }
