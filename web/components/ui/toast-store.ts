@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { TOAST_LIMIT } from '../../../shared/constants';
+import { serverMessage } from '../../lib/api-client';
 
 export interface ToastMessage {
   id: number;
@@ -24,6 +25,11 @@ export function toast(message: Omit<ToastMessage, 'id'>): number {
   toasts = [{ ...message, id }, ...toasts].slice(0, TOAST_LIMIT);
   emit();
   return id;
+}
+
+/** A failed request's toast: its title, and the server's message, or the fallback without one. */
+export function toastFailure(title: string, error: unknown, fallback: string): number {
+  return toast({ title, description: serverMessage(error, fallback), variant: 'destructive' });
 }
 
 export function dismissToast(id: number): void {

@@ -1,8 +1,7 @@
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { downloadAccountData } from '../api/export-account';
 
 /** Download Account Data: everything we hold about the user, as a JSON file. */
@@ -21,11 +20,7 @@ export function DownloadDataButton({ userId }: { userId: string }) {
             description: 'Your account data is being saved as JSON.',
           });
         } catch (error) {
-          toast({
-            title: 'Download Failed',
-            description: serverMessage(error, 'Could not export your data. Please try again.'),
-            variant: 'destructive',
-          });
+          toastFailure('Download Failed', error, 'Could not export your data. Please try again.');
         } finally {
           setBusy(false);
         }

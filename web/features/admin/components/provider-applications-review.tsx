@@ -14,7 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, Textarea } from '../../../components/ui/field';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { toast } from '../../../components/ui/toast-store';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { serverMessage } from '../../../lib/api-client';
 import { useApproveProviderApplication } from '../api/approve-provider-application';
 import { useProviderApplications } from '../api/list-provider-applications';
@@ -82,11 +82,7 @@ function ReviewActions({ application }: { application: ProviderApplicationView }
       await approve.mutateAsync(application.id);
       toast({ title: 'Application Approved', description: `${company} is now a provider.` });
     } catch (e) {
-      toast({
-        title: 'Approval Failed',
-        description: serverMessage(e, 'Failed to approve the application.'),
-        variant: 'destructive',
-      });
+      toastFailure('Approval Failed', e, 'Failed to approve the application.');
     }
   }
 
@@ -101,11 +97,7 @@ function ReviewActions({ application }: { application: ProviderApplicationView }
       await reject.mutateAsync({ id: application.id, reason: parsed.data.reason });
       toast({ title: 'Application Rejected', description: `${company} was told the reason.` });
     } catch (e) {
-      toast({
-        title: 'Rejection Failed',
-        description: serverMessage(e, 'Failed to reject the application.'),
-        variant: 'destructive',
-      });
+      toastFailure('Rejection Failed', e, 'Failed to reject the application.');
     }
   }
 

@@ -4,8 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, type ItemDialogProps } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useSetApiKeyCaps } from '../api/set-api-key-caps';
 
 /** A key's daily and monthly spend caps: what the instances it launches may be charged. */
@@ -42,11 +41,7 @@ export function KeyCapsDialog({ item: apiKey, onClose }: ItemDialogProps<ApiKeyV
                 toast({ title: 'Spend Caps Saved', description: `"${apiKey.name}" is capped.` });
                 onClose();
               } catch (error) {
-                toast({
-                  title: 'Save Failed',
-                  description: serverMessage(error, 'Failed to save the caps. Please try again.'),
-                  variant: 'destructive',
-                });
+                toastFailure('Save Failed', error, 'Failed to save the caps. Please try again.');
               }
             }}
           >

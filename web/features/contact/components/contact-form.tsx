@@ -11,8 +11,8 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, Select, Textarea } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/toast-store';
-import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
+import { serverFieldErrors } from '../../../lib/api-client';
 import { useSendContactMessage } from '../api/send-contact-message';
 
 const EMPTY = {
@@ -60,11 +60,7 @@ export function ContactForm() {
       setForm(EMPTY);
     } catch (error) {
       setErrors(serverFieldErrors(error));
-      toast({
-        title: CONTACT_TEXT.failedTitle,
-        description: serverMessage(error, CONTACT_TEXT.failed),
-        variant: 'destructive',
-      });
+      toastFailure(CONTACT_TEXT.failedTitle, error, CONTACT_TEXT.failed);
     }
   }
 

@@ -7,8 +7,8 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/toast-store';
-import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
+import { keepIdempotencyKey, newIdempotencyKey } from '../../../lib/api-client';
 import { rentalCardHref } from '../../../lib/instance-links';
 import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateRental } from '../api/create-rental';
@@ -64,11 +64,7 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
       onClose();
     } catch (error) {
       if (!keepIdempotencyKey(error)) attemptKey.current = newIdempotencyKey();
-      toast({
-        title: 'Rental Failed',
-        description: serverMessage(error, 'Failed to rent GPU. Please try again.'),
-        variant: 'destructive',
-      });
+      toastFailure('Rental Failed', error, 'Failed to rent GPU. Please try again.');
     } finally {
       sending.current = false;
     }

@@ -5,8 +5,7 @@ import { type NEWSLETTER_SOURCES, NEWSLETTER_TEXT } from '../../../../shared/con
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useSubscribeNewsletter } from '../api/subscribe-newsletter';
 
 interface NewsletterSignupProps {
@@ -39,11 +38,7 @@ export function NewsletterSignup({ source = 'blog' }: NewsletterSignupProps) {
       toast({ title: NEWSLETTER_TEXT.successTitle, description: NEWSLETTER_TEXT.success });
       setDone(true);
     } catch (error) {
-      toast({
-        title: NEWSLETTER_TEXT.failedTitle,
-        description: serverMessage(error, NEWSLETTER_TEXT.failed),
-        variant: 'destructive',
-      });
+      toastFailure(NEWSLETTER_TEXT.failedTitle, error, NEWSLETTER_TEXT.failed);
     }
   }
 

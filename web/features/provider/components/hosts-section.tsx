@@ -3,8 +3,7 @@ import { useState } from 'react';
 import type { CreateHostResponse, HostView } from '../../../../shared/contracts/hosts';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toastFailure } from '../../../components/ui/toast-store';
 import { useNow } from '../../../lib/use-now';
 import { useProviderHosts } from '../api/get-provider-hosts';
 import { useRenewEnrolment } from '../api/renew-enrolment';
@@ -72,11 +71,11 @@ export function HostsSection() {
     try {
       setShown(await renew.mutateAsync(host.id));
     } catch (failure) {
-      toast({
-        title: 'Failed to Create Token',
-        description: serverMessage(failure, 'Failed to create a new token. Please try again.'),
-        variant: 'destructive',
-      });
+      toastFailure(
+        'Failed to Create Token',
+        failure,
+        'Failed to create a new token. Please try again.',
+      );
     }
   }
 

@@ -23,8 +23,8 @@ import { Button } from '../../../components/ui/button';
 import { Field, Select, Textarea } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { Switch } from '../../../components/ui/switch';
-import { toast } from '../../../components/ui/toast-store';
-import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
+import { serverFieldErrors } from '../../../lib/api-client';
 import { useSubmitProviderApplication } from '../api/submit-provider-application';
 import { Section } from './section';
 import { ToggleList } from './toggle-list';
@@ -180,11 +180,7 @@ export function ProviderApplicationForm() {
       navigate('/provider');
     } catch (error) {
       setErrors(serverFieldErrors(error));
-      toast({
-        title: T.failedTitle,
-        description: serverMessage(error, T.failed),
-        variant: 'destructive',
-      });
+      toastFailure(T.failedTitle, error, T.failed);
     }
   }
 

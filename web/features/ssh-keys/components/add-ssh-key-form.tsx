@@ -4,8 +4,8 @@ import { parseSshPublicKey } from '../../../../shared/rules/ssh-key';
 import { Button } from '../../../components/ui/button';
 import { Field, Textarea } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/toast-store';
-import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
+import { serverFieldErrors } from '../../../lib/api-client';
 import { useAddSshKey } from '../api/add-ssh-key';
 
 /**
@@ -36,11 +36,7 @@ export function AddSshKeyForm({ idPrefix, onAdded }: { idPrefix: string; onAdded
       onAdded?.();
     } catch (error) {
       setErrors(serverFieldErrors(error));
-      toast({
-        title: 'Could Not Add Key',
-        description: serverMessage(error, 'Failed to add the SSH key. Please try again.'),
-        variant: 'destructive',
-      });
+      toastFailure('Could Not Add Key', error, 'Failed to add the SSH key. Please try again.');
     }
   }
 

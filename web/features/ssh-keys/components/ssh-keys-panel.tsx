@@ -3,8 +3,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useDeleteSshKey } from '../api/delete-ssh-key';
 import { useSshKeys } from '../api/get-ssh-keys';
 import { AddSshKeyForm } from './add-ssh-key-form';
@@ -61,11 +60,7 @@ export function SshKeysPanel({ dates }: { dates: { timeZone: string; language: s
                       description: `"${key.name}" will not be installed on new instances.`,
                     });
                   } catch (error) {
-                    toast({
-                      title: 'Could Not Remove Key',
-                      description: serverMessage(error, 'Please try again.'),
-                      variant: 'destructive',
-                    });
+                    toastFailure('Could Not Remove Key', error, 'Please try again.');
                   }
                 }}
               >

@@ -23,13 +23,8 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field, Select } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/toast-store';
-import {
-  keepIdempotencyKey,
-  newIdempotencyKey,
-  serverFieldErrors,
-  serverMessage,
-} from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
+import { keepIdempotencyKey, newIdempotencyKey, serverFieldErrors } from '../../../lib/api-client';
 import { chosenKind, offeredKinds } from '../../../lib/instance-kinds';
 import { vmCardHref } from '../../../lib/instance-links';
 import { LaunchNotice } from '../../../lib/launch-notice';
@@ -211,11 +206,7 @@ export function CreateVmForm({
     } catch (error) {
       if (!keepIdempotencyKey(error)) setIdempotencyKey(newIdempotencyKey());
       setErrors(serverFieldErrors(error));
-      toast({
-        title: 'Failed to Create VM',
-        description: serverMessage(error, 'There was an error creating your VM instance.'),
-        variant: 'destructive',
-      });
+      toastFailure('Failed to Create VM', error, 'There was an error creating your VM instance.');
     }
   }
 

@@ -9,8 +9,7 @@ import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useFormatDate } from '../../../lib/date-format';
 import { KIND_LABELS } from '../../../lib/instance-kinds';
 import { vmCardId } from '../../../lib/instance-links';
@@ -72,7 +71,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
       toast(answer.message ? { ...success, description: answer.message } : success);
       return true;
     } catch (error) {
-      toast({ title: failure, description: serverMessage(error, failure), variant: 'destructive' });
+      toastFailure(failure, error, failure);
       return false;
     }
   }

@@ -6,8 +6,7 @@ import { countdown } from '../../../../shared/rules/deadlines';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
 import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useFormatDate } from '../../../lib/date-format';
 import { useNow } from '../../../lib/use-now';
 import { useSetVmDeadlines } from '../api/set-vm-deadlines';
@@ -42,11 +41,7 @@ export function VmDeadlines({ vm }: { vm: VmInstanceView }) {
       await save.mutateAsync({ id: vm.vm_id, body });
       toast({ title: 'Schedule Updated', description: 'Your instance schedule has been saved.' });
     } catch (error) {
-      toast({
-        title: 'Failed to Update Schedule',
-        description: serverMessage(error, 'The schedule could not be saved.'),
-        variant: 'destructive',
-      });
+      toastFailure('Failed to Update Schedule', error, 'The schedule could not be saved.');
     }
   }
 

@@ -6,8 +6,7 @@ import { IDLE_STOP_CHOICES, idleStopLabel } from '../../../../shared/rules/idle-
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
 import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useFormatDate } from '../../../lib/date-format';
 import { useNow } from '../../../lib/use-now';
 import { useSetVmDeadlines } from '../api/set-vm-deadlines';
@@ -32,11 +31,11 @@ export function VmIdleStop({ vm }: { vm: VmInstanceView }) {
       await save.mutateAsync({ id: vm.vm_id, body: { idle_stop_minutes: Number(minutes) } });
       toast({ title: 'Idle Stop Updated', description: 'Your idle-stop setting has been saved.' });
     } catch (error) {
-      toast({
-        title: 'Failed to Update Idle Stop',
-        description: serverMessage(error, 'The idle-stop setting could not be saved.'),
-        variant: 'destructive',
-      });
+      toastFailure(
+        'Failed to Update Idle Stop',
+        error,
+        'The idle-stop setting could not be saved.',
+      );
     }
   }
 

@@ -3,8 +3,7 @@ import type { ReactNode } from 'react';
 import type { WebhookDeliveryView } from '../../../../shared/contracts/webhooks';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useFormatDate } from '../../../lib/date-format';
 import { useResendWebhookDelivery } from '../api/resend-webhook-delivery';
 
@@ -73,11 +72,11 @@ export function DeliveryItem({
                 description: `${delivery.eventType} is on its way again, with the same webhook-id.`,
               });
             } catch (error) {
-              toast({
-                title: 'Send Again Failed',
-                description: serverMessage(error, 'Failed to send it again. Please try again.'),
-                variant: 'destructive',
-              });
+              toastFailure(
+                'Send Again Failed',
+                error,
+                'Failed to send it again. Please try again.',
+              );
             }
           }}
         >

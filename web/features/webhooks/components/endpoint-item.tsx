@@ -3,8 +3,7 @@ import { useId, useState } from 'react';
 import type { WebhookEndpointView } from '../../../../shared/contracts/webhooks';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { toast } from '../../../components/ui/toast-store';
-import { serverMessage } from '../../../lib/api-client';
+import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useFormatDate } from '../../../lib/date-format';
 import { useSendTestEvent } from '../api/send-test-event';
 import { useUpdateWebhookEndpoint } from '../api/update-webhook-endpoint';
@@ -61,11 +60,7 @@ export function EndpointItem({
           : 'Nothing is sent to it until you enable it again.',
       });
     } catch (error) {
-      toast({
-        title: 'Update Failed',
-        description: serverMessage(error, 'Failed to update the endpoint. Please try again.'),
-        variant: 'destructive',
-      });
+      toastFailure('Update Failed', error, 'Failed to update the endpoint. Please try again.');
     }
   }
 
@@ -79,11 +74,7 @@ export function EndpointItem({
         description: `test.ping ${eventId} is on its way; see it in the delivery log.`,
       });
     } catch (error) {
-      toast({
-        title: 'Test Failed',
-        description: serverMessage(error, 'Failed to send a test event. Please try again.'),
-        variant: 'destructive',
-      });
+      toastFailure('Test Failed', error, 'Failed to send a test event. Please try again.');
     }
   }
 
