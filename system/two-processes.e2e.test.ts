@@ -8,19 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bundleServer,
   killServer,
-  postgresAnswers,
   type ServerProcess,
   scratchDatabase,
   startServer,
 } from '../scripts/server-processes';
 import { type Database, openDatabase } from '../server/db/client';
-import { testDatabaseUrl, testRedisUrl } from '../server/env';
 import { generateSshKeyPair } from '../server/lib/ssh-keypair';
 import { AUTH_CACHE_MS } from '../server/modules/api-keys/service';
 import {
   MAX_CONSOLES_PER_USER,
   tooManyConsolesMessage,
-} from '../server/modules/instances/console-guards';
+} from '../server/modules/instances/console/guards';
 import { checkInvariants } from '../server/modules/ledger/invariants';
 import { DEMO_PROVIDERS } from '../server/seed/demo-data';
 import { type Dropbear, dropbearUsable, startDropbear } from '../server/test/dropbear';
@@ -28,12 +26,16 @@ import { heartbeatBody } from '../server/test/hosts';
 import { type ConsoleClient, openConsoleSocket } from '../server/test/ws-client';
 import { CONSOLE_CLOSE } from '../shared/contracts/console';
 import {
+  ADMIN_URL,
   type Answer,
   call,
   demoListing,
   hostWithListing,
+  postgresOrSkip,
+  REDIS_URL,
   rentBody,
   rows,
+  serverEnv,
   signedInUser,
   sql,
   within,
@@ -48,12 +50,7 @@ import {
  * PostgreSQL: TEST_DATABASE_URL's server, else the one CI starts on 127.0.0.1:5432. In CI a
  * missing PostgreSQL fails this file; elsewhere it is skipped, saying so in its name.
  */
-const ADMIN_URL = testDatabaseUrl() ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const POSTGRES = await postgresAnswers(ADMIN_URL);
-if (!POSTGRES && process.env.CI) {
-  throw new Error(`PostgreSQL does not answer at ${ADMIN_URL}: the multi-process test needs it.`);
-}
-const REDIS_URL = testRedisUrl();
+const POSTGRES = await postgresOrSkip('the multi-process test');
 const JOURNAL = JSON.parse(
   readFileSync(
     path.resolve(import.meta.dirname, '../server/db/migrations/meta/_journal.json'),
@@ -71,24 +68,6 @@ let b: ServerProcess | null = null;
 const firstStart: Record<'A' | 'B', string | null> = { A: null, B: null };
 const figures: string[] = [];
 
-const serverEnv = (url: string): Record<string, string> => ({
-  NODE_ENV: 'test',
-  DATABASE_URL: url,
-  ...(REDIS_URL ? { REDIS_URL } : {}),
-  SEED_DEMO_DATA: 'true',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  WORKER_INTERVAL_MS: '250',
-  DEMO_PROVISIONING_DELAY_MS: '500',
-  HOST_ADDRESS_ALLOWLIST: '127.0.0.1',
-  ALLOW_PRIVATE_HOST_ADDRESSES: '1',
-  PAYPAL_LOCAL_SANDBOX: 'true',
-  // Shorter than the default 10 s, so that "taken over within 10 s of the kill" holds with
-  // room to spare on a loaded machine (a lease renewed just before the kill runs its full
-  // length after it).
-  IDEMPOTENCY_LEASE_MS: '4000',
-});
-
 describe.skipIf(!POSTGRES)(
   `two server processes on one PostgreSQL${REDIS_URL ? ' and Redis' : ''} (needs PostgreSQL: TEST_DATABASE_URL or 127.0.0.1:5432)`,
   () => {
@@ -96,7 +75,7 @@ describe.skipIf(!POSTGRES)(
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'rg-two-'));
       bundle = await bundleServer();
       scratch = await scratchDatabase(ADMIN_URL, `rentgpu_two_${process.pid}`);
-      const env = serverEnv(scratch.url);
+      const env = serverEnv(scratch.url, dataDir, true);
       // Both at the same moment, on the empty database.
       const started = await Promise.allSettled([
         startServer('A', bundle, env),

@@ -1,11 +1,14 @@
 /**
- * What system/two-processes.e2e.test.ts does to the database and over HTTP: users, sessions,
+ * What system/two-processes.e2e.test.ts (and webhooks-crash.e2e.test.ts) needs: PostgreSQL, the
+ * server processes' environment, and what it does to the database and over HTTP: users, sessions,
  * listings and hosts written with the seed's factories (as the API tests' helpers do), and
  * plain `fetch` calls to one server process or the other.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
+import { postgresAnswers } from '../scripts/server-processes';
 import type { Db } from '../server/db/client';
+import { testDatabaseUrl, testRedisUrl } from '../server/env';
 import { randomToken } from '../server/lib/crypto';
 import { hashSessionToken, SESSION_TTL_MS } from '../server/modules/auth/service';
 import { sessionsRepo } from '../server/modules/auth/sessions-repo';
@@ -17,6 +20,50 @@ import {
   createUser,
   type ListingInput,
 } from '../server/seed/factories';
+
+/** PostgreSQL's server for these tests: TEST_DATABASE_URL's, else the one CI starts on 127.0.0.1:5432. */
+export const ADMIN_URL = testDatabaseUrl() ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** Redis when TEST_REDIS_URL names one. */
+export const REDIS_URL = testRedisUrl();
+
+/**
+ * Whether PostgreSQL answers at ADMIN_URL: in CI one that does not fails the file (`what`
+ * needs it); elsewhere the file is skipped.
+ */
+export async function postgresOrSkip(what: string): Promise<boolean> {
+  const answers = await postgresAnswers(ADMIN_URL);
+  if (!answers && process.env.CI) {
+    throw new Error(`PostgreSQL does not answer at ${ADMIN_URL}: ${what} needs it.`);
+  }
+  return answers;
+}
+
+/**
+ * A server process's environment on the database at `url`, keeping files in `dataDir`: quick
+ * workers and demo provisioning, hosts and webhooks on 127.0.0.1 allowed (a lab), the local
+ * PayPal sandbox, and the demo data when `demoData`.
+ */
+export const serverEnv = (
+  url: string,
+  dataDir: string,
+  demoData: boolean,
+): Record<string, string> => ({
+  NODE_ENV: 'test',
+  DATABASE_URL: url,
+  ...(REDIS_URL ? { REDIS_URL } : {}),
+  SEED_DEMO_DATA: String(demoData),
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  WORKER_INTERVAL_MS: '250',
+  DEMO_PROVISIONING_DELAY_MS: '500',
+  HOST_ADDRESS_ALLOWLIST: '127.0.0.1',
+  ALLOW_PRIVATE_HOST_ADDRESSES: '1',
+  PAYPAL_LOCAL_SANDBOX: 'true',
+  // Shorter than the default 10 s, so that "taken over within 10 s of the kill" holds with
+  // room to spare on a loaded machine (a lease renewed just before the kill runs its full
+  // length after it).
+  IDEMPOTENCY_LEASE_MS: '4000',
+});
 
 export interface Answer {
   status: number;

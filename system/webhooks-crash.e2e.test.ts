@@ -10,16 +10,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bundleServer,
   killServer,
-  postgresAnswers,
   type ServerProcess,
   scratchDatabase,
   startServer,
 } from '../scripts/server-processes';
 import { type Database, openDatabase } from '../server/db/client';
-import { testDatabaseUrl, testRedisUrl } from '../server/env';
 import { checkInvariants } from '../server/modules/ledger/invariants';
 import { CLAIM_LEASE_MS } from '../server/modules/webhooks/delivery';
-import { call, demoListing, rows, signedInUser, sql, within } from './two-processes';
+import {
+  ADMIN_URL,
+  call,
+  demoListing,
+  postgresOrSkip,
+  rows,
+  serverEnv,
+  signedInUser,
+  sql,
+  within,
+} from './two-processes';
 
 /**
  * Issue 40's "two processes and a kill -9 mid-storm with nothing lost": two real server
@@ -35,12 +43,7 @@ import { call, demoListing, rows, signedInUser, sql, within } from './two-proces
  * PostgreSQL: TEST_DATABASE_URL's server, else the one CI starts on 127.0.0.1:5432. In CI a
  * missing PostgreSQL fails this file; elsewhere it is skipped, saying so in its name.
  */
-const ADMIN_URL = testDatabaseUrl() ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const POSTGRES = await postgresAnswers(ADMIN_URL);
-if (!POSTGRES && process.env.CI) {
-  throw new Error(`PostgreSQL does not answer at ${ADMIN_URL}: the webhook crash test needs it.`);
-}
-const REDIS_URL = testRedisUrl();
+const POSTGRES = await postgresOrSkip('the webhook crash test');
 
 /** Storm: this many renting loops, each rental on one process and stopped on the other. */
 const LOOPS = 6;
@@ -106,22 +109,6 @@ let receiver: http.Server | null = null;
 const held = new Set<http.ServerResponse>();
 const figures: string[] = [];
 
-const serverEnv = (url: string): Record<string, string> => ({
-  NODE_ENV: 'test',
-  DATABASE_URL: url,
-  ...(REDIS_URL ? { REDIS_URL } : {}),
-  SEED_DEMO_DATA: 'false',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
-  WORKER_INTERVAL_MS: '250',
-  DEMO_PROVISIONING_DELAY_MS: '500',
-  HOST_ADDRESS_ALLOWLIST: '127.0.0.1',
-  // A lab: the processes may send webhooks to the receiver on 127.0.0.1.
-  ALLOW_PRIVATE_HOST_ADDRESSES: '1',
-  PAYPAL_LOCAL_SANDBOX: 'true',
-  IDEMPOTENCY_LEASE_MS: '4000',
-});
-
 describe.skipIf(!POSTGRES)(
   'webhooks from two server processes, one SIGKILLed mid-storm: nothing lost (needs PostgreSQL: TEST_DATABASE_URL or 127.0.0.1:5432)',
   () => {
@@ -129,7 +116,7 @@ describe.skipIf(!POSTGRES)(
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'rg-hooks-'));
       const bundle = await bundleServer();
       scratch = await scratchDatabase(ADMIN_URL, `rentgpu_hooks_${process.pid}`);
-      const env = serverEnv(scratch.url);
+      const env = serverEnv(scratch.url, dataDir, false);
       // One first (migrations), then the other: this test is about the deliveries.
       a = await startServer('A', bundle, env);
       b = await startServer('B', bundle, env);
