@@ -4,7 +4,7 @@ import { HttpMethod } from '../../../components/content/http-method';
 import { linkClasses } from '../../../components/content/markup-view';
 import { buttonClasses } from '../../../components/ui/button';
 import { apiView, firstPlainRead } from '../../../lib/api-document';
-import { TabHeading } from './doc-parts';
+import { DocSection, TabHeading } from './doc-parts';
 
 /** The documentation's API tab: a short guide, with the endpoints and tiers of the OpenAPI document. */
 export function ApiTab() {
@@ -16,10 +16,12 @@ export function ApiTab() {
         Everything you can do in the web app, you can automate with the public API: list GPUs, rent
         them, check their status and stop them.
       </TabHeading>
-      <section aria-labelledby="doc-api-key" className="grid gap-3 text-muted-foreground">
-        <h3 id="doc-api-key" className="text-xl font-semibold text-foreground">
-          1. Get an API key
-        </h3>
+      <DocSection
+        id="doc-api-key"
+        title="1. Get an API key"
+        className="grid gap-3 text-muted-foreground"
+        headingClassName="text-xl font-semibold text-foreground"
+      >
         <p>
           Generate a key on the API Keys tab of your{' '}
           <Link href="/settings" className={linkClasses}>
@@ -29,21 +31,20 @@ export function ApiTab() {
           key only the permission it needs (read, write or admin), and revoke keys you no longer
           use.
         </p>
-      </section>
-      <section aria-labelledby="doc-api-call" className="grid min-w-0 gap-3 text-muted-foreground">
-        <h3 id="doc-api-call" className="text-xl font-semibold text-foreground">
-          2. Make a request
-        </h3>
+      </DocSection>
+      <DocSection
+        id="doc-api-call"
+        title="2. Make a request"
+        className="grid min-w-0 gap-3 text-muted-foreground"
+        headingClassName="text-xl font-semibold text-foreground"
+      >
         <p>
           The API lives under <code className="font-mono text-sm">{view.basePath}</code>. Send your
           key as a bearer token in the Authorization header of every request:
         </p>
         {example ? <CodeBlock label="Example request" code={example} /> : null}
-      </section>
-      <section aria-labelledby="doc-api-endpoints" className="grid min-w-0 gap-4">
-        <h3 id="doc-api-endpoints" className="text-xl font-semibold">
-          3. Endpoints
-        </h3>
+      </DocSection>
+      <DocSection id="doc-api-endpoints" title="3. Endpoints" className="grid min-w-0 gap-4">
         {view.groups.map((group) => (
           <div key={group.name} className="grid min-w-0 gap-2">
             <h4 className="font-semibold">{group.name}</h4>
@@ -77,7 +78,7 @@ export function ApiTab() {
             .
           </p>
         ) : null}
-      </section>
+      </DocSection>
       <Link href="/api-reference" className={buttonClasses('primary', 'md', 'w-fit')}>
         Read the full API Reference
       </Link>

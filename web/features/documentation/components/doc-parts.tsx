@@ -12,6 +12,40 @@ export function TabHeading({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** A titled part of a tab, named by its h3 (the id is the heading's). */
+export function DocSection({
+  id,
+  title,
+  className = 'grid gap-4',
+  headingClassName = 'text-xl font-semibold',
+  children,
+}: {
+  id: string;
+  title: string;
+  className?: string;
+  headingClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h3 id={id} className={headingClassName}>
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+/** A card of a short bulleted list under its own heading. */
+export function ListCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card className="p-5">
+      <h4 className="font-semibold">{title}</h4>
+      <ul className="mt-2 list-disc space-y-1 pl-6 text-sm text-muted-foreground">{children}</ul>
+    </Card>
+  );
+}
+
 export function InfoCard({
   icon: Icon,
   title,

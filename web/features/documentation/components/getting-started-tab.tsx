@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { CodeBlock } from '../../../components/content/code-block';
 import { linkClasses } from '../../../components/content/markup-view';
-import { Step, TabHeading } from './doc-parts';
+import { DocSection, Step, TabHeading } from './doc-parts';
 
 const CLI_EXAMPLE = `rentgpu login                        # paste an API key created on /settings
 rentgpu list                         # GPUs available now, with prices and locations
@@ -78,10 +78,7 @@ export function GettingStartedTab() {
         </Step>
       </ol>
 
-      <section aria-labelledby="doc-cli" className="grid gap-3">
-        <h3 id="doc-cli" className="text-xl font-semibold">
-          Command-line tool
-        </h3>
+      <DocSection id="doc-cli" title="Command-line tool" className="grid gap-3">
         <p className="text-muted-foreground">
           The <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-sm">rentgpu</code> tool
           does the same from a terminal or a script. It uses the public API, so sign in with an API
@@ -92,7 +89,7 @@ export function GettingStartedTab() {
           .
         </p>
         <CodeBlock label="rentgpu commands" code={CLI_EXAMPLE} />
-      </section>
+      </DocSection>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Building2, FlaskConical, Lock, Server, Store, Wallet } from 'lucide-react';
-import { InfoCard, TabHeading } from './doc-parts';
+import { DocSection, InfoCard, TabHeading } from './doc-parts';
 
 export function OverviewTab() {
   return (
@@ -20,10 +20,7 @@ export function OverviewTab() {
         </p>
       </div>
 
-      <section aria-labelledby="doc-who" className="grid gap-4">
-        <h3 id="doc-who" className="text-xl font-semibold">
-          Who can use it
-        </h3>
+      <DocSection id="doc-who" title="Who can use it">
         <div className="grid gap-4 md:grid-cols-3">
           <InfoCard icon={FlaskConical} title="Researchers">
             Run experiments, sweeps and reproductions on the exact GPU model your work needs, within
@@ -38,12 +35,9 @@ export function OverviewTab() {
             hardware would otherwise sit idle.
           </InfoCard>
         </div>
-      </section>
+      </DocSection>
 
-      <section aria-labelledby="doc-features" className="grid gap-4">
-        <h3 id="doc-features" className="text-xl font-semibold">
-          Features
-        </h3>
+      <DocSection id="doc-features" title="Features">
         <div className="grid gap-4 md:grid-cols-3">
           <InfoCard icon={Store} title="GPU Marketplace">
             Consumer GPUs such as the RTX 4090, data-centre GPUs such as the A100 and H100, and
@@ -58,7 +52,7 @@ export function OverviewTab() {
             providers and encrypted SSH access to every instance.
           </InfoCard>
         </div>
-      </section>
+      </DocSection>
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { Link } from 'wouter';
 import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { Step, TabHeading } from './doc-parts';
+import { DocSection, ListCard, Step, TabHeading } from './doc-parts';
 
 const MINIMUM = [
   'NVIDIA GTX 1080 or better',
@@ -56,34 +55,22 @@ export function ProvidersTab() {
         </Step>
       </ol>
 
-      <section aria-labelledby="doc-hardware" className="grid gap-4">
-        <h3 id="doc-hardware" className="text-xl font-semibold">
-          Hardware requirements
-        </h3>
+      <DocSection id="doc-hardware" title="Hardware requirements">
         <div className="grid gap-4 md:grid-cols-2">
-          <Card className="p-5">
-            <h4 className="font-semibold">Minimum</h4>
-            <ul className="mt-2 list-disc space-y-1 pl-6 text-sm text-muted-foreground">
-              {MINIMUM.map((item) => (
-                <li key={item}>{item}</li>
-              ))}
-            </ul>
-          </Card>
-          <Card className="p-5">
-            <h4 className="font-semibold">Preferred</h4>
-            <ul className="mt-2 list-disc space-y-1 pl-6 text-sm text-muted-foreground">
-              {PREFERRED.map((item) => (
-                <li key={item}>{item}</li>
-              ))}
-            </ul>
-          </Card>
+          <ListCard title="Minimum">
+            {MINIMUM.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ListCard>
+          <ListCard title="Preferred">
+            {PREFERRED.map((item) => (
+              <li key={item}>{item}</li>
+            ))}
+          </ListCard>
         </div>
-      </section>
+      </DocSection>
 
-      <section aria-labelledby="doc-earnings" className="grid gap-4">
-        <h3 id="doc-earnings" className="text-xl font-semibold">
-          Indicative earnings
-        </h3>
+      <DocSection id="doc-earnings" title="Indicative earnings">
         <div className="overflow-x-auto rounded-lg border border-border">
           <table className="w-full text-left text-sm">
             <caption className="p-3 text-left text-muted-foreground">
@@ -116,7 +103,7 @@ export function ProvidersTab() {
             </tbody>
           </table>
         </div>
-      </section>
+      </DocSection>
 
       <Link href="/provider-signup" className={buttonClasses('provider', 'lg', 'w-fit')}>
         Apply to Become a Provider

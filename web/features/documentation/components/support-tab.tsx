@@ -3,8 +3,7 @@ import { Link } from 'wouter';
 import { CONTACT_EMAILS, CONTACT_PHONES } from '../../../../shared/content/company';
 import { linkClasses } from '../../../components/content/markup-view';
 import { buttonClasses } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { InfoCard, TabHeading } from './doc-parts';
+import { DocSection, InfoCard, ListCard, TabHeading } from './doc-parts';
 
 export function SupportTab() {
   return (
@@ -13,41 +12,29 @@ export function SupportTab() {
         Most problems have a quick fix. If yours does not, our team is one message away.
       </TabHeading>
 
-      <section aria-labelledby="doc-issues" className="grid gap-4">
-        <h3 id="doc-issues" className="text-xl font-semibold">
-          Common issues
-        </h3>
+      <DocSection id="doc-issues" title="Common issues">
         <div className="grid gap-4 md:grid-cols-2">
-          <Card className="p-5">
-            <h4 className="font-semibold">GPU connection failed</h4>
-            <ul className="mt-2 list-disc space-y-1 pl-6 text-sm text-muted-foreground">
-              <li>Allow 2-5 minutes for provisioning after you rent.</li>
-              <li>Check that you use the right SSH key and the host and port on your dashboard.</li>
-              <li>Check that your firewall allows outbound SSH to that port.</li>
-              <li>A rental not ready within 10 minutes is cancelled and refunded in full.</li>
-            </ul>
-          </Card>
-          <Card className="p-5">
-            <h4 className="font-semibold">Payment issues</h4>
-            <ul className="mt-2 list-disc space-y-1 pl-6 text-sm text-muted-foreground">
-              <li>Check your credit balance in the top bar.</li>
-              <li>Check that your PayPal account and its payment method are valid.</li>
-              <li>
-                Still stuck?{' '}
-                <Link href="/contact-us" className={linkClasses}>
-                  Contact support
-                </Link>{' '}
-                with the category Billing & Payments.
-              </li>
-            </ul>
-          </Card>
+          <ListCard title="GPU connection failed">
+            <li>Allow 2-5 minutes for provisioning after you rent.</li>
+            <li>Check that you use the right SSH key and the host and port on your dashboard.</li>
+            <li>Check that your firewall allows outbound SSH to that port.</li>
+            <li>A rental not ready within 10 minutes is cancelled and refunded in full.</li>
+          </ListCard>
+          <ListCard title="Payment issues">
+            <li>Check your credit balance in the top bar.</li>
+            <li>Check that your PayPal account and its payment method are valid.</li>
+            <li>
+              Still stuck?{' '}
+              <Link href="/contact-us" className={linkClasses}>
+                Contact support
+              </Link>{' '}
+              with the category Billing & Payments.
+            </li>
+          </ListCard>
         </div>
-      </section>
+      </DocSection>
 
-      <section aria-labelledby="doc-community" className="grid gap-4">
-        <h3 id="doc-community" className="text-xl font-semibold">
-          Community and resources
-        </h3>
+      <DocSection id="doc-community" title="Community and resources">
         <div className="grid gap-4 md:grid-cols-3">
           <InfoCard icon={LifeBuoy} title="Help Center">
             <Link href="/help-center" className={linkClasses}>
@@ -65,12 +52,9 @@ export function SupportTab() {
             </Link>
           </InfoCard>
         </div>
-      </section>
+      </DocSection>
 
-      <section aria-labelledby="doc-contact" className="grid gap-3">
-        <h3 id="doc-contact" className="text-xl font-semibold">
-          Contact support
-        </h3>
+      <DocSection id="doc-contact" title="Contact support" className="grid gap-3">
         <p className="text-muted-foreground">
           We reply to tickets within 24 hours on business days, and to critical issues within 4
           hours, around the clock.
@@ -92,7 +76,7 @@ export function SupportTab() {
           </a>
           .
         </p>
-      </section>
+      </DocSection>
     </div>
   );
 }

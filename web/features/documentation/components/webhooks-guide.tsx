@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { EVENT_RETENTION_DAYS, EVENT_TYPES } from '../../../../shared/contracts/events';
 import { WEBHOOK_ROTATION_HOURS } from '../../../../shared/contracts/webhooks';
@@ -5,6 +6,7 @@ import { CodeBlock } from '../../../components/content/code-block';
 import { linkClasses } from '../../../components/content/markup-view';
 import { EVENT_TYPE_DESCRIPTIONS } from '../../../lib/event-types';
 import { useFocusLinked } from '../../../lib/use-focus-linked';
+import { DocSection } from './doc-parts';
 
 const CURSOR_REQUEST = `GET /api/v1/events?after=evt_123&types=instance.*&subject=instance:42&limit=100&wait=20
 Authorization: Bearer YOUR_API_KEY`;
@@ -62,11 +64,17 @@ const HEADERS: [string, string][] = [
   ],
 ];
 
-function Heading({ id, children }: { id: string; children: string }) {
+/** A part of the guide: its text muted, its heading and code in the foreground colour. */
+function GuideSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <h3 id={id} className="text-xl font-semibold text-foreground">
+    <DocSection
+      id={id}
+      title={title}
+      className="grid min-w-0 gap-3 text-muted-foreground"
+      headingClassName="text-xl font-semibold text-foreground"
+    >
       {children}
-    </h3>
+    </DocSection>
   );
 }
 
@@ -96,8 +104,7 @@ export function WebhooksGuide() {
         </p>
       </div>
 
-      <section aria-labelledby="doc-events" className="grid min-w-0 gap-3 text-muted-foreground">
-        <Heading id="doc-events">Events</Heading>
+      <GuideSection id="doc-events" title="Events">
         <p>
           An event has an <code className={code}>id</code> (<code className={code}>evt_123</code>:
           the global order, and the cursor), a <code className={code}>type</code>, a{' '}
@@ -123,13 +130,9 @@ export function WebhooksGuide() {
             </div>
           ))}
         </dl>
-      </section>
+      </GuideSection>
 
-      <section
-        aria-labelledby="doc-events-cursor"
-        className="grid min-w-0 gap-3 text-muted-foreground"
-      >
-        <Heading id="doc-events-cursor">Read them by cursor</Heading>
+      <GuideSection id="doc-events-cursor" title="Read them by cursor">
         <p>
           Events come oldest first, newest last, after the event named in{' '}
           <code className={code}>after</code>. Pass the answer’s{' '}
@@ -143,26 +146,18 @@ export function WebhooksGuide() {
         </p>
         <CodeBlock label="Events request" code={CURSOR_REQUEST} />
         <CodeBlock label="Events answer" code={CURSOR_ANSWER} />
-      </section>
+      </GuideSection>
 
-      <section
-        aria-labelledby="doc-events-cli"
-        className="grid min-w-0 gap-3 text-muted-foreground"
-      >
-        <Heading id="doc-events-cli">From the command line</Heading>
+      <GuideSection id="doc-events-cli" title="From the command line">
         <p>
           <code className={code}>rentgpu events tail</code> follows new events as they happen, one a
           line, until Ctrl-C; <code className={code}>rentgpu webhooks …</code> manages your
           endpoints.
         </p>
         <CodeBlock label="rentgpu events and webhooks commands" code={CLI} />
-      </section>
+      </GuideSection>
 
-      <section
-        aria-labelledby="doc-webhooks-send"
-        className="grid min-w-0 gap-3 text-muted-foreground"
-      >
-        <Heading id="doc-webhooks-send">Webhooks</Heading>
+      <GuideSection id="doc-webhooks-send" title="Webhooks">
         <p>
           Add an endpoint on the{' '}
           <Link href="/settings?tab=webhooks" className={linkClasses}>
@@ -186,13 +181,9 @@ export function WebhooksGuide() {
             </div>
           ))}
         </dl>
-      </section>
+      </GuideSection>
 
-      <section
-        aria-labelledby="doc-webhooks-verify"
-        className="grid min-w-0 gap-3 text-muted-foreground"
-      >
-        <Heading id="doc-webhooks-verify">Verify signatures</Heading>
+      <GuideSection id="doc-webhooks-verify" title="Verify signatures">
         <p>
           With the npm package <code className={code}>standardwebhooks</code>, a receiver checks a
           delivery in a few lines. Verify the raw body as it came, before any JSON parsing;{' '}
@@ -201,13 +192,9 @@ export function WebhooksGuide() {
           do the work after.
         </p>
         <CodeBlock label="Webhook receiver" code={RECEIVER} />
-      </section>
+      </GuideSection>
 
-      <section
-        aria-labelledby="doc-webhooks-retries"
-        className="grid min-w-0 gap-3 text-muted-foreground"
-      >
-        <Heading id="doc-webhooks-retries">Retries, order and duplicates</Heading>
+      <GuideSection id="doc-webhooks-retries" title="Retries, order and duplicates">
         <ul className="grid list-disc gap-2 pl-6">
           <li>
             A 2xx answer delivers it. Anything else fails the attempt: another status, no answer
@@ -232,7 +219,7 @@ export function WebhooksGuide() {
             checked when you add it and again before every attempt. Production takes https only.
           </li>
         </ul>
-      </section>
+      </GuideSection>
     </section>
   );
 }
