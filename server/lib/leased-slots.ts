@@ -8,7 +8,7 @@ import type { Clock } from './clock';
  * every server process: each holder takes a lease that its process renews while it holds it,
  * and gives back when done. A process that dies stops renewing: its leases expire after
  * `leaseMs` and their places are free again. Two stores: Redis (REDIS_URL) below, the
- * database otherwise (modules/instances/console-slots.ts).
+ * database otherwise (modules/instances/console/slots.ts).
  */
 export interface LeasedSlots {
   readonly limit: number;

@@ -56,7 +56,7 @@ export const CONSOLE_CLOSE = {
   signedOut: 4401,
   /** The instance is not running (any more). */
   notRunning: 4409,
-  /** The user already has the most consoles open at once (server/modules/instances/console-guards.ts). */
+  /** The user already has the most consoles open at once (server/modules/instances/console/guards.ts). */
   tooManySessions: 4429,
   /** SSH to the instance failed. */
   sshFailed: 4502,

@@ -4,7 +4,7 @@
  * its cores, and of the memory it lets guests use — `guestBytes` when the provider set it
  * (AGENT_GUEST_MEMORY_MIB), else 80% of the total (the rest stays with the host). The same
  * rule is shown before renting (marketplace, VM create form, public API, CLI), refuses a
- * create asking for more, and sizes the guest the host boots (server/modules/instances/desired.ts).
+ * create asking for more, and sizes the guest the host boots (server/modules/instances/host-side/desired.ts).
  */
 
 /** What a host reports of itself (its heartbeat's `host`) and how many GPUs it has. */

@@ -6,7 +6,7 @@ import { validationFailed } from '../../lib/errors';
 
 /**
  * One page of a heartbeat's answer: the desired instances (as the instance core built them,
- * instances/desired.ts) after `cursor` (the last id the previous page listed), in order of id,
+ * instances/host-side/desired.ts) after `cursor` (the last id the previous page listed), in order of id,
  * at most `max`, with `nextCursor` when more follow. A host with more instances than one
  * answer may carry reads them all in a few heartbeats in a row, instead of an answer too long
  * to send.

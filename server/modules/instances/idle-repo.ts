@@ -95,7 +95,7 @@ export const idleRepo = {
       );
   },
 
-  /** Running rows on `hostId` with idle stop on: their GPUs and threshold (heartbeats). */
+  /** Running rows on `hostId` with idle stop on: their GPUs and threshold (the demo host). */
   watchedOnHost(conn: Conn, hostId: string) {
     return conn
       .select({

@@ -6,7 +6,7 @@ import type { TestApp } from '../../test/app';
 import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
 import { checkInvariants } from '../ledger/invariants';
 import { ledgerService } from '../ledger/service';
-import { presentMetered } from './presenter';
+import { presentMetered } from './reads/presenter';
 
 /**
  * The metered plan through the service API (the HTTP surfaces /api/kvm and /api/v1 come

@@ -14,10 +14,10 @@ import { startCommand } from './commands/start';
 import { stopCommand, stopLockedCommand } from './commands/stop';
 import { preemptCommand, terminateCommand } from './commands/terminate';
 import { createInstancesContext } from './context';
-import { hostInstancesRepo } from './host-repo';
+import { hostInstancesRepo } from './host-side/host-repo';
 import { createPlans, type PlanCapabilities } from './plans';
 import { balanceAlert, warnLowBalances } from './plans/metered-alerts';
-import { instanceQueries } from './queries';
+import { instanceQueries } from './reads/queries';
 import type { InstanceRow } from './repo-rows';
 import type {
   CreateMeteredInput,

@@ -58,7 +58,7 @@ export interface HostReport {
 /** Where the web console logs in: the instance's SSH address and the platform's key. */
 export interface ConsoleTarget {
   instanceId: number;
-  /** The instance's generation now: the host key is pinned per run (console-guards.ts). */
+  /** The instance's generation now: the host key is pinned per run (console/guards.ts). */
   generation: number;
   host: string;
   port: number;

@@ -1,8 +1,8 @@
 import type { DesiredInstance, InstanceStatus } from '../../../../shared/contracts/agent-protocol';
 import { AppError } from '../../../lib/errors';
 import type { InstancesContext } from '../context';
-import { desiredFor, type HostInventory } from '../desired';
-import { hostInstancesRepo } from '../host-repo';
+import { desiredFor, type HostInventory } from '../host-side/desired';
+import { hostInstancesRepo } from '../host-side/host-repo';
 import { idleRepo } from '../idle-repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';

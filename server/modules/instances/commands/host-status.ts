@@ -3,7 +3,7 @@ import { ON_THE_WAY_STATES } from '../../../../shared/rules/instance-lifecycle';
 import { isUniqueViolation } from '../../../db/errors';
 import { sshPortInUse } from '../../../lib/errors';
 import type { InstancesContext } from '../context';
-import { hostInstancesRepo } from '../host-repo';
+import { hostInstancesRepo } from '../host-side/host-repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
 import type { HostReport } from '../types';

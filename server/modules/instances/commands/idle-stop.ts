@@ -67,28 +67,6 @@ export function idleStopCommands(ctx: InstancesContext) {
         return fresh;
       }),
 
-    /**
-     * What a heartbeat from `hostId` says of its instances' use: its running instances with
-     * idle stop on whose GPUs read at or over their threshold (or have no reading), or that
-     * have an SSH session open (`withSsh`: instance ids as the agent names them), start a new
-     * idle period. Only the host's own instances are read, whatever ids it names.
-     */
-    async heardActivity(
-      hostId: string,
-      heard: { gpus: GpuReading[]; withSsh: ReadonlySet<string> },
-      now: Date,
-    ): Promise<void> {
-      const watched = await idleRepo.watchedOnHost(ctx.db, hostId);
-      const active = watched
-        .filter(
-          (w) =>
-            heard.withSsh.has(String(w.id)) ||
-            activeAt(w.gpuIndexes, heard.gpus, w.thresholdPercent),
-        )
-        .map((w) => w.id);
-      await idleRepo.markActive(ctx.db, active, now);
-    },
-
     /** Instances whose GPU use is simulated (the demo host): active when the figure says so. */
     async heardSimulated(
       hostId: string,

@@ -2,8 +2,8 @@ import { holdsUnit } from '../../../../shared/rules/instance-lifecycle';
 import { listingsService } from '../../listings/service';
 import { sshKeysService } from '../../ssh-keys/service';
 import type { InstancesContext } from '../context';
-import { vncPassword } from '../desired';
-import { hostInstancesRepo, type Placement } from '../host-repo';
+import { vncPassword } from '../host-side/desired';
+import { hostInstancesRepo, type Placement } from '../host-side/host-repo';
 import type { Instance } from '../repo-rows';
 import { stateOf } from '../states';
 

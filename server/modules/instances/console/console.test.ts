@@ -1,19 +1,15 @@
 import net, { type AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CLOSE } from '../../../shared/contracts/console';
-import { instances, sessions } from '../../db/schema';
-import { generateSshKeyPair } from '../../lib/ssh-keypair';
-import { createTestApp, type TestApp } from '../../test/app';
-import { consoleInstance } from '../../test/console';
-import { type Dropbear, dropbearUsable, startDropbear } from '../../test/dropbear';
-import { type ConsoleClient, openConsoleSocket } from '../../test/ws-client';
-import {
-  hostKeyFingerprint,
-  MAX_CONSOLES_PER_USER,
-  tooManyConsolesMessage,
-} from './console-guards';
-import { CONSOLE_KEY_REFUSED, CONSOLE_UNREACHABLE, HOST_KEY_CHANGED } from './console-session';
+import { CONSOLE_CLOSE } from '../../../../shared/contracts/console';
+import { instances, sessions } from '../../../db/schema';
+import { generateSshKeyPair } from '../../../lib/ssh-keypair';
+import { createTestApp, type TestApp } from '../../../test/app';
+import { consoleInstance } from '../../../test/console';
+import { type Dropbear, dropbearUsable, startDropbear } from '../../../test/dropbear';
+import { type ConsoleClient, openConsoleSocket } from '../../../test/ws-client';
+import { CONSOLE_KEY_REFUSED, CONSOLE_UNREACHABLE, HOST_KEY_CHANGED } from './closing';
+import { hostKeyFingerprint, MAX_CONSOLES_PER_USER, tooManyConsolesMessage } from './guards';
 
 /**
  * The web console against a real SSH server: dropbear on 127.0.0.1 lets in the instance's

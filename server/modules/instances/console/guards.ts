@@ -4,7 +4,7 @@ import type { ServerHostKeyAlgorithm } from 'ssh2';
 /**
  * The web console's guards (docs/architecture.md, "Web console"): the instance's SSH host key
  * (stored on the instance: reported by its host, else pinned by the first console of the
- * run) and how many consoles a user may have open (counted by console-slots.ts).
+ * run) and how many consoles a user may have open (counted by console/slots.ts).
  */
 
 /** An SSH host key's fingerprint as OpenSSH and dropbear print it: `SHA256:` + base64, unpadded. */
@@ -43,7 +43,7 @@ export function hostKeyLine(key: Buffer): string | null {
   return `${type} ${key.toString('base64')}`;
 }
 
-/** Consoles one user may have open at once, across every server process (console-slots.ts). */
+/** Consoles one user may have open at once, across every server process (console/slots.ts). */
 export const MAX_CONSOLES_PER_USER = 4;
 
 export const tooManyConsolesMessage = (limit: number) =>

@@ -1,20 +1,20 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CLOSE } from '../../../shared/contracts/console';
-import type { Database } from '../../db/client';
-import { instances } from '../../db/schema';
-import { testRedisUrl } from '../../env';
-import { CONSOLE_LEASE } from '../../lib/leased-slots';
-import { generateSshKeyPair } from '../../lib/ssh-keypair';
-import { createTestApp, type TestApp } from '../../test/app';
-import { consoleInstance } from '../../test/console';
-import { openTestDatabase } from '../../test/database';
-import { type Dropbear, dropbearUsable, startDropbear } from '../../test/dropbear';
-import { type ConsoleClient, openConsoleSocket } from '../../test/ws-client';
-import { MAX_CONSOLES_PER_USER, tooManyConsolesMessage } from './console-guards';
-import { HOST_KEY_CHANGED } from './console-session';
-import { createConsoleSlots } from './console-slots';
+import { CONSOLE_CLOSE } from '../../../../shared/contracts/console';
+import type { Database } from '../../../db/client';
+import { instances } from '../../../db/schema';
+import { testRedisUrl } from '../../../env';
+import { CONSOLE_LEASE } from '../../../lib/leased-slots';
+import { generateSshKeyPair } from '../../../lib/ssh-keypair';
+import { createTestApp, type TestApp } from '../../../test/app';
+import { consoleInstance } from '../../../test/console';
+import { openTestDatabase } from '../../../test/database';
+import { type Dropbear, dropbearUsable, startDropbear } from '../../../test/dropbear';
+import { type ConsoleClient, openConsoleSocket } from '../../../test/ws-client';
+import { HOST_KEY_CHANGED } from './closing';
+import { MAX_CONSOLES_PER_USER, tooManyConsolesMessage } from './guards';
+import { createConsoleSlots } from './slots';
 
 /**
  * The web console with several server processes on one database (docs/architecture.md, "Web

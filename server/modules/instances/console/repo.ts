@@ -1,8 +1,8 @@
 import { and, count, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { Conn, Db } from '../../db/client';
-import { consoleSessions, instances } from '../../db/schema';
+import type { Conn, Db } from '../../../db/client';
+import { consoleSessions, instances } from '../../../db/schema';
 
-/** The open web consoles of every server process (console-slots.ts, `console_sessions`). */
+/** The open web consoles of every server process (console/slots.ts, `console_sessions`). */
 export const consoleSessionsRepo = {
   /**
    * One more session for the user when fewer than `limit` are live, under a lock on the
@@ -64,7 +64,7 @@ export const consoleSessionsRepo = {
   },
 };
 
-/** The guest's SSH host key on the instance, as the console checks it (console-session.ts). */
+/** The guest's SSH host key on the instance, as the console checks it (console/session.ts). */
 export const consoleHostKeyRepo = {
   /**
    * Pins `key` as the host key of this run when none is stored (the host did not report one,

@@ -5,14 +5,15 @@ import {
   CONSOLE_STATUS_POLL_MS,
   consoleQuery,
   consoleView,
-} from '../../../shared/contracts/console';
-import { errorResponses } from '../../../shared/contracts/errors';
-import { idParam } from '../../../shared/contracts/params';
-import { crossOriginRefused, rateLimited } from '../../lib/errors';
-import { isSameOrigin, requireUser, signedIn } from '../../plugins/session';
-import { tooManyConsolesMessage } from './console-guards';
-import { CONSOLE_NOT_OPENED, type ConsoleSocket, runConsoleSession } from './console-session';
-import type { ConsoleTarget } from './types';
+} from '../../../../shared/contracts/console';
+import { errorResponses } from '../../../../shared/contracts/errors';
+import { idParam } from '../../../../shared/contracts/params';
+import { crossOriginRefused, rateLimited } from '../../../lib/errors';
+import { isSameOrigin, requireUser, signedIn } from '../../../plugins/session';
+import type { ConsoleTarget } from '../types';
+import { CONSOLE_NOT_OPENED } from './closing';
+import { tooManyConsolesMessage } from './guards';
+import { type ConsoleSocket, runConsoleSession } from './session';
 
 /**
  * The web console (docs/architecture.md, "Web console"). One URL, two uses:
@@ -20,12 +21,12 @@ import type { ConsoleTarget } from './types';
  *   body: 401 signed out, 403 cross-site, 404 not the caller's, 409 not running / no key);
  * - the same GET upgraded to a WebSocket (`?cols=&rows=`) runs the same checks before the
  *   upgrade — a refusal is that HTTP answer, no socket opens — and then is the terminal
- *   (framing: shared/contracts/console.ts, session: console-session.ts).
+ *   (framing: shared/contracts/console.ts, session: console/session.ts).
  */
 export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // The places per user are counted across every server process (console-slots.ts); the
-  // host key is checked against the one stored on the instance (console-session.ts).
+  // The places per user are counted across every server process (console/slots.ts); the
+  // host key is checked against the one stored on the instance (console/session.ts).
   const { instances, auth, consoleSlots: slots } = app.deps;
   const targets = new WeakMap<FastifyRequest, ConsoleTarget>();
   const tooMany = () => rateLimited(5, tooManyConsolesMessage(slots.limit));

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../env';
-import { ManualClock } from '../../lib/clock';
-import type { LeasedSlots } from '../../lib/leased-slots';
-import { createTestApp, type TestApp } from '../../test/app';
-import { createConsoleSlots } from './console-slots';
+import { testRedisUrl } from '../../../env';
+import { ManualClock } from '../../../lib/clock';
+import type { LeasedSlots } from '../../../lib/leased-slots';
+import { createTestApp, type TestApp } from '../../../test/app';
+import { createConsoleSlots } from './slots';
 
 /**
- * The console's places per user as two server processes see them (console-slots.ts): two
+ * The console's places per user as two server processes see them (console/slots.ts): two
  * stores on one database, or on one Redis when TEST_REDIS_URL is set. No SSH here: the
  * console's own tests are console.test.ts and console-processes.test.ts.
  */

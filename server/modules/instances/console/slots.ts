@@ -1,5 +1,5 @@
-import type { Db } from '../../db/client';
-import type { Clock } from '../../lib/clock';
+import type { Db } from '../../../db/client';
+import type { Clock } from '../../../lib/clock';
 import {
   CONSOLE_LEASE,
   type HeldLease,
@@ -8,9 +8,9 @@ import {
   type LeaseLog,
   type LeaseTiming,
   RedisLeasedSlots,
-} from '../../lib/leased-slots';
-import { MAX_CONSOLES_PER_USER } from './console-guards';
-import { consoleSessionsRepo } from './console-repo';
+} from '../../../lib/leased-slots';
+import { MAX_CONSOLES_PER_USER } from './guards';
+import { consoleSessionsRepo } from './repo';
 
 /**
  * The web console's places per user (docs/architecture.md, "Web console"), one count across

@@ -2,14 +2,14 @@ import {
   type DesiredInstance,
   desiredInstance,
   type HeartbeatRequest,
-} from '../../../shared/contracts/agent-protocol';
-import type { InstanceKind } from '../../../shared/contracts/instance-kind';
-import { fitShape, gpuShare } from '../../../shared/rules/gpu-share';
-import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
-import { randomToken } from '../../lib/crypto';
-import { imageOfTemplate } from '../images/catalogue';
-import type { Instance } from './repo-rows';
-import { stateOf } from './states';
+} from '../../../../shared/contracts/agent-protocol';
+import type { InstanceKind } from '../../../../shared/contracts/instance-kind';
+import { fitShape, gpuShare } from '../../../../shared/rules/gpu-share';
+import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
+import { randomToken } from '../../../lib/crypto';
+import { imageOfTemplate } from '../../images/catalogue';
+import type { Instance } from '../repo-rows';
+import { stateOf } from '../states';
 
 /**
  * What a host should run for each of its instances: the desired object of the agent protocol

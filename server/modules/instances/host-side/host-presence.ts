@@ -1,6 +1,6 @@
-import type { InstanceHostStatus } from '../../../shared/contracts/listings';
-import type { InstanceAction } from '../../../shared/rules/instance-lifecycle';
-import type { Instance } from './repo-rows';
+import type { InstanceHostStatus } from '../../../../shared/contracts/listings';
+import type { InstanceAction } from '../../../../shared/rules/instance-lifecycle';
+import type { Instance } from '../repo-rows';
 
 /** The in-process demo host's id (server/modules/hosts/demo-host.ts, DEMO_HOST_ID). */
 const DEMO_HOST = 'demo';

@@ -1,12 +1,12 @@
 import { and, eq, inArray, isNull, or, type Placeholder, sql } from 'drizzle-orm';
-import type { ProvisioningProgress } from '../../../shared/contracts/images';
-import { ON_HOST_STATES, ON_THE_WAY_STATES } from '../../../shared/rules/instance-lifecycle';
-import { withoutControlCharacters } from '../../../shared/rules/text';
-import type { Conn } from '../../db/client';
-import { compiled } from '../../db/compiled';
-import { instances } from '../../db/schema';
+import type { ProvisioningProgress } from '../../../../shared/contracts/images';
+import { ON_HOST_STATES, ON_THE_WAY_STATES } from '../../../../shared/rules/instance-lifecycle';
+import { withoutControlCharacters } from '../../../../shared/rules/text';
+import type { Conn } from '../../../db/client';
+import { compiled } from '../../../db/compiled';
+import { instances } from '../../../db/schema';
+import type { Instance } from '../repo-rows';
 import { outagesRepo } from './outages-repo';
-import type { Instance } from './repo-rows';
 
 /** What placement fills in on one row (commands/place.ts). */
 export type Placement = { id: number } & Partial<

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Conn } from '../../db/client';
-import { type InstanceOutage, instanceOutages } from '../../db/schema';
+import type { Conn } from '../../../db/client';
+import { type InstanceOutage, instanceOutages } from '../../../db/schema';
 
 /**
  * Instances' time with their host unreachable (docs/decisions/022): what usage, invoices and

@@ -1,5 +1,5 @@
 import { microsToDollars } from '../../../../shared/rules/money';
-import type { DraftLine, PlanTerms } from './plan';
+import type { DraftLine, PlanTerms } from './terms';
 
 /** The booked plan's money in words (presenters: the public API's usage and invoices). */
 export const bookedTerms: PlanTerms = {

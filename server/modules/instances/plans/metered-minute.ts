@@ -3,7 +3,7 @@ import { splitEarnings } from '../../../../shared/rules/pricing';
 import { type LedgerLine, ledgerService } from '../../ledger/service';
 import { type CapReached, spendCapsService as spendCaps } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
-import { outagesRepo } from '../outages-repo';
+import { outagesRepo } from '../host-side/outages-repo';
 import { instancesRepo } from '../repo';
 import type { Instance } from '../repo-rows';
 import { ENDINGS } from './end-reasons';

@@ -1,6 +1,6 @@
 import { computeMinuteMicros, storageMinuteMicros } from '../../../../shared/rules/metering';
 import { microsToDollars, preciseDollars } from '../../../../shared/rules/money';
-import type { PlanTerms } from './plan';
+import type { PlanTerms } from './terms';
 
 /** The metered plan's money in words (presenters: the public API's usage and invoices). */
 export const meteredTerms: PlanTerms = {

@@ -1,8 +1,8 @@
 import { bookedTerms } from './booked-terms';
 import { meteredTerms } from './metered-terms';
-import type { PlanCapabilities, PlanName, PlanTerms } from './plan';
+import type { PlanCapabilities, PlanName, PlanTerms } from './terms';
 
-export type { PlanCapabilities } from './plan';
+export type { PlanCapabilities } from './terms';
 
 /**
  * The plans' words and capabilities by name (pure: presenters, the ledger's invariants and SQL

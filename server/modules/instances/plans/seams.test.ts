@@ -37,7 +37,7 @@ const files = () =>
   }));
 
 /** The lines of `text` that compare a plan's name, each as "line: text". */
-export function planNameComparisons(text: string, names: readonly string[]): string[] {
+function planNameComparisons(text: string, names: readonly string[]): string[] {
   const alt = names.map((n) => n.replace(/[^a-z_]/g, '')).join('|');
   const patterns = [
     new RegExp(`(===|!==|==|!=)\\s*['"\`](${alt})['"\`]`),
@@ -55,7 +55,7 @@ export function planNameComparisons(text: string, names: readonly string[]): str
 }
 
 /** The lines of `text` that write the instances table, each as "line: text". */
-export function instanceWrites(text: string): string[] {
+function instanceWrites(text: string): string[] {
   const patterns = [
     /\.(update|insert|delete)\(\s*instances\s*\)/,
     /\b(update|insert\s+into|delete\s+from)\s+"?instances"?\b(?!_)/i,

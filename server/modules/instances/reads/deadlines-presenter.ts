@@ -1,5 +1,5 @@
-import type { Instance } from './repo-rows';
-import type { Deadlines } from './types';
+import type { Instance } from '../repo-rows';
+import type { Deadlines } from '../types';
 
 /**
  * An instance's deadlines as a surface names them (`stop_at` on /api/kvm, `stopAt` on

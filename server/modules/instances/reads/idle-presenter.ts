@@ -1,5 +1,5 @@
-import type { Instance } from './repo-rows';
-import type { IdleStop } from './types';
+import type { Instance } from '../repo-rows';
+import type { IdleStop } from '../types';
 
 type IdleColumns = Pick<
   Instance,

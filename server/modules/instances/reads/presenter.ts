@@ -1,17 +1,17 @@
-import type { VmStatus } from '../../../shared/contracts/kvm';
-import type { RentalStatus, RentalView } from '../../../shared/contracts/rentals';
-import { computeChargeNote } from '../../../shared/rules/compute-billing';
+import type { VmStatus } from '../../../../shared/contracts/kvm';
+import type { RentalStatus, RentalView } from '../../../../shared/contracts/rentals';
+import { computeChargeNote } from '../../../../shared/rules/compute-billing';
 import {
   allowedActions,
   ENDED_STATES,
   type InstanceAction,
   type InstanceState,
-} from '../../../shared/rules/instance-lifecycle';
-import { microsToDollars } from '../../../shared/rules/money';
-import type { Instance } from '../../db/schema';
-import { planName } from './plans';
+} from '../../../../shared/rules/instance-lifecycle';
+import { microsToDollars } from '../../../../shared/rules/money';
+import type { Instance } from '../../../db/schema';
+import { planName } from '../plans';
+import type { InstanceRow } from '../repo-rows';
 import { provisioningStepOf } from './progress';
-import type { InstanceRow } from './repo-rows';
 
 const ended = (instance: Instance) => ENDED_STATES.includes(instance.status as InstanceState);
 

@@ -1,5 +1,5 @@
-import { provisioningProgress, provisioningStepText } from '../../../shared/contracts/images';
-import type { Instance } from '../../db/schema';
+import { provisioningProgress, provisioningStepText } from '../../../../shared/contracts/images';
+import type { Instance } from '../../../db/schema';
 
 /**
  * The step a provisioning or starting instance is at, in renters' words ("downloading image

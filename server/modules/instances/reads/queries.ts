@@ -1,17 +1,17 @@
-import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
-import type { Conn } from '../../db/client';
-import { conflict } from '../../lib/errors';
-import { ledgerService } from '../ledger/service';
-import { providersService } from '../providers/service';
-import { type Actor, actorOf, authorize } from './authorize';
-import { consoleHostKeyRepo } from './console-repo';
-import type { InstancesContext } from './context';
-import { hostInstancesRepo } from './host-repo';
+import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
+import type { Conn } from '../../../db/client';
+import { conflict } from '../../../lib/errors';
+import { ledgerService } from '../../ledger/service';
+import { providersService } from '../../providers/service';
+import { type Actor, actorOf, authorize } from '../authorize';
+import { consoleHostKeyRepo } from '../console/repo';
+import type { InstancesContext } from '../context';
+import { hostInstancesRepo } from '../host-side/host-repo';
+import { instancesRepo } from '../repo';
+import type { InstanceRow } from '../repo-rows';
+import { stateOf } from '../states';
+import type { ConsoleTarget } from '../types';
 import type { InstanceEarnings } from './presenter';
-import { instancesRepo } from './repo';
-import type { InstanceRow } from './repo-rows';
-import { stateOf } from './states';
-import type { ConsoleTarget } from './types';
 
 /** What the web console says on a demo host (simulated: no machine, no console). */
 export const DEMO_HOST_NO_CONSOLE =
@@ -117,7 +117,7 @@ export function instanceQueries(ctx: InstancesContext) {
 
     /**
      * The guest's host key the console met, pinned on the instance when its run has none
-     * stored yet (console-repo.ts); answers the key stored for the run now, null when the
+     * stored yet (console/repo.ts); answers the key stored for the run now, null when the
      * run is over. Every server process, and every restart, checks that same key.
      */
     pinConsoleHostKey: (

@@ -1,17 +1,17 @@
-import type { GpuInfo } from '../../../shared/contracts/agent-protocol';
-import type { GpuUtilization, VmInstanceView } from '../../../shared/contracts/kvm';
-import { computeChargeNote } from '../../../shared/rules/compute-billing';
-import { guestMemoryGb } from '../../../shared/rules/gpu-share';
-import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
-import { microsToDollars } from '../../../shared/rules/money';
-import { sshCommand } from '../../../shared/rules/shell-command';
-import { shownHostError } from '../../../shared/rules/system-error';
+import type { GpuInfo } from '../../../../shared/contracts/agent-protocol';
+import type { GpuUtilization, VmInstanceView } from '../../../../shared/contracts/kvm';
+import { computeChargeNote } from '../../../../shared/rules/compute-billing';
+import { guestMemoryGb } from '../../../../shared/rules/gpu-share';
+import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
+import { microsToDollars } from '../../../../shared/rules/money';
+import { sshCommand } from '../../../../shared/rules/shell-command';
+import { shownHostError } from '../../../../shared/rules/system-error';
+import { hostPresence } from '../host-side/host-presence';
+import type { InstanceRow } from '../repo';
 import { deadlinesIn } from './deadlines-presenter';
-import { hostPresence } from './host-presence';
 import { idleIn } from './idle-presenter';
 import { vmStatus } from './presenter';
 import { provisioningStepOf } from './progress';
-import type { InstanceRow } from './repo';
 
 /** A host's last GPU readings (its heartbeat's nvidia-smi inventory) and when they came. */
 export interface HostReadings {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../../shared/contracts/errors';
+import { errorResponses } from '../../../../shared/contracts/errors';
 import {
   billingSummary,
   createVmBody,
@@ -11,14 +11,14 @@ import {
   vmActionAnswer,
   vmInstanceView,
   vmTemplateOption,
-} from '../../../shared/contracts/kvm';
-import { idParam } from '../../../shared/contracts/params';
-import { recordAnswer } from '../../lib/idempotency';
-import { requireUser, signedIn } from '../../plugins/session';
-import type { Actor } from './authorize';
-import { waitingForHost } from './host-presence';
-import type { InstanceRow } from './repo-rows';
-import { presentVm } from './vm-presenter';
+} from '../../../../shared/contracts/kvm';
+import { idParam } from '../../../../shared/contracts/params';
+import { recordAnswer } from '../../../lib/idempotency';
+import { requireUser, signedIn } from '../../../plugins/session';
+import type { Actor } from '../authorize';
+import { waitingForHost } from '../host-side/host-presence';
+import { presentVm } from '../reads/vm-presenter';
+import type { InstanceRow } from '../repo-rows';
 
 /** The VM dashboard shows the machines (plans listed as machines): a rental is not found here. */
 const vmActor = (request: FastifyRequest): Actor => ({

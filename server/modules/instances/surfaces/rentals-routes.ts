@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../../shared/contracts/errors';
-import { idParam, providerIdParam, userIdParam } from '../../../shared/contracts/params';
+import { errorResponses } from '../../../../shared/contracts/errors';
+import { idParam, providerIdParam, userIdParam } from '../../../../shared/contracts/params';
 import {
   createRentalBody,
   launchedRentalView,
   rentalView,
-} from '../../../shared/contracts/rentals';
-import { recordAnswer } from '../../lib/idempotency';
-import { requireUser, signedIn } from '../../plugins/session';
-import { instancesPolicy } from './policy';
-import { presentProviderInstance, presentRental } from './presenter';
-import type { InstanceRow } from './repo-rows';
+} from '../../../../shared/contracts/rentals';
+import { recordAnswer } from '../../../lib/idempotency';
+import { requireUser, signedIn } from '../../../plugins/session';
+import { instancesPolicy } from '../policy';
+import { presentProviderInstance, presentRental } from '../reads/presenter';
+import type { InstanceRow } from '../repo-rows';
 
 /** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
 export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {

@@ -1,4 +1,3 @@
-import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type {
   BillingSummary,
   CreateVmInput,
@@ -6,77 +5,36 @@ import type {
   UpdateVmDeadlinesBody,
   VmInstanceView,
   VmTemplateOption,
-} from '../../../shared/contracts/kvm';
+} from '../../../../shared/contracts/kvm';
 import {
   DEFAULT_VM_GPU,
   VM_LIMITS,
   VM_TEMPLATE_LABELS,
   VM_TEMPLATES,
   type VmListingChoice,
-} from '../../../shared/contracts/kvm';
-import type { ListingHostStatus } from '../../../shared/contracts/listings';
-import { mibAsGb } from '../../../shared/rules/gpu-share';
-import { MINUTE_MS, minuteChargeMicros } from '../../../shared/rules/metering';
-import { microsToDollars } from '../../../shared/rules/money';
-import type { Db } from '../../db/client';
-import { AppError, notFound, validationFailed } from '../../lib/errors';
-import { listingKinds } from '../hosts/kind-readiness';
-import type { HostsService } from '../hosts/service';
-import { heldImages, type Images, imageOfTemplate } from '../images/catalogue';
-import { type HostMachineRow, listingShare } from '../listings/gpu-share';
-import { listingsService } from '../listings/service';
-import { requestedDeadlines } from './deadlines-presenter';
-import { requestedIdleStop } from './idle-presenter';
-import { imageUnavailable, imageUnavailableReason } from './image-offer';
-import type { InstanceRow, InstancesService } from './service';
-import type { RentOptions } from './types';
-import { presentVm } from './vm-presenter';
+} from '../../../../shared/contracts/kvm';
+import { MINUTE_MS, minuteChargeMicros } from '../../../../shared/rules/metering';
+import { microsToDollars } from '../../../../shared/rules/money';
+import type { Db } from '../../../db/client';
+import { AppError, notFound, validationFailed } from '../../../lib/errors';
+import type { HostsService } from '../../hosts/service';
+import { heldImages, type Images, imageOfTemplate } from '../../images/catalogue';
+import { listingsService } from '../../listings/service';
+import { imageUnavailable, imageUnavailableReason } from '../image-offer';
+import { presentVm } from '../reads/vm-presenter';
+import type { InstanceRow, InstancesService } from '../service';
+import type { RentOptions } from '../types';
+import { listingChoice, VM_DEADLINE_FIELDS, vmDeadlines, vmIdleStop } from './vm-request';
 
 export {
   imageUnavailable,
   offersTemplate,
   WINDOWS_UNAVAILABLE_REASON,
-} from './image-offer';
-
-/** How the VM dashboard names the deadlines in its 400s. */
-export const VM_DEADLINE_FIELDS = { stopAt: 'stop_at', terminateAt: 'terminate_at' } as const;
-
-/** The deadlines a VM request names (a time sets one, null clears it, absent leaves it). */
-const vmDeadlines = (body: { stop_at?: string | null; terminate_at?: string | null }) =>
-  requestedDeadlines(body.stop_at, body.terminate_at);
-
-/** A rentable listing as the create form offers it: where it runs and its GPU's share. */
-function listingChoice(row: {
-  id: number;
-  hourlyRateMicros: bigint;
-  providerName: string;
-  location: string;
-  hostId: string | null;
-  isDemoHost: boolean;
-  hostMachine: HostMachineRow | null;
-  hostStatus: ListingHostStatus;
-  hostReadiness: HostReadiness | null;
-  hostGpuIndexes: number[];
-}): VmListingChoice {
-  const share = listingShare(row, row.hostMachine);
-  return {
-    listing_id: row.id,
-    hourly_rate: microsToDollars(row.hourlyRateMicros),
-    provider_name: row.providerName,
-    location: row.location,
-    is_demo_host: row.hostId === null && row.isDemoHost,
-    kinds: listingKinds(row.hostStatus, row.hostReadiness, row.hostGpuIndexes),
-    max_cpu_cores: share ? share.vcpus : null,
-    max_ram_gb: share ? mibAsGb(share.memoryMib) : null,
-  };
-}
-
-/** The idle stop a VM request names (a field left out: the account default or as it is). */
-const vmIdleStop = (body: { idle_stop_minutes?: number; idle_threshold_percent?: number }) =>
-  requestedIdleStop(body.idle_stop_minutes, body.idle_threshold_percent);
+} from '../image-offer';
+export { VM_DEADLINE_FIELDS } from './vm-request';
 
 /**
- * The VM dashboard (spec part 2, /vm-dashboard) over metered instances: GPU types from real
+ * The VM dashboard (/vm-dashboard) over the instances listed as machines: GPU types from real
  * listings, a create that picks the cheapest rentable listing of a type, the user's VMs with
  * their hosts' GPU readings, and what they cost.
  */
