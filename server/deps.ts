@@ -32,9 +32,9 @@ import {
 import { createHostsService, type HostsService } from './modules/hosts/service';
 import { createHostWake } from './modules/hosts/wake';
 import { createImages, type Images } from './modules/images/catalogue';
-import { createConsoleSlots } from './modules/instances/console-slots';
+import { createConsoleSlots } from './modules/instances/console/slots';
 import { createInstancesService, type InstancesService } from './modules/instances/service';
-import { createVmService, type VmService } from './modules/instances/vm-service';
+import { createVmService, type VmService } from './modules/instances/surfaces/vm-service';
 import { createAccountBook } from './modules/ledger/accounts';
 import { createListingsService, type ListingsService } from './modules/listings/service';
 import { createNewsletterService, type NewsletterService } from './modules/newsletter/service';

@@ -3,7 +3,7 @@ import { microsToDollars } from '../../../shared/rules/money';
 import type { Db } from '../../db/client';
 import { presentApiKey } from '../api-keys/presenter';
 import { apiKeysService } from '../api-keys/service';
-import { presentMetered, presentRental } from '../instances/presenter';
+import { presentMetered, presentRental } from '../instances/reads/presenter';
 import type { InstancesService } from '../instances/service';
 import type { PaymentsService } from '../payments/service';
 import { walletHistory } from '../payments/wallet';

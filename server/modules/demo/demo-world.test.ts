@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { conflict } from '../../lib/errors';
 import { seedDemoData } from '../../seed/seed';
 import { createTestApp, type TestApp } from '../../test/app';
-import { DEMO_HOST_NO_CONSOLE } from '../instances/queries';
+import { DEMO_HOST_NO_CONSOLE } from '../instances/reads/queries';
 
 /**
  * Issue 26 part 4, a demo world that makes sense: the visitor's provider says it is theirs

@@ -10,7 +10,7 @@ import type { InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { sftpUrl, sshCommand, sshTunnelCommand } from '../../../shared/rules/shell-command';
 import { shownHostError } from '../../../shared/rules/system-error';
-import { provisioningStepOf } from '../instances/progress';
+import { provisioningStepOf } from '../instances/reads/progress';
 import type { InstanceRow } from '../instances/service';
 
 /** The web console's page for an instance (the VM dashboard's console route). */

@@ -11,7 +11,7 @@ import { AppError, notFound, validationFailed } from '../../lib/errors';
 import { DEMO_HOST_ID } from '../hosts/demo-host';
 import type { Images } from '../images/catalogue';
 import type { InstanceRow, InstancesService } from '../instances/service';
-import { imageUnavailable } from '../instances/vm-service';
+import { imageUnavailable } from '../instances/surfaces/vm-service';
 import type { OfferedListing } from '../listings/offerings';
 import { listingsService } from '../listings/service';
 import { sshKeysService } from '../ssh-keys/service';

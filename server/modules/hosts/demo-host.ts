@@ -1,5 +1,5 @@
+import { simulatedUsage } from '../instances/reads/vm-presenter';
 import type { InstancesService } from '../instances/service';
-import { simulatedUsage } from '../instances/vm-presenter';
 import type { HostsService } from './service';
 
 /** The id of the in-process demo host; listings flagged as demo hosts place instances here. */

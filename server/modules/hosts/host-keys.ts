@@ -1,6 +1,6 @@
 import { parseSshPublicKey } from '../../../shared/rules/ssh-key';
 import { validationFailed } from '../../lib/errors';
-import { hostKeyFingerprint } from '../instances/console-guards';
+import { hostKeyFingerprint } from '../instances/console/guards';
 
 /** The host key the server keeps for an instance, and its fingerprint (`ssh-keygen -lf`). */
 export interface GuestHostKey {

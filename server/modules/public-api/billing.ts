@@ -7,7 +7,7 @@ import { csvText } from '../../../shared/rules/csv';
 import { lineAmounts } from '../../../shared/rules/invoice-cents';
 import { microsToDollars, preciseDollars } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
-import { outagesRepo } from '../instances/outages-repo';
+import { outagesRepo } from '../instances/host-side/outages-repo';
 import type { DraftLine } from '../instances/plans/plan';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
 import { ledgerService } from '../ledger/service';

@@ -20,10 +20,10 @@ import {
 import type { InstanceAction } from '../../../shared/rules/instance-lifecycle';
 import { badRequest } from '../../lib/errors';
 import { recordAnswer } from '../../lib/idempotency';
-import { requestedDeadlines } from '../instances/deadlines-presenter';
-import { waitingForHost } from '../instances/host-presence';
-import { requestedIdleStop } from '../instances/idle-presenter';
-import { presentRental, rentalStatus } from '../instances/presenter';
+import { waitingForHost } from '../instances/host-side/host-presence';
+import { requestedDeadlines } from '../instances/reads/deadlines-presenter';
+import { requestedIdleStop } from '../instances/reads/idle-presenter';
+import { presentRental, rentalStatus } from '../instances/reads/presenter';
 import type { InstanceRow } from '../instances/service';
 import { keyIdempotency, requireKey } from './access';
 import { presentPublicInstance } from './presenter';

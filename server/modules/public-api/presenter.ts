@@ -4,10 +4,10 @@ import { computeChargeNote } from '../../../shared/rules/compute-billing';
 import { allowedActions, type InstanceState } from '../../../shared/rules/instance-lifecycle';
 import { microsToDollars } from '../../../shared/rules/money';
 import { shownHostError } from '../../../shared/rules/system-error';
-import { deadlinesIn } from '../instances/deadlines-presenter';
-import { hostPresence } from '../instances/host-presence';
-import { idleIn } from '../instances/idle-presenter';
-import { provisioningStepOf } from '../instances/progress';
+import { hostPresence } from '../instances/host-side/host-presence';
+import { deadlinesIn } from '../instances/reads/deadlines-presenter';
+import { idleIn } from '../instances/reads/idle-presenter';
+import { provisioningStepOf } from '../instances/reads/progress';
 import { type InstanceRow, planName, termsOf } from '../instances/service';
 
 /** The documentation's provisioning time: "a rented GPU may take 2-5 minutes". */

@@ -11,7 +11,7 @@ import {
 import { buyer, paypalEnv } from '../../test/payments';
 import { createApiKey, expectReplayOf, type V1Args, v1Request } from '../../test/public-api';
 import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
-import { WINDOWS_UNAVAILABLE_REASON } from '../instances/vm-service';
+import { WINDOWS_UNAVAILABLE_REASON } from '../instances/surfaces/vm-service';
 import { checkInvariants } from '../ledger/invariants';
 
 /**

@@ -1,7 +1,7 @@
 import { VM_LIMITS, VM_TEMPLATES, type VmTemplate } from '../../../shared/contracts/kvm';
 import type { PublicTemplate, PublicTemplateId } from '../../../shared/contracts/public-api';
 import { DEPLOY_TEMPLATES } from '../../../shared/deploy-templates';
-import type { VmService } from '../instances/vm-service';
+import type { VmService } from '../instances/surfaces/vm-service';
 
 const IMAGE_DESCRIPTIONS: Record<VmTemplate, string> = {
   ubuntu22:
