@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { UserProfile } from '../../../../shared/contracts/profile';
-import { Button } from '../../../components/ui/button';
+import { ChangePassword } from '../../../components/content/change-password';
 import { Card } from '../../../components/ui/card';
 
 /** Read-only account facts; Change Password is honest about sign-in without passwords. */
@@ -30,20 +30,10 @@ export function AccountTab({
         ))}
       </dl>
       <div className="grid gap-4 border-t border-border pt-6 sm:grid-cols-2">
-        <div className="grid content-start gap-2">
-          <Button
-            variant="outline"
-            disabled
-            aria-describedby="password-why"
-            className="justify-self-start"
-          >
-            Change Password
-          </Button>
-          <p id="password-why" className="text-xs text-muted-foreground">
-            RentGPU has no passwords: you sign in with a one-time code sent to your e-mail, so there
-            is nothing to change. To move sign-in to another address, edit your e-mail.
-          </p>
-        </div>
+        <ChangePassword
+          className="grid content-start gap-2"
+          why="RentGPU has no passwords: you sign in with a one-time code sent to your e-mail, so there is nothing to change. To move sign-in to another address, edit your e-mail."
+        />
         <div className="grid content-start gap-2">{deleteAction}</div>
       </div>
     </Card>

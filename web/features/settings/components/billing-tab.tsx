@@ -1,6 +1,7 @@
 import type { UserSettings } from '../../../../shared/contracts/settings';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
+import type { PartProps } from './settings-fields';
 
 type Billing = UserSettings['billing'];
 
@@ -8,13 +9,7 @@ const HINT =
   'You are warned (e-mail and a banner) when your balance falls below this. Empty: one hour of what your running instances cost.';
 
 /** The low-balance threshold: a real setting the billing worker checks. */
-export function BillingTab({
-  value,
-  onChange,
-}: {
-  value: Billing;
-  onChange: (next: Billing) => void;
-}) {
+export function BillingTab({ value, onChange }: PartProps<Billing>) {
   return (
     <Field id="low-balance-threshold" label="Low-balance threshold (USD)" hint={HINT}>
       <Input

@@ -8,7 +8,7 @@ import {
 } from '../../../../shared/contracts/settings';
 import { CURRENCIES, type Currency } from '../../../../shared/rules/currency';
 import { Switch } from '../../../components/ui/switch';
-import { SelectField } from './settings-fields';
+import { type PartProps, SelectField } from './settings-fields';
 
 const CURRENCY_LABELS: Record<Currency, string> = {
   USD: 'USD ($) US Dollar',
@@ -20,13 +20,7 @@ const CURRENCY_LABELS: Record<Currency, string> = {
 
 type Preferences = UserSettings['preferences'];
 
-export function GeneralTab({
-  value,
-  onChange,
-}: {
-  value: Preferences;
-  onChange: (next: Preferences) => void;
-}) {
+export function GeneralTab({ value, onChange }: PartProps<Preferences>) {
   const set =
     <K extends keyof Preferences>(key: K) =>
     (v: Preferences[K]) =>

@@ -2,6 +2,7 @@ import type { UserSettings } from '../../../../shared/contracts/settings';
 import { IDLE_STOP_CHOICES } from '../../../../shared/rules/idle-stop';
 import { Field, Select } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
+import type { PartProps } from './settings-fields';
 
 type Billing = UserSettings['billing'];
 
@@ -9,13 +10,7 @@ const HINT =
   'New metered instances that do not set their own are stopped (never deleted) once their GPU stays under the threshold and nobody is logged in over SSH or the web console for this long; you are warned 10 minutes before.';
 
 /** The account's default idle stop (docs/decisions/019). */
-export function IdleStopFields({
-  value,
-  onChange,
-}: {
-  value: Billing;
-  onChange: (next: Billing) => void;
-}) {
+export function IdleStopFields({ value, onChange }: PartProps<Billing>) {
   const minutes = String(value.idleStopMinutes);
   const offered = IDLE_STOP_CHOICES.some((c) => c.value === minutes)
     ? IDLE_STOP_CHOICES

@@ -6,8 +6,8 @@ import {
   SESSION_TIMEOUTS,
   type UserSettings,
 } from '../../../../shared/contracts/settings';
-import { Button } from '../../../components/ui/button';
-import { Section, SelectField } from './settings-fields';
+import { ChangePassword } from '../../../components/content/change-password';
+import { type PartProps, Section, SelectField } from './settings-fields';
 import { TwoFactorSection } from './two-factor-section';
 
 type Security = UserSettings['security'];
@@ -16,11 +16,7 @@ export function SecurityTab({
   value,
   onChange,
   accountActions,
-}: {
-  value: Security;
-  onChange: (next: Security) => void;
-  accountActions: ReactNode;
-}) {
+}: PartProps<Security> & { accountActions: ReactNode }) {
   return (
     <div className="grid gap-8">
       <Section title="Two-factor authentication">
@@ -52,19 +48,10 @@ export function SecurityTab({
         </div>
       </Section>
       <Section title="Password">
-        <div className="grid gap-2">
-          <Button
-            variant="outline"
-            disabled
-            aria-describedby="password-why"
-            className="justify-self-start"
-          >
-            Change Password
-          </Button>
-          <p id="password-why" className="text-xs text-muted-foreground">
-            RentGPU has no passwords: you sign in with a one-time code sent to your e-mail.
-          </p>
-        </div>
+        <ChangePassword
+          className="grid gap-2"
+          why="RentGPU has no passwords: you sign in with a one-time code sent to your e-mail."
+        />
       </Section>
       <Section title="Your data">
         <div className="grid gap-3">{accountActions}</div>

@@ -1,6 +1,12 @@
 import type { ReactNode } from 'react';
 import { Field, Select } from '../../../components/ui/field';
 
+/** A tab or a group of fields editing one part of the settings object. */
+export interface PartProps<T> {
+  value: T;
+  onChange: (next: T) => void;
+}
+
 interface SelectFieldProps<T extends string> {
   id: string;
   label: string;

@@ -89,6 +89,12 @@ export function SettingsView({
     }
   }
 
+  /** What a tab edits: one part of the draft. */
+  const part = <K extends keyof UserSettings>(key: K) => ({
+    value: draft[key],
+    onChange: (next: UserSettings[K]) => setDraft({ ...draft, [key]: next }),
+  });
+
   const saveButton = (label: string) => (
     <div className="mt-6 flex justify-end border-t border-border pt-4">
       <Button onClick={save} disabled={update.isPending}>
@@ -114,24 +120,14 @@ export function SettingsView({
         {
           value: 'general',
           label: 'General',
-          content: panel(
-            'General',
-            <GeneralTab
-              value={draft.preferences}
-              onChange={(preferences) => setDraft({ ...draft, preferences })}
-            />,
-            'Save Changes',
-          ),
+          content: panel('General', <GeneralTab {...part('preferences')} />, 'Save Changes'),
         },
         {
           value: 'notifications',
           label: 'Notifications',
           content: panel(
             'Notifications',
-            <NotificationsTab
-              value={draft.notifications}
-              onChange={(notifications) => setDraft({ ...draft, notifications })}
-            />,
+            <NotificationsTab {...part('notifications')} />,
             'Save Preferences',
           ),
         },
@@ -140,11 +136,7 @@ export function SettingsView({
           label: 'Security',
           content: panel(
             'Security',
-            <SecurityTab
-              value={draft.security}
-              onChange={(security) => setDraft({ ...draft, security })}
-              accountActions={accountActions}
-            />,
+            <SecurityTab {...part('security')} accountActions={accountActions} />,
             'Update Security',
           ),
         },
@@ -156,30 +148,9 @@ export function SettingsView({
           content: (
             // One column as wide as the page: the credit history's table scrolls inside it.
             <div className="grid grid-cols-[minmax(0,1fr)] gap-6">
-              {panel(
-                'Low-balance warning',
-                <BillingTab
-                  value={draft.billing}
-                  onChange={(billing) => setDraft({ ...draft, billing })}
-                />,
-                'Save Billing',
-              )}
-              {panel(
-                'Spend caps',
-                <SpendCapsFields
-                  value={draft.billing}
-                  onChange={(billing) => setDraft({ ...draft, billing })}
-                />,
-                'Save Spend Caps',
-              )}
-              {panel(
-                'Idle stop',
-                <IdleStopFields
-                  value={draft.billing}
-                  onChange={(billing) => setDraft({ ...draft, billing })}
-                />,
-                'Save Idle Stop',
-              )}
+              {panel('Low-balance warning', <BillingTab {...part('billing')} />, 'Save Billing')}
+              {panel('Spend caps', <SpendCapsFields {...part('billing')} />, 'Save Spend Caps')}
+              {panel('Idle stop', <IdleStopFields {...part('billing')} />, 'Save Idle Stop')}
               {panel('Billing', billingTab)}
             </div>
           ),

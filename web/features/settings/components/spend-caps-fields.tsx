@@ -1,6 +1,7 @@
 import type { UserSettings } from '../../../../shared/contracts/settings';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
+import type { PartProps } from './settings-fields';
 
 type Billing = UserSettings['billing'];
 
@@ -8,13 +9,7 @@ const HINT =
   'When a charge would go over a cap, your running metered instances are stopped (never deleted) and new launches are refused. You are warned at 80%. Empty: no cap.';
 
 /** The account's daily (UTC day) and monthly spend caps: enforced with every charge. */
-export function SpendCapsFields({
-  value,
-  onChange,
-}: {
-  value: Billing;
-  onChange: (next: Billing) => void;
-}) {
+export function SpendCapsFields({ value, onChange }: PartProps<Billing>) {
   const field = (key: 'dailySpendCap' | 'monthlySpendCap', id: string, label: string) => (
     <Field id={id} label={label}>
       <Input
