@@ -1,4 +1,4 @@
-import { expect, signInByApi, test, uniqueEmail } from './fixtures';
+import { delayAnswers, expect, expectTexts, signInByApi, test, uniqueEmail } from './fixtures';
 
 // The server's limits are real (newsletter 10 per hour, contact 5 per 10 minutes per
 // address), so this file sends only a few of each.
@@ -9,8 +9,7 @@ test('newsletter: a blank address is refused; a good one is stored once and says
   await page.goto('/blog');
   const box = page.getByRole('region', { name: 'Stay Updated' });
   await box.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(page.getByText('Email Required', { exact: true })).toBeVisible();
-  await expect(page.getByText('Please enter your email address.', { exact: true })).toBeVisible();
+  await expectTexts(page, 'Email Required', 'Please enter your email address.');
 
   const email = uniqueEmail('reader');
   await box.getByLabel('Email address').fill(email);
@@ -48,10 +47,7 @@ test('newsletter: a server refusal shows "Subscription Failed" with its message'
   const box = page.getByRole('region', { name: 'Stay Updated' });
   await box.getByLabel('Email address').fill(uniqueEmail('limited'));
   await box.getByRole('button', { name: 'Subscribe' }).click();
-  await expect(page.getByText('Subscription Failed', { exact: true })).toBeVisible();
-  await expect(
-    page.getByText('Too many requests. Please try again later.', { exact: true }),
-  ).toBeVisible();
+  await expectTexts(page, 'Subscription Failed', 'Too many requests. Please try again later.');
   await expect(box.getByRole('button', { name: 'Subscribe' })).toBeVisible();
 });
 
@@ -108,19 +104,13 @@ test('contact: a message is sent, stored and readable by an admin only', async (
     .fill('Can you reserve four A100 80GB GPUs in India for a week?');
 
   // Hold the answer briefly so the sending state can be seen.
-  await page.route('**/api/contact', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    await route.continue();
-  });
+  await delayAnswers(page, '**/api/contact', 600);
   await page.getByRole('button', { name: 'Send Message' }).click();
   const sending = page.getByRole('button', { name: 'Sending...' });
   await expect(sending).toBeVisible();
   await expect(sending).toBeDisabled();
 
-  await expect(page.getByText('Message Sent Successfully', { exact: true })).toBeVisible();
-  await expect(
-    page.getByText("We'll get back to you within 24 hours.", { exact: true }),
-  ).toBeVisible();
+  await expectTexts(page, 'Message Sent Successfully', "We'll get back to you within 24 hours.");
   for (const label of ['Name *', 'Email *', 'Subject *', 'Message *']) {
     await expect(page.getByLabel(label)).toHaveValue('');
   }
@@ -160,9 +150,6 @@ test('contact: a server refusal shows the error toast and keeps what was typed',
   await page.getByLabel('Subject *').fill('Help');
   await page.getByLabel('Message *').fill('Something went wrong.');
   await page.getByRole('button', { name: 'Send Message' }).click();
-  await expect(page.getByText('Error', { exact: true })).toBeVisible();
-  await expect(
-    page.getByText('Failed to send message. Please try again.', { exact: true }),
-  ).toBeVisible();
+  await expectTexts(page, 'Error', 'Failed to send message. Please try again.');
   await expect(page.getByLabel('Name *')).toHaveValue('Ravi');
 });

@@ -111,9 +111,46 @@ export async function openVmCreateForm(page: Page): Promise<Locator> {
   return page.getByRole('form', { name: 'Create New Instance' });
 }
 
+/** Each text, matched whole, is visible in `scope`: checked in this order. */
+export async function expectTexts(scope: Page | Locator, ...texts: string[]): Promise<void> {
+  for (const text of texts) await expect(scope.getByText(text, { exact: true })).toBeVisible();
+}
+
+/** Requests to `url` are answered `ms` late, so what the page shows meanwhile can be seen. */
+export async function delayAnswers(page: Page, url: string, ms: number): Promise<void> {
+  await page.route(url, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
+/**
+ * Requests to `url` wait, as on a slow network, until the returned function is called; then
+ * they (and any later ones) go through.
+ */
+export async function holdAnswers(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** A toast by its title, inside the toast region (Radix also announces it off-screen). */
 export function toastWith(page: Page, text: string) {
   return page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true });
+}
+
+/** A toast with this title and, inside the toast region, this description (or a part of it). */
+export async function expectToast(page: Page, title: string, description: string): Promise<void> {
+  await expect(toastWith(page, title)).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /Notifications/ }).getByText(description),
+  ).toBeVisible();
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, toastWith } from './fixtures';
+import { delayAnswers, expect, expectToast, test, toastWith } from './fixtures';
 
 /**
  * Instant Deploy as a demo visitor (their own account, $100 and a sandbox copy of Demo
@@ -65,13 +65,15 @@ async function screenshots(page: Page, name: string) {
 for (const width of [1280, 390]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: width === 390 ? 844 : 900 } });
+    test.beforeEach(async ({ page }) => {
+      test.setTimeout(60_000);
+      await demoLogin(page);
+      await openDeploy(page);
+    });
 
     test('choose, see the cost, deploy, watch it become running, deploy another', async ({
       page,
     }) => {
-      test.setTimeout(60_000);
-      await demoLogin(page);
-      await openDeploy(page);
       // Every GPU here runs on the demo host (ready in about 2 s), so the promise holds.
       await expect(page.getByTestId('deploy-banner')).toContainText('Deploy in under 60 seconds');
       await expect(page.getByTestId('template-card')).toHaveCount(6);
@@ -95,12 +97,7 @@ for (const width of [1280, 390]) {
       await expect(button).toHaveAttribute('aria-disabled', 'true');
       await button.focus();
       await page.keyboard.press('Enter');
-      await expect(toastWith(page, 'Missing Selection')).toBeVisible();
-      await expect(
-        page
-          .getByRole('region', { name: /Notifications/ })
-          .getByText('Please select both a template and GPU type.'),
-      ).toBeVisible();
+      await expectToast(page, 'Missing Selection', 'Please select both a template and GPU type.');
       await screenshots(page, `empty-${width}`);
 
       await templateCard(page, 'PyTorch').click();
@@ -129,19 +126,15 @@ for (const width of [1280, 390]) {
       await screenshots(page, `selected-${width}`);
 
       // Hold the request a moment so 'Deploying...' can be seen.
-      await page.route('**/api/deploy', async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 800));
-        await route.continue();
-      });
+      await delayAnswers(page, '**/api/deploy', 800);
       const pressed = Date.now();
       await button.click();
       await expect(page.getByRole('button', { name: 'Deploying...' })).toBeDisabled();
-      await expect(toastWith(page, 'Deployment Initiated')).toBeVisible();
-      await expect(
-        page
-          .getByRole('region', { name: /Notifications/ })
-          .getByText("Your GPU instance is being prepared. You'll receive access details shortly."),
-      ).toBeVisible();
+      await expectToast(
+        page,
+        'Deployment Initiated',
+        "Your GPU instance is being prepared. You'll receive access details shortly.",
+      );
       const result = page.getByTestId('deploy-result');
       await expect(result.getByTestId('deployment-id')).toHaveText(/^\d+$/);
       const id = await result.getByTestId('deployment-id').textContent();
@@ -195,9 +188,6 @@ for (const width of [1280, 390]) {
     test('Sold Out cannot be picked; a GPU taken meanwhile fails with the toast; Manage Instances', async ({
       page,
     }) => {
-      test.setTimeout(60_000);
-      await demoLogin(page);
-      await openDeploy(page);
       // The visitor's own two A6000s are the only free ones.
       await expect(gpuOption(page, 'A6000')).not.toContainText('Sold Out');
       await deployByApi(page, 'A6000');
@@ -206,12 +196,11 @@ for (const width of [1280, 390]) {
       // Meanwhile the last one is taken (another tab).
       await deployByApi(page, 'A6000');
       await deployButton(page).click();
-      await expect(toastWith(page, 'Deployment Failed')).toBeVisible();
-      await expect(
-        page
-          .getByRole('region', { name: /Notifications/ })
-          .getByText('Failed to deploy GPU instance. Please try again.'),
-      ).toBeVisible();
+      await expectToast(
+        page,
+        'Deployment Failed',
+        'Failed to deploy GPU instance. Please try again.',
+      );
       await expect(page.getByTestId('deploy-refusal')).toHaveText(
         'Every A6000 is taken right now (Sold Out). Choose another GPU or try again later.',
       );

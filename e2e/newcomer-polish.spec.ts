@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import type { GpuListingView } from '../shared/contracts/listings';
 import type { RentalView } from '../shared/contracts/rentals';
 import { formatDate } from '../shared/rules/time';
-import { demoLogin, expect, rentOneHour, test } from './fixtures';
+import { demoLogin, expect, holdAnswers, rentOneHour, test } from './fixtures';
 
 /** What a newcomer noticed (issue 8, item 9): each papercut has a check here. */
 
@@ -42,14 +42,7 @@ test.describe('marketplace on a phone', () => {
     signedInPage: page,
   }) => {
     // Hold the listings back so the placeholders are on screen first, as on a slow network.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/gpu-listings**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAnswers(page, '**/api/gpu-listings**');
     await page.goto('/marketplace');
     await expect(page.getByTestId('listing-skeleton').first()).toBeVisible();
     const skeletonHeight = await page

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, expectTexts, test } from './fixtures';
 
 /**
  * Add Credits with PayPal. The e2e server points the app at a fake PayPal REST API and the
@@ -26,10 +26,7 @@ test('a package: the default Standard package is bought and credited with its bo
   const pay = page.getByRole('button', { name: 'PayPal', exact: true });
   await expect(pay).toBeVisible();
   await pay.click();
-  await expect(page.getByText('Payment Successful', { exact: true })).toBeVisible();
-  await expect(
-    page.getByText('$57.00 in credits added to your account.', { exact: true }),
-  ).toBeVisible();
+  await expectTexts(page, 'Payment Successful', '$57.00 in credits added to your account.');
   await expect(page.getByTestId('payments-balance')).toHaveText('$57.00');
   await expect(page.getByTestId('credit-balance')).toHaveText('$57.00');
   const history = page.getByRole('list', { name: 'Purchases and charges' });
@@ -71,8 +68,7 @@ test('cancelling at PayPal changes nothing; the card method is not configured', 
 }) => {
   await page.goto('/payments');
   await page.getByRole('button', { name: 'Cancel PayPal payment' }).click();
-  await expect(page.getByText('Payment Cancelled', { exact: true })).toBeVisible();
-  await expect(page.getByText('PayPal payment was cancelled.', { exact: true })).toBeVisible();
+  await expectTexts(page, 'Payment Cancelled', 'PayPal payment was cancelled.');
   await expect(page.getByTestId('payments-balance')).toHaveText('$0.00');
   await page.getByRole('tab', { name: 'Credit Card' }).click();
   await expect(page.getByText(/Card payment is not configured/)).toBeVisible();

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { expect, test } from './fixtures';
+import { expect, expectTexts, test } from './fixtures';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -12,10 +12,7 @@ test('profile edit saves, refreshes the current user, and keeps bad input in edi
   await page.getByRole('button', { name: 'Edit' }).click();
   await page.getByLabel('Website').fill('not a url');
   await page.getByRole('button', { name: 'Save Changes' }).click();
-  await expect(page.getByText('Update Failed', { exact: true })).toBeVisible();
-  await expect(
-    page.getByText('Failed to update profile. Please try again.', { exact: true }),
-  ).toBeVisible();
+  await expectTexts(page, 'Update Failed', 'Failed to update profile. Please try again.');
   await expect(page.getByText(/Website must be a full address/)).toBeVisible();
 
   await page.getByLabel('First Name').fill('Ada');
@@ -120,8 +117,7 @@ test('an API key is generated and shown once, copied, and revoked', async ({
   await expect(item).not.toContainText(key);
   await item.getByRole('button', { name: 'Revoke' }).click();
   await page.getByRole('button', { name: 'Revoke Key' }).click();
-  await expect(page.getByText('API Key Revoked', { exact: true })).toBeVisible();
-  await expect(page.getByText('No API keys yet.', { exact: true })).toBeVisible();
+  await expectTexts(page, 'API Key Revoked', 'No API keys yet.');
   expect(await (await page.request.get('/api/auth/api-keys')).json()).toEqual([]);
 });
 
@@ -148,8 +144,7 @@ test('an SSH public key is added with its fingerprint and deleted', async ({
   const item = page.getByRole('listitem', { name: 'SSH key Laptop' });
   await expect(item).toContainText(/SHA256:[A-Za-z0-9+/]{43}/);
   await item.getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByText('SSH Key Removed', { exact: true })).toBeVisible();
-  await expect(page.getByText('No SSH keys yet.', { exact: true })).toBeVisible();
+  await expectTexts(page, 'SSH Key Removed', 'No SSH keys yet.');
 });
 
 test('account data downloads as JSON; deleting the account signs out', async ({

@@ -1,4 +1,4 @@
-import { expect, signInByApi, test, toastWith } from './fixtures';
+import { delayAnswers, expect, signInByApi, test, toastWith } from './fixtures';
 
 // Both tests sign in as the one seeded admin; one after the other, so their codes do not cross.
 test.describe.configure({ mode: 'default' });
@@ -106,10 +106,7 @@ test('a new user applies to become a provider and an admin approves the applicat
   await expect(page.getByText('Company name must be at least 2 characters')).toBeHidden();
 
   // Hold the answer briefly so the sending state can be seen.
-  await page.route('**/api/providers', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    await route.continue();
-  });
+  await delayAnswers(page, '**/api/providers', 600);
   await page.getByRole('button', { name: 'Submit Provider Application' }).click();
   const submitting = page.getByRole('button', { name: 'Submitting Application...' });
   await expect(submitting).toBeVisible();

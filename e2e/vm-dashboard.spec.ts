@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
-import { demoLogin, expect, test, toastWith } from './fixtures';
+import { demoLogin, expect, holdAnswers, test, toastWith } from './fixtures';
 
 /**
  * The VM dashboard: a demo visitor's VM on the in-process demo host, from
@@ -284,14 +284,7 @@ test('the create form opened before the GPU types arrive takes the default once 
 }) => {
   await demoLogin(page.request);
   // The GPU list answers late, as on a slow line: the form is open before it.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/api/kvm/gpus', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdAnswers(page, '**/api/kvm/gpus');
   await openDashboard(page);
   await page.getByRole('button', { name: 'Create New Instance' }).click();
   const form = page.getByRole('form', { name: 'Create New Instance' });
