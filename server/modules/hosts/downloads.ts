@@ -76,7 +76,7 @@ const loadCachedAgent = () =>
 
 /**
  * GET /api/providers/agent/download (the installer) and /download-script (the agent), for
- * anyone (spec part 1 section 7): attachments, never rendered by a browser (nosniff). Beside
+ * anyone (a provider's setup guide links them): attachments, never rendered by a browser (nosniff). Beside
  * the agent, /download-script.sha256 publishes its SHA-256 in `sha256sum` format; the
  * installer refuses an agent that does not match it (ADR 014). /images is the server's image
  * catalogue (the same one heartbeat answers carry, ADR 015): the installer reads it to fetch

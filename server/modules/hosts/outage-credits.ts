@@ -5,7 +5,7 @@ import { hostOutages, instances } from '../../db/schema';
 import type { AccountBook } from '../ledger/accounts';
 import { ledgerService } from '../ledger/service';
 
-/** Spec part 2 section 9: "An outage over 4 hours earns automatic credits." */
+/** "An outage over 4 hours earns automatic credits" (docs/decisions/011; docs/rules.md, Business constants). */
 export const OUTAGE_CREDIT_AFTER_MS = 4 * 3_600_000;
 /** What each affected instance earns (docs/decisions/011): this many hours at its rate. */
 export const OUTAGE_CREDIT_HOURS = 4;

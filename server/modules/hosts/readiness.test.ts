@@ -44,7 +44,7 @@ const READY: ReadinessProbe = {
   image: 'held',
 };
 
-/** The real H100 host (../shared/reference/real-gpu/): KVM yes, no IOMMU, GPU on nvidia. */
+/** The real H100 host (shared/fixtures/real-gpu/README.md): KVM yes, no IOMMU, GPU on nvidia. */
 const REAL_H100 = {
   host: hostInventory({
     readiness: {

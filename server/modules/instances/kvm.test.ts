@@ -10,7 +10,7 @@ import { checkInvariants } from '../ledger/invariants';
 import { ledgerService } from '../ledger/service';
 
 /**
- * /api/kvm (the VM dashboard): GPU types from real listings, create with the spec's defaults
+ * /api/kvm (the VM dashboard): GPU types from real listings, create with the dashboard's defaults
  * and bounds, the lifecycle through start/stop/terminate, access, usage readings, billing.
  */
 let t: TestApp;

@@ -13,7 +13,7 @@ import { ledgerService } from '../ledger/service';
  * Random sequences mixing booked rentals and metered instances — rent, create, start, stop,
  * terminate, time passing (minute charges, expiry, provisioning deadlines, demo hosts
  * becoming ready, low-balance checks), credit grants and wallets drained to almost nothing;
- * after every step every invariant of DESIGN.md sections 3 and 3a must hold. The database is
+ * after every step every invariant of docs/rules.md (Money; Hosts and instances) must hold. The database is
  * emptied between sequences, so each starts from the same small world and stays fast.
  * 200 sequences on every `npm test`; PROPERTY_RUNS asks for more (CI's run on PostgreSQL, in
  * `.ci/run`, asks for 1,000). fast-check's seed is printed on a failure, to replay it.

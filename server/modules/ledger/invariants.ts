@@ -6,7 +6,7 @@ import { minutePriceSql } from '../instances/plans/metered-sql';
 import { planArray } from '../instances/plans/registry';
 
 /**
- * The invariants of DESIGN.md section 3, checked against the whole database. Returns a
+ * The money invariants (docs/rules.md, Money), checked against the whole database. Returns a
  * description of each violation; an empty list means the books are right.
  */
 export async function checkInvariants(
@@ -94,7 +94,7 @@ export async function checkEventLog(conn: Conn): Promise<string[]> {
 }
 
 /**
- * The instance invariants of DESIGN.md sections 3 and 3a (docs/decisions/007). With
+ * The instance invariants (docs/rules.md, Money and Hosts and instances; docs/decisions/007). With
  * `billedUpTo` (the moment the metered-minute job last ran), also: no metered instance runs
  * on a minute its wallet did not pay.
  */

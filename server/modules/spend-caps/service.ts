@@ -39,7 +39,7 @@ export interface CapReached extends Spender {
 
 const ACCOUNT = 'account';
 
-/** 402 SPEND_CAP_REACHED (DESIGN.md error body): the cap, what was spent and the period. */
+/** 402 SPEND_CAP_REACHED (the error body of docs/rules.md, Errors): the cap, what was spent and the period. */
 const spendCapReached = (
   capMicros: bigint,
   spentMicros: bigint,

@@ -66,7 +66,7 @@ export async function settleBooked(
   } else {
     const endsAt = instance.endsAt ?? how.at;
     const end = how.at < endsAt ? how.at : endsAt;
-    // Time its host was unreachable is not billed (DESIGN.md section 3): refunded here.
+    // Time its host was unreachable is not billed (docs/rules.md, Money; ADR 011): refunded here.
     const unreachableSeconds = unreachableSecondsUntil(instance, end);
     // Its hours run from when it was ready (issue 39): the download and boot are not billed.
     const usedSeconds = Math.max(

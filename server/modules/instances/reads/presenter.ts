@@ -16,7 +16,7 @@ import { provisioningStepOf } from './progress';
 const ended = (instance: Instance) => ENDED_STATES.includes(instance.status as InstanceState);
 
 /**
- * A rental in the words of spec part 1: active while it exists; at the end completed when
+ * A rental in the marketplace's words (shared/contracts/rentals.ts): active while it exists; at the end completed when
  * its instance was ready, cancelled (fully refunded) when it never was.
  */
 export function rentalStatus(instance: Instance): RentalStatus {
@@ -65,8 +65,8 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
 }
 
 /**
- * A VM's status in the words of spec part 2 (the VM dashboard): provisioning is the spec's
- * creating; every other state is itself — a stopping VM is not yet stopped, nor a starting
+ * A VM's status in the VM dashboard's words (shared/contracts/kvm.ts): provisioning is
+ * the dashboard's creating; every other state is itself — a stopping VM is not yet stopped, nor a starting
  * one creating (docs/decisions/018).
  */
 export function vmStatus(instance: Instance): VmStatus {

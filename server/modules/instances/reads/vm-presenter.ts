@@ -78,7 +78,7 @@ const onDemoHost = (hostId: string | null) => hostId === 'demo';
 export const webConsolePath = (id: number) => `/vm-dashboard/console/${id}`;
 
 /**
- * A metered instance in the VM dashboard's words (spec part 2 section 3, "VM instance").
+ * A metered instance in the VM dashboard's words (shared/contracts/kvm.ts, `VmInstanceView`).
  * Status: provisioning → creating, every other state as itself (presenter.ts `vmStatus`;
  * the lifecycle state rides along as `state`). Connection info only while running with an
  * SSH address reported.

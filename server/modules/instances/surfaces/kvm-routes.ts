@@ -27,8 +27,8 @@ const vmActor = (request: FastifyRequest): Actor => ({
 });
 
 /**
- * The VM dashboard's API (spec part 2 section 7, "Virtual machines"): metered instances in
- * the spec's snake_case shapes. Only the owner sees or acts on an instance (404 otherwise).
+ * The VM dashboard's API (shared/contracts/kvm.ts): the machines (metered instances) in
+ * the dashboard's snake_case shapes. Only the owner sees or acts on an instance (404 otherwise).
  */
 export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -14,7 +14,7 @@ import { instancesPolicy } from '../policy';
 import { presentProviderInstance, presentRental } from '../reads/presenter';
 import type { InstanceRow } from '../repo-rows';
 
-/** Marketplace rentals: instances on the booked plan, in the words of spec part 1. */
+/** Marketplace rentals: the instances listed as rentals, in the marketplace's words (shared/contracts/rentals.ts). */
 export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { instances, clock, sshKeys } = app.deps;
