@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../test/app';
+import { withTestApp } from '../test/suite';
 import { seedDemoData } from './seed';
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 describe('the demo seed', () => {

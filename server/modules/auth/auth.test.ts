@@ -1,21 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { otpCodes, sessions, users } from '../../db/schema';
 import { seedDemoData } from '../../seed/seed';
+import { clientAddresses, uniqueEmail as unique } from '../../test/addresses';
 import { createTestApp, type TestApp } from '../../test/app';
+import { withTestApp } from '../../test/suite';
 import { AUTH_LIMITS } from './service';
 
 let t: TestApp;
-let ipCounter = 0;
 /** Each test gets its own client address so per-IP limits do not leak between tests. */
-const nextIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-const unique = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+const nextIp = clientAddresses(0);
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 async function sendCode(email: string, ip = nextIp()) {

@@ -1,6 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
+import { describe, expect, it } from 'vitest';
+import { clientAddresses, uniqueEmail as unique } from '../../test/addresses';
+import type { TestApp } from '../../test/app';
+import { withTestApp } from '../../test/suite';
 import { AUTH_LIMITS } from './codes';
 import { TWO_FACTOR } from './two-factor';
 
@@ -11,15 +13,10 @@ import { TWO_FACTOR } from './two-factor';
  */
 
 let t: TestApp;
-let ipCounter = 0;
-const nextIp = () => `10.39.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-const unique = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+const nextIp = clientAddresses(39);
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 const post = (url: string, payload: object, ip = nextIp(), cookie?: string) =>

@@ -1,17 +1,14 @@
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
+import { describe, expect, it } from 'vitest';
+import { clientAddresses, uniqueEmail as unique } from '../../test/addresses';
+import type { TestApp } from '../../test/app';
+import { withTestApp } from '../../test/suite';
 
 let t: TestApp;
-let ipCounter = 0;
-const nextIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-const unique = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+const nextIp = clientAddresses(9);
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 /** The code an authenticator app shows for the secret, on the server's clock. */

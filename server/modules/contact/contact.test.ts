@@ -1,12 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactMessages } from '../../db/schema';
+import { clientAddresses } from '../../test/addresses';
 import { createTestApp, type TestApp } from '../../test/app';
+import { withTestApp } from '../../test/suite';
 import { CONTACT_LIMITS } from './service';
 
 let t: TestApp;
-let ipCounter = 0;
-const nextIp = () => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const nextIp = clientAddresses(2);
 
 const valid = (overrides: Record<string, unknown> = {}) => ({
   name: 'Priya Sharma',
@@ -17,11 +18,8 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 function send(payload: unknown, extra: { ip?: string; cookie?: string; app?: TestApp } = {}) {

@@ -1,15 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerEntries, ledgerTransactions } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
+import { withTestApp } from '../../test/suite';
 import { ledgerService } from './service';
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 /** The database itself refuses what the ledger rules forbid, whatever the code does. */

@@ -1,20 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newsletterSubscriptions } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../test/app';
+import { clientAddresses, uniqueEmail as unique } from '../../test/addresses';
+import type { TestApp } from '../../test/app';
+import { withTestApp } from '../../test/suite';
 import { NEWSLETTER_LIMITS } from './service';
 
 let t: TestApp;
-let ipCounter = 0;
 /** Each test gets its own client address so the per-IP limit does not leak between tests. */
-const nextIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-const unique = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+const nextIp = clientAddresses(1);
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 function subscribe(payload: unknown, ip = nextIp()) {

@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OTP_MAX_ATTEMPTS, OTP_TTL_MS } from '../../../shared/constants';
-import { createTestApp, type TestApp } from '../../test/app';
+import { clientAddresses, uniqueEmail as unique } from '../../test/addresses';
+import type { TestApp } from '../../test/app';
+import { withTestApp } from '../../test/suite';
 import { AUTH_LIMITS } from '../auth/service';
 
 /** Issue 8 item 1: a new sign-in address only takes effect once its owner proves it. */
 let t: TestApp;
-let ipCounter = 0;
 /** Each test gets its own client address so per-IP limits do not leak between tests. */
-const nextIp = () => `10.8.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-const unique = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+const nextIp = clientAddresses(8);
 
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
+withTestApp({}, (app) => {
+  t = app;
 });
 
 const CHANGE_SUBJECT = /^Your RentGPU e-mail change code: (\d{6})$/;
