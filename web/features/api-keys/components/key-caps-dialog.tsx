@@ -7,6 +7,31 @@ import { Input } from '../../../components/ui/input';
 import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useSetApiKeyCaps } from '../api/set-api-key-caps';
 
+/** One cap's field: an amount in dollars, empty for none. */
+function CapField({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field id={id} label={label}>
+      <Input
+        id={id}
+        inputMode="decimal"
+        placeholder="No cap"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
+  );
+}
+
 /** A key's daily and monthly spend caps: what the instances it launches may be charged. */
 export function KeyCapsDialog({ item: apiKey, onClose }: ItemDialogProps<ApiKeyView>) {
   const save = useSetApiKeyCaps();
@@ -51,24 +76,18 @@ export function KeyCapsDialog({ item: apiKey, onClose }: ItemDialogProps<ApiKeyV
       }
     >
       <div className="grid gap-4">
-        <Field id="key-daily-cap" label="Daily spend cap (USD)">
-          <Input
-            id="key-daily-cap"
-            inputMode="decimal"
-            placeholder="No cap"
-            value={daily}
-            onChange={(e) => setDaily(e.target.value)}
-          />
-        </Field>
-        <Field id="key-monthly-cap" label="Monthly spend cap (USD)">
-          <Input
-            id="key-monthly-cap"
-            inputMode="decimal"
-            placeholder="No cap"
-            value={monthly}
-            onChange={(e) => setMonthly(e.target.value)}
-          />
-        </Field>
+        <CapField
+          id="key-daily-cap"
+          label="Daily spend cap (USD)"
+          value={daily}
+          onChange={setDaily}
+        />
+        <CapField
+          id="key-monthly-cap"
+          label="Monthly spend cap (USD)"
+          value={monthly}
+          onChange={setMonthly}
+        />
       </div>
     </Dialog>
   );

@@ -3,7 +3,36 @@ import type { CreateHostResponse } from '../../../../shared/contracts/hosts';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog, type ItemDialogProps } from '../../../components/ui/dialog';
+import { cn } from '../../../lib/cn';
 import { useFormatDate } from '../../../lib/date-format';
+
+/** A value to paste on the host, under its title, with its copy button. */
+function Copyable({
+  title,
+  value,
+  label,
+  testId,
+  className,
+}: {
+  title: string;
+  value: string;
+  label: string;
+  testId: string;
+  /** The box's alignment and padding. */
+  className: string;
+}) {
+  return (
+    <div className="grid gap-1.5">
+      <p className="font-medium">{title}</p>
+      <div className={cn('flex gap-1 rounded-md bg-muted', className)}>
+        <code className="min-w-0 flex-1 font-mono text-xs break-all" data-testid={testId}>
+          {value}
+        </code>
+        <CopyButton value={value} label={label} />
+      </div>
+    </div>
+  );
+}
 
 /**
  * The one-time token of a new host (or a new token), with the install command to paste into
@@ -34,30 +63,20 @@ export function EnrolmentDialog({ item: shown, onClose }: ItemDialogProps<Create
             </li>
             <li>The host then shows online here, with its GPUs.</li>
           </ol>
-          <div className="grid gap-1.5">
-            <p className="font-medium">Install command</p>
-            <div className="flex items-start gap-1 rounded-md bg-muted p-3">
-              <code
-                className="min-w-0 flex-1 font-mono text-xs break-all"
-                data-testid="install-command"
-              >
-                {shown.enrolment.installCommand}
-              </code>
-              <CopyButton value={shown.enrolment.installCommand} label="install command" />
-            </div>
-          </div>
-          <div className="grid gap-1.5">
-            <p className="font-medium">Enrolment token</p>
-            <div className="flex items-center gap-1 rounded-md bg-muted px-3 py-2">
-              <code
-                className="min-w-0 flex-1 font-mono text-xs break-all"
-                data-testid="enrolment-token"
-              >
-                {shown.enrolment.token}
-              </code>
-              <CopyButton value={shown.enrolment.token} label="enrolment token" />
-            </div>
-          </div>
+          <Copyable
+            title="Install command"
+            value={shown.enrolment.installCommand}
+            label="install command"
+            testId="install-command"
+            className="items-start p-3"
+          />
+          <Copyable
+            title="Enrolment token"
+            value={shown.enrolment.token}
+            label="enrolment token"
+            testId="enrolment-token"
+            className="items-center px-3 py-2"
+          />
           <p className="flex items-start gap-2 rounded-md border border-warning-text/40 p-3">
             <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0 text-warning-text" aria-hidden />
             <span>

@@ -37,6 +37,22 @@ type AcceptKey = 'termsAccepted' | 'privacyAccepted' | 'dataProcessingAccepted';
 
 const id = (key: Key) => `application-${key}`;
 
+/** A policy: a long text across both columns. */
+const POLICY = { max: L.long, multiline: true, wide: true };
+
+/** "I accept the {linked document} *": a legal agreement's switch label. */
+function AcceptLink({ href, children }: { href: string; children: string }) {
+  return (
+    <>
+      I accept the{' '}
+      <Link href={href} className="text-link underline">
+        {children}
+      </Link>{' '}
+      *
+    </>
+  );
+}
+
 /** A section of the form: the provider dashboard's titled card, its fields in two columns. */
 function FormSection({
   id: sectionId,
@@ -290,11 +306,7 @@ export function ProviderApplicationForm() {
           selected={form.certifications}
           onToggle={(item) => toggle('certifications', item)}
         />
-        {text('dataRetentionPolicy', 'Data Retention Policy', {
-          max: L.long,
-          multiline: true,
-          wide: true,
-        })}
+        {text('dataRetentionPolicy', 'Data Retention Policy', POLICY)}
       </FormSection>
 
       <FormSection id="application-pricing" title="Pricing & Terms">
@@ -304,44 +316,18 @@ export function ProviderApplicationForm() {
           placeholder: 'e.g., 1 hour',
         })}
         {text('paymentTerms', 'Payment Terms', { max: L.medium, placeholder: 'e.g., Net 30' })}
-        {text('cancellationPolicy', 'Cancellation Policy', {
-          max: L.long,
-          multiline: true,
-          wide: true,
-        })}
+        {text('cancellationPolicy', 'Cancellation Policy', POLICY)}
       </FormSection>
 
       <FormSection id="application-support" title="Support & Maintenance">
         {text('supportHours', 'Support Hours', { max: L.short, placeholder: 'e.g., 24/7' })}
         {text('responseTime', 'Response Time SLA', { max: L.short, placeholder: 'e.g., 4 hours' })}
-        {text('maintenanceSchedule', 'Maintenance Schedule', {
-          max: L.long,
-          multiline: true,
-          wide: true,
-        })}
+        {text('maintenanceSchedule', 'Maintenance Schedule', POLICY)}
       </FormSection>
 
       <FormSection id="application-legal" title="Legal Agreements">
-        {accept(
-          'termsAccepted',
-          <>
-            I accept the{' '}
-            <Link href="/terms" className="text-link underline">
-              terms and conditions
-            </Link>{' '}
-            *
-          </>,
-        )}
-        {accept(
-          'privacyAccepted',
-          <>
-            I accept the{' '}
-            <Link href="/privacy" className="text-link underline">
-              privacy policy
-            </Link>{' '}
-            *
-          </>,
-        )}
+        {accept('termsAccepted', <AcceptLink href="/terms">terms and conditions</AcceptLink>)}
+        {accept('privacyAccepted', <AcceptLink href="/privacy">privacy policy</AcceptLink>)}
         {accept('dataProcessingAccepted', 'I accept the data processing terms *')}
       </FormSection>
 

@@ -1,5 +1,5 @@
-import { ExternalLink, Loader2, Play, Square, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { ExternalLink, Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
+import { type ComponentProps, useState } from 'react';
 import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
@@ -45,6 +45,25 @@ const END_REASONS: Record<string, string> = {
   idle_stop:
     'Stopped: it was idle (its GPU under your threshold, no SSH session and no web console). Its disk is kept.',
 };
+
+/** Start or Stop: its icon, a spinner while its request runs. */
+function PowerButton({
+  icon: Icon,
+  action,
+  children,
+  ...props
+}: ComponentProps<typeof Button> & { icon: LucideIcon; action: { isPending: boolean } }) {
+  return (
+    <Button size="sm" {...props}>
+      {action.isPending ? (
+        <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+      ) : (
+        <Icon className="h-4 w-4" aria-hidden />
+      )}
+      {children}
+    </Button>
+  );
+}
 
 export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const [confirming, setConfirming] = useState(false);
@@ -232,8 +251,9 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
 
       <div className="flex flex-wrap gap-2">
         {vm.status === 'stopped' && canAct(vm.state, 'start') ? (
-          <Button
-            size="sm"
+          <PowerButton
+            icon={Play}
+            action={start}
             disabled={busy}
             onClick={() =>
               run(
@@ -243,17 +263,13 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               )
             }
           >
-            {start.isPending ? (
-              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
-            ) : (
-              <Play className="h-4 w-4" aria-hidden />
-            )}
             Start
-          </Button>
+          </PowerButton>
         ) : null}
         {vm.status === 'running' && canAct(vm.state, 'stop') ? (
-          <Button
-            size="sm"
+          <PowerButton
+            icon={Square}
+            action={stop}
             variant="secondary"
             disabled={busy}
             onClick={() =>
@@ -264,13 +280,8 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               )
             }
           >
-            {stop.isPending ? (
-              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
-            ) : (
-              <Square className="h-4 w-4" aria-hidden />
-            )}
             Stop
-          </Button>
+          </PowerButton>
         ) : null}
         <Button
           size="sm"
