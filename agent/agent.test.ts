@@ -10,6 +10,7 @@ import { AgentApi } from './api-client';
 import { EnrollmentError } from './enrollment';
 import { ImageCache } from './images/cache';
 import { TestControlPlane } from './test/control-plane';
+import { smallSpec as spec } from './test/desired-instance';
 import { ImageServer } from './test/image-server';
 import { MemoryDriver, type MemoryDriverOptions } from './test/memory-driver';
 
@@ -19,18 +20,6 @@ import { MemoryDriver, type MemoryDriverOptions } from './test/memory-driver';
  */
 const newDriver = (images?: MemoryDriverOptions['images']) =>
   new MemoryDriver({ publicHost: 'h', readiness: 'manual', ...(images ? { images } : {}) });
-
-const spec = {
-  cpus: 1,
-  memoryMib: 128,
-  diskGib: 1,
-  gpuIndexes: [],
-  sshUser: 'renter',
-  sshPublicKeys: [],
-  platformSshPublicKey: null,
-  vncPassword: 'pw',
-  userData: null,
-};
 
 let server: TestControlPlane;
 let stateDir: string;

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogueImage } from '../shared/contracts/images';
 import { CATALOGUE_PATH, FetchImageError, fetchImage } from './fetch-image';
 import { ImageCache } from './images/cache';
+import { outputOf } from './test/helpers';
 import { ImageServer } from './test/image-server';
 
 /**
@@ -62,28 +63,17 @@ function options(lines: string[], name: string | null = null) {
 }
 
 /** The agent's entry point as a process, as install.sh runs it. */
-function agentProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', ...args], {
-      cwd: REPO_DIR,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        RENTGPU_SERVER_URL: server.url,
-        AGENT_STATE_DIR: stateDir,
-      },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+function agentProcess(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', ...args], {
+    cwd: REPO_DIR,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      RENTGPU_SERVER_URL: server.url,
+      AGENT_STATE_DIR: stateDir,
+    },
+    timeout: 60_000,
   });
+  return outputOf(child);
 }
 
 beforeEach(async () => {

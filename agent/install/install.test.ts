@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_TOOLKIT_VERSION } from '../../shared/rules/host-readiness';
+import { outputOf } from '../test/helpers';
 
 /**
  * The installer (agent/install/install.sh): static, strict about its arguments, takes the
@@ -89,24 +90,14 @@ function installer(
   stdin = `${TOKEN}\n`,
   path_ = process.env.PATH ?? '/usr/bin:/bin',
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BASH, [INSTALLER, ...args], {
-      env: { PATH: path_, HOME: tmp },
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.on('error', () => {}); // a refusal may exit before reading its input
-    child.stdin.end(stdin);
+  const child = spawn(BASH, [INSTALLER, ...args], {
+    env: { PATH: path_, HOME: tmp },
+    timeout: 60_000,
   });
+  const output = outputOf(child);
+  child.stdin.on('error', () => {}); // a refusal may exit before reading its input
+  child.stdin.end(stdin);
+  return output;
 }
 
 /** As the server answers GET /api/providers/agent/images (shared/contracts/images.ts). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
 import { DEPLOY_TEMPLATE_IDS, deployUserData } from '../../shared/deploy-templates';
+import { userDataParts as parts } from '../test/user-data-parts';
 import { buildSeedFiles } from './seed';
 
 const base: DesiredInstance = {
@@ -19,20 +20,6 @@ const base: DesiredInstance = {
   vncPassword: 'abc',
   userData: null,
 };
-
-/** The parts of the seed's MIME multipart user-data: content type and body. */
-function parts(userData: string): { type: string; body: string }[] {
-  const boundary = /boundary="([^"]+)"/.exec(userData)?.[1] ?? '';
-  return userData
-    .split(`--${boundary}`)
-    .slice(1, -1)
-    .map((chunk) => {
-      const [head = '', ...rest] = chunk.replace(/^\n/, '').split('\n\n');
-      // Each part ends with the line break before the next boundary.
-      const body = rest.join('\n\n').replace(/\n$/, '');
-      return { type: /Content-Type: ([^;\n]+)/.exec(head)?.[1] ?? '', body };
-    });
-}
 
 describe('a deploy template reaches cloud-init through the seed', () => {
   for (const id of DEPLOY_TEMPLATE_IDS) {

@@ -55,19 +55,6 @@ function hostileComments(): string[] {
   ];
 }
 
-function parts(userData: string): { type: string; body: string }[] {
-  const boundary = /boundary="([^"]+)"/.exec(userData)?.[1] ?? '';
-  return userData
-    .split(`--${boundary}`)
-    .slice(1, -1)
-    .map((chunk) => {
-      const [head = '', ...rest] = chunk.replace(/^\n/, '').split('\n\n');
-      // The line break before the next boundary belongs to the boundary (RFC 2046).
-      const body = rest.join('\n\n').replace(/\n$/, '');
-      return { type: /Content-Type: ([^;\n]+)/.exec(head)?.[1] ?? '', body };
-    });
-}
-
 const yaml11 = (text: string) => parse(text, { version: '1.1' });
 
 describe('yamlString', () => {
@@ -171,6 +158,8 @@ for p in parts:
         p['config'] = yaml.safe_load(p['body'])
 print(json.dumps({'meta': meta, 'parts': parts}))
 `;
+
+import { userDataParts as parts } from '../test/user-data-parts';
 
 describe.skipIf(!CLOUD_INIT)('cloud-init reads the seed (needs cloud-init installed)', () => {
   it('accepts the user-data schema and reads back every hostile key exactly', async () => {

@@ -15,6 +15,24 @@ export interface AgentProcess {
   exited: Promise<number | null>;
 }
 
+/** What a child process printed and its exit code (-1 when a signal or its timeout ended it). */
+export function outputOf(
+  child: ChildProcess,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
 /** The real agent, as a child process (tsx runs the TypeScript sources). */
 export function spawnAgent(env: Record<string, string>): AgentProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts'], {
