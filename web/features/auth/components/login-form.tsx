@@ -29,6 +29,26 @@ function messageFor(error: unknown, fallback: string): string {
   return serverMessage(error, fallback);
 }
 
+/** Back to the e-mail step, and the code's submit (off while it is checked and after it passed). */
+function VerifyButtons({
+  onBack,
+  action,
+}: {
+  onBack: () => void;
+  action: { isPending: boolean; isSuccess: boolean };
+}) {
+  return (
+    <div className="grid grid-cols-[auto_1fr] gap-2">
+      <Button variant="outline" onClick={onBack}>
+        Back
+      </Button>
+      <Button type="submit" disabled={action.isPending || action.isSuccess}>
+        {action.isPending ? 'Verifying...' : 'Verify & Sign In'}
+      </Button>
+    </div>
+  );
+}
+
 export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
   const [step, setStep] = useState<'email' | 'code' | 'second'>('email');
   /** Set when the account has two-factor on: the e-mail code passed, the app code is next. */
@@ -157,14 +177,7 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
             Two-factor sign-in is on for this account. Lost your phone? Enter one of your recovery
             codes instead.
           </p>
-          <div className="grid grid-cols-[auto_1fr] gap-2">
-            <Button variant="outline" onClick={onBack}>
-              Back
-            </Button>
-            <Button type="submit" disabled={verifyTwoFactor.isPending || verifyTwoFactor.isSuccess}>
-              {verifyTwoFactor.isPending ? 'Verifying...' : 'Verify & Sign In'}
-            </Button>
-          </div>
+          <VerifyButtons onBack={onBack} action={verifyTwoFactor} />
         </form>
       ) : (
         <form onSubmit={onVerify} className="grid gap-3" noValidate>
@@ -181,14 +194,7 @@ export function LoginForm({ autoFocus = false }: { autoFocus?: boolean }) {
             value={otp}
             onChange={(e) => setOtp(filterOtpInput(e.target.value))}
           />
-          <div className="grid grid-cols-[auto_1fr] gap-2">
-            <Button variant="outline" onClick={onBack}>
-              Back
-            </Button>
-            <Button type="submit" disabled={verifyOtp.isPending || verifyOtp.isSuccess}>
-              {verifyOtp.isPending ? 'Verifying...' : 'Verify & Sign In'}
-            </Button>
-          </div>
+          <VerifyButtons onBack={onBack} action={verifyOtp} />
         </form>
       )}
       {message ? (

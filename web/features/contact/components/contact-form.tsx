@@ -36,10 +36,17 @@ export function ContactForm() {
   const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
-  const invalid = (field: string) =>
-    errors[field]
+  /** A text field's wiring: its id and name, its limit, its value and its error. */
+  const text = (field: keyof typeof CONTACT_LIMITS) => ({
+    id: `contact-${field}`,
+    name: field,
+    maxLength: CONTACT_LIMITS[field],
+    value: form[field],
+    ...(errors[field]
       ? { 'aria-invalid': true as const, 'aria-describedby': `contact-${field}-error` }
-      : {};
+      : {}),
+    onChange: set(field),
+  });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -79,27 +86,10 @@ export function ContactForm() {
         noValidate
       >
         <Field id="contact-name" label="Name *" error={errors.name ?? null}>
-          <Input
-            id="contact-name"
-            name="name"
-            autoComplete="name"
-            maxLength={CONTACT_LIMITS.name}
-            value={form.name}
-            {...invalid('name')}
-            onChange={set('name')}
-          />
+          <Input {...text('name')} autoComplete="name" />
         </Field>
         <Field id="contact-email" label="Email *" error={errors.email ?? null}>
-          <Input
-            id="contact-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            maxLength={CONTACT_LIMITS.email}
-            value={form.email}
-            {...invalid('email')}
-            onChange={set('email')}
-          />
+          <Input {...text('email')} type="email" autoComplete="email" />
         </Field>
         <Field id="contact-category" label="Category">
           <Select
@@ -116,14 +106,7 @@ export function ContactForm() {
           </Select>
         </Field>
         <Field id="contact-subject" label="Subject *" error={errors.subject ?? null}>
-          <Input
-            id="contact-subject"
-            name="subject"
-            maxLength={CONTACT_LIMITS.subject}
-            value={form.subject}
-            {...invalid('subject')}
-            onChange={set('subject')}
-          />
+          <Input {...text('subject')} />
         </Field>
         <Field
           id="contact-message"
@@ -131,15 +114,7 @@ export function ContactForm() {
           error={errors.message ?? null}
           className="sm:col-span-2"
         >
-          <Textarea
-            id="contact-message"
-            name="message"
-            rows={6}
-            maxLength={CONTACT_LIMITS.message}
-            value={form.message}
-            {...invalid('message')}
-            onChange={set('message')}
-          />
+          <Textarea {...text('message')} rows={6} />
         </Field>
         <div className="sm:col-span-2">
           <Button type="submit" size="lg" disabled={send.isPending} className="w-full sm:w-auto">
