@@ -1,13 +1,6 @@
 import { z } from 'zod';
 
-import {
-  CONTAINER_TEMPLATE_IMAGES,
-  type ContainerTemplate,
-  containerImageForTemplate,
-  INSTANCE_KIND_LABELS,
-  INSTANCE_KINDS,
-  type InstanceKind,
-} from '../instance-kinds';
+import { INSTANCE_KINDS } from '../instance-kinds';
 
 /** The kinds of instance (shared/instance-kinds.ts; docs/decisions/025) as a schema. */
 export {
@@ -17,7 +10,7 @@ export {
   INSTANCE_KIND_LABELS,
   INSTANCE_KINDS,
   type InstanceKind,
-};
+} from '../instance-kinds';
 export const instanceKind = z.enum(INSTANCE_KINDS, { message: 'kind must be vm or container' });
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OTP_LENGTH } from '../constants';
+import { isWebAddress } from '../rules/web-address';
 import { emailSchema } from './auth';
 import { TEXT_LIMITS } from './limits';
 
@@ -36,15 +37,6 @@ const phone = z
   .transform((v) => (v === '' ? null : v))
   .nullable()
   .optional();
-
-function isWebAddress(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
-  } catch {
-    return false;
-  }
-}
 
 /** PATCH /api/users/:userId. Every field is optional; a field that is sent replaces the stored one. */
 export const updateProfileBody = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWebAddress } from '../rules/web-address';
 
 /**
  * The provider application: one contract for the form on /provider-signup and for
@@ -177,15 +178,6 @@ const text = (min: number, message: string, max: number) =>
 const optional = (max: number) => z.string().trim().max(max, tooLong(max)).default('');
 
 const accepted = (message: string) => z.boolean({ message }).refine((v) => v, { message });
-
-function isWebAddress(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
-  } catch {
-    return false;
-  }
-}
 
 export const providerApplicationBody = z.object({
   // Company Information
