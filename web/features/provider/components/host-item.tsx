@@ -2,7 +2,6 @@ import { Cpu, HardDrive, KeyRound, MemoryStick, Server, Trash2 } from 'lucide-re
 import type { ReactNode } from 'react';
 import { ENROLMENT_TOKEN_TTL_MS, type HostView } from '../../../../shared/contracts/hosts';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import {
   bytesAsGb,
   gpuSummary,
@@ -13,6 +12,7 @@ import {
   timeAgo,
   uptimeText,
 } from '../utils/host-display';
+import { ItemButton } from './list-parts';
 
 interface HostItemProps {
   host: HostView;
@@ -73,25 +73,13 @@ export function HostItem({ host, now, renewing, onNewToken, onRemove }: HostItem
         </div>
         <div className="flex flex-wrap gap-2 md:justify-end">
           {awaiting ? (
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => onNewToken(host)}
-              disabled={renewing}
-            >
-              <KeyRound className="hidden h-4 w-4 sm:block" aria-hidden />
+            <ItemButton icon={KeyRound} onClick={() => onNewToken(host)} disabled={renewing}>
               {renewing ? 'Creating token...' : 'New token'}
-            </Button>
+            </ItemButton>
           ) : null}
-          <Button
-            variant="outline"
-            size="sm"
-            className="text-danger-text"
-            onClick={() => onRemove(host)}
-          >
-            <Trash2 className="hidden h-4 w-4 sm:block" aria-hidden />
+          <ItemButton icon={Trash2} className="text-danger-text" onClick={() => onRemove(host)}>
             Remove
-          </Button>
+          </ItemButton>
         </div>
       </div>
 

@@ -10,6 +10,7 @@ import { useRenewEnrolment } from '../api/renew-enrolment';
 import { AddHostDialog } from './add-host-dialog';
 import { EnrolmentDialog } from './enrolment-dialog';
 import { HostItem } from './host-item';
+import { EmptyList } from './list-parts';
 import { QueryError } from './query-error';
 import { RemoveHostDialog } from './remove-host-dialog';
 import { Section } from './section';
@@ -30,17 +31,15 @@ function HostList({
   const now = useNow(10_000);
   if (hosts.length === 0) {
     return (
-      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border p-8 text-center">
-        <ServerOff className="h-8 w-8 text-muted-foreground" aria-hidden />
-        <p className="font-medium">No hosts connected yet</p>
-        <p className="max-w-md text-sm text-muted-foreground">
-          Add a host to get a one-line command that installs the agent on your GPU machine. Once it
-          is online, choose it in a listing so that renters' machines run there.
-        </p>
-        <Button variant="provider" onClick={onAdd}>
-          Add your first host
-        </Button>
-      </div>
+      <EmptyList
+        icon={ServerOff}
+        title="No hosts connected yet"
+        action="Add your first host"
+        onAction={onAdd}
+      >
+        Add a host to get a one-line command that installs the agent on your GPU machine. Once it is
+        online, choose it in a listing so that renters' machines run there.
+      </EmptyList>
     );
   }
   return (

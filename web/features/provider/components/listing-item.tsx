@@ -3,8 +3,8 @@ import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { availabilityLabel, hostCanRun, isLowAvailability } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
+import { ItemButton } from './list-parts';
 
 interface ListingItemProps {
   listing: GpuListingView;
@@ -77,23 +77,15 @@ export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: Listing
           </p>
         </div>
         <div className="flex flex-wrap gap-2 md:justify-end">
-          <Button variant="outline" size="sm" onClick={() => onSetupGuide(listing)}>
-            <Terminal className="hidden h-4 w-4 sm:block" aria-hidden />
+          <ItemButton icon={Terminal} onClick={() => onSetupGuide(listing)}>
             Setup Guide
-          </Button>
-          <Button variant="outline" size="sm" onClick={() => onEdit(listing)}>
-            <Pencil className="hidden h-4 w-4 sm:block" aria-hidden />
+          </ItemButton>
+          <ItemButton icon={Pencil} onClick={() => onEdit(listing)}>
             Edit
-          </Button>
-          <Button
-            variant="outline"
-            size="sm"
-            className="text-danger-text"
-            onClick={() => onRemove(listing)}
-          >
-            <Trash2 className="hidden h-4 w-4 sm:block" aria-hidden />
+          </ItemButton>
+          <ItemButton icon={Trash2} className="text-danger-text" onClick={() => onRemove(listing)}>
             Remove
-          </Button>
+          </ItemButton>
         </div>
       </div>
     </li>

@@ -1,7 +1,7 @@
 import { PackageOpen } from 'lucide-react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
-import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { EmptyList } from './list-parts';
 import { ListingItem } from './listing-item';
 import { QueryError } from './query-error';
 
@@ -41,16 +41,14 @@ export function ListingList({
   if (error) return <QueryError what="your listings" error={error} onRetry={onRetry} />;
   if (!listings || listings.length === 0) {
     return (
-      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border p-8 text-center">
-        <PackageOpen className="h-8 w-8 text-muted-foreground" aria-hidden />
-        <p className="font-medium">You have no GPU listings yet</p>
-        <p className="max-w-md text-sm text-muted-foreground">
-          Add your first GPU and it appears in the marketplace at once, ready to be rented.
-        </p>
-        <Button variant="provider" onClick={onAdd}>
-          Add your first GPU
-        </Button>
-      </div>
+      <EmptyList
+        icon={PackageOpen}
+        title="You have no GPU listings yet"
+        action="Add your first GPU"
+        onAction={onAdd}
+      >
+        Add your first GPU and it appears in the marketplace at once, ready to be rented.
+      </EmptyList>
     );
   }
   return (
