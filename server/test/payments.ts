@@ -1,7 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { paymentOrderEvents, paymentOrders } from '../db/schema';
-import type { TestApp } from './app';
-import type { FakePaypal } from './fake-paypal';
+import { createTestApp, type TestApp } from './app';
+import { type FakePaypal, startFakePaypal } from './fake-paypal';
+import type { World } from './suite';
+import { world } from './world';
 
 /** Env that points the app at a fake PayPal. */
 export function paypalEnv(fake: FakePaypal): Record<string, string> {
@@ -88,4 +91,40 @@ export function buyer(t: TestApp) {
         .length;
     },
   };
+}
+
+export type Buyer = ReturnType<typeof buyer>;
+
+/** What a payments test file works with: the fake PayPal, the app on it, its world and buyer. */
+export interface PaypalSuite {
+  fake: FakePaypal;
+  t: TestApp;
+  w: World;
+  b: Buyer;
+}
+
+/**
+ * A fake PayPal and a test app on it for a file's tests: made before them (`ready` receives
+ * them); after each test the fake's scripted captures, capture delay and failing reads are
+ * reset and the ledger's invariants checked; both closed after all of them.
+ */
+export function setupPaypalTestApp(ready: (suite: PaypalSuite) => void): void {
+  let suite: PaypalSuite | undefined;
+  beforeAll(async () => {
+    const fake = await startFakePaypal();
+    const t = await createTestApp({ env: paypalEnv(fake) });
+    suite = { fake, t, w: world(t), b: buyer(t) };
+    ready(suite);
+  });
+  afterAll(async () => {
+    await suite?.t.close();
+    await suite?.fake.close();
+  });
+  afterEach(async () => {
+    if (!suite) return;
+    suite.fake.nextCaptures = [];
+    suite.fake.captureDelayMs = 0;
+    suite.fake.failReads = 0;
+    expect(await suite.w.invariants()).toEqual([]);
+  });
 }

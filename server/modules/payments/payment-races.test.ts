@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paymentOrders } from '../../db/schema';
 import { testDatabaseUrl } from '../../env';
-import { createTestApp, type TestApp } from '../../test/app';
-import { type FakePaypal, startFakePaypal } from '../../test/fake-paypal';
-import { buyer, paypalEnv } from '../../test/payments';
-import { world } from '../../test/world';
+import type { TestApp } from '../../test/app';
+import type { FakePaypal } from '../../test/fake-paypal';
+import { type Buyer, setupPaypalTestApp } from '../../test/payments';
+import type { World } from '../../test/suite';
 
 /**
  * Repeated and concurrent captures must credit exactly once. They mean most on PostgreSQL
@@ -12,25 +12,9 @@ import { world } from '../../test/world';
  */
 let fake: FakePaypal;
 let t: TestApp;
-let w: ReturnType<typeof world>;
-let b: ReturnType<typeof buyer>;
-
-beforeAll(async () => {
-  fake = await startFakePaypal();
-  t = await createTestApp({ env: paypalEnv(fake) });
-  w = world(t);
-  b = buyer(t);
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-afterEach(async () => {
-  fake.nextCaptures = [];
-  fake.captureDelayMs = 0;
-  fake.failReads = 0;
-  expect(await w.invariants()).toEqual([]);
-});
+let w: World;
+let b: Buyer;
+setupPaypalTestApp((suite) => ({ fake, t, w, b } = suite));
 
 describe(`capture races (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('20 concurrent captures of one order credit it once', async () => {

@@ -1,28 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app';
-import { type FakePaypal, startFakePaypal } from '../../test/fake-paypal';
-import { buyer, paypalEnv } from '../../test/payments';
-import { world } from '../../test/world';
+import type { FakePaypal } from '../../test/fake-paypal';
+import { type Buyer, buyer, setupPaypalTestApp } from '../../test/payments';
+import type { World } from '../../test/suite';
 
 let fake: FakePaypal;
 let t: TestApp;
-let w: ReturnType<typeof world>;
-let b: ReturnType<typeof buyer>;
-
-beforeAll(async () => {
-  fake = await startFakePaypal();
-  t = await createTestApp({ env: paypalEnv(fake) });
-  w = world(t);
-  b = buyer(t);
-});
-afterAll(async () => {
-  await t.close();
-  await fake.close();
-});
-afterEach(async () => {
-  fake.nextCaptures = [];
-  expect(await w.invariants()).toEqual([]);
-});
+let w: World;
+let b: Buyer;
+setupPaypalTestApp((suite) => ({ fake, t, w, b } = suite));
 
 describe('GET /api/payments/paypal/setup', () => {
   it('gives the client id and SDK address when configured', async () => {
