@@ -13,31 +13,18 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { createApp } from '../../server/app';
 import { openDatabase } from '../../server/db/client';
-import { parseEnv } from '../../server/env';
 import { ManualClock } from '../../server/lib/clock';
-import { MemoryRateLimiter } from '../../server/lib/rate-limit';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createHost, createListing, createProvider } from '../../server/seed/factories';
+import { adminStatement, benchServerUrl, fundBenchUsers, workerBenchApp } from './helpers';
 
 const USERS = 100;
-const base =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/postgres';
+const base = benchServerUrl;
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 10_000);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string) => adminStatement(base, statement);
 
 const name = `rentgpu_bench_guard_${randomBytes(4).toString('hex')}`;
 await admin(`create database ${name}`);
@@ -70,17 +57,7 @@ try {
         then '{"billing":{"dailySpendCap":"1.00","monthlySpendCap":"1000"}}'::jsonb
         else '{"billing":{"dailySpendCap":"100000","monthlySpendCap":"1000000"}}'::jsonb end
     from generate_series(1, ${USERS}::int) g`);
-  await db.execute(sql`
-    insert into ledger_accounts (kind, user_id, balance_micros, tracks_balance)
-    select 'wallet', id, 100000000000, true from users where email like 'guard-%@bench.test'`);
-  await db.execute(sql`
-    with t as (insert into ledger_transactions (kind, memo) values ('grant', 'bench credits') returning id)
-    insert into ledger_entries (transaction_id, account_id, amount_micros)
-    select t.id, a.id, a.balance_micros from t, ledger_accounts a
-      join users u on u.id = a.user_id and u.email like 'guard-%@bench.test'
-    union all
-    select t.id, (select id from ledger_accounts where kind = 'promotions' and user_id is null),
-      -100000000000 * ${USERS}::bigint from t`);
+  await fundBenchUsers(db, 'guard', USERS);
   // n % 20: 0-1 warn due (idle 51 min), 2-3 stop due (idle 61, warned 11 min ago),
   // 4 past its stop time, 5 past its terminate time; the rest active a minute ago.
   await db.execute(sql`
@@ -103,14 +80,7 @@ try {
     from generate_series(0, ${count - 1}::int) g join u on u.n = g % ${USERS}::int`);
   await db.execute(sql`vacuum analyze`);
 
-  const app = await createApp({
-    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' }),
-    database,
-    clock,
-    limiter: new MemoryRateLimiter(clock),
-    logger: false,
-    webDir: null,
-  });
+  const app = await workerBenchApp(database, clock);
   try {
     // Each job's own time within the pass.
     const spent = new Map<string, number>();

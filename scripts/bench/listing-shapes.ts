@@ -15,10 +15,11 @@ import type { Database } from '../../server/db/client';
 import type { Env } from '../../server/env';
 import { systemClock } from '../../server/lib/clock';
 import type { Mailer } from '../../server/lib/mailer';
-import { MemoryRateLimiter, type RateLimiter } from '../../server/lib/rate-limit';
+import { MemoryRateLimiter } from '../../server/lib/rate-limit';
 import { apiKeysService } from '../../server/modules/api-keys/service';
 import { encodeCursor } from '../../server/modules/listings/cursor';
 import { createUser } from '../../server/seed/factories';
+import { UnboundedLimiter } from './helpers';
 
 export interface Figures {
   rps: number;
@@ -26,20 +27,6 @@ export interface Figures {
   p99: number;
   /** Requests answered. */
   requests: number;
-}
-
-/** The real limiter's work per request, with a quota the benchmark cannot reach. */
-class Unbounded implements RateLimiter {
-  constructor(private readonly inner: RateLimiter) {}
-  hit(key: string, _limit: number, windowMs: number) {
-    return this.inner.hit(key, Number.MAX_SAFE_INTEGER, windowMs);
-  }
-  giveBack(key: string) {
-    return this.inner.giveBack(key);
-  }
-  close() {
-    return this.inner.close();
-  }
 }
 
 /** Statements this process sends while `recording` is set (the plans are asked of them). */
@@ -193,7 +180,7 @@ export async function benchShapes(options: {
     logger: false,
     webDir: null,
     mailer,
-    limiter: new Unbounded(new MemoryRateLimiter(systemClock)),
+    limiter: new UnboundedLimiter(new MemoryRateLimiter(systemClock)),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

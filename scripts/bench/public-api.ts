@@ -11,23 +11,10 @@ import { systemClock } from '../../server/lib/clock';
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from '../../server/lib/rate-limit';
 import { apiKeysService } from '../../server/modules/api-keys/service';
 import { createListing, createProvider, createUser } from '../../server/seed/factories';
+import { UnboundedLimiter } from './helpers';
 
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
-
-/** The real limiter's work per request, with a quota the benchmark cannot reach. */
-class Unbounded implements RateLimiter {
-  constructor(private readonly inner: RateLimiter) {}
-  hit(key: string, _limit: number, windowMs: number) {
-    return this.inner.hit(key, Number.MAX_SAFE_INTEGER, windowMs);
-  }
-  giveBack(key: string) {
-    return this.inner.giveBack(key);
-  }
-  close() {
-    return this.inner.close();
-  }
-}
 
 async function cannon(url: string, headers: Record<string, string> = {}) {
   const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
@@ -56,7 +43,7 @@ const { key } = await database.db.transaction((tx) =>
 const app = await createApp({
   env: parseEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://bench.example', LOG_LEVEL: 'warn' }),
   database,
-  limiter: new Unbounded(new MemoryRateLimiter(systemClock)),
+  limiter: new UnboundedLimiter(new MemoryRateLimiter(systemClock)),
   logger: false,
   webDir: null,
 });

@@ -29,6 +29,7 @@ import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
 import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
+import { seedMeteredInstances } from './helpers';
 import { benchShapes } from './listing-shapes';
 import { benchProcesses } from './processes';
 import { rawPageServer } from './raw-page';
@@ -381,37 +382,7 @@ async function rentAndStopAgainstRawSql(
 async function meteredMinute(database: Database, instances: InstancesService) {
   const db = database.db;
   const now = new Date();
-  await db.execute(sql`
-    insert into users (email, first_name, last_name)
-    select 'metered-' || g || '@bench.test', 'Bench', 'User' from generate_series(1, 1000) g`);
-  await db.execute(sql`
-    insert into ledger_accounts (kind, user_id, balance_micros, tracks_balance)
-    select 'wallet', id, 100000000000, true from users where email like 'metered-%@bench.test'`);
-  await db.execute(sql`
-    with t as (insert into ledger_transactions (kind, memo) values ('grant', 'bench credits') returning id)
-    insert into ledger_entries (transaction_id, account_id, amount_micros)
-    select t.id, a.id, a.balance_micros from t, ledger_accounts a
-      join users u on u.id = a.user_id and u.email like 'metered-%@bench.test'
-    union all
-    select t.id, (select id from ledger_accounts where kind = 'promotions' and user_id is null), -100000000000 * 1000 from t`);
-  const at = now.toISOString();
-  await db.execute(sql`
-    with u as (select id, row_number() over (order by id) - 1 as n from users where email like 'metered-%@bench.test'),
-      l as (select id, provider_id, hourly_rate_micros, row_number() over (order by id) - 1 as n
-        from gpu_listings where status = 'available' and available_count > 10),
-      c as (select count(*) as cnt from l)
-    insert into instances (user_id, gpu_listing_id, provider_id, source, billing_plan, status,
-      hourly_rate_micros, storage_gb, start_time, provisioning_deadline, ready_at, paid_through)
-    select u.id, l.id, l.provider_id, 'vm', 'metered', 'running', l.hourly_rate_micros, 50,
-      ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-    from generate_series(0, ${METERED - 1}) g, c
-    join l on true join u on true
-    where l.n = g % c.cnt and u.n = g % 1000`);
-  await db.execute(sql`
-    update gpu_listings g set available_count = available_count - h.n
-    from (select gpu_listing_id, count(*)::int as n from instances
-      where billing_plan = 'metered' group by gpu_listing_id) h
-    where h.gpu_listing_id = g.id`);
+  await seedMeteredInstances(db, { count: METERED, users: 1000, at: now });
   if (process.env.BENCH_CAPS === '1') {
     // Every bench user with daily and monthly spend caps far above a minute's spend.
     await db.execute(sql`

@@ -37,6 +37,7 @@ import { webhooksRepo } from '../../server/modules/webhooks/repo';
 import { createUser } from '../../server/seed/factories';
 import { type Statement, StatementLog } from '../../server/test/idle-plans';
 import { backendsCpuMs, cpuSnapshot } from './cpu';
+import { seedMeteredInstances } from './helpers';
 
 type Fmt = (n: number, digits?: number) => string;
 type ListingPage = { id: number; providerId: number; hourlyRate: string }[];
@@ -421,39 +422,8 @@ export async function benchWebhookDeliveries(o: WebhookBenchOptions): Promise<vo
  * pass of the worker at `at` + k minutes charges each of them.
  */
 async function seedMetered(database: Database, at: Date): Promise<void> {
-  const db = database.db;
   const users = Math.max(1, Math.round(METERED / 10));
-  await db.execute(sql`
-    insert into users (email, first_name, last_name)
-    select 'metered-' || g || '@bench.test', 'Bench', 'User' from generate_series(1, ${users}) g`);
-  await db.execute(sql`
-    insert into ledger_accounts (kind, user_id, balance_micros, tracks_balance)
-    select 'wallet', id, 100000000000, true from users where email like 'metered-%@bench.test'`);
-  await db.execute(sql`
-    with t as (insert into ledger_transactions (kind, memo) values ('grant', 'bench credits') returning id)
-    insert into ledger_entries (transaction_id, account_id, amount_micros)
-    select t.id, a.id, a.balance_micros from t, ledger_accounts a
-      join users u on u.id = a.user_id and u.email like 'metered-%@bench.test'
-    union all
-    select t.id, (select id from ledger_accounts where kind = 'promotions' and user_id is null), -100000000000 * ${users} from t`);
-  const iso = at.toISOString();
-  await db.execute(sql`
-    with u as (select id, row_number() over (order by id) - 1 as n from users where email like 'metered-%@bench.test'),
-      l as (select id, provider_id, hourly_rate_micros, row_number() over (order by id) - 1 as n
-        from gpu_listings where status = 'available' and available_count > 10),
-      c as (select count(*) as cnt from l)
-    insert into instances (user_id, gpu_listing_id, provider_id, source, billing_plan, status,
-      hourly_rate_micros, storage_gb, start_time, provisioning_deadline, ready_at, paid_through)
-    select u.id, l.id, l.provider_id, 'vm', 'metered', 'running', l.hourly_rate_micros, 50,
-      ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-    from generate_series(0, ${METERED - 1}) g, c
-    join l on true join u on true
-    where l.n = g % c.cnt and u.n = g % ${users}`);
-  await db.execute(sql`
-    update gpu_listings g set available_count = available_count - h.n
-    from (select gpu_listing_id, count(*)::int as n from instances
-      where billing_plan = 'metered' group by gpu_listing_id) h
-    where h.gpu_listing_id = g.id`);
+  await seedMeteredInstances(database.db, { count: METERED, users, at });
 }
 
 /** `n` deliveries due now to `endpointId`, five events to each of n/5 subjects. */

@@ -11,21 +11,15 @@
  * is dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { createApp } from '../../server/app';
 import { openDatabase } from '../../server/db/client';
-import { parseEnv } from '../../server/env';
 import { ManualClock } from '../../server/lib/clock';
-import { MemoryRateLimiter } from '../../server/lib/rate-limit';
 import { fillHistory } from '../../server/test/history';
 import { explainAll, StatementLog } from '../../server/test/idle-plans';
+import { adminStatement, benchServerUrl, workerBenchApp } from './helpers';
 
 const WARMUP = 20;
 const PASSES = 200;
-const base =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/postgres';
+const base = benchServerUrl;
 const args = process.argv.slice(2);
 const explain = args.includes('--explain');
 const counts = args.filter((a) => /^\d+$/.test(a)).map(Number);
@@ -36,15 +30,7 @@ const percentile = (xs: number[], p: number) => {
 };
 const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
 
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (statement: string) => adminStatement(base, statement);
 
 async function measure(rows: number) {
   const name = `rentgpu_bench_idle_${randomBytes(4).toString('hex')}`;
@@ -59,14 +45,7 @@ async function measure(rows: number) {
     const filled = process.hrtime.bigint();
     await fillHistory(database.db, rows, clock.now());
     const fillMs = ms(filled);
-    const app = await createApp({
-      env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' }),
-      database,
-      clock,
-      limiter: new MemoryRateLimiter(clock),
-      logger: false,
-      webDir: null,
-    });
+    const app = await workerBenchApp(database, clock);
     const { worker } = app.deps;
     for (let i = 0; i < WARMUP; i++) await worker.runOnce(clock.now());
     const passes: number[] = [];

@@ -1,0 +1,110 @@
+/**
+ * What several benches share: the PostgreSQL server the standalone ones use, a statement on
+ * its admin database, the app of a bench that times the worker, a limiter with a quota no bench reaches, and the bench users' money and
+ * metered instances written in bulk.
+ */
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { createApp } from '../../server/app';
+import type { Database, Db } from '../../server/db/client';
+import { parseEnv } from '../../server/env';
+import type { ManualClock } from '../../server/lib/clock';
+import { MemoryRateLimiter, type RateLimiter } from '../../server/lib/rate-limit';
+
+/** PostgreSQL's server for a standalone bench: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local one. */
+export const benchServerUrl =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** One statement on the server at `base` on a connection of its own (create or drop a database). */
+export async function adminStatement(base: string, statement: string) {
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The app on `database` at `clock`'s time, for a bench that times its worker: no demo data,
+ * no logs, no web app, the limiter in memory.
+ */
+export function workerBenchApp(database: Database, clock: ManualClock) {
+  return createApp({
+    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO_DATA: 'false' }),
+    database,
+    clock,
+    limiter: new MemoryRateLimiter(clock),
+    logger: false,
+    webDir: null,
+  });
+}
+
+/** The real limiter's work per request, with a quota the benchmark cannot reach. */
+export class UnboundedLimiter implements RateLimiter {
+  constructor(private readonly inner: RateLimiter) {}
+  hit(key: string, _limit: number, windowMs: number) {
+    return this.inner.hit(key, Number.MAX_SAFE_INTEGER, windowMs);
+  }
+  giveBack(key: string) {
+    return this.inner.giveBack(key);
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+/**
+ * A wallet of $100,000 for each of the `users` bench users `<prefix>-<n>@bench.test`, granted
+ * from promotions in one ledger transaction.
+ */
+export async function fundBenchUsers(db: Db, prefix: string, users: number) {
+  const emails = `${prefix}-%@bench.test`;
+  await db.execute(sql`
+    insert into ledger_accounts (kind, user_id, balance_micros, tracks_balance)
+    select 'wallet', id, 100000000000, true from users where email like ${emails}`);
+  await db.execute(sql`
+    with t as (insert into ledger_transactions (kind, memo) values ('grant', 'bench credits') returning id)
+    insert into ledger_entries (transaction_id, account_id, amount_micros)
+    select t.id, a.id, a.balance_micros from t, ledger_accounts a
+      join users u on u.id = a.user_id and u.email like ${emails}
+    union all
+    select t.id, (select id from ledger_accounts where kind = 'promotions' and user_id is null),
+      -100000000000 * ${users}::bigint from t`);
+}
+
+/**
+ * `count` running metered instances of `users` funded bench users (`metered-<n>@bench.test`),
+ * spread over the available listings with more than ten GPUs free, each paid through `at`:
+ * one pass of the metered-minute job at `at` + k minutes charges each of them.
+ */
+export async function seedMeteredInstances(
+  db: Db,
+  { count, users, at }: { count: number; users: number; at: Date },
+) {
+  await db.execute(sql`
+    insert into users (email, first_name, last_name)
+    select 'metered-' || g || '@bench.test', 'Bench', 'User' from generate_series(1, ${users}::int) g`);
+  await fundBenchUsers(db, 'metered', users);
+  const iso = at.toISOString();
+  await db.execute(sql`
+    with u as (select id, row_number() over (order by id) - 1 as n from users where email like 'metered-%@bench.test'),
+      l as (select id, provider_id, hourly_rate_micros, row_number() over (order by id) - 1 as n
+        from gpu_listings where status = 'available' and available_count > 10),
+      c as (select count(*) as cnt from l)
+    insert into instances (user_id, gpu_listing_id, provider_id, source, billing_plan, status,
+      hourly_rate_micros, storage_gb, start_time, provisioning_deadline, ready_at, paid_through)
+    select u.id, l.id, l.provider_id, 'vm', 'metered', 'running', l.hourly_rate_micros, 50,
+      ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
+    from generate_series(0, ${count - 1}::int) g, c
+    join l on true join u on true
+    where l.n = g % c.cnt and u.n = g % ${users}::int`);
+  await db.execute(sql`
+    update gpu_listings g set available_count = available_count - h.n
+    from (select gpu_listing_id, count(*)::int as n from instances
+      where billing_plan = 'metered' group by gpu_listing_id) h
+    where h.gpu_listing_id = g.id`);
+}
