@@ -6,7 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storeFlags, storePodman } from '../agent/container/test-store';
+import {
+  removeFakeGpus,
+  storeFlags,
+  storePodman,
+  writeFakeGpus,
+} from '../agent/container/test-store';
 import { type AgentProcess, REPO_DIR, ssh } from '../agent/test/helpers';
 import { hosts, instances } from '../server/db/schema';
 import type { TestApp } from '../server/test/app';
@@ -85,24 +90,8 @@ beforeAll(async () => {
   });
   await mkdir(BASE, { recursive: true });
   await podman('import', path.join(REPO_DIR, '.cache/test-container-image/rootfs.tar'), IMAGE);
-  for (const i of [0, 1]) {
-    await rm(NODE(i), { force: true });
-    // Stand-ins for /dev/nvidia0 and /dev/nvidia1: /dev/null's and /dev/zero's numbers.
-    await exec('mknod', [NODE(i), 'c', '1', i === 0 ? '3' : '5']);
-  }
-  await mkdir('/etc/cdi', { recursive: true });
-  const edits = (i: number) => ({ containerEdits: { deviceNodes: [{ path: NODE(i) }] } });
-  await writeFile(
-    CDI_FILE,
-    JSON.stringify({
-      cdiVersion: '0.5.0',
-      kind: CDI_KIND,
-      devices: [0, 1].flatMap((i) => [
-        { name: String(i), ...edits(i) },
-        { name: UUIDS[i], ...edits(i) },
-      ]),
-    }),
-  );
+  // Stand-ins for /dev/nvidia0 and /dev/nvidia1.
+  await writeFakeGpus(CDI_FILE, CDI_KIND, NODE, UUIDS);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-ct-'));
   key = path.join(tmp, 'renter');
   await exec('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
@@ -125,8 +114,7 @@ afterAll(async () => {
   for (const id of ids) await podman('rm', '-f', id).catch(() => {});
   await podman('rm', '-af').catch(() => {});
   await t?.close();
-  for (const i of [0, 1]) await rm(NODE(i), { force: true });
-  await rm(CDI_FILE, { force: true });
+  await removeFakeGpus(CDI_FILE, NODE);
   await podman('system', 'reset', '--force').catch(() => {});
   await rm(BASE, { recursive: true, force: true });
   if (tmp) await rm(tmp, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { desiredInstance } from '../test/desired-instance';
 import { describeDriverContract } from '../test/driver-contract';
 import { ContainerDriver, type ContainerDriverOptions } from './driver';
 import { probeContainers } from './probe';
-import { storeFlags, storePodman } from './test-store';
+import { removeFakeGpus, storeFlags, storePodman, writeFakeGpus } from './test-store';
 
 /**
  * The container driver on real Podman (runc, CNI), never the host's own store: a storage root,
@@ -84,36 +84,14 @@ async function terminateAll(driver: ContainerDriver) {
 
 beforeAll(async () => {
   await run(path.join(REPO, 'scripts/test-container-image/build.sh'));
-  await rm(NODE(0), { force: true });
-  await rm(NODE(1), { force: true });
-  await run('mknod', [NODE(0), 'c', '1', '3']);
-  await run('mknod', [NODE(1), 'c', '1', '5']);
-  await mkdir('/etc/cdi', { recursive: true });
-  const device = (i: number) => ({
-    containerEdits: {
-      deviceNodes: [{ path: NODE(i) }],
-    },
-  });
-  await writeFile(
-    CDI_FILE,
-    JSON.stringify({
-      cdiVersion: '0.5.0',
-      kind: CDI_KIND,
-      devices: [0, 1].flatMap((i) => [
-        { name: String(i), ...device(i) },
-        { name: `GPU-fake-${i}`, ...device(i) },
-      ]),
-    }),
-  );
+  await writeFakeGpus(CDI_FILE, CDI_KIND, NODE, ['GPU-fake-0', 'GPU-fake-1']);
   await podman.run(['import', path.join(REPO, '.cache/test-container-image/rootfs.tar'), IMAGE]);
   // The contract's image name (what `BootOptions.image` hands out there).
   await podman.run(['tag', IMAGE, 'localhost/debian-12']);
 });
 
 afterAll(async () => {
-  await rm(CDI_FILE, { force: true });
-  await rm(NODE(0), { force: true });
-  await rm(NODE(1), { force: true });
+  await removeFakeGpus(CDI_FILE, NODE);
   await podman.run(['rm', '--all', '--force', '--time', '0']).catch(() => {});
   await podman.run(['network', 'prune', '--force']).catch(() => {});
   await podman.run(['system', 'reset', '--force']).catch(() => {});

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { Podman } from './podman';
 
 /**
@@ -32,4 +35,40 @@ export const DRIVER_FLAGS = [
 /** podman on the store under `base`, as the driver calls it. */
 export function storePodman(base: string, env?: Readonly<Record<string, string>>): Podman {
   return new Podman('podman', [...DRIVER_FLAGS, ...storeFlags(base)], env);
+}
+
+/**
+ * Two stand-in GPUs for CDI: device nodes at `node(0)` and `node(1)` with /dev/null's and
+ * /dev/zero's numbers (made anew), and a CDI spec of kind `kind` at `file` naming each by its
+ * index and by `names[i]`. `removeFakeGpus` takes them away.
+ */
+export async function writeFakeGpus(
+  file: string,
+  kind: string,
+  node: (i: number) => string,
+  names: readonly string[],
+) {
+  for (const i of [0, 1]) {
+    await rm(node(i), { force: true });
+    await promisify(execFile)('mknod', [node(i), 'c', '1', i === 0 ? '3' : '5']);
+  }
+  await mkdir('/etc/cdi', { recursive: true });
+  const edits = (i: number) => ({ containerEdits: { deviceNodes: [{ path: node(i) }] } });
+  await writeFile(
+    file,
+    JSON.stringify({
+      cdiVersion: '0.5.0',
+      kind,
+      devices: [0, 1].flatMap((i) => [
+        { name: String(i), ...edits(i) },
+        { name: names[i], ...edits(i) },
+      ]),
+    }),
+  );
+}
+
+/** Takes away what `writeFakeGpus` made. */
+export async function removeFakeGpus(file: string, node: (i: number) => string) {
+  await rm(file, { force: true });
+  for (const i of [0, 1]) await rm(node(i), { force: true });
 }
