@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,7 @@ import { ContainerDriver } from './driver';
 import { type LocalRegistry, REGISTRY_BINARY, startLocalRegistry } from './local-registry';
 import type { Podman } from './podman';
 import { pullTotalBytes } from './pull-progress';
-import { storeFlags, storePodman } from './test-store';
+import { pushRandomImage, storeFlags, storePodman } from './test-store';
 
 /**
  * A container pull's progress against a real registry: Debian's docker-registry (distribution
@@ -51,30 +51,17 @@ describe.skipIf(!haveRegistry)('a container pull from a real registry', () => {
       path.join(REPO, '.cache/test-container-image/rootfs.tar'),
       'localhost/rentgpu-pull-base:1',
     ]);
-    const context = path.join(BASE, 'context');
-    await mkdir(context);
-    await run('sh', ['-c', `head -c 192M /dev/urandom > ${context}/random.bin`]);
-    await writeFile(
-      path.join(context, 'Containerfile'),
-      'FROM localhost/rentgpu-pull-base:1\nCOPY random.bin /random.bin\n',
-    );
-    await source.run(['build', '--quiet', '-t', 'localhost/rentgpu-pull:1', context], {
-      timeoutMs: 300_000,
-    });
     reference = `${registry.host}/rentgpu/pull:1`;
     const digestFile = path.join(BASE, 'digest');
-    await source.run(
-      [
-        'push',
-        '--quiet',
-        '--tls-verify=false',
-        '--digestfile',
-        digestFile,
-        'localhost/rentgpu-pull:1',
-        reference,
-      ],
-      { timeoutMs: 300_000 },
-    );
+    await pushRandomImage(source, {
+      dir: path.join(BASE, 'context'),
+      base: 'localhost/rentgpu-pull-base:1',
+      tag: 'localhost/rentgpu-pull:1',
+      reference,
+      mib: 192,
+      timeoutMs: 300_000,
+      digestFile,
+    });
     digest = (await readFile(digestFile, 'utf8')).trim();
     const manifest = (await (
       await fetch(`http://${registry.host}/v2/rentgpu/pull/manifests/1`, {

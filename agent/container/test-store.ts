@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { Podman } from './podman';
 
@@ -71,4 +72,35 @@ export async function writeFakeGpus(
 export async function removeFakeGpus(file: string, node: (i: number) => string) {
   await rm(file, { force: true });
   for (const i of [0, 1]) await rm(node(i), { force: true });
+}
+
+/**
+ * An image of `mib` MiB of random bytes over the image `base`: built with `source` in a build
+ * context at `dir` (removed once built) as `tag`, then pushed to the (plain HTTP) registry as
+ * `reference`, the pushed digest written to `digestFile` when one is named.
+ */
+export async function pushRandomImage(
+  source: Podman,
+  o: {
+    dir: string;
+    base: string;
+    tag: string;
+    reference: string;
+    mib: number;
+    timeoutMs: number;
+    digestFile?: string;
+  },
+) {
+  await mkdir(o.dir);
+  await promisify(execFile)('sh', ['-c', `head -c ${o.mib}M /dev/urandom > ${o.dir}/random.bin`]);
+  await writeFile(
+    path.join(o.dir, 'Containerfile'),
+    `FROM ${o.base}\nCOPY random.bin /random.bin\n`,
+  );
+  await source.run(['build', '--quiet', '-t', o.tag, o.dir], { timeoutMs: o.timeoutMs });
+  await rm(o.dir, { recursive: true });
+  const digest = o.digestFile ? ['--digestfile', o.digestFile] : [];
+  await source.run(['push', '--quiet', '--tls-verify=false', ...digest, o.tag, o.reference], {
+    timeoutMs: o.timeoutMs,
+  });
 }

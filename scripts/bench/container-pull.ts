@@ -18,7 +18,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,7 +30,7 @@ import {
   startLocalRegistry,
 } from '../../agent/container/local-registry';
 import { pullTotalBytes } from '../../agent/container/pull-progress';
-import { storeFlags, storePodman } from '../../agent/container/test-store';
+import { pushRandomImage, storeFlags, storePodman } from '../../agent/container/test-store';
 import { desiredInstance } from '../../agent/test/desired-instance';
 import type { ProvisioningProgress } from '../../shared/contracts/images';
 
@@ -90,25 +90,16 @@ async function main() {
       path.join(REPO, '.cache/test-container-image/rootfs.tar'),
       'localhost/bench-base:1',
     ]);
-    const context = path.join(BASE, 'context');
-    await mkdir(context);
     let t = Date.now();
-    await run('sh', ['-c', `head -c ${MIB}M /dev/urandom > ${context}/random.bin`]);
-    await writeFile(
-      path.join(context, 'Containerfile'),
-      'FROM localhost/bench-base:1\nCOPY random.bin /random.bin\n',
-    );
-    await source.run(['build', '--quiet', '-t', 'localhost/bench-big:1', context], {
+    const reference = `${registry.host}/rentgpu/bench-big:1`;
+    await pushRandomImage(source, {
+      dir: path.join(BASE, 'context'),
+      base: 'localhost/bench-base:1',
+      tag: 'localhost/bench-big:1',
+      reference,
+      mib: MIB,
       timeoutMs: 1_800_000,
     });
-    await rm(context, { recursive: true });
-    const reference = `${registry.host}/rentgpu/bench-big:1`;
-    await source.run(
-      ['push', '--quiet', '--tls-verify=false', 'localhost/bench-big:1', reference],
-      {
-        timeoutMs: 1_800_000,
-      },
-    );
     console.info(
       `image built and pushed (gzip of ${MIB} MiB on this host) in ${s(Date.now() - t)} s`,
     );
