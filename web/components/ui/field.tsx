@@ -34,9 +34,12 @@ export function Field({ id, label, hint, error, children, className }: FieldProp
   );
 }
 
+/** A choice of a Select: a value that is its own label, or a value and its label. */
+type Choice = string | { value: string | number; label: string };
+
 interface SelectProps extends ComponentProps<'select'> {
-  /** Choices whose label is their value, listed after any children. */
-  options?: readonly string[];
+  /** Choices listed after any children. */
+  options?: readonly Choice[];
   /** A first, unselectable "choose one" entry. */
   placeholder?: string;
 }
@@ -50,11 +53,15 @@ export function Select({ className, children, options, placeholder, ...props }: 
         </option>
       ) : null}
       {children}
-      {options?.map((option) => (
-        <option key={option} value={option}>
-          {option}
-        </option>
-      ))}
+      {options?.map((option) => {
+        const { value, label } =
+          typeof option === 'string' ? { value: option, label: option } : option;
+        return (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        );
+      })}
     </select>
   );
 }

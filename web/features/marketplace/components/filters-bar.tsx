@@ -70,13 +70,9 @@ export function FiltersBar(props: FiltersBarProps) {
           aria-label="Sort by"
           value={props.sort}
           onChange={(e) => props.onSortChange(e.target.value)}
+          options={SORT_OPTIONS}
         >
           <option value="">Sort by</option>
-          {SORT_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
         </Select>
         <Button type="submit">Apply Filters</Button>
       </form>

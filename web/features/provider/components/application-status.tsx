@@ -1,4 +1,5 @@
-import { Clock, XCircle } from 'lucide-react';
+import { Clock, type LucideIcon, XCircle } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import {
   PROVIDER_APPLICATION_TEXT,
@@ -8,6 +9,37 @@ import { formatDate } from '../../../../shared/rules/time';
 import { Badge } from '../../../components/ui/badge';
 import { buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+
+/** The application's state: its icon, its heading and its badge, then what it means. */
+function StateCard({
+  icon: Icon,
+  color,
+  heading,
+  tone,
+  badge,
+  children,
+}: {
+  icon: LucideIcon;
+  /** The icon's colour class. */
+  color: string;
+  heading: string;
+  tone: 'danger' | 'warning';
+  badge: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="mt-8 grid gap-4 p-6 sm:p-8" role="region" aria-labelledby="application-state">
+      <div className="flex flex-wrap items-center gap-3">
+        <Icon className={`h-6 w-6 ${color}`} aria-hidden />
+        <h2 id="application-state" className="text-xl font-semibold">
+          {heading}
+        </h2>
+        <Badge tone={tone}>{badge}</Badge>
+      </div>
+      {children}
+    </Card>
+  );
+}
 
 /** What an applicant without a provider profile sees on /provider while they wait or after a no. */
 export function ApplicationStatus({
@@ -20,18 +52,13 @@ export function ApplicationStatus({
   const company = application.application.companyName;
   if (application.status === 'rejected') {
     return (
-      <Card
-        className="mt-8 grid gap-4 p-6 sm:p-8"
-        role="region"
-        aria-labelledby="application-state"
+      <StateCard
+        icon={XCircle}
+        color="text-danger-text"
+        heading="Your provider application was not approved"
+        tone="danger"
+        badge="Rejected"
       >
-        <div className="flex flex-wrap items-center gap-3">
-          <XCircle className="h-6 w-6 text-danger-text" aria-hidden />
-          <h2 id="application-state" className="text-xl font-semibold">
-            Your provider application was not approved
-          </h2>
-          <Badge tone="danger">Rejected</Badge>
-        </div>
         <p className="text-muted-foreground">
           We reviewed your application for{' '}
           <span className="font-medium text-foreground">{company}</span>
@@ -46,18 +73,17 @@ export function ApplicationStatus({
         <Link href="/provider-signup" className={buttonClasses('provider', 'md', 'w-fit')}>
           Apply again
         </Link>
-      </Card>
+      </StateCard>
     );
   }
   return (
-    <Card className="mt-8 grid gap-4 p-6 sm:p-8" role="region" aria-labelledby="application-state">
-      <div className="flex flex-wrap items-center gap-3">
-        <Clock className="h-6 w-6 text-warning-text" aria-hidden />
-        <h2 id="application-state" className="text-xl font-semibold">
-          Your provider application is under review
-        </h2>
-        <Badge tone="warning">Pending</Badge>
-      </div>
+    <StateCard
+      icon={Clock}
+      color="text-warning-text"
+      heading="Your provider application is under review"
+      tone="warning"
+      badge="Pending"
+    >
       <p className="text-muted-foreground">
         You applied as <span className="font-medium text-foreground">{company}</span> on{' '}
         <span className="font-medium text-foreground">
@@ -70,6 +96,6 @@ export function ApplicationStatus({
         After approval: verification with benchmarks (24-48 hours), integration, then go live. We
         e-mail you when your application has been reviewed.
       </p>
-    </Card>
+    </StateCard>
   );
 }

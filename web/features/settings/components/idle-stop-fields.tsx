@@ -24,13 +24,8 @@ export function IdleStopFields({ value, onChange }: PartProps<Billing>) {
           aria-describedby="idle-stop-hint"
           value={minutes}
           onChange={(e) => onChange({ ...value, idleStopMinutes: Number(e.target.value) })}
-        >
-          {offered.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </Select>
+          options={offered}
+        />
       </Field>
       <Field id="idle-threshold" label="Idle threshold (GPU %)">
         <Input

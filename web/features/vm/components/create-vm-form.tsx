@@ -350,13 +350,9 @@ export function CreateVmForm({
                 value={value}
                 onChange={(e) => setValue(e.target.value)}
                 aria-describedby={`${fieldId}-hint`}
+                options={DEADLINE_CHOICES}
               >
                 <option value="">Never</option>
-                {DEADLINE_CHOICES.map((c) => (
-                  <option key={c.value} value={c.value}>
-                    {c.label}
-                  </option>
-                ))}
               </Select>
             </Field>
           ))}
@@ -370,13 +366,9 @@ export function CreateVmForm({
               value={idleStop}
               onChange={(e) => setIdleStop(e.target.value)}
               aria-describedby="vm-idle-stop-hint"
+              options={IDLE_STOP_CHOICES}
             >
               <option value="">Account default</option>
-              {IDLE_STOP_CHOICES.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
             </Select>
           </Field>
         </div>

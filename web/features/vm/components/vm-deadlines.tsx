@@ -90,13 +90,8 @@ export function VmDeadlines({ vm }: { vm: VmInstanceView }) {
             className="h-9 w-auto"
             value={after}
             onChange={(e) => setAfter(e.target.value)}
-          >
-            {DEADLINE_CHOICES.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </Select>
+            options={DEADLINE_CHOICES}
+          />
           <Button
             size="sm"
             variant="outline"

@@ -68,13 +68,8 @@ export function VmIdleStop({ vm }: { vm: VmInstanceView }) {
           className="h-9 w-auto"
           value={minutes}
           onChange={(e) => setMinutes(e.target.value)}
-        >
-          {IDLE_STOP_CHOICES.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </Select>
+          options={IDLE_STOP_CHOICES}
+        />
         <Button size="sm" variant="outline" disabled={save.isPending} onClick={change}>
           Apply
         </Button>
