@@ -110,7 +110,8 @@ const retryable = (error: unknown): error is AppError =>
 
 /**
  * The one front door for a new instance (docs/decisions/016): choose the listing, turn the
- * template into a machine, and open the instance on its plan (`plans[name].open`).
+ * template into a machine, and open the instance (commands/open.ts: the steps every plan
+ * shares, then the plan's own).
  */
 export function launchCommand(ctx: InstancesContext, plans: Plans) {
   const { db } = ctx;
