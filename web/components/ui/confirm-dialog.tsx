@@ -78,15 +78,11 @@ export function ConfirmDialog<T extends { id: unknown }>({
       }}
       title={title}
       description={description}
+      onCancel={close}
       footer={
-        <>
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={confirm} disabled={action.isPending}>
-            {action.isPending ? pendingLabel : confirmLabel}
-          </Button>
-        </>
+        <Button variant="danger" onClick={confirm} disabled={action.isPending}>
+          {action.isPending ? pendingLabel : confirmLabel}
+        </Button>
       }
     >
       {refusal ? (

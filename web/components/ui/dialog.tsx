@@ -2,6 +2,7 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn';
+import { Button } from './button';
 
 /** A dialog about one item (a host, a key, an endpoint): open while the item is not null. */
 export interface ItemDialogProps<T> {
@@ -16,6 +17,8 @@ interface DialogProps {
   description?: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
+  /** A Cancel button (outlined) first in the footer, doing this. */
+  onCancel?: () => void;
   className?: string;
 }
 
@@ -27,6 +30,7 @@ export function Dialog({
   description,
   children,
   footer,
+  onCancel,
   className,
 }: DialogProps) {
   return (
@@ -50,7 +54,16 @@ export function Dialog({
             )}
           </div>
           {children}
-          {footer ? <div className="flex flex-wrap justify-end gap-2">{footer}</div> : null}
+          {footer || onCancel ? (
+            <div className="flex flex-wrap justify-end gap-2">
+              {onCancel ? (
+                <Button variant="outline" onClick={onCancel}>
+                  Cancel
+                </Button>
+              ) : null}
+              {footer}
+            </div>
+          ) : null}
           <DialogPrimitive.Close
             className="absolute top-4 right-4 rounded p-1 opacity-70 hover:opacity-100"
             aria-label="Close"

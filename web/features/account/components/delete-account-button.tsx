@@ -39,27 +39,23 @@ export function DeleteAccountButton({ userId }: { userId: string }) {
         onOpenChange={close}
         title="Delete your account?"
         description="Your profile, settings, API keys and SSH keys are removed and you are signed out everywhere. Payment and rental records are kept, as the law requires. Unused credits are not refunded automatically: contact support first if you want them back."
+        onCancel={() => close(false)}
         footer={
-          <>
-            <Button variant="outline" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={typed !== CONFIRM_WORD || remove.isPending}
-              onClick={async () => {
-                setError(null);
-                try {
-                  await remove.mutateAsync();
-                  reloadPage();
-                } catch (e) {
-                  setError(serverMessage(e, 'Could not delete your account. Please try again.'));
-                }
-              }}
-            >
-              {remove.isPending ? 'Deleting...' : 'Delete Account'}
-            </Button>
-          </>
+          <Button
+            variant="danger"
+            disabled={typed !== CONFIRM_WORD || remove.isPending}
+            onClick={async () => {
+              setError(null);
+              try {
+                await remove.mutateAsync();
+                reloadPage();
+              } catch (e) {
+                setError(serverMessage(e, 'Could not delete your account. Please try again.'));
+              }
+            }}
+          >
+            {remove.isPending ? 'Deleting...' : 'Delete Account'}
+          </Button>
         }
       >
         <Field id="delete-confirm" label={`Type ${CONFIRM_WORD} to confirm`} error={error}>

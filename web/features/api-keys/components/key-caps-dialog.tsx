@@ -48,31 +48,27 @@ export function KeyCapsDialog({ item: apiKey, onClose }: ItemDialogProps<ApiKeyV
       onOpenChange={(open) => !open && onClose()}
       title="Spend caps of this API key"
       description={`What the instances "${apiKey?.name ?? ''}" launches may be charged. When a charge would go over a cap, they are stopped (never deleted) and the key's launches are refused. Empty: no cap.`}
+      onCancel={onClose}
       footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            disabled={save.isPending}
-            onClick={async () => {
-              if (!apiKey) return;
-              try {
-                await save.mutateAsync({
-                  id: apiKey.id,
-                  dailySpendCap: orNull(daily),
-                  monthlySpendCap: orNull(monthly),
-                });
-                toast({ title: 'Spend Caps Saved', description: `"${apiKey.name}" is capped.` });
-                onClose();
-              } catch (error) {
-                toastFailure('Save Failed', error, 'Failed to save the caps. Please try again.');
-              }
-            }}
-          >
-            {save.isPending ? 'Saving...' : 'Save Caps'}
-          </Button>
-        </>
+        <Button
+          disabled={save.isPending}
+          onClick={async () => {
+            if (!apiKey) return;
+            try {
+              await save.mutateAsync({
+                id: apiKey.id,
+                dailySpendCap: orNull(daily),
+                monthlySpendCap: orNull(monthly),
+              });
+              toast({ title: 'Spend Caps Saved', description: `"${apiKey.name}" is capped.` });
+              onClose();
+            } catch (error) {
+              toastFailure('Save Failed', error, 'Failed to save the caps. Please try again.');
+            }
+          }}
+        >
+          {save.isPending ? 'Saving...' : 'Save Caps'}
+        </Button>
       }
     >
       <div className="grid gap-4">

@@ -82,15 +82,11 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
           ? `${listing.provider.companyName} · ${listing.location} · ${listing.memory}`
           : undefined
       }
+      onCancel={onClose}
       footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={confirm} disabled={!valid || rent.isPending}>
-            {rent.isPending ? 'Renting...' : 'Confirm Rental'}
-          </Button>
-        </>
+        <Button onClick={confirm} disabled={!valid || rent.isPending}>
+          {rent.isPending ? 'Renting...' : 'Confirm Rental'}
+        </Button>
       }
     >
       <Field

@@ -72,15 +72,11 @@ export function AddHostDialog({
       onOpenChange={close}
       title="Add Host"
       description="A host is a machine that runs your GPUs' rentals. You get a one-time command to install the agent on it."
+      onCancel={() => close(false)}
       footer={
-        <>
-          <Button variant="outline" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form={FORM_ID} variant="provider" disabled={createHost.isPending}>
-            {createHost.isPending ? 'Adding...' : 'Add Host'}
-          </Button>
-        </>
+        <Button type="submit" form={FORM_ID} variant="provider" disabled={createHost.isPending}>
+          {createHost.isPending ? 'Adding...' : 'Add Host'}
+        </Button>
       }
     >
       <form id={FORM_ID} noValidate onSubmit={onSubmit} className="grid gap-4">

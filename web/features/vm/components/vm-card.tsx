@@ -300,30 +300,26 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
         onOpenChange={setConfirming}
         title="Terminate instance"
         description="Are you sure? This will permanently delete the instance."
+        onCancel={() => setConfirming(false)}
         footer={
-          <>
-            <Button variant="outline" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={terminate.isPending}
-              onClick={async () => {
-                // Like a confirm(): once answered, the question is gone, whatever the outcome.
-                await run(
-                  () => terminate.mutateAsync(vm.vm_id),
-                  {
-                    title: 'VM Terminated',
-                    description: 'Your instance has been permanently terminated.',
-                  },
-                  'Failed to Terminate VM',
-                );
-                setConfirming(false);
-              }}
-            >
-              {terminate.isPending ? 'Terminating...' : 'Terminate'}
-            </Button>
-          </>
+          <Button
+            variant="danger"
+            disabled={terminate.isPending}
+            onClick={async () => {
+              // Like a confirm(): once answered, the question is gone, whatever the outcome.
+              await run(
+                () => terminate.mutateAsync(vm.vm_id),
+                {
+                  title: 'VM Terminated',
+                  description: 'Your instance has been permanently terminated.',
+                },
+                'Failed to Terminate VM',
+              );
+              setConfirming(false);
+            }}
+          >
+            {terminate.isPending ? 'Terminating...' : 'Terminate'}
+          </Button>
         }
       >
         <p className="text-sm text-muted-foreground">

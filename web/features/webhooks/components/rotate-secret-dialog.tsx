@@ -47,33 +47,26 @@ export function RotateSecretDialog({
           keeps verifying while you switch it; after that only the new one signs.
         </>
       }
+      onCancel={close}
       footer={
-        <>
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            disabled={rotate.isPending}
-            onClick={async () => {
-              if (!endpoint) return;
-              try {
-                setRotated(await rotate.mutateAsync(endpoint.id));
-                toast({ title: 'Secret Rotated', description: 'Copy the new secret now.' });
-              } catch (error) {
-                toast({
-                  title: 'Rotation Failed',
-                  description: serverMessage(
-                    error,
-                    'Failed to rotate the secret. Please try again.',
-                  ),
-                  variant: 'destructive',
-                });
-              }
-            }}
-          >
-            {rotate.isPending ? 'Rotating...' : 'Rotate Secret'}
-          </Button>
-        </>
+        <Button
+          disabled={rotate.isPending}
+          onClick={async () => {
+            if (!endpoint) return;
+            try {
+              setRotated(await rotate.mutateAsync(endpoint.id));
+              toast({ title: 'Secret Rotated', description: 'Copy the new secret now.' });
+            } catch (error) {
+              toast({
+                title: 'Rotation Failed',
+                description: serverMessage(error, 'Failed to rotate the secret. Please try again.'),
+                variant: 'destructive',
+              });
+            }
+          }}
+        >
+          {rotate.isPending ? 'Rotating...' : 'Rotate Secret'}
+        </Button>
       }
     >
       <span className="sr-only">Confirm rotating the secret of {endpoint?.url}</span>
