@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ContainerProbe } from '../../shared/contracts/agent-protocol';
+import { REAL_H100_PROBE } from '../../shared/fixtures/real-gpu/h100';
 import { hostReadiness } from '../../shared/rules/host-readiness';
 import { parseNvidiaSmiCsv } from './nvidia-smi';
 import { type ProbeOptions, probeReadiness } from './readiness';
@@ -48,16 +49,7 @@ describe('probeReadiness', () => {
     });
     const gpus = parseNvidiaSmiCsv(REAL_H100_CSV);
     const probe = await probeReadiness(options(), gpus);
-    expect(probe).toEqual({
-      kvmModule: 'kvm_intel',
-      devKvm: 'usable',
-      softwareEmulation: false,
-      gpuPassthrough: true,
-      iommuGroups: 0,
-      gpus: [{ index: 0, iommuGroup: null, driver: 'nvidia' }],
-      image: 'fetchable',
-      container: null,
-    });
+    expect(probe).toEqual({ ...REAL_H100_PROBE, image: 'fetchable', container: null });
     const verdict = hostReadiness(
       {
         hostname: 'h100',

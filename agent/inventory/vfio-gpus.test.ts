@@ -2,6 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VFIO_H100 } from '../../shared/fixtures/real-gpu/h100';
 import { marketplaceModelOf } from '../../shared/gpu-names';
 import { parseNvidiaSmiCsv } from './nvidia-smi';
 import { probeReadiness } from './readiness';
@@ -138,17 +139,7 @@ describe('mergeGpuInventory', () => {
     expect(merged.error).toBeNull();
     expect(merged.gpus).toEqual([
       expect.objectContaining({ index: 0, boundTo: 'nvidia', pciBusId: '00000000:00:06.0' }),
-      {
-        index: 1,
-        name: 'NVIDIA H100 80GB HBM3',
-        uuid: null,
-        memoryTotalMib: 81920,
-        memoryUsedMib: null,
-        utilizationPercent: null,
-        temperatureC: null,
-        pciBusId: '00000000:41:00.0',
-        boundTo: 'vfio-pci',
-      },
+      VFIO_H100,
       {
         index: 2,
         name: 'NVIDIA GeForce RTX 4090',

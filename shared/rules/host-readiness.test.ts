@@ -7,6 +7,7 @@ import type {
   ReadinessProbe,
 } from '../contracts/agent-protocol';
 import type { HostReadiness } from '../contracts/hosts';
+import { REAL_H100_PROBE, VFIO_H100 } from '../fixtures/real-gpu/h100';
 import {
   hostReadiness,
   listingBlocker,
@@ -35,15 +36,7 @@ const REAL_H100: GpuInventory = {
   ],
   error: null,
 };
-const REAL_PROBE: ReadinessProbe = {
-  kvmModule: 'kvm_intel',
-  devKvm: 'usable',
-  softwareEmulation: false,
-  gpuPassthrough: true,
-  iommuGroups: 0,
-  gpus: [{ index: 0, iommuGroup: null, driver: 'nvidia' }],
-  image: 'held',
-};
+const REAL_PROBE: ReadinessProbe = { ...REAL_H100_PROBE, image: 'held' };
 
 function host(probe: ReadinessProbe | undefined, over: Partial<HostInventory> = {}): HostInventory {
   return {
@@ -253,17 +246,7 @@ const MIXED: GpuInventory = {
       pciBusId: '00000000:01:00.0',
       boundTo: 'nvidia',
     },
-    {
-      index: 1,
-      name: 'NVIDIA H100 80GB HBM3',
-      uuid: null,
-      memoryTotalMib: 81920,
-      memoryUsedMib: null,
-      utilizationPercent: null,
-      temperatureC: null,
-      pciBusId: '00000000:41:00.0',
-      boundTo: 'vfio-pci',
-    },
+    VFIO_H100,
   ],
   error: null,
 };
