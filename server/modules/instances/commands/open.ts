@@ -120,9 +120,18 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
         apiKeyId: options.apiKeyId ?? null,
         ...plan.columns(opening),
       });
-      await plan.opened(tx, inserted, opening);
-      const row = await instancesRepo.findView(tx, inserted.id);
-      if (!row) throw new Error('instance vanished');
+      const instance = await plan.opened(tx, inserted, opening);
+      // Its view from what this transaction already holds (no statement to read it back).
+      const row: InstanceRow = {
+        instance,
+        listing: {
+          model: found.listing.model,
+          location: found.listing.location,
+          isDemoHost: found.listing.isDemoHost,
+          memoryGb: found.listing.memoryGb,
+        },
+        provider: { companyName: found.provider.companyName },
+      };
       await options.record?.(tx, row);
       return row;
     });
