@@ -1,4 +1,14 @@
-import { Building2, Calendar, Globe, Mail, MapPin, Pencil, Phone, X } from 'lucide-react';
+import {
+  Building2,
+  Calendar,
+  Globe,
+  type LucideIcon,
+  Mail,
+  MapPin,
+  Pencil,
+  Phone,
+  X,
+} from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import type { UserProfile } from '../../../../shared/contracts/profile';
 import { formatDate } from '../../../../shared/rules/time';
@@ -21,6 +31,24 @@ export function fullName(profile: Pick<UserProfile, 'firstName' | 'lastName'>): 
 /** The profile card: avatar, name, e-mail, Provider badge, and the Edit/Cancel toggle. */
 export function ProfileOverview({ profile, dates }: { profile: UserProfile; dates: DateFormat }) {
   const [editing, setEditing] = useState(false);
+  const website = profile.website ? (
+    <a
+      href={profile.website}
+      target="_blank"
+      rel="noreferrer noopener"
+      className="text-primary underline"
+    >
+      {profile.website}
+    </a>
+  ) : null;
+  const details: [LucideIcon, string, ReactNode][] = [
+    [Mail, 'Email', profile.email],
+    [Calendar, 'Joined', formatDate(profile.createdAt, dates)],
+    [Phone, 'Phone', profile.phone],
+    [MapPin, 'Location', profile.location],
+    [Building2, 'Company', profile.company],
+    [Globe, 'Website', website],
+  ];
   return (
     <Card className="p-6">
       <div className="flex flex-wrap items-start gap-4">
@@ -65,45 +93,12 @@ export function ProfileOverview({ profile, dates }: { profile: UserProfile; date
         <ProfileForm profile={profile} onDone={() => setEditing(false)} />
       ) : (
         <dl className="mt-6 grid gap-3 text-sm sm:grid-cols-2">
-          <Detail icon={<Mail className="h-4 w-4" />} label="Email" value={profile.email} />
-          <Detail
-            icon={<Calendar className="h-4 w-4" />}
-            label="Joined"
-            value={formatDate(profile.createdAt, dates)}
-          />
-          {profile.phone ? (
-            <Detail icon={<Phone className="h-4 w-4" />} label="Phone" value={profile.phone} />
-          ) : null}
-          {profile.location ? (
-            <Detail
-              icon={<MapPin className="h-4 w-4" />}
-              label="Location"
-              value={profile.location}
-            />
-          ) : null}
-          {profile.company ? (
-            <Detail
-              icon={<Building2 className="h-4 w-4" />}
-              label="Company"
-              value={profile.company}
-            />
-          ) : null}
-          {profile.website ? (
-            <Detail
-              icon={<Globe className="h-4 w-4" />}
-              label="Website"
-              value={
-                <a
-                  href={profile.website}
-                  target="_blank"
-                  rel="noreferrer noopener"
-                  className="text-primary underline"
-                >
-                  {profile.website}
-                </a>
-              }
-            />
-          ) : null}
+          {details
+            // A detail the profile does not give is left out.
+            .filter(([, , value]) => value)
+            .map(([Icon, label, value]) => (
+              <Detail key={label} icon={<Icon className="h-4 w-4" />} label={label} value={value} />
+            ))}
           {profile.bio ? (
             <div className="sm:col-span-2">
               <dt className="text-muted-foreground">Bio</dt>
