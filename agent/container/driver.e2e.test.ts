@@ -118,6 +118,19 @@ describe('container driver on real podman', () => {
   let driver: ContainerDriver;
   let stateDir: string;
   let renterKey: string;
+  /** The renter's key over the real ssh to 127.0.0.1:`port`, the host key pinned in `knownHosts`. */
+  const renterLogin = (knownHosts: string, port: number, command: string) =>
+    sshLogin({
+      ssh: 'ssh',
+      keyFile: renterKey,
+      knownHosts,
+      host: '127.0.0.1',
+      port,
+      user: 'renter',
+      command,
+      timeoutMs: 30_000,
+      strict: true,
+    });
   const exec = (id: string, script: string) =>
     podman
       .run(['exec', driver.nameOf(id), '/bin/sh', '-c', script])
@@ -149,17 +162,11 @@ describe('container driver on real podman', () => {
     expect(up.hostKeys).toHaveLength(1);
     const known = path.join(stateDir, 'renter_known_hosts');
     await writeFile(known, `[127.0.0.1]:${up.ssh?.port} ${up.hostKeys?.[0]}\n`);
-    const login = await sshLogin({
-      ssh: 'ssh',
-      keyFile: renterKey,
-      knownHosts: known,
-      host: '127.0.0.1',
-      port: up.ssh?.port ?? 0,
-      user: 'renter',
-      command: `id -un; ls /dev | grep rgtest; cat /proc/self/uid_map`,
-      timeoutMs: 30_000,
-      strict: true,
-    });
+    const login = await renterLogin(
+      known,
+      up.ssh?.port ?? 0,
+      `id -un; ls /dev | grep rgtest; cat /proc/self/uid_map`,
+    );
     expect(login).toMatchObject({ ok: true });
     const [user, ...rest] = login.ok ? login.stdout.trim().split('\n') : [];
     expect(user).toBe('renter');
@@ -171,19 +178,7 @@ describe('container driver on real podman', () => {
       known,
       `[127.0.0.1]:${up.ssh?.port} ${(await readFile(`${renterKey}.pub`, 'utf8')).trim()}\n`,
     );
-    expect(
-      await sshLogin({
-        ssh: 'ssh',
-        keyFile: renterKey,
-        knownHosts: known,
-        host: '127.0.0.1',
-        port: up.ssh?.port ?? 0,
-        user: 'renter',
-        command: 'true',
-        timeoutMs: 30_000,
-        strict: true,
-      }),
-    ).toMatchObject({ ok: false });
+    expect(await renterLogin(known, up.ssh?.port ?? 0, 'true')).toMatchObject({ ok: false });
 
     // Measured: what a running container costs the host beside its own processes.
     const conmon = (

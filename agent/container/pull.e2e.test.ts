@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,7 @@ import { ContainerDriver } from './driver';
 import { type LocalRegistry, REGISTRY_BINARY, startLocalRegistry } from './local-registry';
 import type { Podman } from './podman';
 import { pullTotalBytes } from './pull-progress';
-import { pushRandomImage, storeFlags, storePodman } from './test-store';
+import { pushRandomImage, storeFlags, storePodman, tearDownPullRun } from './test-store';
 
 /**
  * A container pull's progress against a real registry: Debian's docker-registry (distribution
@@ -83,14 +83,7 @@ describe.skipIf(!haveRegistry)('a container pull from a real registry', () => {
   }, 600_000);
 
   afterAll(async () => {
-    if (driver) for (const i of await driver.list()) await driver.terminate(i.id).catch(() => {});
-    for (const name of ['driver', 'source']) {
-      await storePodman(`${BASE}/${name}`)
-        .run(['system', 'reset', '--force'])
-        .catch(() => {});
-    }
-    await registry?.stop();
-    await rm(BASE, { recursive: true, force: true }).catch(() => {});
+    await tearDownPullRun(BASE, driver, registry);
   });
 
   it("learns the image's compressed size from its manifest through podman", async () => {

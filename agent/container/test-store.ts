@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { ContainerDriver } from './driver';
+import type { LocalRegistry } from './local-registry';
 import { Podman } from './podman';
 
 /**
@@ -103,4 +105,24 @@ export async function pushRandomImage(
   await source.run(['push', '--quiet', '--tls-verify=false', ...digest, o.tag, o.reference], {
     timeoutMs: o.timeoutMs,
   });
+}
+
+/**
+ * The end of a run with a source store and a driver store under `base` (a pull test or
+ * bench): the driver's containers terminated, both stores reset, the registry stopped and
+ * `base` removed, each step's failure ignored.
+ */
+export async function tearDownPullRun(
+  base: string,
+  driver: ContainerDriver | null,
+  registry: LocalRegistry | null,
+) {
+  if (driver) for (const i of await driver.list()) await driver.terminate(i.id).catch(() => {});
+  for (const name of ['driver', 'source']) {
+    await storePodman(`${base}/${name}`)
+      .run(['system', 'reset', '--force'])
+      .catch(() => {});
+  }
+  await registry?.stop();
+  await rm(base, { recursive: true, force: true }).catch(() => {});
 }

@@ -18,7 +18,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,7 +30,12 @@ import {
   startLocalRegistry,
 } from '../../agent/container/local-registry';
 import { pullTotalBytes } from '../../agent/container/pull-progress';
-import { pushRandomImage, storeFlags, storePodman } from '../../agent/container/test-store';
+import {
+  pushRandomImage,
+  storeFlags,
+  storePodman,
+  tearDownPullRun,
+} from '../../agent/container/test-store';
 import { desiredInstance } from '../../agent/test/desired-instance';
 import type { ProvisioningProgress } from '../../shared/contracts/images';
 
@@ -214,14 +219,7 @@ async function main() {
       `  the driver's podman store grew (du -sbx: not the running containers' mounted views) ${mib((diskAfter - diskBefore) / N)} MiB per container`,
     );
   } finally {
-    if (driver) for (const i of await driver.list()) await driver.terminate(i.id).catch(() => {});
-    for (const name of ['driver', 'source']) {
-      await storePodman(`${BASE}/${name}`)
-        .run(['system', 'reset', '--force'])
-        .catch(() => {});
-    }
-    await registry?.stop();
-    await rm(BASE, { recursive: true, force: true }).catch(() => {});
+    await tearDownPullRun(BASE, driver, registry);
   }
 }
 
