@@ -11,6 +11,24 @@ import type { TestApp } from './app';
 /** Test data built with the seed's factories, so tests and the demo describe one world. */
 export function world(t: TestApp) {
   const db = t.database.db;
+  /** The body the rent dialog would send for a listing at the server's price. */
+  const rentBody = (
+    listing: { id: number; providerId: number; hourlyRateMicros: bigint },
+    hours = 2,
+  ) => ({
+    gpuListingId: listing.id,
+    providerId: listing.providerId,
+    durationHours: hours,
+    hourlyRate: microsToDollars(listing.hourlyRateMicros),
+    totalCost: microsToDollars(listing.hourlyRateMicros * BigInt(hours)),
+  });
+  /** The signed-in user of `cookie` renting `hours` of the listing as the rent dialog does. */
+  const rentAs = (
+    cookie: string,
+    listing: { id: number; providerId: number; hourlyRateMicros: bigint },
+    hours?: number,
+  ) =>
+    t.request({ method: 'POST', url: '/api/rentals', payload: rentBody(listing, hours), cookie });
   return {
     async provider(owner?: UserInput) {
       const user = await t.signIn(owner);
@@ -29,15 +47,20 @@ export function world(t: TestApp) {
       });
     },
 
-    /** The body the rent dialog would send for a listing at the server's price. */
-    rentBody(listing: { id: number; providerId: number; hourlyRateMicros: bigint }, hours = 2) {
-      return {
-        gpuListingId: listing.id,
-        providerId: listing.providerId,
-        durationHours: hours,
-        hourlyRate: microsToDollars(listing.hourlyRateMicros),
-        totalCost: microsToDollars(listing.hourlyRateMicros * BigInt(hours)),
-      };
+    rentBody,
+    rentAs,
+
+    /**
+     * A new renter with `credits` renting `hours` of the listing as the rent dialog does
+     * (POST /api/rentals): the renter and the answer.
+     */
+    async rent(
+      listing: { id: number; providerId: number; hourlyRateMicros: bigint },
+      hours: number,
+      credits: string,
+    ) {
+      const renter = await t.signIn({ credits });
+      return { renter, res: await rentAs(renter.cookie, listing, hours) };
     },
 
     async balance(cookie: string): Promise<string> {

@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { DeployResultView } from '../../../shared/contracts/deploy';
 import { NO_SSH_KEY_WARNING } from '../../../shared/contracts/launch-warnings';
 import { gpuListings, hosts, instances } from '../../db/schema';
 import { createHost, createProvider } from '../../seed/factories';
-import { createTestApp, type TestApp } from '../../test/app';
-import { world } from '../../test/world';
-import { checkInvariants } from '../ledger/invariants';
+import type { TestApp } from '../../test/app';
+import { setupTestApp, type World } from '../../test/suite';
 
 /**
  * Instant Deploy over HTTP: the GPU list from real offerings, every refusal of a deploy,
@@ -15,23 +14,20 @@ import { checkInvariants } from '../ledger/invariants';
  * demo host, idempotency and who may see a deployment.
  */
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({
+let w: World;
+setupTestApp(
+  {
     env: {
       DEMO_PROVISIONING_DELAY_MS: '20000',
       WORKER_INTERVAL_MS: '1000',
       AGENT_HEARTBEAT_INTERVAL_MS: '30000',
     },
-  });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await checkInvariants(t.database.db)).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
-});
+  },
+  (app, appWorld) => {
+    t = app;
+    w = appWorld;
+  },
+);
 
 const db = () => t.database.db;
 const tick = () => t.app.deps.worker.runOnce(t.clock.now());

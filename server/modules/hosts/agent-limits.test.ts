@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AGENT_HEARTBEAT_LIST_MAX,
   agentPaths,
@@ -8,8 +8,9 @@ import {
 } from '../../../shared/contracts/agent-protocol';
 import { instances } from '../../db/schema';
 import { createHost, createProvider } from '../../seed/factories';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { agentCalls, gpuInventory, heartbeatBody } from '../../test/hosts';
+import { type World, withTestApp } from '../../test/suite';
 import { world } from '../../test/world';
 
 /**
@@ -18,13 +19,10 @@ import { world } from '../../test/world';
  */
 
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } });
+let w: World;
+withTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } }, (app) => {
+  t = app;
   w = world(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** A provider's enrolled host whose agent calls from `from`, with a listing of two GPUs. */
@@ -128,12 +126,7 @@ describe('an SSH port another live instance on the host holds', () => {
     const renter = await t.signIn({ credits: '100.00' });
     const ids: number[] = [];
     for (let i = 0; i < 2; i += 1) {
-      const rent = await t.request({
-        method: 'POST',
-        url: '/api/rentals',
-        payload: w.rentBody(h.listing, 1),
-        cookie: renter.cookie,
-      });
+      const rent = await w.rentAs(renter.cookie, h.listing, 1);
       expect(rent.statusCode).toBe(201);
       ids.push(rent.json().id as number);
     }

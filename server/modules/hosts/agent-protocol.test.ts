@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AGENT_OFFLINE_AFTER_MS,
   type HeartbeatRequest,
@@ -9,24 +9,18 @@ import {
 import { hostOutages, hosts, instances, sshKeys } from '../../db/schema';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { createHost, createProvider } from '../../seed/factories';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { heartbeatBody } from '../../test/hosts';
-import { world } from '../../test/world';
+import { setupTestApp, type World } from '../../test/suite';
 import { UNREACHABLE_FAIL_AFTER_MS } from '../../worker/jobs';
 
 /** The agent protocol's server side, driven as an agent would (docs/decisions/008). */
 
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await w.invariants()).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
+let w: World;
+setupTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } }, (app, appWorld) => {
+  t = app;
+  w = appWorld;
 });
 
 const PUBLIC_KEY =
@@ -240,12 +234,7 @@ describe('a rental on an enrolled host', () => {
   it('is placed there, converged by its reports and settled when stopped', async () => {
     const { host, listing } = await hostWithListing('2.00');
     const renter = await renterWithKey();
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 3),
-      cookie: renter.cookie,
-    });
+    const rent = await w.rentAs(renter.cookie, listing, 3);
     expect(rent.statusCode).toBe(201);
     const id = rent.json().id as number;
     expect(rent.json()).toMatchObject({ status: 'active', sshHost: null });
@@ -315,12 +304,7 @@ describe('a rental on an enrolled host', () => {
   it('learns a state whose report was lost from the next heartbeat', async () => {
     const { host, listing } = await hostWithListing();
     const renter = await renterWithKey();
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: renter.cookie,
-    });
+    const rent = await w.rentAs(renter.cookie, listing, 1);
     const id = rent.json().id as number;
     const generation = (await heartbeat(host.credential)).instances[0]?.generation ?? 0;
     const answer = await heartbeat(host.credential, [
@@ -342,12 +326,7 @@ describe('a rental on an enrolled host', () => {
     const a = await hostWithListing();
     const b = await hostWithListing();
     const renter = await renterWithKey();
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(a.listing, 1),
-      cookie: renter.cookie,
-    });
+    const rent = await w.rentAs(renter.cookie, a.listing, 1);
     const id = rent.json().id as number;
     const generation = (await heartbeat(a.host.credential)).instances[0]?.generation ?? 0;
     const forged = await report(b.host.credential, id, { generation, state: 'failed' });
@@ -368,12 +347,7 @@ describe('a rental on an enrolled host', () => {
   it('a failed boot ends the rental with a full refund and the host deletes the machine', async () => {
     const { host, listing } = await hostWithListing('1.00');
     const renter = await renterWithKey('10.00');
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 2),
-      cookie: renter.cookie,
-    });
+    const rent = await w.rentAs(renter.cookie, listing, 2);
     const id = rent.json().id as number;
     const generation = (await heartbeat(host.credential)).instances[0]?.generation ?? 0;
     const failed = await report(host.credential, id, {
@@ -397,12 +371,7 @@ describe('a host that goes dark', () => {
   it('goes offline after 90 s: listings unrentable, instances unreachable and unbilled, failed and refunded after 20 minutes', async () => {
     const { host, listing } = await hostWithListing('6.00', true);
     const renter = await renterWithKey('100.00');
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 2),
-      cookie: renter.cookie,
-    });
+    const rent = await w.rentAs(renter.cookie, listing, 2);
     const id = rent.json().id as number;
     const generation = (await heartbeat(host.credential)).instances[0]?.generation ?? 0;
     await report(host.credential, id, {
@@ -424,13 +393,7 @@ describe('a host that goes dark', () => {
     const [dark] = await t.database.db.select().from(hosts).where(eq(hosts.id, host.id));
     expect(dark?.offlineSince).not.toBeNull();
     expect(await listingView(listing)).toMatchObject({ hostStatus: 'offline' });
-    const other = await t.signIn({ credits: '50.00' });
-    const refused = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: other.cookie,
-    });
+    const { res: refused } = await w.rent(listing, 1, '50.00');
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatchObject({
       code: 'HOST_OFFLINE',
@@ -529,12 +492,7 @@ describe('waiting for work between heartbeats (long poll)', () => {
     // Held (up to 20 s) until the rent below commits.
     const held = wait(host.credential, 20_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: renter.cookie,
-    });
+    const rent = await w.rentAs(renter.cookie, listing, 1);
     expect(rent.statusCode).toBe(201);
     expect((await held).json()).toEqual({ work: true });
 
@@ -561,12 +519,7 @@ describe('waiting for work between heartbeats (long poll)', () => {
   it('wakes at once when the system gives the host work too: a provisioning time-out (issue 40: every change reaches its host through the event log)', async () => {
     const { host, listing } = await hostWithListing('2.00');
     const renter = await renterWithKey();
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: renter.cookie,
-    });
+    const rent = await w.rentAs(renter.cookie, listing, 1);
     expect(rent.statusCode).toBe(201);
     const first = await heartbeat(host.credential);
     expect(first.instances[0]?.state).toBe('running'); // what the host is to make of it

@@ -1,14 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { heartbeatResponse } from '../../../shared/contracts/agent-protocol';
 import { hostsResponse } from '../../../shared/contracts/hosts';
 import type { Tx } from '../../db/client';
 import { gpuListings, instances } from '../../db/schema';
 import { testDatabaseUrl } from '../../env';
 import { createHost, createListing } from '../../seed/factories';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { agentCalls, gpuInventory } from '../../test/hosts';
-import { world } from '../../test/world';
+import { setupTestApp, type World } from '../../test/suite';
 import { listingsService } from '../listings/service';
 
 /**
@@ -17,16 +17,10 @@ import { listingsService } from '../listings/service';
  * (shared/fixtures/real-gpu, agent/test/fake-nvidia-smi).
  */
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await w.invariants()).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
+let w: World;
+setupTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } }, (app, appWorld) => {
+  t = app;
+  w = appWorld;
 });
 
 const AGENT_ADDRESS = '203.0.113.25';

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { heartbeatResponse, type InstanceStatus } from '../../../shared/contracts/agent-protocol';
 import { instances } from '../../db/schema';
 import { createHost, createProvider } from '../../seed/factories';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { agentCalls } from '../../test/hosts';
-import { world } from '../../test/world';
+import { setupTestApp, type World } from '../../test/suite';
 
 /**
  * A provider's host is untrusted (docs/decisions/013-hosts-are-untrusted.md): what it reports
@@ -14,16 +14,10 @@ import { world } from '../../test/world';
  */
 
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await w.invariants()).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
+let w: World;
+setupTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } }, (app, appWorld) => {
+  t = app;
+  w = appWorld;
 });
 
 /** A provider's enrolled host whose agent calls from `from`, with a listing of two GPUs. */
@@ -46,13 +40,7 @@ async function hostAt(from: string, publicHost: string | null = null) {
 
 /** A renter rents one GPU of the listing; the host learns of it at its next heartbeat. */
 async function rented(h: Awaited<ReturnType<typeof hostAt>>) {
-  const renter = await t.signIn({ credits: '100.00' });
-  const rent = await t.request({
-    method: 'POST',
-    url: '/api/rentals',
-    payload: w.rentBody(h.listing, 1),
-    cookie: renter.cookie,
-  });
+  const { renter, res: rent } = await w.rent(h.listing, 1, '100.00');
   expect(rent.statusCode).toBe(201);
   const id = rent.json().id as number;
   const answer = heartbeatResponse.parse((await h.heartbeat()).json());

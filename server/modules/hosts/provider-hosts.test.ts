@@ -441,12 +441,7 @@ describe('DELETE /api/providers/hosts/:id', () => {
 
     // The host enrols and heartbeats; a rental is placed on it, then the listing removed.
     await enrol(host.id, t.clock.now());
-    const rented = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: provider.cookie,
-    });
+    const rented = await w.rentAs(provider.cookie, listing, 1);
     expect(rented.statusCode).toBe(201);
     await db()
       .update(instances)
@@ -611,12 +606,7 @@ describe('closing the account', () => {
     // Someone else's rental on the busy host.
     const renter = await t.signIn({ credits: '50.00' });
     const listing = await w.listing({ providerId: provider.providerId, totalCount: 1 });
-    const rented = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: renter.cookie,
-    });
+    const rented = await w.rentAs(renter.cookie, listing, 1);
     expect(rented.statusCode).toBe(201);
     await db()
       .update(instances)

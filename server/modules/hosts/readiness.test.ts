@@ -168,12 +168,7 @@ describe('a host that is not ready', () => {
       const before = await w.balance(renter.cookie);
       const rentOnce = async () => {
         const started = performance.now();
-        const res = await t.request({
-          method: 'POST',
-          url: '/api/rentals',
-          payload: w.rentBody(listing, 2),
-          cookie: renter.cookie,
-        });
+        const res = await w.rentAs(renter.cookie, listing, 2);
         return { res, ms: performance.now() - started };
       };
       const { res: rent } = await rentOnce();
@@ -225,13 +220,7 @@ describe('a host that is not ready', () => {
       v1AvailableCount: 1,
     });
     const renter = await t.signIn({ credits: '100.00' });
-    const rent = () =>
-      t.request({
-        method: 'POST',
-        url: '/api/rentals',
-        payload: w.rentBody(listing, 2),
-        cookie: renter.cookie,
-      });
+    const rent = () => w.rentAs(renter.cookie, listing, 2);
     const first = await rent();
     expect(first.statusCode, first.body).toBe(201);
     const [placed] = await t.database.db
@@ -257,22 +246,11 @@ describe('a host that is not ready', () => {
     await heartbeat(hostInventory({ readiness: READY }), gpuInventory());
     expect(await market()).toMatchObject({ hostStatus: 'online', availableCount: 1 });
     expect((await view())?.readiness).toMatchObject({ ready: true, readyGpus: [0, 1] });
-    const renter = await t.signIn({ credits: '100.00' });
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 2),
-      cookie: renter.cookie,
-    });
+    const { renter, res: rent } = await w.rent(listing, 2, '100.00');
     expect(rent.statusCode).toBe(201);
 
     const demo = await w.listing({ model: 'Gpu Ready demo', isDemoHost: true });
-    const onDemo = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(demo, 1),
-      cookie: renter.cookie,
-    });
+    const onDemo = await w.rentAs(renter.cookie, demo, 1);
     expect(onDemo.statusCode).toBe(201);
   });
 });

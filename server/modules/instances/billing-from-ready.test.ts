@@ -172,13 +172,7 @@ describe('billing from ready', () => {
 
   it("a booking's hours run from ready: the download and boot are not used time", async () => {
     const { listing, calls } = await slowHost('3.60');
-    const renter = await t.signIn({ credits: '100.00' });
-    const rent = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 2),
-      cookie: renter.cookie,
-    });
+    const { renter, res: rent } = await w.rent(listing, 2, '100.00');
     expect(rent.statusCode, rent.body).toBe(201);
     const id = rent.json().id as number;
     expect(rent.json()).toMatchObject({ computeChargeNote: 'provisioning — not charged' });

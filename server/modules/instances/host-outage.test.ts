@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { heartbeatResponse, type InstanceStatus } from '../../../shared/contracts/agent-protocol';
-import { createHost, createListing } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
-import { agentCalls, gpuInventory } from '../../test/hosts';
+import { hostWithAgent } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp, type World } from '../../test/suite';
 
@@ -32,19 +31,11 @@ async function runningVm() {
   const provider = await w.provider();
   models += 1;
   const model = `Gpu Outage ${models}`;
-  const host = await createHost(t.database.db, {
-    providerId: provider.providerId,
-    lastHeartbeatAt: t.clock.now(),
-    gpus: { name: model, count: 2 },
-  });
-  await createListing(t.database.db, {
-    providerId: provider.providerId,
+  const { calls } = await hostWithAgent(t, provider.providerId, {
     model,
     hourlyRate: '1.20',
-    hostId: host.id,
-    totalCount: 2,
+    from: AGENT_ADDRESS,
   });
-  const calls = agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(model));
   const user = await t.signIn({ credits: '50.00' });
   const { key } = await createApiKey(t, user.cookie, ['read', 'write']);
   const made = await t.request({

@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS } from '../../../shared/contracts/settings';
 import { instances } from '../../db/schema';
 import { createHost, createListing, createProvider } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
-import { agentCalls, gpuInventory } from '../../test/hosts';
+import { gpuInventory, hostWithAgent } from '../../test/hosts';
 import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp } from '../../test/suite';
 
@@ -40,19 +40,11 @@ async function runningVm(idle: Record<string, unknown>) {
   models += 1;
   // A model of its own per host (the VM form picks the cheapest of a type), its GPUs reported.
   const model = `Gpu Idle ${models}`;
-  const host = await createHost(t.database.db, {
-    providerId,
-    lastHeartbeatAt: t.clock.now(),
-    gpus: { name: model, count: 2 },
-  });
-  await createListing(t.database.db, {
-    providerId,
+  const { calls } = await hostWithAgent(t, providerId, {
     model,
     hourlyRate: '1.00',
-    hostId: host.id,
-    totalCount: 2,
+    from: AGENT_ADDRESS,
   });
-  const calls = agentCalls(t, host.credential, AGENT_ADDRESS, gpuInventory(model));
   const user = await t.signIn({ credits: '50.00' });
   const made = await t.request({
     method: 'POST',

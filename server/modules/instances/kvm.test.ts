@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HeartbeatRequest } from '../../../shared/contracts/agent-protocol';
 import { gpuListings, instances } from '../../db/schema';
 import { createHost, createListing, createProvider } from '../../seed/factories';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { gpuInventory, heartbeatBody as heartbeat, hostInventory } from '../../test/hosts';
-import { world } from '../../test/world';
-import { checkInvariants } from '../ledger/invariants';
+import { setupTestApp, type World } from '../../test/suite';
 import { ledgerService } from '../ledger/service';
 
 /**
@@ -14,20 +13,17 @@ import { ledgerService } from '../ledger/service';
  * and bounds, the lifecycle through start/stop/terminate, access, usage readings, billing.
  */
 let t: TestApp;
-let w: ReturnType<typeof world>;
+let w: World;
 const DELAY_MS = 1_000;
-beforeAll(async () => {
-  t = await createTestApp({
+setupTestApp(
+  {
     env: { DEMO_PROVISIONING_DELAY_MS: String(DELAY_MS), PROVISIONING_TIMEOUT_MS: '600000' },
-  });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await checkInvariants(t.database.db)).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
-});
+  },
+  (app, appWorld) => {
+    t = app;
+    w = appWorld;
+  },
+);
 
 const db = () => t.database.db;
 const tick = () => t.app.deps.worker.runOnce(t.clock.now());

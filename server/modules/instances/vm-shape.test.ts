@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GpuOffering } from '../../../shared/contracts/kvm';
 import { gpuListings, instances } from '../../db/schema';
 import { createHost, createListing, createProvider } from '../../seed/factories';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
 import { gpuInventory, heartbeatBody, hostInventory } from '../../test/hosts';
-import { world } from '../../test/world';
-import { checkInvariants } from '../ledger/invariants';
+import { setupTestApp, type World } from '../../test/suite';
 import { ledgerService } from '../ledger/service';
 
 /**
@@ -17,16 +16,10 @@ import { ledgerService } from '../ledger/service';
  * price; a demo listing placed on a host is no longer a demo host's.
  */
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } });
-  w = world(t);
-});
-afterEach(async () => {
-  expect(await checkInvariants(t.database.db)).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
+let w: World;
+setupTestApp({ env: { PROVISIONING_TIMEOUT_MS: '600000' } }, (app, appWorld) => {
+  t = app;
+  w = appWorld;
 });
 
 const db = () => t.database.db;

@@ -379,18 +379,8 @@ describe('PATCH and DELETE /api/gpu-listings/:id', () => {
     const owner = await w.provider();
     const listing = await w.listing({ providerId: owner.providerId, totalCount: 3 });
     const renter = await t.signIn({ credits: '100.00' });
-    await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: renter.cookie,
-    });
-    await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 1),
-      cookie: renter.cookie,
-    });
+    await w.rentAs(renter.cookie, listing, 1);
+    await w.rentAs(renter.cookie, listing, 1);
     const url = `/api/gpu-listings/${listing.id}`;
     const low = await t.request({
       method: 'PATCH',
@@ -413,14 +403,7 @@ describe('PATCH and DELETE /api/gpu-listings/:id', () => {
     const owner = await w.provider();
     const listing = await w.listing({ providerId: owner.providerId, model: 'A40', memory: '48GB' });
     const renter = await t.signIn({ credits: '100.00' });
-    const rental = (
-      await t.request({
-        method: 'POST',
-        url: '/api/rentals',
-        payload: w.rentBody(listing, 1),
-        cookie: renter.cookie,
-      })
-    ).json();
+    const rental = (await w.rentAs(renter.cookie, listing, 1)).json();
     const url = `/api/gpu-listings/${listing.id}`;
     const refused = await t.request({ method: 'DELETE', url, cookie: owner.cookie });
     expect(refused.statusCode).toBe(409);

@@ -142,12 +142,7 @@ describe(`the credit history (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, 
       t.clock.advance(60_000);
       await tick();
     }
-    const rental = await t.request({
-      method: 'POST',
-      url: '/api/rentals',
-      payload: w.rentBody(listing, 2),
-      cookie: user.cookie,
-    });
+    const rental = await w.rentAs(user.cookie, listing, 2);
     expect(rental.statusCode).toBe(201);
     await t.request({
       method: 'PATCH',
