@@ -3,11 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPage, EventView } from '../../../shared/contracts/events';
 import { createTestApp, type TestApp } from '../../test/app';
+import { bundleCli, REPO_ROOT } from '../../test/cli';
 import { world } from '../../test/world';
 
 /**
@@ -16,25 +15,13 @@ import { world } from '../../test/world';
  * events of an instance made through the API appear in `events list` and, as they happen,
  * in `events tail`; endpoints are made, listed, rotated and deleted.
  */
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = REPO_ROOT;
 let bin = '';
 let t: TestApp;
 let apiUrl: string;
 
 beforeAll(async () => {
-  bin = path.join(mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-')), 'rentgpu.mjs');
-  await build({
-    entryPoints: [path.join(root, 'cli', 'rentgpu.ts')],
-    outfile: bin,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
+  bin = await bundleCli();
   t = await createTestApp({
     // Endpoints on loopback are allowed here (a lab), so a made-up local URL passes the rule.
     env: { DEMO_PROVISIONING_DELAY_MS: '20000', ALLOW_PRIVATE_HOST_ADDRESSES: '1' },

@@ -4,12 +4,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { instances } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/app';
+import { bundleCli, REPO_ROOT } from '../../test/cli';
 import { world } from '../../test/world';
 
 /**
@@ -17,7 +16,7 @@ import { world } from '../../test/world';
  * (bin/rentgpu.mjs, TypeScript through tsx, as `npx rentgpu` runs it) for the first flow, and
  * for the rest the same sources bundled once by esbuild (a tsx start costs seconds a call).
  */
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = REPO_ROOT;
 const binEntry = path.join(root, 'bin', 'rentgpu.mjs');
 let bin = binEntry;
 let bundled = binEntry;
@@ -25,20 +24,7 @@ let bundled = binEntry;
 let t: TestApp;
 let apiUrl: string;
 beforeAll(async () => {
-  bundled = path.join(mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-')), 'rentgpu.mjs');
-  await build({
-    entryPoints: [path.join(root, 'cli', 'rentgpu.ts')],
-    outfile: bundled,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    // commander is CommonJS: its require() of Node's modules needs a require in the bundle.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
+  bundled = await bundleCli();
   bin = bundled;
   t = await createTestApp({ env: { DEMO_PROVISIONING_DELAY_MS: '20000' } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
