@@ -16,6 +16,9 @@ const podman = storePodman(BASE);
 const DROPBEAR = '/usr/sbin/dropbear';
 const common = { cdiDirs: ['/nonexistent'], nvidiaCtk: '/nonexistent/nvidia-ctk' };
 let stateDir: string;
+/** The probe with its trial container, the SSH bundle made at `dir` from `dropbear`. */
+const trial = (podman: Podman, dir: string, dropbear = DROPBEAR) =>
+  probeContainers({ ...common, podman, trial: true, sshBundle: { dir, dropbear } });
 
 beforeAll(async () => {
   stateDir = await mkdtemp(path.join(os.tmpdir(), 'ct-probe-'));
@@ -32,12 +35,7 @@ describe('the trial container', () => {
   it('runs with no image held: the bundle’s dropbear in the user namespace, nothing left', async () => {
     expect((await podman.run(['images', '--quiet'])).trim()).toBe('');
     const bundle = path.join(stateDir, 'container-ssh');
-    const probe = await probeContainers({
-      ...common,
-      podman,
-      trial: true,
-      sshBundle: { dir: bundle, dropbear: DROPBEAR },
-    });
+    const probe = await trial(podman, bundle);
     expect(probe).toMatchObject({ error: null, trial: 'passed' });
     expect(probe.runtime).toMatch(/^runc \d/);
     // Its empty image and its container are gone; the bundle is the agent's own.
@@ -50,12 +48,7 @@ describe('the trial container', () => {
     const old = process.umask(0o077);
     try {
       const bundle = path.join(stateDir, 'umask-ssh');
-      const probe = await probeContainers({
-        ...common,
-        podman,
-        trial: true,
-        sshBundle: { dir: bundle, dropbear: DROPBEAR },
-      });
+      const probe = await trial(podman, bundle);
       expect(probe).toMatchObject({ error: null, trial: 'passed' });
       for (const p of ['', 'bin', 'lib', 'bin/dropbear', 'lib/ld.so', 'entry.sh']) {
         expect((await stat(path.join(bundle, p))).mode & 0o777, p).toBe(0o755);
@@ -75,12 +68,7 @@ describe('the trial container', () => {
       'file',
       ...storeFlags(BASE),
     ]);
-    const probe = await probeContainers({
-      ...common,
-      podman: broken,
-      trial: true,
-      sshBundle: { dir: path.join(stateDir, 'container-ssh'), dropbear: DROPBEAR },
-    });
+    const probe = await trial(broken, path.join(stateDir, 'container-ssh'));
     expect(probe.trial).toBe('failed');
     expect(probe.error).toMatch(/^podman run failed: .*(runtime|conmon)/);
     expect(probe.diskLimit.reason).not.toMatch(/does not answer/);
@@ -88,12 +76,7 @@ describe('the trial container', () => {
   });
 
   it('fails with the loader’s words when dropbear is not there', async () => {
-    const probe = await probeContainers({
-      ...common,
-      podman,
-      trial: true,
-      sshBundle: { dir: path.join(stateDir, 'none-ssh'), dropbear: '/nonexistent/dropbear' },
-    });
+    const probe = await trial(podman, path.join(stateDir, 'none-ssh'), '/nonexistent/dropbear');
     expect(probe.trial).toBe('failed');
     expect(probe.error).toMatch(
       /^the SSH bundle cannot be made: cannot read \/nonexistent\/dropbear/,
