@@ -14,6 +14,14 @@ export const SLOW_DEMO_HOST_ENV = {
   PROVISIONING_TIMEOUT_MS: '600000',
 };
 
+/**
+ * Noon (UTC) of today, for a manual clock to start at: tests that run minutes of the clock
+ * through daily and monthly counters (which start afresh at midnight) see no day turn over
+ * mid-test, as one begun at the real time just before midnight did (CI, 27 November 23:59: a
+ * key's cap of 3 minutes let 5 through).
+ */
+export const NOON_TODAY = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
+
 /** One test app for a file's tests: made before them (`ready` receives it), closed after all of them. */
 export function withTestApp(options: TestAppOptions, ready: (t: TestApp) => void): void {
   let app: TestApp | undefined;

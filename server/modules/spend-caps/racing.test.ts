@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS } from '../../../shared/contracts/settings';
 import { dollarsToMicros } from '../../../shared/rules/money';
 import type { TestApp } from '../../test/app';
 import { createApiKey, type V1Args, v1Request } from '../../test/public-api';
-import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
+import { NOON_TODAY, SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
 import { checkInvariants } from '../ledger/invariants';
 import { CAPPED_KINDS, LEDGER_KINDS, type LedgerKind } from '../ledger/kinds';
 
@@ -17,8 +17,7 @@ import { CAPPED_KINDS, LEDGER_KINDS, type LedgerKind } from '../ledger/kinds';
  */
 let t: TestApp;
 let w: World;
-const noonToday = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
-setupTestApp({ env: SLOW_DEMO_HOST_ENV, clockStart: noonToday }, (app, appWorld) => {
+setupTestApp({ env: SLOW_DEMO_HOST_ENV, clockStart: NOON_TODAY }, (app, appWorld) => {
   t = app;
   w = appWorld;
 });
@@ -127,13 +126,7 @@ describe('racing launches under spend caps', () => {
     const { key } = await createApiKey(t, user.cookie, ['read', 'write']);
     const listing = await w.listing({ hourlyRate: '0.55', totalCount: 60 });
     const launches = Array.from({ length: 24 }, (_, i) => {
-      if (i % 3 === 0)
-        return t.request({
-          method: 'POST',
-          url: '/api/rentals',
-          payload: w.rentBody(listing, 1),
-          cookie: user.cookie,
-        });
+      if (i % 3 === 0) return w.rentAs(user.cookie, listing, 1);
       if (i % 3 === 1) return v1(key, 'POST', '/instances', { gpuListingId: listing.id });
       return t.app.deps.instances
         .createMetered(

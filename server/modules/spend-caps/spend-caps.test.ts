@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS, type UserSettings } from '../../../shared/contracts/s
 import { instances, spendPeriods } from '../../db/schema';
 import type { TestApp } from '../../test/app';
 import { createApiKey, type V1Args, v1Request } from '../../test/public-api';
-import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
+import { NOON_TODAY, SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
 import { checkInvariants } from '../ledger/invariants';
 import { ledgerService } from '../ledger/service';
 
@@ -15,13 +15,7 @@ import { ledgerService } from '../ledger/service';
  */
 let t: TestApp;
 let w: World;
-/**
- * Noon (UTC) of today: the tests run minutes of the clock through daily and monthly counters,
- * which start afresh at midnight; begun at the real time, a run just before midnight saw the
- * day turn mid-test (CI, 27 November 23:59: a key's cap of 3 minutes let 5 through).
- */
-const noonToday = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
-setupTestApp({ env: SLOW_DEMO_HOST_ENV, clockStart: noonToday }, (app, appWorld) => {
+setupTestApp({ env: SLOW_DEMO_HOST_ENV, clockStart: NOON_TODAY }, (app, appWorld) => {
   t = app;
   w = appWorld;
 });

@@ -16,7 +16,7 @@ import {
 } from '../../../db/schema';
 import type { AppError } from '../../../lib/errors';
 import type { TestApp } from '../../../test/app';
-import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../../test/suite';
+import { NOON_TODAY, SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../../test/suite';
 import { createAccountBook } from '../../ledger/accounts';
 import { checkInvariants } from '../../ledger/invariants';
 import { ledgerService } from '../../ledger/service';
@@ -56,9 +56,7 @@ afterAll(() => forgetPlan(spotTerms.name));
 
 let t: TestApp;
 let w: World;
-/** Noon (UTC) of today, as the spend-cap tests: no day turns over while a test runs. */
-const noonToday = new Date(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`);
-setupTestApp({ env: SLOW_DEMO_HOST_ENV, clockStart: noonToday }, (app, appWorld) => {
+setupTestApp({ env: SLOW_DEMO_HOST_ENV, clockStart: NOON_TODAY }, (app, appWorld) => {
   t = app;
   w = appWorld;
 });
