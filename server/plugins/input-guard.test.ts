@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEXT_LIMITS } from '../../shared/contracts/limits';
-import { createTestApp, type TestApp } from '../test/app';
+import type { TestApp } from '../test/app';
+import { type World, withTestApp } from '../test/suite';
 import { world } from '../test/world';
 
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp();
+let w: World;
+withTestApp({}, (app) => {
+  t = app;
   w = world(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const UNSTORABLE = 'Contains a character that cannot be stored';

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { instances } from '../../db/schema';
 import { testDatabaseUrl } from '../../env';
-import { createTestApp, type TestApp } from '../../test/app';
+import type { TestApp } from '../../test/app';
+import { type World, withTestApp } from '../../test/suite';
 import { world } from '../../test/world';
 
 /**
@@ -10,13 +11,10 @@ import { world } from '../../test/world';
  * PostgreSQL (CI runs them with TEST_DATABASE_URL); on PGlite they run one at a time.
  */
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp();
+let w: World;
+withTestApp({}, (app) => {
+  t = app;
   w = world(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe(`concurrent money operations (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -45,14 +43,7 @@ describe(`concurrent money operations (${testDatabaseUrl() ? 'PostgreSQL' : 'PGl
     const listing = await w.listing({ totalCount: 100, hourlyRate: '5.00' });
     const renter = await t.signIn({ credits: '10.00' });
     const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        t.request({
-          method: 'POST',
-          url: '/api/rentals',
-          payload: w.rentBody(listing, 1),
-          cookie: renter.cookie,
-        }),
-      ),
+      Array.from({ length: 50 }, () => w.rentAs(renter.cookie, listing, 1)),
     );
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 201)).toHaveLength(1);
@@ -65,14 +56,7 @@ describe(`concurrent money operations (${testDatabaseUrl() ? 'PostgreSQL' : 'PGl
     for (let round = 0; round < 10; round += 1) {
       const renter = await t.signIn({ credits: '100.00' });
       const listing = await w.listing({ hourlyRate: '2.00' });
-      const rental = (
-        await t.request({
-          method: 'POST',
-          url: '/api/rentals',
-          payload: w.rentBody(listing, 1),
-          cookie: renter.cookie,
-        })
-      ).json();
+      const rental = (await w.rentAs(renter.cookie, listing, 1)).json();
       t.clock.advance(30_000);
       await t.app.deps.worker.runOnce(t.clock.now());
       t.clock.advance(3_600_000);

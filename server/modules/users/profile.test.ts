@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/app';
+import { type World, withTestApp } from '../../test/suite';
 import { world } from '../../test/world';
 
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp();
+let w: World;
+withTestApp({}, (app) => {
+  t = app;
   w = world(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const patch = (userId: string, cookie: string, payload: Record<string, unknown>) =>
