@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv, publicUrlOf } from './env';
-import { createTestApp, type TestApp } from './test/app';
+import { createTestApp, postRaw, type TestApp } from './test/app';
 
 /** Production needs its public address (PUBLIC_URL); every production case here gives one. */
 const PRODUCTION = { NODE_ENV: 'production', PUBLIC_URL: 'https://rentgpu.example' } as const;
@@ -171,23 +171,17 @@ describe('configuration', () => {
 
 describe('request bodies', () => {
   it('treats an empty JSON body as no body', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/auth/send-otp',
-      payload: '',
-      headers: { 'content-type': 'application/json' },
-    });
+    const res = await postRaw(t, '/api/auth/send-otp', '');
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('VALIDATION_FAILED');
   });
 
   it('refuses prototype poisoning', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/auth/send-otp',
-      payload: '{"email":"a@b.co","__proto__":{"admin":true}}',
-      headers: { 'content-type': 'application/json' },
-    });
+    const res = await postRaw(
+      t,
+      '/api/auth/send-otp',
+      '{"email":"a@b.co","__proto__":{"admin":true}}',
+    );
     expect(res.statusCode).toBe(400);
   });
 });

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app';
+import { createTestApp, postRaw, type TestApp } from '../test/app';
 
 let t: TestApp;
 let port: number;
@@ -79,12 +79,11 @@ describe("Fastify's own errors answer in the error body", () => {
   });
 
   it('a body over the limit: 413 PAYLOAD_TOO_LARGE with the limit', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/contact',
-      payload: JSON.stringify({ message: 'x'.repeat(1_100_000) }),
-      headers: { 'content-type': 'application/json' },
-    });
+    const res = await postRaw(
+      t,
+      '/api/contact',
+      JSON.stringify({ message: 'x'.repeat(1_100_000) }),
+    );
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({
       error: {
@@ -96,12 +95,7 @@ describe("Fastify's own errors answer in the error body", () => {
   });
 
   it('another content type: 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    const res = await t.request({
-      method: 'POST',
-      url: '/api/contact',
-      payload: 'name=x',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const res = await postRaw(t, '/api/contact', 'name=x', 'application/x-www-form-urlencoded');
     expect(res.statusCode).toBe(415);
     expect(res.json()).toEqual({
       error: {

@@ -68,6 +68,21 @@ export interface TestAppOptions {
   resolve?: Resolve;
 }
 
+/** A POST of `body` as it stands (not encoded by inject), sent as `contentType` (JSON by default). */
+export function postRaw(
+  t: Pick<TestApp, 'request'>,
+  url: string,
+  body: string,
+  contentType = 'application/json',
+): Promise<LightMyRequestResponse> {
+  return t.request({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: { 'content-type': contentType },
+  });
+}
+
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const database = overrides.database ?? (await openTestDatabase());
   const clock = new ManualClock(overrides.clockStart ?? new Date());

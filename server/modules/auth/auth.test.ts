@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { otpCodes, sessions, users } from '../../db/schema';
 import { seedDemoData } from '../../seed/seed';
 import { clientAddresses, uniqueEmail as unique } from '../../test/addresses';
-import { createTestApp, type TestApp } from '../../test/app';
+import { createTestApp, postRaw, type TestApp } from '../../test/app';
 import { withTestApp } from '../../test/suite';
 import { AUTH_LIMITS } from './service';
 
@@ -116,20 +116,15 @@ describe('POST /api/auth/send-otp', () => {
   });
 
   it('refuses a body that is not JSON with a 4xx in the error body', async () => {
-    const bad = await t.request({
-      method: 'POST',
-      url: '/api/auth/send-otp',
-      payload: '{"email":',
-      headers: { 'content-type': 'application/json' },
-    });
+    const bad = await postRaw(t, '/api/auth/send-otp', '{"email":');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('BAD_REQUEST');
-    const wrongType = await t.request({
-      method: 'POST',
-      url: '/api/auth/send-otp',
-      payload: 'email=a@b.co',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const wrongType = await postRaw(
+      t,
+      '/api/auth/send-otp',
+      'email=a@b.co',
+      'application/x-www-form-urlencoded',
+    );
     expect(wrongType.statusCode).toBe(415);
     expect(wrongType.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
