@@ -17,7 +17,13 @@ import { openDatabase } from '../../server/db/client';
 import { ManualClock } from '../../server/lib/clock';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createHost, createListing, createProvider } from '../../server/seed/factories';
-import { adminStatement, benchServerUrl, fundBenchUsers, workerBenchApp } from './helpers';
+import {
+  adminStatement,
+  benchServerUrl,
+  databaseUrl,
+  fundBenchUsers,
+  workerBenchApp,
+} from './helpers';
 
 const USERS = 100;
 const base = benchServerUrl;
@@ -28,9 +34,8 @@ const admin = (statement: string) => adminStatement(base, statement);
 
 const name = `rentgpu_bench_guard_${randomBytes(4).toString('hex')}`;
 await admin(`create database ${name}`);
-const url = new URL(base);
-url.pathname = `/${name}`;
-const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+const url = databaseUrl(base, name);
+const database = await openDatabase({ kind: 'postgres', url });
 try {
   await database.migrate();
   const db = database.db;

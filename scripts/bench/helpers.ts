@@ -3,12 +3,15 @@
  * its admin database, the app of a bench that times the worker, a limiter with a quota no bench reaches, and the bench users' money and
  * metered instances written in bulk.
  */
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp } from '../../server/app';
 import type { Database, Db } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
 import type { ManualClock } from '../../server/lib/clock';
+import type { Mailer } from '../../server/lib/mailer';
 import { MemoryRateLimiter, type RateLimiter } from '../../server/lib/rate-limit';
 
 /** PostgreSQL's server for a standalone bench: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local one. */
@@ -16,6 +19,22 @@ export const benchServerUrl =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Instance alerts (ready e-mails) are sent after commit; a bench does not print them. */
+export const silentMailer: Mailer = { send: async () => {}, close: () => {} };
+
+/** The app listening on a free port of 127.0.0.1: its base URL. */
+export async function listenLocal(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** The URL of the database `name` on the PostgreSQL server at `base`. */
+export function databaseUrl(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
 /** One statement on the server at `base` on a connection of its own (create or drop a database). */
 export async function adminStatement(base: string, statement: string) {

@@ -22,14 +22,13 @@ import { createApp } from '../../server/app';
 import { type Database, openDatabase } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
 import { randomToken } from '../../server/lib/crypto';
-import type { Mailer } from '../../server/lib/mailer';
 import { hashSessionToken } from '../../server/modules/auth/service';
 import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
 import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
-import { seedMeteredInstances } from './helpers';
+import { databaseUrl, listenLocal, seedMeteredInstances, silentMailer } from './helpers';
 import { benchShapes } from './listing-shapes';
 import { benchProcesses } from './processes';
 import { rawPageServer } from './raw-page';
@@ -47,8 +46,6 @@ const POOL_SIZE = 20;
  * DURATION_S / RENT_ROUNDS each: load from elsewhere on the machine falls on all of them.
  */
 const RENT_ROUNDS = 4;
-/** Instance alerts (ready e-mails) are sent after commit; the bench does not print them. */
-const silentMailer: Mailer = { send: async () => {}, close: () => {} };
 const METERED = 10_000;
 /** Hosts heartbeating every 30 s: 10,000 of them make 333 heartbeats a second. */
 const HOSTS = 10_000;
@@ -124,6 +121,18 @@ async function bareServer(
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** `url`'s answer, and what a bare server answering its bytes does (the ceiling). */
+async function bareCeiling(url: string): Promise<{ body: Buffer; ceiling: Figures }> {
+  const sample = await fetch(url);
+  const body = Buffer.from(await sample.arrayBuffer());
+  const bare = await bareServer(body, {
+    'content-type': sample.headers.get('content-type') ?? 'application/json',
+  });
+  const ceiling = await cannon(bare.url);
+  await bare.close();
+  return { body, ceiling };
 }
 
 async function seed(database: Database): Promise<void> {
@@ -504,18 +513,11 @@ async function benchOn(
     SEED_DEMO_DATA: 'false',
   });
   const app = await createApp({ env, database, logger: false, webDir: null, mailer: silentMailer });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const base = await listenLocal(app);
   try {
     if (runs('listings')) {
       for (const path of ['/api/gpu-listings', '/api/marketplace/stats']) {
-        const sample = await fetch(base + path);
-        const body = Buffer.from(await sample.arrayBuffer());
-        const bare = await bareServer(body, {
-          'content-type': sample.headers.get('content-type') ?? 'application/json',
-        });
-        const ceiling = await cannon(bare.url);
-        await bare.close();
+        const { body, ceiling } = await bareCeiling(base + path);
         const { figures: ours, cpu } = await cannonWithCpu(base + path, databaseName);
         console.log(
           `${path}  (${fmt(body.length)} bytes, ${CONNECTIONS} connections, ${DURATION_S}s each)`,
@@ -536,17 +538,10 @@ async function benchOn(
         webDir: null,
         mailer: silentMailer,
       });
-      await uncached.listen({ port: 0, host: '127.0.0.1' });
+      const uncachedBase = await listenLocal(uncached);
       try {
         const path = '/api/gpu-listings';
-        const uncachedBase = `http://127.0.0.1:${(uncached.server.address() as AddressInfo).port}`;
-        const sample = await fetch(uncachedBase + path);
-        const body = Buffer.from(await sample.arrayBuffer());
-        const bare = await bareServer(body, {
-          'content-type': sample.headers.get('content-type') ?? 'application/json',
-        });
-        const ceiling = await cannon(bare.url);
-        await bare.close();
+        const { ceiling } = await bareCeiling(uncachedBase + path);
         // The same statement per request behind a bare node:http server (raw-page.ts).
         let rawLine: { figures: Figures; cpu: string } | null = null;
         if (url) {
@@ -760,11 +755,9 @@ async function rentEvents(url: string): Promise<void> {
     for (const off of [true, false]) {
       const name = `rentgpu_bench_${off ? 'events_off' : 'events_on'}_${process.pid}`;
       await admin.query(`create database ${name}`);
-      const target = new URL(url);
-      target.pathname = `/${name}`;
       const database = await openDatabase({
         kind: 'postgres',
-        url: target.toString(),
+        url: databaseUrl(url, name),
         poolSize: POOL_SIZE,
       });
       const side = {
@@ -791,8 +784,7 @@ async function rentEvents(url: string): Promise<void> {
         mailer: silentMailer,
       });
       side.app = app;
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const base = await listenLocal(app);
       ready.push({
         base,
         cookies: sessionCookies(await benchRenters(side.database)),
@@ -883,15 +875,14 @@ async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create database ${scratch}`);
-  const target = new URL(url);
-  target.pathname = `/${scratch}`;
+  const target = databaseUrl(url, scratch);
   const database = await openDatabase({
     kind: 'postgres',
-    url: target.toString(),
+    url: target,
     poolSize: POOL_SIZE,
   });
   try {
-    await benchOn('PostgreSQL', database, target.toString());
+    await benchOn('PostgreSQL', database, target);
   } finally {
     await database.close();
     await admin.query(`drop database if exists ${scratch} with (force)`);

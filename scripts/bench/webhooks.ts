@@ -31,13 +31,12 @@ import { createApp } from '../../server/app';
 import { type Database, openDatabase } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
 import { randomToken } from '../../server/lib/crypto';
-import type { Mailer } from '../../server/lib/mailer';
 import { hashSessionToken } from '../../server/modules/auth/service';
 import { webhooksRepo } from '../../server/modules/webhooks/repo';
 import { createUser } from '../../server/seed/factories';
 import { type Statement, StatementLog } from '../../server/test/idle-plans';
 import { backendsCpuMs, cpuSnapshot } from './cpu';
-import { seedMeteredInstances } from './helpers';
+import { databaseUrl, listenLocal, seedMeteredInstances, silentMailer } from './helpers';
 
 type Fmt = (n: number, digits?: number) => string;
 type ListingPage = { id: number; providerId: number; hourlyRate: string }[];
@@ -53,7 +52,6 @@ export interface WebhookBenchOptions {
   fmt: Fmt;
 }
 
-const silentMailer: Mailer = { send: async () => {}, close: () => {} };
 const RENTERS = 32;
 const DEAD_BACKLOG = Number(process.env.BENCH_DEAD_BACKLOG ?? 10_000);
 const METERED = Number(process.env.BENCH_METERED ?? 1_000);
@@ -82,19 +80,18 @@ async function withDatabase<T>(
   const admin = new pg.Client({ connectionString: o.adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
-  const target = new URL(o.adminUrl);
-  target.pathname = `/${name}`;
+  const target = databaseUrl(o.adminUrl, name);
   const log = new StatementLog();
   const database = await openDatabase({
     kind: 'postgres',
-    url: target.toString(),
+    url: target,
     poolSize: o.poolSize,
     logger: log,
   });
   try {
     await database.migrate();
     await o.seed(database);
-    return await run(database, target.toString(), log);
+    return await run(database, target, log);
   } finally {
     await database.close();
     await admin.query(`drop database if exists ${name} with (force)`);
@@ -111,8 +108,7 @@ async function startApp(database: Database) {
     ALLOW_PRIVATE_HOST_ADDRESSES: '1',
   });
   const app = await createApp({ env, database, logger: false, webDir: null, mailer: silentMailer });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const base = await listenLocal(app);
   const page = (await (
     await fetch(`${base}/api/gpu-listings?limit=100&sort=price-asc`)
   ).json()) as ListingPage;

@@ -15,7 +15,7 @@ import { openDatabase } from '../../server/db/client';
 import { ManualClock } from '../../server/lib/clock';
 import { fillHistory } from '../../server/test/history';
 import { explainAll, StatementLog } from '../../server/test/idle-plans';
-import { adminStatement, benchServerUrl, workerBenchApp } from './helpers';
+import { adminStatement, benchServerUrl, databaseUrl, workerBenchApp } from './helpers';
 
 const WARMUP = 20;
 const PASSES = 200;
@@ -35,10 +35,13 @@ const admin = (statement: string) => adminStatement(base, statement);
 async function measure(rows: number) {
   const name = `rentgpu_bench_idle_${randomBytes(4).toString('hex')}`;
   await admin(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  const url = databaseUrl(base, name);
   const log = new StatementLog();
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), logger: log });
+  const database = await openDatabase({
+    kind: 'postgres',
+    url,
+    logger: log,
+  });
   try {
     await database.migrate();
     const clock = new ManualClock(new Date());
