@@ -10,7 +10,7 @@ import { hostOutages, hosts, instances, sshKeys } from '../../db/schema';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { createHost, createProvider } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
-import { heartbeatBody } from '../../test/hosts';
+import { agentCalls, heartbeatBody } from '../../test/hosts';
 import { setupTestApp, type World } from '../../test/suite';
 import { UNREACHABLE_FAIL_AFTER_MS } from '../../worker/jobs';
 
@@ -57,14 +57,7 @@ const heartbeat = async (credential: string, statuses: InstanceStatus[] = []) =>
 };
 
 const report = (credential: string, id: number, body: Partial<InstanceStatus>) =>
-  agentPost(`/api/v1/agents/instances/${id}/report`, credential, {
-    id: String(id),
-    ssh: null,
-    vnc: null,
-    error: null,
-    at: t.clock.now().toISOString(),
-    ...body,
-  });
+  agentCalls(t, credential, AGENT_ADDRESS).report(id, body);
 
 /** A provider with an enrolled, heartbeating host and a listing of its two GPUs. */
 async function hostWithListing(hourlyRate = '2.00', withOwner = false) {
