@@ -11,6 +11,14 @@ export interface HostUsage {
 }
 
 /** The provider side of hosts: rows a provider owns, their usage and their outages. */
+/** A removed host: kept for history, its credential and enrol token cleared. */
+const removed = (now: Date) => ({
+  removedAt: now,
+  credentialHash: null,
+  enrolTokenHash: null,
+  enrolTokenExpiresAt: null,
+});
+
 export const providerHostsRepo = {
   /** A provider's hosts that are not removed, oldest first. */
   listByProvider(conn: Conn, providerId: number) {
@@ -79,15 +87,7 @@ export const providerHostsRepo = {
 
   /** Removed: kept for history, its credential and token cleared (the agent then gets 401). */
   async markRemoved(conn: Conn, id: string, now: Date) {
-    await conn
-      .update(hosts)
-      .set({
-        removedAt: now,
-        credentialHash: null,
-        enrolTokenHash: null,
-        enrolTokenExpiresAt: null,
-      })
-      .where(eq(hosts.id, id));
+    await conn.update(hosts).set(removed(now)).where(eq(hosts.id, id));
   },
 
   /**
@@ -97,12 +97,7 @@ export const providerHostsRepo = {
   async removeAllForProvider(conn: Conn, providerId: number, now: Date) {
     await conn
       .update(hosts)
-      .set({
-        removedAt: now,
-        credentialHash: null,
-        enrolTokenHash: null,
-        enrolTokenExpiresAt: null,
-      })
+      .set(removed(now))
       .where(
         and(
           eq(hosts.providerId, providerId),

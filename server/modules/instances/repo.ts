@@ -20,12 +20,16 @@ export interface AlertRecipient {
 
 type Changes = Partial<typeof instances.$inferInsert>;
 
-const viewById = (conn: Conn) =>
+/** Instances as the views show them: with their listing and provider. */
+const views = (conn: Conn) =>
   conn
     .select(viewColumns)
     .from(instances)
     .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
-    .innerJoin(providers, eq(providers.id, instances.providerId))
+    .innerJoin(providers, eq(providers.id, instances.providerId));
+
+const viewById = (conn: Conn) =>
+  views(conn)
     .where(eq(instances.id, sql.placeholder('id')))
     .limit(1);
 const lockViewById = compiled<{ id: number }, InstanceRow[]>('instances_lock_view', (conn) =>
@@ -158,11 +162,7 @@ export const instancesRepo = {
   ): Promise<InstanceRow[]> {
     const owner =
       'userId' in by ? eq(instances.userId, by.userId) : eq(instances.providerId, by.providerId);
-    return conn
-      .select(viewColumns)
-      .from(instances)
-      .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
-      .innerJoin(providers, eq(providers.id, instances.providerId))
+    return views(conn)
       .where(
         and(
           owner,
@@ -184,11 +184,7 @@ export const instancesRepo = {
     userId: string,
     page: { status?: InstanceState; beforeId?: number; limit: number },
   ): Promise<InstanceRow[]> {
-    return conn
-      .select(viewColumns)
-      .from(instances)
-      .innerJoin(gpuListings, eq(gpuListings.id, instances.gpuListingId))
-      .innerJoin(providers, eq(providers.id, instances.providerId))
+    return views(conn)
       .where(
         and(
           eq(instances.userId, userId),
