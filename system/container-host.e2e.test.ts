@@ -12,7 +12,7 @@ import {
   storePodman,
   writeFakeGpus,
 } from '../agent/container/test-store';
-import { type AgentProcess, REPO_DIR, ssh } from '../agent/test/helpers';
+import { type AgentProcess, newKeyPair, REPO_DIR, ssh } from '../agent/test/helpers';
 import { hosts, instances } from '../server/db/schema';
 import type { TestApp } from '../server/test/app';
 import type { world } from '../server/test/world';
@@ -94,7 +94,7 @@ beforeAll(async () => {
   await writeFakeGpus(CDI_FILE, CDI_KIND, NODE, UUIDS);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-ct-'));
   key = path.join(tmp, 'renter');
-  await exec('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
+  await newKeyPair(key, 'renter@system');
   ({ t, w, url } = await listeningTestApp());
 }, 900_000);
 

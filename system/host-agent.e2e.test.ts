@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { type Browser, chromium, type Locator, type Page } from 'playwright';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentProcess, qemuPidsOf, run, ssh } from '../agent/test/helpers';
+import { type AgentProcess, newKeyPair, qemuPidsOf, run, ssh } from '../agent/test/helpers';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { hosts, instances } from '../server/db/schema';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   });
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-system-'));
   key = path.join(tmp, 'renter');
-  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@system', '-f', key]);
+  await newKeyPair(key, 'renter@system');
   // The web app for the browser part: the production build `npm test` and Playwright use
   // (built here only when dist/ is missing or older than the sources).
   buildIfStale();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredInstance } from '../../shared/contracts/agent-protocol';
 import { sshLogin } from '../access/ssh-login';
 import { desiredInstance } from '../test/desired-instance';
+import { newKeyPair } from '../test/helpers';
 import { ContainerDriver } from './driver';
 import { accessFiles } from './ssh';
 import { storeFlags, storePodman } from './test-store';
@@ -36,7 +37,7 @@ beforeAll(async () => {
   await podman.run(['import', path.join(REPO, '.cache/test-container-image/rootfs.tar'), IMAGE]);
   stateDir = await mkdtemp(path.join(os.tmpdir(), 'ctu-'));
   renterKey = path.join(stateDir, 'renter');
-  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter', '-f', renterKey]);
+  await newKeyPair(renterKey, 'renter');
 });
 
 afterAll(async () => {

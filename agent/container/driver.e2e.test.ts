@@ -9,6 +9,7 @@ import type { DesiredInstance, GpuInfo } from '../../shared/contracts/agent-prot
 import { sshLogin } from '../access/ssh-login';
 import { desiredInstance } from '../test/desired-instance';
 import { describeDriverContract } from '../test/driver-contract';
+import { newKeyPair } from '../test/helpers';
 import { ContainerDriver, type ContainerDriverOptions } from './driver';
 import { probeContainers } from './probe';
 import { removeFakeGpus, storeFlags, storePodman, writeFakeGpus } from './test-store';
@@ -144,7 +145,7 @@ describe('container driver on real podman', () => {
     stateDir = await mkdtemp(path.join(os.tmpdir(), 'ct-'));
     driver = new ContainerDriver(options(stateDir, { pidsLimit: 64 }));
     renterKey = path.join(stateDir, 'renter');
-    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter', '-f', renterKey]);
+    await newKeyPair(renterKey, 'renter');
   });
   afterAll(async () => {
     await terminateAll(driver);

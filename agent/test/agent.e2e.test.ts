@@ -10,6 +10,7 @@ import {
   FAKE_NVIDIA_SMI,
   GUEST_DIR,
   holdSsh,
+  newKeyPair,
   qemuPidsOf,
   run,
   spawnAgent,
@@ -96,18 +97,8 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-e2e-'));
   stateDir = path.join(tmp, 'state');
   key = path.join(tmp, 'renter');
-  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@e2e', '-f', key]);
-  await run('ssh-keygen', [
-    '-q',
-    '-t',
-    'ed25519',
-    '-N',
-    '',
-    '-C',
-    'rentgpu-platform',
-    '-f',
-    `${key}-platform`,
-  ]);
+  await newKeyPair(key, 'renter@e2e');
+  await newKeyPair(`${key}-platform`, 'rentgpu-platform');
   publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
   platformKey = (await readFile(`${key}-platform.pub`, 'utf8')).trim();
   server = new TestControlPlane();

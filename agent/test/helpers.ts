@@ -15,6 +15,11 @@ export interface AgentProcess {
   exited: Promise<number | null>;
 }
 
+/** A new ed25519 key pair without a passphrase: the private key at `file`, `<file>.pub` beside it. */
+export async function newKeyPair(file: string, comment: string) {
+  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', comment, '-f', file]);
+}
+
 /** What a child process printed and its exit code (-1 when a signal or its timeout ended it). */
 export function outputOf(
   child: ChildProcess,

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import type { CatalogueImage } from '../../shared/contracts/images';
 import { deployUserData } from '../../shared/deploy-templates';
 import { TestControlPlane } from './control-plane';
-import { FAKE_NVIDIA_SMI, qemuPidsOf, REPO_DIR, run, spawnAgent, ssh } from './helpers';
+import { FAKE_NVIDIA_SMI, newKeyPair, qemuPidsOf, REPO_DIR, run, spawnAgent, ssh } from './helpers';
 import { ImageServer } from './image-server';
 
 /**
@@ -58,7 +58,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rg-real-'));
   stateDir = path.join(tmp, 'state');
   key = path.join(tmp, 'renter');
-  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'renter@real', '-f', key]);
+  await newKeyPair(key, 'renter@real');
   publicKey = (await readFile(`${key}.pub`, 'utf8')).trim();
   images = new ImageServer();
   await images.start();
