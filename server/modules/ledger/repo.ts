@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { compiled, compiledSql } from '../../db/compiled';
 import { ledgerAccounts } from '../../db/schema';
@@ -47,6 +47,16 @@ const postMovingOne = compiledSql<PostingOutcomeRow>(
   select ${postingOutcome(MOVING_ONE_AT)}`,
 );
 
+/** The id of the account `where` picks (the first), or undefined when there is none. */
+async function accountIdWhere(conn: Conn, where: SQL | undefined): Promise<number | undefined> {
+  const rows = await conn
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(where)
+    .limit(1);
+  return rows[0]?.id;
+}
+
 export const ledgerRepo = {
   async findWallet(conn: Conn, userId: string) {
     const rows = await conn
@@ -67,12 +77,11 @@ export const ledgerRepo = {
   },
 
   async insertWallet(conn: Conn, userId: string): Promise<number> {
-    const found = await conn
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.kind, 'wallet'), eq(ledgerAccounts.userId, userId)))
-      .limit(1);
-    if (found[0]) return found[0].id;
+    const found = await accountIdWhere(
+      conn,
+      and(eq(ledgerAccounts.kind, 'wallet'), eq(ledgerAccounts.userId, userId)),
+    );
+    if (found !== undefined) return found;
     const rows = await conn
       .insert(ledgerAccounts)
       .values({ kind: 'wallet', userId, tracksBalance: true })
@@ -85,18 +94,15 @@ export const ledgerRepo = {
   },
 
   async findSystemAccount(conn: Conn, kind: SystemAccountKind): Promise<number | null> {
-    const rows = await conn
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(
-        and(
-          eq(ledgerAccounts.kind, kind),
-          isNull(ledgerAccounts.userId),
-          isNull(ledgerAccounts.providerId),
-        ),
-      )
-      .limit(1);
-    return rows[0]?.id ?? null;
+    const id = await accountIdWhere(
+      conn,
+      and(
+        eq(ledgerAccounts.kind, kind),
+        isNull(ledgerAccounts.userId),
+        isNull(ledgerAccounts.providerId),
+      ),
+    );
+    return id ?? null;
   },
 
   async findOrCreateSystemAccount(conn: Conn, kind: SystemAccountKind): Promise<number> {
@@ -105,20 +111,12 @@ export const ledgerRepo = {
       isNull(ledgerAccounts.userId),
       isNull(ledgerAccounts.providerId),
     );
-    const found = await conn
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(where)
-      .limit(1);
-    if (found[0]) return found[0].id;
+    const found = await accountIdWhere(conn, where);
+    if (found !== undefined) return found;
     await conn.insert(ledgerAccounts).values({ kind, tracksBalance: false }).onConflictDoNothing();
-    const again = await conn
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(where)
-      .limit(1);
-    if (!again[0]) throw new Error(`system account ${kind} could not be created`);
-    return again[0].id;
+    const again = await accountIdWhere(conn, where);
+    if (again === undefined) throw new Error(`system account ${kind} could not be created`);
+    return again;
   },
 
   async findOrCreateProviderAccount(conn: Conn, providerId: number): Promise<number> {
@@ -126,24 +124,16 @@ export const ledgerRepo = {
       eq(ledgerAccounts.kind, 'provider_earnings'),
       eq(ledgerAccounts.providerId, providerId),
     );
-    const found = await conn
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(where)
-      .limit(1);
-    if (found[0]) return found[0].id;
+    const found = await accountIdWhere(conn, where);
+    if (found !== undefined) return found;
     await conn
       .insert(ledgerAccounts)
       .values({ kind: 'provider_earnings', providerId, tracksBalance: true })
       .onConflictDoNothing();
-    const again = await conn
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(where)
-      .limit(1);
-    if (!again[0])
+    const again = await accountIdWhere(conn, where);
+    if (again === undefined)
       throw new Error(`earnings account of provider ${providerId} could not be created`);
-    return again[0].id;
+    return again;
   },
 
   /**
