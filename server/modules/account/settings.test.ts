@@ -30,7 +30,7 @@ function withChanges(change: (s: UserSettings) => void): UserSettings {
 }
 
 describe('GET /api/users/:userId/settings', () => {
-  it('answers the defaults of spec section 9 for a new user', async () => {
+  it('answers the default settings for a new user (docs/rules.md, Business constants)', async () => {
     const { userId, cookie } = await t.signIn();
     const res = await get(userId, cookie);
     expect(res.json()).toEqual(DEFAULT_SETTINGS);

@@ -22,7 +22,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-describe('agent downloads (spec part 1 section 7)', () => {
+describe("agent downloads (the installer and agent a provider's setup guide links)", () => {
   it('GET /api/providers/agent/download: the committed installer, as an attachment, signed out', async () => {
     const res = await t.request({ method: 'GET', url: '/api/providers/agent/download' });
     expect(res.statusCode).toBe(200);
