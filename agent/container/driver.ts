@@ -286,7 +286,7 @@ export class ContainerDriver implements InstanceDriver {
       );
     }
     if (options.signal?.aborted) throw new DriverError('boot superseded');
-    await this.podman.run(['start', name]);
+    await this.startContainer(name);
     return this.awaitReady(spec, options.signal);
   }
 
@@ -402,13 +402,34 @@ export class ContainerDriver implements InstanceDriver {
     };
   }
 
-  /** SIGTERM to the container's processes, SIGKILL after the grace time; files stay. */
+  /**
+   * `podman start`; once more after its network is torn down when a stop's cleanup still held
+   * its address ("duplicate allocation is not allowed": the stop's teardown had not run yet).
+   */
+  private async startContainer(name: string): Promise<void> {
+    try {
+      await this.podman.run(['start', name]);
+    } catch (err) {
+      if (!/duplicate allocation|has been allocated to/.test((err as Error).message)) throw err;
+      await this.podman.run(['container', 'cleanup', name]).catch(() => {});
+      await this.podman.run(['start', name]);
+    }
+  }
+
+  /**
+   * SIGTERM to the container's processes, SIGKILL after the grace time; files stay. Stopped
+   * means its network is released too: conmon's cleanup (`podman container cleanup`) runs on
+   * its own a moment after the stop, and a start before it finds its address still held, so
+   * the stop runs that cleanup itself (under the container's lock: the second one does nothing).
+   */
   async stop(id: string): Promise<void> {
     if ((await this.container(id))?.State !== 'running') return;
     const grace = Math.ceil(this.o.stopTimeoutMs / 1000);
-    await this.podman.run(['stop', '--time', String(grace), this.nameOf(id)], {
+    const name = this.nameOf(id);
+    await this.podman.run(['stop', '--time', String(grace), name], {
       timeoutMs: this.o.stopTimeoutMs + 30_000,
     });
+    await this.podman.run(['container', 'cleanup', name]).catch(() => {});
   }
 
   async forceOff(id: string): Promise<void> {
