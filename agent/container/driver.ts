@@ -376,7 +376,8 @@ export class ContainerDriver implements InstanceDriver {
         throw new DriverError(`container ${name} exited during boot${await this.logTail(name)}`);
       }
       if (Date.now() > deadline) {
-        throw new DriverError(`no SSH login after ${this.o.bootTimeoutMs} ms (${why})`);
+        const seen = why === 'SSH not answering' ? await this.sshPath(name, ports.sshPort) : '';
+        throw new DriverError(`no SSH login after ${this.o.bootTimeoutMs} ms (${why})${seen}`);
       }
       await sleep(200);
     }
@@ -460,6 +461,39 @@ export class ContainerDriver implements InstanceDriver {
     }
     await this.networks.remove(name);
     await rm(this.dirOf(id), { recursive: true, force: true });
+  }
+
+  /**
+   * Where the way to a container's SSH breaks, for a boot that saw no banner: whether its
+   * server listens inside (its /proc/<pid>/net/tcp), whether its address answers from the host
+   * directly, and what podman publishes, so a failure says which side to look at.
+   */
+  private async sshPath(name: string, port: number): Promise<string> {
+    const seen: string[] = [];
+    const info = await this.podman
+      .json<
+        {
+          State?: { Pid?: number };
+          NetworkSettings?: { Networks?: Record<string, { IPAddress?: string }> };
+        }[]
+      >(['container', 'inspect', name])
+      .then((list) => list[0])
+      .catch(() => undefined);
+    const pid = info?.State?.Pid ?? 0;
+    let tcp = '';
+    for (const file of ['tcp', 'tcp6']) {
+      tcp += pid > 0 ? await readFile(`/proc/${pid}/net/${file}`, 'utf8').catch(() => '') : '';
+    }
+    // Local port 0016 (22) in state 0A (LISTEN).
+    seen.push(`listening inside: ${/:0016 [0-9A-F]+:[0-9A-F]{4} 0A /.test(tcp) ? 'yes' : 'no'}`);
+    const address = Object.values(info?.NetworkSettings?.Networks ?? {})[0]?.IPAddress;
+    if (address) {
+      const direct = await readSshBanner(address, 22, 3000);
+      seen.push(`${address}:22 from the host: ${direct ? 'banner' : 'no banner'}`);
+    }
+    const published = await this.podman.run(['port', name]).catch(() => '');
+    seen.push(`published: ${published.trim().replace(/\n/g, ', ') || 'nothing'} (probed ${port})`);
+    return `; ${seen.join('; ')}`;
   }
 
   private async logTail(name: string) {
