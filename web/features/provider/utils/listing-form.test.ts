@@ -38,8 +38,7 @@ describe('Add New GPU Listing form', () => {
     expect(picked).toMatchObject({ memory: '24GB', cudaCores: '16384', powerConsumption: '450W' });
     const typed = withModel({ ...initialListingForm(), cudaCores: '100' }, 'H100');
     expect(typed).toMatchObject({ memory: '80GB', cudaCores: '100' });
-    // V100 has 32GB, which is not one of the memory options: the provider chooses.
-    expect(withModel(initialListingForm(), 'V100').memory).toBe('');
+    expect(withModel(initialListingForm(), 'V100').memory).toBe('32GB');
   });
 
   it('builds the request body with daily rate, counts and specifications as JSON text', () => {
