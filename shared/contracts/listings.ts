@@ -7,6 +7,7 @@ import {
   MEMORY_OPTIONS,
   PCIE_OPTIONS,
 } from '../listing-options';
+import { LISTING_TEXT } from '../listing-text';
 import { findUnstorableText, hasControlCharacter, UNSTORABLE_TEXT_MESSAGE } from '../rules/text';
 import { INSTANCE_KINDS } from './instance-kind';
 import { TEXT_LIMITS } from './limits';
@@ -108,15 +109,13 @@ export function matchesCatalogue(
 /** The fields of a new listing, before the catalogue check (the public API omits providerId). */
 export const newListingFields = z.object({
   providerId: serialId,
-  model: z.enum(LISTABLE_MODELS as [string, ...string[]], {
-    message: 'Choose a GPU model from the list',
-  }),
-  memory: z.enum(MEMORY_OPTIONS, { message: 'Choose a memory size from the list' }),
+  model: z.enum(LISTABLE_MODELS as [string, ...string[]], { message: LISTING_TEXT.fields.model }),
+  memory: z.enum(MEMORY_OPTIONS, { message: LISTING_TEXT.fields.memory }),
   cudaCores,
   location: z
     .string()
     .trim()
-    .min(2, { message: 'Location is required' })
+    .min(2, { message: LISTING_TEXT.fields.location })
     .max(TEXT_LIMITS.listingLocation, {
       message: `Location must be at most ${TEXT_LIMITS.listingLocation} characters`,
     }),
