@@ -336,7 +336,7 @@ describe('what a terminal shows', () => {
   it('gpus list asks for the cheapest first, with --model too, and shows reliability and the GPU share', async () => {
     const listing: PublicGpuListing = {
       id: 3,
-      model: 'A100',
+      model: 'A100 80GB',
       memory: '80GB',
       cudaCores: null,
       location: 'Mumbai',

@@ -119,8 +119,12 @@ test('a provider adds a GPU listing through the dialog and finds it in the marke
     await dialog.getByRole('button', { name: 'Add GPU Listing' }).click();
 
     await expect(toastText(page, 'GPU Added Successfully!')).toBeVisible();
+    // On no host yet it is saved but not in the marketplace, and the toast says so.
     await expect(
-      toastText(page, 'Your GPU listing is now available in the marketplace.'),
+      toastText(
+        page,
+        'Your GPU listing is saved. It appears in the marketplace once its host is connected and ready.',
+      ),
     ).toBeVisible();
     await expect(dialog).toBeHidden();
     const item = listingItem(page, location);

@@ -139,6 +139,23 @@ export function gpuModelInfo(model: string): GpuModelInfo | undefined {
   return GPU_MODELS.find((m) => m.model === model);
 }
 
+/** "An RTX 4090", "A T4": the model with the article its spoken name takes. */
+function withArticle(model: string): string {
+  // Letters whose names start with a vowel sound: A, E, F, H, I, L, M, N, O, R, S, X.
+  return `${/^[AEFHILMNORSX]/i.test(model) ? 'An' : 'A'} ${model}`;
+}
+
+/**
+ * A listing sells a catalogue GPU as it is: its memory must be the model's. The reason in
+ * words ("An RTX 4090 has 24 GB") when it is not; null when it is, or the model is not a
+ * catalogue one (the model's own check says so).
+ */
+export function catalogueMemoryProblem(model: string, memory: string): string | null {
+  const info = gpuModelInfo(model);
+  if (!info || info.memory === memory) return null;
+  return `${withArticle(info.model)} has ${info.memory.replace(/GB$/, ' GB')}`;
+}
+
 /** "8x A100 80GB" → the A100 80GB entry and a count of 8. */
 export function parseMultiGpu(model: string): { count: number; info: GpuModelInfo | undefined } {
   const match = /^(\d+)x\s+(.+)$/.exec(model.trim());

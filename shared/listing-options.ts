@@ -1,5 +1,17 @@
-/** Option lists of the Add New GPU Listing dialog. */
-export const MEMORY_OPTIONS = ['8GB', '12GB', '16GB', '24GB', '40GB', '48GB', '80GB'] as const;
+/**
+ * Option lists of the Add New GPU Listing dialog. Memory holds every catalogue model's size
+ * (shared/gpu-models.ts): 32GB is the V100's.
+ */
+export const MEMORY_OPTIONS = [
+  '8GB',
+  '12GB',
+  '16GB',
+  '24GB',
+  '32GB',
+  '40GB',
+  '48GB',
+  '80GB',
+] as const;
 export const BANDWIDTH_OPTIONS = ['1 Gbps', '10 Gbps', '25 Gbps', '100 Gbps'] as const;
 export const PCIE_OPTIONS = ['8x', '16x'] as const;
 export const COOLING_OPTIONS = ['Air Cooled', 'Liquid Cooled', 'Hybrid Cooled'] as const;

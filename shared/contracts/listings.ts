@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LISTABLE_MODELS } from '../gpu-models';
+import { catalogueMemoryProblem, LISTABLE_MODELS } from '../gpu-models';
 import {
   BANDWIDTH_OPTIONS,
   COOLING_OPTIONS,
@@ -7,6 +7,7 @@ import {
   MEMORY_OPTIONS,
   PCIE_OPTIONS,
 } from '../listing-options';
+import { LISTING_TEXT } from '../listing-text';
 import { findUnstorableText, hasControlCharacter, UNSTORABLE_TEXT_MESSAGE } from '../rules/text';
 import { INSTANCE_KINDS } from './instance-kind';
 import { TEXT_LIMITS } from './limits';
@@ -91,17 +92,30 @@ export const listingHostGpuIndexes = z
     message: 'Each GPU index may appear once',
   });
 
-export const createListingBody = z.object({
+/**
+ * A listing's model and memory must be a catalogue GPU's (shared/gpu-models.ts): the reason
+ * goes on `memory`. Runs where both are given; a change of one alone is checked against the
+ * stored other by the server (server/modules/listings/service.ts).
+ */
+export function matchesCatalogue(
+  body: { model?: string | undefined; memory?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (body.model === undefined || body.memory === undefined) return;
+  const problem = catalogueMemoryProblem(body.model, body.memory);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['memory'], message: problem });
+}
+
+/** The fields of a new listing, before the catalogue check (the public API omits providerId). */
+export const newListingFields = z.object({
   providerId: serialId,
-  model: z.enum(LISTABLE_MODELS as [string, ...string[]], {
-    message: 'Choose a GPU model from the list',
-  }),
-  memory: z.enum(MEMORY_OPTIONS, { message: 'Choose a memory size from the list' }),
+  model: z.enum(LISTABLE_MODELS as [string, ...string[]], { message: LISTING_TEXT.fields.model }),
+  memory: z.enum(MEMORY_OPTIONS, { message: LISTING_TEXT.fields.memory }),
   cudaCores,
   location: z
     .string()
     .trim()
-    .min(2, { message: 'Location is required' })
+    .min(2, { message: LISTING_TEXT.fields.location })
     .max(TEXT_LIMITS.listingLocation, {
       message: `Location must be at most ${TEXT_LIMITS.listingLocation} characters`,
     }),
@@ -116,6 +130,7 @@ export const createListingBody = z.object({
   hostId: listingHostId.optional(),
   hostGpuIndexes: listingHostGpuIndexes.optional(),
 });
+export const createListingBody = newListingFields.superRefine(matchesCatalogue);
 /** What the add-listing form sends. */
 export type CreateListingBody = z.input<typeof createListingBody>;
 /** A new listing as the server works with it once parsed. */
@@ -123,10 +138,10 @@ export type NewListing = z.output<typeof createListingBody>;
 
 export const updateListingBody = z
   .object({
-    model: createListingBody.shape.model.optional(),
-    memory: createListingBody.shape.memory.optional(),
+    model: newListingFields.shape.model.optional(),
+    memory: newListingFields.shape.memory.optional(),
     cudaCores,
-    location: createListingBody.shape.location.optional(),
+    location: newListingFields.shape.location.optional(),
     bandwidth: z.enum(BANDWIDTH_OPTIONS).optional(),
     hourlyRate: positiveDollars.optional(),
     status: z.enum(['available', 'maintenance']).optional(),
@@ -137,7 +152,8 @@ export const updateListingBody = z
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message: 'Nothing to change',
-  });
+  })
+  .superRefine(matchesCatalogue);
 /** What the edit-listing form sends. */
 export type UpdateListingBody = z.input<typeof updateListingBody>;
 /** The changes as the server works with them once parsed. */

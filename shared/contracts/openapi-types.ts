@@ -1024,7 +1024,7 @@ export interface components {
             /** @enum {string} */
             model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
             /** @enum {string} */
-            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "32GB" | "40GB" | "48GB" | "80GB";
             cudaCores?: number | null;
             location?: string;
             /** @enum {string} */
@@ -1058,7 +1058,7 @@ export interface components {
             /** @enum {string} */
             model?: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
             /** @enum {string} */
-            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            memory?: "8GB" | "12GB" | "16GB" | "24GB" | "32GB" | "40GB" | "48GB" | "80GB";
             cudaCores?: number | string | null;
             location?: string;
             /** @enum {string} */
@@ -1077,7 +1077,7 @@ export interface components {
             /** @enum {string} */
             model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
             /** @enum {string} */
-            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            memory: "8GB" | "12GB" | "16GB" | "24GB" | "32GB" | "40GB" | "48GB" | "80GB";
             cudaCores?: number | null;
             location: string;
             /**
@@ -1117,7 +1117,7 @@ export interface components {
             /** @enum {string} */
             model: "RTX 4090" | "RTX 4080" | "RTX 4070" | "RTX 3090" | "RTX 3080" | "RTX 3070" | "A100 80GB" | "A100 40GB" | "H100" | "V100" | "T4" | "A40" | "A6000";
             /** @enum {string} */
-            memory: "8GB" | "12GB" | "16GB" | "24GB" | "40GB" | "48GB" | "80GB";
+            memory: "8GB" | "12GB" | "16GB" | "24GB" | "32GB" | "40GB" | "48GB" | "80GB";
             cudaCores?: number | string | null;
             location: string;
             /**

@@ -12,11 +12,12 @@ import { VM_TEMPLATES } from './kvm';
 import { launchWarnings } from './launch-warnings';
 import { TEXT_LIMITS } from './limits';
 import {
-  createListingBody,
   gpuListingView,
   gpuShareView,
   INSTANCE_HOST_STATUSES,
   listingsQuery,
+  matchesCatalogue,
+  newListingFields,
   updateListingBody,
 } from './listings';
 import { bodySerialId, serialId } from './params';
@@ -371,8 +372,9 @@ export const providerListingsPage = z.object({
 });
 export type ProviderListingsPage = z.infer<typeof providerListingsPage>;
 /** A new listing of your provider profile: the web's add-listing body without providerId. */
-export const providerCreateListingBody = createListingBody
+export const providerCreateListingBody = newListingFields
   .omit({ providerId: true })
+  .superRefine(matchesCatalogue)
   .meta({ id: 'NewListing' });
 export type ProviderCreateListingBody = z.input<typeof providerCreateListingBody>;
 export const providerUpdateListingBody = updateListingBody.meta({ id: 'ListingChanges' });

@@ -4,7 +4,7 @@ import type {
   ListingsQuery,
   NewListing,
 } from '../../../shared/contracts/listings';
-import { gpuModelInfo, performanceScore } from '../../../shared/gpu-models';
+import { catalogueMemoryProblem, gpuModelInfo, performanceScore } from '../../../shared/gpu-models';
 import { dollarsToMicros } from '../../../shared/rules/money';
 import type { Conn, Db } from '../../db/client';
 import { bindDb } from '../../lib/bind-db';
@@ -218,6 +218,12 @@ export const listingsService = {
       if (!locked || locked.removedAt) throw notFound('GPU listing');
       const model = body.model ?? locked.model;
       const memory = body.memory ?? locked.memory;
+      // A change of either must leave a catalogue GPU (the contract checks both given together).
+      const problem =
+        body.model !== undefined || body.memory !== undefined
+          ? catalogueMemoryProblem(model, memory)
+          : null;
+      if (problem) throw validationFailed({ memory: [problem] });
       const changes: Parameters<typeof listingsRepo.update>[2] = {
         model,
         memory,

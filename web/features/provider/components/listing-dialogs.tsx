@@ -1,21 +1,14 @@
-import { type ComponentProps, type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { TEXT_LIMITS } from '../../../../shared/contracts/limits';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { LISTABLE_MODELS } from '../../../../shared/gpu-models';
-import {
-  BANDWIDTH_OPTIONS,
-  COOLING_OPTIONS,
-  MEMORY_OPTIONS,
-  PCIE_OPTIONS,
-} from '../../../../shared/listing-options';
+import { COOLING_OPTIONS, MEMORY_OPTIONS, PCIE_OPTIONS } from '../../../../shared/listing-options';
+import { LISTING_TEXT } from '../../../../shared/listing-text';
 import { formatMoney } from '../../../../shared/rules/currency';
-import { dailyRate, monthlyRate } from '../../../../shared/rules/pricing';
-import { Button, type ButtonVariant } from '../../../components/ui/button';
+import { dailyRate, hostCanRun, monthlyRate } from '../../../../shared/rules/pricing';
 import { Dialog } from '../../../components/ui/dialog';
-import { Field, Select, Textarea } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
+import { Field, Textarea } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { serverFieldErrors, serverMessage } from '../../../lib/api-client';
 import { useCreateListing } from '../api/create-listing';
 import { useUpdateListing } from '../api/update-listing';
 import {
@@ -25,238 +18,24 @@ import {
   unitsRented,
 } from '../utils/listing-edit';
 import {
-  hasRequiredFields,
   initialListingForm,
   type ListingFormValues,
+  missingFields,
   parseAvailableCount,
   parseHourlyRate,
   toCreateListingPayload,
   withModel,
 } from '../utils/listing-form';
-import { HostSelect } from './host-select';
-
-const RATE_INPUT = { type: 'number', inputMode: 'decimal', min: 0.01, step: 0.01 } as const;
-const COUNT_INPUT = { type: 'number', inputMode: 'numeric', max: 1000, step: 1 } as const;
-
-/** The fields both dialogs have, as the form holds them (text as typed). */
-type SharedValues = Pick<ListingFormValues, 'hourlyRate' | 'location' | 'bandwidth' | 'hostId'>;
-
-/**
- * A listing form's state: the values, and the server's per-field messages, each shown under
- * its field and tied to its control (`described`). Ids are `<prefix>-<field>`.
- */
-function useListingForm<V extends SharedValues>(prefix: string, initial: () => V) {
-  const [values, setValues] = useState<V>(initial);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const id = (name: string) => `${prefix}-${name}`;
-  const set = (name: keyof V) => (value: string) =>
-    setValues((current) => ({ ...current, [name]: value }));
-  /** A control's id, value and change handler. */
-  const control = (name: keyof V & string) => ({
-    id: id(name),
-    value: String(values[name]),
-    onChange: (event: { target: { value: string } }) => set(name)(event.target.value),
-  });
-  const described = (name: string) =>
-    fieldErrors[name] ? { 'aria-invalid': true, 'aria-describedby': `${id(name)}-error` } : {};
-
-  /** Runs a save; on failure the fields' messages and a toast. Returns the failure's text. */
-  async function save(
-    run: () => Promise<void>,
-    failure: { title: string; fallback: string },
-  ): Promise<string | null> {
-    setFieldErrors({});
-    try {
-      await run();
-      return null;
-    } catch (error) {
-      const message = serverMessage(error, failure.fallback);
-      setFieldErrors(serverFieldErrors(error));
-      toast({ title: failure.title, description: message, variant: 'destructive' });
-      return message;
-    }
-  }
-
-  function reset() {
-    setValues(initial());
-    setFieldErrors({});
-  }
-
-  return { values, setValues, set, fieldErrors, id, control, described, save, reset };
-}
-
-/** What a field needs of its form: ids, a control's value and handler, the server's message. */
-interface FormControls<K extends string> {
-  fieldErrors: Record<string, string>;
-  id: (name: string) => string;
-  control: (name: K) => {
-    id: string;
-    value: string;
-    onChange: (event: { target: { value: string } }) => void;
-  };
-  described: (name: string) => { 'aria-invalid'?: boolean; 'aria-describedby'?: string };
-}
-
-type SharedForm = FormControls<keyof SharedValues> & {
-  values: SharedValues;
-  set: (name: keyof SharedValues) => (value: string) => void;
-};
-
-function Required() {
-  return (
-    <span aria-hidden className="text-danger-text">
-      {' '}
-      *
-    </span>
-  );
-}
-
-interface FieldOf<K extends string> {
-  form: FormControls<K>;
-  name: K;
-  label: string;
-  /** Marks the label with a red *. */
-  required?: boolean;
-  hint?: string;
-  /** The field's (not the control's) classes. */
-  className?: string;
-}
-
-function splitField<K extends string, P>({
-  form,
-  name,
-  label,
-  required,
-  hint,
-  className,
-  ...control
-}: FieldOf<K> & P) {
-  return [{ form, name, label, required, hint, className }, control] as const;
-}
-
-/** A field of the form: its label, its hint or the server's message, and its control. */
-function FormField<K extends string>({
-  field: { form, name, label, required = false, hint, className },
-  children,
-}: {
-  field: FieldOf<K>;
-  children: ReactNode;
-}) {
-  return (
-    <Field
-      id={form.id(name)}
-      label={
-        <>
-          {label}
-          {required ? <Required /> : null}
-        </>
-      }
-      hint={hint}
-      error={form.fieldErrors[name]}
-      className={className}
-    >
-      {children}
-    </Field>
-  );
-}
-
-/** A control's binding to its field: id, value, change handler, and the server's message. */
-function bound<K extends string>({ form, name }: FieldOf<K>) {
-  return { ...form.control(name), ...form.described(name) };
-}
-
-function InputField<K extends string>(
-  props: FieldOf<K> & Omit<ComponentProps<'input'>, keyof FieldOf<K>>,
-) {
-  const [field, input] = splitField(props);
-  return (
-    <FormField field={field}>
-      <Input {...bound(field)} {...input} />
-    </FormField>
-  );
-}
-
-/** As InputField; an `onChange` given here replaces the field's own. */
-function SelectField<K extends string>(
-  props: FieldOf<K> & Omit<ComponentProps<typeof Select>, keyof FieldOf<K>>,
-) {
-  const [field, select] = splitField(props);
-  return (
-    <FormField field={field}>
-      <Select {...bound(field)} {...select} />
-    </FormField>
-  );
-}
-
-/** `keep`: the listing's own speed, offered as a choice too when it is outside the list. */
-function BandwidthField({ form, keep }: { form: SharedForm; keep?: string }) {
-  const outside = keep !== undefined && !(BANDWIDTH_OPTIONS as readonly string[]).includes(keep);
-  return (
-    <SelectField form={form} name="bandwidth" label="Bandwidth" options={BANDWIDTH_OPTIONS}>
-      {outside ? <option value={keep}>{keep}</option> : null}
-    </SelectField>
-  );
-}
-
-function ListingHostSelect({ form, className }: { form: SharedForm; className?: string }) {
-  return (
-    <HostSelect
-      id={form.id('hostId')}
-      value={form.values.hostId}
-      onChange={form.set('hostId')}
-      error={form.fieldErrors.hostId ?? form.fieldErrors.hostGpuIndexes}
-      className={className}
-    />
-  );
-}
-
-/** The form in two columns, the failure's text when it is kept, then Cancel and submit. */
-function ListingForm({
-  formId,
-  onSubmit,
-  failure,
-  onCancel,
-  pending,
-  submit,
-  children,
-}: {
-  formId: string;
-  onSubmit: (event: FormEvent) => void;
-  failure?: string | null;
-  onCancel: () => void;
-  pending: boolean;
-  submit: { label: string; pendingLabel: string; variant?: ButtonVariant };
-  children: ReactNode;
-}) {
-  return (
-    <>
-      <form
-        id={formId}
-        noValidate
-        onSubmit={onSubmit}
-        className="grid items-start gap-4 sm:grid-cols-2"
-      >
-        {children}
-      </form>
-      {failure ? (
-        <p
-          role="alert"
-          className="rounded-md border border-danger/40 bg-danger/10 p-3 text-sm text-danger-text"
-        >
-          {failure}
-        </p>
-      ) : null}
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" form={formId} variant={submit.variant} disabled={pending}>
-          {pending ? submit.pendingLabel : submit.label}
-        </Button>
-      </div>
-    </>
-  );
-}
+import {
+  BandwidthField,
+  COUNT_INPUT,
+  InputField,
+  ListingForm,
+  ListingHostSelect,
+  RATE_INPUT,
+  SelectField,
+  useListingForm,
+} from './listing-form-parts';
 
 interface AddListingDialogProps {
   providerId: number;
@@ -265,8 +44,10 @@ interface AddListingDialogProps {
 }
 
 /**
- * Add New GPU Listing: model, memory, location and hourly rate are required; choosing a model
- * fills in its memory, CUDA cores and power draw; the daily and monthly rates follow the hourly.
+ * Add New GPU Listing: model, memory, location and hourly rate are required (each missing one
+ * says so under its field, the first takes the focus); choosing a model fills in its memory,
+ * CUDA cores and power draw; the server's refusals (a memory not the model's) show under their
+ * fields too; the daily and monthly rates follow the hourly.
  */
 export function AddListingDialog({ providerId, open, onOpenChange }: AddListingDialogProps) {
   const form = useListingForm<ListingFormValues>('add-listing', initialListingForm);
@@ -281,20 +62,25 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!hasRequiredFields(values)) {
+    const missing = missingFields(values);
+    if (Object.keys(missing).length > 0) {
+      form.showErrors(missing);
       toast({
-        title: 'Missing Information',
-        description: 'Please fill in all required fields.',
+        title: LISTING_TEXT.missingTitle,
+        description: LISTING_TEXT.missingDescription,
         variant: 'destructive',
       });
       return;
     }
     await form.save(
       async () => {
-        await createListing.mutateAsync(toCreateListingPayload(values, providerId));
+        const created = await createListing.mutateAsync(toCreateListingPayload(values, providerId));
         toast({
-          title: 'GPU Added Successfully!',
-          description: 'Your GPU listing is now available in the marketplace.',
+          title: LISTING_TEXT.addedTitle,
+          // Without a ready host it is saved but kept out of the marketplace: it says so.
+          description: hostCanRun(created)
+            ? LISTING_TEXT.addedDescription
+            : LISTING_TEXT.addedWithoutHostDescription,
         });
         close(false);
       },
@@ -311,7 +97,7 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
       className="max-w-2xl"
     >
       <ListingForm
-        formId="add-listing-form"
+        formId={form.formId}
         onSubmit={onSubmit}
         onCancel={() => close(false)}
         pending={createListing.isPending}
@@ -322,7 +108,11 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
           name="model"
           label="GPU Model"
           required
-          onChange={(e) => form.setValues((current) => withModel(current, e.target.value))}
+          onChange={(e) => {
+            form.setValues((current) => withModel(current, e.target.value));
+            form.clearError('model');
+            form.clearError('memory');
+          }}
           placeholder="Select a GPU model"
           options={LISTABLE_MODELS}
         />
@@ -392,6 +182,12 @@ export function AddListingDialog({ providerId, open, onOpenChange }: AddListingD
             maxLength={TEXT_LIMITS.additionalSpecs}
             placeholder="CPU, RAM, storage, NVLink…"
             {...form.control('additionalSpecs')}
+            {...(form.fieldErrors.specifications
+              ? {
+                  'aria-invalid': true,
+                  'aria-describedby': `${form.id('additionalSpecs')}-error`,
+                }
+              : {})}
           />
         </Field>
         <div
@@ -449,7 +245,7 @@ function EditListingForm({ listing, onDone }: { listing: GpuListingView; onDone:
 
   return (
     <ListingForm
-      formId="edit-listing-form"
+      formId={form.formId}
       onSubmit={onSubmit}
       failure={formError}
       onCancel={onDone}

@@ -1,5 +1,6 @@
-import { FlaskConical, MapPin, Pencil, Terminal, Trash2, Wrench } from 'lucide-react';
+import { FlaskConical, MapPin, Pencil, Terminal, Trash2, Unplug, Wrench } from 'lucide-react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { LISTING_TEXT } from '../../../../shared/listing-text';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { availabilityLabel, hostCanRun, isLowAvailability } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
@@ -13,13 +14,23 @@ interface ListingItemProps {
   onRemove: (listing: GpuListingView) => void;
 }
 
+/** Why a listing is kept out of the marketplace by its host, in words; null when it is not. */
+function hostNotice(listing: GpuListingView): string | null {
+  if (listing.hostStatus === 'none') return LISTING_TEXT.notConnectedNotice;
+  if (listing.hostStatus === 'not_ready') return LISTING_TEXT.notReadyNotice;
+  return null;
+}
+
 export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: ListingItemProps) {
   const maintenance = listing.status === 'maintenance';
   const rented = listing.totalCount - listing.availableCount;
+  const notice = hostNotice(listing);
+  const noticeId = `listing-${listing.id}-host-notice`;
   return (
     <li
       className="rounded-lg border border-border p-3 sm:p-4"
       aria-labelledby={`listing-${listing.id}-title`}
+      {...(notice ? { 'aria-describedby': noticeId } : {})}
       data-testid="provider-listing"
     >
       <div className="flex flex-col gap-4 md:flex-row md:items-start md:justify-between">
@@ -29,6 +40,12 @@ export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: Listing
               {listing.model}
             </h3>
             <span className="text-sm text-muted-foreground">{listing.memory}</span>
+            {listing.hostStatus === 'none' ? (
+              <Badge tone="warning" data-testid="listing-not-connected">
+                <Unplug className="h-3 w-3" aria-hidden />
+                {LISTING_TEXT.notConnected}
+              </Badge>
+            ) : null}
             {maintenance ? (
               <Badge tone="warning">
                 <Wrench className="h-3 w-3" aria-hidden />
@@ -75,6 +92,15 @@ export function ListingItem({ listing, onSetupGuide, onEdit, onRemove }: Listing
               · {rented} of {listing.totalCount} rented
             </span>
           </p>
+          {notice ? (
+            <p
+              id={noticeId}
+              className="text-sm text-warning-text"
+              data-testid="listing-host-notice"
+            >
+              {notice}
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-2 md:justify-end">
           <ItemButton icon={Terminal} onClick={() => onSetupGuide(listing)}>

@@ -1,5 +1,6 @@
 import { PackageOpen } from 'lucide-react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { LISTING_TEXT } from '../../../../shared/listing-text';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { EmptyList } from './list-parts';
 import { ListingItem } from './listing-item';
@@ -47,7 +48,7 @@ export function ListingList({
         action="Add your first GPU"
         onAction={onAdd}
       >
-        Add your first GPU and it appears in the marketplace at once, ready to be rented.
+        {LISTING_TEXT.emptyList}
       </EmptyList>
     );
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   hasRequiredFields,
   initialListingForm,
+  missingFields,
   parseAvailableCount,
   toCreateListingPayload,
   withModel,
@@ -33,13 +34,32 @@ describe('Add New GPU Listing form', () => {
     }
   });
 
+  it('says under each required field left empty what it needs', () => {
+    expect(missingFields(initialListingForm())).toEqual({
+      model: 'Choose a GPU model from the list',
+      memory: 'Choose a memory size from the list',
+      location: 'Location is required',
+      hourlyRate: 'Hourly rate is required',
+    });
+    const some = { ...initialListingForm(), model: 'T4', memory: '16GB', location: ' ' };
+    expect(Object.keys(missingFields(some))).toEqual(['location', 'hourlyRate']);
+  });
+
   it('fills memory, CUDA cores and power from the model without overwriting typed values', () => {
     const picked = withModel(initialListingForm(), 'RTX 4090');
     expect(picked).toMatchObject({ memory: '24GB', cudaCores: '16384', powerConsumption: '450W' });
     const typed = withModel({ ...initialListingForm(), cudaCores: '100' }, 'H100');
     expect(typed).toMatchObject({ memory: '80GB', cudaCores: '100' });
-    // V100 has 32GB, which is not one of the memory options: the provider chooses.
-    expect(withModel(initialListingForm(), 'V100').memory).toBe('');
+    expect(withModel(initialListingForm(), 'V100').memory).toBe('32GB');
+  });
+
+  it('makes the memory follow the model, and the figures the provider did not change', () => {
+    const first = withModel({ ...initialListingForm(), memory: '8GB' }, 'RTX 4090');
+    expect(first.memory).toBe('24GB');
+    const second = withModel(first, 'T4');
+    expect(second).toMatchObject({ memory: '16GB', cudaCores: '2560', powerConsumption: '70W' });
+    const own = withModel({ ...first, powerConsumption: '400W' }, 'A40');
+    expect(own).toMatchObject({ memory: '48GB', cudaCores: '10752', powerConsumption: '400W' });
   });
 
   it('builds the request body with daily rate, counts and specifications as JSON text', () => {

@@ -1,5 +1,6 @@
 import { gpuModelInfo } from '../../../../shared/gpu-models';
 import { LISTING_DEFAULTS, MEMORY_OPTIONS } from '../../../../shared/listing-options';
+import { LISTING_TEXT } from '../../../../shared/listing-text';
 import { dailyRate } from '../../../../shared/rules/pricing';
 import type { CreateListingPayload } from '../api/create-listing';
 
@@ -38,27 +39,43 @@ export function initialListingForm(): ListingFormValues {
 }
 
 /**
- * Choosing a model fills in what we know about it (memory, CUDA cores and power draw) where
- * the provider has not typed anything yet.
+ * Choosing a model fills in what we know about it: its memory (a listing sells the catalogue's
+ * GPU as it is, so the memory always follows), and its CUDA cores and power draw where the
+ * provider has not typed their own (empty, or still the previous model's figures).
  */
 export function withModel(values: ListingFormValues, model: string): ListingFormValues {
   const info = gpuModelInfo(model);
   if (!info) return { ...values, model };
+  const before = gpuModelInfo(values.model);
+  const untouched = (typed: string, previous: string | undefined) =>
+    typed === '' || typed === previous;
   const memoryKnown = (MEMORY_OPTIONS as readonly string[]).includes(info.memory);
   return {
     ...values,
     model,
-    memory: values.memory || (memoryKnown ? info.memory : ''),
-    cudaCores: values.cudaCores || String(info.cudaCores),
-    powerConsumption: values.powerConsumption || `${info.powerWatts}W`,
+    memory: memoryKnown ? info.memory : values.memory,
+    cudaCores: untouched(values.cudaCores, before && String(before.cudaCores))
+      ? String(info.cudaCores)
+      : values.cudaCores,
+    powerConsumption: untouched(values.powerConsumption, before && `${before.powerWatts}W`)
+      ? `${info.powerWatts}W`
+      : values.powerConsumption,
   };
+}
+
+/** Model, memory, location and hourly rate are required: a message for each one missing. */
+export function missingFields(values: ListingFormValues): Record<string, string> {
+  const missing: Record<string, string> = {};
+  if (!values.model) missing.model = LISTING_TEXT.fields.model;
+  if (!values.memory) missing.memory = LISTING_TEXT.fields.memory;
+  if (!values.location.trim()) missing.location = LISTING_TEXT.fields.location;
+  if (!values.hourlyRate.trim()) missing.hourlyRate = LISTING_TEXT.fields.hourlyRate;
+  return missing;
 }
 
 /** Model, memory, location and hourly rate are required (listing-form.test.ts). */
 export function hasRequiredFields(values: ListingFormValues): boolean {
-  return Boolean(
-    values.model && values.memory && values.location.trim() && values.hourlyRate.trim(),
-  );
+  return Object.keys(missingFields(values)).length === 0;
 }
 
 /** The hourly rate as a number, or null while it is not a positive amount. */
