@@ -80,7 +80,13 @@ describe('launchRefusal', () => {
       reason:
         'This total of $12.50 would go over your daily spend cap of $50.00 ($40.00 spent today). Raise or remove the cap in Settings → Billing.',
     });
-    const dayRoom = { ...limits, caps: [limits.caps[0]!, { ...limits.caps[1]!, spent: '0' }] };
+    const dayRoom = {
+      balance: '500.00',
+      caps: [
+        { period: 'month' as const, cap: '20.00', spent: '8.00' },
+        { period: 'day' as const, cap: '50.00', spent: '0' },
+      ],
+    };
     expect(launchRefusal(charge, dayRoom)?.reason).toBe(
       'This total of $12.50 would go over your monthly spend cap of $20.00 ($8.00 spent this month). Raise or remove the cap in Settings → Billing.',
     );
