@@ -55,6 +55,9 @@ export function firstHourCharge(hourlyRateMicros: bigint, storageGb: number): La
   };
 }
 
+/** What a launch asks, in dollars rounded up to the cent ("1.31"), as the screens show it. */
+export const chargeDollars = (micros: bigint): string => microsToDollars(roundUpToCent(micros));
+
 /** A balance as the launch screens show it, rounded down to the cent ("$0.00"). */
 export const shownBalance = (dollars: string): string => held(micros(dollars));
 
