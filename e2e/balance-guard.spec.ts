@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { seriousViolations, type Theme } from './axe';
 import { expect as baseExpect, demoLogin, type Listing, openVmCreateForm, test } from './fixtures';
 
 // Walks through the marketplace, Add Credits and back: waits get more room than usual.
@@ -16,6 +17,28 @@ const confirmButton = (dialog: Locator) => dialog.getByRole('button', { name: 'C
 
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screens/balance-guard-${name}.png` });
+}
+
+/** No wider than the window; axe finds nothing serious in any theme; pictures in light and dark. */
+async function lookAt(page: Page, name: string, include: string) {
+  const width = page.viewportSize()?.width ?? 0;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    width,
+  );
+  // The theme is the root's class (the theme menu is behind an open dialog): set in place.
+  const themes: Theme[] = ['dark', 'light', 'pastel'];
+  for (const theme of themes) {
+    await page.evaluate((t) => {
+      document.documentElement.classList.remove('dark', 'light', 'pastel');
+      document.documentElement.classList.add(t);
+    }, theme);
+    expect(await seriousViolations(page, { theme, include }), `${name} ${theme}`).toEqual([]);
+    if (theme === 'pastel') continue;
+    await page.screenshot({
+      path: `test-results/screens/balance-guard-${name}-${width}-${theme}.png`,
+      fullPage: true,
+    });
+  }
 }
 
 test('a $0.00 account cannot confirm a rental; Add Credits buys credits and comes back to the same dialog', async ({
@@ -153,4 +176,31 @@ test('Instant Deploy refuses a $0.00 account its first hour, with the reason', a
   const back = new URL(href, 'http://x').searchParams.get('return') ?? '';
   expect(back).toMatch(/^\/deploy\?kind=vm&storage=50&template=[\w.-]+&gpu=/);
   await screenshot(page, 'deploy-refused');
+});
+
+test('the refusals fit a phone and a wide screen, with no serious axe violations in any theme', async ({
+  signedInPage: page,
+}) => {
+  // Three screens, two widths, three axe scans and two pictures each: five minutes at most.
+  test.setTimeout(300_000);
+  const res = await page.request.get('/api/gpu-listings?limit=100');
+  const listing = ((await res.json()) as (Listing & { status: string })[]).find(
+    (l) => l.status === 'available' && l.availableCount > 0 && l.hostStatus !== 'offline',
+  );
+  if (!listing) throw new Error('no rentable listing');
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/marketplace?rent=${listing.id}&hours=3`);
+    await expect(page.getByRole('dialog').getByTestId('launch-refusal')).toBeVisible();
+    await lookAt(page, 'rent', '[role="dialog"]');
+    await page.keyboard.press('Escape');
+    const form = await openVmCreateForm(page);
+    await expect(form.getByTestId('launch-refusal')).toBeVisible();
+    await lookAt(page, 'create', 'form[aria-label="Create New Instance"]');
+    await page.goto('/deploy');
+    await page.getByTestId('template-card').first().click();
+    await page.getByTestId('gpu-option').first().click();
+    await expect(page.getByTestId('launch-refusal')).toBeVisible();
+    await lookAt(page, 'deploy', '[aria-labelledby="deploy-config-heading"]');
+  }
 });
