@@ -8,7 +8,8 @@ export const E2E_SERVER_LOG = process.env.E2E_SERVER_LOG ?? 'test-results/e2e-se
 const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? port + 100);
 export const E2E_SANDBOX_SERVER_LOG =
   process.env.E2E_SANDBOX_SERVER_LOG ?? 'test-results/e2e-server-sandbox.log';
-const SANDBOX_SPECS = /paypal-sandbox\.spec\.ts$/;
+// Specs that buy credits through the built-in sandbox (balance-guard: Add Credits and back).
+const SANDBOX_SPECS = /(paypal-sandbox|balance-guard)\.spec\.ts$/;
 /**
  * Lets e2e/fixtures.ts sign addresses in without an e-mailed code (POST /api/test/session).
  * Made once by the runner; its workers inherit it through the environment.

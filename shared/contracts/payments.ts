@@ -217,3 +217,14 @@ export const spendingSummaryView = z.object({
   timezone: z.string(),
 });
 export type SpendingSummary = z.infer<typeof spendingSummaryView>;
+
+/**
+ * GET /api/payments/limits: what a launch is set against before it is sent (issue 42): the
+ * balance, and each spend cap of the account with what was spent in its period now (UTC day,
+ * calendar month). Dollars; the balance exact to the micro-dollar ("0.003334"). The launch screens' guard (shared/rules/balance-guard.ts) reads it.
+ */
+export const chargeLimitsView = z.object({
+  balance: z.string(),
+  caps: z.array(z.object({ period: z.enum(['day', 'month']), cap: z.string(), spent: z.string() })),
+});
+export type ChargeLimitsView = z.infer<typeof chargeLimitsView>;

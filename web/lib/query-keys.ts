@@ -17,3 +17,9 @@ export const userRentalsKey = (userId: string) => [...USER_RENTALS_KEY, userId] 
 
 /** A user's provider profile (the profile's provider tab and the provider dashboard). */
 export const providerProfileKey = (userId: string) => ['/api/providers/user', userId] as const;
+
+/**
+ * The balance and spend caps the launch screens set a launch against (GET
+ * /api/payments/limits): refreshed by every launch and purchase.
+ */
+export const CHARGE_LIMITS_KEY = ['/api/payments/limits'] as const;

@@ -122,6 +122,7 @@ describe.skipIf(!testDatabaseUrl())('requests read no history (PostgreSQL plans)
       '/api/kvm/billing/summary',
       '/api/payments/history',
       '/api/payments/summary',
+      '/api/payments/limits',
       '/api/marketplace/stats',
       '/api/gpu-listings',
     ])

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../../shared/contracts/errors';
 import {
+  chargeLimitsView,
   createPaypalOrderBody,
   historyExportQuery,
   historyMinutes,
@@ -171,6 +172,18 @@ export async function paymentsRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { userId } = requireUser(request);
       return wallet.summary(userId, clock.now());
+    },
+  );
+
+  app.get(
+    '/api/payments/limits',
+    {
+      preValidation: signedIn,
+      schema: { response: { 200: chargeLimitsView, ...errorResponses } },
+    },
+    async (request) => {
+      const { userId } = requireUser(request);
+      return wallet.limits(userId, clock.now());
     },
   );
 }

@@ -1,8 +1,13 @@
-import type { HistoryFilter, SpendingSummary } from '../../../shared/contracts/payments';
-import { microsToDollars } from '../../../shared/rules/money';
+import type {
+  ChargeLimitsView,
+  HistoryFilter,
+  SpendingSummary,
+} from '../../../shared/contracts/payments';
+import { microsToDollars, preciseDollars } from '../../../shared/rules/money';
 import { startOfMonthIn } from '../../../shared/rules/time';
 import type { Conn, Db } from '../../db/client';
 import { ledgerService } from '../ledger/service';
+import { spendCapsService } from '../spend-caps/service';
 import { usersService } from '../users/service';
 import { type HistoryQuery, historyCsv, historyMinutes, historyPage, TYPES } from './history';
 import { TOP_UP_KINDS } from './service';
@@ -47,6 +52,29 @@ export async function spendingSummary(
   };
 }
 
+/**
+ * What a launch is set against (GET /api/payments/limits): the balance and the account's own
+ * caps with what was spent in their periods now, as the server counts them when it charges.
+ */
+export async function chargeLimits(
+  conn: Conn,
+  userId: string,
+  now: Date,
+): Promise<ChargeLimitsView> {
+  const [{ billing }, balance, spent] = await Promise.all([
+    usersService.getSettings(conn, userId),
+    ledgerService.walletBalance(conn, userId),
+    spendCapsService.spent(conn, { userId, apiKeyId: null }, now),
+  ]);
+  const caps: ChargeLimitsView['caps'] = [];
+  if (billing.dailySpendCap !== null)
+    caps.push({ period: 'day', cap: billing.dailySpendCap, spent: spent.day });
+  if (billing.monthlySpendCap !== null)
+    caps.push({ period: 'month', cap: billing.monthlySpendCap, spent: spent.month });
+  // Exact (to the micro-dollar): the guard must not admit what a rounded-up balance lacks.
+  return { balance: preciseDollars(balance), caps };
+}
+
 /** The routes' wallet (app.deps.wallet): its balance, history and spending, the database bound. */
 export function createWalletService(db: Db) {
   return {
@@ -56,6 +84,7 @@ export function createWalletService(db: Db) {
       historyMinutes(db, userId, query),
     historyCsv: (userId: string, filter: HistoryFilter) => historyCsv(db, userId, filter),
     summary: (userId: string, now: Date) => spendingSummary(db, userId, now),
+    limits: (userId: string, now: Date) => chargeLimits(db, userId, now),
   };
 }
 

@@ -24,12 +24,13 @@ export function paymentCancelled(): void {
 
 /**
  * The last step of order → approval → capture: our server captures the approved order and
- * credits the wallet through the ledger; the toast says how it went.
+ * credits the wallet through the ledger; the toast says how it went. True when the credits
+ * were added.
  */
 export async function captureApprovedOrder(
   capture: (orderId: string) => Promise<PaypalCaptureResponse>,
   orderId: string,
-): Promise<void> {
+): Promise<boolean> {
   try {
     const result = await capture(orderId);
     if (result.success) {
@@ -37,10 +38,11 @@ export async function captureApprovedOrder(
         title: 'Payment Successful',
         description: `${usd(result.credits)} in credits added to your account.`,
       });
-    } else {
-      toast({ title: 'Payment Pending', description: result.message });
+      return true;
     }
+    toast({ title: 'Payment Pending', description: result.message });
   } catch (error) {
     paymentFailure('Payment Capture Failed', serverMessage(error, PAYPAL_TEXT.captureFailed));
   }
+  return false;
 }

@@ -1,6 +1,11 @@
 import type { DeployRequestBody, DeployResultView } from '../../../../shared/contracts/deploy';
 import { idempotentPost } from '../../../lib/api-client';
-import { CURRENT_USER_KEY, LISTINGS_KEY, MARKETPLACE_STATS_KEY } from '../../../lib/query-keys';
+import {
+  CHARGE_LIMITS_KEY,
+  CURRENT_USER_KEY,
+  LISTINGS_KEY,
+  MARKETPLACE_STATS_KEY,
+} from '../../../lib/query-keys';
 import { useRefreshingMutation } from '../../../lib/use-refreshing-mutation';
 import { DEPLOY_GPUS_KEY } from './get-deploy-gpus';
 
@@ -14,5 +19,6 @@ export function useCreateDeployment() {
     LISTINGS_KEY,
     MARKETPLACE_STATS_KEY,
     CURRENT_USER_KEY,
+    CHARGE_LIMITS_KEY,
   ]);
 }

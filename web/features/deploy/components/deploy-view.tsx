@@ -1,5 +1,5 @@
 import { Rocket, Zap } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type {
   DeployGpuView,
@@ -17,7 +17,10 @@ import {
   deployHourlyCost,
   deployStorageFromInput,
   deployTemplate,
+  isDeployTemplateId,
 } from '../../../../shared/deploy-templates';
+import { firstHourCharge } from '../../../../shared/rules/balance-guard';
+import { dollarsToMicros } from '../../../../shared/rules/money';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
@@ -26,6 +29,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverMessage } from '../../../lib/api-client';
 import { KIND_LABELS, KINDS } from '../../../lib/instance-kinds';
 import { KindChoice } from '../../../lib/kind-choice';
+import { BalanceRow, LaunchRefusalNote, useLaunchGuard } from '../../../lib/launch-guard';
 import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateDeployment } from '../api/create-deployment';
 import { useDeployGpus } from '../api/get-deploy-gpus';
@@ -82,18 +86,43 @@ function DeploymentAtAddress({
   );
 }
 
+/** The form's choices in the address (issue 42: Add Credits comes back to them). */
+const CHOICE_PARAMS = ['template', 'gpu', 'kind', 'storage'] as const;
+
+function choicesInAddress(search: string) {
+  const params = new URLSearchParams(search);
+  const template = params.get('template');
+  const kind = params.get('kind');
+  return {
+    template: isDeployTemplateId(template) ? template : null,
+    gpu: params.get('gpu')?.slice(0, 100) ?? null,
+    kind: kind === 'vm' || kind === 'container' ? (kind as InstanceKind) : null,
+    storage: params.get('storage')?.slice(0, 10) ?? null,
+    asked: CHOICE_PARAMS.some((p) => params.has(p)),
+  };
+}
+
 /** Instant GPU Deployment: template, GPU, storage, live cost, Deploy Instantly, then the result. */
 export function DeployView() {
   const [, navigate] = useLocation();
-  const shownId = Number(new URLSearchParams(useSearch()).get('deployment')) || null;
+  const search = useSearch();
+  const shownId = Number(new URLSearchParams(search).get('deployment')) || null;
   const gpuQuery = useDeployGpus();
   const gpus = gpuQuery.data?.gpus;
-  const [template, setTemplate] = useState<DeployTemplateId | null>(null);
-  const [gpuType, setGpuType] = useState<string | null>(null);
+  // Back from Add Credits (/deploy?template=…&gpu=…&kind=…&storage=…): the same choices.
+  const [initial] = useState(() => choicesInAddress(search));
+  const [template, setTemplate] = useState<DeployTemplateId | null>(initial.template);
+  const [gpuType, setGpuType] = useState<string | null>(initial.gpu);
   // The GPU list does not say which kinds its listings' hosts run: both are offered, and a host
   // that runs only one refuses the other with its message (shown under the button).
-  const [kind, setKind] = useState<InstanceKind>('vm');
-  const [storageText, setStorageText] = useState(String(DEPLOY_STORAGE_GB.initial));
+  const [kind, setKind] = useState<InstanceKind>(initial.kind ?? 'vm');
+  const [storageText, setStorageText] = useState(
+    initial.storage ?? String(DEPLOY_STORAGE_GB.initial),
+  );
+  const asksChoices = choicesInAddress(search).asked;
+  useEffect(() => {
+    if (asksChoices) navigate('/deploy', { replace: true });
+  }, [asksChoices, navigate]);
   const [result, setResult] = useState<DeployResultView | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const create = useCreateDeployment();
@@ -106,9 +135,19 @@ export function DeployView() {
   const ready = Boolean(template && gpu);
   const deploying = create.isPending;
   const promise = gpus ? promiseHolds(gpus, gpu) : false;
+  // The first hour against the balance and spend caps (issue 42): a deploy is pay-as-you-go,
+  // admitted when the balance holds one hour of its GPU and storage.
+  const guard = useLaunchGuard(
+    gpu ? firstHourCharge(dollarsToMicros(gpu.hourly_rate), storage) : null,
+  );
+  const refused = guard.refusal !== null;
+  const returnParams = new URLSearchParams({ kind, storage: String(storage) });
+  if (template) returnParams.set('template', template);
+  if (gpu) returnParams.set('gpu', gpu.gpu_type);
+  const returnTo = `/deploy?${returnParams}`;
 
   async function deploy() {
-    if (deploying) return;
+    if (deploying || refused) return;
     if (!template || !gpu) {
       toast({
         title: 'Missing Selection',
@@ -257,16 +296,19 @@ export function DeployView() {
                 <dt>Estimated cost</dt>
                 <dd data-testid="cost-total">{usd(deployHourlyCost(rate, storage), 3)}/hour</dd>
               </div>
+              <BalanceRow limits={guard.limits} />
             </dl>
             <p className="text-xs text-muted-foreground">
               Pay as you go from your credits, by the minute: the GPU from the moment it is ready
               (never while it downloads or boots), storage until you terminate it.
             </p>
             <LaunchNotice />
+            <LaunchRefusalNote id="deploy-guard" refusal={guard.refusal} returnTo={returnTo} />
             <Button
               size="lg"
               onClick={deploy}
-              disabled={deploying}
+              disabled={deploying || refused}
+              aria-describedby={refused ? 'deploy-guard' : undefined}
               aria-disabled={!ready || deploying}
               // Until a template and a GPU are chosen the button says it is unavailable but still
               // answers a press with 'Missing Selection' (e2e/instant-deploy.spec.ts).

@@ -1,6 +1,7 @@
 import type { CreateRentalBody, RentalView } from '../../../../shared/contracts/rentals';
 import { idempotentPost } from '../../../lib/api-client';
 import {
+  CHARGE_LIMITS_KEY,
   CURRENT_USER_KEY,
   LISTINGS_KEY,
   MARKETPLACE_STATS_KEY,
@@ -21,5 +22,6 @@ export function useCreateRental() {
     MARKETPLACE_STATS_KEY,
     CURRENT_USER_KEY,
     USER_RENTALS_KEY,
+    CHARGE_LIMITS_KEY,
   ]);
 }

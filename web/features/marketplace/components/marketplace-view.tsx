@@ -6,6 +6,7 @@ import {
   useMemo,
   useState,
 } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { InstanceKind } from '../../../../shared/instance-kinds';
 import type { Currency } from '../../../../shared/rules/currency';
@@ -14,6 +15,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { TooltipProvider } from '../../../components/ui/tooltip';
 import { useListings } from '../api/get-listings';
+import { rentInAddress, withoutRent } from '../rent-link';
 import { CostCalculator } from './cost-calculator';
 import { FiltersBar } from './filters-bar';
 import { ListingCard, ListingCardSkeleton } from './listing-card';
@@ -55,6 +57,47 @@ function useRevealedCount(total: number): number {
   return revealed;
 }
 
+type ListingsQueryResult = ReturnType<typeof useListings>;
+
+/**
+ * Back from Add Credits (?rent=ID&hours=N): the rent dialog opens again on that listing with
+ * those hours, once its page of listings is loaded (the next pages are asked for until it is
+ * found or there are none); then the address loses the parameters.
+ */
+function useRentFromAddress(
+  query: ListingsQueryResult,
+  pages: { listings: GpuListingView[] }[] | undefined,
+  open: (renting: { listing: GpuListingView; hours: number }) => void,
+) {
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const asked = rentInAddress(search);
+  const listingId = asked?.listingId ?? null;
+  const hours = asked?.hours ?? 24;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    if (listingId === null || !pages) return;
+    const found = pages.flatMap((p) => p.listings).find((l) => l.id === listingId);
+    if (!found && hasNextPage) {
+      if (!isFetchingNextPage) void fetchNextPage();
+      return;
+    }
+    if (found) open({ listing: found, hours });
+    navigate(withoutRent(location, search), { replace: true });
+  }, [
+    listingId,
+    hours,
+    pages,
+    hasNextPage,
+    isFetchingNextPage,
+    fetchNextPage,
+    open,
+    navigate,
+    location,
+    search,
+  ]);
+}
+
 export function MarketplaceView({ currency }: { currency: Currency }) {
   const [search, setSearch] = useState('');
   const [appliedSearch, setAppliedSearch] = useState('');
@@ -89,6 +132,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
   );
   const selected =
     listings.find((l) => l.id === selectedId && isRentable(l)) ?? listings.find(isRentable) ?? null;
+  useRentFromAddress(query, loaded?.pages, setRenting);
 
   return (
     <TooltipProvider>

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
+import { bookedCharge } from '../../../../shared/rules/balance-guard';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { dollarsToMicros } from '../../../../shared/rules/money';
 import { isValidRentalHours, quoteRental } from '../../../../shared/rules/pricing';
@@ -10,8 +12,10 @@ import { Input } from '../../../components/ui/input';
 import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey } from '../../../lib/api-client';
 import { rentalCardHref } from '../../../lib/instance-links';
+import { BalanceRow, LaunchRefusalNote, useLaunchGuard } from '../../../lib/launch-guard';
 import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateRental } from '../api/create-rental';
+import { rentReturnPath } from '../rent-link';
 
 interface RentDialogProps {
   listing: GpuListingView | null;
@@ -39,10 +43,20 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
 
   const valid = isValidRentalHours(hours);
   // The server's own quote rule, in integer micro-dollars: what is shown is what is sent.
-  const quote = quoteRental(listing ? dollarsToMicros(listing.hourlyRate) : 0n, hours);
+  const rateMicros = listing ? dollarsToMicros(listing.hourlyRate) : 0n;
+  const quote = quoteRental(rateMicros, hours);
+  // The total against the balance and spend caps (issue 42): refused here, with the reason,
+  // before the server would answer 402.
+  const guard = useLaunchGuard(
+    listing && valid ? bookedCharge(rateMicros, hours) : null,
+    listing !== null,
+  );
+  const refused = guard.refusal !== null;
+  const [location] = useLocation();
+  const search = useSearch();
 
   async function confirm() {
-    if (!listing || !valid || sending.current) return;
+    if (!listing || !valid || refused || sending.current) return;
     sending.current = true;
     try {
       const rented = await rent.mutateAsync({
@@ -84,7 +98,11 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
       }
       onCancel={onClose}
       footer={
-        <Button onClick={confirm} disabled={!valid || rent.isPending}>
+        <Button
+          onClick={confirm}
+          disabled={!valid || refused || rent.isPending}
+          aria-describedby={refused ? 'rent-refusal' : undefined}
+        >
           {rent.isPending ? 'Renting...' : 'Confirm Rental'}
         </Button>
       }
@@ -122,7 +140,15 @@ export function RentDialog({ listing, initialHours = 24, onClose }: RentDialogPr
           <dt>Total</dt>
           <dd data-testid="rent-total">{formatMoney(quote.grandTotal)}</dd>
         </div>
+        <BalanceRow limits={guard.limits} />
       </dl>
+      {listing ? (
+        <LaunchRefusalNote
+          id="rent-refusal"
+          refusal={guard.refusal}
+          returnTo={rentReturnPath(location, search, listing.id, hours)}
+        />
+      ) : null}
       <p className="text-sm text-muted-foreground">
         Provisioning takes 2-3 minutes and billing starts immediately. Your hours count from the
         moment the instance is ready, so the setup is never charged, and a rental that is never

@@ -13,10 +13,12 @@ interface CreditPurchaseProps {
   credits: string;
   timeZone: string;
   language: string;
+  /** After a purchase that added credits: back to the launch screen that sent the renter. */
+  onPaid?: () => void;
 }
 
 /** Add Credits: balance, packages, custom amount, summary, method. */
-export function CreditPurchase({ credits, timeZone, language }: CreditPurchaseProps) {
+export function CreditPurchase({ credits, timeZone, language, onPaid }: CreditPurchaseProps) {
   const [selection, setSelection] = useState<Selection>({
     kind: 'package',
     id: DEFAULT_PACKAGE_ID,
@@ -59,7 +61,7 @@ export function CreditPurchase({ credits, timeZone, language }: CreditPurchasePr
           <PaymentSummary quote={quote} />
         </div>
         <div className="order-4 lg:order-none">
-          <PaymentMethods quote={quote} />
+          <PaymentMethods quote={quote} onPaid={onPaid} />
         </div>
       </div>
     </div>

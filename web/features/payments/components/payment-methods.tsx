@@ -16,7 +16,14 @@ export const CARD_NOT_CONFIGURED_NO_PAYPAL =
  * Card or wallet; the card method always says it is not configured.
  * The wallet method is PayPal's buttons, or the built-in sandbox when the server runs it.
  */
-export function PaymentMethods({ quote }: { quote: Quote | null }) {
+export function PaymentMethods({
+  quote,
+  onPaid,
+}: {
+  quote: Quote | null;
+  /** After a purchase that added credits (Add Credits from a launch screen goes back to it). */
+  onPaid?: () => void;
+}) {
   const setup = usePaypalSetup();
   const sandbox = setup.data?.sandbox === true;
   const realPaypal = setup.data?.success === true && !sandbox;
@@ -47,7 +54,11 @@ export function PaymentMethods({ quote }: { quote: Quote | null }) {
                 <Wallet className="h-4 w-4" aria-hidden /> PayPal
               </span>
             ),
-            content: sandbox ? <SandboxCheckout quote={quote} /> : <PaypalCheckout quote={quote} />,
+            content: sandbox ? (
+              <SandboxCheckout quote={quote} onPaid={onPaid} />
+            ) : (
+              <PaypalCheckout quote={quote} onPaid={onPaid} />
+            ),
           },
         ]}
       />

@@ -15,7 +15,7 @@ import type { Quote } from '../selection';
  * once and read the current choice when clicked; approval captures on our server, which
  * credits the wallet.
  */
-export function PaypalCheckout({ quote }: { quote: Quote | null }) {
+export function PaypalCheckout({ quote, onPaid }: { quote: Quote | null; onPaid?: () => void }) {
   const setup = usePaypalSetup();
   const capture = useCapturePaypalOrder();
   const container = useRef<HTMLDivElement>(null);
@@ -26,6 +26,8 @@ export function PaypalCheckout({ quote }: { quote: Quote | null }) {
   const [processing, setProcessing] = useState(false);
   quoteRef.current = quote;
   captureRef.current = capture.mutateAsync;
+  const onPaidRef = useRef(onPaid);
+  onPaidRef.current = onPaid;
 
   useEffect(() => {
     if (setup.error)
@@ -60,11 +62,13 @@ export function PaypalCheckout({ quote }: { quote: Quote | null }) {
           },
           onApprove: async ({ orderID }) => {
             setProcessing(true);
+            let paid = false;
             try {
-              await captureApprovedOrder(captureRef.current, orderID);
+              paid = await captureApprovedOrder(captureRef.current, orderID);
             } finally {
               setProcessing(false);
             }
+            if (paid) onPaidRef.current?.();
           },
           onCancel: paymentCancelled,
           onError: () => {

@@ -26,7 +26,7 @@ export const SANDBOX_TEXT = {
  * creates the order at the sandbox's Orders v2 stand-in, this dialog is the buyer's approval
  * (PayPal's window for real), and the capture credits the wallet through the ledger.
  */
-export function SandboxCheckout({ quote }: { quote: Quote | null }) {
+export function SandboxCheckout({ quote, onPaid }: { quote: Quote | null; onPaid?: () => void }) {
   const capture = useCapturePaypalOrder();
   const [pending, setPending] = useState<{ orderId: string; quote: Quote } | null>(null);
   const [busy, setBusy] = useState<'creating' | 'approving' | null>(null);
@@ -55,12 +55,14 @@ export function SandboxCheckout({ quote }: { quote: Quote | null }) {
       paymentFailure('Payment Error', serverMessage(error, PAYPAL_TEXT.paymentError));
       return;
     }
+    let paid = false;
     try {
-      await captureApprovedOrder(capture.mutateAsync, pending.orderId);
+      paid = await captureApprovedOrder(capture.mutateAsync, pending.orderId);
     } finally {
       setBusy(null);
       setPending(null);
     }
+    if (paid) onPaid?.();
   }
 
   function cancel() {

@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import { CURRENT_USER_KEY } from '../../../lib/query-keys';
+import { CHARGE_LIMITS_KEY, CURRENT_USER_KEY } from '../../../lib/query-keys';
 import { VM_BILLING_KEY, VM_GPUS_KEY, VM_INSTANCES_KEY, VM_TEMPLATES_KEY } from './keys';
 
 /**
@@ -7,7 +7,7 @@ import { VM_BILLING_KEY, VM_GPUS_KEY, VM_INSTANCES_KEY, VM_TEMPLATES_KEY } from 
  * draws on; after a create or a terminate the GPU list too.
  */
 export function vmActionKeys(action: 'create' | 'start' | 'stop' | 'terminate'): QueryKey[] {
-  const keys: QueryKey[] = [VM_INSTANCES_KEY, VM_BILLING_KEY, CURRENT_USER_KEY];
+  const keys: QueryKey[] = [VM_INSTANCES_KEY, VM_BILLING_KEY, CURRENT_USER_KEY, CHARGE_LIMITS_KEY];
   if (action === 'create' || action === 'terminate') keys.push(VM_GPUS_KEY, VM_TEMPLATES_KEY);
   return keys;
 }

@@ -6,6 +6,7 @@ import type {
   VmTemplateOption,
 } from '../../../../shared/contracts/kvm';
 import type { InstanceKind } from '../../../../shared/instance-kinds';
+import { chargeDollars, firstHourCharge } from '../../../../shared/rules/balance-guard';
 import { formatMoney } from '../../../../shared/rules/currency';
 import {
   type GpuShareShown,
@@ -13,6 +14,7 @@ import {
   shareLabel,
 } from '../../../../shared/rules/gpu-share';
 import { IDLE_STOP_CHOICES } from '../../../../shared/rules/idle-stop';
+import { dollarsToMicros } from '../../../../shared/rules/money';
 import {
   DEFAULT_VM_GPU,
   DEFAULT_VM_TEMPLATE,
@@ -27,8 +29,10 @@ import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { keepIdempotencyKey, newIdempotencyKey, serverFieldErrors } from '../../../lib/api-client';
 import { chosenKind, offeredKinds } from '../../../lib/instance-kinds';
 import { vmCardHref } from '../../../lib/instance-links';
+import { BalanceRow, LaunchRefusalNote, useLaunchGuard } from '../../../lib/launch-guard';
 import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateVm } from '../api/create-vm';
+import { type CreateVmDraft, draftPath } from '../create-draft';
 import { DEADLINE_CHOICES, deadlineFrom } from '../deadline-choices';
 import { checkImage } from '../kind-contract';
 import { KindFields } from './kind-fields';
@@ -95,11 +99,14 @@ function runsOnText(l: VmListingChoice | undefined): string | undefined {
 export function CreateVmForm({
   gpus,
   templates,
+  draft = {},
   onCreated,
   onCancel,
 }: {
   gpus: GpuOffering[];
   templates: VmTemplateOption[];
+  /** The choices it opens with (back from Add Credits). */
+  draft?: Partial<CreateVmDraft>;
   onCreated: () => void;
   onCancel: () => void;
 }) {
@@ -109,23 +116,26 @@ export function CreateVmForm({
     : (offered[0]?.gpu_type ?? '');
   // The GPU types may arrive after the form opens: until one is picked (and while the pick is
   // still offered), the default follows the list as it stands.
-  const [picked, setGpuType] = useState('');
+  const [picked, setGpuType] = useState(draft.gpu ?? '');
   const gpuType = offered.some((g) => g.gpu_type === picked) ? picked : initialGpu;
   // "" is the cheapest rentable listing of the type (what the server picks without an id).
-  const [listingId, setListingId] = useState('');
+  const [listingId, setListingId] = useState(draft.listing ?? '');
   const choices = offered.find((g) => g.gpu_type === gpuType)?.listings ?? [];
   const chosen =
     listingId === '' ? choices[0] : choices.find((l) => String(l.listing_id) === listingId);
   const share = shareOf(chosen);
   // Kind (docs/decisions/025): the renter's pick while the chosen host runs it, else a VM.
-  const [pickedKind, setKind] = useState<InstanceKind>('vm');
+  const [pickedKind, setKind] = useState<InstanceKind>(draft.kind ?? 'vm');
   const kinds = offeredKinds(chosen?.kinds);
   const kind = chosenKind(pickedKind, kinds);
-  const [image, setImage] = useState('');
+  const [image, setImage] = useState(draft.image ?? '');
   // CPU and RAM the renter has not typed follow the chosen listing's share: the defaults,
   // fitted to it (what the server gives for a field left out), so the form never opens asking
   // for more than the host gives.
-  const [typed, setTyped] = useState<Partial<Record<NumberField, true>>>({});
+  const [typed, setTyped] = useState<Partial<Record<NumberField, true>>>(() => ({
+    ...(draft.cpu !== undefined ? { cpu_cores: true as const } : {}),
+    ...(draft.ram !== undefined ? { ram_gb: true as const } : {}),
+  }));
   const fitted = (key: NumberField): number | null => {
     if (!share || key === 'disk_gb' || typed[key]) return null;
     const cap = key === 'cpu_cores' ? share.vcpus : Math.floor(share.memoryGb);
@@ -138,11 +148,13 @@ export function CreateVmForm({
     return key === 'ram_gb' && value === 0 && share ? String(share.memoryGb) : String(value);
   };
   const [numbers, setNumbers] = useState<Record<NumberField, string>>({
-    cpu_cores: String(VM_LIMITS.cpu_cores.default),
-    ram_gb: String(VM_LIMITS.ram_gb.default),
-    disk_gb: String(VM_LIMITS.disk_gb.default),
+    cpu_cores: draft.cpu ?? String(VM_LIMITS.cpu_cores.default),
+    ram_gb: draft.ram ?? String(VM_LIMITS.ram_gb.default),
+    disk_gb: draft.disk ?? String(VM_LIMITS.disk_gb.default),
   });
-  const [pickedTemplate, setTemplate] = useState<VmTemplate>(DEFAULT_VM_TEMPLATE);
+  const [pickedTemplate, setTemplate] = useState<VmTemplate>(
+    (draft.template as VmTemplate | undefined) ?? DEFAULT_VM_TEMPLATE,
+  );
   // A container runs Linux images only: Windows 11 is shown disabled, with the reason.
   const shownTemplates = templates.map((t) =>
     kind === 'container' && t.id === 'windows11'
@@ -153,18 +165,43 @@ export function CreateVmForm({
     ? pickedTemplate
     : DEFAULT_VM_TEMPLATE;
   // Deadlines (issue 23, part 5): "" is none; a choice becomes a time when the form is sent.
-  const [stopAfter, setStopAfter] = useState('');
-  const [terminateAfter, setTerminateAfter] = useState('');
+  const [stopAfter, setStopAfter] = useState(draft.stop ?? '');
+  const [terminateAfter, setTerminateAfter] = useState(draft.terminate ?? '');
   // Idle stop (docs/decisions/019): "" takes the account default (Settings → Billing).
-  const [idleStop, setIdleStop] = useState('');
+  const [idleStop, setIdleStop] = useState(draft.idle ?? '');
   // One key per opened form; a new one after a refusal the server keeps (docs/decisions/009).
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const create = useCreateVm();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const unavailable = shownTemplates.filter((t) => !t.available && t.reason);
+  // The first hour against the balance and spend caps (issue 42): a pay-as-you-go instance is
+  // admitted when the balance holds one hour of its compute and its disk.
+  const diskGb = Number(numbers.disk_gb);
+  const firstHour = chosen
+    ? firstHourCharge(
+        dollarsToMicros(chosen.hourly_rate),
+        Number.isInteger(diskGb) && diskGb > 0 ? diskGb : VM_LIMITS.disk_gb.default,
+      )
+    : null;
+  const guard = useLaunchGuard(firstHour);
+  const refused = guard.refusal !== null;
+  const returnTo = draftPath({
+    gpu: gpuType,
+    listing: listingId,
+    kind,
+    image,
+    template,
+    ...(typed.cpu_cores ? { cpu: numbers.cpu_cores } : {}),
+    ...(typed.ram_gb ? { ram: numbers.ram_gb } : {}),
+    disk: numbers.disk_gb,
+    stop: stopAfter,
+    terminate: terminateAfter,
+    idle: idleStop,
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (refused) return;
     const found: Record<string, string> = {};
     for (const { key } of NUMBER_FIELDS) {
       if (fitted(key) !== null) continue; // the share's own figure
@@ -372,8 +409,22 @@ export function CreateVmForm({
             </Select>
           </Field>
         </div>
+        <dl className="grid max-w-md gap-1.5 rounded-lg bg-muted p-4 text-sm">
+          <div className="flex justify-between gap-2">
+            <dt className="text-muted-foreground">First hour (held to start)</dt>
+            <dd data-testid="vm-first-hour">
+              {firstHour ? formatMoney(chargeDollars(firstHour.balanceMicros)) : '…'}
+            </dd>
+          </div>
+          <BalanceRow limits={guard.limits} />
+        </dl>
+        <LaunchRefusalNote id="vm-create-refusal" refusal={guard.refusal} returnTo={returnTo} />
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={create.isPending || offered.length === 0}>
+          <Button
+            type="submit"
+            disabled={create.isPending || offered.length === 0 || refused}
+            aria-describedby={refused ? 'vm-create-refusal' : undefined}
+          >
             {create.isPending ? 'Creating...' : 'Create Instance'}
           </Button>
           <Button type="button" variant="outline" onClick={onCancel}>

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus, RefreshCw, Server } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import type { VmTemplateOption } from '../../../../shared/contracts/kvm';
 import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
 import { Button } from '../../../components/ui/button';
@@ -13,6 +14,7 @@ import { useVmGpus } from '../api/get-vm-gpus';
 import { useVmInstances } from '../api/get-vm-instances';
 import { useVmTemplates } from '../api/get-vm-templates';
 import { VM_BILLING_KEY, VM_GPUS_KEY, VM_INSTANCES_KEY, VM_TEMPLATES_KEY } from '../api/keys';
+import { draftInAddress } from '../create-draft';
 import { BillingCard } from './billing-card';
 import { CreateVmForm } from './create-vm-form';
 import { VmCard } from './vm-card';
@@ -38,7 +40,16 @@ export function AuthenticationRequired() {
  * card, the collapsible create form and the instance cards. The list is polled every 30 s.
  */
 export function VmDashboardView() {
-  const [creating, setCreating] = useState(false);
+  // Back from Add Credits (?create=…): the form opens again with the renter's choices, and
+  // the address loses them.
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const [draft] = useState(() => draftInAddress(search));
+  const [creating, setCreating] = useState(draft !== null);
+  const asksDraft = draftInAddress(search) !== null;
+  useEffect(() => {
+    if (asksDraft) navigate(location, { replace: true });
+  }, [asksDraft, location, navigate]);
   const queryClient = useQueryClient();
   const instances = useVmInstances(true);
   const gpus = useVmGpus(true);
@@ -77,6 +88,7 @@ export function VmDashboardView() {
 
       {creating ? (
         <CreateVmForm
+          draft={draft ?? undefined}
           gpus={gpus.data ?? []}
           templates={templates.data ?? UBUNTU_ONLY}
           onCreated={() => setCreating(false)}
