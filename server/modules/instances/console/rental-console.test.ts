@@ -84,6 +84,7 @@ describe.skipIf(!dropbearUsable())('web console of a booked rental', () => {
     expect(answer.accepted).toBe(true);
     return {
       renter,
+      owner,
       id,
       sshd,
       path: `/api/kvm/instances/${id}/console`,
@@ -110,6 +111,13 @@ describe.skipIf(!dropbearUsable())('web console of a booked rental', () => {
     const rental = await runningRental();
     const listed = (await rentalsOf(rental.renter)).find((r) => r.id === rental.id);
     expect(listed?.webConsole).toBe(`/vm-dashboard/console/${rental.id}`);
+    // The provider's list of its instances names no console: it is the renter's alone.
+    const provided = await t.request({
+      method: 'GET',
+      url: `/api/rentals/provider/${rental.owner.providerId}`,
+      cookie: rental.owner.cookie,
+    });
+    expect(provided.json().find((r: { id: number }) => r.id === rental.id)?.webConsole).toBeNull();
 
     const status = await t.request({
       method: 'GET',

@@ -124,6 +124,8 @@ export function presentProviderInstance(row: InstanceRow, earned: InstanceEarnin
   const total = earned.computeMicros + earned.outageCreditMicros;
   return {
     ...presentRental(row),
+    // The console is its renter's alone (docs/rules.md, "Access"): no link on a provider's list.
+    webConsole: null,
     providerEarnings: microsToDollars(total),
     earnings: {
       compute: microsToDollars(earned.computeMicros),
