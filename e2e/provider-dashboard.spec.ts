@@ -391,6 +391,7 @@ function fixtureRental(id: number, over: Partial<RentalView>): RentalView {
     sshPort: null,
     sshUsername: 'ubuntu',
     sshHostKeyFingerprint: null,
+    webConsole: null,
     usedCost: null,
     refund: null,
     providerEarnings: null,

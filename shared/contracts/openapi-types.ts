@@ -1910,6 +1910,7 @@ export interface operations {
                             sshPort: number | null;
                             sshUsername: string;
                             sshHostKeyFingerprint: string | null;
+                            webConsole: string | null;
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
@@ -2035,6 +2036,7 @@ export interface operations {
                             sshPort: number | null;
                             sshUsername: string;
                             sshHostKeyFingerprint: string | null;
+                            webConsole: string | null;
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;
@@ -2167,6 +2169,7 @@ export interface operations {
                             sshPort: number | null;
                             sshUsername: string;
                             sshHostKeyFingerprint: string | null;
+                            webConsole: string | null;
                             usedCost: string | null;
                             refund: string | null;
                             providerEarnings: string | null;

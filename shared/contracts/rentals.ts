@@ -56,6 +56,11 @@ export const rentalView = z.object({
   sshUsername: z.string(),
   /** The guest's SSH host key fingerprint (`SHA256:…`), once its host reported the key. */
   sshHostKeyFingerprint: z.string().nullable(),
+  /**
+   * The web console's page (the VM dashboard's own console), while it runs with its SSH
+   * address and a console key; null otherwise (a rental made before rentals had one).
+   */
+  webConsole: z.string().nullable(),
   usedCost: z.string().nullable(),
   refund: z.string().nullable(),
   /**

@@ -6,6 +6,7 @@ import {
   listingGpusMissing,
   notFound,
 } from '../../../lib/errors';
+import { generateSshKeyPair } from '../../../lib/ssh-keypair';
 import { kindBlocker } from '../../hosts/kind-readiness';
 import { listingShare } from '../../listings/gpu-share';
 import { listingsService } from '../../listings/service';
@@ -95,6 +96,9 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
         unit.pool,
       );
       const setup = spec.setup ?? {};
+      // Every instance has the web console, of every plan (docs/architecture.md, "Web
+      // console"): a template brings its key pair, anything else (a rental) gets one here.
+      const platformKey = setup.platformKey ?? generateSshKeyPair('rentgpu-web-console');
       const inserted = await instancesRepo.insert(tx, {
         userId: spec.userId,
         gpuListingId: unit.id,
@@ -108,8 +112,8 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
         template: setup.template ?? null,
         ...shape,
         userData: setup.userData ?? null,
-        platformSshPublicKey: setup.platformKey?.publicKey ?? null,
-        platformSshPrivateKey: setup.platformKey?.privateKey ?? null,
+        platformSshPublicKey: platformKey.publicKey,
+        platformSshPrivateKey: platformKey.privateKey,
         billingPlan: plan.name,
         status: 'provisioning',
         stateChangedAt: now,

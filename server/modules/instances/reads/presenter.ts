@@ -24,6 +24,19 @@ export function rentalStatus(instance: Instance): RentalStatus {
   return instance.readyAt ? 'completed' : 'cancelled';
 }
 
+/** The web console's page of an instance, of either plan (web/app/routes/vm-console.tsx). */
+export const webConsolePath = (id: number) => `/vm-dashboard/console/${id}`;
+
+/**
+ * Whether the web console can be offered now: running, its SSH address reported and a
+ * console key of the platform's on it (every instance opened since rentals had one).
+ */
+const hasWebConsole = (instance: Instance) =>
+  instance.status === 'running' &&
+  instance.sshHost !== null &&
+  instance.sshPort !== null &&
+  instance.platformSshPublicKey !== null;
+
 export function presentRental({ instance, listing, provider }: InstanceRow): RentalView {
   const money = (v: bigint | null) => (v === null ? null : microsToDollars(v));
   const status = rentalStatus(instance);
@@ -49,6 +62,7 @@ export function presentRental({ instance, listing, provider }: InstanceRow): Ren
     sshPort: instance.sshPort,
     sshUsername: instance.sshUsername,
     sshHostKeyFingerprint: instance.sshHostKeyFingerprint,
+    webConsole: hasWebConsole(instance) ? webConsolePath(instance.id) : null,
     usedCost: money(instance.usedCostMicros),
     refund: money(instance.refundMicros),
     providerEarnings:
@@ -110,6 +124,8 @@ export function presentProviderInstance(row: InstanceRow, earned: InstanceEarnin
   const total = earned.computeMicros + earned.outageCreditMicros;
   return {
     ...presentRental(row),
+    // The console is its renter's alone (docs/rules.md, "Access"): no link on a provider's list.
+    webConsole: null,
     providerEarnings: microsToDollars(total),
     earnings: {
       compute: microsToDollars(earned.computeMicros),

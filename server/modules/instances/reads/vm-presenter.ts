@@ -10,7 +10,7 @@ import { hostPresence } from '../host-side/host-presence';
 import type { InstanceRow } from '../repo';
 import { deadlinesIn } from './deadlines-presenter';
 import { idleIn } from './idle-presenter';
-import { vmStatus } from './presenter';
+import { vmStatus, webConsolePath } from './presenter';
 import { provisioningStepOf } from './progress';
 
 /** A host's last GPU readings (its heartbeat's nvidia-smi inventory) and when they came. */
@@ -73,9 +73,6 @@ export function simulatedUsage(instanceId: number, now: Date): GpuUtilization {
 
 /** The in-process demo host's id (server/modules/hosts/demo-host.ts, DEMO_HOST_ID). */
 const onDemoHost = (hostId: string | null) => hostId === 'demo';
-
-/** The console page the web console engineer serves for an instance. */
-export const webConsolePath = (id: number) => `/vm-dashboard/console/${id}`;
 
 /**
  * A metered instance in the VM dashboard's words (shared/contracts/kvm.ts, `VmInstanceView`).

@@ -118,10 +118,21 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
     term.open(container);
     fit.fit();
     terminalRef.current = { term, fit };
-    const observer = new ResizeObserver(() => fit.fit());
+    // The terminal follows the window's width both ways: its box is as wide as the page
+    // allows (never its content's width: min-w-0 down the flex chain), and each change of the
+    // box or the window fits the columns to it once per frame (the server's pty follows).
+    let frame = 0;
+    const refit = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => fit.fit());
+    };
+    const observer = new ResizeObserver(refit);
     observer.observe(container);
+    window.addEventListener('resize', refit);
     return () => {
+      cancelAnimationFrame(frame);
       observer.disconnect();
+      window.removeEventListener('resize', refit);
       term.dispose();
       terminalRef.current = null;
     };
@@ -220,15 +231,20 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
   }, [instanceId, attempt]);
 
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-3">
+    <div className="flex min-h-0 min-w-0 flex-1 flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div role="status" aria-live="polite" data-testid="console-state">
+        <div role="status" aria-live="polite" data-testid="console-state" className="min-w-0">
           {connection.kind === 'connecting' ? (
             <Badge tone="warning">Connecting…</Badge>
           ) : connection.kind === 'connected' ? (
             <Badge tone="success">Connected</Badge>
           ) : (
-            <Badge tone="danger" className="whitespace-normal">
+            // A reason is a sentence or two: it wraps inside the window (a badge does not wrap
+            // by itself — `!` outranks its nowrap), rounded as a box rather than a pill.
+            <Badge
+              tone="danger"
+              className="inline-block max-w-full shrink rounded-lg whitespace-normal! [overflow-wrap:anywhere]"
+            >
               Disconnected: {connection.reason}
             </Badge>
           )}
@@ -244,10 +260,10 @@ export function ConsoleTerminal({ instanceId, mode, themeName }: ConsoleTerminal
         </Button>
       </div>
       <div
-        className="min-h-0 flex-1 overflow-hidden rounded-xl border border-border bg-card p-2"
+        className="min-h-0 min-w-0 flex-1 overflow-hidden rounded-xl border border-border bg-card p-2"
         data-testid="console-terminal"
       >
-        <div ref={containerRef} className="h-full w-full" />
+        <div ref={containerRef} className="h-full w-full min-w-0 overflow-hidden" />
       </div>
     </div>
   );

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { useFormatDate } from '../../../lib/date-format';
 import { rentalCardId } from '../../../lib/instance-links';
+import { WebConsoleLink } from '../../../lib/web-console-link';
 import { useStopRental } from '../api/stop-rental';
 import { runtimeMs } from '../rental-math';
 
@@ -128,14 +129,13 @@ export function ActiveRentalCard({ rental, now }: { rental: RentalView; now: num
           <dd>{formatDate(rental.endsAt, { withTime: true })}</dd>
         </div>
       </dl>
-      <Button
-        variant="danger"
-        size="sm"
-        className="justify-self-start"
-        onClick={() => setConfirming(true)}
-      >
-        <Square className="h-4 w-4" aria-hidden /> Stop
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        {/* The same console as a VM's (the server names its page while it can open). */}
+        {rental.webConsole ? <WebConsoleLink href={rental.webConsole} /> : null}
+        <Button variant="danger" size="sm" onClick={() => setConfirming(true)}>
+          <Square className="h-4 w-4" aria-hidden /> Stop
+        </Button>
+      </div>
       <ConfirmDialog
         item={confirming ? rental : null}
         onClose={() => setConfirming(false)}

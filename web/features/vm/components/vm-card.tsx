@@ -1,11 +1,11 @@
-import { ExternalLink, Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
+import { Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
 import { type ComponentProps, useState } from 'react';
 import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
 import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
 import { Badge } from '../../../components/ui/badge';
-import { Button, buttonClasses } from '../../../components/ui/button';
+import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -13,6 +13,7 @@ import { toast, toastFailure } from '../../../components/ui/toast-store';
 import { useFormatDate } from '../../../lib/date-format';
 import { KIND_LABELS } from '../../../lib/instance-kinds';
 import { vmCardId } from '../../../lib/instance-links';
+import { WebConsoleLink } from '../../../lib/web-console-link';
 import { useStartVm } from '../api/start-vm';
 import { useStopVm } from '../api/stop-vm';
 import { useTerminateVm } from '../api/terminate-vm';
@@ -234,15 +235,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
               )}
             </div>
           ) : null}
-          <a
-            href={connection.web_console}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={buttonClasses('outline', 'sm', 'w-fit')}
-          >
-            <ExternalLink className="h-4 w-4" aria-hidden />
-            Open Web Console
-          </a>
+          <WebConsoleLink href={connection.web_console} />
           <section className="grid grid-cols-[minmax(0,1fr)] gap-2" aria-label="GPU usage">
             <GpuUsage usage={usage} />
           </section>
