@@ -90,7 +90,8 @@ export function countdown(at: string | Date, now: number): string {
  */
 export function deadlineOvertaken(kind: DeadlineKind, state: InstanceState): string | null {
   if (kind === 'stop' && state === 'stopping') return 'Stopping now: the stop time is not needed';
-  if (kind === 'stop' && state === 'stopped') return 'Stopped: if started again, it stops at';
+  if (kind === 'stop' && state === 'stopped')
+    return 'Stopped: the stop time applies if it is started again';
   if (kind === 'terminate' && state === 'terminating') return 'Terminating now';
   return null;
 }

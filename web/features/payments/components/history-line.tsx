@@ -108,8 +108,13 @@ function Minutes({
       className="mt-2 max-h-64 overflow-y-auto rounded-md border border-border sm:ml-23"
     >
       {minutes.data.map((minute) => (
-        <li key={minute.id} className="flex gap-3 px-3 py-1.5 text-xs" data-testid="history-minute">
-          <span className="shrink-0 tabular-nums text-muted-foreground">
+        <li
+          key={minute.id}
+          // On a phone the time sits above its description and amount; a row from sm up.
+          className="flex flex-wrap gap-x-3 px-3 py-1.5 text-xs sm:flex-nowrap"
+          data-testid="history-minute"
+        >
+          <span className="w-full shrink-0 tabular-nums text-muted-foreground sm:w-auto">
             {formatDate(minute.createdAt, { timeZone, language, withTime: true })}
           </span>
           <span className="min-w-0 flex-1 break-words">{minute.description}</span>
