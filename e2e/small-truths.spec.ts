@@ -52,6 +52,13 @@ test('on a phone the Rental History is a list of cards: status, charged, refunde
     })
     .toBe('ready');
   expect((await page.request.patch(`/api/rentals/${rental.id}/stop`)).ok()).toBeTruthy();
+  // The settlement's line in the credit history says why in words, too.
+  const refunds = (await (await page.request.get('/api/payments/history?type=refunds')).json()) as {
+    entries: { description: string }[];
+  };
+  expect(refunds.entries.map((e) => e.description)).toContainEqual(
+    expect.stringMatching(new RegExp(`^Rental ${rental.id}: \\d+ s used \\(stopped by you\\)$`)),
+  );
 
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });

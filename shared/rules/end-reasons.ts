@@ -13,7 +13,7 @@ export const END_REASON_WORDS: Record<EndReasonCode, string> = {
   host: 'stopped on its host',
   api: 'stopped through the API',
   expiry: 'booked hours ended',
-  provisioning_timeout: 'not ready in time: fully refunded',
+  provisioning_timeout: 'not ready in time',
   insufficient_credits: 'stopped: your credits ran out',
   host_failed: 'its host failed or went dark',
   demo_cleanup: 'demo account closed',
