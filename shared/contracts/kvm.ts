@@ -175,6 +175,11 @@ export const vmInstanceView = z.object({
   created_at: z.string(),
   /** When it last became running; null unless it runs now. */
   started_at: z.string().nullable(),
+  /**
+   * The minutes of compute it has run and been charged for, all its runs together (a stopped
+   * instance's "ran for"); 0 before it was first ready.
+   */
+  ran_minutes: z.number().int(),
   hourly_rate: z.string(),
   /** What it has been charged so far (compute and storage), in dollars. */
   total_cost: z.string(),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { countdown, deadlineProblem, MAX_DEADLINE_MS, parseDuration } from './deadlines';
+import {
+  countdown,
+  deadlineOvertaken,
+  deadlineProblem,
+  MAX_DEADLINE_MS,
+  parseDuration,
+} from './deadlines';
+import { INSTANCE_STATES } from './instance-lifecycle';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms);
@@ -29,5 +36,18 @@ describe('deadlines', () => {
     expect(countdown(at(4 * 60_000 + 9_000), now)).toBe('4m 09s');
     expect(countdown(at(0), now)).toBe('now');
     expect(countdown(at(-1000).toISOString(), now)).toBe('now');
+  });
+
+  it('stop counting once the instance is on its way: a stop once stopping, a terminate once terminating', () => {
+    expect(deadlineOvertaken('stop', 'stopping')).toMatch(/^Stopping now/);
+    expect(deadlineOvertaken('stop', 'stopped')).toMatch(/^Stopped/);
+    expect(deadlineOvertaken('terminate', 'terminating')).toBe('Terminating now');
+    // Still counting: a stop while running or starting, a terminate while stopping or stopped.
+    for (const state of ['provisioning', 'running', 'starting'] as const) {
+      expect(deadlineOvertaken('stop', state)).toBeNull();
+    }
+    for (const state of INSTANCE_STATES.filter((s) => s !== 'terminating')) {
+      expect(deadlineOvertaken('terminate', state)).toBeNull();
+    }
   });
 });

@@ -1,3 +1,5 @@
+import type { InstanceState } from './instance-lifecycle';
+
 /**
  * Deadlines of a metered instance (issue 23, part 5): "stop at" and "terminate at", set on
  * create or later by the web, the public API and the CLI, and carried out by the worker.
@@ -78,4 +80,18 @@ export function countdown(at: string | Date, now: number): string {
   if (d > 0) return `${d}d ${h}h`;
   if (h > 0) return `${h}h ${pad(m)}m`;
   return `${m}m ${pad(s % 60)}s`;
+}
+
+/**
+ * What a deadline's line says while the instance's own state has overtaken it, instead of a
+ * countdown: a "stop at" once it is stopping or stopped (a start before the time brings the
+ * countdown back; the worker clears it at the time), a "terminate at" once it is terminating.
+ * Null while the deadline still counts down.
+ */
+export function deadlineOvertaken(kind: DeadlineKind, state: InstanceState): string | null {
+  if (kind === 'stop' && state === 'stopping') return 'Stopping now: the stop time is not needed';
+  if (kind === 'stop' && state === 'stopped')
+    return 'Stopped: the stop time applies if it is started again';
+  if (kind === 'terminate' && state === 'terminating') return 'Terminating now';
+  return null;
 }

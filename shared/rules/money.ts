@@ -30,3 +30,20 @@ export function preciseDollars(micros: bigint): string {
     .replace(/0{1,4}$/, '');
   return `${negative ? '-' : ''}${whole}.${frac.padEnd(2, '0')}`;
 }
+
+/**
+ * An amount as a history shows it, without its sign: to the cent ("$1,281.50"), and "<$0.01"
+ * for money that moved but is under half a cent (never "$0.00"). The exact figure stays in the
+ * API's `amountMicros` and the CSV export's `amount_exact` column.
+ */
+export function shownCents(micros: bigint): string {
+  const abs = micros < 0n ? -micros : micros;
+  if (abs > 0n && abs < 5_000n) return '<$0.01';
+  const [whole = '0', cents = '00'] = microsToDollars(abs).split('.');
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
+
+/** A signed history amount: "+$25.00", "-$1.28", "-<$0.01". */
+export function shownSignedCents(micros: bigint): string {
+  return `${micros < 0n ? '-' : '+'}${shownCents(micros)}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, startOfMonthIn } from './time';
+import { formatDate, formatDay, startOfMonthIn } from './time';
 
 describe('startOfMonthIn', () => {
   it('is midnight of the 1st in UTC', () => {
@@ -38,5 +38,18 @@ describe('formatDate', () => {
     expect(formatDate('2026-03-31T20:00:00Z', { timeZone: 'UTC', language: 'de' })).toBe(
       '31. März 2026',
     );
+  });
+});
+
+describe('one date format', () => {
+  it('writes a day of the history as formatDate writes a date, in any zone', () => {
+    expect(formatDay('2026-11-22')).toBe('Nov 22, 2026');
+    expect(formatDay('2026-11-22')).toBe(formatDate('2026-11-22T23:59:00Z'));
+    expect(formatDay('2026-01-01', { language: 'en' })).toBe('Jan 1, 2026');
+    expect(formatDate('2026-11-22T14:05:00Z', { withTime: true })).toBe('Nov 22, 2026, 02:05 PM');
+  });
+
+  it('leaves anything that is not a day as it is', () => {
+    expect(formatDay('today')).toBe('today');
   });
 });

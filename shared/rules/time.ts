@@ -77,3 +77,12 @@ export function formatDate(
       }),
   ).format(date);
 }
+
+/**
+ * A calendar day ("2026-11-22", already in the user's time zone, as the credit history groups
+ * by) in the same format as formatDate: "Nov 22, 2026". Read as that day, whatever the zone.
+ */
+export function formatDay(day: string, options: { language?: string } = {}): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return day;
+  return formatDate(`${day}T12:00:00Z`, { language: options.language ?? 'en', timeZone: 'UTC' });
+}

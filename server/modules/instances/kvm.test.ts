@@ -171,6 +171,8 @@ describe('POST /api/kvm/instances', () => {
       status: 'creating',
       state: 'provisioning',
       started_at: null,
+      // Never ready: it has run no minute.
+      ran_minutes: 0,
       hourly_rate: '0.70',
       // Storage from create (100 GB for a minute, 0.17¢); compute from ready (issue 39).
       total_cost: '0.00',
@@ -405,11 +407,10 @@ describe('the lifecycle through /api/kvm', () => {
     expect(repeated.statusCode).toBe(200);
     expect(repeated.json()).toMatchObject({ status: 'stopping', state: 'stopping' });
     await tick();
-    expect(await listVm(user.cookie, id)).toMatchObject({
-      status: 'stopped',
-      state: 'stopped',
-      started_at: null,
-    });
+    const stopped = await listVm(user.cookie, id);
+    expect(stopped).toMatchObject({ status: 'stopped', state: 'stopped', started_at: null });
+    // It ran: the card says for how long (its charged compute minutes), not "Not started".
+    expect(stopped?.ran_minutes).toBeGreaterThanOrEqual(1);
     const stoppedAgain = await act('stop');
     expect(stoppedAgain.statusCode).toBe(200);
     expect(stoppedAgain.json()).toMatchObject({ status: 'stopped', state: 'stopped' });

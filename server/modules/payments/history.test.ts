@@ -184,7 +184,7 @@ describe(`the credit history (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, 
     );
     const rows = csv.body.trim().split('\r\n');
     expect(rows[0]).toBe(
-      'date,first_movement,type,description,instance_id,gpu,compute_minutes,storage_minutes,amount,currency',
+      'date,first_movement,type,description,instance_id,gpu,compute_minutes,storage_minutes,amount,amount_exact,currency',
     );
     expect(rows).toHaveLength(lines.length + 1);
     const csvTotal = rows
@@ -192,6 +192,14 @@ describe(`the credit history (${testDatabaseUrl() ? 'PostgreSQL' : 'PGlite'})`, 
       .map((r) => r.split(',').at(-2) ?? '0')
       .reduce((s, a) => s + w.micros(a.replace(/^-/, '')) * (a.startsWith('-') ? -1n : 1n), 0n);
     expect(csvTotal).toBe(ledger.total);
+    // `amount` is to the cent, as people read it, and within half a cent of the exact one.
+    const signed = (a: string) => w.micros(a.replace(/^-/, '')) * (a.startsWith('-') ? -1n : 1n);
+    for (const row of rows.slice(1)) {
+      const [rounded = '', exact = ''] = row.split(',').slice(-3, -1);
+      expect(rounded).toMatch(/^-?\d+\.\d{2}$/);
+      const gap = signed(rounded) - signed(exact);
+      expect(gap <= 5_000n && gap >= -5_000n).toBe(true);
+    }
   }, 120_000);
 
   it('refuses a cursor or filter it never gave with a 400', async () => {

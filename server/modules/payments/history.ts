@@ -182,10 +182,15 @@ const CSV_COLUMNS = [
   'compute_minutes',
   'storage_minutes',
   'amount',
+  'amount_exact',
   'currency',
 ] as const;
 
-/** The whole history (one filter) as CSV, newest first; amounts exact to the micro-dollar. */
+/**
+ * The whole history (one filter) as CSV, newest first: `amount` to the cent as people read it,
+ * `amount_exact` to the micro-dollar (what the ledger holds; the lines sum to the wallet's
+ * entries); dates in ISO 8601 (UTC).
+ */
 export async function historyCsv(
   conn: Conn,
   userId: string,
@@ -203,6 +208,7 @@ export async function historyCsv(
       e.usage?.gpu ?? '',
       e.usage?.computeMinutes ?? '',
       e.usage?.storageMinutes ?? '',
+      microsToDollars(BigInt(e.amountMicros)),
       preciseDollars(BigInt(e.amountMicros)),
       'USD',
     ]),

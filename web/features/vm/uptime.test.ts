@@ -19,4 +19,12 @@ describe('uptime', () => {
   it('never goes below zero when the browser clock is behind the server', () => {
     expect(uptime(start, at('2026-01-01T09:59:00.000Z'))).toBe('0h 0m');
   });
+
+  it('says how long a stopped VM ran, and Not started only when it never ran', () => {
+    expect(uptime(null, at(start), 135)).toBe('Ran for 2h 15m');
+    expect(uptime(null, at(start), 1)).toBe('Ran for 0h 1m');
+    expect(uptime(null, at(start), 0)).toBe('Not started');
+    // While it runs, the time since this start, whatever it ran before.
+    expect(uptime(start, at('2026-01-01T10:30:00.000Z'), 500)).toBe('0h 30m');
+  });
 });

@@ -1,3 +1,4 @@
+import { endReasonWords } from '../../../../shared/rules/end-reasons';
 import { holdsUnit, LIVE_STATES } from '../../../../shared/rules/instance-lifecycle';
 import { splitEarnings, usedCostMicros } from '../../../../shared/rules/pricing';
 import type { Tx } from '../../../db/client';
@@ -47,7 +48,7 @@ export async function settleBooked(
   if (instance.readyAt === null) {
     posting = {
       kind: 'rental_cancel',
-      memo: `Full refund: rental ${instance.id} cancelled (${how.by})`,
+      memo: `Full refund: rental ${instance.id} cancelled (${endReasonWords(how.by)})`,
       reference,
       lines: [
         { accountId: escrowId, amountMicros: -booked, system: true },
@@ -82,7 +83,7 @@ export async function settleBooked(
     const providerId = await ctx.accounts.earnings(tx, instance.providerId);
     posting = {
       kind: 'rental_settle',
-      memo: `Rental ${instance.id}: ${usedSeconds} s used${unreachableSeconds > 0 ? `, ${unreachableSeconds} s unreachable refunded` : ''} (${how.by})`,
+      memo: `Rental ${instance.id}: ${usedSeconds} s used${unreachableSeconds > 0 ? `, ${unreachableSeconds} s unreachable refunded` : ''} (${endReasonWords(how.by)})`,
       reference,
       lines: [
         { accountId: escrowId, amountMicros: -booked, system: true },

@@ -105,6 +105,7 @@ export function presentVm(
     state,
     created_at: instance.startTime.toISOString(),
     started_at: running ? instance.stateChangedAt.toISOString() : null,
+    ran_minutes: instance.computeMinutes,
     hourly_rate: microsToDollars(instance.hourlyRateMicros),
     total_cost: microsToDollars(instance.chargedMicros),
     compute_charge_note: computeChargeNote(instance),

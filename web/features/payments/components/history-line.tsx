@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { WalletEntry, WalletEntryType } from '../../../../shared/contracts/payments';
-import { formatDate } from '../../../../shared/rules/time';
+import { dollarsToMicros, preciseDollars, shownCents } from '../../../../shared/rules/money';
+import { formatDate, formatDay } from '../../../../shared/rules/time';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { cn } from '../../../lib/cn';
 import { useHistoryMinutes } from '../api/get-wallet-history';
-import { usd } from '../selection';
 
 const LABELS: Record<WalletEntryType, [string, BadgeTone]> = {
   purchase: ['Purchase', 'success'],
@@ -20,20 +20,27 @@ interface DateProps {
 }
 
 /**
- * A signed amount as the history writes it: "+$25.00", "-$1.28", and below half a cent the
- * digits it takes ("-$0.001"), so money that moved never reads $0.00.
+ * A signed amount as the history shows it: "+$25.00", "-$1.28", to the cent, and "-<$0.01" for
+ * money under half a cent, so money that moved never reads $0.00. The exact amount is in the
+ * CSV export (`amount_exact`) and in the title.
  */
-export function SignedAmount({ amount }: { amount: string }) {
-  const negative = amount.startsWith('-');
-  const abs = negative ? amount.slice(1) : amount;
-  const shown = /\.\d{3,}$/.test(abs) ? `$${abs}` : usd(abs);
+export function SignedAmount({ micros }: { micros: string }) {
+  const exact = BigInt(micros);
+  const negative = exact < 0n;
   return (
-    <span className={cn('font-semibold tabular-nums', !negative && 'text-success-text')}>
+    <span
+      className={cn('shrink-0 font-semibold tabular-nums', !negative && 'text-success-text')}
+      title={`Exactly ${negative ? '-' : ''}$${preciseDollars(negative ? -exact : exact)}`}
+      data-testid="history-amount"
+    >
       {negative ? '-' : '+'}
-      {shown}
+      {shownCents(exact)}
     </span>
   );
 }
+
+/** A usage line's compute or storage amount ("0.003334" from the API) to the cent. */
+const centsOf = (dollars: string) => shownCents(dollarsToMicros(dollars));
 
 /** One line of the credit history; a usage line expands to the minutes it sums. */
 export function HistoryLine({ entry, timeZone, language }: { entry: WalletEntry } & DateProps) {
@@ -60,8 +67,9 @@ export function HistoryLine({ entry, timeZone, language }: { entry: WalletEntry 
                 Instance {usage.instanceId} · {usage.gpu}
               </span>
               <span className="block text-xs text-muted-foreground">
-                {usage.computeMinutes} compute min (${usage.computeAmount}) · {usage.storageMinutes}{' '}
-                storage min (${usage.storageAmount}) · {usage.day}
+                {usage.computeMinutes} compute min ({centsOf(usage.computeAmount)}) ·{' '}
+                {usage.storageMinutes} storage min ({centsOf(usage.storageAmount)}) ·{' '}
+                {formatDay(usage.day, { language })}
                 <span aria-hidden="true"> {open ? '▴' : '▾'}</span>
                 <span className="sr-only"> {open ? 'Hide' : 'Show'} the minutes</span>
               </span>
@@ -71,7 +79,7 @@ export function HistoryLine({ entry, timeZone, language }: { entry: WalletEntry 
           )}
           {usage ? null : <span className="text-xs text-muted-foreground">{when}</span>}
         </span>
-        <SignedAmount amount={entry.amount} />
+        <SignedAmount micros={entry.amountMicros} />
       </div>
       {usage && open ? (
         <Minutes id={`${entry.id}-minutes`} usage={usage} timeZone={timeZone} language={language} />
@@ -94,16 +102,23 @@ function Minutes({
   return (
     <ol
       id={id}
-      aria-label={`Minutes of instance ${usage.instanceId} on ${usage.day}`}
+      aria-label={`Minutes of instance ${usage.instanceId} on ${formatDay(usage.day, { language })}`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls past 16 rem; a scrollable region must be reachable by keyboard
+      tabIndex={0}
       className="mt-2 max-h-64 overflow-y-auto rounded-md border border-border sm:ml-23"
     >
       {minutes.data.map((minute) => (
-        <li key={minute.id} className="flex gap-3 px-3 py-1.5 text-xs" data-testid="history-minute">
-          <span className="shrink-0 tabular-nums text-muted-foreground">
+        <li
+          key={minute.id}
+          // On a phone the time sits above its description and amount; a row from sm up.
+          className="flex flex-wrap gap-x-3 px-3 py-1.5 text-xs sm:flex-nowrap"
+          data-testid="history-minute"
+        >
+          <span className="w-full shrink-0 tabular-nums text-muted-foreground sm:w-auto">
             {formatDate(minute.createdAt, { timeZone, language, withTime: true })}
           </span>
           <span className="min-w-0 flex-1 break-words">{minute.description}</span>
-          <SignedAmount amount={minute.amount} />
+          <SignedAmount micros={minute.amountMicros} />
         </li>
       ))}
     </ol>

@@ -1,18 +1,23 @@
 import type { RentalView } from '../../../../shared/contracts/rentals';
 import { formatMoney } from '../../../../shared/rules/currency';
+import { endReasonSentence } from '../../../../shared/rules/end-reasons';
 import { formatRuntime } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
 import { useFormatDate } from '../../../lib/date-format';
 import { runtimeMs } from '../rental-math';
 
-const REASONS: Record<string, string> = {
-  user: 'Stopped by you',
-  expiry: 'Booked hours ended',
-  provisioning_timeout: 'Not ready in time: fully refunded',
-  api: 'Stopped through the API',
-};
+const COLUMNS = ['GPU', 'Started', 'Runtime', 'Status', 'Charged', 'Refunded'] as const;
 
+/** Money columns sit right on a wide screen, as a table's figures do. */
+const MONEY = new Set<string>(['Charged', 'Refunded']);
+
+/**
+ * The past rentals: one card per rental on a phone (every figure visible, nothing to scroll
+ * sideways), the same cards laid out as the rows of a six-column table from md up. Each card
+ * is a list item whose figures are a description list, so a screen reader hears each label
+ * with its value at any width; the column heads are drawn once, for the eye only.
+ */
 export function RentalHistory({ rentals, now }: { rentals: RentalView[]; now: number }) {
   const formatDate = useFormatDate();
   if (rentals.length === 0)
@@ -20,49 +25,76 @@ export function RentalHistory({ rentals, now }: { rentals: RentalView[]; now: nu
       <Card className="p-6 text-center text-sm text-muted-foreground">No past rentals yet.</Card>
     );
   return (
-    <Card className="overflow-x-auto">
-      <table className="w-full min-w-[640px] text-sm">
-        <thead className="text-left text-muted-foreground">
-          <tr className="border-b border-border">
-            <th className="p-3 font-medium">GPU</th>
-            <th className="p-3 font-medium">Started</th>
-            <th className="p-3 font-medium">Runtime</th>
-            <th className="p-3 font-medium">Status</th>
-            <th className="p-3 text-right font-medium">Charged</th>
-            <th className="p-3 text-right font-medium">Refunded</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rentals.map((r) => (
-            <tr
+    <Card className="text-sm">
+      <div
+        aria-hidden="true"
+        className="hidden grid-cols-6 gap-x-4 border-b border-border p-3 font-medium text-muted-foreground md:grid"
+      >
+        {COLUMNS.map((c) => (
+          <span key={c} className={MONEY.has(c) ? 'text-right' : undefined}>
+            {c}
+          </span>
+        ))}
+      </div>
+      <ul aria-label="Rental history" className="divide-y divide-border">
+        {rentals.map((r) => {
+          const figures: [string, string][] = [
+            ['Started', formatDate(r.startTime, { withTime: true })],
+            ['Runtime', formatRuntime(runtimeMs(r, now))],
+          ];
+          const money: [string, string][] = [
+            [
+              'Charged',
+              formatMoney(
+                r.status === 'cancelled' ? 0 : Number(r.usedCost ?? 0) + Number(r.storageFee),
+              ),
+            ],
+            ['Refunded', formatMoney(r.refund ?? 0)],
+          ];
+          const reason = endReasonSentence(r.settledBy);
+          return (
+            <li
               key={r.id}
-              className="border-b border-border last:border-0"
+              className="grid gap-x-4 gap-y-2 p-3 md:grid-cols-6"
               data-testid="history-row"
             >
-              <td className="p-3">
-                <div className="font-medium">{r.gpuListing.model}</div>
-                <div className="text-xs text-muted-foreground">{r.provider.companyName}</div>
-              </td>
-              <td className="p-3">{formatDate(r.startTime, { withTime: true })}</td>
-              <td className="p-3">{formatRuntime(runtimeMs(r, now))}</td>
-              <td className="p-3">
-                <Badge tone={r.status === 'completed' ? 'neutral' : 'warning'}>
-                  {r.status === 'completed' ? 'Completed' : 'Cancelled'}
-                </Badge>
-                <div className="mt-1 text-xs text-muted-foreground">
-                  {REASONS[r.settledBy ?? ''] ?? ''}
+              <div className="min-w-0">
+                <div className="font-medium break-words">{r.gpuListing.model}</div>
+                <div className="text-xs break-words text-muted-foreground">
+                  {r.provider.companyName}
                 </div>
-              </td>
-              <td className="p-3 text-right">
-                {formatMoney(
-                  r.status === 'cancelled' ? 0 : Number(r.usedCost ?? 0) + Number(r.storageFee),
-                )}
-              </td>
-              <td className="p-3 text-right">{formatMoney(r.refund ?? 0)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </div>
+              <dl className="grid grid-cols-2 gap-x-4 gap-y-2 min-[400px]:grid-cols-3 md:col-span-5 md:grid-cols-5">
+                {figures.map(([label, value]) => (
+                  <div key={label} className="min-w-0">
+                    <dt className="text-xs text-muted-foreground md:sr-only">{label}</dt>
+                    <dd className="break-words">{value}</dd>
+                  </div>
+                ))}
+                <div className="min-w-0">
+                  <dt className="text-xs text-muted-foreground md:sr-only">Status</dt>
+                  <dd data-testid="history-status">
+                    <Badge tone={r.status === 'completed' ? 'neutral' : 'warning'}>
+                      {r.status === 'completed' ? 'Completed' : 'Cancelled'}
+                    </Badge>
+                    {reason ? (
+                      <span className="mt-1 block text-xs text-muted-foreground">{reason}</span>
+                    ) : null}
+                  </dd>
+                </div>
+                {money.map(([label, value]) => (
+                  <div key={label} className="min-w-0 md:text-right">
+                    <dt className="text-xs text-muted-foreground md:sr-only">{label}</dt>
+                    <dd className="tabular-nums" data-testid={`history-${label.toLowerCase()}`}>
+                      {value}
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </li>
+          );
+        })}
+      </ul>
     </Card>
   );
 }

@@ -2,13 +2,18 @@ import type { BillingSummary } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { Card } from '../../../components/ui/card';
 
-/** Dollars with 2 decimals, hours with 1; Active Instances counts every listed instance. */
+/**
+ * Dollars with 2 decimals, hours with 1; Active Instances counts every listed instance. Stopped
+ * instances are named: their storage is still charged.
+ */
 export function BillingCard({
   summary,
   instanceCount,
+  stoppedCount = 0,
 }: {
   summary: BillingSummary | undefined;
   instanceCount: number;
+  stoppedCount?: number;
 }) {
   const figures = [
     { label: 'Total Amount', value: summary ? formatMoney(summary.total_amount) : '…' },
@@ -36,6 +41,12 @@ export function BillingCard({
         ($0.001 per GB per hour) until it is terminated. Unpaid is what minutes already begun will
         cost when they are charged.
       </p>
+      {stoppedCount > 0 ? (
+        <p className="mt-1 text-xs text-muted-foreground" data-testid="billing-stopped-note">
+          {stoppedCount === 1 ? '1 stopped instance is' : `${stoppedCount} stopped instances are`}{' '}
+          still charged for storage until terminated.
+        </p>
+      ) : null}
     </Card>
   );
 }

@@ -2,7 +2,9 @@ import { Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
 import { type ComponentProps, useState } from 'react';
 import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
+import { endReasonSentence } from '../../../../shared/rules/end-reasons';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
+import { STORAGE_MICROS_PER_GB_HOUR } from '../../../../shared/rules/metering';
 import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -36,6 +38,7 @@ const WAITING: Partial<Record<VmInstanceView['state'], string>> = {
   terminating: 'Terminating: its disk is being deleted.',
 };
 
+/** The card's own sentences for the system's reasons; every other code in words (end-reasons.ts). */
 const END_REASONS: Record<string, string> = {
   insufficient_credits: 'Stopped: your credits ran out.',
   host_failed: 'Its host failed or went dark.',
@@ -76,7 +79,9 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const connection = vm.status === 'running' ? vm.connection_info : null;
   const usage = connection?.gpu_utilization ?? null;
   const note = STATE_NOTES[vm.state];
-  const endNote = vm.end_reason ? END_REASONS[vm.end_reason] : undefined;
+  const endNote = vm.end_reason
+    ? (END_REASONS[vm.end_reason] ?? `${endReasonSentence(vm.end_reason)}.`)
+    : undefined;
   const waiting = WAITING[vm.state];
   const container = vm.kind === 'container';
 
@@ -104,7 +109,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
     ['GPU', `${vm.gpu_type} (${vm.gpu_memory}GB)`],
     ['CPU Cores', String(vm.cpu_cores)],
     ['RAM', `${vm.ram_gb} GB`],
-    ['Uptime', uptime(vm.started_at, now)],
+    ['Uptime', uptime(vm.started_at, now, vm.ran_minutes)],
   ];
 
   return (
@@ -182,6 +187,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
       </dl>
       {container ? <ContainerImage image={vm.image} digest={vm.image_digest} /> : null}
       {endNote ? <p className="text-sm text-warning-text">{endNote}</p> : null}
+      {vm.status === 'stopped' ? <StorageStillCharged diskGb={vm.disk_gb} /> : null}
       {waiting ? (
         <p className="text-sm text-muted-foreground" data-testid="vm-waiting">
           {waiting}
@@ -321,5 +327,19 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
         </p>
       </Dialog>
     </Card>
+  );
+}
+
+/**
+ * A stopped instance keeps its disk, and its disk is charged until it is terminated
+ * (shared/rules/metering.ts: storage for as long as the instance exists).
+ */
+function StorageStillCharged({ diskGb }: { diskGb: number }) {
+  const hourly = Number(BigInt(diskGb) * STORAGE_MICROS_PER_GB_HOUR) / 1_000_000;
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="vm-storage-note">
+      Stopped: compute is not charged, its {diskGb} GB disk still is ({formatMoney(hourly)}/hr)
+      until you terminate it.
+    </p>
   );
 }

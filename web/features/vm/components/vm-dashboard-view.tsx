@@ -84,7 +84,11 @@ export function VmDashboardView() {
         </Button>
       </div>
 
-      <BillingCard summary={billing.data} instanceCount={list.length} />
+      <BillingCard
+        summary={billing.data}
+        instanceCount={list.length}
+        stoppedCount={list.filter((vm) => vm.status === 'stopped').length}
+      />
 
       {creating ? (
         <CreateVmForm

@@ -2,7 +2,7 @@ import { Clock, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import type { DeadlineKind } from '../../../../shared/rules/deadlines';
-import { countdown } from '../../../../shared/rules/deadlines';
+import { countdown, deadlineOvertaken } from '../../../../shared/rules/deadlines';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
 import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';
@@ -50,16 +50,29 @@ export function VmDeadlines({ vm }: { vm: VmInstanceView }) {
       {set.map((k) => {
         const at = vm[WORDS[k].field] ?? '';
         const left = countdown(at, now);
+        // Once the instance is stopping (or terminating) itself, the clock no longer counts.
+        const overtaken = deadlineOvertaken(k, vm.state);
         return (
           <p key={k} className="flex flex-wrap items-center gap-2" data-testid={`vm-${k}-at`}>
             <Clock className="h-4 w-4 text-muted-foreground" aria-hidden />
-            <span>
-              {left === 'now' ? WORDS[k].due : WORDS[k].shown}{' '}
-              <span className="font-medium tabular-nums" data-testid={`vm-${k}-countdown`}>
-                {left}
-              </span>{' '}
-              <span className="text-muted-foreground">({formatDate(at, { withTime: true })})</span>
-            </span>
+            {overtaken ? (
+              <span>
+                {overtaken}{' '}
+                <span className="text-muted-foreground">
+                  ({formatDate(at, { withTime: true })})
+                </span>
+              </span>
+            ) : (
+              <span>
+                {left === 'now' ? WORDS[k].due : WORDS[k].shown}{' '}
+                <span className="font-medium tabular-nums" data-testid={`vm-${k}-countdown`}>
+                  {left}
+                </span>{' '}
+                <span className="text-muted-foreground">
+                  ({formatDate(at, { withTime: true })})
+                </span>
+              </span>
+            )}
             <Button
               size="sm"
               variant="ghost"
