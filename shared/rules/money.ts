@@ -30,3 +30,15 @@ export function preciseDollars(micros: bigint): string {
     .replace(/0{1,4}$/, '');
   return `${negative ? '-' : ''}${whole}.${frac.padEnd(2, '0')}`;
 }
+
+/**
+ * A dollar string ("1234.5", "-0.003334") as people read it on an invoice or a receipt:
+ * "$1,234.5", "-$0.003334" — its digits as given (a total comes rounded to the cent, a minute's
+ * line exact), the sign before the dollar sign, thousands grouped.
+ */
+export function dollarText(amount: string): string {
+  const negative = amount.startsWith('-');
+  const [whole = '0', frac] = (negative ? amount.slice(1) : amount).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}$${grouped}${frac === undefined ? '' : `.${frac}`}`;
+}
