@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import type { RentalView } from '../../../../shared/contracts/rentals';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { formatRuntime } from '../../../../shared/rules/pricing';
@@ -42,6 +43,9 @@ export function RentalHistory({ rentals, now }: { rentals: RentalView[]; now: nu
               <td className="p-3">
                 <div className="font-medium">{r.gpuListing.model}</div>
                 <div className="text-xs text-muted-foreground">{r.provider.companyName}</div>
+                <Link href={`/invoices/${r.id}`} className="text-xs text-link underline">
+                  Invoice<span className="sr-only"> of rental #{r.id}</span>
+                </Link>
               </td>
               <td className="p-3">{formatDate(r.startTime, { withTime: true })}</td>
               <td className="p-3">{formatRuntime(runtimeMs(r, now))}</td>

@@ -1,5 +1,14 @@
-import { ExternalLink, Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
+import {
+  ExternalLink,
+  FileText,
+  Loader2,
+  type LucideIcon,
+  Play,
+  Square,
+  Trash2,
+} from 'lucide-react';
 import { type ComponentProps, useState } from 'react';
+import { Link } from 'wouter';
 import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { canAct } from '../../../../shared/rules/instance-lifecycle';
@@ -293,6 +302,10 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
           <Trash2 className="h-4 w-4" aria-hidden />
           Terminate
         </Button>
+        <Link href={`/invoices/${vm.vm_id}`} className={buttonClasses('ghost', 'sm')}>
+          <FileText className="h-4 w-4" aria-hidden />
+          Invoice<span className="sr-only"> of instance #{vm.vm_id}</span>
+        </Link>
       </div>
 
       <Dialog
