@@ -14,7 +14,7 @@ export default function PaymentsPage() {
             timeZone={user.timezone}
             language={user.language}
           />
-          <InvoicesAndReceipts />
+          <InvoicesAndReceipts balance={user.credits} />
         </>
       ) : (
         <p className="mt-8 text-muted-foreground">Please log in to access payment options.</p>

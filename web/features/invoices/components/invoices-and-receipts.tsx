@@ -1,4 +1,5 @@
 import { FileText, Receipt as ReceiptIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { dollarText } from '../../../../shared/rules/money';
 import { Card } from '../../../components/ui/card';
@@ -20,9 +21,19 @@ const monthName = (month: string) =>
     timeZone: 'UTC',
   });
 
-/** The payments page's links to monthly invoices and to a receipt per credit purchase. */
-export function InvoicesAndReceipts() {
+/**
+ * The payments page's links to monthly invoices and to a receipt per credit purchase; read
+ * again whenever the balance changes (a purchase just completed).
+ */
+export function InvoicesAndReceipts({ balance }: { balance: string }) {
   const receipts = useReceipts();
+  const { refetch } = receipts;
+  const [seen, setSeen] = useState(balance);
+  useEffect(() => {
+    if (balance === seen) return;
+    setSeen(balance);
+    void refetch();
+  }, [balance, seen, refetch]);
   const list = receipts.data?.receipts ?? [];
   return (
     <Card className="mt-6 p-5">
