@@ -59,7 +59,10 @@ export function InvoiceDocument({ invoice, pdfUrl }: { invoice: WebInvoice; pdfU
             <dt className="text-muted-foreground">Invoice</dt>
             <dd className="flex items-center gap-2 font-medium">
               {invoice.number}
-              <Badge tone={invoice.status === 'final' ? 'neutral' : 'warning'}>
+              <Badge
+                tone={invoice.status === 'final' ? 'neutral' : 'warning'}
+                className="print:border print:border-black print:bg-transparent print:text-black"
+              >
                 {invoice.status === 'final' ? 'Final' : 'Draft'}
               </Badge>
             </dd>
