@@ -22,7 +22,10 @@ const BLOG_POST = CONTENT_PAGES[1].path;
 
 /** A route's pattern with its parameters filled in. */
 function concrete(pattern: string, vmId: number): string {
-  return pattern.replace('/blog/:slug', BLOG_POST).replace(':id', String(vmId));
+  return pattern
+    .replace('/blog/:slug', BLOG_POST)
+    .replace(':month', new Date().toISOString().slice(0, 7))
+    .replace(':id', String(vmId));
 }
 
 /** Waits until the page has settled: its main heading shown, nothing loading, fonts ready. */

@@ -11,6 +11,7 @@
 #                                  for --userns=auto (added below when missing)
 #   docker-registry                a real local registry the container pull test pushes to and pulls from
 #   pci.ids                        Debian's PCI id list, which shared/gpu-pci-ids.ts is tested against
+#   poppler-utils                  pdftotext: e2e/invoices.spec.ts reads the invoice PDF's totals back
 # (scripts/test-image/build.sh installs what the real distribution image is built from.)
 # Installs as root, or with sudo when it needs no password; otherwise prints the one command to
 # run and exits 2 at once, before any test starts.
@@ -20,7 +21,7 @@ set -euo pipefail
 BROWSER=(chromium)
 TOOLS=(qemu-system-x86 qemu-utils genisoimage openssh-client busybox-static dropbear-bin kmod cpio
   shellcheck cloud-init pci.ids podman runc uidmap containernetworking-plugins iptables catatonit conmon
-  docker-registry)
+  docker-registry poppler-utils)
 
 # --userns=auto takes each container's uid range from the `containers` entries (root only).
 subids() {

@@ -33,6 +33,7 @@ import { providerHostsRoutes } from './modules/hosts/provider-routes';
 import { consoleRoutes } from './modules/instances/console/routes';
 import { kvmRoutes } from './modules/instances/surfaces/kvm-routes';
 import { rentalsRoutes } from './modules/instances/surfaces/rentals-routes';
+import { invoicesRoutes } from './modules/invoices/routes';
 import { listingsRoutes } from './modules/listings/routes';
 import { newsletterRoutes } from './modules/newsletter/routes';
 import { paymentsRoutes } from './modules/payments/routes';
@@ -209,6 +210,7 @@ export async function createApp(options: CreateAppOptions): Promise<FastifyInsta
   await app.register(newsletterRoutes);
   await app.register(contactRoutes);
   await app.register(paymentsRoutes);
+  await app.register(invoicesRoutes);
   await app.register(accountRoutes);
   await app.register(apiKeysRoutes);
   await app.register(sshKeysRoutes);

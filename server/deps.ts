@@ -35,6 +35,7 @@ import { createImages, type Images } from './modules/images/catalogue';
 import { createConsoleSlots } from './modules/instances/console/slots';
 import { createInstancesService, type InstancesService } from './modules/instances/service';
 import { createVmService, type VmService } from './modules/instances/surfaces/vm-service';
+import { createInvoicesService, type InvoicesService } from './modules/invoices/service';
 import { createAccountBook } from './modules/ledger/accounts';
 import { createListingsService, type ListingsService } from './modules/listings/service';
 import { createNewsletterService, type NewsletterService } from './modules/newsletter/service';
@@ -111,6 +112,7 @@ export interface AppDeps {
   wallet: WalletService;
   /** One instance's usage and invoice from the ledger (public API). */
   instanceBilling: InstanceBilling;
+  invoices: InvoicesService;
   users: UsersService;
   providers: ProvidersService;
   /** Provider applications: submitted by users, reviewed by admins. */
@@ -322,6 +324,7 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     accountExport: createAccountExport({ db, instances, payments }),
     wallet: createWalletService(db),
     instanceBilling: createInstanceBilling(db),
+    invoices: createInvoicesService({ db, clock, getOwn: instances.getOwn }),
     users: createUsersService(db),
     providers: createProvidersService(db),
     providerApplications: createProviderApplicationsService({ db, clock, mailer, log }),

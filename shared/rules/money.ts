@@ -47,3 +47,15 @@ export function shownCents(micros: bigint): string {
 export function shownSignedCents(micros: bigint): string {
   return `${micros < 0n ? '-' : '+'}${shownCents(micros)}`;
 }
+
+/**
+ * A dollar string ("1234.5", "-0.003334") as people read it on an invoice or a receipt:
+ * "$1,234.5", "-$0.003334" — its digits as given (a total comes rounded to the cent, a minute's
+ * line exact), the sign before the dollar sign, thousands grouped.
+ */
+export function dollarText(amount: string): string {
+  const negative = amount.startsWith('-');
+  const [whole = '0', frac] = (negative ? amount.slice(1) : amount).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}$${grouped}${frac === undefined ? '' : `.${frac}`}`;
+}

@@ -11,6 +11,10 @@ export const SIGNED_IN_PATHS = [
   '/vm-dashboard/console/:id',
   '/provider',
   '/payments',
+  // The month's before the instance's: /invoices/month/… is not an instance id.
+  '/invoices/month/:month',
+  '/invoices/:id',
+  '/receipts/:id',
   '/profile',
   '/settings',
   '/provider-signup',

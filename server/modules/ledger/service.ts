@@ -194,6 +194,15 @@ export const ledgerService = {
     return ledgerSumsRepo.walletSumsByKind(conn, userId, references);
   },
 
+  /** A user's wallet entries from instances per reference, UTC day and kind (invoices). */
+  walletDays(
+    conn: Conn,
+    userId: string,
+    which: { references: string[] } | { from: Date; to: Date },
+  ) {
+    return ledgerSumsRepo.walletDays(conn, userId, which);
+  },
+
   /** What a provider earned per instance reference and transaction kind (its earnings account's lines). */
   earningsByReference(conn: Conn, providerId: number) {
     return ledgerSumsRepo.earningsByReference(conn, providerId);

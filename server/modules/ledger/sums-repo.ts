@@ -57,6 +57,57 @@ export const ledgerSumsRepo = {
   },
 
   /**
+   * A user's wallet entries from instances ("instance:<id>", "rental:<id>"), summed per
+   * reference, UTC day, kind and sign, with how many of them charged compute (a metered
+   * minute's memo says so): the lines of an invoice (invoices/service.ts). Either these
+   * references, or every instance posting within [from, to).
+   */
+  async walletDays(
+    conn: Conn,
+    userId: string,
+    which: { references: string[] } | { from: Date; to: Date },
+  ) {
+    const day = sql<string>`to_char(${ledgerTransactions.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+    const sign = sql<number>`sign(${ledgerEntries.amountMicros})::int`;
+    const rows = await conn
+      .select({
+        reference: ledgerTransactions.reference,
+        day,
+        kind: ledgerTransactions.kind,
+        sign,
+        count: sql<number>`count(*)::int`,
+        computeCount: sql<number>`(count(*) filter (where ${ledgerTransactions.memo} like '%compute%'))::int`,
+        total: sql<string>`sum(${ledgerEntries.amountMicros})::text`,
+      })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerEntries.accountId))
+      .where(
+        and(
+          eq(ledgerAccounts.kind, 'wallet'),
+          eq(ledgerAccounts.userId, userId),
+          'references' in which
+            ? inArray(ledgerTransactions.reference, which.references)
+            : and(
+                gte(ledgerTransactions.createdAt, which.from),
+                lt(ledgerTransactions.createdAt, which.to),
+                sql`(${ledgerTransactions.reference} like 'instance:%' or ${ledgerTransactions.reference} like 'rental:%')`,
+              ),
+        ),
+      )
+      .groupBy(ledgerTransactions.reference, day, ledgerTransactions.kind, sign)
+      .orderBy(day, ledgerTransactions.reference, ledgerTransactions.kind);
+    return rows.map((row) => ({
+      reference: row.reference ?? '',
+      day: row.day,
+      kind: row.kind,
+      count: Number(row.count),
+      computeCount: Number(row.computeCount),
+      totalMicros: BigInt(row.total ?? '0'),
+    }));
+  },
+
+  /**
    * What a provider's earnings account took per transaction reference and kind: every posting
    * of its instances ("instance:<id>", "rental:<id>"), outage credits paid out included.
    */

@@ -34,6 +34,11 @@ export const paymentsRepo = {
     return rows[0] ?? null;
   },
 
+  async findById(conn: Conn, id: string) {
+    const rows = await conn.select().from(paymentOrders).where(eq(paymentOrders.id, id)).limit(1);
+    return rows[0] ?? null;
+  },
+
   /** Locks the order row: two captures of one order settle one after the other. */
   async lockById(conn: Conn, id: string) {
     const rows = await conn

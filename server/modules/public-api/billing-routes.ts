@@ -16,7 +16,7 @@ import { recordAnswer } from '../../lib/idempotency';
 import { presentOrder } from '../payments/presenter';
 import type { CreatedOrder } from '../payments/service';
 import { keyIdempotency, requireKey } from './access';
-import { invoiceCsv, presentInvoice, presentUsage } from './billing';
+import { invoiceCsv, presentUsage } from './billing';
 
 /** PayPal has a page for the buyer; the local sandbox (no PayPal credentials) has none. */
 function creditsAnswer(order: CreatedOrder): BuyCreditsAnswer {
@@ -57,7 +57,7 @@ function wantsCsv(request: FastifyRequest, format: 'json' | 'csv' | undefined): 
  */
 export function registerBillingRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { users, instanceBilling, clock, instances, payments } = app.deps;
+  const { instanceBilling, invoices, clock, instances, payments } = app.deps;
 
   app.post(
     '/account/credits',
@@ -133,15 +133,7 @@ export function registerBillingRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { userId } = requireKey(request);
-      const row = await instances.getOwn(userId, request.params.id);
-      const profile = await users.getProfile(userId);
-      const name = [profile.firstName, profile.lastName].filter(Boolean).join(' ') || null;
-      const invoice = presentInvoice(
-        row,
-        await instanceBilling.money(row, clock.now()),
-        { email: profile.email, name },
-        clock.now(),
-      );
+      const invoice = await invoices.publicInvoice(userId, request.params.id);
       if (wantsCsv(request, request.query.format)) {
         return reply
           .type(`${CSV_MEDIA_TYPE}; charset=utf-8`)

@@ -2,6 +2,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { safeReturnPath } from '../../../shared/rules/balance-guard';
 import { Page } from '../../components/ui/page';
 import { useCurrentUser } from '../../features/auth/api/get-current-user';
+import { InvoicesAndReceipts } from '../../features/invoices/components/invoices-and-receipts';
 import { CreditPurchase } from '../../features/payments/components/credit-purchase';
 
 export default function PaymentsPage() {
@@ -31,6 +32,7 @@ export default function PaymentsPage() {
             language={user.language}
             onPaid={returnTo ? () => navigate(returnTo) : undefined}
           />
+          <InvoicesAndReceipts balance={user.credits} />
         </>
       ) : (
         <p className="mt-8 text-muted-foreground">Please log in to access payment options.</p>

@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import type { RentalView } from '../../../../shared/contracts/rentals';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { endReasonSentence } from '../../../../shared/rules/end-reasons';
@@ -63,6 +64,9 @@ export function RentalHistory({ rentals, now }: { rentals: RentalView[]; now: nu
                 <div className="text-xs break-words text-muted-foreground">
                   {r.provider.companyName}
                 </div>
+                <Link href={`/invoices/${r.id}`} className="text-xs text-link underline">
+                  Invoice<span className="sr-only"> of rental #{r.id}</span>
+                </Link>
               </div>
               <dl className="grid grid-cols-2 gap-x-4 gap-y-2 min-[400px]:grid-cols-3 md:col-span-5 md:grid-cols-5">
                 {figures.map(([label, value]) => (

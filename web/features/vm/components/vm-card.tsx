@@ -1,5 +1,6 @@
-import { Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
+import { FileText, Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
 import { type ComponentProps, useState } from 'react';
+import { Link } from 'wouter';
 import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
 import { endReasonSentence } from '../../../../shared/rules/end-reasons';
@@ -7,7 +8,7 @@ import { canAct } from '../../../../shared/rules/instance-lifecycle';
 import { STORAGE_MICROS_PER_GB_HOUR } from '../../../../shared/rules/metering';
 import { VM_TEMPLATE_LABELS } from '../../../../shared/vm-options';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClasses } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog } from '../../../components/ui/dialog';
@@ -292,6 +293,10 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
           <Trash2 className="h-4 w-4" aria-hidden />
           Terminate
         </Button>
+        <Link href={`/invoices/${vm.vm_id}`} className={buttonClasses('ghost', 'sm')}>
+          <FileText className="h-4 w-4" aria-hidden />
+          Invoice<span className="sr-only"> of instance #{vm.vm_id}</span>
+        </Link>
       </div>
 
       <Dialog
