@@ -12,7 +12,6 @@ import {
 import { memo } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { type Currency, formatMoney } from '../../../../shared/rules/currency';
-import { shareLabel } from '../../../../shared/rules/gpu-share';
 import { availabilityLabel, isLowAvailability, isRentable } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -21,7 +20,13 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { KIND_BADGES, KIND_LABELS, offeredKinds } from '../../../lib/instance-kinds';
-import { HOST_STATUS_LABELS, listingFacts, reliabilityLabel } from '../lib/listing-facts';
+import {
+  driverWords,
+  HOST_STATUS_LABELS,
+  listingFacts,
+  reliabilityLabel,
+  shareWords,
+} from '../lib/listing-facts';
 
 interface ListingCardProps {
   listing: GpuListingView;
@@ -52,6 +57,7 @@ export const ListingCard = memo(function ListingCard({
 }: ListingCardProps) {
   const rentable = isRentable(listing);
   const facts = listingFacts(listing);
+  const driver = driverWords(facts);
   const label = availabilityLabel(listing);
   const kinds = offeredKinds(listing.kinds);
   return (
@@ -101,13 +107,16 @@ export const ListingCard = memo(function ListingCard({
         {/* What one GPU's share of its host gives an instance: shown before renting. */}
         <div className="col-span-2 flex items-center gap-1.5">
           <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
-          <dt className="sr-only">CPU and RAM per GPU</dt>
-          <dd data-testid="gpu-share">
-            {listing.gpuShare
-              ? `${shareLabel(listing.gpuShare)} per GPU`
-              : 'CPU and RAM not reported by its host yet'}
-          </dd>
+          <dt className="sr-only">CPU, RAM and disk per GPU</dt>
+          <dd data-testid="gpu-share">{shareWords(listing)}</dd>
         </div>
+        {driver ? (
+          <div className="col-span-2 flex items-center gap-1.5">
+            <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
+            <dt className="sr-only">Driver and CUDA</dt>
+            <dd data-testid="driver">{driver}</dd>
+          </div>
+        ) : null}
         {/* The kinds of instance its host runs now (docs/decisions/025); none without a host. */}
         {kinds.length > 0 ? (
           <div className="col-span-2 flex items-center gap-1.5">

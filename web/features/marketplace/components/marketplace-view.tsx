@@ -19,7 +19,6 @@ import { useCompareSelection } from '../lib/compare-selection';
 import {
   filterAndSort,
   type MarketFilters,
-  PRICE_PER_GPU_SORT,
   readMarketFilters,
   writeMarketFilters,
 } from '../lib/market-filters';
@@ -84,12 +83,15 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
   const compare = useCompareSelection();
 
   // The listings query: model is the search text, or the chosen type unless 'All GPU Types'.
-  // The price per GPU-hour sort and the figures' filters apply to what is loaded.
   const query = useListings({
     model: filters.q || (filters.gpuType === 'All GPU Types' ? '' : filters.gpuType),
     gpuType: filters.gpuType,
-    sort: filters.sort === PRICE_PER_GPU_SORT ? '' : filters.sort,
+    sort: filters.sort,
     kind: filters.kind,
+    gpuCount: filters.gpus,
+    minVramGb: filters.minVram,
+    minReliability: filters.minReliability,
+    maxGpuHourPrice: filters.maxPricePerGpuHour,
   });
   // The cards render in a transition, which yields to the browser every few milliseconds: a
   // page of them arriving never holds the main thread for long. Until then the placeholders stay.

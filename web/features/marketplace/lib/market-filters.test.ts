@@ -31,6 +31,13 @@ function listing(id: number, model: string, hourlyRate: string, more: Partial<Gp
     kinds: ['vm'],
     hostUptimePercent: 99.5,
     gpuShare: null,
+    gpuCount: 1,
+    gpuMemoryGb: 80,
+    pricePerGpuHour: hourlyRate,
+    diskGb: null,
+    driverVersion: null,
+    cudaVersion: null,
+    reliability: { uptimePercent: 99.5, windowDays: 30, observedDays: 30 },
     provider: {
       id: 1,
       companyName: 'Nimbus',
@@ -57,7 +64,7 @@ describe("the marketplace's filters in the address", () => {
     };
     const text = writeMarketFilters(filters);
     expect(text).toBe(
-      'q=H100&kind=container&sort=price-per-gpu-hour&gpus=4&vram=80&reliability=99&maxGpuHour=5',
+      'q=H100&kind=container&sort=gpu-price-asc&gpus=4&vram=80&reliability=99&maxGpuHour=5',
     );
     expect(readMarketFilters(`?${text}`)).toEqual(filters);
   });
@@ -71,8 +78,16 @@ describe("the marketplace's filters in the address", () => {
 
 describe('filtering and sorting what is loaded', () => {
   const single = listing(1, 'H100', '4.50', {});
-  const node = listing(2, '4x H100', '16.50', { hostUptimePercent: 97.2 });
-  const fresh = listing(3, 'RTX 4090', '1.45', { memory: '24GB', hostUptimePercent: null });
+  const node = listing(2, '4x H100', '16.50', {
+    gpuCount: 4,
+    pricePerGpuHour: '4.13',
+    reliability: { uptimePercent: 97.2, windowDays: 30, observedDays: 30 },
+  });
+  const fresh = listing(3, 'RTX 4090', '1.45', {
+    memory: '24GB',
+    gpuMemoryGb: 24,
+    reliability: { uptimePercent: null, windowDays: 30, observedDays: 1.5 },
+  });
 
   it('keeps the listings that pass each filter', () => {
     const all = [single, node, fresh];
@@ -85,7 +100,7 @@ describe('filtering and sorting what is loaded', () => {
     expect(ids({ maxPricePerGpuHour: 2 })).toEqual([3]);
   });
 
-  it('sorts by price per GPU-hour: the 4x node ($4.125) before the single card ($4.50)', () => {
+  it('sorts by price per GPU-hour: the 4x node ($4.13) before the single card ($4.50)', () => {
     const sorted = filterAndSort([single, node, fresh], {
       ...DEFAULT_FILTERS,
       sort: PRICE_PER_GPU_SORT,

@@ -1,6 +1,10 @@
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { INSTANCE_KINDS, type InstanceKind } from '../../../../shared/instance-kinds';
-import { GPU_TYPE_FILTERS, SORT_OPTIONS } from '../../../../shared/listing-options';
+import {
+  GPU_COUNT_FILTERS,
+  GPU_TYPE_FILTERS,
+  SORT_OPTIONS,
+} from '../../../../shared/listing-options';
 import { type ListingFacts, listingFacts, reliabilityPercent } from './listing-facts';
 
 /**
@@ -36,14 +40,11 @@ export const DEFAULT_FILTERS: MarketFilters = {
 };
 
 /** Sorted by price per GPU-hour, lowest first (a multi-GPU node beside a single card). */
-export const PRICE_PER_GPU_SORT = 'price-per-gpu-hour';
+export const PRICE_PER_GPU_SORT = 'gpu-price-asc';
 
-export const MARKET_SORTS = [
-  ...SORT_OPTIONS,
-  { value: PRICE_PER_GPU_SORT, label: 'Price per GPU-hour' },
-] as const;
+export const MARKET_SORTS = SORT_OPTIONS;
 
-export const GPU_COUNT_CHOICES = [1, 2, 4, 8] as const;
+export const GPU_COUNT_CHOICES = GPU_COUNT_FILTERS;
 export const MIN_VRAM_CHOICES = [8, 16, 24, 40, 48, 80] as const;
 export const MIN_RELIABILITY_CHOICES = [90, 95, 99, 99.9] as const;
 export const MAX_PRICE_CHOICES = [0.5, 1, 2, 3, 5] as const;
@@ -114,7 +115,8 @@ export function passesFilters(facts: ListingFacts, filters: MarketFilters): bool
 
 /**
  * The loaded listings that pass the filters, sorted by price per GPU-hour when asked (lowest
- * first, then by id so the order is stable); any other sort is the server's.
+ * first, then by id so the order is stable). The server filters and sorts the same way across
+ * its pages (GET /api/gpu-listings); this keeps what is loaded consistent with the address.
  */
 export function filterAndSort(
   listings: readonly GpuListingView[],
