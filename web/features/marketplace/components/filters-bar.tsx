@@ -122,10 +122,10 @@ export function FiltersBar({
             onChange={(e) => onFiltersChange({ maxPricePerGpuHour: numberOrNull(e.target.value) })}
             options={MAX_PRICE_CHOICES.map((d) => ({
               value: d,
-              label: `Up to $${d.toFixed(2)}/GPU-hr`,
+              label: `Max $${d.toFixed(2)}/GPU-hr`,
             }))}
           >
-            <option value="">Any price per GPU-hour</option>
+            <option value="">Any GPU-hr price</option>
           </Select>
         </div>
       </form>
