@@ -36,15 +36,15 @@ export const DEMO_MACHINES = {
   /** A gaming desktop with one card. */
   desktop: machine(8, 32, 1, 1, '535.183.01', '12.2'),
   /** A workstation with two cards. */
-  workstation: machine(16, 64, 2, 2, '550.90.07', '12.4'),
+  workstation: machine(24, 128, 2, 2, '550.90.07', '12.4'),
   /** A 4-card rig. */
-  rig4: machine(32, 128, 4, 4, '550.90.07', '12.4'),
+  rig4: machine(32, 192, 4, 4, '550.90.07', '12.4'),
   /** A mining-style rig: many cards, few cores. */
   rig8: machine(24, 96, 8, 2, '535.183.01', '12.2'),
   /** A 4-GPU data-centre server (PCIe). */
   server4: machine(64, 512, 4, 8, '550.54.15', '12.4'),
   /** An 8-GPU data-centre server (SXM, NVLink). */
-  server8: machine(128, 1024, 8, 15, '550.54.15', '12.4'),
+  server8: machine(96, 1024, 8, 15, '550.54.15', '12.4'),
   /** An 8× H100 HGX node. */
   hgx: machine(192, 2048, 8, 30, '550.54.15', '12.4'),
 } as const;
