@@ -19,7 +19,10 @@ async function signIn(page: Page) {
 
 /** The price per GPU-hour of each card shown, in order. */
 async function gpuHourPrices(page: Page): Promise<number[]> {
-  return (await page.getByTestId('gpu-hour-rate').allTextContents()).map(money);
+  // "$4.13/GPU-hr · 4 GPUs": the price is what comes before "/GPU-hr".
+  return (await page.getByTestId('gpu-hour-rate').allTextContents()).map((text) =>
+    money(text.split('/GPU-hr')[0] ?? ''),
+  );
 }
 
 test('a renter filters, compares two offers side by side and rents one from the compare view', async ({
