@@ -346,22 +346,48 @@ describe('what a terminal shows', () => {
       provider: { name: 'Acme', reputation: '4.8' },
       gpuShare: { vcpus: 8, memoryGb: 25.5 },
       kinds: ['vm', 'container'],
+      gpuCount: 1,
+      gpuMemoryGb: 80,
+      pricePerGpuHour: '2.00',
+      diskGb: 500,
+      driverVersion: '550.54.15',
+      cudaVersion: '12.4',
+      reliability: { uptimePercent: 99.4, windowDays: 30, observedDays: 30 },
     };
     handler = () => ({ json: { gpus: [listing], nextCursor: null } });
     const plain = await rentgpu(['gpus', 'list'], { tty: true });
     const model = await rentgpu(['gpus', 'list', '--model', 'a100']);
     const sorted = await rentgpu(['list', '--sort', 'memory']);
+    const filtered = await rentgpu([
+      'gpus',
+      'list',
+      '--gpus',
+      '1',
+      '--min-vram',
+      '80',
+      '--min-reliability',
+      '99',
+      '--max-gpu-price',
+      '2.5',
+      '--sort',
+      'gpu-price-asc',
+    ]);
     expect(seen.map((r) => new URL(r.url, apiUrl).searchParams.toString())).toEqual([
       'sort=price-asc',
       'model=a100&sort=price-asc',
       'sort=memory',
+      'sort=gpu-price-asc&gpuCount=1&minVramGb=80&minReliability=99&maxGpuHourPrice=2.5',
     ]);
-    expect(plain.stdout.split('\n')[0]).toMatch(/\$\/HOUR .*RELIABILITY +PROVIDER$/);
+    expect(filtered.code).toBe(0);
+    expect(plain.stdout.split('\n')[0]).toMatch(/\$\/HOUR +\$\/GPU-HOUR .*RELIABILITY +PROVIDER$/);
     expect(plain.stdout).not.toContain('HOST');
-    expect(plain.stdout).toMatch(/4\.8 +Acme/);
-    // One GPU's share of its host, shown before renting.
-    expect(plain.stdout.split('\n')[0]).toMatch(/MEMORY +VCPUS\/GPU +RAM\/GPU +LOCATION/);
-    expect(plain.stdout).toMatch(/80GB +8 +25\.5 GB +Mumbai/);
+    // The host's measured uptime, not the provider's rating.
+    expect(plain.stdout).toMatch(/2\.00 +2\.00 .*99\.4% \(30 d\) +Acme/);
+    // One GPU's share of its host, shown before renting, and the machine's disk and CUDA.
+    expect(plain.stdout.split('\n')[0]).toMatch(
+      /MEMORY +VCPUS\/GPU +RAM\/GPU +GPUS +DISK +CUDA +LOCATION/,
+    );
+    expect(plain.stdout).toMatch(/80GB +8 +25\.5 GB +1 +500 GB +12\.4 +Mumbai/);
     expect(model.code).toBe(0);
     expect(sorted.code).toBe(0);
 
@@ -369,7 +395,20 @@ describe('what a terminal shows', () => {
     handler = () => ({ json: { gpus: [{ ...listing, hostStatus: 'offline' }], nextCursor: null } });
     const withHost = await rentgpu(['gpus', 'list'], { tty: true });
     expect(withHost.stdout.split('\n')[0]).toContain('HOST');
-    expect(withHost.stdout).toMatch(/offline +4\.8/);
+    expect(withHost.stdout).toMatch(/offline +99\.4% \(30 d\)/);
+    // Too little history says so; an older server's rows show the rating as before.
+    handler = () => ({
+      json: {
+        gpus: [
+          { ...listing, reliability: { uptimePercent: null, windowDays: 30, observedDays: 1 } },
+        ],
+        nextCursor: null,
+      },
+    });
+    expect((await rentgpu(['gpus', 'list'], { tty: true })).stdout).toMatch(/new +Acme/);
+    const { reliability: _r, ...older } = listing;
+    handler = () => ({ json: { gpus: [older], nextCursor: null } });
+    expect((await rentgpu(['gpus', 'list'], { tty: true })).stdout).toMatch(/4\.8 +Acme/);
   });
 });
 

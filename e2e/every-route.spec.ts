@@ -20,8 +20,9 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const BLOG_POST = CONTENT_PAGES[1].path;
 
-/** A route's pattern with its parameters filled in. */
-function concrete(pattern: string, vmId: number): string {
+/** A route's pattern with its parameters filled in (the compare view with two listings). */
+function concrete(pattern: string, vmId: number, compareIds: number[] = []): string {
+  if (pattern === '/compare') return `/compare?ids=${compareIds.join(',')}`;
   return pattern
     .replace('/blog/:slug', BLOG_POST)
     .replace(':month', new Date().toISOString().slice(0, 7))
@@ -134,7 +135,7 @@ interface Vm {
 /**
  * A demo visitor with an API key and one of each kind of instance: a booked rental running,
  * one stopped (history), a VM made and stopped on the VM dashboard, and a deploy running.
- * Returns the session and the VM's id.
+ * Returns the session, the VM's id and two of its listings for the compare view.
  */
 async function visitorWithInstances(browser: Browser, baseURL: string) {
   const context = await browser.newContext({ baseURL });
@@ -188,7 +189,7 @@ async function visitorWithInstances(browser: Browser, baseURL: string) {
   await expect.poll(vmState, { timeout: 20_000 }).toBe('stopped');
   const { cookies } = await context.storageState();
   await context.close();
-  return { cookies, vmId };
+  return { cookies, vmId, compareIds: own.slice(0, 2).map((l) => l.id) };
 }
 
 test.describe('signed in', () => {
@@ -202,7 +203,7 @@ test.describe('signed in', () => {
   for (const pattern of ['/', ...SIGNED_IN_PATHS]) {
     test(`${pattern}, signed in, in every theme and at 390 px`, async ({ page }) => {
       await page.context().addCookies(visitor.cookies);
-      await checkRoute(page, concrete(pattern, visitor.vmId), true);
+      await checkRoute(page, concrete(pattern, visitor.vmId, visitor.compareIds), true);
     });
   }
   for (const pattern of PAGES) {

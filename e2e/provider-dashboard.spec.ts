@@ -356,6 +356,13 @@ function fixtureListing(id: number, over: Partial<GpuListingView>): GpuListingVi
     kinds: ['vm', 'container'],
     hostUptimePercent: null,
     gpuShare: null,
+    gpuCount: 1,
+    gpuMemoryGb: 24,
+    pricePerGpuHour: '1.00',
+    diskGb: null,
+    driverVersion: null,
+    cudaVersion: null,
+    reliability: { uptimePercent: null, windowDays: 30, observedDays: 0 },
     provider: {
       id: PROVIDER.id,
       companyName: PROVIDER.companyName,

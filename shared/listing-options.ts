@@ -36,5 +36,9 @@ export const SORT_OPTIONS = [
   { value: 'price-desc', label: 'Price high to low' },
   { value: 'memory', label: 'Memory' },
   { value: 'performance', label: 'Performance' },
+  { value: 'gpu-price-asc', label: 'Price per GPU-hour' },
 ] as const;
 export type ListingSort = (typeof SORT_OPTIONS)[number]['value'];
+
+/** The marketplace's GPU count filter: GPUs one instance of a listing gets. */
+export const GPU_COUNT_FILTERS = [1, 2, 4, 8] as const;

@@ -9,6 +9,10 @@ interface GpuListOptions {
   gpuType?: string;
   kind?: string;
   sort?: string;
+  gpus?: number;
+  minVram?: string;
+  minReliability?: string;
+  maxGpuPrice?: string;
   limit?: number;
   cursor?: string;
 }
@@ -25,6 +29,10 @@ export function registerGpus(root: Command, ctx: Ctx): void {
         kind: options.kind,
         // Cheapest first unless another order is asked for (with --model too).
         sort: options.sort ?? 'price-asc',
+        gpuCount: options.gpus,
+        minVramGb: options.minVram,
+        minReliability: options.minReliability,
+        maxGpuHourPrice: options.maxGpuPrice,
         limit: options.limit,
         cursor: options.cursor,
       },
@@ -45,7 +53,14 @@ export function registerGpus(root: Command, ctx: Ctx): void {
           'container',
         ]),
       )
-      .option('--sort <order>', 'price-asc (the default), price-desc, memory or performance')
+      .option(
+        '--sort <order>',
+        'price-asc (the default), price-desc, memory, performance or gpu-price-asc (per GPU-hour)',
+      )
+      .option('--gpus <n>', 'only instances of this many GPUs', positiveInt('--gpus'))
+      .option('--min-vram <gb>', 'at least this many GB on each GPU')
+      .option('--min-reliability <percent>', 'host up at least this percent of the last 30 days')
+      .option('--max-gpu-price <dollars>', 'at most this price per GPU-hour')
       .option('--limit <n>', 'at most this many (1-100)', positiveInt('--limit'))
       .option('--cursor <cursor>', 'the next page, from a previous list')
       .action(listGpus);

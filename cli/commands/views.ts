@@ -54,10 +54,28 @@ export const instanceColumns: Column<PublicInstance>[] = [
  * A listing as the CLI reads it: the public API's fields, and the host's status when the
  * server gives one (older servers do not).
  */
-export type GpuRow = Omit<PublicGpuListing, 'kinds'> & {
-  hostStatus?: string;
-  kinds?: PublicGpuListing['kinds'];
-};
+export type GpuRow = Omit<PublicGpuListing, ComparedFields | 'kinds'> &
+  Partial<Pick<PublicGpuListing, ComparedFields>> & {
+    hostStatus?: string;
+    kinds?: PublicGpuListing['kinds'];
+  };
+
+/** What a listing is compared by (issue 42): older servers send none of it. */
+type ComparedFields =
+  | 'gpuCount'
+  | 'gpuMemoryGb'
+  | 'pricePerGpuHour'
+  | 'diskGb'
+  | 'driverVersion'
+  | 'cudaVersion'
+  | 'reliability';
+
+/** Its host's uptime ("99.4% (30 d)", "new" with too little history), else the rating. */
+function reliabilityText(g: GpuRow): string {
+  if (!g.reliability) return g.provider.reputation;
+  const { uptimePercent, windowDays } = g.reliability;
+  return uptimePercent === null ? 'new' : `${uptimePercent}% (${windowDays} d)`;
+}
 
 export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
   return [
@@ -67,8 +85,18 @@ export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
     // One GPU's share of its host: the most an instance of it gets ("-": not reported yet).
     ['vCPUs/GPU', (g) => g.gpuShare?.vcpus],
     ['RAM/GPU', (g) => (g.gpuShare ? `${g.gpuShare.memoryGb} GB` : null)],
+    ...(rows.some((g) => g.gpuCount !== undefined)
+      ? ([
+          ['GPUs', (g: GpuRow) => g.gpuCount],
+          ['disk', (g: GpuRow) => (g.diskGb == null ? null : `${g.diskGb} GB`)],
+          ['CUDA', (g: GpuRow) => g.cudaVersion],
+        ] as Column<GpuRow>[])
+      : []),
     ['location', (g) => g.location],
     ['$/hour', (g) => g.hourlyRate],
+    ...(rows.some((g) => g.pricePerGpuHour !== undefined)
+      ? [['$/GPU-hour', (g: GpuRow) => g.pricePerGpuHour] as Column<GpuRow>]
+      : []),
     ['available', (g) => g.availableCount],
     // The kinds its host runs now (older servers send none).
     ...(rows.some((g) => g.kinds !== undefined)
@@ -77,7 +105,9 @@ export function gpuColumns(rows: readonly GpuRow[]): Column<GpuRow>[] {
     ...(rows.some((g) => g.hostStatus !== undefined)
       ? [['host', (g: GpuRow) => g.hostStatus] as Column<GpuRow>]
       : []),
-    ['reliability', (g) => g.provider.reputation],
+    // Uptime of its host over the last 30 days ("new": too little history); older servers
+    // send none, and the column then shows the provider's rating as before.
+    ['reliability', (g) => reliabilityText(g)],
     ['provider', (g) => g.provider.name],
   ];
 }

@@ -21,7 +21,11 @@ export async function rawPageServer(
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // The app's first page: the same statement, named as the app names it.
-  const { statement, name, values } = pageQueryOf({ limit: LIMIT, view: 'market' });
+  const { statement, name, values } = pageQueryOf({
+    limit: LIMIT,
+    view: 'market',
+    now: new Date(),
+  });
   const server = http.createServer((_request, response) => {
     pool
       .query<PageSqlRow>({ name, text: statement.text, values, rowMode: 'array' })

@@ -1,28 +1,21 @@
 import type { Tx } from '../db/client';
 import { randomToken, sha256 } from '../lib/crypto';
-import { DEMO_PROVIDERS, DEMO_USER } from './demo-data';
+import { DEMO_USER, VISITOR_DEMO_PROVIDER } from './demo-data';
 import { createListing, createProvider, createUser } from './factories';
 
 /** Where demo visitors' addresses live: a reserved name, so no e-mail ever reaches anyone. */
 export const DEMO_VISITOR_EMAIL_DOMAIN = 'demo.rentgpu.invalid';
 
-/** The seeded demo provider every visitor gets a copy of ("Demo Compute Co."). */
-
 /**
- * What a visitor's copy is called: it says it is theirs, beside the shared seeded "Demo
- * Compute Co." with the same GPUs at the same prices (issue 26 part 4).
+ * What a visitor's own provider is called: it says it is theirs, beside the shared seeded
+ * "Demo Compute Co." (issue 26 part 4), which lists other GPUs (issue 42).
  */
 export const VISITOR_DEMO_PROVIDER_NAME = 'Your demo provider';
-const TEMPLATE = (() => {
-  const template = DEMO_PROVIDERS.find((p) => p.ownedByDemoUser);
-  if (!template) throw new Error('demo-data has no provider owned by the demo user');
-  return template;
-})();
 
 /**
  * A demo visitor's own world, made with the seed's factories inside the caller's
  * transaction: an account like the seeded "Demo User" with the same $100.00 granted through
- * the ledger, and a sandbox copy of "Demo Compute Co." (named "Your demo provider") with its listings, every unit free
+ * the ledger, and a sandbox provider of their own ("Your demo provider", VISITOR_DEMO_PROVIDER) with its listings, every unit free
  * (nobody else rents a sandbox provider's units). See
  * docs/decisions/010-a-demo-account-per-visitor.md.
  */
@@ -35,14 +28,14 @@ export async function createDemoVisitor(tx: Tx, now: Date) {
     isDemo: true,
     createdAt: now,
   });
-  const { listings, ownedByDemoUser: _owned, ...provider } = TEMPLATE;
+  const { listings, ...provider } = VISITOR_DEMO_PROVIDER;
   const created = await createProvider(tx, {
     ...provider,
     companyName: VISITOR_DEMO_PROVIDER_NAME,
     userId: user.id,
     isSandbox: true,
   });
-  for (const listing of listings) {
+  for (const { history: _new, ...listing } of listings) {
     const total = listing.totalCount ?? 1;
     await createListing(tx, {
       ...listing,

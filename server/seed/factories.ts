@@ -7,7 +7,14 @@ import type {
 } from '../../shared/contracts/agent-protocol';
 import { dollarsToMicros } from '../../shared/rules/money';
 import type { Conn, Tx } from '../db/client';
-import { gpuListings, hosts, providers, users } from '../db/schema';
+import {
+  type DemoMachine,
+  demoHostOutages,
+  gpuListings,
+  hosts,
+  providers,
+  users,
+} from '../db/schema';
 import { ledgerService } from '../modules/ledger/service';
 import { derivedListingColumns } from '../modules/listings/service';
 
@@ -110,6 +117,10 @@ export interface ListingInput {
   /** An enrolled host of the same provider (createHost); its instances are placed there. */
   hostId?: string;
   hostGpuIndexes?: number[];
+  /** The machine a demo-host listing stands for (its share, disk and versions). */
+  demoMachine?: DemoMachine | null;
+  /** When it was listed (a demo listing's reliability is measured from then). */
+  createdAt?: Date;
 }
 
 /** A host as its agent reports it: 32 cores, 128 GB, 2 TB, KVM. */
@@ -245,10 +256,22 @@ export async function createListing(conn: Conn, input: ListingInput) {
       hostId: input.hostId ?? null,
       hostGpuIndexes: input.hostGpuIndexes ?? (input.hostId ? [...Array(totalCount).keys()] : []),
       ...derivedListingColumns(input.model ?? 'RTX 4090', input.memory ?? '24GB'),
+      ...(input.demoMachine ? { demoMachine: input.demoMachine } : {}),
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
     })
     .returning();
   if (!listing) throw new Error('listing insert returned nothing');
   return listing;
+}
+
+/** A demo listing's recorded outages (its machine's history, measured as a host's). */
+export async function recordDemoOutages(
+  conn: Conn,
+  listingId: number,
+  outages: readonly { startedAt: Date; endedAt: Date }[],
+) {
+  if (outages.length === 0) return;
+  await conn.insert(demoHostOutages).values(outages.map((o) => ({ listingId, ...o })));
 }
 
 /** A public provider by name (demo visitors' own providers share a name and are skipped). */

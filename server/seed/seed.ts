@@ -4,8 +4,14 @@ import type { Database, Db } from '../db/client';
 import { users } from '../db/schema';
 import type { InstancesService } from '../modules/instances/service';
 import type { Worker } from '../worker';
-import { DEMO_ADMIN, DEMO_PROVIDERS, DEMO_RENTERS, DEMO_USER } from './demo-data';
-import { createListing, createProvider, createUser, findProviderByCompany } from './factories';
+import { DEMO_ADMIN, DEMO_PROVIDERS, DEMO_RENTERS, DEMO_USER, type DemoHistory } from './demo-data';
+import {
+  createListing,
+  createProvider,
+  createUser,
+  findProviderByCompany,
+  recordDemoOutages,
+} from './factories';
 
 export interface SeedReport {
   createdUsers: number;
@@ -15,6 +21,15 @@ export interface SeedReport {
 }
 
 const HOURS = [48, 72, 96, 120, 168];
+const DAY_MS = 24 * 60 * 60_000;
+
+/** A demo listing's recorded outages, counted back from `now`. */
+export function demoOutages(history: DemoHistory, now: Date) {
+  return history.outages.map(([hoursAgo, minutes]) => {
+    const startedAt = new Date(now.getTime() - hoursAgo * 60 * 60_000);
+    return { startedAt, endedAt: new Date(startedAt.getTime() + minutes * 60_000) };
+  });
+}
 
 /**
  * The start-up seed (server/main.ts): `seedDemoData` under the `seed` advisory lock, so of
@@ -75,7 +90,7 @@ export async function seedDemoData(
         userId: ownedByDemoUser ? demo.id : null,
       });
       report.createdProviders += 1;
-      for (const listing of listings) {
+      for (const { history, ...listing } of listings) {
         const total = listing.totalCount ?? 1;
         const free = listing.availableCount ?? total;
         const row = await createListing(tx, {
@@ -83,7 +98,9 @@ export async function seedDemoData(
           providerId: created.id,
           availableCount: total,
           isDemoHost: true,
+          createdAt: new Date(now.getTime() - history.listedDaysAgo * DAY_MS),
         });
+        await recordDemoOutages(tx, row.id, demoOutages(history, now));
         report.createdListings += 1;
         if (free < total) {
           toRent.push({

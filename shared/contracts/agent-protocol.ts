@@ -114,6 +114,10 @@ export type GpuInfo = z.infer<typeof gpuInfo>;
 
 export const gpuInventory = z.object({
   gpus: z.array(gpuInfo).max(64),
+  /** The NVIDIA driver's version (`nvidia-smi` header, `550.54.15`); absent from older agents. */
+  driverVersion: z.string().max(64).nullable().optional(),
+  /** The highest CUDA version the driver supports (`nvidia-smi` header, `12.4`); absent from older agents. */
+  cudaVersion: z.string().max(16).nullable().optional(),
   /** Why there are no GPUs (no nvidia-smi, broken driver, unreadable output); null when fine. */
   error: z.string().max(1000).nullable(),
 });

@@ -24,12 +24,63 @@ const searchText = (max: number) =>
     .max(max)
     .refine((text) => !hasControlCharacter(text), { message: 'Search text is one line of text' });
 
+/** A number in a query string: absent or empty is no filter. */
+const queryNumber = <T extends z.ZodType<number>>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === undefined ? undefined : v), schema.optional());
+
 export const listingsQuery = z.object({
   model: searchText(TEXT_LIMITS.searchModel).optional(),
   gpuType: searchText(TEXT_LIMITS.searchGpuType).optional(),
   sort: z
-    .enum(['price-asc', 'price-desc', 'memory', 'performance'] satisfies ListingSort[])
-    .optional(),
+    .enum([
+      'price-asc',
+      'price-desc',
+      'memory',
+      'performance',
+      'gpu-price-asc',
+    ] satisfies ListingSort[])
+    .optional()
+    .describe(
+      'price-asc / price-desc: by the hourly price of one instance; memory: most VRAM first; performance: fastest first; gpu-price-asc: by the price per GPU-hour (the hourly price divided by the GPUs one instance gets), cheapest first',
+    ),
+  /**
+   * GPUs one instance of the listing gets (`gpuCount`): a "4x H100" listing is one 4-GPU node
+   * per unit (its model names the count, shared/gpu-models.ts parseMultiGpu), a "H100" listing
+   * one GPU per unit however many units it has.
+   */
+  gpuCount: queryNumber(
+    z.coerce
+      .number({ message: 'gpuCount must be a whole number from 1 to 64' })
+      .int({ message: 'gpuCount must be a whole number from 1 to 64' })
+      .min(1, { message: 'gpuCount must be a whole number from 1 to 64' })
+      .max(64, { message: 'gpuCount must be a whole number from 1 to 64' }),
+  ).describe('Only listings whose instances get exactly this many GPUs'),
+  /** At least this much memory on each GPU (`gpuMemoryGb`), in GB. */
+  minVramGb: queryNumber(
+    z.coerce
+      .number({ message: 'minVramGb must be a number of GB from 0 to 1024' })
+      .min(0, { message: 'minVramGb must be a number of GB from 0 to 1024' })
+      .max(1024, { message: 'minVramGb must be a number of GB from 0 to 1024' }),
+  ).describe('Only listings with at least this many GB of memory on each GPU'),
+  /**
+   * At least this uptime over the last 30 days (`reliability.uptimePercent`); a listing whose
+   * host has too little history (null) is left out by any minimum.
+   */
+  minReliability: queryNumber(
+    z.coerce
+      .number({ message: 'minReliability must be a percent from 0 to 100' })
+      .min(0, { message: 'minReliability must be a percent from 0 to 100' })
+      .max(100, { message: 'minReliability must be a percent from 0 to 100' }),
+  ).describe(
+    'Only listings whose host was up at least this percent of the last 30 days (hosts with too little history are left out)',
+  ),
+  /** At most this price per GPU-hour (`pricePerGpuHour`), in dollars. */
+  maxGpuHourPrice: queryNumber(
+    z.coerce
+      .number({ message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' })
+      .min(0, { message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' })
+      .max(10_000, { message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' }),
+  ).describe('Only listings costing at most this many dollars per GPU-hour'),
   providerId: serialId.optional(),
   /** Only listings whose host can run this kind of instance now (docs/decisions/025). */
   kind: z.enum(INSTANCE_KINDS, { message: 'kind must be vm or container' }).optional(),
@@ -184,6 +235,33 @@ export const gpuShareView = z
   .nullable();
 export type GpuShareView = z.infer<typeof gpuShareView>;
 
+/**
+ * How reliable a listing's host has been: the share of the last `windowDays` days (or of the
+ * days since it enrolled, when fewer) it was not in a recorded outage, from the same outages
+ * providers see (docs/decisions/022). `uptimePercent` is null while the host has been
+ * observed for fewer than RELIABILITY_MIN_OBSERVED_DAYS days ("too little history", never a
+ * 100% it did not earn) and for a listing without a host.
+ */
+export const RELIABILITY_WINDOW_DAYS = 30;
+export const RELIABILITY_MIN_OBSERVED_DAYS = 3;
+export const reliabilityView = z
+  .object({
+    uptimePercent: z
+      .number()
+      .nullable()
+      .describe(
+        'Percent of the window the host was up, one decimal rounded down; null: too little history',
+      ),
+    windowDays: z.literal(RELIABILITY_WINDOW_DAYS).describe('The window measured, in days'),
+    observedDays: z
+      .number()
+      .describe(
+        'Days of the window the host has been observed (since it enrolled), one decimal rounded down',
+      ),
+  })
+  .describe('Its host uptime over the last 30 days, measured from recorded outages');
+export type ReliabilityView = z.infer<typeof reliabilityView>;
+
 export const gpuListingView = z.object({
   id: z.number(),
   providerId: z.number(),
@@ -212,10 +290,29 @@ export const gpuListingView = z.object({
    * `container` (GPUs through CDI). The demo host offers both; a listing without a host none.
    */
   kinds: z.array(z.enum(INSTANCE_KINDS)),
-  /** Its host's uptime over the last 30 days, percent with one decimal; null without a host. */
+  /**
+   * Its host's uptime over the last 30 days, percent with one decimal; null without a host.
+   * Kept for older readers: `reliability` says the same and when there is too little history.
+   */
   hostUptimePercent: z.number().nullable(),
   /** What one GPU's share of its host gives: shown before renting, the most a create may ask. */
   gpuShare: gpuShareView,
+  /** GPUs one instance gets: 4 for a "4x H100" node, 1 for a "H100" (whatever its units). */
+  gpuCount: z.number().int(),
+  /** Memory on each of those GPUs, GB (a "4x H100" has 80 on each, 320 in `memory`). */
+  gpuMemoryGb: z.number(),
+  /** The hourly price divided by gpuCount, dollars (to the cent, as hourlyRate). */
+  pricePerGpuHour: z.string(),
+  /**
+   * Disk one instance gets, GB: its GPUs' share of its host's disk (docs/decisions/024), null
+   * until its host has reported one.
+   */
+  diskGb: z.number().nullable(),
+  /** The NVIDIA driver its host reports (`550.54.15`); null when unknown. */
+  driverVersion: z.string().nullable(),
+  /** The highest CUDA version that driver supports (`12.4`); null when unknown. */
+  cudaVersion: z.string().nullable(),
+  reliability: reliabilityView,
   provider: z.object({
     id: z.number(),
     companyName: z.string(),

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Available GPUs
-         * @description The marketplace, a page at a time (`limit` up to 100, `cursor` from the last page). Filter by `model` (search) or `gpuType`; sort by `price-asc`, `price-desc`, `memory` or `performance`.
+         * @description The marketplace, a page at a time (`limit` up to 100, `cursor` from the last page): only listings whose host can run them now. Filter by `model` (search), `gpuType`, `kind`, `gpuCount` (GPUs per instance), `minVramGb` (per GPU), `minReliability` (uptime percent over 30 days) and `maxGpuHourPrice`; sort by `price-asc`, `price-desc`, `memory`, `performance` or `gpu-price-asc` (price per GPU-hour).
          */
         get: operations["listGpus"];
         put?: never;
@@ -790,6 +790,30 @@ export interface components {
             } | null;
             /** @description The kinds of instance its host can run now: `vm`, `container` (a create of another kind is refused). Filter with `kind`. */
             kinds: ("vm" | "container")[];
+            /** @description GPUs one instance gets: 4 for a "4x H100" node. Filter with `gpuCount`. */
+            gpuCount: number;
+            /** @description GB of memory on each of those GPUs. Filter with `minVramGb`. */
+            gpuMemoryGb: number;
+            /** @description US dollars per GPU-hour (hourlyRate ÷ gpuCount). Filter with `maxGpuHourPrice`, sort with `gpu-price-asc`. */
+            pricePerGpuHour: string;
+            /** @description GB of disk one instance gets (its GPUs' share of its host's disk); null until its host has reported. */
+            diskGb: number | null;
+            /** @description The NVIDIA driver version its host reports; null when unknown. */
+            driverVersion: string | null;
+            /** @description The CUDA version its host reports; null when unknown. */
+            cudaVersion: string | null;
+            /** @description Its host's uptime over the last 30 days from recorded outages; `uptimePercent` is null with too little history. Filter with `minReliability`. */
+            reliability: {
+                /** @description Percent of the window the host was up, one decimal rounded down; null: too little history */
+                uptimePercent: number | null;
+                /**
+                 * @description The window measured, in days
+                 * @constant
+                 */
+                windowDays: 30;
+                /** @description Days of the window the host has been observed (since it enrolled), one decimal rounded down */
+                observedDays: number;
+            };
         };
         GpuListingInput: {
             id: number;
@@ -815,6 +839,30 @@ export interface components {
             } | null;
             /** @description The kinds of instance its host can run now: `vm`, `container` (a create of another kind is refused). Filter with `kind`. */
             kinds: ("vm" | "container")[];
+            /** @description GPUs one instance gets: 4 for a "4x H100" node. Filter with `gpuCount`. */
+            gpuCount: number;
+            /** @description GB of memory on each of those GPUs. Filter with `minVramGb`. */
+            gpuMemoryGb: number;
+            /** @description US dollars per GPU-hour (hourlyRate ÷ gpuCount). Filter with `maxGpuHourPrice`, sort with `gpu-price-asc`. */
+            pricePerGpuHour: string;
+            /** @description GB of disk one instance gets (its GPUs' share of its host's disk); null until its host has reported. */
+            diskGb: number | null;
+            /** @description The NVIDIA driver version its host reports; null when unknown. */
+            driverVersion: string | null;
+            /** @description The CUDA version its host reports; null when unknown. */
+            cudaVersion: string | null;
+            /** @description Its host's uptime over the last 30 days from recorded outages; `uptimePercent` is null with too little history. Filter with `minReliability`. */
+            reliability: {
+                /** @description Percent of the window the host was up, one decimal rounded down; null: too little history */
+                uptimePercent: number | null;
+                /**
+                 * @description The window measured, in days
+                 * @constant
+                 */
+                windowDays: 30;
+                /** @description Days of the window the host has been observed (since it enrolled), one decimal rounded down */
+                observedDays: number;
+            };
         };
         Instance: {
             id: number;
@@ -1251,7 +1299,16 @@ export interface operations {
             query?: {
                 model?: string;
                 gpuType?: string;
-                sort?: "price-asc" | "price-desc" | "memory" | "performance";
+                /** @description price-asc / price-desc: by the hourly price of one instance; memory: most VRAM first; performance: fastest first; gpu-price-asc: by the price per GPU-hour (the hourly price divided by the GPUs one instance gets), cheapest first */
+                sort?: "price-asc" | "price-desc" | "memory" | "performance" | "gpu-price-asc";
+                /** @description Only listings whose instances get exactly this many GPUs */
+                gpuCount?: number;
+                /** @description Only listings with at least this many GB of memory on each GPU */
+                minVramGb?: number;
+                /** @description Only listings whose host was up at least this percent of the last 30 days (hosts with too little history are left out) */
+                minReliability?: number;
+                /** @description Only listings costing at most this many dollars per GPU-hour */
+                maxGpuHourPrice?: number;
                 kind?: "vm" | "container";
                 limit?: number;
                 cursor?: string;
@@ -3201,6 +3258,24 @@ export interface operations {
                                 /** @description GB of RAM an instance of one GPU gets at most */
                                 memoryGb: number;
                             } | null;
+                            gpuCount: number;
+                            gpuMemoryGb: number;
+                            pricePerGpuHour: string;
+                            diskGb: number | null;
+                            driverVersion: string | null;
+                            cudaVersion: string | null;
+                            /** @description Its host uptime over the last 30 days, measured from recorded outages */
+                            reliability: {
+                                /** @description Percent of the window the host was up, one decimal rounded down; null: too little history */
+                                uptimePercent: number | null;
+                                /**
+                                 * @description The window measured, in days
+                                 * @enum {number}
+                                 */
+                                windowDays: 30;
+                                /** @description Days of the window the host has been observed (since it enrolled), one decimal rounded down */
+                                observedDays: number;
+                            };
                             provider: {
                                 id: number;
                                 companyName: string;
@@ -3314,6 +3389,24 @@ export interface operations {
                                 /** @description GB of RAM an instance of one GPU gets at most */
                                 memoryGb: number;
                             } | null;
+                            gpuCount: number;
+                            gpuMemoryGb: number;
+                            pricePerGpuHour: string;
+                            diskGb: number | null;
+                            driverVersion: string | null;
+                            cudaVersion: string | null;
+                            /** @description Its host uptime over the last 30 days, measured from recorded outages */
+                            reliability: {
+                                /** @description Percent of the window the host was up, one decimal rounded down; null: too little history */
+                                uptimePercent: number | null;
+                                /**
+                                 * @description The window measured, in days
+                                 * @enum {number}
+                                 */
+                                windowDays: 30;
+                                /** @description Days of the window the host has been observed (since it enrolled), one decimal rounded down */
+                                observedDays: number;
+                            };
                             provider: {
                                 id: number;
                                 companyName: string;
@@ -3428,6 +3521,24 @@ export interface operations {
                                 /** @description GB of RAM an instance of one GPU gets at most */
                                 memoryGb: number;
                             } | null;
+                            gpuCount: number;
+                            gpuMemoryGb: number;
+                            pricePerGpuHour: string;
+                            diskGb: number | null;
+                            driverVersion: string | null;
+                            cudaVersion: string | null;
+                            /** @description Its host uptime over the last 30 days, measured from recorded outages */
+                            reliability: {
+                                /** @description Percent of the window the host was up, one decimal rounded down; null: too little history */
+                                uptimePercent: number | null;
+                                /**
+                                 * @description The window measured, in days
+                                 * @enum {number}
+                                 */
+                                windowDays: 30;
+                                /** @description Days of the window the host has been observed (since it enrolled), one decimal rounded down */
+                                observedDays: number;
+                            };
                             provider: {
                                 id: number;
                                 companyName: string;

@@ -18,6 +18,7 @@ import {
   listingsQuery,
   matchesCatalogue,
   newListingFields,
+  reliabilityView,
   updateListingBody,
 } from './listings';
 import { bodySerialId, serialId } from './params';
@@ -70,6 +71,27 @@ export const publicGpuListing = z
       .describe(
         'The kinds of instance its host can run now: `vm`, `container` (a create of another kind is refused). Filter with `kind`.',
       ),
+    gpuCount: gpuListingView.shape.gpuCount.describe(
+      'GPUs one instance gets: 4 for a "4x H100" node. Filter with `gpuCount`.',
+    ),
+    gpuMemoryGb: gpuListingView.shape.gpuMemoryGb.describe(
+      'GB of memory on each of those GPUs. Filter with `minVramGb`.',
+    ),
+    pricePerGpuHour: gpuListingView.shape.pricePerGpuHour.describe(
+      'US dollars per GPU-hour (hourlyRate ÷ gpuCount). Filter with `maxGpuHourPrice`, sort with `gpu-price-asc`.',
+    ),
+    diskGb: gpuListingView.shape.diskGb.describe(
+      "GB of disk one instance gets (its GPUs' share of its host's disk); null until its host has reported.",
+    ),
+    driverVersion: gpuListingView.shape.driverVersion.describe(
+      'The NVIDIA driver version its host reports; null when unknown.',
+    ),
+    cudaVersion: gpuListingView.shape.cudaVersion.describe(
+      'The CUDA version its host reports; null when unknown.',
+    ),
+    reliability: reliabilityView.describe(
+      "Its host's uptime over the last 30 days from recorded outages; `uptimePercent` is null with too little history. Filter with `minReliability`.",
+    ),
   })
   .meta({ id: 'GpuListing' });
 export type PublicGpuListing = z.infer<typeof publicGpuListing>;

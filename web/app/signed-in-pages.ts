@@ -10,6 +10,7 @@ type PageModule = Promise<{ default: ComponentType }>;
  */
 const SIGNED_IN_PAGES = {
   '/marketplace': () => import('./routes/marketplace'),
+  '/compare': () => import('./routes/compare'),
   '/deploy': () => import('./routes/deploy'),
   '/dashboard': () => import('./routes/dashboard'),
   '/vm-dashboard': () => import('./routes/vm-dashboard'),

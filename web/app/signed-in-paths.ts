@@ -5,6 +5,7 @@
  */
 export const SIGNED_IN_PATHS = [
   '/marketplace',
+  '/compare',
   '/deploy',
   '/dashboard',
   '/vm-dashboard',

@@ -20,6 +20,17 @@ import type { HostImageStatus } from '../../../shared/contracts/images';
 import { users } from './accounts';
 import { createdAt } from './columns';
 
+/** What a demo-host listing's machine reports, as a host's inventory would (gpu-share.ts). */
+export interface DemoMachine {
+  cores: number;
+  totalBytes: number;
+  guestBytes: number | null;
+  gpuCount: number;
+  diskBytes: number;
+  driverVersion: string;
+  cudaVersion: string;
+}
+
 export const providers = pgTable(
   'providers',
   {
@@ -118,7 +129,32 @@ export const gpuListings = pgTable(
      * Whatever is written here is replaced.
      */
     marketJson: text('market_json').notNull().default(''),
-    publicJson: text('public_json').notNull().default(''),
+    publicJson: text('public_json').notNull().default('') /**
+     * GPUs one instance gets (a "4x H100" is a 4-GPU node per unit), the hourly price per GPU
+     * and the memory on each GPU, generated from model, price and memory (migration 0040): the
+     * marketplace's gpuCount, maxGpuHourPrice and minVramGb filters and gpu-price-asc sort.
+     */,
+    gpuCount: integer('gpu_count')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`greatest(1, coalesce(substring(model from '^([1-9][0-9]?)x\s')::integer, 1))`,
+      ),
+    gpuHourRateMicros: bigint('gpu_hour_rate_micros', { mode: 'bigint' })
+      .notNull()
+      .generatedAlwaysAs(
+        sql`hourly_rate_micros / greatest(1, coalesce(substring(model from '^([1-9][0-9]?)x\s')::integer, 1))`,
+      ),
+    gpuMemoryGb: integer('gpu_memory_gb')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`memory_gb / greatest(1, coalesce(substring(model from '^([1-9][0-9]?)x\s')::integer, 1))`,
+      ),
+    /**
+     * The machine a demo-host listing stands for (the seed's demo world), as a host reports its
+     * own: its GPU share, disk and versions are read from it (listings/gpu-share.ts). Null: the
+     * demo host's bounds (docs/decisions/024).
+     */
+    demoMachine: jsonb('demo_machine').$type<DemoMachine>(),
   },
   (t) => [
     index('gpu_listings_provider_idx').on(t.providerId, t.id),
@@ -133,6 +169,7 @@ export const gpuListings = pgTable(
       .on(sql`(- ${t.hourlyRateMicros})`, t.id)
       .where(marketplace(t)),
     index('gpu_listings_market_memory_idx').on(sql`(- ${t.memoryGb})`, t.id).where(marketplace(t)),
+    index('gpu_listings_market_gpu_rate_idx').on(t.gpuHourRateMicros, t.id).where(marketplace(t)),
     index('gpu_listings_market_performance_idx')
       .on(sql`(- ${t.performanceScore})`, t.id)
       .where(marketplace(t)),
@@ -155,6 +192,26 @@ export const gpuListings = pgTable(
       'gpu_listings_demo_host_has_no_host',
       sql`not (${t.isDemoHost} and ${t.hostId} is not null)`,
     ),
+  ],
+);
+
+/**
+ * The recorded outages of the machines demo-host listings stand for (the seed writes each a
+ * history), measured as host_outages are for a real host: a demo listing's reliability.
+ */
+export const demoHostOutages = pgTable(
+  'demo_host_outages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => gpuListings.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('demo_host_outages_listing_idx').on(t.listingId, t.startedAt),
+    check('demo_host_outages_period_check', sql`${t.endedAt} >= ${t.startedAt}`),
   ],
 );
 

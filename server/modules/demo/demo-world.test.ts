@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { GpuListingView } from '../../../shared/contracts/listings';
 import { conflict } from '../../lib/errors';
 import { seedDemoData } from '../../seed/seed';
 import { createTestApp, type TestApp } from '../../test/app';
@@ -32,20 +33,47 @@ async function demoLogin() {
 }
 
 describe('a demo world that makes sense', () => {
-  it('lists the visitor’s own provider as theirs beside the shared Demo Compute Co.', async () => {
+  it('lists the visitor’s own provider as theirs beside the shared Demo Compute Co., which lists other GPUs', async () => {
     const visitor = await demoLogin();
     const res = await t.request({
       method: 'GET',
-      url: '/api/gpu-listings?search=RTX%203090',
+      url: '/api/gpu-listings?limit=100',
       cookie: visitor.cookie,
     });
     expect(res.statusCode).toBe(200);
-    const body = res.json();
-    const names = (Array.isArray(body) ? body : body.listings).map(
-      (l: { provider: { companyName: string } }) => l.provider.companyName,
-    );
-    expect(names).toContain('Demo Compute Co.');
-    expect(names).toContain('Your demo provider');
+    const listed = res.json() as GpuListingView[];
+    const own = listed.filter((l) => l.provider.companyName === 'Your demo provider');
+    const shared = listed.filter((l) => l.provider.companyName === 'Demo Compute Co.');
+    expect(own).toHaveLength(3);
+    expect(shared.length).toBeGreaterThan(0);
+    // Not a copy: no GPU of the visitor's own is the shared one's at the same price.
+    for (const mine of own) {
+      expect(shared.some((s) => s.model === mine.model && s.hourlyRate === mine.hourlyRate)).toBe(
+        false,
+      );
+    }
+  });
+
+  it('is a market worth comparing: several offers per popular model, shares of real machines, measured uptime', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/gpu-listings?limit=100' });
+    const listed = res.json() as GpuListingView[];
+    for (const model of ['H100', 'A100 80GB', 'RTX 4090']) {
+      const offers = listed.filter((l) => l.model === model);
+      expect(offers.length, model).toBeGreaterThanOrEqual(3);
+      expect(new Set(offers.map((l) => l.hourlyRate)).size, model).toBe(offers.length);
+      expect(new Set(offers.map((l) => l.location)).size, model).toBeGreaterThanOrEqual(3);
+    }
+    // Node shapes from one GPU to eight.
+    expect(new Set(listed.map((l) => l.gpuCount))).toEqual(new Set([1, 2, 4, 8]));
+    // Each GPU's share, disk and versions come from its machine: not one constant.
+    expect(new Set(listed.map((l) => JSON.stringify(l.gpuShare))).size).toBeGreaterThan(4);
+    expect(listed.every((l) => l.diskGb !== null && l.driverVersion && l.cudaVersion)).toBe(true);
+    // Reliability measured from each machine's recorded outages: several figures, and listings
+    // too new to say.
+    const figures = listed.map((l) => l.reliability.uptimePercent);
+    expect(new Set(figures.filter((f) => f !== null)).size).toBeGreaterThanOrEqual(4);
+    expect(figures.filter((f) => f !== null).every((f) => (f ?? 0) < 100)).toBe(true);
+    expect(figures).toContain(null);
   });
 
   it('a console on a demo host says there is no console there', async () => {

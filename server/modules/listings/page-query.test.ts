@@ -4,6 +4,7 @@ import { catalogueText, type ListingFilter, pageQueryOf } from './page-query';
 const market = (filter: Partial<ListingFilter>): ListingFilter => ({
   limit: 50,
   view: 'market',
+  now: new Date('2026-01-01T00:00:00Z'),
   ...filter,
 });
 
@@ -16,8 +17,9 @@ describe('pageQueryOf', () => {
     expect(lower.statement).toBe(upper.statement);
     expect(upper.statement.text).toContain("l.search_text like lower('%h100%')");
     expect(upper.statement.text).toContain("l.model ilike '%h100%'");
-    expect(upper.statement.params).toEqual([]);
-    expect(upper.values).toEqual([]);
+    // Its only value is the time reliability is measured at.
+    expect(upper.statement.params).toEqual(['now']);
+    expect(upper.values).toEqual(['2026-01-01T00:00:00.000Z']);
     // The type alone, and a model name with a space, are statements of their own.
     const type = pageQueryOf(market({ gpuType: 'RTX 4090' }));
     expect(type.name).toMatch(/^listings_page_text_\d+$/);
@@ -28,21 +30,21 @@ describe('pageQueryOf', () => {
   it('sends any other text as a value of an unnamed statement, planned for it every time', () => {
     const other = pageQueryOf(market({ search: 'city 42', gpuType: 'H100' }));
     expect(other.name).toBeUndefined();
-    expect(other.statement.params).toEqual(['search']);
-    expect(other.values).toEqual(['%city 42%']);
+    expect(other.statement.params).toEqual(['search', 'now']);
+    expect(other.values).toEqual(['%city 42%', '2026-01-01T00:00:00.000Z']);
     expect(other.statement.text).toContain("l.model ilike '%h100%'");
     const quoted = pageQueryOf(market({ gpuType: "H100' or true --" }));
     expect(quoted.name).toBeUndefined();
-    expect(quoted.values).toEqual(["%H100' or true --%"]);
+    expect(quoted.values[0]).toBe("%H100' or true --%");
     expect(quoted.statement.text).not.toContain('or true');
     const escaped = pageQueryOf(market({ search: 'a100_%' }));
-    expect(escaped.values).toEqual(['%a100\\_\\%%']);
+    expect(escaped.values[0]).toBe('%a100\\_\\%%');
   });
 
   it('names a shape without text once, with the values of its cursor as parameters', () => {
     const first = pageQueryOf(market({ sort: 'memory', after: { value: '80', id: 7 } }));
     expect(first.name).toMatch(/^listings_page_\d+$/);
-    expect(first.values).toEqual(['80', 7]);
+    expect(first.values).toEqual(['80', 7, '2026-01-01T00:00:00.000Z']);
     expect(pageQueryOf(market({ sort: 'memory', after: { value: '24', id: 9 } })).name).toBe(
       first.name,
     );

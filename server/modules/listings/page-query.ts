@@ -48,6 +48,14 @@ export interface PageShape {
   view: 'market' | 'public';
   /** Only listings whose host runs this kind now (a literal of the statement: two kinds). */
   kind?: InstanceKind;
+  /** Only listings whose instances get this many GPUs (`gpuCount`). */
+  gpuCount?: boolean;
+  /** Only listings with at least this memory on each GPU (`minVramGb`). */
+  minVram?: boolean;
+  /** Only listings costing at most this per GPU-hour (`maxGpuRate`, micro-dollars). */
+  maxGpuRate?: boolean;
+  /** Only listings whose host's uptime is at least `minReliability` percent (never null). */
+  minReliability?: boolean;
   /**
    * Search text and GPU type written into the statement as literals instead of sent as values
    * (their LIKE patterns, lower-cased): only the catalogue's GPU names (catalogueText), so that
@@ -64,6 +72,12 @@ export interface PageValues {
   viewerSandboxId?: number;
   afterValue?: string;
   afterId?: number;
+  /** The time reliability is measured at (ISO text): every statement takes it. */
+  now?: string;
+  gpuCount?: number;
+  minVram?: number;
+  maxGpuRate?: string;
+  minReliability?: number;
 }
 
 export interface PageStatement {
@@ -127,13 +141,27 @@ const SORT_KEYS: Record<ListingSort | 'id', SortKey> = {
     cursor: (v) => `(- ${v}::bigint)`,
     value: 'l.performance_score::text',
   },
+  'gpu-price-asc': {
+    key: (a) => `${a}.gpu_hour_rate_micros`,
+    cursor: (v) => `${v}::bigint`,
+    value: 'l.gpu_hour_rate_micros::text',
+  },
 };
+
+/** hostStatusOfListing (listing-sql.ts) is `demo` or `online`. */
+const READY_TO_RUN = `(l.is_demo_host or (l.host_online and not (l.unready_gpus > 0 and l.unready_gpus >= l.total_count)))`;
 
 /** A string as an SQL literal (standard_conforming_strings: only quotes are doubled). */
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-/** What the marketplace shows, in the words of the partial indexes' predicate. */
-const MARKETPLACE = `l.removed_at is null and l.status in ('available', 'rented') and not l.is_sandbox`;
+/**
+ * What the marketplace shows, in the words of the partial indexes' predicate, and only where
+ * its machines can run now: on the demo host, or on a host that is online (host_online, kept by
+ * migration 0032's triggers) and ready for one of its GPUs. A listing without a host, on an
+ * offline host or a not-ready one is its provider's to see (their own page), nobody else's.
+ */
+const MARKETPLACE = `l.removed_at is null and l.status in ('available', 'rented') and not l.is_sandbox
+    and ${READY_TO_RUN}`;
 
 /**
  * A listing's GPU share: the demo host's share itself for a demo listing (a constant, written
@@ -141,6 +169,7 @@ const MARKETPLACE = `l.removed_at is null and l.status in ('available', 'rented'
  * (`{"of":<host id>}`) that presenter.ts withGpuShares fills in from the host's last report.
  */
 const GPU_SHARE_SLOT = `',"gpuShare":' || (case when l.host_id is not null then '{"of":' || to_json(l.host_id)::text || '}'
+    when l.is_demo_host and l.demo_machine is not null then '{"demo":' || l.demo_machine::text || '}'
     when l.is_demo_host then ${sqlText(JSON.stringify(shareView(DEMO_GPU_SHARE)))} else 'null' end)`;
 
 /**
@@ -153,15 +182,36 @@ const KINDS_SLOT = `',"kinds":' || (case when l.host_id is not null and l.unread
     when l.host_id is not null then '{"kindsOf":' || to_json(l.host_id)::text || ',"gpus":' || l.host_gpu_indexes::text || '}'
     when l.is_demo_host then ${sqlText(JSON.stringify(DEMO_HOST_KINDS))} else '[]' end)`;
 
+/** Where a statement's time (its `now` value) goes in COMPARE_SLOT. */
+const NOW_MARKER = '$now';
+
+/** microsToDollars (shared/rules/money.ts) of a micro-dollar column: cents, rounded half up. */
+const dollarsText = (micros: string) =>
+  `'"' || ((${micros} + 5000) / 1000000)::text || '.' || lpad((((${micros} + 5000) / 10000) % 100)::text, 2, '0') || '"'`;
+
+/**
+ * What a renter compares (issue 42): GPUs per instance, memory per GPU, the price per GPU-hour,
+ * the reliability measured at the statement's time (migration 0040's listing_reliability_json)
+ * and a slot for the machine's disk and versions (`"machineOf":[<gpuCount>,<machine>]`, the
+ * machine `{"of":<host id>}` for a listing on a host, the demo machine's JSON for a demo
+ * listing, null without either) that
+ * presenter.ts withMachines fills in.
+ */
+const COMPARE_SLOT = `',"gpuCount":' || l.gpu_count::text || ',"gpuMemoryGb":' || l.gpu_memory_gb::text
+    || ',"pricePerGpuHour":' || ${dollarsText('l.gpu_hour_rate_micros')}
+    || ',"reliability":' || listing_reliability_json(l.host_id, l.is_demo_host, l.id, l.created_at, ${NOW_MARKER})
+    || ',"machineOf":[' || l.gpu_count::text || ',' || (case when l.host_id is not null then '{"of":' || to_json(l.host_id)::text || '}'
+      when l.is_demo_host and l.demo_machine is not null then l.demo_machine::text else 'null' end) || ']'`;
+
 /**
  * presentListing (presenter.ts): the stored JSON (written by a trigger when the listing, its
  * provider, its status, its counts or its host's state change: migrations 0020 and 0032) and
  * its GPU share.
  */
-const MARKET_JSON = `l.market_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || '}'`;
+const MARKET_JSON = `l.market_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || ${COMPARE_SLOT} || '}'`;
 
 /** presentPublicListing (public-api/presenter.ts) of presentListing. */
-const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || '}'`;
+const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || ${COMPARE_SLOT} || '}'`;
 
 /**
  * Builds a shape's statement; its text depends on the shape only (its literals included), never
@@ -178,6 +228,14 @@ export function pageStatement(shape: PageShape): PageStatement {
   const sort = SORT_KEYS[shape.sort ?? 'id'];
   const filters: string[] = [];
   const { literals } = shape;
+  if (shape.gpuCount) filters.push(`l.gpu_count = ${$('gpuCount')}::int`);
+  if (shape.minVram) filters.push(`l.gpu_memory_gb >= ${$('minVram')}::numeric`);
+  if (shape.maxGpuRate) filters.push(`l.gpu_hour_rate_micros <= ${$('maxGpuRate')}::bigint`);
+  if (shape.minReliability) {
+    filters.push(
+      `listing_uptime_percent(l.host_id, l.is_demo_host, l.id, l.created_at, ${$('now')}::timestamptz) >= ${$('minReliability')}::numeric`,
+    );
+  }
   if (shape.search) {
     const text = literals?.search === undefined ? $('search') : sqlText(literals.search);
     filters.push(`l.search_text like lower(${text})`);
@@ -196,7 +254,11 @@ export function pageStatement(shape: PageShape): PageStatement {
   }
   const take = shape.limit + 1;
   const order = shape.sort === undefined ? 'l.id' : `${sort.key('l')}, l.id`;
-  const columns = `${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON} as json,
+  const json = `${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON}`.replace(
+    NOW_MARKER,
+    () => `${$('now')}::timestamptz`,
+  );
+  const columns = `${json} as json,
     ${sort.value} as cursor_value, l.id, l.host_id`;
   const branch = (where: string, extra = '') => `select ${columns}${extra}
   from gpu_listings l
@@ -264,6 +326,15 @@ export interface ListingFilter {
   view: PageShape['view'];
   /** Only listings whose host runs this kind of instance now. */
   kind?: InstanceKind;
+  /** When reliability is measured. */
+  now: Date;
+  gpuCount?: number;
+  /** GB on each GPU, at least. */
+  minVramGb?: number;
+  /** Micro-dollars per GPU-hour, at most. */
+  maxGpuRateMicros?: bigint;
+  /** Uptime percent, at least. */
+  minReliability?: number;
 }
 
 function likePattern(text: string): string {
@@ -306,7 +377,7 @@ let namedTextShapes = 0;
 
 function statementOf(shape: PageShape) {
   const { literals } = shape;
-  const key = `${shape.view}|${shape.sort ?? ''}|${shape.search}|${shape.gpuType}|${shape.after}|${shape.provider}|${shape.viewerSandbox}|${shape.limit}|${literals?.search ?? ''}|${literals?.gpuType ?? ''}|${shape.kind ?? ''}`;
+  const key = `${shape.view}|${shape.sort ?? ''}|${shape.search}|${shape.gpuType}|${shape.after}|${shape.provider}|${shape.viewerSandbox}|${shape.limit}|${literals?.search ?? ''}|${literals?.gpuType ?? ''}|${shape.kind ?? ''}|${Boolean(shape.gpuCount)}|${Boolean(shape.minVram)}|${Boolean(shape.maxGpuRate)}|${Boolean(shape.minReliability)}`;
   const known = pageStatements.get(key);
   if (known) return known;
   const withText = shape.search || shape.gpuType;
@@ -347,6 +418,10 @@ export function pageQueryOf(filter: ListingFilter): {
     limit: filter.limit,
     view: filter.view,
     ...(filter.kind ? { kind: filter.kind } : {}),
+    ...(filter.gpuCount !== undefined ? { gpuCount: true } : {}),
+    ...(filter.minVramGb !== undefined ? { minVram: true } : {}),
+    ...(filter.maxGpuRateMicros !== undefined ? { maxGpuRate: true } : {}),
+    ...(filter.minReliability !== undefined ? { minReliability: true } : {}),
     ...(literals.search !== undefined || literals.gpuType !== undefined ? { literals } : {}),
   };
   const values: PageValues = {
@@ -355,6 +430,13 @@ export function pageQueryOf(filter: ListingFilter): {
     ...(filter.providerId !== undefined ? { providerId: filter.providerId } : {}),
     ...(filter.viewerSandboxId !== undefined ? { viewerSandboxId: filter.viewerSandboxId } : {}),
     ...(filter.after ? { afterValue: filter.after.value, afterId: filter.after.id } : {}),
+    now: filter.now.toISOString(),
+    ...(filter.gpuCount !== undefined ? { gpuCount: filter.gpuCount } : {}),
+    ...(filter.minVramGb !== undefined ? { minVram: filter.minVramGb } : {}),
+    ...(filter.maxGpuRateMicros !== undefined
+      ? { maxGpuRate: String(filter.maxGpuRateMicros) }
+      : {}),
+    ...(filter.minReliability !== undefined ? { minReliability: filter.minReliability } : {}),
   };
   const { statement, name } = statementOf(shape);
   return { statement, name, values: statement.params.map((param) => values[param]) };

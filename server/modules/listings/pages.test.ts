@@ -254,8 +254,18 @@ describe('a page written by the database', () => {
       specifications: { bandwidth: '1 Gbps', cooling: 'Liquid "cold"\n', extra: [1, { a: null }] },
     });
 
-    const listed = (await page(`model=parity%20${marker}&limit=100`)).listings;
+    // Its provider sees all four; the marketplace only those whose host can run them now (the
+    // online host's and the demo host's), not the offline host's nor the one without a host.
+    const listed = (await page(`providerId=${provider.id}&limit=100`)).listings;
     expect(listed.map((l) => l.id).sort()).toEqual(made.map((l) => l.id).sort());
+    const market = (await page(`model=parity%20${marker}&limit=100`)).listings;
+    expect(market.map((l) => l.id).sort()).toEqual([made[0]?.id, made[3]?.id].sort());
+    expect(market).toEqual(listed.filter((l) => market.some((m) => m.id === l.id)));
+    const reliability = await listingsRepo.reliabilityOf(
+      db,
+      made.map((l) => l.id),
+      now,
+    );
     const uptime = await providerHostsService.uptimeOf(
       db,
       [hostId('online'), hostId('offline')],
@@ -272,17 +282,19 @@ describe('a page written by the database', () => {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(publicPage.statusCode).toBe(200);
-    const publicGpus = publicPage.json().gpus as unknown[];
+    const publicGpus = publicPage.json().gpus as { id: number }[];
+    expect(publicGpus.map((l) => l.id)).toEqual(market.map((l) => l.id));
 
-    for (const [i, shown] of listed.entries()) {
+    for (const shown of listed) {
       const row = await listingsRepo.findById(db, shown.id);
       if (!row) throw new Error('listing vanished');
-      const expected = presentListing(row, uptime);
+      const expected = presentListing(row, uptime, reliability.get(shown.id));
       expect({ ...shown, specifications: JSON.parse(shown.specifications) }).toEqual({
         ...expected,
         specifications: JSON.parse(expected.specifications),
       });
-      expect(publicGpus[i]).toEqual(presentPublicListing(expected));
+      const onPublic = publicGpus.find((l) => l.id === shown.id);
+      if (onPublic) expect(onPublic).toEqual(presentPublicListing(expected));
     }
     expect(listed.find((l) => l.hostId === hostId('online'))?.hostUptimePercent).toBe(
       uptime.get(hostId('online')),
@@ -320,7 +332,8 @@ describe('a page written by the database', () => {
     );
     // The marketplace's view and the public API's, each as its presenter writes it.
     const shown = async () => {
-      const listed = (await page(`model=stored%20${marker}&limit=100`)).listings;
+      // Its provider's view shows it whatever its host's state.
+      const listed = (await page(`providerId=${provider.id}&limit=100`)).listings;
       expect(listed).toHaveLength(1);
       const row = await listingsRepo.findById(db, made.id);
       if (!row) throw new Error('listing vanished');
@@ -328,7 +341,8 @@ describe('a page written by the database', () => {
       const uptime = hostId
         ? await providerHostsService.uptimeOf(db, [hostId], t.clock.now())
         : undefined;
-      const expected = presentListing(row, uptime);
+      const reliability = await listingsRepo.reliabilityOf(db, [made.id], t.clock.now());
+      const expected = presentListing(row, uptime, reliability.get(made.id));
       const [listing] = listed;
       expect({ ...listing, specifications: JSON.parse(listing?.specifications ?? '') }).toEqual({
         ...expected,
@@ -339,7 +353,11 @@ describe('a page written by the database', () => {
         url: `/api/v1/gpu-listings?model=stored%20${marker}&limit=100`,
         headers: { authorization: `Bearer ${key}` },
       });
-      expect(publicPage.json().gpus).toEqual([presentPublicListing(expected)]);
+      // The public API's (the marketplace's) only while its host can run it.
+      const ready = expected.hostStatus === 'demo' || expected.hostStatus === 'online';
+      expect(publicPage.json().gpus).toEqual(ready ? [presentPublicListing(expected)] : []);
+      const market = (await page(`model=stored%20${marker}&limit=100`)).listings;
+      expect(market.map((l) => l.id)).toEqual(ready ? [made.id] : []);
       return listing;
     };
     await shown();

@@ -1,8 +1,13 @@
-import type { GpuListingView, GpuShareView } from '../../../shared/contracts/listings';
+import {
+  type GpuListingView,
+  type GpuShareView,
+  RELIABILITY_WINDOW_DAYS,
+  type ReliabilityView,
+} from '../../../shared/contracts/listings';
 import { sellableUnits } from '../../../shared/rules/gpu-binding';
 import { microsToDollars } from '../../../shared/rules/money';
 import { listingKinds } from '../hosts/kind-readiness';
-import { listingShare, shareView } from './gpu-share';
+import { type HostMachineRow, listingDiskGb, listingShare, shareView } from './gpu-share';
 import type { HostKindFacts, ListingRow } from './repo';
 
 /**
@@ -10,9 +15,21 @@ import type { HostKindFacts, ListingRow } from './repo';
  * Marketplace pages are written by the database in this same shape (page-query.ts
  * MARKET_JSON); change both together (listings.test.ts compares them).
  */
+/** No history: a listing without a host, or measured nowhere yet. */
+export const NO_RELIABILITY: ReliabilityView = {
+  uptimePercent: null,
+  windowDays: RELIABILITY_WINDOW_DAYS,
+  observedDays: 0,
+};
+
+/**
+ * `reliability`: measured at the caller's time (listingsRepo.reliabilityOf); absent, the row's
+ * own (measured when it was read).
+ */
 export function presentListing(
-  { listing, provider, hostStatus, hostMachine, hostReadiness }: ListingRow,
+  { listing, provider, hostStatus, hostMachine, hostReadiness, reliabilityJson }: ListingRow,
   uptime: ReadonlyMap<string, number | null> = new Map(),
+  reliability?: ReliabilityView,
 ): GpuListingView {
   const specs = listing.specifications ?? {};
   return {
@@ -36,6 +53,13 @@ export function presentListing(
     kinds: listingKinds(hostStatus, hostReadiness, listing.hostGpuIndexes),
     hostUptimePercent: listing.hostId ? (uptime.get(listing.hostId) ?? null) : null,
     gpuShare: shareView(listingShare(listing, hostMachine)),
+    gpuCount: listing.gpuCount,
+    gpuMemoryGb: listing.gpuMemoryGb,
+    pricePerGpuHour: microsToDollars(listing.gpuHourRateMicros),
+    ...machineFacts(listing, listing.hostId || listing.isDemoHost ? hostMachine : null),
+    reliability:
+      reliability ??
+      (reliabilityJson ? (JSON.parse(reliabilityJson) as ReliabilityView) : NO_RELIABILITY),
     provider: {
       id: provider.id,
       companyName: provider.companyName,
@@ -111,3 +135,46 @@ export function withKinds(json: string, hosts: ReadonlyMap<string, HostKindFacts
 /** What a host's listings' kinds are read from: its stored verdict, and whether it is online. */
 
 const KINDS_SLOT = /"kinds":\{"kindsOf":("(?:[^"\\]|\\.)*"),"gpus":(\[[0-9, ]*\])\}/g;
+
+/** A listing's disk and its machine's versions (null where the machine has not said). */
+function machineFacts(
+  listing: { gpuCount: number },
+  machine: HostMachineRow | null | undefined,
+): Pick<GpuListingView, 'diskGb' | 'driverVersion' | 'cudaVersion'> {
+  return {
+    diskGb: listingDiskGb(listing, machine),
+    driverVersion: machine?.driverVersion ?? null,
+    cudaVersion: machine?.cudaVersion ?? null,
+  };
+}
+
+/**
+ * A page's listings with their machine's facts filled in. The database writes
+ * `"machineOf":{"of":<host id>}` for a listing on a host (its machine from `machines`, by host
+ * id), the demo machine's own JSON for a demo listing, null for neither (page-query.ts
+ * COMPARE_SLOT), and `"gpuShare":{"demo":<machine>}` for a demo listing with a machine. Like
+ * UPTIME_SLOT, the patterns cannot occur inside a JSON string; the objects hold no braces.
+ */
+export function withMachines(
+  json: string,
+  machines: ReadonlyMap<string, HostMachineRow | null>,
+): string {
+  return json
+    .replace(DEMO_SHARE_SLOT, (_slot, machine: string) => {
+      const share = listingShare(
+        { hostId: null, isDemoHost: true },
+        JSON.parse(machine) as HostMachineRow,
+      );
+      return `"gpuShare":${JSON.stringify(shareView(share))}`;
+    })
+    .replace(MACHINE_SLOT, (_slot, gpuCount: string, of: string) => {
+      const parsed = JSON.parse(of) as (HostMachineRow & { of?: string }) | null;
+      const machine = parsed && typeof parsed.of === 'string' ? machines.get(parsed.of) : parsed;
+      const facts = machineFacts({ gpuCount: Number(gpuCount) }, machine);
+      return `${JSON.stringify(facts).slice(1, -1)}`;
+    });
+}
+
+const DEMO_SHARE_SLOT = /"gpuShare":\{"demo":(\{[^{}]*\})\}/g;
+/** `"machineOf":[<the listing's gpuCount>,<machine, host or null>]`. */
+const MACHINE_SLOT = /"machineOf":\[(\d+),(\{[^{}]*\}|null)\]/g;

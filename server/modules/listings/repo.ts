@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { InstanceKind } from '../../../shared/contracts/instance-kind';
-import type { ListingHostStatus } from '../../../shared/contracts/listings';
+import type { ListingHostStatus, ReliabilityView } from '../../../shared/contracts/listings';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { runSqlArrays } from '../../db/compiled';
@@ -45,6 +45,8 @@ export const listingColumns = {
   hostStatus: hostStatusOfListing,
   hostReadiness: hostReadinessOfListing,
   hostMachine: hostMachineSql,
+  /** Its reliability (shared/contracts/listings.ts reliabilityView) as JSON, measured now. */
+  reliabilityJson: sql<string>`listing_reliability_json(${gpuListings.hostId}, ${gpuListings.isDemoHost}, ${gpuListings.id}, ${gpuListings.createdAt}, now())`,
 };
 
 export type ListingRow = {
@@ -64,6 +66,8 @@ export type ListingRow = {
   hostReadiness?: HostReadiness | null;
   /** What its host reported of its machine (gpu-share.ts); null without one. */
   hostMachine?: HostMachineRow | null;
+  /** Its reliability as JSON (listingColumns); absent: none measured. */
+  reliabilityJson?: string;
 };
 
 /** Providers in the public marketplace (demo visitors' sandbox providers are not). */
@@ -175,6 +179,19 @@ export const listingsRepo = {
         (r) => [r.id, { machine: r.machine, online: r.online, readiness: r.readiness }] as const,
       ),
     );
+  },
+
+  /** Each named listing's reliability (reliabilityView) measured at `now`, by listing id. */
+  async reliabilityOf(conn: Conn, ids: number[], now: Date) {
+    if (ids.length === 0) return new Map<number, ReliabilityView>();
+    const rows = await conn
+      .select({
+        id: gpuListings.id,
+        json: sql<string>`listing_reliability_json(${gpuListings.hostId}, ${gpuListings.isDemoHost}, ${gpuListings.id}, ${gpuListings.createdAt}, ${now.toISOString()}::timestamptz)`,
+      })
+      .from(gpuListings)
+      .where(inArray(gpuListings.id, ids));
+    return new Map(rows.map((r) => [r.id, JSON.parse(r.json) as ReliabilityView] as const));
   },
 
   /** The host GPU indexes of each named listing that is on this host. */

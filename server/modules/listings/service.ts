@@ -20,10 +20,10 @@ import { providerHostsService } from '../hosts/provider-hosts';
 import { providersService } from '../providers/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { gpuBinding } from './gpu-binding';
-import { listingShare, shareView } from './gpu-share';
+import { type HostMachineRow, listingShare, shareView } from './gpu-share';
 import { gpuOfferings } from './offerings';
 import { listingsPolicy } from './policy';
-import { withGpuShares, withHostUptime, withKinds } from './presenter';
+import { withGpuShares, withHostUptime, withKinds, withMachines } from './presenter';
 import { listingsRepo } from './repo';
 
 /** Columns derived from the model and memory, kept so sorting stays an index scan. */
@@ -134,6 +134,13 @@ export const listingsService = {
       ...(after ? { after } : {}),
       view: options.view,
       ...(query.kind ? { kind: query.kind } : {}),
+      now: options.now,
+      ...(query.gpuCount !== undefined ? { gpuCount: query.gpuCount } : {}),
+      ...(query.minVramGb !== undefined ? { minVramGb: query.minVramGb } : {}),
+      ...(query.maxGpuHourPrice !== undefined
+        ? { maxGpuRateMicros: BigInt(Math.round(query.maxGpuHourPrice * 1_000_000)) }
+        : {}),
+      ...(query.minReliability !== undefined ? { minReliability: query.minReliability } : {}),
     });
     const uptime =
       hostIds.length > 0
@@ -141,12 +148,17 @@ export const listingsService = {
         : new Map<string, number | null>();
     const hostsOfPage = await listingsRepo.machinesOf(db, hostIds);
     const shares = new Map<string, GpuShareView | null>();
+    const machines = new Map<string, HostMachineRow | null>();
     for (const id of hostIds) {
       const machine = hostsOfPage.get(id)?.machine;
       shares.set(id, shareView(listingShare({ hostId: id, isDemoHost: false }, machine)));
+      machines.set(id, machine ?? null);
     }
     return {
-      json: withKinds(withGpuShares(withHostUptime(json, uptime), shares), hostsOfPage),
+      json: withMachines(
+        withKinds(withGpuShares(withHostUptime(json, uptime), shares), hostsOfPage),
+        machines,
+      ),
       nextCursor: next ? encodeCursor(next) : null,
     };
   },

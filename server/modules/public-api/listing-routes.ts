@@ -33,7 +33,7 @@ export function registerListingRoutes(fastify: FastifyInstance): void {
         operationId: 'listGpus',
         summary: 'Available GPUs',
         description:
-          'The marketplace, a page at a time (`limit` up to 100, `cursor` from the last page). Filter by `model` (search) or `gpuType`; sort by `price-asc`, `price-desc`, `memory` or `performance`.',
+          'The marketplace, a page at a time (`limit` up to 100, `cursor` from the last page): only listings whose host can run them now. Filter by `model` (search), `gpuType`, `kind`, `gpuCount` (GPUs per instance), `minVramGb` (per GPU), `minReliability` (uptime percent over 30 days) and `maxGpuHourPrice`; sort by `price-asc`, `price-desc`, `memory`, `performance` or `gpu-price-asc` (price per GPU-hour).',
         querystring: publicListingsQuery,
         response: { 200: gpuListingsPage, ...errorResponses },
       },

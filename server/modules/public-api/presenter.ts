@@ -27,6 +27,13 @@ export function presentPublicListing(view: GpuListingView): PublicGpuListing {
     provider: { name: view.provider.companyName, reputation: view.provider.reputation },
     gpuShare: view.gpuShare,
     kinds: view.kinds,
+    gpuCount: view.gpuCount,
+    gpuMemoryGb: view.gpuMemoryGb,
+    pricePerGpuHour: view.pricePerGpuHour,
+    diskGb: view.diskGb,
+    driverVersion: view.driverVersion,
+    cudaVersion: view.cudaVersion,
+    reliability: view.reliability,
   };
 }
 

@@ -11,6 +11,13 @@ export interface ListingFilters {
   sort: string;
   /** Only listings whose host runs this kind now; '' any kind. */
   kind: InstanceKind | '';
+  /** The figures' filters (issue 42); null: none. */
+  gpuCount?: number | null;
+  minVramGb?: number | null;
+  minReliability?: number | null;
+  maxGpuHourPrice?: number | null;
+  /** Listings a page; the server's default (50) when absent. */
+  limit?: number;
 }
 
 const LISTINGS_URL = '/api/gpu-listings';
@@ -27,6 +34,11 @@ function listingsUrl(filters: ListingFilters, cursor: string | null): string {
     params.set('gpuType', filters.gpuType);
   if (filters.sort) params.set('sort', filters.sort);
   if (filters.kind) params.set('kind', filters.kind);
+  for (const key of ['gpuCount', 'minVramGb', 'minReliability', 'maxGpuHourPrice'] as const) {
+    const value = filters[key];
+    if (value !== null && value !== undefined) params.set(key, String(value));
+  }
+  if (filters.limit) params.set('limit', String(filters.limit));
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
   return query ? `${LISTINGS_URL}?${query}` : LISTINGS_URL;

@@ -1,8 +1,17 @@
-import { BadgeCheck, Boxes, Cpu, Gauge, HardDrive, MapPin, Server, Star } from 'lucide-react';
+import {
+  Activity,
+  BadgeCheck,
+  Boxes,
+  Cpu,
+  Gauge,
+  HardDrive,
+  MapPin,
+  Server,
+  Star,
+} from 'lucide-react';
 import { memo } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { type Currency, formatMoney } from '../../../../shared/rules/currency';
-import { shareLabel } from '../../../../shared/rules/gpu-share';
 import { availabilityLabel, isLowAvailability, isRentable } from '../../../../shared/rules/pricing';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -11,13 +20,24 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { KIND_BADGES, KIND_LABELS, offeredKinds } from '../../../lib/instance-kinds';
+import {
+  driverWords,
+  HOST_STATUS_LABELS,
+  listingFacts,
+  reliabilityLabel,
+  shareWords,
+} from '../lib/listing-facts';
 
 interface ListingCardProps {
   listing: GpuListingView;
   currency: Currency;
   selected: boolean;
+  /** Picked for the compare view; `compareFull`: four are picked, no more may be. */
+  compared: boolean;
+  compareFull: boolean;
   onSelect: (listing: GpuListingView) => void;
   onRent: (listing: GpuListingView) => void;
+  onCompare: (listing: GpuListingView) => void;
 }
 
 /**
@@ -29,10 +49,15 @@ export const ListingCard = memo(function ListingCard({
   listing,
   currency,
   selected,
+  compared,
+  compareFull,
   onSelect,
   onRent,
+  onCompare,
 }: ListingCardProps) {
   const rentable = isRentable(listing);
+  const facts = listingFacts(listing);
+  const driver = driverWords(facts);
   const label = availabilityLabel(listing);
   const kinds = offeredKinds(listing.kinds);
   return (
@@ -82,13 +107,16 @@ export const ListingCard = memo(function ListingCard({
         {/* What one GPU's share of its host gives an instance: shown before renting. */}
         <div className="col-span-2 flex items-center gap-1.5">
           <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
-          <dt className="sr-only">CPU and RAM per GPU</dt>
-          <dd data-testid="gpu-share">
-            {listing.gpuShare
-              ? `${shareLabel(listing.gpuShare)} per GPU`
-              : 'CPU and RAM not reported by its host yet'}
-          </dd>
+          <dt className="sr-only">CPU, RAM and disk per GPU</dt>
+          <dd data-testid="gpu-share">{shareWords(listing)}</dd>
         </div>
+        {driver ? (
+          <div className="col-span-2 flex items-center gap-1.5">
+            <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
+            <dt className="sr-only">Driver and CUDA</dt>
+            <dd data-testid="driver">{driver}</dd>
+          </div>
+        ) : null}
         {/* The kinds of instance its host runs now (docs/decisions/025); none without a host. */}
         {kinds.length > 0 ? (
           <div className="col-span-2 flex items-center gap-1.5">
@@ -109,9 +137,19 @@ export const ListingCard = memo(function ListingCard({
           </div>
         ) : null}
         <div className="col-span-2 flex items-center gap-1.5">
+          <Activity className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">Host uptime</dt>
+          <dd data-testid="host-uptime">{reliabilityLabel(facts.reliability)}</dd>
+        </div>
+        <div className="col-span-2 flex items-center gap-1.5">
           <MapPin className="h-4 w-4 text-muted-foreground" aria-hidden />
           <dt className="sr-only">Location</dt>
           <dd>{listing.location}</dd>
+        </div>
+        <div className="col-span-2 flex items-center gap-1.5">
+          <Server className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">Host status</dt>
+          <dd data-testid="host-status">{HOST_STATUS_LABELS[listing.hostStatus]}</dd>
         </div>
       </dl>
       <div className="flex items-end justify-between gap-2">
@@ -123,11 +161,15 @@ export const ListingCard = memo(function ListingCard({
           <p className="text-xs text-muted-foreground">
             {formatMoney(listing.dailyRate, currency)}/day
           </p>
-          {listing.hostUptimePercent !== null ? (
-            <p className="text-xs text-muted-foreground" data-testid="host-uptime">
-              Host uptime {listing.hostUptimePercent.toFixed(1)}% (30 days)
+          {facts.gpus > 1 ? (
+            <p className="text-xs text-muted-foreground" data-testid="gpu-hour-rate">
+              {formatMoney(facts.pricePerGpuHour, currency)}/GPU-hr · {facts.gpus} GPUs
             </p>
-          ) : null}
+          ) : (
+            <p className="text-xs text-muted-foreground" data-testid="gpu-hour-rate">
+              {formatMoney(facts.pricePerGpuHour, currency)}/GPU-hr
+            </p>
+          )}
         </div>
         {listing.isDemoHost ? (
           <Tooltip content="A simulated host for trying RentGPU: renting, billing and refunds are real, but its SSH address is not a real machine.">
@@ -139,6 +181,16 @@ export const ListingCard = memo(function ListingCard({
           </Tooltip>
         ) : null}
       </div>
+      <label className="flex items-center gap-2 text-sm">
+        <input
+          type="checkbox"
+          className="h-4 w-4 accent-primary"
+          checked={compared}
+          disabled={!compared && compareFull}
+          onChange={() => onCompare(listing)}
+        />
+        {compared ? 'Picked to compare' : compareFull ? 'Compare (4 picked)' : 'Compare'}
+      </label>
       <div className="mt-auto grid grid-cols-2 gap-2">
         <Button
           variant="outline"
@@ -177,11 +229,15 @@ export function ListingCardSkeleton() {
         <Skeleton className="col-span-2 h-5 w-48" />
         <Skeleton className="col-span-2 h-5 w-32" />
         <Skeleton className="col-span-2 h-5 w-40" />
+        <Skeleton className="col-span-2 h-5 w-44" />
+        <Skeleton className="col-span-2 h-5 w-28" />
       </div>
       <div>
         <Skeleton className="h-8 w-24" />
         <Skeleton className="h-4 w-20" />
+        <Skeleton className="mt-0.5 h-4 w-24" />
       </div>
+      <Skeleton className="h-5 w-24" />
       <div className="mt-auto grid grid-cols-2 gap-2">
         <Skeleton className="h-8" />
         <Skeleton className="h-8" />

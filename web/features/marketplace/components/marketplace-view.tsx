@@ -8,14 +8,22 @@ import {
 } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
-import type { InstanceKind } from '../../../../shared/instance-kinds';
 import type { Currency } from '../../../../shared/rules/currency';
+import { MAX_COMPARED } from '../../../../shared/rules/listing-compare';
 import { isRentable } from '../../../../shared/rules/pricing';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { TooltipProvider } from '../../../components/ui/tooltip';
 import { useListings } from '../api/get-listings';
+import { useCompareSelection } from '../lib/compare-selection';
+import {
+  filterAndSort,
+  type MarketFilters,
+  readMarketFilters,
+  writeMarketFilters,
+} from '../lib/market-filters';
 import { rentInAddress, withoutRent } from '../rent-link';
+import { CompareBar } from './compare-bar';
 import { CostCalculator } from './cost-calculator';
 import { FiltersBar } from './filters-bar';
 import { ListingCard, ListingCardSkeleton } from './listing-card';
@@ -99,29 +107,44 @@ function useRentFromAddress(
 }
 
 export function MarketplaceView({ currency }: { currency: Currency }) {
-  const [search, setSearch] = useState('');
-  const [appliedSearch, setAppliedSearch] = useState('');
-  const [gpuType, setGpuType] = useState('All GPU Types');
-  const [sort, setSort] = useState('');
-  const [kind, setKind] = useState<InstanceKind | ''>('');
+  const [path, navigate] = useLocation();
+  const address = useSearch();
+  const filters = useMemo(() => readMarketFilters(address), [address]);
+  const [search, setSearch] = useState(filters.q);
+  // Back and forward bring other filters: the search box follows the address.
+  useEffect(() => setSearch(filters.q), [filters.q]);
+  const changeFilters = useCallback(
+    (changes: Partial<MarketFilters>) => {
+      const query = writeMarketFilters({ ...filters, ...changes });
+      navigate(query ? `${path}?${query}` : path);
+    },
+    [filters, navigate, path],
+  );
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [renting, setRenting] = useState<{ listing: GpuListingView; hours: number } | null>(null);
+  const compare = useCompareSelection();
 
   // The listings query: model is the search text, or the chosen type unless 'All GPU Types'.
-  const filters = {
-    model: appliedSearch || (gpuType === 'All GPU Types' ? '' : gpuType),
-    gpuType,
-    sort,
-    kind,
-  };
-  const query = useListings(filters);
+  const query = useListings({
+    model: filters.q || (filters.gpuType === 'All GPU Types' ? '' : filters.gpuType),
+    gpuType: filters.gpuType,
+    sort: filters.sort,
+    kind: filters.kind,
+    gpuCount: filters.gpus,
+    minVramGb: filters.minVram,
+    minReliability: filters.minReliability,
+    maxGpuHourPrice: filters.maxPricePerGpuHour,
+  });
   // The cards render in a transition, which yields to the browser every few milliseconds: a
   // page of them arriving never holds the main thread for long. Until then the placeholders stay.
   const loaded = useDeferredValue(query.data);
   const loading = loaded === undefined && !query.isError;
   const listings = useMemo(
-    () => (loaded?.pages.flatMap((page) => page.listings) ?? []).filter((l) => matches(l, search)),
-    [loaded, search],
+    () =>
+      filterAndSort(loaded?.pages.flatMap((page) => page.listings) ?? [], filters).filter((l) =>
+        matches(l, search),
+      ),
+    [loaded, filters, search],
   );
   const revealed = useRevealedCount(listings.length);
   // The same handlers on every render, so that a memoised card renders only when it changed.
@@ -129,6 +152,10 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
   const rentListing = useCallback(
     (listing: GpuListingView) => setRenting({ listing, hours: 24 }),
     [],
+  );
+  const toggleCompare = useCallback(
+    (listing: GpuListingView) => compare.toggle(listing.id),
+    [compare.toggle],
   );
   const selected =
     listings.find((l) => l.id === selectedId && isRentable(l)) ?? listings.find(isRentable) ?? null;
@@ -140,14 +167,10 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
         <StatsStrip currency={currency} />
         <FiltersBar
           search={search}
-          gpuType={gpuType}
-          sort={sort}
-          kind={kind}
+          filters={filters}
           onSearchChange={setSearch}
-          onGpuTypeChange={setGpuType}
-          onSortChange={setSort}
-          onKindChange={setKind}
-          onApply={() => setAppliedSearch(search.trim())}
+          onFiltersChange={changeFilters}
+          onApply={() => changeFilters({ q: search.trim() })}
         />
         <div className="grid items-start gap-6 lg:grid-cols-[1fr_320px]">
           <section aria-label="GPU listings" aria-busy={loading} className="grid gap-4">
@@ -173,8 +196,11 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
                     listing={listing}
                     currency={currency}
                     selected={selected?.id === listing.id}
+                    compared={compare.ids.includes(listing.id)}
+                    compareFull={compare.ids.length >= MAX_COMPARED}
                     onSelect={selectListing}
                     onRent={rentListing}
+                    onCompare={toggleCompare}
                   />
                 ))}
               </div>
@@ -199,6 +225,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
             }}
           />
         </div>
+        <CompareBar ids={compare.ids} onClear={compare.clear} />
         <RentDialog
           listing={renting?.listing ?? null}
           initialHours={renting?.hours ?? 24}
