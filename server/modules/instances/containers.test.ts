@@ -301,12 +301,16 @@ describe('listings say which kinds their host runs', () => {
     const badKind = await t.request({ method: 'GET', url: '/api/gpu-listings?kind=lxc' });
     expect(badKind.statusCode).toBe(400);
 
-    // A host gone offline runs nothing now.
+    // A host gone offline runs nothing now: its provider sees no kinds, the marketplace no
+    // listing (issue 42).
     await t.database.db
       .update(hosts)
       .set({ offlineSince: t.clock.now() })
       .where(eq(hosts.id, both.host.id));
-    expect(kindsOf(await market('limit=100'), both.listing.id)).toEqual([]);
+    expect(
+      kindsOf(await market(`limit=100&providerId=${both.listing.providerId}`), both.listing.id),
+    ).toEqual([]);
+    expect((await market('limit=100')).map((l) => l.id)).not.toContain(both.listing.id);
     expect((await market('limit=100&kind=container')).map((l) => l.id)).not.toContain(
       both.listing.id,
     );
