@@ -16,7 +16,7 @@ describe('what a launch must be able to pay', () => {
     // 24 h of the cheapest seeded H100 ($4.50/h): $108.00 + $2.50.
     const charge = bookedCharge(rate('4.50'), 24);
     expect(charge).toEqual({
-      basis: 'booked',
+      basis: 'total',
       balanceMicros: rate('110.50'),
       capMicros: rate('110.50'),
     });

@@ -31,8 +31,8 @@ export interface ChargeLimits {
 
 /** What a launch must be able to pay, in micro-dollars. */
 export interface LaunchCharge {
-  /** 'booked': a rental's total; 'first_hour': a pay-as-you-go instance's first hour. */
-  basis: 'booked' | 'first_hour';
+  /** 'total': a booked rental's whole total; 'first_hour': a pay-as-you-go instance's first hour. */
+  basis: 'total' | 'first_hour';
   /** What the balance must hold. */
   balanceMicros: bigint;
   /** What the caps must leave room for. */
@@ -42,7 +42,7 @@ export interface LaunchCharge {
 /** A booked rental: hours × rate plus the storage add-on, for the balance and the caps alike. */
 export function bookedCharge(hourlyRateMicros: bigint, hours: number): LaunchCharge {
   const total = hourlyRateMicros * BigInt(Math.max(0, Math.floor(hours))) + STORAGE_ADDON_MICROS;
-  return { basis: 'booked', balanceMicros: total, capMicros: total };
+  return { basis: 'total', balanceMicros: total, capMicros: total };
 }
 
 /** A pay-as-you-go instance: one hour of compute and storage held; its first minute capped. */
@@ -91,7 +91,7 @@ export function launchRefusal(charge: LaunchCharge, limits: ChargeLimits): Launc
   if (charge.balanceMicros > balance) {
     const short = charge.balanceMicros - balance;
     const reason =
-      charge.basis === 'booked'
+      charge.basis === 'total'
         ? `Your balance of ${held(balance)} does not cover this total of ${usd(charge.balanceMicros)}. Add at least ${usd(short)} in credits to rent it.`
         : `Your balance of ${held(balance)} does not cover the first hour (${usd(charge.balanceMicros)}): a pay-as-you-go instance starts only when your balance holds its first hour. Add at least ${usd(short)} in credits to launch it.`;
     return { kind: 'balance', reason, shortMicros: short };
@@ -104,7 +104,7 @@ export function launchRefusal(charge: LaunchCharge, limits: ChargeLimits): Launc
     const spent = micros(cap.spent);
     if (spent + charge.capMicros <= capMicros) continue;
     const what =
-      charge.basis === 'booked'
+      charge.basis === 'total'
         ? `This total of ${usd(charge.capMicros)}`
         : `Its first minute (${usd(charge.capMicros)})`;
     const name = period === 'day' ? 'daily' : 'monthly';

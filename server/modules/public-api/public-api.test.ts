@@ -164,7 +164,12 @@ describe('GPU listings', () => {
       [
         'availableCount',
         'cudaCores',
+        'cudaVersion',
         'dailyRate',
+        'diskGb',
+        'driverVersion',
+        'gpuCount',
+        'gpuMemoryGb',
         'gpuShare',
         'hourlyRate',
         'id',
@@ -172,7 +177,9 @@ describe('GPU listings', () => {
         'location',
         'memory',
         'model',
+        'pricePerGpuHour',
         'provider',
+        'reliability',
       ].sort(),
     );
     expect(Object.keys(body.gpus[0].provider).sort()).toEqual(['name', 'reputation']);
