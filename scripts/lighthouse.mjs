@@ -5,7 +5,7 @@
 // page's JavaScript (scripts/measure-landing-js.mjs). Not part of `npm test`: scores depend
 // on the machine's load, so nothing here asserts a number.
 //   node scripts/lighthouse.mjs [--keep-reports DIR]
-//   LIGHTHOUSE_PAGES=marketplace,dashboard LIGHTHOUSE_RUNS=5 node scripts/lighthouse.mjs
+//   LIGHTHOUSE_PAGES=marketplace,compare LIGHTHOUSE_RUNS=5 node scripts/lighthouse.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -22,6 +22,8 @@ const ALL_PAGES = [
   { name: 'marketplace', path: '/marketplace', signedIn: true },
   { name: 'dashboard', path: '/dashboard', signedIn: true },
   { name: 'vm-dashboard', path: '/vm-dashboard', signedIn: true },
+  // The two cheapest H100 offers by price per GPU-hour, as a renter compares them.
+  { name: 'compare', path: '/compare?ids=', signedIn: true, compare: 'H100' },
 ];
 const only = process.env.LIGHTHOUSE_PAGES?.split(',');
 const PAGES = only ? ALL_PAGES.filter((page) => only.includes(page.name)) : ALL_PAGES;
@@ -61,6 +63,16 @@ async function demoSessionCookie(base) {
   const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
   if (!cookie) throw new Error('Demo Login set no cookie');
   return cookie;
+}
+
+/** The ids of the two cheapest offers of `model` per GPU-hour, as the marketplace lists them. */
+async function twoOffers(base, cookie, model) {
+  const res = await fetch(`${base}/api/gpu-listings?model=${model}&sort=gpu-price-asc&limit=2`, {
+    headers: { Cookie: cookie },
+  });
+  const ids = (await res.json()).map((listing) => listing.id);
+  if (ids.length < 2) throw new Error(`fewer than two ${model} offers to compare`);
+  return ids.join(',');
 }
 
 function runLighthouse(url, cookie, reportPath) {
@@ -132,9 +144,10 @@ try {
   console.log('page           perf   CLS     TBT ms   LCP ms   (each run: perf)');
   for (const page of PAGES) {
     const runs = [];
+    const url = `${base}${page.path}${page.compare ? await twoOffers(base, cookie, page.compare) : ''}`;
     for (let i = 0; i < RUNS; i += 1) {
       const reportPath = path.join(reportDir, `${page.name}-${i + 1}.json`);
-      runs.push(measure(`${base}${page.path}`, page.signedIn ? cookie : null, reportPath));
+      runs.push(measure(url, page.signedIn ? cookie : null, reportPath));
     }
     const pick = (key) => median(runs.map((run) => run[key]));
     console.log(

@@ -1,6 +1,6 @@
 import { Award } from 'lucide-react';
-import { useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import type { Currency } from '../../../../shared/rules/currency';
 import { MIN_COMPARED } from '../../../../shared/rules/listing-compare';
@@ -12,6 +12,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { useComparedListings } from '../api/get-compared-listings';
 import { type CompareRow, compareRows } from '../lib/compare-rows';
 import { compareHref, useCompareSelection } from '../lib/compare-selection';
+import { rentInAddress, withoutRent } from '../rent-link';
 import { RentDialog } from './rent-dialog';
 
 /** The mark of a row's best value: in words, not colour alone. */
@@ -151,10 +152,25 @@ const BACK = (
  * each row marked in words, and a Rent button per listing opening the marketplace's rent dialog.
  */
 export function CompareView({ ids, currency }: { ids: number[]; currency: Currency }) {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
+  const search = useSearch();
   const selection = useCompareSelection();
   const query = useComparedListings(ids);
-  const [renting, setRenting] = useState<GpuListingView | null>(null);
+  const [renting, setRenting] = useState<{ listing: GpuListingView; hours: number } | null>(null);
+  const rent = (listing: GpuListingView) => setRenting({ listing, hours: 24 });
+
+  // Back from Add Credits (?rent=ID&hours=N, web/features/marketplace/rent-link.ts): the rent
+  // dialog opens again on that offer with those hours, then the address loses the parameters.
+  const asked = rentInAddress(search);
+  const askedId = asked?.listingId ?? null;
+  const askedHours = asked?.hours ?? 24;
+  const loaded = query.data?.listings;
+  useEffect(() => {
+    if (askedId === null || !loaded) return;
+    const found = loaded.find((listing) => listing.id === askedId);
+    if (found) setRenting({ listing: found, hours: askedHours });
+    navigate(withoutRent(location, search), { replace: true });
+  }, [askedId, askedHours, loaded, navigate, location, search]);
 
   function remove(id: number) {
     if (selection.ids.includes(id)) selection.toggle(id);
@@ -207,11 +223,15 @@ export function CompareView({ ids, currency }: { ids: number[]; currency: Curren
       ) : null}
       {listings.length > 0 ? (
         <>
-          <CompareTable listings={listings} rows={rows} onRent={setRenting} onRemove={remove} />
-          <CompareCards listings={listings} rows={rows} onRent={setRenting} onRemove={remove} />
+          <CompareTable listings={listings} rows={rows} onRent={rent} onRemove={remove} />
+          <CompareCards listings={listings} rows={rows} onRent={rent} onRemove={remove} />
         </>
       ) : null}
-      <RentDialog listing={renting} onClose={() => setRenting(null)} />
+      <RentDialog
+        listing={renting?.listing ?? null}
+        initialHours={renting?.hours ?? 24}
+        onClose={() => setRenting(null)}
+      />
     </div>
   );
 }
