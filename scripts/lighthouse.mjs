@@ -8,11 +8,11 @@
 //   LIGHTHOUSE_PAGES=marketplace,compare LIGHTHOUSE_RUNS=5 node scripts/lighthouse.mjs
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
+import { freePort } from './free-port.mjs';
 import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const LIGHTHOUSE = 'lighthouse@12.8.2';
@@ -29,17 +29,6 @@ const only = process.env.LIGHTHOUSE_PAGES?.split(',');
 const PAGES = only ? ALL_PAGES.filter((page) => only.includes(page.name)) : ALL_PAGES;
 const keepIndex = process.argv.indexOf('--keep-reports');
 const keepDir = keepIndex > 0 ? path.resolve(process.argv[keepIndex + 1] ?? 'lighthouse') : null;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilUp(base, server) {
   const deadline = Date.now() + 60_000;

@@ -11,26 +11,15 @@
 // (DEMO_PROVISIONING_DELAY_MS, 20 s unless set). Not part of `npm test`: nothing is asserted.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { buildIfStale } from './build-if-stale.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
+import { freePort } from './free-port.mjs';
 import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const PROVISIONING_MS = Number(process.env.DEMO_PROVISIONING_DELAY_MS ?? 20_000);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 buildIfStale();
 const port = await freePort();

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../../shared/contracts/errors';
@@ -51,10 +51,7 @@ export async function invoicesRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const invoice = await invoices.forInstance(requireUser(request).userId, request.params.id);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="rentgpu-${invoice.number}.pdf"`)
-        .send(invoicePdf(invoice));
+      return sendPdf(reply, invoice.number, invoicePdf(invoice));
     },
   );
 
@@ -77,10 +74,7 @@ export async function invoicesRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const invoice = await invoices.forMonth(requireUser(request).userId, request.params.month);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="rentgpu-${invoice.number}.pdf"`)
-        .send(invoicePdf(invoice));
+      return sendPdf(reply, invoice.number, invoicePdf(invoice));
     },
   );
 
@@ -109,10 +103,15 @@ export async function invoicesRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const receipt = await invoices.receipt(requireUser(request).userId, request.params.id);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `attachment; filename="rentgpu-${receipt.number}.pdf"`)
-        .send(receiptPdf(receipt));
+      return sendPdf(reply, receipt.number, receiptPdf(receipt));
     },
   );
+}
+
+/** A document as a PDF download named after its number ("rentgpu-INV-….pdf"). */
+function sendPdf(reply: FastifyReply, number: string, pdf: Buffer) {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', `attachment; filename="rentgpu-${number}.pdf"`)
+    .send(pdf);
 }
