@@ -108,11 +108,13 @@ test('the CPU and RAM of a GPU’s share are shown before renting, and a dark ho
   const listing = (await listed.json()) as { id: number; isDemoHost: boolean };
   expect(listing.isDemoHost).toBe(false);
 
-  // The marketplace card: 16 cores and 80% of 64 GB for 2 GPUs.
+  // The marketplace card: 16 cores, 80% of 64 GB and the 10^12-byte disk (931 GiB) for 2 GPUs.
   await page.goto('/marketplace');
   await page.getByLabel('Search GPUs by model, location or provider').fill(place);
   const card = page.getByTestId('listing-card').filter({ hasText: place });
-  await expect(card.getByTestId('gpu-share')).toHaveText('8 vCPUs · 25.5 GB RAM per GPU');
+  await expect(card.getByTestId('gpu-share')).toHaveText(
+    '8 vCPUs · 25.5 GB RAM · 465 GB disk per GPU',
+  );
   await expect(card.getByText('Demo host')).toHaveCount(0);
   await expect(card.getByTestId('availability')).toHaveText('2 Available');
   // A heartbeat that says the host cannot run VMs: renters see so before they try.

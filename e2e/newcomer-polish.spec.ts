@@ -98,8 +98,8 @@ test.describe('marketplace at 1280 px', () => {
   }) => {
     await page.goto('/marketplace');
     await expect(page.getByTestId('listing-card').first()).toBeVisible({ timeout: 15_000 });
-    const hours = page.getByLabel('Hours');
-    const days = page.getByLabel('Days');
+    const hours = page.getByRole('spinbutton', { name: 'Hours' });
+    const days = page.getByRole('spinbutton', { name: 'Days' });
     await expect(hours).toHaveValue('24');
     await hours.fill('500');
     await expect(hours).toHaveValue('167');

@@ -99,7 +99,7 @@ export function mergeGpuInventory(
       boundTo: 'vfio-pci',
     });
   }
-  return { gpus: [...listed, ...vfio], error: nvidiaSmi.error };
+  return { ...nvidiaSmi, gpus: [...listed, ...vfio] };
 }
 
 export interface HostGpuSources {

@@ -110,13 +110,12 @@ export const ListingCard = memo(function ListingCard({
           <dt className="sr-only">CPU, RAM and disk per GPU</dt>
           <dd data-testid="gpu-share">{shareWords(listing)}</dd>
         </div>
-        {driver ? (
-          <div className="col-span-2 flex items-center gap-1.5">
-            <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
-            <dt className="sr-only">Driver and CUDA</dt>
-            <dd data-testid="driver">{driver}</dd>
-          </div>
-        ) : null}
+        {/* Always a line (every card as tall as its placeholder): what the host reports, or not. */}
+        <div className="col-span-2 flex items-center gap-1.5">
+          <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">Driver and CUDA</dt>
+          <dd data-testid="driver">{driver ?? 'Driver and CUDA not reported'}</dd>
+        </div>
         {/* The kinds of instance its host runs now (docs/decisions/025); none without a host. */}
         {kinds.length > 0 ? (
           <div className="col-span-2 flex items-center gap-1.5">
@@ -227,6 +226,7 @@ export function ListingCardSkeleton() {
         <Skeleton className="h-5 w-16" />
         <Skeleton className="h-5 w-20" />
         <Skeleton className="col-span-2 h-5 w-48" />
+        <Skeleton className="col-span-2 h-5 w-36" />
         <Skeleton className="col-span-2 h-5 w-32" />
         <Skeleton className="col-span-2 h-5 w-40" />
         <Skeleton className="col-span-2 h-5 w-44" />
