@@ -112,9 +112,8 @@ test('the CPU and RAM of a GPU’s share are shown before renting, and a dark ho
   await page.goto('/marketplace');
   await page.getByLabel('Search GPUs by model, location or provider').fill(place);
   const card = page.getByTestId('listing-card').filter({ hasText: place });
-  await expect(card.getByTestId('gpu-share')).toHaveText(
-    '8 vCPUs · 25.5 GB RAM · 465 GB disk per GPU',
-  );
+  await expect(card.getByTestId('gpu-share')).toHaveText('8 vCPUs · 25.5 GB RAM per GPU');
+  await expect(card.getByTestId('gpu-disk')).toHaveText('465 GB disk per GPU');
   await expect(card.getByText('Demo host')).toHaveCount(0);
   await expect(card.getByTestId('availability')).toHaveText('2 Available');
   // A heartbeat that says the host cannot run VMs: renters see so before they try.

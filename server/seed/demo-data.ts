@@ -41,6 +41,8 @@ export const DEMO_MACHINES = {
   rig4: machine(32, 192, 4, 4, '550.90.07', '12.4'),
   /** A mining-style rig: many cards, few cores. */
   rig8: machine(24, 96, 8, 2, '535.183.01', '12.2'),
+  /** A 4U server of six consumer cards on a 128-core CPU (a renter's whole 16-core VM fits). */
+  rack6: machine(128, 1024, 6, 4, '550.90.07', '12.4'),
   /** A 4-GPU data-centre server (PCIe). */
   server4: machine(64, 512, 4, 8, '550.54.15', '12.4'),
   /** An 8-GPU data-centre server (SXM, NVLink). */
@@ -248,7 +250,7 @@ export const DEMO_PROVIDERS: DemoProvider[] = [
       [
         ['A100 40GB', '2.60', 4, 1, 'available', '25 Gbps', 'Air Cooled', 'server4'],
         ['V100', '2.00', 6, 6, 'available', '10 Gbps', 'Air Cooled', 'server8', 'fair'],
-        ['RTX 4070', '0.70', 6, 6, 'available', '10 Gbps', 'Air Cooled', 'rig8'],
+        ['RTX 4070', '0.70', 6, 6, 'available', '10 Gbps', 'Air Cooled', 'rack6'],
         ['8x H100', '34.00', 1, 1, 'maintenance', '100 Gbps', 'Liquid Cooled', 'hgx'],
       ],
       { machine: 'server4', history: 'good' },

@@ -21,6 +21,7 @@ import { Tooltip } from '../../../components/ui/tooltip';
 import { cn } from '../../../lib/cn';
 import { KIND_BADGES, KIND_LABELS, offeredKinds } from '../../../lib/instance-kinds';
 import {
+  diskWords,
   driverWords,
   HOST_STATUS_LABELS,
   listingFacts,
@@ -107,8 +108,13 @@ export const ListingCard = memo(function ListingCard({
         {/* What one GPU's share of its host gives an instance: shown before renting. */}
         <div className="col-span-2 flex items-center gap-1.5">
           <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
-          <dt className="sr-only">CPU, RAM and disk per GPU</dt>
+          <dt className="sr-only">CPU and RAM per GPU</dt>
           <dd data-testid="gpu-share">{shareWords(listing)}</dd>
+        </div>
+        <div className="col-span-2 flex items-center gap-1.5">
+          <HardDrive className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <dt className="sr-only">Disk per GPU</dt>
+          <dd data-testid="gpu-disk">{diskWords(listing)}</dd>
         </div>
         {/* Always a line (every card as tall as its placeholder): what the host reports, or not. */}
         <div className="col-span-2 flex items-center gap-1.5">
@@ -226,6 +232,7 @@ export function ListingCardSkeleton() {
         <Skeleton className="h-5 w-16" />
         <Skeleton className="h-5 w-20" />
         <Skeleton className="col-span-2 h-5 w-48" />
+        <Skeleton className="col-span-2 h-5 w-36" />
         <Skeleton className="col-span-2 h-5 w-36" />
         <Skeleton className="col-span-2 h-5 w-32" />
         <Skeleton className="col-span-2 h-5 w-40" />

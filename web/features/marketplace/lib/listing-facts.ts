@@ -56,13 +56,17 @@ export function reliabilityPercent(reliability: Reliability): number | null {
 }
 
 /**
- * Its host's share as the card shows it: "8 vCPUs · 25.5 GB RAM · 200 GB disk per GPU", or
+ * Its host's share as the card shows it: "8 vCPUs · 25.5 GB RAM per GPU", or
  * that its host has not reported it yet.
  */
 export function shareWords(listing: GpuListingView): string {
   if (!listing.gpuShare) return 'CPU and RAM not reported by its host yet';
-  const disk = listing.diskGb !== null ? ` · ${listing.diskGb} GB disk` : '';
-  return `${shareLabel(listing.gpuShare)}${disk} per GPU`;
+  return `${shareLabel(listing.gpuShare)} per GPU`;
+}
+
+/** Its host's disk for one GPU's share: "200 GB disk per GPU" (a line of its own on the card). */
+export function diskWords(listing: GpuListingView): string {
+  return listing.diskGb !== null ? `${listing.diskGb} GB disk per GPU` : 'Disk not reported';
 }
 
 /** "Driver 550.54.15 · CUDA 12.4", or null when its host reported neither. */
