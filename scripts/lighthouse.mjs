@@ -131,9 +131,18 @@ try {
   const cookie = await demoSessionCookie(base);
   console.log(`Lighthouse ${LIGHTHOUSE.split('@')[1]}, mobile, ${RUNS} runs a page (medians)`);
   console.log('page           perf   CLS     TBT ms   LCP ms   (each run: perf)');
+  // Every page's address first: a request between Lighthouse runs would go out on a kept-alive
+  // socket the server has closed meanwhile ("fetch failed").
+  const urls = new Map();
+  for (const page of PAGES) {
+    urls.set(
+      page,
+      `${base}${page.path}${page.compare ? await twoOffers(base, cookie, page.compare) : ''}`,
+    );
+  }
   for (const page of PAGES) {
     const runs = [];
-    const url = `${base}${page.path}${page.compare ? await twoOffers(base, cookie, page.compare) : ''}`;
+    const url = urls.get(page);
     for (let i = 0; i < RUNS; i += 1) {
       const reportPath = path.join(reportDir, `${page.name}-${i + 1}.json`);
       runs.push(measure(url, page.signedIn ? cookie : null, reportPath));
