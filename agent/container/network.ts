@@ -63,10 +63,7 @@ export class Networks {
       .json<{ subnets?: { subnet?: string }[] }[]>(['network', 'ls', '--format', 'json'])
       .catch(() => []);
     const subnets = new Set(known.flatMap((n) => (n.subnets ?? []).map((x) => x.subnet ?? '')));
-    const interfaces = os.networkInterfaces();
-    const addresses = new Set(
-      Object.values(interfaces).flatMap((list) => (list ?? []).map((a) => a.address)),
-    );
+    const addresses = await hostAddresses();
     for (let i = 0; i < SUBNETS; i++) {
       const prefix = `10.${89 + (i >> 8)}.${i & 255}`;
       const subnet = `${prefix}.0/24`;
@@ -151,6 +148,25 @@ export class Networks {
 }
 
 const comment = (name: string) => `rentgpu:${name}`;
+
+/**
+ * Every IPv4 address the host's interfaces hold, those that are down included: a bridge whose
+ * last container stopped has no carrier, and Node's `os.networkInterfaces()` (libuv) leaves out
+ * interfaces that are not up and running — yet the bridge keeps its address and its route, so a
+ * new network on the same /24 would take a second route to it (CI: a container's published
+ * loopback port answered nothing while its own address did). `ip -o -4 addr` lists them all;
+ * without iproute2, the running ones.
+ */
+async function hostAddresses(): Promise<Set<string>> {
+  const running = Object.values(os.networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((a) => a.address),
+  );
+  const all = await run('ip', ['-o', '-4', 'addr', 'show']).then(
+    (r) => [...r.stdout.matchAll(/\binet (\d+\.\d+\.\d+\.\d+)\//g)].map((m) => m[1] ?? ''),
+    () => [],
+  );
+  return new Set([...running, ...all]);
+}
 
 /** /24s a host's containers may take: 10.89.0.0 to 10.96.255.0 (2048 networks). */
 const SUBNETS = 2048;
