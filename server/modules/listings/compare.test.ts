@@ -157,6 +157,15 @@ describe('reliability measured from recorded outages', () => {
     t.app.deps.readCache.invalidate();
     const again = (await page(`model=uptime%20${marker}&limit=10`)).listings;
     expect(again.find((l) => l.id === onVeteran.id)?.reliability.uptimePercent).toBe(90);
+
+    // A listing with no host (its provider's own page shows it): nothing was measured.
+    const hostless = await createListing(db, { ...base, memory: '80GB', isDemoHost: false });
+    const own = (await page(`providerId=${provider.id}&limit=10`)).listings;
+    expect(own.find((l) => l.id === hostless.id)?.reliability).toEqual({
+      uptimePercent: null,
+      windowDays: 30,
+      observedDays: 0,
+    });
   });
 });
 

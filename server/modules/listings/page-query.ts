@@ -5,6 +5,7 @@ import { DEMO_GPU_SHARE } from '../../../shared/rules/gpu-share';
 import { DEMO_HOST_KINDS } from '../hosts/kind-readiness';
 import { shareView } from './gpu-share';
 import { listingRunsKindText } from './listing-sql';
+import { reliabilityJsonSql, uptimePercentSql } from './reliability-sql';
 
 /**
  * One page of the marketplace as one SQL statement, written once per shape
@@ -191,7 +192,7 @@ const dollarsText = (micros: string) =>
 
 /**
  * What a renter compares (issue 42): GPUs per instance, memory per GPU, the price per GPU-hour,
- * the reliability measured at the statement's time (migration 0040's listing_reliability_json)
+ * the reliability measured at the statement's time (reliability-sql.ts)
  * and a slot for the machine's disk and versions (`"machineOf":[<gpuCount>,<machine>]`, the
  * machine `{"of":<host id>}` for a listing on a host, the demo machine's JSON for a demo
  * listing, null without either) that
@@ -199,7 +200,7 @@ const dollarsText = (micros: string) =>
  */
 const COMPARE_SLOT = `',"gpuCount":' || l.gpu_count::text || ',"gpuMemoryGb":' || l.gpu_memory_gb::text
     || ',"pricePerGpuHour":' || ${dollarsText('l.gpu_hour_rate_micros')}
-    || ',"reliability":' || listing_reliability_json(l.host_id, l.is_demo_host, l.id, l.created_at, ${NOW_MARKER})
+    || ',"reliability":' || ${reliabilityJsonSql('l', NOW_MARKER)}
     || ',"machineOf":[' || l.gpu_count::text || ',' || (case when l.host_id is not null then '{"of":' || to_json(l.host_id)::text || '}'
       when l.is_demo_host and l.demo_machine is not null then l.demo_machine::text else 'null' end) || ']'`;
 
@@ -233,7 +234,7 @@ export function pageStatement(shape: PageShape): PageStatement {
   if (shape.maxGpuRate) filters.push(`l.gpu_hour_rate_micros <= ${$('maxGpuRate')}::bigint`);
   if (shape.minReliability) {
     filters.push(
-      `listing_uptime_percent(l.host_id, l.is_demo_host, l.id, l.created_at, ${$('now')}::timestamptz) >= ${$('minReliability')}::numeric`,
+      `${uptimePercentSql('l', `${$('now')}::timestamptz`)} >= ${$('minReliability')}::numeric`,
     );
   }
   if (shape.search) {
@@ -254,9 +255,10 @@ export function pageStatement(shape: PageShape): PageStatement {
   }
   const take = shape.limit + 1;
   const order = shape.sort === undefined ? 'l.id' : `${sort.key('l')}, l.id`;
-  const json = `${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON}`.replace(
+  const nowValue = `${$('now')}::timestamptz`;
+  const json = `${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON}`.replaceAll(
     NOW_MARKER,
-    () => `${$('now')}::timestamptz`,
+    () => nowValue,
   );
   const columns = `${json} as json,
     ${sort.value} as cursor_value, l.id, l.host_id`;

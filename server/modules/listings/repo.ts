@@ -21,6 +21,7 @@ import {
   unitOnSale,
 } from './listing-sql';
 import { type ListingFilter, type PageSqlRow, pageOfRow, pageQueryOf } from './page-query';
+import { reliabilityJsonSql } from './reliability-sql';
 
 /** What a listing's kinds are read from: its host online, and its readiness verdict. */
 export interface HostKindFacts {
@@ -46,7 +47,7 @@ export const listingColumns = {
   hostReadiness: hostReadinessOfListing,
   hostMachine: hostMachineSql,
   /** Its reliability (shared/contracts/listings.ts reliabilityView) as JSON, measured now. */
-  reliabilityJson: sql<string>`listing_reliability_json(${gpuListings.hostId}, ${gpuListings.isDemoHost}, ${gpuListings.id}, ${gpuListings.createdAt}, now())`,
+  reliabilityJson: sql<string>`${sql.raw(reliabilityJsonSql('gpu_listings', 'now()'))}`,
 };
 
 export type ListingRow = {
@@ -187,7 +188,7 @@ export const listingsRepo = {
     const rows = await conn
       .select({
         id: gpuListings.id,
-        json: sql<string>`listing_reliability_json(${gpuListings.hostId}, ${gpuListings.isDemoHost}, ${gpuListings.id}, ${gpuListings.createdAt}, ${now.toISOString()}::timestamptz)`,
+        json: sql<string>`${sql.raw(reliabilityJsonSql('gpu_listings', `'${now.toISOString()}'::timestamptz`))}`,
       })
       .from(gpuListings)
       .where(inArray(gpuListings.id, ids));
