@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueText, type ListingFilter, pageQueryOf } from './page-query';
+import {
+  catalogueText,
+  type ListingFilter,
+  pageQueryOf,
+  reliabilitySlotIds,
+  withReliability,
+} from './page-query';
 
 const market = (filter: Partial<ListingFilter>): ListingFilter => ({
   limit: 50,
@@ -18,8 +24,8 @@ describe('pageQueryOf', () => {
     expect(upper.statement.text).toContain("l.search_text like lower('%h100%')");
     expect(upper.statement.text).toContain("l.model ilike '%h100%'");
     // Its only value is the time reliability is measured at.
-    expect(upper.statement.params).toEqual(['now']);
-    expect(upper.values).toEqual(['2026-01-01T00:00:00.000Z']);
+    expect(upper.statement.params).toEqual([]);
+    expect(upper.values).toEqual([]);
     // The type alone, and a model name with a space, are statements of their own.
     const type = pageQueryOf(market({ gpuType: 'RTX 4090' }));
     expect(type.name).toMatch(/^listings_page_text_\d+$/);
@@ -30,8 +36,8 @@ describe('pageQueryOf', () => {
   it('sends any other text as a value of an unnamed statement, planned for it every time', () => {
     const other = pageQueryOf(market({ search: 'city 42', gpuType: 'H100' }));
     expect(other.name).toBeUndefined();
-    expect(other.statement.params).toEqual(['search', 'now']);
-    expect(other.values).toEqual(['%city 42%', '2026-01-01T00:00:00.000Z']);
+    expect(other.statement.params).toEqual(['search']);
+    expect(other.values).toEqual(['%city 42%']);
     expect(other.statement.text).toContain("l.model ilike '%h100%'");
     const quoted = pageQueryOf(market({ gpuType: "H100' or true --" }));
     expect(quoted.name).toBeUndefined();
@@ -44,7 +50,7 @@ describe('pageQueryOf', () => {
   it('names a shape without text once, with the values of its cursor as parameters', () => {
     const first = pageQueryOf(market({ sort: 'memory', after: { value: '80', id: 7 } }));
     expect(first.name).toMatch(/^listings_page_\d+$/);
-    expect(first.values).toEqual(['80', 7, '2026-01-01T00:00:00.000Z']);
+    expect(first.values).toEqual(['80', 7]);
     expect(pageQueryOf(market({ sort: 'memory', after: { value: '24', id: 9 } })).name).toBe(
       first.name,
     );
@@ -59,5 +65,30 @@ describe('catalogueText', () => {
     for (const text of ['All GPU Types', 'H10', 'H100 ', 'city 42', 'Ｈ100', "h100'"]) {
       expect(catalogueText(text)).toBe(false);
     }
+  });
+});
+
+describe('reliability slots', () => {
+  it('names each listing of a page, and is filled with its measured reliability or none', () => {
+    const page =
+      '[{"id":7,"reliability":{"reliabilityOf":7},"model":"H100"},\n{"id":12,"reliability":{"reliabilityOf":12}}]';
+    expect(reliabilitySlotIds(page)).toEqual([7, 12]);
+    const filled = withReliability(
+      page,
+      new Map([[7, '{"uptimePercent":99.5,"windowDays":30,"observedDays":30}']]),
+    );
+    expect(JSON.parse(filled)).toEqual([
+      {
+        id: 7,
+        reliability: { uptimePercent: 99.5, windowDays: 30, observedDays: 30 },
+        model: 'H100',
+      },
+      { id: 12, reliability: { uptimePercent: null, windowDays: 30, observedDays: 0 } },
+    ]);
+  });
+
+  it('never matches inside a string', () => {
+    const page = JSON.stringify([{ model: '"reliability":{"reliabilityOf":7}' }]);
+    expect(reliabilitySlotIds(page)).toEqual([]);
   });
 });

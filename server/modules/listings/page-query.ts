@@ -183,24 +183,21 @@ const KINDS_SLOT = `',"kinds":' || (case when l.host_id is not null and l.unread
     when l.host_id is not null then '{"kindsOf":' || to_json(l.host_id)::text || ',"gpus":' || l.host_gpu_indexes::text || '}'
     when l.is_demo_host then ${sqlText(JSON.stringify(DEMO_HOST_KINDS))} else '[]' end)`;
 
-/** Where a statement's time (its `now` value) goes in COMPARE_SLOT. */
-const NOW_MARKER = '$now';
-
 /** microsToDollars (shared/rules/money.ts) of a micro-dollar column: cents, rounded half up. */
 const dollarsText = (micros: string) =>
   `'"' || ((${micros} + 5000) / 1000000)::text || '.' || lpad((((${micros} + 5000) / 10000) % 100)::text, 2, '0') || '"'`;
 
 /**
  * What a renter compares (issue 42): GPUs per instance, memory per GPU, the price per GPU-hour,
- * the reliability measured at the statement's time (reliability-sql.ts)
- * and a slot for the machine's disk and versions (`"machineOf":[<gpuCount>,<machine>]`, the
+ * a slot for the reliability (`"reliability":{"reliabilityOf":<listing id>}`, filled by
+ * RELIABILITY_STATEMENT: repo.ts page) and a slot for the machine's disk and versions (`"machineOf":[<gpuCount>,<machine>]`, the
  * machine `{"of":<host id>}` for a listing on a host, the demo machine's JSON for a demo
  * listing, null without either) that
  * presenter.ts withMachines fills in.
  */
 const COMPARE_SLOT = `',"gpuCount":' || l.gpu_count::text || ',"gpuMemoryGb":' || l.gpu_memory_gb::text
     || ',"pricePerGpuHour":' || ${dollarsText('l.gpu_hour_rate_micros')}
-    || ',"reliability":' || ${reliabilityJsonSql('l', NOW_MARKER)}
+    || ',"reliability":{"reliabilityOf":' || l.id::text || '}'
     || ',"machineOf":[' || l.gpu_count::text || ',' || (case when l.host_id is not null then '{"of":' || to_json(l.host_id)::text || '}'
       when l.is_demo_host and l.demo_machine is not null then l.demo_machine::text else 'null' end) || ']'`;
 
@@ -255,11 +252,7 @@ export function pageStatement(shape: PageShape): PageStatement {
   }
   const take = shape.limit + 1;
   const order = shape.sort === undefined ? 'l.id' : `${sort.key('l')}, l.id`;
-  const nowValue = `${$('now')}::timestamptz`;
-  const json = `${shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON}`.replaceAll(
-    NOW_MARKER,
-    () => nowValue,
-  );
+  const json = shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON;
   const columns = `${json} as json,
     ${sort.value} as cursor_value, l.id, l.host_id`;
   const branch = (where: string, extra = '') => `select ${columns}${extra}
@@ -313,6 +306,37 @@ export function pageOfRow(
   }
   return { json: `[${json}]`, hostIds: hostIds ? [...new Set(hostIds)] : [], next };
 }
+
+/**
+ * The reliability of a page's listings (its slots `"reliability":{"reliabilityOf":<id>}`), as
+ * JSON text by listing id: a second statement, named, so it is planned once per connection. In
+ * the page statement it was planned again with every search text (an unnamed statement): its
+ * subqueries cost more to plan than the rest of the page (issue 43).
+ */
+export const RELIABILITY_STATEMENT = {
+  name: 'listings_reliability',
+  text: `select l.id, ${reliabilityJsonSql('l', '$2::timestamptz')} from gpu_listings l where l.id = any($1::int[])`,
+};
+
+/** The listing ids of a page's reliability slots. */
+export function reliabilitySlotIds(json: string): number[] {
+  return [...json.matchAll(RELIABILITY_SLOT)].map((match) => Number(match[1]));
+}
+
+/**
+ * A page's JSON with each reliability slot replaced by its listing's reliability (JSON text);
+ * a listing missing from `byId` gets none measured. The pattern cannot occur inside a JSON
+ * string (a quote there is escaped).
+ */
+export function withReliability(json: string, byId: ReadonlyMap<number, string>): string {
+  return json.replace(
+    RELIABILITY_SLOT,
+    (_slot, id: string) =>
+      `"reliability":${byId.get(Number(id)) ?? '{"uptimePercent":null,"windowDays":30,"observedDays":0}'}`,
+  );
+}
+
+const RELIABILITY_SLOT = /"reliability":\{"reliabilityOf":(\d+)\}/g;
 
 /** What a page of listings is asked for (server/modules/listings/repo.ts `page`). */
 export interface ListingFilter {

@@ -20,7 +20,15 @@ import {
   takeUnitStatement,
   unitOnSale,
 } from './listing-sql';
-import { type ListingFilter, type PageSqlRow, pageOfRow, pageQueryOf } from './page-query';
+import {
+  type ListingFilter,
+  type PageSqlRow,
+  pageOfRow,
+  pageQueryOf,
+  RELIABILITY_STATEMENT,
+  reliabilitySlotIds,
+  withReliability,
+} from './page-query';
 import { reliabilityJsonSql } from './reliability-sql';
 
 /** What a listing's kinds are read from: its host online, and its readiness verdict. */
@@ -110,7 +118,16 @@ export const listingsRepo = {
     const { statement, name, values } = pageQueryOf(filter);
     const [row] = await runSqlArrays<PageSqlRow>(conn, statement.text, values, name);
     if (!row) throw new Error('the page statement answered no row');
-    return pageOfRow(row, filter.limit);
+    const page = pageOfRow(row, filter.limit);
+    const ids = reliabilitySlotIds(page.json);
+    if (ids.length === 0) return page;
+    const measured = await runSqlArrays<[number, string]>(
+      conn,
+      RELIABILITY_STATEMENT.text,
+      [ids, filter.now.toISOString()],
+      RELIABILITY_STATEMENT.name,
+    );
+    return { ...page, json: withReliability(page.json, new Map(measured)) };
   },
 
   /**
