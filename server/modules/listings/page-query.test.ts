@@ -24,8 +24,8 @@ describe('pageQueryOf', () => {
     expect(upper.statement.text).toContain("l.search_text like lower('%h100%')");
     expect(upper.statement.text).toContain("l.model ilike '%h100%'");
     // Its only value is the time reliability is measured at.
-    expect(upper.statement.params).toEqual([]);
-    expect(upper.values).toEqual([]);
+    expect(upper.statement.params).toEqual(['now']);
+    expect(upper.values).toEqual(['2026-01-01T00:00:00.000Z']);
     // The type alone, and a model name with a space, are statements of their own.
     const type = pageQueryOf(market({ gpuType: 'RTX 4090' }));
     expect(type.name).toMatch(/^listings_page_text_\d+$/);
@@ -38,6 +38,9 @@ describe('pageQueryOf', () => {
     expect(other.name).toBeUndefined();
     expect(other.statement.params).toEqual(['search']);
     expect(other.values).toEqual(['%city 42%']);
+    // Its listings' reliability is measured by a named statement of its own (repo.ts page).
+    expect(other.statement.text).toContain(`'{"reliabilityOf":' || l.id::text || '}'`);
+    expect(pageQueryOf(market({ search: 'A100' })).statement.text).not.toContain('reliabilityOf');
     expect(other.statement.text).toContain("l.model ilike '%h100%'");
     const quoted = pageQueryOf(market({ gpuType: "H100' or true --" }));
     expect(quoted.name).toBeUndefined();
@@ -50,7 +53,7 @@ describe('pageQueryOf', () => {
   it('names a shape without text once, with the values of its cursor as parameters', () => {
     const first = pageQueryOf(market({ sort: 'memory', after: { value: '80', id: 7 } }));
     expect(first.name).toMatch(/^listings_page_\d+$/);
-    expect(first.values).toEqual(['80', 7]);
+    expect(first.values).toEqual(['80', 7, '2026-01-01T00:00:00.000Z']);
     expect(pageQueryOf(market({ sort: 'memory', after: { value: '24', id: 9 } })).name).toBe(
       first.name,
     );

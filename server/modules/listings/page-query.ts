@@ -183,21 +183,30 @@ const KINDS_SLOT = `',"kinds":' || (case when l.host_id is not null and l.unread
     when l.host_id is not null then '{"kindsOf":' || to_json(l.host_id)::text || ',"gpus":' || l.host_gpu_indexes::text || '}'
     when l.is_demo_host then ${sqlText(JSON.stringify(DEMO_HOST_KINDS))} else '[]' end)`;
 
+/**
+ * Where a statement's listing reliability goes. A statement planned once per connection (named)
+ * measures it itself, at its `now` value (reliability-sql.ts: a subplan a row). Any other is
+ * planned for its values on every request, and the measurement's subqueries cost more to plan
+ * than the rest of the page: it writes a slot, `"reliability":{"reliabilityOf":<listing id>}`,
+ * that RELIABILITY_STATEMENT fills (repo.ts page), one more round trip of a named statement.
+ */
+const RELIABILITY_MARKER = '$reliability';
+const RELIABILITY_SLOT_SQL = `'{"reliabilityOf":' || l.id::text || '}'`;
+
 /** microsToDollars (shared/rules/money.ts) of a micro-dollar column: cents, rounded half up. */
 const dollarsText = (micros: string) =>
   `'"' || ((${micros} + 5000) / 1000000)::text || '.' || lpad((((${micros} + 5000) / 10000) % 100)::text, 2, '0') || '"'`;
 
 /**
  * What a renter compares (issue 42): GPUs per instance, memory per GPU, the price per GPU-hour,
- * a slot for the reliability (`"reliability":{"reliabilityOf":<listing id>}`, filled by
- * RELIABILITY_STATEMENT: repo.ts page) and a slot for the machine's disk and versions (`"machineOf":[<gpuCount>,<machine>]`, the
+ * the reliability (RELIABILITY, below) and a slot for the machine's disk and versions (`"machineOf":[<gpuCount>,<machine>]`, the
  * machine `{"of":<host id>}` for a listing on a host, the demo machine's JSON for a demo
  * listing, null without either) that
  * presenter.ts withMachines fills in.
  */
 const COMPARE_SLOT = `',"gpuCount":' || l.gpu_count::text || ',"gpuMemoryGb":' || l.gpu_memory_gb::text
     || ',"pricePerGpuHour":' || ${dollarsText('l.gpu_hour_rate_micros')}
-    || ',"reliability":{"reliabilityOf":' || l.id::text || '}'
+    || ',"reliability":' || ${RELIABILITY_MARKER}
     || ',"machineOf":[' || l.gpu_count::text || ',' || (case when l.host_id is not null then '{"of":' || to_json(l.host_id)::text || '}'
       when l.is_demo_host and l.demo_machine is not null then l.demo_machine::text else 'null' end) || ']'`;
 
@@ -213,9 +222,10 @@ const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || ${CO
 
 /**
  * Builds a shape's statement; its text depends on the shape only (its literals included), never
- * on the values.
+ * on the values. `measuresReliability`: the statement measures its listings' reliability itself
+ * (one planned once per connection), else it writes their slots (RELIABILITY_MARKER).
  */
-export function pageStatement(shape: PageShape): PageStatement {
+export function pageStatement(shape: PageShape, measuresReliability = false): PageStatement {
   const params: (keyof PageValues)[] = [];
   const $ = (name: keyof PageValues) => {
     const at = params.indexOf(name);
@@ -252,7 +262,13 @@ export function pageStatement(shape: PageShape): PageStatement {
   }
   const take = shape.limit + 1;
   const order = shape.sort === undefined ? 'l.id' : `${sort.key('l')}, l.id`;
-  const json = shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON;
+  const json = (shape.view === 'market' ? MARKET_JSON : PUBLIC_JSON).replace(
+    RELIABILITY_MARKER,
+    () =>
+      measuresReliability
+        ? reliabilityJsonSql('l', `${$('now')}::timestamptz`)
+        : RELIABILITY_SLOT_SQL,
+  );
   const columns = `${json} as json,
     ${sort.value} as cursor_value, l.id, l.host_id`;
   const branch = (where: string, extra = '') => `select ${columns}${extra}
@@ -415,7 +431,7 @@ function statementOf(shape: PageShape) {
     name = `listings_page_${namedShapes++}`;
   else if (valuesFree && withText && namedTextShapes < NAMED_TEXT_SHAPES)
     name = `listings_page_text_${namedTextShapes++}`;
-  const built = { statement: pageStatement(shape), name };
+  const built = { statement: pageStatement(shape, name !== undefined), name };
   if (pageStatements.size < CACHED_SHAPES || name) pageStatements.set(key, built);
   return built;
 }
