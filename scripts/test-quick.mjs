@@ -1,0 +1,202 @@
+// `npm run test:quick [base]`: the unit and API tests of what this branch changes, in a few
+// minutes, before the whole `npm test`. What changed: the files that differ from the merge base
+// with `main` (or `base`), committed or not, and the untracked ones. Which tests: Vitest's own
+// `related` rule (a test file runs when it or a module it imports, however deeply, changed), plus
+// what an import graph cannot see:
+//   - a change to what every test stands on (the dependencies, the Vitest and TypeScript
+//     configuration, the migrations every API test's database is made from, the global setup)
+//     runs every unit and API test;
+//   - the tests that run a program as a child process rather than import it: the server
+//     (server/main.test.ts), the CLI (bin/, cli/: the CLI tests), the agent (agent/: the
+//     installer and download tests), and the test that reads the sources' text (plans/seams);
+//   - a file that is not a module (a fixture, install.sh, docs/openapi.json) runs the tests
+//     whose text names it.
+// It prints each changed file with what it leads to, then each test file it runs and why.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createVitest } from 'vitest/node';
+import { redisAnswers } from './test-services.mjs';
+
+const root = process.cwd();
+const git = (...args) =>
+  execFileSync('git', args, { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line !== '');
+
+/** The merge base with the named branch (main, else origin/main); null when neither exists. */
+function mergeBase(ref) {
+  for (const candidate of ref ? [ref] : ['main', 'origin/main']) {
+    try {
+      return git('merge-base', 'HEAD', candidate)[0] ?? null;
+    } catch {
+      // not a branch here: the next one
+    }
+  }
+  return null;
+}
+
+const baseRef = process.argv[2];
+const base = mergeBase(baseRef);
+if (!base) {
+  console.error(`test:quick: no merge base with ${baseRef ?? 'main or origin/main'}`);
+  process.exit(2);
+}
+// Committed since the base, staged, unstaged (the working tree against the base), untracked.
+const changed = [
+  ...new Set([
+    ...git('diff', '--name-only', base),
+    ...git('ls-files', '--others', '--exclude-standard'),
+  ]),
+].sort();
+
+/** What every unit and API test stands on: a change here runs them all. */
+const EVERYTHING = [
+  /^package(-lock)?\.json$/,
+  /^vitest\.config\.ts$/,
+  /^vite\.config\.ts$/,
+  /^tsconfig(\.[\w-]+)?\.json$/,
+  /^server\/test\/global-setup\.ts$/,
+  /^server\/db\/migrations\//,
+];
+/** Programs the tests start as child processes (or read as text): no import leads to them. */
+const PROGRAMS = [
+  {
+    when: /^(server|shared)\/(?!.*\.test\.ts$)/,
+    tests: ['server/main.test.ts'],
+    why: 'runs the server as a process',
+  },
+  {
+    when: /^(server|shared|cli|web|agent)\/.*\.tsx?$/,
+    tests: ['server/modules/instances/plans/seams.test.ts'],
+    why: 'reads the sources as text',
+  },
+  {
+    when: /^(bin|cli)\//,
+    tests: [
+      'server/modules/public-api/cli.test.ts',
+      'server/modules/public-api/cli-events.test.ts',
+    ],
+    why: 'runs the CLI as a process',
+  },
+  {
+    when: /^agent\/(?!.*\.test\.ts$)/,
+    tests: ['agent/install/install.test.ts', 'server/modules/hosts/downloads.test.ts'],
+    why: 'bundles and runs the agent',
+  },
+];
+const MODULE = /\.(ts|tsx|mts|js|mjs|cjs)$/;
+
+if (await redisAnswers()) process.env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
+else
+  console.log('No Redis on 127.0.0.1:6379: the tests of limits shared through Redis are skipped.');
+
+const vitest = await createVitest(
+  'test',
+  { watch: false, run: true, project: ['unit', 'api'] },
+  {},
+  {},
+);
+const all = await vitest.globTestSpecifications();
+const relative = (file) => path.relative(root, file);
+/** Each test file to run (relative path) → why (a few words each). */
+const why = new Map();
+const add = (file, reason) => {
+  const list = why.get(file) ?? [];
+  if (!list.includes(reason)) list.push(reason);
+  why.set(file, list);
+};
+const testTexts = new Map(all.map((s) => [relative(s.moduleId), null]));
+const textOf = (file) => {
+  if (testTexts.get(file) === null) testTexts.set(file, readFileSync(file, 'utf8'));
+  return testTexts.get(file);
+};
+
+let everything = null;
+const leadsTo = [];
+for (const file of changed) {
+  const found = new Set();
+  const reasons = [];
+  if (EVERYTHING.some((re) => re.test(file))) {
+    everything ??= file;
+    leadsTo.push(`${file}: every unit and API test stands on it`);
+    continue;
+  }
+  for (const { when, tests, why: reason } of PROGRAMS) {
+    if (!when.test(file)) continue;
+    for (const test of tests) {
+      if (testTexts.has(test)) {
+        add(test, `${reason} (${file})`);
+        found.add(test);
+      }
+    }
+  }
+  if (!existsSync(file)) {
+    // Deleted: the files that named it are where a stale import would show.
+    const stem = path.basename(file).replace(MODULE, '');
+    const namers = git('grep', '-l', '-F', stem, '--', '*.ts', '*.tsx', '*.mjs').filter(
+      (f) => f !== file,
+    );
+    reasons.push(`deleted; named in ${namers.length} file(s)`);
+    for (const namer of namers) {
+      vitest.config.related = [path.resolve(root, namer)];
+      for (const spec of await vitest.getRelevantTestSpecifications()) {
+        add(relative(spec.moduleId), `imports ${namer}, which named deleted ${file}`);
+        found.add(relative(spec.moduleId));
+      }
+    }
+  } else if (MODULE.test(file)) {
+    // Vitest's own rule: the test files whose import graph holds this file.
+    vitest.config.related = [path.resolve(root, file)];
+    for (const spec of await vitest.getRelevantTestSpecifications()) {
+      const test = relative(spec.moduleId);
+      add(test, test === file ? 'changed' : `imports ${file}`);
+      found.add(test);
+    }
+  } else {
+    // Not a module: the tests whose text names it (a fixture, a script, a committed document).
+    for (const test of testTexts.keys()) {
+      if (textOf(test).includes(path.basename(file))) {
+        add(test, `names ${file}`);
+        found.add(test);
+      }
+    }
+  }
+  leadsTo.push(`${file}: ${[...reasons, `${found.size} test file(s)`].join('; ')}`);
+}
+
+console.log(
+  `test:quick: changes since ${base.slice(0, 10)} (merge base with ${baseRef ?? 'main'}):`,
+);
+if (!changed.length) console.log('  (none)');
+for (const line of leadsTo) console.log(`  ${line}`);
+
+let specs;
+if (everything) {
+  specs = all;
+  console.log(`\nEvery unit and API test (${all.length} files): ${everything} changed.`);
+} else {
+  specs = all.filter((s) => why.has(relative(s.moduleId)));
+  console.log(`\n${specs.length} of ${all.length} unit and API test files:`);
+  for (const spec of specs) {
+    const file = relative(spec.moduleId);
+    const reasons = why.get(file) ?? [];
+    const shown = reasons.slice(0, 3).join('; ');
+    const more = reasons.length > 3 ? ` (and ${reasons.length - 3} more)` : '';
+    console.log(`  ${spec.project.name.padEnd(4)} ${file}: ${shown}${more}`);
+  }
+}
+if (!specs.length) {
+  await vitest.close();
+  console.log('Nothing to run.');
+  process.exit(0);
+}
+vitest.config.related = undefined;
+const started = performance.now();
+const result = await vitest.runTestSpecifications(specs, everything !== null);
+const ok = result.unhandledErrors.length === 0 && result.testModules.every((m) => m.ok());
+await vitest.close();
+console.log(
+  `test:quick: ${specs.length} file(s) ${ok ? 'passed' : 'FAILED'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
+process.exit(ok ? 0 : 1);
