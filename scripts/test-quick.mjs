@@ -1,4 +1,4 @@
-// `npm run test:quick [base]`: the unit and API tests of what this branch changes, in a few
+// `npm run test:quick [-- [base] [--list]]`: the unit and API tests of what this branch changes, in a few
 // minutes, before the whole `npm test`. What changed: the files that differ from the merge base
 // with `main` (or `base`), committed or not, and the untracked ones. Which tests: Vitest's own
 // `related` rule (a test file runs when it or a module it imports, however deeply, changed), plus
@@ -11,7 +11,8 @@
 //     installer and download tests), and the test that reads the sources' text (plans/seams);
 //   - a file that is not a module (a fixture, install.sh, docs/openapi.json) runs the tests
 //     whose text names it.
-// It prints each changed file with what it leads to, then each test file it runs and why.
+// It prints each changed file with what it leads to, then each test file it runs and why
+// (`--list`: only that).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,7 +37,8 @@ function mergeBase(ref) {
   return null;
 }
 
-const baseRef = process.argv[2];
+const listOnly = process.argv.includes('--list');
+const baseRef = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 const base = mergeBase(baseRef);
 if (!base) {
   console.error(`test:quick: no merge base with ${baseRef ?? 'main or origin/main'}`);
@@ -186,9 +188,9 @@ if (everything) {
     console.log(`  ${spec.project.name.padEnd(4)} ${file}: ${shown}${more}`);
   }
 }
-if (!specs.length) {
+if (!specs.length || listOnly) {
   await vitest.close();
-  console.log('Nothing to run.');
+  if (!specs.length) console.log('Nothing to run.');
   process.exit(0);
 }
 vitest.config.related = undefined;
