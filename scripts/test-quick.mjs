@@ -38,6 +38,7 @@ function mergeBase(ref) {
 }
 
 const listOnly = process.argv.includes('--list');
+const wide = process.argv.includes('--wide');
 const baseRef = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 const base = mergeBase(baseRef);
 if (!base) {
@@ -114,6 +115,63 @@ const textOf = (file) => {
   return testTexts.get(file);
 };
 
+/**
+ * The files a test file stands on, through the transforms Vitest made of them (its `related`
+ * rule walks the same): the test's imports, deeply. Narrow (the default), the walk does not go
+ * into the app's composition root (server/app.ts registers every module's routes, so through it
+ * every API test would import everything) and starts, for a test in server/modules/<name>/, from
+ * that module's own sources too: its routes are what it calls through the app. The tests of the
+ * app as a whole (WHOLE_APP) keep the whole graph.
+ */
+const COMPOSITION_ROOT = path.join(root, 'server', 'app.ts');
+const WHOLE_APP = [
+  /^server\/[^/]+\.test\.ts$/,
+  /^server\/modules\/public-api\/(openapi|fuzz)\.test\.ts$/,
+];
+async function graphOf(spec, narrow) {
+  const vite = spec.project.vite;
+  const deps = new Set();
+  const walk = async (file) => {
+    if (deps.has(file)) return;
+    deps.add(file);
+    if (narrow && file === COMPOSITION_ROOT) return;
+    const transformed =
+      vite.environments.ssr.moduleGraph.getModuleById(file)?.transformResult ||
+      (await vite.environments.ssr.transformRequest(file));
+    if (!transformed) return;
+    const imports = [...(transformed.deps || []), ...(transformed.dynamicDeps || [])];
+    await Promise.all(
+      imports.map(async (dep) => {
+        const fsPath = dep.startsWith('/@fs/') ? dep.slice(4) : path.join(root, dep);
+        if (!fsPath.includes('node_modules') && existsSync(fsPath)) await walk(fsPath);
+      }),
+    );
+  };
+  const test = relative(spec.moduleId);
+  await walk(spec.moduleId);
+  const home = /^server\/modules\/[^/]+\//.exec(test)?.[0];
+  if (narrow && home) {
+    for (const file of git('ls-files', '--cached', '--others', '--exclude-standard', home)) {
+      if (MODULE.test(file) && !file.endsWith('.test.ts')) await walk(path.join(root, file));
+    }
+  }
+  return deps;
+}
+const graphs = new Map();
+for (const spec of all) {
+  const test = relative(spec.moduleId);
+  graphs.set(spec, await graphOf(spec, !wide && !WHOLE_APP.some((re) => re.test(test))));
+}
+/** The test files whose graph holds `file` (absolute), each with why. */
+function testsOf(file) {
+  const out = [];
+  for (const [spec, deps] of graphs) {
+    if (spec.moduleId === file) out.push([spec, 'changed']);
+    else if (deps.has(file)) out.push([spec, `imports ${relative(file)}`]);
+  }
+  return out;
+}
+
 let everything = null;
 const leadsTo = [];
 for (const file of changed) {
@@ -141,19 +199,15 @@ for (const file of changed) {
     );
     reasons.push(`deleted; named in ${namers.length} file(s)`);
     for (const namer of namers) {
-      vitest.config.related = [path.resolve(root, namer)];
-      for (const spec of await vitest.getRelevantTestSpecifications()) {
+      for (const [spec] of testsOf(path.resolve(root, namer))) {
         add(relative(spec.moduleId), `imports ${namer}, which named deleted ${file}`);
         found.add(relative(spec.moduleId));
       }
     }
   } else if (MODULE.test(file)) {
-    // Vitest's own rule: the test files whose import graph holds this file.
-    vitest.config.related = [path.resolve(root, file)];
-    for (const spec of await vitest.getRelevantTestSpecifications()) {
-      const test = relative(spec.moduleId);
-      add(test, test === file ? 'changed' : `imports ${file}`);
-      found.add(test);
+    for (const [spec, reason] of testsOf(path.resolve(root, file))) {
+      add(relative(spec.moduleId), reason);
+      found.add(relative(spec.moduleId));
     }
   } else {
     // Not a module: the tests whose text names it (a fixture, a script, a committed document).
@@ -193,7 +247,6 @@ if (!specs.length || listOnly) {
   if (!specs.length) console.log('Nothing to run.');
   process.exit(0);
 }
-vitest.config.related = undefined;
 const started = performance.now();
 const result = await vitest.runTestSpecifications(specs, everything !== null);
 const ok = result.unhandledErrors.length === 0 && result.testModules.every((m) => m.ok());
