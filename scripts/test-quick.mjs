@@ -10,7 +10,7 @@
 //     (server/main.test.ts), the CLI (bin/, cli/: the CLI tests), the agent (agent/: the
 //     installer and download tests), and the test that reads the sources' text (plans/seams);
 //   - a file that is not a module (a fixture, install.sh, docs/openapi.json) runs the tests
-//     whose text names it.
+//     whose text names it (by its path, or by its name from a folder above it).
 // It prints each changed file with what it leads to, then each test file it runs and why
 // (`--list`: only that).
 import { execFileSync } from 'node:child_process';
@@ -118,23 +118,25 @@ const textOf = (file) => {
 /**
  * The files a test file stands on, through the transforms Vitest made of them (its `related`
  * rule walks the same): the test's imports, deeply. Narrow (the default), the walk does not go
- * into the app's composition root (server/app.ts registers every module's routes, so through it
- * every API test would import everything) and starts, for a test in server/modules/<name>/, from
- * that module's own sources too: its routes are what it calls through the app. The tests of the
- * app as a whole (WHOLE_APP) keep the whole graph.
+ * into the two hubs that import nearly every module (server/app.ts registers every module's
+ * routes; server/seed/factories.ts, which every API test's setup imports, seeds every kind of
+ * row): through them every API test would stand on everything (a change to shared/rules/
+ * gpu-share.ts picked 104 of 183 files, 64 without them). A test in server/modules/<name>/ starts
+ * from that module's own sources too: its routes are what it calls through the app. The tests
+ * of the app as a whole (WHOLE_APP) keep the whole graph.
  */
-const COMPOSITION_ROOT = path.join(root, 'server', 'app.ts');
+const HUBS = ['server/app.ts', 'server/seed/factories.ts'].map((file) => path.join(root, file));
 const WHOLE_APP = [
   /^server\/[^/]+\.test\.ts$/,
   /^server\/modules\/public-api\/(openapi|fuzz)\.test\.ts$/,
 ];
 async function graphOf(spec, narrow) {
   const vite = spec.project.vite;
-  const deps = new Set();
-  const walk = async (file) => {
+  const deps = new Map(); // file → the file whose import led to it
+  const walk = async (file, from) => {
     if (deps.has(file)) return;
-    deps.add(file);
-    if (narrow && file === COMPOSITION_ROOT) return;
+    deps.set(file, from);
+    if (narrow && HUBS.includes(file)) return;
     const transformed =
       vite.environments.ssr.moduleGraph.getModuleById(file)?.transformResult ||
       (await vite.environments.ssr.transformRequest(file));
@@ -143,16 +145,16 @@ async function graphOf(spec, narrow) {
     await Promise.all(
       imports.map(async (dep) => {
         const fsPath = dep.startsWith('/@fs/') ? dep.slice(4) : path.join(root, dep);
-        if (!fsPath.includes('node_modules') && existsSync(fsPath)) await walk(fsPath);
+        if (!fsPath.includes('node_modules') && existsSync(fsPath)) await walk(fsPath, file);
       }),
     );
   };
   const test = relative(spec.moduleId);
-  await walk(spec.moduleId);
+  await walk(spec.moduleId, null);
   const home = /^server\/modules\/[^/]+\//.exec(test)?.[0];
   if (narrow && home) {
     for (const file of git('ls-files', '--cached', '--others', '--exclude-standard', home)) {
-      if (MODULE.test(file) && !file.endsWith('.test.ts')) await walk(path.join(root, file));
+      if (MODULE.test(file) && !file.endsWith('.test.ts')) await walk(path.join(root, file), null);
     }
   }
   return deps;
@@ -167,7 +169,13 @@ function testsOf(file) {
   const out = [];
   for (const [spec, deps] of graphs) {
     if (spec.moduleId === file) out.push([spec, 'changed']);
-    else if (deps.has(file)) out.push([spec, `imports ${relative(file)}`]);
+    else if (deps.has(file)) {
+      // The chain of imports, from the test (or its module's sources) to the file.
+      const chain = [];
+      for (let at = file; at; at = deps.get(at)) chain.unshift(relative(at));
+      const via = chain.length > 2 ? ` (${chain.slice(0, -1).join(' → ')} → …)` : '';
+      out.push([spec, `imports ${relative(file)}${via}`]);
+    }
   }
   return out;
 }
@@ -211,8 +219,11 @@ for (const file of changed) {
     }
   } else {
     // Not a module: the tests whose text names it (a fixture, a script, a committed document).
+    // By its path from the root, or by its name from a test in a folder above it.
     for (const test of testTexts.keys()) {
-      if (textOf(test).includes(path.basename(file))) {
+      const near = file.startsWith(`${path.dirname(test)}/`);
+      const name = (near ? path.basename(file) : file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (new RegExp(`(?<![\\w./-])${name}(?![\\w.-])`).test(textOf(test))) {
         add(test, `names ${file}`);
         found.add(test);
       }
