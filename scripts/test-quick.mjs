@@ -65,9 +65,9 @@ const EVERYTHING = [
 /** Programs the tests start as child processes (or read as text): no import leads to them. */
 const PROGRAMS = [
   {
-    when: /^(server|shared)\/(?!.*\.test\.ts$)/,
+    when: /^(server\/(main|app|deps|env|configured|migrate)\.ts|server\/(plugins|worker|db)\/(?!.*\.test\.ts$).*)$/,
     tests: ['server/main.test.ts'],
-    why: 'runs the server as a process',
+    why: 'starts and stops the server as a process',
   },
   {
     when: /^(server|shared|cli|web|agent)\/.*\.tsx?$/,
@@ -123,13 +123,18 @@ const textOf = (file) => {
  * row): through them every API test would stand on everything (a change to shared/rules/
  * gpu-share.ts picked 104 of 183 files, 64 without them). A test in server/modules/<name>/ starts
  * from that module's own sources too: its routes are what it calls through the app. The tests
- * of the app as a whole (WHOLE_APP) keep the whole graph.
+ * of the app as a whole (WHOLE_APP: every route fuzzed, the OpenAPI document) run when what
+ * every route stands on changes (APP_SURFACE: a route file, a plugin, the app's wiring, a shared
+ * contract), with the narrow graph besides; under the whole graph they were a fifth of the
+ * suite's time for any change to the server.
  */
 const HUBS = ['server/app.ts', 'server/seed/factories.ts'].map((file) => path.join(root, file));
 const WHOLE_APP = [
   /^server\/[^/]+\.test\.ts$/,
   /^server\/modules\/public-api\/(openapi|fuzz)\.test\.ts$/,
 ];
+const APP_SURFACE =
+  /^(server\/(app|deps|env|configured|main)\.ts|server\/plugins\/.*|server\/modules\/.*routes\.ts|shared\/contracts\/.*|shared\/error-codes\.ts)$/;
 async function graphOf(spec, narrow) {
   const vite = spec.project.vite;
   const deps = new Map(); // file → the file whose import led to it
@@ -162,7 +167,7 @@ async function graphOf(spec, narrow) {
 const graphs = new Map();
 for (const spec of all) {
   const test = relative(spec.moduleId);
-  graphs.set(spec, await graphOf(spec, !wide && !WHOLE_APP.some((re) => re.test(test))));
+  graphs.set(spec, await graphOf(spec, !wide));
 }
 /** The test files whose graph holds `file` (absolute), each with why. */
 function testsOf(file) {
@@ -189,6 +194,14 @@ for (const file of changed) {
     everything ??= file;
     leadsTo.push(`${file}: every unit and API test stands on it`);
     continue;
+  }
+  if (!wide && APP_SURFACE.test(file)) {
+    for (const test of testTexts.keys()) {
+      if (WHOLE_APP.some((re) => re.test(test))) {
+        add(test, `tests every route (${file})`);
+        found.add(test);
+      }
+    }
   }
   for (const { when, tests, why: reason } of PROGRAMS) {
     if (!when.test(file)) continue;
