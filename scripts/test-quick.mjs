@@ -1,8 +1,9 @@
-// `npm run test:quick [-- [base] [--list]]`: the unit and API tests of what this branch changes, in a few
-// minutes, before the whole `npm test`. What changed: the files that differ from the merge base
-// with `main` (or `base`), committed or not, and the untracked ones. Which tests: Vitest's own
-// `related` rule (a test file runs when it or a module it imports, however deeply, changed), plus
-// what an import graph cannot see:
+// `npm run test:quick [-- [base] [--list] [--wide]]`: the unit and API tests of what this branch
+// changes, in a few minutes, before the whole `npm test`. What changed: the files that differ
+// from the merge base with `main` (or `base`), committed or not, and the untracked ones. Which
+// tests: Vitest's own `related` rule (a test file runs when it or a module it imports, however
+// deeply, changed) on the graph Vitest builds, with the walk stopped at the two hubs that import
+// nearly everything (see graphOf; `--wide`: not stopped), plus what an import graph cannot see:
 //   - a change to what every test stands on (the dependencies, the Vitest and TypeScript
 //     configuration, the migrations every API test's database is made from, the global setup)
 //     runs every unit and API test;
@@ -165,10 +166,7 @@ async function graphOf(spec, narrow) {
   return deps;
 }
 const graphs = new Map();
-for (const spec of all) {
-  const test = relative(spec.moduleId);
-  graphs.set(spec, await graphOf(spec, !wide));
-}
+for (const spec of all) graphs.set(spec, await graphOf(spec, !wide));
 /** The test files whose graph holds `file` (absolute), each with why. */
 function testsOf(file) {
   const out = [];
@@ -271,6 +269,7 @@ if (!specs.length || listOnly) {
   if (!specs.length) console.log('Nothing to run.');
   process.exit(0);
 }
+await vitest.standalone(); // the reporters (Vitest's start() would also glob and run)
 const started = performance.now();
 const result = await vitest.runTestSpecifications(specs, everything !== null);
 const ok = result.unhandledErrors.length === 0 && result.testModules.every((m) => m.ok());
