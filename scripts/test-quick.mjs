@@ -71,7 +71,7 @@ const PROGRAMS = [
     why: 'starts and stops the server as a process',
   },
   {
-    when: /^(server|shared|cli|web|agent)\/.*\.tsx?$/,
+    when: /^(server|shared|cli|web|agent)\/(?!.*\.test\.tsx?$).*\.tsx?$/,
     tests: ['server/modules/instances/plans/seams.test.ts'],
     why: 'reads the sources as text',
   },
