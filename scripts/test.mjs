@@ -15,12 +15,12 @@
 // failed and skipped test, and the five slowest files.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildIfStale } from './build-if-stale.mjs';
 import { MONEY_EXCLUDES, MONEY_TESTS } from './money-tests.mjs';
+import { redisAnswers } from './test-services.mjs';
 
 const REPORTS = 'test-results/reports';
 rmSync(REPORTS, { recursive: true, force: true });
@@ -42,25 +42,6 @@ const vitestPhase = (name, file, args) => ({
   ],
 });
 
-/** A local Redis on its usual port takes part (the shared rate limits' tests), as in CI. */
-async function redisAnswers() {
-  if (process.env.TEST_REDIS_URL) return true;
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port: 6379 });
-    socket.setTimeout(500);
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
-    });
-    for (const event of ['error', 'timeout']) {
-      socket.once(event, () => {
-        socket.destroy();
-        resolve(false);
-      });
-    }
-  });
-}
 const env = { ...process.env };
 if (await redisAnswers()) env.TEST_REDIS_URL ??= 'redis://127.0.0.1:6379';
 else
