@@ -199,10 +199,10 @@ const dollarsText = (micros: string) =>
 
 /**
  * What a renter compares (issue 42): GPUs per instance, memory per GPU, the price per GPU-hour,
- * the reliability (RELIABILITY, below) and a slot for the machine's disk and versions (`"machineOf":[<gpuCount>,<machine>]`, the
- * machine `{"of":<host id>}` for a listing on a host, the demo machine's JSON for a demo
- * listing, null without either) that
- * presenter.ts withMachines fills in.
+ * the reliability (RELIABILITY_MARKER, above) and a slot for the machine's disk and versions
+ * (`"machineOf":[<gpuCount>,<machine>]`, the machine `{"of":<host id>}` for a listing on a host,
+ * the demo machine's JSON for a demo listing, null without either) that presenter.ts
+ * withMachines fills in.
  */
 const COMPARE_SLOT = `',"gpuCount":' || l.gpu_count::text || ',"gpuMemoryGb":' || l.gpu_memory_gb::text
     || ',"pricePerGpuHour":' || ${dollarsText('l.gpu_hour_rate_micros')}
