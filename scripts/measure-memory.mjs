@@ -1,5 +1,5 @@
 // The server's resident memory after start and one demo visitor's tour (issue 43):
-//   npm run measure:memory [-- --wait 45] [-- --snapshot]
+//   npm run measure:memory [-- --wait 45] [--snapshot] [--data-dir DIR] [--entry dist/x/main.js]
 // Starts the production server (dist/, built first when stale, with the flags `npm start`
 // uses) on a fresh DATA_DIR and a free port, signs in as a demo visitor, walks the main pages
 // and their API calls, rents and stops a machine, waits, then prints what /proc says the
@@ -17,29 +17,30 @@ import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 const args = process.argv.slice(2);
 const waitSeconds = Number(args[args.indexOf('--wait') + 1]) || 45;
 const snapshot = args.includes('--snapshot');
+// Another build of the server to compare with (e.g. one of a previous commit, built aside).
+const entry = args.includes('--entry') ? args[args.indexOf('--entry') + 1] : 'dist/server/main.js';
 
 buildIfStale({ log: (line) => console.log(line) });
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-memory-'));
+// --data-dir DIR: a data directory kept for the next run (a second start: no initdb, no seeding).
+const keptDir = args.includes('--data-dir') ? args[args.indexOf('--data-dir') + 1] : null;
+const dataDir = keptDir ?? mkdtempSync(path.join(os.tmpdir(), 'rentgpu-memory-'));
 const reportFile = path.join(dataDir, 'memory-report.json');
+rmSync(reportFile, { force: true });
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const probe = path.resolve('scripts/measure-memory-probe.mjs');
-const server = spawn(
-  process.execPath,
-  [...SERVER_NODE_FLAGS, '--import', probe, 'dist/server/main.js'],
-  {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      MEASURE_MEMORY_REPORT: reportFile,
-      ...(snapshot ? { MEASURE_MEMORY_SNAPSHOT_DIR: process.cwd() } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', probe, entry], {
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    MEASURE_MEMORY_REPORT: reportFile,
+    ...(snapshot ? { MEASURE_MEMORY_SNAPSHOT_DIR: process.cwd() } : {}),
   },
-);
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 const stopped = new Promise((resolve) => server.once('exit', resolve));
 
 try {
@@ -66,7 +67,7 @@ try {
 } finally {
   server.kill('SIGTERM');
   await stopped;
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** A demo visitor: Demo Login, the main pages and what they ask for, one rental started and stopped. */
