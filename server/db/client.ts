@@ -25,6 +25,17 @@ export type Conn = Db | Tx;
 export const pgliteExtensions = { pg_trgm };
 
 /**
+ * The embedded database's PostgreSQL settings, on top of PGlite's own. PostgreSQL's default
+ * shared_buffers (128 MB) is touched in full when PGlite starts, so it was resident for the
+ * life of the process: opening a database cost ~300 MiB, 151 MiB of it the WebAssembly
+ * memory. 32 MB holds the demo world's hot pages (its files are ~42 MiB after a fresh start); a
+ * page not in them is read from the files, which the OS caches. maintenance_work_mem (64 MB by
+ * default) is what an index build may take, and the WebAssembly memory never shrinks after
+ * it grows; the migrations' indexes are small. docs/architecture.md, "Memory".
+ */
+export const PGLITE_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB'];
+
+/**
  * PostgreSQL advisory lock keys (one bigint each, held per session): whatever every process
  * does at start and only one may do at a time.
  */
@@ -101,6 +112,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
     client = await PGlite.create({
       extensions: pgliteExtensions,
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });
