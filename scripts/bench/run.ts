@@ -68,10 +68,18 @@ const onlyOwnDatabaseParts =
  * Statements sent to PostgreSQL by this process (the server under test), counted at the
  * driver: what one rent-then-stop pair costs in round trips.
  */
-const statements = { count: 0 };
+const statements = { count: 0, byText: null as Map<string, number> | null };
 const sendQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   statements.count += 1;
+  if (statements.byText) {
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === 'string' ? first : (first?.text ?? '?'))
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 110);
+    statements.byText.set(text, (statements.byText.get(text) ?? 0) + 1);
+  }
   return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof sendQuery;
 
@@ -346,11 +354,13 @@ async function rentAndStopAgainstRawSql(
   const bare = await rawHttpServer(raw, hashSessionToken);
   const slice = DURATION_S / RENT_ROUNDS;
   const name = new URL(url).pathname.slice(1);
+  const statementTexts = process.env.BENCH_STATEMENTS === '1' ? new Map<string, number>() : null;
   let app = noPairs;
   let rawSql = noPairs;
   let rawHttp = noPairs;
   try {
     for (let round = 0; round < RENT_ROUNDS; round += 1) {
+      if (statementTexts) statements.byText = statementTexts;
       app = addRuns(
         app,
         await measured(
@@ -359,6 +369,7 @@ async function rentAndStopAgainstRawSql(
           name,
         ),
       );
+      statements.byText = null;
       // Here the renters run in this thread: its busy time is theirs and the SQL client's.
       rawSql = addRuns(
         rawSql,
@@ -380,6 +391,13 @@ async function rentAndStopAgainstRawSql(
   } finally {
     await bare.close();
     await raw.close();
+  }
+  if (statementTexts) {
+    // BENCH_STATEMENTS=1: what the app's statements were, per pair, most frequent first.
+    console.log(`the app's statements per pair (BENCH_STATEMENTS=1), by their first words:`);
+    for (const [text, n] of [...statementTexts].sort((a, b) => b[1] - a[1])) {
+      console.log(`  ${fmt(n / Math.max(1, app.pairs), 2).padStart(6)}  ${text}`);
+    }
   }
   return { app, rawSql, rawHttp };
 }

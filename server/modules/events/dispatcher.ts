@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Signals } from '../../lib/signals';
 import { eventsRepo } from './repo';
 import type { DurableEventReader, HintEventReader, StoredEvent } from './types';
@@ -70,6 +70,13 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   let closed = false;
   /** A durable reader that failed waits before it is tried again (not every wake-up). */
   const backoffUntil = new Map<string, number>();
+  /**
+   * Where this process last saw each durable reader's cursor (leased or moved by it): the
+   * cursor in the table is there or past it. `bound`: the log's bound read at the start of
+   * the durable pass (null once a reader read a full batch: more may be waiting).
+   */
+  const committedUpTo = new Map<string, bigint>();
+  let bound: bigint | null = null;
 
   async function readHints(): Promise<void> {
     if (hints.length === 0) return;
@@ -93,9 +100,13 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   async function readDurable(reader: DurableEventReader): Promise<boolean> {
     const wait = backoffUntil.get(reader.name);
     if (wait !== undefined && Date.now() < wait) return false;
+    // Nothing new since the cursor this process last moved it to (it never goes back): no lease.
+    const seen = committedUpTo.get(reader.name);
+    if (seen !== undefined && bound !== null && bound <= seen) return false;
     const lease = await eventsRepo.leaseReader(db, reader.name, leaseMs);
     if (lease === null) return false; // another process reads for it now
     const { cursor, token } = lease;
+    committedUpTo.set(reader.name, cursor);
     // Renewed while its effect runs (e-mail can be slow); a lost lease stops it moving anything.
     let lost = false;
     const renew = setInterval(() => {
@@ -108,7 +119,8 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     }, leaseMs / 3);
     renew.unref();
     try {
-      const events = await eventsRepo.list(db, { after: cursor, limit: batch });
+      // Up to the bound its lease read (a statement before this one).
+      const events = await eventsRepo.listUpTo(db, { after: cursor, limit: batch }, lease.bound);
       if (events.length === 0) {
         await eventsRepo.releaseReader(db, reader.name, token, null);
         return false;
@@ -116,12 +128,22 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
       await reader.effect?.(events);
       if (lost) throw new Error(`lost the ${reader.name} reader's lease while it ran`);
       const last = (events[events.length - 1] as StoredEvent).id;
-      await db.transaction(async (tx) => {
-        await reader.handle?.(tx, events);
-        if (!(await eventsRepo.releaseReader(tx, reader.name, token, last))) {
+      const release = async (conn: Db | Tx) => {
+        if (!(await eventsRepo.releaseReader(conn, reader.name, token, last))) {
           throw new Error(`lost the ${reader.name} reader's lease while it ran`);
         }
-      });
+      };
+      // A reader that writes nothing with its cursor (e-mail) moves it in one statement.
+      const { handle } = reader;
+      if (handle) {
+        await db.transaction(async (tx) => {
+          await handle(tx, events);
+          await release(tx);
+        });
+      } else {
+        await release(db);
+      }
+      committedUpTo.set(reader.name, last);
       backoffUntil.delete(reader.name);
       try {
         reader.committed?.(events);
@@ -166,8 +188,14 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     await readAgainWhenSettled();
   }, failed);
   const durableRunner = serialRunner(async () => {
+    if (durable.length === 0) return;
+    // The log's bound once per pass: a reader whose cursor this process knows is at or past
+    // it has nothing new (one statement instead of a lease, a read and a release per reader).
+    bound = await eventsRepo.end(db);
     for (const reader of durable) {
-      for (let rounds = 0; rounds < 20 && (await readDurable(reader)); rounds += 1) {}
+      for (let rounds = 0; rounds < 20 && (await readDurable(reader)); rounds += 1) {
+        bound = null;
+      }
     }
   }, failed);
 

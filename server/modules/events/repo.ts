@@ -42,8 +42,9 @@ const rowsOf = (result: unknown): EventRow[] =>
 
 /**
  * The highest id a reader may pass now (migration 0037, rentgpu_event_bound): every id at or
- * under it has committed, or never will. Read in a statement of its own BEFORE the statement
- * that reads the events (a later snapshot), on a connection in read-committed mode.
+ * under it has committed, or never will. Read in a statement BEFORE the statement that reads
+ * the events (a later snapshot), on a connection in read-committed mode: on its own, or in the
+ * RETURNING of a durable reader's lease (leaseReader).
  */
 async function boundOf(conn: Conn): Promise<bigint> {
   const result = await conn.execute(sql`select coalesce(rentgpu_event_bound(), 0)::text as id`);
@@ -93,7 +94,14 @@ export const eventsRepo = {
    * could commit under them later (two statements: the bound, then the events).
    */
   async list(conn: Conn, f: EventFilter): Promise<StoredEvent[]> {
-    const bound = await boundOf(conn);
+    return eventsRepo.listUpTo(conn, f, await boundOf(conn));
+  },
+
+  /**
+   * Events after a cursor up to a bound read by an earlier statement (leaseReader's, or
+   * `end`'s): none when the bound is not past the cursor (no statement sent).
+   */
+  async listUpTo(conn: Conn, f: EventFilter, bound: bigint): Promise<StoredEvent[]> {
     if (bound <= f.after) return [];
     const where = [
       sql`e.id > ${f.after.toString()}::bigint`,
@@ -121,9 +129,12 @@ export const eventsRepo = {
    * running holds readers back): read again shortly.
    */
   async unsettledAfter(conn: Conn, after: bigint): Promise<boolean> {
-    const bound = await boundOf(conn);
+    // One statement: the bound is read after its snapshot was taken, so an event this
+    // statement sees above the bound committed while a writer under it still runs. The bound
+    // is a subquery so that it is read once (the function is volatile), not once per row.
     const result = await conn.execute(
-      sql`select exists (select 1 from events e where e.id > ${(bound > after ? bound : after).toString()}::bigint) as waiting`,
+      sql`select exists (select 1 from events e
+        where e.id > greatest((select coalesce(rentgpu_event_bound(), 0)), ${after.toString()}::bigint)) as waiting`,
     );
     return (rowsOf(result)[0] as unknown as { waiting: boolean } | undefined)?.waiting === true;
   },
@@ -141,19 +152,25 @@ export const eventsRepo = {
     conn: Conn,
     name: string,
     leaseMs: number,
-  ): Promise<{ cursor: bigint; token: string } | null> {
-    const start = await boundOf(conn);
-    await conn.execute(sql`
-      insert into event_readers (name, last_id) values (${name}, ${start.toString()}::bigint)
-      on conflict (name) do nothing`);
+  ): Promise<{ cursor: bigint; token: string; bound: bigint } | null> {
     const token = randomUUID();
-    const result = await conn.execute(sql`
-      update event_readers set leased_until = now() + ${`${leaseMs} milliseconds`}::interval,
-        lease_token = ${token}
-      where name = ${name} and (leased_until is null or leased_until < now())
-      returning last_id::text as id`);
-    const row = rowsOf(result)[0];
-    return row ? { cursor: BigInt(row.id), token } : null;
+    // The lease and the log's bound in one statement (the events are read by a later one).
+    const lease = async () => {
+      const result = await conn.execute(sql`
+        update event_readers set leased_until = now() + ${`${leaseMs} milliseconds`}::interval,
+          lease_token = ${token}
+        where name = ${name} and (leased_until is null or leased_until < now())
+        returning last_id::text as id, coalesce(rentgpu_event_bound(), 0)::text as bound`);
+      const row = rowsOf(result)[0] as unknown as { id: string; bound: string } | undefined;
+      return row ? { cursor: BigInt(row.id), token, bound: BigInt(row.bound) } : null;
+    };
+    const leased = await lease();
+    if (leased) return leased;
+    // Leased by another process, or never read yet: created at the log's bound the first time.
+    const created = await conn.execute(sql`
+      insert into event_readers (name, last_id) values (${name}, coalesce(rentgpu_event_bound(), 0))
+      on conflict (name) do nothing returning name`);
+    return rowsOf(created).length === 1 ? lease() : null;
   },
 
   /** Keeps the turn `leaseMs` longer; false when it was lost (another process has it now). */

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import {
   FAILS_WHEN_UNREACHABLE,
   type InstanceState,
@@ -6,7 +6,7 @@ import {
 } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiled, compiledByShape } from '../../db/compiled';
-import { gpuListings, instances, providers, users } from '../../db/schema';
+import { gpuListings, instances, providers } from '../../db/schema';
 import { type PlanCapabilities, planArray, plansThat } from './plans/registry';
 import { type Instance, type InstanceRow, viewColumns } from './repo-rows';
 
@@ -61,46 +61,40 @@ const transitionShaped = compiledByShape<Instance[], readonly InstanceState[]>(
  * first): only while it is still provisioning at the reported generation and before its
  * deadline. Anything else is left to the general path, which locks and decides.
  */
-const markReadyStatement = compiled<
-  Record<string, unknown>,
-  { instance: Instance; recipient: AlertRecipient }[]
->('instances_mark_ready', (conn) =>
-  conn
-    .update(instances)
-    .set({
-      generation: sql`${instances.generation} + 1`,
-      status: 'running',
-      // Never before the state it leaves began (a host's clock, or a backdated report).
-      stateChangedAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt})`,
-      readyAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt})`,
-      // Its booked hours run from then (issue 39: billing from ready).
-      endsAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt}) + ${instances.durationHours} * interval '1 hour'`,
-      sshHost: sql`coalesce(${sql.placeholder('sshHost')}::text, ${instances.sshHost})`,
-      sshPort: sql`coalesce(${sql.placeholder('sshPort')}::int, ${instances.sshPort})`,
-      sshUsername: sql`coalesce(${sql.placeholder('sshUsername')}::text, ${instances.sshUsername})`,
-      vncAddress: sql`coalesce(${sql.placeholder('vncAddress')}::text, ${instances.vncAddress})`,
-      sshHostKey: sql`${sql.placeholder('sshHostKey')}::text`,
-      sshHostKeyFingerprint: sql`${sql.placeholder('sshHostKeyFingerprint')}::text`,
-      provisioningProgress: null,
-    })
-    .from(users)
-    .where(
-      and(
-        eq(instances.id, sql.placeholder('id')),
-        eq(instances.status, 'provisioning'),
-        // A plan whose readiness moves money (a first compute minute) takes the general path.
-        sql`${instances.billingPlan} = any(${sql.placeholder('plans')}::text[])`,
-        eq(instances.generation, sql.placeholder('generation')),
-        isNull(instances.readyAt),
-        sql`${instances.provisioningDeadline} > ${sql.placeholder('at')}::timestamptz`,
-        eq(users.id, instances.userId),
-      ),
-    )
-    // The ready alert's address and settings come with it: the alert reads nothing more.
-    .returning({
-      instance: getTableColumns(instances),
-      recipient: { email: users.email, settings: users.settings },
-    }),
+const markReadyStatement = compiled<Record<string, unknown>, Instance[]>(
+  'instances_mark_ready',
+  (conn) =>
+    conn
+      .update(instances)
+      .set({
+        generation: sql`${instances.generation} + 1`,
+        status: 'running',
+        // Never before the state it leaves began (a host's clock, or a backdated report).
+        stateChangedAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt})`,
+        readyAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt})`,
+        // Its booked hours run from then (issue 39: billing from ready).
+        endsAt: sql`greatest(${sql.placeholder('at')}::timestamptz, ${instances.stateChangedAt}) + ${instances.durationHours} * interval '1 hour'`,
+        sshHost: sql`coalesce(${sql.placeholder('sshHost')}::text, ${instances.sshHost})`,
+        sshPort: sql`coalesce(${sql.placeholder('sshPort')}::int, ${instances.sshPort})`,
+        sshUsername: sql`coalesce(${sql.placeholder('sshUsername')}::text, ${instances.sshUsername})`,
+        vncAddress: sql`coalesce(${sql.placeholder('vncAddress')}::text, ${instances.vncAddress})`,
+        sshHostKey: sql`${sql.placeholder('sshHostKey')}::text`,
+        sshHostKeyFingerprint: sql`${sql.placeholder('sshHostKeyFingerprint')}::text`,
+        provisioningProgress: null,
+      })
+      .where(
+        and(
+          eq(instances.id, sql.placeholder('id')),
+          eq(instances.status, 'provisioning'),
+          // A plan whose readiness moves money (a first compute minute) takes the general path.
+          sql`${instances.billingPlan} = any(${sql.placeholder('plans')}::text[])`,
+          eq(instances.generation, sql.placeholder('generation')),
+          isNull(instances.readyAt),
+          sql`${instances.provisioningDeadline} > ${sql.placeholder('at')}::timestamptz`,
+        ),
+      )
+      // Only the row: the ready alert's address is the mail reader's (it reads its batch's).
+      .returning(),
 );
 
 export const instancesRepo = {
@@ -130,7 +124,7 @@ export const instancesRepo = {
       sshHostKey?: string | undefined;
       sshHostKeyFingerprint?: string | undefined;
     },
-  ): Promise<{ instance: Instance; recipient: AlertRecipient } | null> {
+  ): Promise<Instance | null> {
     const [row] = await markReadyStatement(conn, {
       id: report.id,
       generation: report.generation,

@@ -241,6 +241,21 @@ export const listingsRepo = {
     return rows[0] ?? null;
   },
 
+  /**
+   * findById without its reliability (what a launch reads in its transaction: its host, share
+   * and price, not its uptime, which is measured over the host's outages on every read).
+   */
+  async findForLaunch(conn: Conn, id: number): Promise<ListingRow | null> {
+    const { reliabilityJson: _reliability, ...launchColumns } = listingColumns;
+    const rows = await conn
+      .select(launchColumns)
+      .from(gpuListings)
+      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
+      .where(and(eq(gpuListings.id, id), isNull(gpuListings.removedAt)))
+      .limit(1);
+    return rows[0] ?? null;
+  },
+
   async lockById(conn: Conn, id: number) {
     const rows = await conn
       .select()

@@ -92,6 +92,8 @@ async function ownedListing(db: Db, userId: string, listingId: number) {
 
 export const listingsService = {
   findById: listingsRepo.findById,
+  /** findById as a launch reads it in its transaction (no reliability). */
+  findForLaunch: listingsRepo.findForLaunch,
   /** Takes one unit at the given rate inside the caller's transaction; false if not rentable. */
   reserveUnit: listingsRepo.reserveUnit,
   releaseUnit: listingsRepo.releaseUnit,

@@ -4,6 +4,8 @@ import { instances } from '../../db/schema';
 import type { Mailer } from '../../lib/mailer';
 import type { DurableEventReader, StoredEvent } from '../events/types';
 import { type PlanCapabilities, planNames, termsNamed } from '../instances/plans/registry';
+import type { AlertRecipient } from '../instances/types';
+import { usersService } from '../users/service';
 import { hostAlertSender, type InstanceEvent, instanceAlertSender } from './service';
 
 /**
@@ -74,19 +76,19 @@ export function createMailReader(deps: {
 }): DurableEventReader {
   const sendInstance = instanceAlertSender(deps);
   const sendHost = hostAlertSender(deps);
-  async function mailFor(e: StoredEvent): Promise<void> {
-    if (e.subjectKind === 'instance') {
-      const alert = instanceAlertOf(e);
-      if (alert) await sendInstance(alert);
-    } else if (e.type === 'wallet.low_balance') {
-      await sendInstance({
+  /** The renter's alert of an event, or null (a host's goes to its provider: hostAlertSender). */
+  function renterAlertOf(e: StoredEvent): InstanceEvent | null {
+    if (e.subjectKind === 'instance') return instanceAlertOf(e);
+    if (e.type === 'wallet.low_balance') {
+      return {
         kind: 'low_balance',
         userId: e.accountUserId,
         balance: String(e.data.balance ?? '0.00'),
-      });
-    } else if (e.type === 'spend_cap.warning') {
+      };
+    }
+    if (e.type === 'spend_cap.warning') {
       const d = e.data;
-      await sendInstance({
+      return {
         kind: 'spend_cap_warning',
         userId: e.accountUserId,
         spendCap: {
@@ -95,7 +97,19 @@ export function createMailReader(deps: {
           period: d.period === 'month' ? 'month' : 'day',
           apiKeyId: typeof d.apiKeyId === 'string' ? d.apiKeyId : null,
         },
-      });
+      };
+    }
+    return null;
+  }
+  async function mailFor(
+    e: StoredEvent,
+    alert: InstanceEvent | null,
+    recipients: Map<string, AlertRecipient>,
+  ): Promise<void> {
+    if (alert) {
+      // Its recipient read with the batch's; one not found is looked up (and refused) alone.
+      const recipient = recipients.get(alert.userId);
+      await sendInstance(recipient ? { ...alert, recipient } : alert);
     } else if (e.type === 'host.offline') {
       const unreachable = await deps.db
         .select({ id: instances.id })
@@ -114,11 +128,17 @@ export function createMailReader(deps: {
   return {
     name: 'mail',
     async effect(events) {
+      const alerts = events.map(renterAlertOf);
+      // Every renter alert's address and settings in one statement, not one per alert.
+      const recipients = await usersService.alertRecipients(
+        deps.db,
+        alerts.flatMap((a) => (a ? [a.userId] : [])),
+      );
       // One alert that cannot be sent (a refused address) is logged and passed: it never holds
       // back everyone's mail. A crash before the cursor moves sends the batch again.
-      for (const e of events) {
+      for (const [i, e] of events.entries()) {
         try {
-          await mailFor(e);
+          await mailFor(e, alerts[i] ?? null, recipients);
         } catch (error) {
           deps.log?.error(
             { err: error, eventId: String(e.id), type: e.type },

@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { apiKeys, spendPeriods, users } from '../../db/schema';
+import type { PostingOutcomeRow } from '../ledger/posting-sql';
 
 /** One counter of spend: who, which scope ('account' or a key's id), which period. */
 export interface PeriodKey {
@@ -55,7 +56,7 @@ const accountCapSql = {
  * `with added as (…)`: adds to counters (created at 0 when missing), one row per counter in a
  * fixed order (a statement may not touch a row twice), each answering its new total.
  */
-function addStatement(rows: (PeriodKey & { micros: bigint })[]) {
+function addStatement(rows: (PeriodKey & { micros: bigint })[], before?: SQL) {
   const merged = new Map<string, PeriodKey & { micros: bigint }>();
   for (const r of rows) {
     const key = `${r.userId}|${r.scope}|${r.period}|${r.startsAt.toISOString()}`;
@@ -63,13 +64,35 @@ function addStatement(rows: (PeriodKey & { micros: bigint })[]) {
     merged.set(key, seen ? { ...seen, micros: seen.micros + r.micros } : r);
   }
   const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
-  return sql`with added as (
+  // A posting before them (`before`, postingCtes) moves its wallet first: the counters read
+  // its move, so their rows are locked after the wallet's, the order of every other charge.
+  return sql`with ${before ? sql`${before}, ` : sql``}added as (
       insert into ${spendPeriods} (user_id, scope, period, starts_at, spent_micros)
-      select * from (values ${valuesOf(ordered)}) as v(user_id, scope, period, starts_at, micros)
+      select v.* from (values ${valuesOf(ordered)}) as v(user_id, scope, period, starts_at, micros)
+      ${before ? sql`cross join (select count(*) from b) as moved_first` : sql``}
       on conflict (user_id, scope, period, starts_at)
         do update set spent_micros = ${spendPeriods}.spent_micros + excluded.spent_micros
       returning user_id, scope, period, starts_at, spent_micros, warned_at)`;
 }
+
+/** Each counter `added` answered with the cap its scope has for its period (addWithCaps). */
+const withCaps = sql`select a.*,
+        case when a.scope = 'account' then (
+          select case a.period when 'day' then ${accountCapSql.day} else ${accountCapSql.month} end
+          from ${users} where ${users.id} = a.user_id) end as account_cap,
+        case when a.scope <> 'account' then (
+          select case a.period when 'day' then ${apiKeys.dailyCapMicros}
+            else ${apiKeys.monthlyCapMicros} end
+          from ${apiKeys} where ${apiKeys.id} = a.scope::uuid) end::text as key_cap_micros
+      from added a`;
+
+type AddedWithCapsRow = AddedRow & { account_cap: unknown; key_cap_micros: string | null };
+
+const withCapsRow = (r: AddedWithCapsRow) => ({
+  ...toRow(r),
+  accountCap: r.account_cap,
+  keyCapMicros: r.key_cap_micros === null ? null : BigInt(r.key_cap_micros),
+});
 
 /** The statements of spend caps: counters per period, the caps of accounts and keys. */
 export const spendCapsRepo = {
@@ -112,24 +135,33 @@ export const spendCapsRepo = {
   ): Promise<(PeriodRow & { accountCap: unknown; keyCapMicros: bigint | null })[]> {
     if (rows.length === 0) return [];
     const result = await conn.execute(sql`${addStatement(rows)}
-      select a.*,
-        case when a.scope = 'account' then (
-          select case a.period when 'day' then ${accountCapSql.day} else ${accountCapSql.month} end
-          from ${users} where ${users.id} = a.user_id) end as account_cap,
-        case when a.scope <> 'account' then (
-          select case a.period when 'day' then ${apiKeys.dailyCapMicros}
-            else ${apiKeys.monthlyCapMicros} end
-          from ${apiKeys} where ${apiKeys.id} = a.scope::uuid) end::text as key_cap_micros
-      from added a`);
-    return (
-      result as unknown as {
-        rows: (AddedRow & { account_cap: unknown; key_cap_micros: string | null })[];
-      }
-    ).rows.map((r) => ({
-      ...toRow(r),
-      accountCap: r.account_cap,
-      keyCapMicros: r.key_cap_micros === null ? null : BigInt(r.key_cap_micros),
-    }));
+      ${withCaps}`);
+    return (result as unknown as { rows: AddedWithCapsRow[] }).rows.map(withCapsRow);
+  },
+
+  /**
+   * A posting that moves at most one cached balance (`boundPosting`: its wallet) and `add`
+   * with caps, in one statement: the wallet is moved before the counters are locked. Every
+   * counter row comes back with the posting's outcome (`postingOutcome`).
+   */
+  async postAndAddWithCaps(
+    conn: Conn,
+    posting: { ctes: SQL; outcome: SQL },
+    rows: (PeriodKey & { micros: bigint })[],
+  ): Promise<{
+    added: (PeriodRow & { accountCap: unknown; keyCapMicros: bigint | null })[];
+    posted: PostingOutcomeRow;
+  }> {
+    const result = await conn.execute(sql`${addStatement(rows, posting.ctes)},
+      caps as (${withCaps})
+      select c.*, ${posting.outcome} from (select 1) as one left join caps c on true`);
+    const all = (result as unknown as { rows: (AddedWithCapsRow & PostingOutcomeRow)[] }).rows;
+    const first = all[0];
+    if (!first) throw new Error('posting with spend counters answered no row');
+    return {
+      added: all.filter((r) => r.user_id !== null).map(withCapsRow),
+      posted: first,
+    };
   },
 
   /** Marks a counter's 80% warning as sent; true only for the call that marked it. */

@@ -10,6 +10,13 @@ import {
 import type { Conn, Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { eventLog } from '../events/service';
+import {
+  boundPosting,
+  ledgerService,
+  type Posting,
+  preparePosting,
+  readPostingOutcome,
+} from '../ledger/service';
 import { type PeriodKey, type PeriodRow, spendCapsRepo } from './repo';
 
 /** Who is charged: the account, and the API key that launched the instance (if any). */
@@ -148,6 +155,40 @@ export interface SpendBook {
   write(tx: Tx, now: Date): Promise<SpendWarning[]>;
 }
 
+/**
+ * Counters after `micros` was added (each with its scope's cap): SPEND_CAP_REACHED when one
+ * crossed its cap (with `headroom` still to come), else the 80% warnings reached now.
+ */
+async function judgeAdded(
+  tx: Tx,
+  added: Awaited<ReturnType<typeof spendCapsRepo.addWithCaps>>,
+  micros: bigint,
+  headroom: bigint,
+  now: Date,
+): Promise<SpendWarning[]> {
+  const warnings: SpendWarning[] = [];
+  for (const row of added) {
+    const cap = row.scope === ACCOUNT ? storedCap(row.accountCap) : row.keyCapMicros;
+    if (cap === null) continue;
+    const limit: Limit = {
+      userId: row.userId,
+      scope: row.scope,
+      period: row.period,
+      startsAt: row.startsAt,
+      capMicros: cap,
+    };
+    const before = row.spentMicros - micros;
+    if (wouldCross(before, micros + headroom, limit.capMicros)) {
+      throw spendCapReached(limit.capMicros, before, limit.period, scopeOf(limit));
+    }
+    if (row.warnedAt !== null || !atWarning(row.spentMicros, limit.capMicros)) continue;
+    if (await spendCapsRepo.markWarned(tx, row, now)) {
+      warnings.push(await recordWarning(tx, warningOf(limit, row.spentMicros), now));
+    }
+  }
+  return warnings;
+}
+
 export const spendCapsService = {
   /**
    * The one count of a single charge against the caps (issue 39, part 3): a rental's booked
@@ -173,27 +214,34 @@ export const spendCapsService = {
       tx,
       countersOf(spender, now).map((k) => ({ ...k, micros })),
     );
-    const warnings: SpendWarning[] = [];
-    for (const row of added) {
-      const cap = row.scope === ACCOUNT ? storedCap(row.accountCap) : row.keyCapMicros;
-      if (cap === null) continue;
-      const limit: Limit = {
-        userId: row.userId,
-        scope: row.scope,
-        period: row.period,
-        startsAt: row.startsAt,
-        capMicros: cap,
-      };
-      const before = row.spentMicros - micros;
-      if (wouldCross(before, micros + headroom, limit.capMicros)) {
-        throw spendCapReached(limit.capMicros, before, limit.period, scopeOf(limit));
-      }
-      if (row.warnedAt !== null || !atWarning(row.spentMicros, limit.capMicros)) continue;
-      if (await spendCapsRepo.markWarned(tx, row, now)) {
-        warnings.push(await recordWarning(tx, warningOf(limit, row.spentMicros), now));
-      }
+    return judgeAdded(tx, added, micros, headroom, now);
+  },
+
+  /**
+   * A charge's posting (one that moves only its wallet's balance) and `countCharge` of what
+   * left the wallet, in one statement: INSUFFICIENT_CREDITS or SPEND_CAP_REACHED as each
+   * would alone (the caller's transaction then rolls back). A posting that moves more than
+   * one balance takes the two steps. Returns the posting's transaction id (null when its
+   * idempotency key was used before).
+   */
+  async postCounted(tx: Tx, input: Posting, spender: Spender, now: Date): Promise<bigint | null> {
+    const posting = preparePosting(input);
+    const micros =
+      posting.inline && posting.inline.amountMicros < 0n ? -posting.inline.amountMicros : 0n;
+    if (posting.after.length > 0 || micros === 0n) {
+      const id = await ledgerService.post(tx, input);
+      await this.countCharge(tx, spender, micros, now);
+      return id;
     }
-    return warnings;
+    const { added, posted } = await spendCapsRepo.postAndAddWithCaps(
+      tx,
+      boundPosting(posting),
+      countersOf(spender, now).map((k) => ({ ...k, micros })),
+    );
+    const done = readPostingOutcome(posted, true);
+    ledgerService.checkMoved(posting, done);
+    await judgeAdded(tx, added, micros, 0n, now);
+    return done.id;
   },
 
   /** The spend book of a batch of metered minutes (see SpendBook). */

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { compiled } from '../../db/compiled';
 import { balanceAlerts, ledgerAccounts, providers, users } from '../../db/schema';
@@ -109,6 +109,16 @@ export const usersRepo = {
   /** The e-mail address and settings: what an alert needs, in one statement. */
   async findAlertAddress(conn: Conn, id: string) {
     return (await alertAddressById(conn, { id }))[0] ?? null;
+  },
+
+  /** findAlertAddress of many users in one statement, by user id (the missing ones absent). */
+  async findAlertAddresses(conn: Conn, ids: string[]) {
+    if (ids.length === 0) return new Map<string, { email: string; settings: unknown }>();
+    const rows = await conn
+      .select({ id: users.id, email: users.email, settings: users.settings })
+      .from(users)
+      .where(inArray(users.id, ids));
+    return new Map(rows.map(({ id, ...address }) => [id, address] as const));
   },
 
   async findSettings(conn: Conn, id: string) {

@@ -41,6 +41,10 @@ export const usersService = {
     return usersService.alertAddressOf(row);
   },
 
+  /** The address and settings of each user found (an alert batch's recipients, one statement). */
+  alertRecipients: (conn: Conn, userIds: string[]) =>
+    usersRepo.findAlertAddresses(conn, [...new Set(userIds)]),
+
   /** alertAddress of an address and settings already read (with the event that alerts). */
   alertAddressOf(row: { email: string; settings: unknown }): string | null {
     const { notifications } = resolveSettings(row.settings);

@@ -34,7 +34,7 @@ export function applyHostReportCommand(ctx: InstancesContext, plans: Plans) {
         at,
         ...report.connection,
       });
-      if (ready) return { accepted: true, generation: ready.instance.generation };
+      if (ready) return { accepted: true, generation: ready.generation };
     }
     const reportedAt = at;
     return accounts.transact(async (tx) => {

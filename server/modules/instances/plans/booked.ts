@@ -12,7 +12,6 @@ import {
   listingUnavailable,
   quoteMismatch,
 } from '../../../lib/errors';
-import { ledgerService } from '../../ledger/service';
 import { spendCapsService as spendCaps } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { stateOf } from '../states';
@@ -87,31 +86,31 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
      */
     async opened(tx, instance, opening) {
       const { hours, bookedMicros } = bookedOf(opening);
-      await ledgerService.post(tx, {
-        kind: 'rental_start',
-        memo: `Rental ${instance.id}: ${hours} h of ${opening.found.listing.model} held in escrow, storage add-on charged`,
-        reference: `rental:${instance.id}`,
-        lines: [
-          {
-            accountId: await accounts.wallet(tx, instance.userId),
-            amountMicros: -(bookedMicros + STORAGE_ADDON_MICROS),
-          },
-          {
-            accountId: await accounts.system(tx, 'escrow'),
-            amountMicros: bookedMicros,
-            system: true,
-          },
-          {
-            accountId: await accounts.system(tx, 'platform_revenue'),
-            amountMicros: STORAGE_ADDON_MICROS,
-            system: true,
-          },
-        ],
-      });
-      await spendCaps.countCharge(
+      // One statement: the posting, then the counters (docs/architecture.md, issue 43).
+      await spendCaps.postCounted(
         tx,
+        {
+          kind: 'rental_start',
+          memo: `Rental ${instance.id}: ${hours} h of ${opening.found.listing.model} held in escrow, storage add-on charged`,
+          reference: `rental:${instance.id}`,
+          lines: [
+            {
+              accountId: await accounts.wallet(tx, instance.userId),
+              amountMicros: -(bookedMicros + STORAGE_ADDON_MICROS),
+            },
+            {
+              accountId: await accounts.system(tx, 'escrow'),
+              amountMicros: bookedMicros,
+              system: true,
+            },
+            {
+              accountId: await accounts.system(tx, 'platform_revenue'),
+              amountMicros: STORAGE_ADDON_MICROS,
+              system: true,
+            },
+          ],
+        },
         { userId: instance.userId, apiKeyId: instance.apiKeyId },
-        bookedMicros + STORAGE_ADDON_MICROS,
         opening.now,
       );
       return instance;

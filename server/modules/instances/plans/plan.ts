@@ -42,8 +42,8 @@ export interface DiskAsk {
 /** What a launch asks of a plan: its own terms (the plan reads the ones it knows). */
 export type PlanAsk = Partial<HoursAsk> & Partial<DiskAsk>;
 
-/** The listing a launch opens on, as read in its transaction (listingsService.findById). */
-export type OpeningListing = NonNullable<Awaited<ReturnType<typeof listingsService.findById>>>;
+/** The listing a launch opens on, as read in its transaction (listingsService.findForLaunch). */
+export type OpeningListing = NonNullable<Awaited<ReturnType<typeof listingsService.findForLaunch>>>;
 
 /** What a plan is told of an opening: who, on which listing, at which rate, asking what. */
 export interface Opening {
