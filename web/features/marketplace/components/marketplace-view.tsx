@@ -26,8 +26,8 @@ import { rentInAddress, withoutRent } from '../rent-link';
 import { CompareBar } from './compare-bar';
 import { CostCalculator } from './cost-calculator';
 import { FiltersBar } from './filters-bar';
+import { LazyRentDialog } from './lazy-rent-dialog';
 import { ListingCard, ListingCardSkeleton } from './listing-card';
-import { RentDialog } from './rent-dialog';
 import { StatsStrip } from './stats-strip';
 
 /** Client-side filter of what is loaded: model, location and provider name, case-insensitively. */
@@ -226,7 +226,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
           />
         </div>
         <CompareBar ids={compare.ids} onClear={compare.clear} />
-        <RentDialog
+        <LazyRentDialog
           listing={renting?.listing ?? null}
           initialHours={renting?.hours ?? 24}
           onClose={() => setRenting(null)}
