@@ -57,7 +57,10 @@ function selfTimes(profile) {
 
 /** The renderer main thread's time by the trace event kinds DevTools shows, heaviest first. */
 function mainThreadKinds(events) {
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  // The page's renderer main thread: of the threads so named, the one with the most events.
+  const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const count = (t) => events.filter((e) => e.pid === t.pid && e.tid === t.tid).length;
+  const main = mains.sort((a, b) => count(b) - count(a))[0];
   const kinds = new Map();
   const KINDS = {
     EvaluateScript: 'script',
