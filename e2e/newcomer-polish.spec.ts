@@ -74,6 +74,8 @@ test.describe('marketplace at 1280 px', () => {
     await expect(page.getByTestId('listing-card').first()).toBeVisible({ timeout: 15_000 });
     const shown = await page.getByTestId('listing-card').evaluateAll((cards) =>
       cards.map((card) => {
+        // A card off screen is skipped (content-visibility: auto): no layout, an empty innerText.
+        (card as HTMLElement).style.contentVisibility = 'visible';
         const line = card.querySelector<HTMLElement>('[data-testid="provider-line"]');
         return {
           company: (card.getAttribute('aria-label') ?? '').split(' from ')[1] ?? '',

@@ -6,63 +6,19 @@
 // on the machine's load, so nothing here asserts a number.
 //   node scripts/lighthouse.mjs [--keep-reports DIR]
 //   LIGHTHOUSE_PAGES=marketplace,compare LIGHTHOUSE_RUNS=5 node scripts/lighthouse.mjs
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
-import { freePort } from './free-port.mjs';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { chosenPages, pageTargets, startServer } from './measured-pages.mjs';
 
 const LIGHTHOUSE = 'lighthouse@12.8.2';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
-const ALL_PAGES = [
-  { name: 'landing', path: '/', signedIn: false },
-  { name: 'marketplace', path: '/marketplace', signedIn: true },
-  { name: 'dashboard', path: '/dashboard', signedIn: true },
-  { name: 'vm-dashboard', path: '/vm-dashboard', signedIn: true },
-  // The two cheapest H100 offers by price per GPU-hour, as a renter compares them.
-  { name: 'compare', path: '/compare?ids=', signedIn: true, compare: 'H100' },
-];
-const only = process.env.LIGHTHOUSE_PAGES?.split(',');
-const PAGES = only ? ALL_PAGES.filter((page) => only.includes(page.name)) : ALL_PAGES;
+const PAGES = chosenPages();
 const keepIndex = process.argv.indexOf('--keep-reports');
 const keepDir = keepIndex > 0 ? path.resolve(process.argv[keepIndex + 1] ?? 'lighthouse') : null;
-
-async function waitUntilUp(base, server) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    try {
-      const res = await fetch(`${base}/`);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the server did not answer within 60 s');
-}
-
-/** A Demo Login, as the landing page's button does; returns "name=value" of the session cookie. */
-async function demoSessionCookie(base) {
-  const res = await fetch(`${base}/api/login`, { method: 'POST' });
-  if (!res.ok) throw new Error(`Demo Login answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
-  if (!cookie) throw new Error('Demo Login set no cookie');
-  return cookie;
-}
-
-/** The ids of the two cheapest offers of `model` per GPU-hour, as the marketplace lists them. */
-async function twoOffers(base, cookie, model) {
-  const res = await fetch(`${base}/api/gpu-listings?model=${model}&sort=gpu-price-asc&limit=2`, {
-    headers: { Cookie: cookie },
-  });
-  const ids = (await res.json()).map((listing) => listing.id);
-  if (ids.length < 2) throw new Error(`fewer than two ${model} offers to compare`);
-  return ids.join(',');
-}
 
 function runLighthouse(url, cookie, reportPath) {
   const args = [
@@ -115,37 +71,21 @@ function median(values) {
 }
 
 buildIfStale();
-const port = await freePort();
-const base = `http://localhost:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-lighthouse-'));
 const reportDir = keepDir ?? mkdtempSync(path.join(os.tmpdir(), 'rentgpu-lighthouse-reports-'));
 mkdirSync(reportDir, { recursive: true });
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const server = await startServer();
 
 let failed = false;
 try {
-  await waitUntilUp(base, server);
-  const cookie = await demoSessionCookie(base);
+  const targets = await pageTargets(server.base, PAGES);
   console.log(`Lighthouse ${LIGHTHOUSE.split('@')[1]}, mobile, ${RUNS} runs a page (medians)`);
   console.log('page           perf   CLS     TBT ms   LCP ms   (each run: perf)');
-  // Every page's address first: a request between Lighthouse runs would go out on a kept-alive
-  // socket the server has closed meanwhile ("fetch failed").
-  const urls = new Map();
-  for (const page of PAGES) {
-    urls.set(
-      page,
-      `${base}${page.path}${page.compare ? await twoOffers(base, cookie, page.compare) : ''}`,
-    );
-  }
   for (const page of PAGES) {
     const runs = [];
-    const url = urls.get(page);
+    const { url, cookie } = targets.get(page);
     for (let i = 0; i < RUNS; i += 1) {
       const reportPath = path.join(reportDir, `${page.name}-${i + 1}.json`);
-      runs.push(measure(url, page.signedIn ? cookie : null, reportPath));
+      runs.push(measure(url, cookie, reportPath));
     }
     const pick = (key) => median(runs.map((run) => run[key]));
     console.log(
@@ -153,18 +93,15 @@ try {
     );
   }
   console.log('\nLanding page JavaScript (scripts/measure-landing-js.mjs):');
-  execFileSync(process.execPath, ['scripts/measure-landing-js.mjs', base], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/measure-landing-js.mjs', server.base], {
+    stdio: 'inherit',
+  });
   if (keepDir) console.log(`\nReports: ${keepDir}`);
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);
 } finally {
-  if (server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
   if (!keepDir) rmSync(reportDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INVOICE_LINE_KINDS, MONTH_PATTERN } from '../invoice-lines';
 import { serialId } from './params';
 import { instanceInvoiceAnswer } from './public-api-account';
 
@@ -10,16 +11,12 @@ import { instanceInvoiceAnswer } from './public-api-account';
  * (docs/rules.md, Money).
  */
 
-export const INVOICE_LINE_KINDS = ['compute', 'storage', 'refund', 'outage_credit'] as const;
-export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
-
-/** The words of each kind of day line. */
-export const INVOICE_LINE_LABELS: Record<InvoiceLineKind, string> = {
-  compute: 'Compute',
-  storage: 'Storage',
-  refund: 'Refund',
-  outage_credit: 'Outage credit',
-};
+export {
+  INVOICE_LINE_KINDS,
+  INVOICE_LINE_LABELS,
+  type InvoiceLineKind,
+  MONTH_PATTERN,
+} from '../invoice-lines';
 
 export const invoiceDayLine = z.object({
   /** The UTC day, YYYY-MM-DD. */
@@ -67,8 +64,6 @@ export const webInvoice = z.object({
 export type WebInvoice = z.infer<typeof webInvoice>;
 export const webInvoiceAnswer = z.object({ invoice: webInvoice });
 
-/** A calendar month, YYYY-MM (2000 to 2999). */
-export const MONTH_PATTERN = /^2\d{3}-(0[1-9]|1[0-2])$/;
 export const invoiceMonthParam = z.object({
   month: z.string().regex(MONTH_PATTERN, { message: 'Not a month (YYYY-MM)' }),
 });

@@ -33,6 +33,25 @@ describe('startOfMonthIn', () => {
 });
 
 describe('formatDate', () => {
+  it('writes an English day in UTC as Intl.DateTimeFormat does, without one', () => {
+    const intl = new Intl.DateTimeFormat('en', {
+      timeZone: 'UTC',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+    });
+    const dates = ['1999-12-31T23:59:59Z', '2000-02-29T00:00:00Z', '9999-12-31T00:00:00Z'];
+    for (let month = 0; month < 12; month += 1) {
+      for (const day of [1, 9, 10, 28])
+        dates.push(new Date(Date.UTC(2026, month, day, 23, 30)).toISOString());
+    }
+    for (const iso of dates)
+      expect(formatDate(iso, { timeZone: 'UTC' }), iso).toBe(intl.format(new Date(iso)));
+    expect(formatDate(new Date(Date.UTC(2026, 8, 5)), { timeZone: 'UTC' })).toBe('Sep 5, 2026');
+    // As before: not a date is refused as Intl refuses it.
+    expect(() => formatDate('not a date', { timeZone: 'UTC' })).toThrow(RangeError);
+  });
+
   it('formats in the zone and language', () => {
     expect(formatDate('2026-03-31T20:00:00Z', { timeZone: 'Asia/Tokyo' })).toBe('Apr 1, 2026');
     expect(formatDate('2026-03-31T20:00:00Z', { timeZone: 'UTC', language: 'de' })).toBe(

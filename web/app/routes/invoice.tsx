@@ -1,6 +1,5 @@
 import { useParams } from 'wouter';
-import { MONTH_PATTERN } from '../../../shared/contracts/invoices';
-import { serialId } from '../../../shared/contracts/params';
+import { isSerialIdText, MONTH_PATTERN } from '../../../shared/invoice-lines';
 import { Page } from '../../components/ui/page';
 import {
   instanceInvoiceUrl,
@@ -45,7 +44,6 @@ export default function InvoicePage() {
     if (!MONTH_PATTERN.test(params.month)) return <NotFoundPage />;
     return <InvoiceView url={monthInvoiceUrl(params.month)} fallbackTitle="Invoice" />;
   }
-  const parsed = serialId.safeParse(params.id);
-  if (!/^\d+$/.test(params.id ?? '') || !parsed.success) return <NotFoundPage />;
-  return <InvoiceView url={instanceInvoiceUrl(parsed.data)} fallbackTitle="Invoice" />;
+  if (!isSerialIdText(params.id)) return <NotFoundPage />;
+  return <InvoiceView url={instanceInvoiceUrl(Number(params.id))} fallbackTitle="Invoice" />;
 }

@@ -1,6 +1,7 @@
 import { Download, Printer } from 'lucide-react';
 import { Link } from 'wouter';
-import { INVOICE_LINE_LABELS, type WebInvoice } from '../../../../shared/contracts/invoices';
+import type { WebInvoice } from '../../../../shared/contracts/invoices';
+import { INVOICE_LINE_LABELS } from '../../../../shared/invoice-lines';
 import { dollarText } from '../../../../shared/rules/money';
 import { formatDate } from '../../../../shared/rules/time';
 import { Badge } from '../../../components/ui/badge';

@@ -13,7 +13,7 @@ import { useComparedListings } from '../api/get-compared-listings';
 import { type CompareRow, compareRows } from '../lib/compare-rows';
 import { compareHref, useCompareSelection } from '../lib/compare-selection';
 import { rentInAddress, withoutRent } from '../rent-link';
-import { RentDialog } from './rent-dialog';
+import { LazyRentDialog } from './lazy-rent-dialog';
 
 /** The mark of a row's best value: in words, not colour alone. */
 function BestMark({ word }: { word: string }) {
@@ -227,7 +227,7 @@ export function CompareView({ ids, currency }: { ids: number[]; currency: Curren
           <CompareCards listings={listings} rows={rows} onRent={rent} onRemove={remove} />
         </>
       ) : null}
-      <RentDialog
+      <LazyRentDialog
         listing={renting?.listing ?? null}
         initialHours={renting?.hours ?? 24}
         onClose={() => setRenting(null)}

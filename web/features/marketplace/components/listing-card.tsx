@@ -1,14 +1,3 @@
-import {
-  Activity,
-  BadgeCheck,
-  Boxes,
-  Cpu,
-  Gauge,
-  HardDrive,
-  MapPin,
-  Server,
-  Star,
-} from 'lucide-react';
 import { memo } from 'react';
 import type { GpuListingView } from '../../../../shared/contracts/listings';
 import { type Currency, formatMoney } from '../../../../shared/rules/currency';
@@ -28,6 +17,7 @@ import {
   reliabilityLabel,
   shareWords,
 } from '../lib/listing-facts';
+import { ListingIcon } from './listing-icons';
 
 interface ListingCardProps {
   listing: GpuListingView;
@@ -62,8 +52,14 @@ export const ListingCard = memo(function ListingCard({
   const label = availabilityLabel(listing);
   const kinds = offeredKinds(listing.kinds);
   return (
+    // content-visibility: a card off screen (on a phone, all but the first one or two) gets no
+    // style, layout or paint until it nears the screen: revealing a batch of cards costs the
+    // main thread their render only. 520 px is a phone's card, until the card's own is known.
     <Card
-      className={cn('flex flex-col gap-4 p-5 transition-shadow', selected && 'ring-2 ring-primary')}
+      className={cn(
+        'flex flex-col gap-4 p-5 transition-shadow [contain-intrinsic-size:auto_520px] [content-visibility:auto]',
+        selected && 'ring-2 ring-primary',
+      )}
       data-testid="listing-card"
       aria-label={`${listing.model} from ${listing.provider.companyName}`}
       role="group"
@@ -85,10 +81,14 @@ export const ListingCard = memo(function ListingCard({
         >
           <span>{listing.provider.companyName}</span>
           {listing.provider.isVerified ? (
-            <BadgeCheck className="h-4 w-4 shrink-0 text-primary" aria-label="Verified provider" />
+            <ListingIcon
+              name="badge-check"
+              className="h-4 w-4 shrink-0 text-primary"
+              label="Verified provider"
+            />
           ) : null}
           <span className="ml-1 inline-flex items-center gap-0.5 whitespace-nowrap">
-            <Star className="h-3.5 w-3.5" aria-hidden />
+            <ListingIcon name="star" className="h-3.5 w-3.5" />
             <span className="sr-only">Rating </span>
             {listing.provider.reputation}
           </span>
@@ -96,36 +96,36 @@ export const ListingCard = memo(function ListingCard({
       </div>
       <dl className="grid grid-cols-2 gap-2 text-sm">
         <div className="flex items-center gap-1.5">
-          <HardDrive className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="hard-drive" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">Memory</dt>
           <dd>{listing.memory}</dd>
         </div>
         <div className="flex items-center gap-1.5">
-          <Gauge className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="gauge" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">Bandwidth</dt>
           <dd>{listing.bandwidth}</dd>
         </div>
         {/* What one GPU's share of its host gives an instance: shown before renting. */}
         <div className="col-span-2 flex items-center gap-1.5">
-          <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="cpu" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">CPU and RAM per GPU</dt>
           <dd data-testid="gpu-share">{shareWords(listing)}</dd>
         </div>
         <div className="col-span-2 flex items-center gap-1.5">
-          <HardDrive className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="hard-drive" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">Disk per GPU</dt>
           <dd data-testid="gpu-disk">{diskWords(listing)}</dd>
         </div>
         {/* Always a line (every card as tall as its placeholder): what the host reports, or not. */}
         <div className="col-span-2 flex items-center gap-1.5">
-          <Cpu className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="cpu" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">Driver and CUDA</dt>
           <dd data-testid="driver">{driver ?? 'Driver and CUDA not reported'}</dd>
         </div>
         {/* The kinds of instance its host runs now (docs/decisions/025); none without a host. */}
         {kinds.length > 0 ? (
           <div className="col-span-2 flex items-center gap-1.5">
-            <Boxes className="h-4 w-4 text-muted-foreground" aria-hidden />
+            <ListingIcon name="boxes" className="h-4 w-4 text-muted-foreground" />
             <dt className="sr-only">Runs</dt>
             <dd className="flex flex-wrap gap-1.5" data-testid="listing-kinds">
               {kinds.map((kind) =>
@@ -142,17 +142,17 @@ export const ListingCard = memo(function ListingCard({
           </div>
         ) : null}
         <div className="col-span-2 flex items-center gap-1.5">
-          <Activity className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="activity" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">Host uptime</dt>
           <dd data-testid="host-uptime">{reliabilityLabel(facts.reliability)}</dd>
         </div>
         <div className="col-span-2 flex items-center gap-1.5">
-          <MapPin className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="map-pin" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">Location</dt>
           <dd>{listing.location}</dd>
         </div>
         <div className="col-span-2 flex items-center gap-1.5">
-          <Server className="h-4 w-4 text-muted-foreground" aria-hidden />
+          <ListingIcon name="server" className="h-4 w-4 text-muted-foreground" />
           <dt className="sr-only">Host status</dt>
           <dd data-testid="host-status">{HOST_STATUS_LABELS[listing.hostStatus]}</dd>
         </div>
@@ -180,7 +180,7 @@ export const ListingCard = memo(function ListingCard({
           <Tooltip content="A simulated host for trying RentGPU: renting, billing and refunds are real, but its SSH address is not a real machine.">
             <button type="button" className="rounded-full">
               <Badge tone="info">
-                <Server className="h-3 w-3" aria-hidden /> Demo host
+                <ListingIcon name="server" className="h-3 w-3" /> Demo host
               </Badge>
             </button>
           </Tooltip>

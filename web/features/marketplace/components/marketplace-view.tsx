@@ -26,8 +26,9 @@ import { rentInAddress, withoutRent } from '../rent-link';
 import { CompareBar } from './compare-bar';
 import { CostCalculator } from './cost-calculator';
 import { FiltersBar } from './filters-bar';
+import { LazyRentDialog } from './lazy-rent-dialog';
 import { ListingCard, ListingCardSkeleton } from './listing-card';
-import { RentDialog } from './rent-dialog';
+import { ListingIconSprite } from './listing-icons';
 import { StatsStrip } from './stats-strip';
 
 /** Client-side filter of what is loaded: model, location and provider name, case-insensitively. */
@@ -174,6 +175,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
         />
         <div className="grid items-start gap-6 lg:grid-cols-[1fr_320px]">
           <section aria-label="GPU listings" aria-busy={loading} className="grid gap-4">
+            <ListingIconSprite />
             {loading ? (
               <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
                 {SKELETON_KEYS.map((key) => (
@@ -226,7 +228,7 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
           />
         </div>
         <CompareBar ids={compare.ids} onClear={compare.clear} />
-        <RentDialog
+        <LazyRentDialog
           listing={renting?.listing ?? null}
           initialHours={renting?.hours ?? 24}
           onClose={() => setRenting(null)}

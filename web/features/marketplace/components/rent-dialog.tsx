@@ -17,7 +17,7 @@ import { LaunchNotice } from '../../../lib/launch-notice';
 import { useCreateRental } from '../api/create-rental';
 import { rentReturnPath } from '../rent-link';
 
-interface RentDialogProps {
+export interface RentDialogProps {
   listing: GpuListingView | null;
   initialHours?: number;
   onClose: () => void;

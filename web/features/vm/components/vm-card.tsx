@@ -1,5 +1,5 @@
 import { FileText, Loader2, type LucideIcon, Play, Square, Trash2 } from 'lucide-react';
-import { type ComponentProps, useState } from 'react';
+import { type ComponentProps, memo, useState } from 'react';
 import { Link } from 'wouter';
 import type { VmInstanceView } from '../../../../shared/contracts/kvm';
 import { formatMoney } from '../../../../shared/rules/currency';
@@ -70,7 +70,12 @@ function PowerButton({
   );
 }
 
-export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
+/**
+ * One instance. Memoised: a poll that brings the same instance (TanStack Query keeps the
+ * unchanged object) and the Refresh button's spinning leave the card as it was; it renders
+ * again when its instance or the 30-second clock changes.
+ */
+export const VmCard = memo(function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
   const [confirming, setConfirming] = useState(false);
   const start = useStartVm();
   const stop = useStopVm();
@@ -333,7 +338,7 @@ export function VmCard({ vm, now }: { vm: VmInstanceView; now: number }) {
       </Dialog>
     </Card>
   );
-}
+});
 
 /**
  * A stopped instance keeps its disk, and its disk is charged until it is terminated

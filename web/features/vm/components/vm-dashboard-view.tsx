@@ -10,11 +10,11 @@ import { errorStatus } from '../../../lib/api-client';
 import { useFocusLinked } from '../../../lib/use-focus-linked';
 import { useNow } from '../../../lib/use-now';
 import { useVmBilling } from '../api/get-vm-billing';
-import { useVmGpus } from '../api/get-vm-gpus';
+import { useVmGpus, vmGpusQueryOptions } from '../api/get-vm-gpus';
 import { useVmInstances } from '../api/get-vm-instances';
-import { useVmTemplates } from '../api/get-vm-templates';
+import { useVmTemplates, vmTemplatesQueryOptions } from '../api/get-vm-templates';
 import { VM_BILLING_KEY, VM_GPUS_KEY, VM_INSTANCES_KEY, VM_TEMPLATES_KEY } from '../api/keys';
-import { draftInAddress } from '../create-draft';
+import { type CreateVmDraft, draftInAddress } from '../create-draft';
 import { BillingCard } from './billing-card';
 import { CreateVmForm } from './create-vm-form';
 import { VmCard } from './vm-card';
@@ -36,6 +36,44 @@ export function AuthenticationRequired() {
 }
 
 /**
+ * The billing card with its own subscription: the summary's arrival renders the card, not the
+ * dashboard and its instance cards.
+ */
+function VmBilling({
+  instanceCount,
+  stoppedCount,
+}: {
+  instanceCount: number;
+  stoppedCount: number;
+}) {
+  const billing = useVmBilling(true);
+  return (
+    <BillingCard summary={billing.data} instanceCount={instanceCount} stoppedCount={stoppedCount} />
+  );
+}
+
+/** The create form with the GPU types and OS templates it offers, read when it opens. */
+function CreateVmPanel({
+  draft,
+  onDone,
+}: {
+  draft: Partial<CreateVmDraft> | undefined;
+  onDone: () => void;
+}) {
+  const gpus = useVmGpus(true);
+  const templates = useVmTemplates(true);
+  return (
+    <CreateVmForm
+      draft={draft}
+      gpus={gpus.data ?? []}
+      templates={templates.data ?? UBUNTU_ONLY}
+      onCreated={onDone}
+      onCancel={onDone}
+    />
+  );
+}
+
+/**
  * The VM dashboard (/vm-dashboard): Refresh and Create New Instance, the billing
  * card, the collapsible create form and the instance cards. The list is polled every 30 s.
  */
@@ -52,11 +90,14 @@ export function VmDashboardView() {
   }, [asksDraft, location, navigate]);
   const queryClient = useQueryClient();
   const instances = useVmInstances(true);
-  const gpus = useVmGpus(true);
-  const templates = useVmTemplates(true);
-  const billing = useVmBilling(true);
   const now = useNow(30_000);
   useFocusLinked('vm-', instances.isSuccess);
+  // The form's GPU types and templates are fetched with the page, so that it opens filled in,
+  // but only the open form subscribes to them: their arrival renders nothing else.
+  useEffect(() => {
+    void queryClient.prefetchQuery(vmGpusQueryOptions(true));
+    void queryClient.prefetchQuery(vmTemplatesQueryOptions(true));
+  }, [queryClient]);
 
   // A session that ended elsewhere: the VM calls answer 401.
   if (errorStatus(instances.error) === 401) return <AuthenticationRequired />;
@@ -84,20 +125,13 @@ export function VmDashboardView() {
         </Button>
       </div>
 
-      <BillingCard
-        summary={billing.data}
+      <VmBilling
         instanceCount={list.length}
         stoppedCount={list.filter((vm) => vm.status === 'stopped').length}
       />
 
       {creating ? (
-        <CreateVmForm
-          draft={draft ?? undefined}
-          gpus={gpus.data ?? []}
-          templates={templates.data ?? UBUNTU_ONLY}
-          onCreated={() => setCreating(false)}
-          onCancel={() => setCreating(false)}
-        />
+        <CreateVmPanel draft={draft ?? undefined} onDone={() => setCreating(false)} />
       ) : null}
 
       <section
