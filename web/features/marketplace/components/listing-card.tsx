@@ -57,7 +57,7 @@ export const ListingCard = memo(function ListingCard({
     // main thread their render only. 520 px is a phone's card, until the card's own is known.
     <Card
       className={cn(
-        'flex flex-col gap-4 p-5 transition-shadow [contain-intrinsic-size:auto_520px] [content-visibility:auto]',
+        'flex flex-col gap-4 p-5 transition-shadow [contain-intrinsic-block-size:auto_520px] [content-visibility:auto]',
         selected && 'ring-2 ring-primary',
       )}
       data-testid="listing-card"

@@ -1,4 +1,5 @@
 import {
+  memo,
   startTransition,
   useCallback,
   useDeferredValue,
@@ -48,8 +49,8 @@ const CARDS_AT_ONCE = 9;
 /**
  * How many of `total` cards to render: the first CARDS_AT_ONCE, then CARDS_AT_ONCE more each
  * time the browser is idle, so a page of cards (50 to a page) never becomes one long task of
- * rendering and layout before the page can answer. Only grows: once every card has shown, a
- * new filter or sort shows all of its cards at once.
+ * rendering and layout before the page can answer. Only grows while the cards are shown: a new
+ * filter or sort's cards, after the placeholders, are revealed the same way.
  */
 function useRevealedCount(total: number): number {
   const [revealed, setRevealed] = useState(CARDS_AT_ONCE);
@@ -67,6 +68,72 @@ function useRevealedCount(total: number): number {
 }
 
 type ListingsQueryResult = ReturnType<typeof useListings>;
+
+interface ListingGridProps {
+  listings: GpuListingView[];
+  currency: Currency;
+  selectedId: number | null;
+  comparedIds: readonly number[];
+  onSelect: (listing: GpuListingView) => void;
+  onRent: (listing: GpuListingView) => void;
+  onCompare: (listing: GpuListingView) => void;
+  /** Another page of listings can be asked for; `onLoadMore` asks. */
+  hasNextPage: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+}
+
+/**
+ * The cards, revealed a batch at a time (useRevealedCount), and the button for the next page.
+ * Memoised and holding the reveal's count itself, so that a batch renders its new cards only:
+ * with the count in MarketplaceView each batch rendered the whole page again (the stats, the
+ * filters, the calculator), which cost as much as the batch's cards (issue 43).
+ */
+const ListingGrid = memo(function ListingGrid({
+  listings,
+  currency,
+  selectedId,
+  comparedIds,
+  onSelect,
+  onRent,
+  onCompare,
+  hasNextPage,
+  loadingMore,
+  onLoadMore,
+}: ListingGridProps) {
+  const revealed = useRevealedCount(listings.length);
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        {listings.slice(0, revealed).map((listing) => (
+          <ListingCard
+            key={listing.id}
+            listing={listing}
+            currency={currency}
+            selected={selectedId === listing.id}
+            compared={comparedIds.includes(listing.id)}
+            compareFull={comparedIds.length >= MAX_COMPARED}
+            onSelect={onSelect}
+            onRent={onRent}
+            onCompare={onCompare}
+          />
+        ))}
+      </div>
+      {/* After the last card, so that it never moves while the cards are revealed. */}
+      {hasNextPage && revealed >= listings.length ? (
+        <LoadMoreButton loading={loadingMore} onClick={onLoadMore} />
+      ) : null}
+    </>
+  );
+});
+
+function LoadMoreButton({ loading, onClick }: { loading: boolean; onClick: () => void }) {
+  return (
+    <Button variant="outline" className="justify-self-center" onClick={onClick} disabled={loading}>
+      {loading ? 'Loading...' : 'Load more GPUs'}
+    </Button>
+  );
+}
 
 /**
  * Back from Add Credits (?rent=ID&hours=N): the rent dialog opens again on that listing with
@@ -147,7 +214,6 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
       ),
     [loaded, filters, search],
   );
-  const revealed = useRevealedCount(listings.length);
   // The same handlers on every render, so that a memoised card renders only when it changed.
   const selectListing = useCallback((listing: GpuListingView) => setSelectedId(listing.id), []);
   const rentListing = useCallback(
@@ -158,6 +224,8 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
     (listing: GpuListingView) => compare.toggle(listing.id),
     [compare.toggle],
   );
+  const { fetchNextPage } = query;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   const selected =
     listings.find((l) => l.id === selectedId && isRentable(l)) ?? listings.find(isRentable) ?? null;
   useRentFromAddress(query, loaded?.pages, setRenting);
@@ -187,37 +255,28 @@ export function MarketplaceView({ currency }: { currency: Currency }) {
                 {query.error.message}
               </Card>
             ) : listings.length === 0 ? (
-              <Card className="p-10 text-center text-muted-foreground">
-                No GPUs found matching your criteria
-              </Card>
+              <>
+                <Card className="p-10 text-center text-muted-foreground">
+                  No GPUs found matching your criteria
+                </Card>
+                {query.hasNextPage ? (
+                  <LoadMoreButton loading={query.isFetchingNextPage} onClick={loadMore} />
+                ) : null}
+              </>
             ) : (
-              <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-                {listings.slice(0, revealed).map((listing) => (
-                  <ListingCard
-                    key={listing.id}
-                    listing={listing}
-                    currency={currency}
-                    selected={selected?.id === listing.id}
-                    compared={compare.ids.includes(listing.id)}
-                    compareFull={compare.ids.length >= MAX_COMPARED}
-                    onSelect={selectListing}
-                    onRent={rentListing}
-                    onCompare={toggleCompare}
-                  />
-                ))}
-              </div>
+              <ListingGrid
+                listings={listings}
+                currency={currency}
+                selectedId={selected?.id ?? null}
+                comparedIds={compare.ids}
+                onSelect={selectListing}
+                onRent={rentListing}
+                onCompare={toggleCompare}
+                hasNextPage={query.hasNextPage}
+                loadingMore={query.isFetchingNextPage}
+                onLoadMore={loadMore}
+              />
             )}
-            {/* After the last card, so that it never moves while the cards are revealed. */}
-            {query.hasNextPage && revealed >= listings.length ? (
-              <Button
-                variant="outline"
-                className="justify-self-center"
-                onClick={() => query.fetchNextPage()}
-                disabled={query.isFetchingNextPage}
-              >
-                {query.isFetchingNextPage ? 'Loading...' : 'Load more GPUs'}
-              </Button>
-            ) : null}
           </section>
           <CostCalculator
             listing={selected}
