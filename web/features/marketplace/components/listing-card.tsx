@@ -52,14 +52,11 @@ export const ListingCard = memo(function ListingCard({
   const label = availabilityLabel(listing);
   const kinds = offeredKinds(listing.kinds);
   return (
-    // content-visibility: a card off screen (on a phone, all but the first one or two) gets no
-    // style, layout or paint until it nears the screen: revealing a batch of cards costs the
-    // main thread their render only. 520 px is a phone's card, until the card's own is known.
+    // No content-visibility: auto here. It spared the browser the style and layout of cards off
+    // screen, but a skipped card has no colours to check, and axe reported every off-screen
+    // card's button as failing contrast (every-route.spec.ts at 1280 px).
     <Card
-      className={cn(
-        'flex flex-col gap-4 p-5 transition-shadow [contain-intrinsic-block-size:auto_520px] [content-visibility:auto]',
-        selected && 'ring-2 ring-primary',
-      )}
+      className={cn('flex flex-col gap-4 p-5 transition-shadow', selected && 'ring-2 ring-primary')}
       data-testid="listing-card"
       aria-label={`${listing.model} from ${listing.provider.companyName}`}
       role="group"
