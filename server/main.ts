@@ -21,9 +21,9 @@ function prepareNewEmbeddedDatabase(env: Env): void {
   if (existsSync(path.join(env.DATA_DIR, 'pglite', 'PG_VERSION'))) return;
   const script = process.argv[1];
   if (!script) return;
+  // The child inherits this process's environment (spawnSync's default).
   const made = spawnSync(process.execPath, [...process.execArgv, script, PREPARE_ONLY], {
     stdio: 'inherit',
-    env: process.env,
   });
   if (made.status !== 0) {
     throw new Error(`making the embedded database in ${env.DATA_DIR} failed (${made.status})`);
