@@ -161,13 +161,30 @@ interface PublicInstance {
   failureReason: string | null;
 }
 
-/** Waits on the database (the API's rate limit is not for polling), then reads it through v1. */
+/**
+ * Waits on the database (the API's rate limit is not for polling), then reads it through v1.
+ * An instance that failed instead ends the wait at once, with its reason (the agent's account
+ * of where the boot broke), rather than after the whole wait with none.
+ */
 async function instanceUntil(apiKey: string, id: number, status: string, ms = 240_000) {
   await until(
     `instance ${id} ${status}`,
-    async () => (await instanceRow(id))?.status === status,
+    async () => {
+      const row = await instanceRow(id);
+      if (row?.status === 'failed' && status !== 'failed') {
+        throw new Error(`instance ${id} failed instead of ${status}: ${row.hostError}`);
+      }
+      return row?.status === status;
+    },
     ms,
-  );
+  ).catch(async (err: Error) => {
+    // CI shows only the error: what the instance and the agent were doing at the end.
+    const row = await instanceRow(id);
+    const tail = (agent?.lines ?? []).filter((l) => l.includes(`"id":"${id}"`)).slice(-4);
+    throw new Error(
+      `${err.message} (it is ${row?.status}${row?.hostError ? `: ${row.hostError}` : ''}); the agent on it: ${tail.join(' ')}`,
+    );
+  });
   const res = await v1(apiKey, 'GET', `/instances/${id}`);
   const body = (res.json as { instance: PublicInstance }).instance;
   expect(body?.status, JSON.stringify(res.json)).toBe(status);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DesiredInstance, GpuInfo } from '../../shared/contracts/agent-protocol';
+import { readSshBanner } from '../access/net';
 import { sshLogin } from '../access/ssh-login';
 import { desiredInstance } from '../test/desired-instance';
 import { describeDriverContract } from '../test/driver-contract';
@@ -262,8 +263,26 @@ describe('container driver on real podman', () => {
     const again = new ContainerDriver({ ...options(stateDir), sshPorts: [0, 0] });
     const found = await again.list();
     expect(found.filter((i) => i.running).map((i) => i.id)).toEqual(['g', 'h']);
+    // A bridge with route_localnet off (as one made again under the same name has it): the
+    // published loopback port answers nothing, though the container listens; the adopting
+    // driver turns the bit on again, and its readiness login goes through that very port.
+    const bridge = (
+      await podman.run([
+        'network',
+        'inspect',
+        driver.nameOf('g'),
+        '--format',
+        '{{.NetworkInterface}}',
+      ])
+    ).trim();
+    const localnet = `/proc/sys/net/ipv4/conf/${bridge}/route_localnet`;
+    const port = (await driver.endpoints('g', 'renter'))?.ssh?.port ?? 0;
+    expect(await readSshBanner('127.0.0.1', port, 3000)).toBe(true);
+    await writeFile(localnet, '0');
+    expect(await readSshBanner('127.0.0.1', port, 3000)).toBe(false);
     const ready = await again.awaitReady(spec('g', { gpuIndexes: [1] }));
     expect(ready).toEqual(await driver.endpoints('g', 'renter'));
+    expect((await readFile(localnet, 'utf8')).trim()).toBe('1');
   });
 
   it('terminate leaves nothing: container, network, firewall rules, folder', async () => {

@@ -491,6 +491,7 @@ export class ContainerDriver implements InstanceDriver {
       const direct = await readSshBanner(address, 22, 3000);
       seen.push(`${address}:22 from the host: ${direct ? 'banner' : 'no banner'}`);
     }
+    seen.push(...(await this.networks.routing(name, address)));
     const published = await this.podman.run(['port', name]).catch(() => '');
     seen.push(`published: ${published.trim().replace(/\n/g, ', ') || 'nothing'} (probed ${port})`);
     return `; ${seen.join('; ')}`;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { DriverError } from '../driver';
@@ -49,6 +50,7 @@ export class Networks {
     ).trim();
     if (!/^[\w.-]{1,15}$/.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
     await this.guard(name, bridge);
+    await routeLoopback(bridge);
     return { name, bridge };
   }
 
@@ -81,6 +83,33 @@ export class Networks {
     if (await this.podman.exists('network', name)) {
       await this.podman.run(['network', 'rm', '-f', name]);
     }
+  }
+
+  /**
+   * How the host routes to a container, for a boot that saw no banner: the interface the
+   * kernel picks for its address, and each bridge's `route_localnet` (without it, a packet from
+   * 127.0.0.1 that the published port's DNAT sends out of the bridge is dropped as a martian:
+   * the loopback port answers nothing while the container's own address does).
+   */
+  async routing(name: string, address: string | undefined): Promise<string[]> {
+    const seen: string[] = [];
+    const bridge = await this.podman
+      .run(['network', 'inspect', name, '--format', '{{.NetworkInterface}}'])
+      .then(
+        (out) => out.trim(),
+        () => '',
+      );
+    if (bridge) seen.push(`${bridge} route_localnet ${await localnet(bridge)}`);
+    if (address) {
+      const route = await run('ip', ['-o', '-4', 'route', 'get', address]).then(
+        (r) => r.stdout.trim().replace(/\s+/g, ' '),
+        (err: Error) => err.message,
+      );
+      const via = /\bdev (\S+)/.exec(route)?.[1];
+      seen.push(`route to ${address}: ${route}`);
+      if (via && via !== bridge) seen.push(`${via} route_localnet ${await localnet(via)}`);
+    }
+    return seen;
   }
 
   /** The INPUT rules of `name` as `iptables -S` prints them (tests look for leftovers). */
@@ -148,6 +177,33 @@ export class Networks {
 }
 
 const comment = (name: string) => `rentgpu:${name}`;
+
+/**
+ * `route_localnet` on the container's bridge, once the bridge is there (CNI makes it at the
+ * container's first start; before that there is nothing to set). The published port is bound
+ * to 127.0.0.1 (or to every address, and the agent's readiness probe goes to 127.0.0.1): the
+ * port's DNAT sends a packet from 127.0.0.1 out of the bridge, and without this bit the kernel
+ * drops it as a martian — the port answers nothing while the container's own address does.
+ * CNI's portmap sets the bit too, but only at the container's start and only on the interface
+ * that routed to the container's address at that moment; a bridge made again later (same name,
+ * new interface) has it off. The host-side INPUT rule (`guard`) is what keeps the container
+ * from the host's loopback services, with this bit on as with it off.
+ */
+async function routeLoopback(bridge: string): Promise<void> {
+  const file = `/proc/sys/net/ipv4/conf/${bridge}/route_localnet`;
+  const now = await readFile(file, 'utf8').catch(() => null);
+  if (now === null || now.trim() === '1') return;
+  await writeFile(file, '1').catch((err: Error) => {
+    throw new DriverError(`cannot route the published port to ${bridge}: ${err.message}`);
+  });
+}
+
+/** An interface's `route_localnet` (0 or 1), or why it could not be read. */
+const localnet = (device: string) =>
+  readFile(`/proc/sys/net/ipv4/conf/${device}/route_localnet`, 'utf8').then(
+    (v) => v.trim(),
+    (err: NodeJS.ErrnoException) => err.code ?? 'unreadable',
+  );
 
 /**
  * Every IPv4 address the host's interfaces hold, those that are down included: a bridge whose
