@@ -19,7 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { buildIfStale, STAMP } from './build-if-stale.mjs';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_NODE_FLAGS, withServerEnv } from './server-node-flags.mjs';
 
 buildIfStale();
 
@@ -58,7 +58,7 @@ async function dataTemplate() {
   if (existsSync(dir)) return dir;
   const making = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-template-'));
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
-    env: { ...serverEnv, DATA_DIR: making, PORT: '0', HOST: '127.0.0.1' },
+    env: withServerEnv({ ...serverEnv, DATA_DIR: making, PORT: '0', HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let printed = '';
@@ -127,7 +127,7 @@ const log = createWriteStream(logPath);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-e2e-'));
 cpSync(await dataTemplate(), dataDir, { recursive: true });
 const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
-  env: { ...serverEnv, DATA_DIR: dataDir, ...paypalEnv },
+  env: withServerEnv({ ...serverEnv, DATA_DIR: dataDir, ...paypalEnv }),
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 for (const stream of [child.stdout, child.stderr]) {

@@ -17,7 +17,7 @@ import { chromium } from '@playwright/test';
 import { buildIfStale } from './build-if-stale.mjs';
 import { chromiumLaunchOptions } from './chromium.mjs';
 import { freePort } from './free-port.mjs';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_NODE_FLAGS, withServerEnv } from './server-node-flags.mjs';
 
 const PROVISIONING_MS = Number(process.env.DEMO_PROVISIONING_DELAY_MS ?? 20_000);
 
@@ -27,12 +27,12 @@ const base = `http://localhost:${port}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-first-machine-'));
 let printed = '';
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
-  env: {
+  env: withServerEnv({
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
     DEMO_PROVISIONING_DELAY_MS: String(PROVISIONING_MS),
-  },
+  }),
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 server.stdout.on('data', (chunk) => {

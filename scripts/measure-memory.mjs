@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
 import { freePort } from './free-port.mjs';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_NODE_FLAGS, withServerEnv } from './server-node-flags.mjs';
 
 const args = process.argv.slice(2);
 const waitSeconds = Number(args[args.indexOf('--wait') + 1]) || 45;
@@ -30,7 +30,7 @@ const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const probe = path.resolve('scripts/measure-memory-probe.mjs');
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', probe, entry], {
-  env: {
+  env: withServerEnv({
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -38,7 +38,7 @@ const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', probe,
     LOG_LEVEL: 'warn',
     MEASURE_MEMORY_REPORT: reportFile,
     ...(snapshot ? { MEASURE_MEMORY_SNAPSHOT_DIR: process.cwd() } : {}),
-  },
+  }),
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const stopped = new Promise((resolve) => server.once('exit', resolve));

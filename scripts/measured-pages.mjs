@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.mjs';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_NODE_FLAGS, withServerEnv } from './server-node-flags.mjs';
 
 export const ALL_PAGES = [
   { name: 'landing', path: '/', signedIn: false },
@@ -51,7 +51,12 @@ export async function startServer() {
   const base = `http://localhost:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rentgpu-lighthouse-'));
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
+    env: withServerEnv({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const stop = async () => {

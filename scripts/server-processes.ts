@@ -9,7 +9,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_NODE_FLAGS, withServerEnv } from './server-node-flags.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** Inside the repository, so that the bundle's packages resolve from node_modules. */
@@ -88,13 +88,13 @@ export async function startServer(
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, bundle], {
     cwd: ROOT,
-    env: {
+    env: withServerEnv({
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       HOST: '127.0.0.1',
       ...env,
       PORT: String(port),
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

@@ -2,10 +2,11 @@
 // data are applied by the server itself at start).
 import { spawn } from 'node:child_process';
 import { buildIfStale } from './build-if-stale.mjs';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_NODE_FLAGS, withServerEnv } from './server-node-flags.mjs';
 
 buildIfStale();
 const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/server/main.js'], {
+  env: withServerEnv(process.env),
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
