@@ -1,4 +1,4 @@
-import { EVENT_END_REASONS } from '../contracts/events';
+import { EVENT_END_REASONS } from '../event-names';
 
 export type EndReasonCode = (typeof EVENT_END_REASONS)[number];
 

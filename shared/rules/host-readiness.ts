@@ -5,7 +5,7 @@ import type {
   HostInventory,
 } from '../contracts/agent-protocol';
 import type { HostReadiness, KindReadiness, ReadinessProblem } from '../contracts/hosts';
-import { INSTANCE_KINDS, type InstanceKind } from '../contracts/instance-kind';
+import { INSTANCE_KINDS, type InstanceKind } from '../instance-kinds';
 
 /**
  * Host readiness (docs/decisions/021, per kind since 025): what a host reports it has — its

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from '../../shared/contracts/events';
+import { EVENT_TYPES, type EventType } from '../../shared/event-names';
 
 /**
  * What each event type of shared/contracts/events.ts says happened, in one line: read by the

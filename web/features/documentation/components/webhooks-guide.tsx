@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { EVENT_RETENTION_DAYS, EVENT_TYPES } from '../../../../shared/contracts/events';
 import { WEBHOOK_ROTATION_HOURS } from '../../../../shared/contracts/webhooks';
+import { EVENT_RETENTION_DAYS, EVENT_TYPES } from '../../../../shared/event-names';
 import { CodeBlock } from '../../../components/content/code-block';
 import { linkClasses } from '../../../components/content/markup-view';
 import { EVENT_TYPE_DESCRIPTIONS } from '../../../lib/event-types';
