@@ -191,7 +191,14 @@ export interface Listing {
 export async function demoVisitorListings(
   request: APIRequestContext,
 ): Promise<(Listing & { model: string })[]> {
-  const userId = await demoLogin(request);
+  return ownDemoListings(request, await demoLogin(request));
+}
+
+/** The sandbox listings of the demo visitor `userId`, signed in on `request` (as above). */
+export async function ownDemoListings(
+  request: APIRequestContext,
+  userId: string,
+): Promise<(Listing & { model: string })[]> {
   const provider = await request.get(`/api/providers/user/${userId}`);
   expect(provider.ok(), await provider.text()).toBeTruthy();
   const { id } = (await provider.json()) as { id: number };
