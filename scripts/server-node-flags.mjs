@@ -1,7 +1,7 @@
 // How Node runs the server process (its flags and the environment added to it), wherever it is
-// started: `npm start`, the browser tests'
-// server, the Lighthouse run, the system test's processes and `npm run bench` (which runs the
-// server in its own process) — so what is measured is what runs.
+// started: `npm start`, the browser tests' server, the Lighthouse run, the system test's
+// processes and `npm run bench` (which runs the server in its own process) — so what is
+// measured is what runs.
 //
 // --max-semi-space-size=32: the young generation may grow to 32 MiB per semi-space instead of
 // Node 20's 16. Every uncached marketplace page allocates its ~28 KB of JSON text twice and a

@@ -45,9 +45,7 @@ export class Networks {
         name,
       ]);
     }
-    const bridge = (
-      await this.podman.run(['network', 'inspect', name, '--format', '{{.NetworkInterface}}'])
-    ).trim();
+    const bridge = await this.bridgeOf(name);
     if (!/^[\w.-]{1,15}$/.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
     await this.guard(name, bridge);
     await routeLoopback(bridge);
@@ -93,12 +91,7 @@ export class Networks {
    */
   async routing(name: string, address: string | undefined): Promise<string[]> {
     const seen: string[] = [];
-    const bridge = await this.podman
-      .run(['network', 'inspect', name, '--format', '{{.NetworkInterface}}'])
-      .then(
-        (out) => out.trim(),
-        () => '',
-      );
+    const bridge = await this.bridgeOf(name).catch(() => '');
     if (bridge) seen.push(`${bridge} route_localnet ${await localnet(bridge)}`);
     if (address) {
       const route = await run('ip', ['-o', '-4', 'route', 'get', address]).then(
@@ -110,6 +103,18 @@ export class Networks {
       if (via && via !== bridge) seen.push(`${via} route_localnet ${await localnet(via)}`);
     }
     return seen;
+  }
+
+  /** The bridge interface podman named for network `name`. */
+  private async bridgeOf(name: string): Promise<string> {
+    const out = await this.podman.run([
+      'network',
+      'inspect',
+      name,
+      '--format',
+      '{{.NetworkInterface}}',
+    ]);
+    return out.trim();
   }
 
   /** The INPUT rules of `name` as `iptables -S` prints them (tests look for leftovers). */
@@ -190,7 +195,7 @@ const comment = (name: string) => `rentgpu:${name}`;
  * from the host's loopback services, with this bit on as with it off.
  */
 async function routeLoopback(bridge: string): Promise<void> {
-  const file = `/proc/sys/net/ipv4/conf/${bridge}/route_localnet`;
+  const file = localnetFile(bridge);
   const now = await readFile(file, 'utf8').catch(() => null);
   if (now === null || now.trim() === '1') return;
   await writeFile(file, '1').catch((err: Error) => {
@@ -198,9 +203,11 @@ async function routeLoopback(bridge: string): Promise<void> {
   });
 }
 
+const localnetFile = (device: string) => `/proc/sys/net/ipv4/conf/${device}/route_localnet`;
+
 /** An interface's `route_localnet` (0 or 1), or why it could not be read. */
 const localnet = (device: string) =>
-  readFile(`/proc/sys/net/ipv4/conf/${device}/route_localnet`, 'utf8').then(
+  readFile(localnetFile(device), 'utf8').then(
     (v) => v.trim(),
     (err: NodeJS.ErrnoException) => err.code ?? 'unreadable',
   );
