@@ -12,7 +12,9 @@
  * analysed, as autovacuum does within a minute of such a load; BENCH_NO_ANALYZE=1 measures
  * them fresh, without statistics.
  */
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
@@ -358,9 +360,23 @@ async function rentAndStopAgainstRawSql(
   let app = noPairs;
   let rawSql = noPairs;
   let rawHttp = noPairs;
+  const profiler = process.env.BENCH_PROFILE ? new Session() : null;
   try {
+    // One uncounted second of each first, as the shapes have: a renter's or a provider's
+    // ledger accounts are looked up once per process (createAccountBook), statements are
+    // prepared once per connection and the JIT warms up. Counted cold, the app's first pairs
+    // carried about 0.7 statements a pair of first-use account reads.
+    await httpRenters(base, appCookies, page, 1, reportReady(hosts));
+    await rawRenters(raw, rawTokens, page, 1, hashSessionToken);
+    await httpRenters(bare.url, bareCookies, page, 1, raw.ready);
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    }
     for (let round = 0; round < RENT_ROUNDS; round += 1) {
       if (statementTexts) statements.byText = statementTexts;
+      await profiler?.post('Profiler.start');
       app = addRuns(
         app,
         await measured(
@@ -369,6 +385,15 @@ async function rentAndStopAgainstRawSql(
           name,
         ),
       );
+      if (profiler) {
+        // BENCH_PROFILE=<file prefix>: this thread's CPU profile of the app's rounds only
+        // (open it in Chrome's DevTools, or sum it: scripts/bench/profile-summary.mjs).
+        const { profile } = await profiler.post('Profiler.stop');
+        writeFileSync(
+          `${process.env.BENCH_PROFILE}.rent-${round}.cpuprofile`,
+          JSON.stringify(profile),
+        );
+      }
       statements.byText = null;
       // Here the renters run in this thread: its busy time is theirs and the SQL client's.
       rawSql = addRuns(
@@ -389,6 +414,7 @@ async function rentAndStopAgainstRawSql(
       );
     }
   } finally {
+    profiler?.disconnect();
     await bare.close();
     await raw.close();
   }

@@ -14,7 +14,7 @@ import type { InstanceRow, InstancesService } from '../instances/service';
 import { imageUnavailable } from '../instances/surfaces/vm-service';
 import type { OfferedListing } from '../listings/offerings';
 import { listingsService } from '../listings/service';
-import { sshKeysService } from '../ssh-keys/service';
+import { launchWarnings } from '../ssh-keys/service';
 import { presentDeployment } from './presenter';
 import { deployRepo } from './repo';
 
@@ -111,7 +111,6 @@ export function createDeployService(db: Db, instances: InstancesService, config:
       record?: (tx: Tx, answer: DeployResultView) => Promise<void>,
     ): Promise<DeployResultView> {
       const template = deployTemplate(body.template);
-      const warnings = await sshKeysService.launchWarnings(db, userId);
       // The answer names how long this listing's host takes: known once the listing is chosen.
       let answer: ((row: InstanceRow) => DeployResultView) | null = null;
       const row = await instances.launch(
@@ -143,7 +142,7 @@ export function createDeployService(db: Db, instances: InstancesService, config:
               success: true,
               message: DEPLOY_MESSAGE,
               ...presentDeployment(created, expectedMs),
-              warnings,
+              warnings: launchWarnings(created),
             });
             answer = present;
             return record ? (tx, created) => record(tx, present(created)) : undefined;

@@ -22,6 +22,11 @@ export type InstanceRow = {
   /** memoryGb: the GPU's memory (absent where a caller built the row by hand). */
   listing: { model: string; location: string; isDemoHost: boolean; memoryGb?: number };
   provider: { companyName: string };
+  /**
+   * A launch's answer only: whether the renter had an SSH key on their account when it
+   * opened (its NO_SSH_KEY warning, read with the listing: listingsService.findForLaunch).
+   */
+  renterHasSshKey?: boolean;
 };
 
 const instanceColumns = Object.entries(getTableColumns(instances));

@@ -4,8 +4,8 @@ import type { InstanceKind } from '../../../shared/contracts/instance-kind';
 import type { ListingHostStatus, ReliabilityView } from '../../../shared/contracts/listings';
 import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
-import { runSqlArrays } from '../../db/compiled';
-import { gpuListings, hosts, instances, providers } from '../../db/schema';
+import { compiled, runSqlArrays } from '../../db/compiled';
+import { gpuListings, hosts, instances, providers, sshKeys } from '../../db/schema';
 import { type TakenPool, takenPool } from './gpu-repo';
 import { type HostMachineRow, hostMachineJson, hostMachineSql } from './gpu-share';
 import {
@@ -57,6 +57,21 @@ export const listingColumns = {
   /** Its reliability (shared/contracts/listings.ts reliabilityView) as JSON, measured now. */
   reliabilityJson: sql<string>`${sql.raw(reliabilityJsonSql('gpu_listings', 'now()'))}`,
 };
+
+/** findForLaunch's statement (server/db/compiled.ts: its SQL built once, planned once a connection). */
+const findForLaunchStatement = compiled('listings_find_for_launch', (conn: Conn) => {
+  const { reliabilityJson: _reliability, ...launchColumns } = listingColumns;
+  return conn
+    .select({
+      ...launchColumns,
+      renterHasSshKey: sql<boolean>`exists (select 1 from ${sshKeys}
+          where ${sshKeys.userId} = ${sql.placeholder('renterId')}::uuid)`,
+    })
+    .from(gpuListings)
+    .innerJoin(providers, eq(providers.id, gpuListings.providerId))
+    .where(and(eq(gpuListings.id, sql.placeholder('id')), isNull(gpuListings.removedAt)))
+    .limit(1);
+});
 
 export type ListingRow = {
   listing: Omit<typeof gpuListings.$inferSelect, 'marketJson' | 'publicJson'>;
@@ -243,16 +258,16 @@ export const listingsRepo = {
 
   /**
    * findById without its reliability (what a launch reads in its transaction: its host, share
-   * and price, not its uptime, which is measured over the host's outages on every read).
+   * and price, not its uptime, which is measured over the host's outages on every read), and
+   * whether the renter has an SSH key on their account (the launch's NO_SSH_KEY warning),
+   * in the same statement: one round trip fewer on every launch. Built once.
    */
-  async findForLaunch(conn: Conn, id: number): Promise<ListingRow | null> {
-    const { reliabilityJson: _reliability, ...launchColumns } = listingColumns;
-    const rows = await conn
-      .select(launchColumns)
-      .from(gpuListings)
-      .innerJoin(providers, eq(providers.id, gpuListings.providerId))
-      .where(and(eq(gpuListings.id, id), isNull(gpuListings.removedAt)))
-      .limit(1);
+  async findForLaunch(
+    conn: Conn,
+    id: number,
+    renterId: string,
+  ): Promise<(ListingRow & { renterHasSshKey: boolean }) | null> {
+    const rows = await findForLaunchStatement(conn, { id, renterId });
     return rows[0] ?? null;
   },
 

@@ -25,6 +25,7 @@ import { requestedDeadlines } from '../instances/reads/deadlines-presenter';
 import { requestedIdleStop } from '../instances/reads/idle-presenter';
 import { presentRental, rentalStatus } from '../instances/reads/presenter';
 import type { InstanceRow } from '../instances/service';
+import { launchWarnings } from '../ssh-keys/service';
 import { keyIdempotency, requireKey } from './access';
 import { presentPublicInstance } from './presenter';
 
@@ -51,7 +52,7 @@ const actionAnswerOf = (row: InstanceRow, action: InstanceAction) => ({
  */
 export function registerInstanceRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { clock, instances, sshKeys } = app.deps;
+  const { clock, instances } = app.deps;
 
   /** A booked rental at the server's own quote (the client names only listing and hours). */
   const rentBooked = (
@@ -94,8 +95,10 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
       const { gpuListingId, durationHours, sshKeyId, template, stopAt, terminateAt } = request.body;
       const { kind, image } = request.body;
       const { idleStopMinutes, idleThresholdPercent } = request.body;
-      const warnings = await sshKeys.launchWarnings(userId, sshKeyId);
-      const created = (row: InstanceRow) => ({ ...answerOf(row), warnings });
+      const created = (row: InstanceRow) => ({
+        ...answerOf(row),
+        warnings: launchWarnings(row, sshKeyId),
+      });
       // The Idempotency-Key answer is stored in the launch's own transaction.
       const row = await instances.launch(
         {
@@ -312,8 +315,10 @@ export function registerInstanceRoutes(fastify: FastifyInstance): void {
     async (request, reply) => {
       const { userId } = requireKey(request);
       const { gpuListingId, duration } = request.body;
-      const warnings = await sshKeys.launchWarnings(userId);
-      const present = (row: InstanceRow) => ({ rental: presentRental(row), warnings });
+      const present = (row: InstanceRow) => ({
+        rental: presentRental(row),
+        warnings: launchWarnings(row),
+      });
       const row = await rentBooked(request, userId, gpuListingId, duration, present);
       return reply.status(201).send(present(row));
     },

@@ -62,21 +62,27 @@ export const sshKeysService = {
   },
 
   deleteAllForUser: (conn: Conn, userId: string) => sshKeysRepo.deleteByUser(conn, userId),
-
-  /** What a launch warns about (NO_SSH_KEY unless a key was named or the account has one). */
-  async launchWarnings(conn: Conn, userId: string, sshKeyId?: string): Promise<LaunchWarning[]> {
-    if (sshKeyId) return [];
-    return sshKeyWarnings(await sshKeysRepo.countByUser(conn, userId));
-  },
 };
 
 /** The routes' SSH keys (app.deps.sshKeys): the database bound, an addition in one transaction. */
 export function createSshKeysService(db: Db) {
   return {
-    ...bindDb(db, sshKeysService, ['list', 'remove', 'launchWarnings']),
+    ...bindDb(db, sshKeysService, ['list', 'remove']),
     add: (userId: string, input: AddSshKeyBody) =>
       db.transaction((tx) => sshKeysService.add(tx, userId, input)),
   };
 }
 
 export type SshKeysService = ReturnType<typeof createSshKeysService>;
+
+/**
+ * What a launch warns about: NO_SSH_KEY unless a key was named or the account had one when
+ * it opened (`renterHasSshKey`, read in the launch's own statement: commands/open.ts).
+ */
+export function launchWarnings(
+  launched: { renterHasSshKey?: boolean },
+  sshKeyId?: string,
+): LaunchWarning[] {
+  if (sshKeyId) return [];
+  return sshKeyWarnings(launched.renterHasSshKey === false ? 0 : 1);
+}

@@ -50,7 +50,7 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
     const plan = planNamed(plans, spec.plan);
     const kind = spec.kind ?? 'vm';
     return ctx.accounts.transact(async (tx) => {
-      const found = await listingsService.findForLaunch(tx, spec.gpuListingId);
+      const found = await listingsService.findForLaunch(tx, spec.gpuListingId, spec.userId);
       if (!found || (found.provider.isSandbox && found.provider.userId !== spec.userId)) {
         throw notFound('GPU listing');
       }
@@ -135,6 +135,7 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
           memoryGb: found.listing.memoryGb,
         },
         provider: { companyName: found.provider.companyName },
+        renterHasSshKey: found.renterHasSshKey,
       };
       await options.record?.(tx, row);
       return row;

@@ -15,6 +15,7 @@ import {
 import { idParam } from '../../../../shared/contracts/params';
 import { recordAnswer } from '../../../lib/idempotency';
 import { requireUser, signedIn } from '../../../plugins/session';
+import { launchWarnings } from '../../ssh-keys/service';
 import type { Actor } from '../authorize';
 import { waitingForHost } from '../host-side/host-presence';
 import { presentVm } from '../reads/vm-presenter';
@@ -32,7 +33,7 @@ const vmActor = (request: FastifyRequest): Actor => ({
  */
 export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { instances, vms, clock, sshKeys } = app.deps;
+  const { instances, vms, clock } = app.deps;
 
   app.get(
     '/api/kvm/gpus',
@@ -71,9 +72,11 @@ export async function kvmRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { userId } = requireUser(request);
       const now = clock.now();
-      const warnings = await sshKeys.launchWarnings(userId);
       // A new VM is provisioning: no connection info, nothing to read from its host yet.
-      const present = (row: InstanceRow) => ({ ...presentVm(row, undefined, now), warnings });
+      const present = (row: InstanceRow) => ({
+        ...presentVm(row, undefined, now),
+        warnings: launchWarnings(row),
+      });
       const created = await vms.create(userId, request.body, now, {
         record: recordAnswer(request, 201, present),
       });

@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/contracts/rentals';
 import { recordAnswer } from '../../../lib/idempotency';
 import { requireUser, signedIn } from '../../../plugins/session';
+import { launchWarnings } from '../../ssh-keys/service';
 import { instancesPolicy } from '../policy';
 import { presentProviderInstance, presentRental } from '../reads/presenter';
 import type { InstanceRow } from '../repo-rows';
@@ -17,7 +18,7 @@ import type { InstanceRow } from '../repo-rows';
 /** Marketplace rentals: the instances listed as rentals, in the marketplace's words (shared/contracts/rentals.ts). */
 export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { instances, clock, sshKeys } = app.deps;
+  const { instances, clock } = app.deps;
 
   app.post(
     '/api/rentals',
@@ -29,8 +30,10 @@ export async function rentalsRoutes(fastify: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { userId } = requireUser(request);
       const { gpuListingId, providerId, durationHours, hourlyRate, totalCost } = request.body;
-      const warnings = await sshKeys.launchWarnings(userId);
-      const present = (row: InstanceRow) => ({ ...presentRental(row), warnings });
+      const present = (row: InstanceRow) => ({
+        ...presentRental(row),
+        warnings: launchWarnings(row),
+      });
       const rental = await instances.launch(
         {
           userId,
