@@ -43,7 +43,7 @@ export function createInstancesService(db: Db, accounts: AccountBook, config: In
   const ctx = createInstancesContext(db, accounts, config);
   const plans = createPlans(ctx);
   ctx.stopLocked = stopLockedCommand(plans);
-  const stop = stopCommand(ctx);
+  const stop = stopCommand(ctx, plans);
   const start = startCommand(ctx, plans);
   const terminate = terminateCommand(ctx, plans);
   const queries = instanceQueries(ctx);

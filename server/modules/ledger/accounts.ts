@@ -24,6 +24,16 @@ export function createAccountBook(db: Db) {
   };
 
   return {
+    /**
+     * Account ids this process already knows (committed), without a statement: undefined
+     * where it does not (a statement that must not look one up then takes another path).
+     */
+    known: {
+      wallet: (userId: string) => known.wallets.get(userId),
+      earnings: (providerId: number) => known.providers.get(providerId),
+      system: (kind: SystemAccountKind) => known.system.get(kind),
+    },
+
     /** A database transaction after whose commit the account ids it read are remembered. */
     async transact<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
       const seen: Seen = { wallets: [], providers: [], system: [] };

@@ -1,7 +1,7 @@
 import { endReasonWords } from '../../../../shared/rules/end-reasons';
 import { holdsUnit, LIVE_STATES } from '../../../../shared/rules/instance-lifecycle';
 import { splitEarnings, usedCostMicros } from '../../../../shared/rules/pricing';
-import type { Tx } from '../../../db/client';
+import type { Conn, Tx } from '../../../db/client';
 import { ledgerService, type Posting, preparePosting } from '../../ledger/service';
 import type { InstancesContext } from '../context';
 import type { Instance } from '../repo-rows';
@@ -19,21 +19,55 @@ function unreachableSecondsUntil(instance: Instance, end: Date): number {
   return instance.unreachableSeconds + open;
 }
 
-/**
- * Ends a booked instance inside the caller's transaction (the row locked). Completed:
- * the used time's cost (by the second, rounded up to the cent) goes to the provider less
- * the platform fee, the rest of the escrow back to the wallet. Never ready: everything,
- * storage included, goes back to the wallet.
- */
-export async function settleBooked(
-  ctx: Pick<InstancesContext, 'accounts' | 'config'>,
+/** The accounts a settlement moves money between (the provider's only once it was ready). */
+interface SettleAccounts {
+  wallet: number;
+  escrow: number;
+  platform: number;
+  provider: number | null;
+}
+
+/** The settlement's accounts, found (or created) in the caller's transaction. */
+async function accountsIn(
+  ctx: Pick<InstancesContext, 'accounts'>,
   tx: Tx,
   instance: Instance,
+): Promise<SettleAccounts> {
+  return {
+    wallet: await ctx.accounts.wallet(tx, instance.userId),
+    escrow: await ctx.accounts.system(tx, 'escrow'),
+    platform: await ctx.accounts.system(tx, 'platform_revenue'),
+    provider:
+      instance.readyAt === null ? null : await ctx.accounts.earnings(tx, instance.providerId),
+  };
+}
+
+/** The settlement's accounts if this process already knows every one of them (else null). */
+function accountsKnown(
+  ctx: Pick<InstancesContext, 'accounts'>,
+  instance: Instance,
+): SettleAccounts | null {
+  const { known } = ctx.accounts;
+  const wallet = known.wallet(instance.userId);
+  const escrow = known.system('escrow');
+  const platform = known.system('platform_revenue');
+  const provider = instance.readyAt === null ? null : known.earnings(instance.providerId);
+  if (wallet === undefined || escrow === undefined || platform === undefined) return null;
+  if (provider === undefined) return null;
+  return { wallet, escrow, platform, provider };
+}
+
+/**
+ * A booked instance's settlement (pure): completed, the used time's cost (by the second,
+ * rounded up to the cent) goes to the provider less the platform fee, the rest of the escrow
+ * back to the wallet; never ready, everything, storage included, goes back to the wallet.
+ */
+function settlementOf(
+  instance: Instance,
   how: Ending,
-): Promise<Instance> {
-  const wallet = await ctx.accounts.wallet(tx, instance.userId);
-  const escrowId = await ctx.accounts.system(tx, 'escrow');
-  const platformId = await ctx.accounts.system(tx, 'platform_revenue');
+  accounts: SettleAccounts,
+  platformFeeBps: number,
+) {
   const booked = instance.bookedCostMicros;
   const reference = `rental:${instance.id}`;
   let posting: Posting;
@@ -45,15 +79,15 @@ export async function settleBooked(
     platformFeeMicros: bigint;
     endReason: EndReason;
   };
-  if (instance.readyAt === null) {
+  if (instance.readyAt === null || accounts.provider === null) {
     posting = {
       kind: 'rental_cancel',
       memo: `Full refund: rental ${instance.id} cancelled (${endReasonWords(how.by)})`,
       reference,
       lines: [
-        { accountId: escrowId, amountMicros: -booked, system: true },
-        { accountId: platformId, amountMicros: -instance.storageFeeMicros, system: true },
-        { accountId: wallet, amountMicros: booked + instance.storageFeeMicros },
+        { accountId: accounts.escrow, amountMicros: -booked, system: true },
+        { accountId: accounts.platform, amountMicros: -instance.storageFeeMicros, system: true },
+        { accountId: accounts.wallet, amountMicros: booked + instance.storageFeeMicros },
       ],
     };
     changes = {
@@ -79,17 +113,16 @@ export async function settleBooked(
       usedSeconds,
       instance.durationHours ?? 0,
     );
-    const { providerMicros, feeMicros } = splitEarnings(used, ctx.config.platformFeeBps);
-    const providerId = await ctx.accounts.earnings(tx, instance.providerId);
+    const { providerMicros, feeMicros } = splitEarnings(used, platformFeeBps);
     posting = {
       kind: 'rental_settle',
       memo: `Rental ${instance.id}: ${usedSeconds} s used${unreachableSeconds > 0 ? `, ${unreachableSeconds} s unreachable refunded` : ''} (${endReasonWords(how.by)})`,
       reference,
       lines: [
-        { accountId: escrowId, amountMicros: -booked, system: true },
-        { accountId: providerId, amountMicros: providerMicros },
-        { accountId: platformId, amountMicros: feeMicros, system: true },
-        { accountId: wallet, amountMicros: booked - used },
+        { accountId: accounts.escrow, amountMicros: -booked, system: true },
+        { accountId: accounts.provider, amountMicros: providerMicros },
+        { accountId: accounts.platform, amountMicros: feeMicros, system: true },
+        { accountId: accounts.wallet, amountMicros: booked - used },
       ],
     };
     changes = {
@@ -101,21 +134,83 @@ export async function settleBooked(
       endReason: how.by,
     };
   }
+  return { posting: preparePosting(posting), changes };
+}
+
+/** The settlement statement's arguments, at the generation read when `atGeneration`. */
+const settleArguments = (
+  instance: Instance,
+  how: Ending,
+  settlement: ReturnType<typeof settlementOf>,
+  atGeneration: boolean,
+) => ({
+  id: instance.id,
+  listingId: instance.gpuListingId,
+  releaseUnit: holdsUnit(stateOf(instance)),
+  to: how.to,
+  at: how.at,
+  changes: settlement.changes,
+  from: LIVE_STATES,
+  posting: settlement.posting,
+  generation: atGeneration ? instance.generation : null,
+});
+
+/**
+ * Ends a booked instance inside the caller's transaction (the row locked), settled
+ * (settlementOf).
+ */
+export async function settleBooked(
+  ctx: Pick<InstancesContext, 'accounts' | 'config'>,
+  tx: Tx,
+  instance: Instance,
+  how: Ending,
+): Promise<Instance> {
+  const accounts = await accountsIn(ctx, tx, instance);
+  const settlement = settlementOf(instance, how, accounts, ctx.config.platformFeeBps);
+  const prepared = settlement.posting;
   // The instance ends, its unit goes back and the money moves in one statement; a second
   // cached balance (the provider's earnings beside the wallet) moves after, in id order.
-  const prepared = preparePosting(posting);
-  const settled = await bookedSql.settleBooked(tx, {
-    id: instance.id,
-    listingId: instance.gpuListingId,
-    releaseUnit: holdsUnit(stateOf(instance)),
-    to: how.to,
-    at: how.at,
-    changes,
-    from: LIVE_STATES,
-    posting: prepared,
-  });
+  const settled = await bookedSql.settleBooked(
+    tx,
+    settleArguments(instance, how, settlement, false),
+  );
   if (!settled) throw new Error(`instance ${instance.id} changed under its lock`);
   ledgerService.checkMoved(prepared, settled.posted);
   if (settled.posted.id !== null) await ledgerService.moveAfter(tx, prepared);
+  return settled.instance;
+}
+
+/**
+ * The same settlement as one statement on its own, without a transaction or a lock (a
+ * renter's stop: commands/stop.ts): only while the instance is at the generation the caller
+ * read, and only when the statement does all of it — every account already known to this
+ * process, and at most two cached balances moved, both up (the refund, the provider's share;
+ * the statement locks them in id order). Null when it cannot, having written nothing: the
+ * caller then takes the locked path.
+ */
+export async function settleBookedAtOnce(
+  ctx: Pick<InstancesContext, 'accounts' | 'config'>,
+  conn: Conn,
+  instance: Instance,
+  how: Ending,
+): Promise<Instance | null> {
+  const accounts = accountsKnown(ctx, instance);
+  if (!accounts) return null;
+  const settlement = settlementOf(instance, how, accounts, ctx.config.platformFeeBps);
+  const { inline, after } = settlement.posting;
+  // Its balances move up only (a refund, the provider's share): one, or two in id order.
+  const moves = inline ? [inline] : after;
+  if (moves.length > 2 || moves.some((line) => line.amountMicros < 0n)) return null;
+  const [first = null, second = null] = moves;
+  const settled = await bookedSql.settleBooked(conn, {
+    ...settleArguments(instance, how, settlement, true),
+    posting: { ...settlement.posting, inline: first, after: [] },
+    second,
+  });
+  if (!settled) return null;
+  // Balances up never fail to move; a tracked account left unmoved would be a bug.
+  if (!settled.posted.moved || (second !== null && !settled.secondMoved)) {
+    throw new Error(`settlement of instance ${instance.id} did not move its balances`);
+  }
   return settled.instance;
 }

@@ -28,8 +28,15 @@ const SETTLE_AT: PostingMarkers = {
  * instance ended (only from a live state), its unit back when it held one, and the posting
  * with at most one cached balance moved. The unit goes back before the posting moves a
  * balance, the order every rent keeps (listing, then account).
+ *
+ * `c` moves a second cached balance up ($22, $23: a settlement without the row's lock, whose
+ * wallet and provider both receive; never down): after `b`, whose count it reads, so the two
+ * accounts are locked in the order they are given — the lower id first, as `moveAfter` and
+ * every posting that moves two balances lock them, so that none can deadlock with another.
  */
-const settleStatement = compiledSql<Record<string, unknown> & PostingOutcomeRow>(
+const settleStatement = compiledSql<
+  Record<string, unknown> & PostingOutcomeRow & { second_moved: number }
+>(
   'instances_settle_booked',
   `with i as (
     update instances set generation = generation + 1, status = $10, state_changed_at = $11::timestamptz,
@@ -37,18 +44,25 @@ const settleStatement = compiledSql<Record<string, unknown> & PostingOutcomeRow>
       used_cost_micros = $14::bigint, refund_micros = $15::bigint,
       platform_fee_micros = $16::bigint, end_reason = $17
     where id = $18::int and status = any($19::text[])
+      and ($21::int is null or generation = $21::int)
     returning *
   ), r as (
     ${releaseUnitSql('$1', '$2::boolean and exists (select 1 from i)')}
     returning gpu_listings.id
-  ), ${postingCtes('select $3::text, $4::text, $20::text, $5::text from i left join r on true', SETTLE_AT)}
-  select i.*, ${postingOutcome(SETTLE_AT)} from i`,
+  ), ${postingCtes('select $3::text, $4::text, $20::text, $5::text from i left join r on true', SETTLE_AT)},
+  c as (
+    update ledger_accounts a set balance_micros = a.balance_micros + $23::bigint
+    where a.id = $22::int and $23::bigint >= 0 and a.tracks_balance and exists (select 1 from t)
+      and (select count(*) from b) >= 0
+    returning a.id
+  )
+  select i.*, ${postingOutcome(SETTLE_AT)}, (select count(*)::int from c) as second_moved from i`,
 );
 
 export const bookedSql = {
   /**
    * Ends a booked instance with its settlement in one statement (settleStatement). Null when
-   * it was no longer in a live state (nothing written).
+   * it was no longer in a live state, or no longer at `generation` (nothing written).
    */
   async settleBooked(
     conn: Conn,
@@ -68,8 +82,16 @@ export const bookedSql = {
       };
       from: readonly InstanceState[];
       posting: PreparedPosting;
+      /** Only at this generation (a settlement without the row's lock); null: any. */
+      generation: number | null;
+      /** A second cached balance moved up in the statement, after `posting.inline`'s. */
+      second?: { accountId: number; amountMicros: bigint } | null;
     },
-  ): Promise<{ instance: Instance; posted: ReturnType<typeof readPostingOutcome> } | null> {
+  ): Promise<{
+    instance: Instance;
+    posted: ReturnType<typeof readPostingOutcome>;
+    secondMoved: boolean;
+  } | null> {
     const { changes, posting } = settle;
     const [row] = await settleStatement(conn, [
       settle.listingId,
@@ -89,11 +111,15 @@ export const bookedSql = {
       settle.id,
       settle.from,
       posting.head.idempotencyKey,
+      settle.generation,
+      settle.second?.accountId ?? null,
+      settle.second ? String(settle.second.amountMicros) : null,
     ]);
     if (!row) return null;
     return {
       instance: instanceFromRow(row),
       posted: readPostingOutcome(row, posting.inline !== null),
+      secondMoved: row.second_moved === 1,
     };
   },
 

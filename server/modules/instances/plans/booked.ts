@@ -15,7 +15,7 @@ import {
 import { spendCapsService as spendCaps } from '../../spend-caps/service';
 import type { InstancesContext } from '../context';
 import { stateOf } from '../states';
-import { settleBooked } from './booked-settlement';
+import { settleBooked, settleBookedAtOnce } from './booked-settlement';
 import { bookedSql } from './booked-sql';
 import { bookedTerms } from './booked-terms';
 import { ending, renterEnding } from './end-reasons';
@@ -133,6 +133,12 @@ export function createBookedPlan(ctx: InstancesContext): BillingPlan {
     async stop(tx, instance, now, by) {
       if (!canAct(stateOf(instance), 'terminate')) return instance;
       return settleBooked(ctx, tx, instance, renterEnding(by, instance, now));
+    },
+
+    /** The same, settled in one statement when it can be (settleBookedAtOnce). */
+    async stopAtOnce(conn, instance, now, by) {
+      if (!canAct(stateOf(instance), 'terminate')) return null;
+      return settleBookedAtOnce(ctx, conn, instance, renterEnding(by, instance, now));
     },
 
     end: (tx, instance, how) => settleBooked(ctx, tx, instance, how),

@@ -1,5 +1,5 @@
 import type { InstanceState } from '../../../../shared/rules/instance-lifecycle';
-import type { Tx } from '../../../db/client';
+import type { Conn, Tx } from '../../../db/client';
 import type { instances } from '../../../db/schema';
 import type { listingsService } from '../../listings/service';
 import type { Instance } from '../repo-rows';
@@ -99,6 +99,13 @@ export interface BillingPlan {
    * minute, compute stops being charged and the disk stays.
    */
   stop(tx: Tx, instance: Instance, now: Date, by: EndReason): Promise<Instance>;
+  /**
+   * Optional: the same stop as one statement without a transaction, of an instance read but
+   * not locked (a renter's stop: commands/stop.ts), made only while it is still at the
+   * generation read. Null, having written nothing, when it cannot be (changed meanwhile, or
+   * more than one statement's work): the caller then takes the locked path (`stop`).
+   */
+  stopAtOnce?(conn: Conn, instance: Instance, now: Date, by: EndReason): Promise<Instance | null>;
   /** Ends the instance for good (row locked), with what its plan gives back. */
   end(tx: Tx, instance: Instance, how: Ending): Promise<Instance>;
   /** Worker: charges what has come due (booked: hours that ran out; per minute: the next minute). */
