@@ -58,7 +58,8 @@ for (const file of args) {
 }
 const ms = (t) => (t / per).toFixed(per === 1 ? 0 : 3).padStart(9);
 console.log(`busy ${ms(total)} ms${per === 1 ? '' : ` per ${per}th`} — self time by place:`);
-for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${ms(t)}  ${k}`);
+for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+  console.log(`${ms(t)}  ${k}`);
 console.log(`inclusive, functions at ${match}:`);
 for (const [k, t] of [...inclusive]
   .filter(([k]) => match.test(k))

@@ -322,11 +322,15 @@ async function rentAndStop(
   database: Database,
   hosts: HostsService,
   page: ListingPage,
+  /** PostgreSQL's database: its backends' CPU is measured too. */
+  databaseName?: string,
 ): Promise<PairRun> {
   const cookies = sessionCookies(await benchRenters(database));
   // The renters run in a worker thread; this thread's busy time is the server's (and the ready reports').
-  return measured(DURATION_S, () =>
-    httpRenters(base, cookies, page, DURATION_S, reportReady(hosts)),
+  return measured(
+    DURATION_S,
+    () => httpRenters(base, cookies, page, DURATION_S, reportReady(hosts)),
+    databaseName,
   );
 }
 
@@ -636,10 +640,20 @@ async function benchOn(
     let rentAlone: number | undefined;
     if (runs('rent')) {
       const page = await rentablePage(base);
-      const compared = url
-        ? await rentAndStopAgainstRawSql(base, url, database, app.deps.hosts, page, env)
-        : null;
-      const run = compared?.app ?? (await rentAndStop(base, database, app.deps.hosts, page));
+      // BENCH_RAW=0: the app alone (an older commit's server, whose schema the raw SQL predates).
+      const compared =
+        url && process.env.BENCH_RAW !== '0'
+          ? await rentAndStopAgainstRawSql(base, url, database, app.deps.hosts, page, env)
+          : null;
+      const run =
+        compared?.app ??
+        (await rentAndStop(
+          base,
+          database,
+          app.deps.hosts,
+          page,
+          url ? new URL(url).pathname.slice(1) : undefined,
+        ));
       const rs = perPair(run);
       rentAlone = rs.pairsPerSecond;
       const problems = await checkInvariants(database.db);
@@ -658,6 +672,11 @@ async function benchOn(
       console.log(
         `  CPU of the whole bench process (server, renters' thread, GC) per pair: user ${fmt(rs.userMs, 1)} ms, system ${fmt(rs.systemMs, 1)} ms`,
       );
+      if (!compared && rs.postgresCpuMs > 0) {
+        console.log(
+          `  CPU per pair: ${fmt(rs.threadCpuMs, 2)} ms this thread + ${fmt(rs.postgresCpuMs, 2)} ms PostgreSQL`,
+        );
+      }
       if (compared) {
         const raw = perPair(compared.rawSql);
         const bare = perPair(compared.rawHttp);
