@@ -1,6 +1,5 @@
 import { getTableColumns } from 'drizzle-orm';
 import { gpuListings, instances, providers } from '../../db/schema';
-import type { PreparedLines } from '../ledger/service';
 
 export type Instance = typeof instances.$inferSelect;
 
@@ -41,11 +40,3 @@ export function instanceFromRow(row: Record<string, unknown>): Instance {
   }
   return instance as Instance;
 }
-
-/** A prepared posting's lines as a hand-written statement's parameters (postingCtes). */
-export const postingValues = (posting: PreparedLines) => [
-  posting.lines.map((line) => line.accountId),
-  posting.lines.map((line) => String(line.amountMicros)),
-  posting.inline?.accountId ?? null,
-  posting.inline ? String(posting.inline.amountMicros) : null,
-];

@@ -1,5 +1,3 @@
-import { type SQL, sql } from 'drizzle-orm';
-
 /**
  * A ledger posting as SQL text, for a statement that writes it beside the change causing it
  * in one round trip (the ledger's own single-move posting in ./repo.ts, a rent or settlement
@@ -69,42 +67,13 @@ export function readPostingOutcome(row: PostingOutcomeRow, moves: boolean) {
   };
 }
 
-/**
- * `postingCtes` and `postingOutcome` with a prepared posting's values bound, for a statement
- * built with drizzle's `sql` (the spend counters a rent adds beside its posting:
- * server/modules/spend-caps/repo.ts). `b` moves the one balance `inline` names, if any.
- */
-export function boundPosting(posting: {
-  head: { kind: string; memo: string; idempotencyKey: string | null; reference: string | null };
+/** A prepared posting's lines as a hand-written statement's parameters (postingCtes). */
+export const postingValues = (posting: {
   lines: { accountId: number; amountMicros: bigint }[];
   inline: { accountId: number; amountMicros: bigint } | null;
-}): { ctes: SQL; outcome: SQL } {
-  const values: Record<string, unknown> = {
-    '@@kind': posting.head.kind,
-    '@@memo': posting.head.memo,
-    '@@key': posting.head.idempotencyKey,
-    '@@reference': posting.head.reference,
-    '@@accounts': posting.lines.map((line) => line.accountId),
-    '@@amounts': posting.lines.map((line) => String(line.amountMicros)),
-    '@@moveAccount': posting.inline?.accountId ?? null,
-    '@@moveAmount': posting.inline ? String(posting.inline.amountMicros) : null,
-  };
-  const at: PostingMarkers = {
-    accounts: '@@accounts',
-    amounts: '@@amounts',
-    moveAccount: '@@moveAccount',
-    moveAmount: '@@moveAmount',
-  };
-  const bind = (text: string) =>
-    sql.join(
-      text
-        .split(/(@@[a-zA-Z]+)/)
-        .map((part) =>
-          Object.hasOwn(values, part) ? sql`${sql.param(values[part])}` : sql.raw(part),
-        ),
-    );
-  return {
-    ctes: bind(postingCtes('values (@@kind, @@memo, @@key, @@reference)', at)),
-    outcome: bind(postingOutcome(at)),
-  };
-}
+}) => [
+  posting.lines.map((line) => line.accountId),
+  posting.lines.map((line) => String(line.amountMicros)),
+  posting.inline?.accountId ?? null,
+  posting.inline ? String(posting.inline.amountMicros) : null,
+];

@@ -1,7 +1,16 @@
-import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Conn } from '../../db/client';
+import { compiledSql } from '../../db/compiled';
 import { apiKeys, spendPeriods, users } from '../../db/schema';
-import type { PostingOutcomeRow } from '../ledger/posting-sql';
+import {
+  type PostingMarkers,
+  type PostingOutcomeRow,
+  postingCtes,
+  postingOutcome,
+  postingValues,
+} from '../ledger/posting-sql';
+import type { PreparedPosting } from '../ledger/service';
 
 /** One counter of spend: who, which scope ('account' or a key's id), which period. */
 export interface PeriodKey {
@@ -52,24 +61,26 @@ const accountCapSql = {
   month: sql<unknown>`${users.settings}->'billing'->'monthlySpendCap'`,
 } satisfies Record<PeriodKey['period'], unknown>;
 
-/**
- * `with added as (…)`: adds to counters (created at 0 when missing), one row per counter in a
- * fixed order (a statement may not touch a row twice), each answering its new total.
- */
-function addStatement(rows: (PeriodKey & { micros: bigint })[], before?: SQL) {
+/** Counters once each (amounts of the same counter added), in a fixed order: a statement may not touch a row twice. */
+function mergedInOrder(rows: (PeriodKey & { micros: bigint })[]) {
   const merged = new Map<string, PeriodKey & { micros: bigint }>();
   for (const r of rows) {
     const key = `${r.userId}|${r.scope}|${r.period}|${r.startsAt.toISOString()}`;
     const seen = merged.get(key);
     merged.set(key, seen ? { ...seen, micros: seen.micros + r.micros } : r);
   }
-  const ordered = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
-  // A posting before them (`before`, postingCtes) moves its wallet first: the counters read
-  // its move, so their rows are locked after the wallet's, the order of every other charge.
-  return sql`with ${before ? sql`${before}, ` : sql``}added as (
+  return [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, r]) => r);
+}
+
+/**
+ * `with added as (…)`: adds to counters (created at 0 when missing), one row per counter in a
+ * fixed order (a statement may not touch a row twice), each answering its new total.
+ */
+function addStatement(rows: (PeriodKey & { micros: bigint })[]) {
+  const ordered = mergedInOrder(rows);
+  return sql`with added as (
       insert into ${spendPeriods} (user_id, scope, period, starts_at, spent_micros)
       select v.* from (values ${valuesOf(ordered)}) as v(user_id, scope, period, starts_at, micros)
-      ${before ? sql`cross join (select count(*) from b) as moved_first` : sql``}
       on conflict (user_id, scope, period, starts_at)
         do update set spent_micros = ${spendPeriods}.spent_micros + excluded.spent_micros
       returning user_id, scope, period, starts_at, spent_micros, warned_at)`;
@@ -87,6 +98,37 @@ const withCaps = sql`select a.*,
       from added a`;
 
 type AddedWithCapsRow = AddedRow & { account_cap: unknown; key_cap_micros: string | null };
+
+const POSTED_AT: PostingMarkers = {
+  accounts: '$5',
+  amounts: '$6',
+  moveAccount: '$7',
+  moveAmount: '$8',
+};
+
+/**
+ * A charge's posting and its spend counters with their caps, as one statement whose text never
+ * varies (postAndAddWithCaps): the posting's values at $1–$8, the counters as five arrays
+ * ($9–$13, merged and in order). Named, so PostgreSQL plans it once a connection; built with
+ * drizzle on every rent it cost the server's thread about half a millisecond, and PostgreSQL a
+ * plan (issue 43).
+ */
+const postAndAddStatement = compiledSql<AddedWithCapsRow & PostingOutcomeRow>(
+  'spend_caps_post_and_add',
+  `with ${postingCtes('values ($1::text, $2::text, $3::text, $4::text)', POSTED_AT)},
+  added as (
+    insert into spend_periods (user_id, scope, period, starts_at, spent_micros)
+    select v.* from unnest($9::uuid[], $10::text[], $11::text[], $12::timestamptz[], $13::bigint[])
+      as v(user_id, scope, period, starts_at, micros)
+    -- The posting moves its wallet first: the counters read its move, so their rows are
+    -- locked after the wallet's, the order of every other charge.
+    cross join (select count(*) from b) as moved_first
+    on conflict (user_id, scope, period, starts_at)
+      do update set spent_micros = spend_periods.spent_micros + excluded.spent_micros
+    returning user_id, scope, period, starts_at, spent_micros, warned_at),
+  caps as (${new PgDialect().sqlToQuery(withCaps).sql})
+  select c.*, ${postingOutcome(POSTED_AT)} from (select 1) as one left join caps c on true`,
+);
 
 const withCapsRow = (r: AddedWithCapsRow) => ({
   ...toRow(r),
@@ -140,22 +182,31 @@ export const spendCapsRepo = {
   },
 
   /**
-   * A posting that moves at most one cached balance (`boundPosting`: its wallet) and `add`
+   * A posting that moves at most one cached balance (`inline`: its wallet) and `add`
    * with caps, in one statement: the wallet is moved before the counters are locked. Every
    * counter row comes back with the posting's outcome (`postingOutcome`).
    */
   async postAndAddWithCaps(
     conn: Conn,
-    posting: { ctes: SQL; outcome: SQL },
+    posting: PreparedPosting,
     rows: (PeriodKey & { micros: bigint })[],
   ): Promise<{
     added: (PeriodRow & { accountCap: unknown; keyCapMicros: bigint | null })[];
     posted: PostingOutcomeRow;
   }> {
-    const result = await conn.execute(sql`${addStatement(rows, posting.ctes)},
-      caps as (${withCaps})
-      select c.*, ${posting.outcome} from (select 1) as one left join caps c on true`);
-    const all = (result as unknown as { rows: (AddedWithCapsRow & PostingOutcomeRow)[] }).rows;
+    const ordered = mergedInOrder(rows);
+    const all = await postAndAddStatement(conn, [
+      posting.head.kind,
+      posting.head.memo,
+      posting.head.idempotencyKey,
+      posting.head.reference,
+      ...postingValues(posting),
+      ordered.map((r) => r.userId),
+      ordered.map((r) => r.scope),
+      ordered.map((r) => r.period),
+      ordered.map((r) => r.startsAt.toISOString()),
+      ordered.map((r) => String(r.micros)),
+    ]);
     const first = all[0];
     if (!first) throw new Error('posting with spend counters answered no row');
     return {

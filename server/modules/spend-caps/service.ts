@@ -10,13 +10,7 @@ import {
 import type { Conn, Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { eventLog } from '../events/service';
-import {
-  boundPosting,
-  ledgerService,
-  type Posting,
-  preparePosting,
-  readPostingOutcome,
-} from '../ledger/service';
+import { ledgerService, type Posting, preparePosting, readPostingOutcome } from '../ledger/service';
 import { type PeriodKey, type PeriodRow, spendCapsRepo } from './repo';
 
 /** Who is charged: the account, and the API key that launched the instance (if any). */
@@ -235,7 +229,7 @@ export const spendCapsService = {
     }
     const { added, posted } = await spendCapsRepo.postAndAddWithCaps(
       tx,
-      boundPosting(posting),
+      posting,
       countersOf(spender, now).map((k) => ({ ...k, micros })),
     );
     const done = readPostingOutcome(posted, true);

@@ -3,6 +3,7 @@ import type { InstanceState } from '../../../../shared/rules/instance-lifecycle'
 import type { Conn } from '../../../db/client';
 import { compiledSql } from '../../../db/compiled';
 import { instances } from '../../../db/schema';
+import { postingValues } from '../../ledger/posting-sql';
 import {
   type PostingMarkers,
   type PostingOutcomeRow,
@@ -12,7 +13,7 @@ import {
   readPostingOutcome,
 } from '../../ledger/service';
 import { releaseUnitSql } from '../../listings/service';
-import { type Instance, instanceFromRow, postingValues } from '../repo-rows';
+import { type Instance, instanceFromRow } from '../repo-rows';
 
 /** The booked plan's statements: a settlement in one statement, its due hours, its ready. */
 
