@@ -3,6 +3,7 @@ import type { HostReadiness } from '../../../shared/contracts/hosts';
 import type { ReportedGpu } from '../../../shared/rules/gpu-binding';
 import { GPU_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
+import { compiled } from '../../db/compiled';
 import { gpuListings, hosts, instances } from '../../db/schema';
 import { stateList } from '../../db/states';
 
@@ -71,6 +72,40 @@ function hostGpusOf(
   };
 }
 
+/**
+ * A host pool's reported GPUs, verdict and the indexes its other instances hold (hostPool), and
+ * a demo listing's held indexes (usedGpus): on every rent, so built once (server/db/compiled.ts).
+ */
+const hostPoolStatement = compiled('gpu_host_pool', (conn: Conn) =>
+  conn
+    .select({
+      inventory: hosts.inventory,
+      readiness: hosts.readiness,
+      used: sql<number[][]>`(select coalesce(jsonb_agg(${instances.gpuIndexes}), '[]'::jsonb)
+          from ${instances} where ${and(
+            eq(instances.hostId, sql.placeholder('hostId')),
+            sql`${instances.status} in ${stateList(GPU_HOLDING_STATES)}`,
+            ne(instances.id, sql.placeholder('exceptInstanceId')),
+          )})`,
+    })
+    .from(hosts)
+    .where(and(eq(hosts.id, sql.placeholder('hostId')), isNull(hosts.removedAt)))
+    .limit(1),
+);
+
+const usedGpusStatement = compiled('gpu_used_on_listing', (conn: Conn) =>
+  conn
+    .select({ indexes: instances.gpuIndexes })
+    .from(instances)
+    .where(
+      and(
+        eq(instances.gpuListingId, sql.placeholder('listingId')),
+        sql`${instances.status} in ${stateList(GPU_HOLDING_STATES)}`,
+        ne(instances.id, sql.placeholder('exceptInstanceId')),
+      ),
+    ),
+);
+
 /** The queries that bind listings and instances to a host's GPUs (docs/decisions/020). */
 export const gpuRepo = {
   /**
@@ -131,20 +166,7 @@ export const gpuRepo = {
    * it under the pool's lock.
    */
   async hostPool(conn: Conn, hostId: string, exceptInstanceId: number) {
-    const [row] = await conn
-      .select({
-        inventory: hosts.inventory,
-        readiness: hosts.readiness,
-        used: sql<number[][]>`(select coalesce(jsonb_agg(${instances.gpuIndexes}), '[]'::jsonb)
-          from ${instances} where ${and(
-            eq(instances.hostId, hostId),
-            sql`${instances.status} in ${stateList(GPU_HOLDING_STATES)}`,
-            ne(instances.id, exceptInstanceId),
-          )})`,
-      })
-      .from(hosts)
-      .where(and(eq(hosts.id, hostId), isNull(hosts.removedAt)))
-      .limit(1);
+    const [row] = await hostPoolStatement(conn, { hostId, exceptInstanceId });
     return { ...hostGpusOf(row), used: new Set((row?.used ?? []).flat()) };
   },
 
@@ -167,16 +189,7 @@ export const gpuRepo = {
 
   /** GPU indexes other instances of a demo listing hold (its own machines: its pool). */
   async usedGpus(conn: Conn, listingId: number, exceptInstanceId: number): Promise<Set<number>> {
-    const rows = await conn
-      .select({ indexes: instances.gpuIndexes })
-      .from(instances)
-      .where(
-        and(
-          eq(instances.gpuListingId, listingId),
-          sql`${instances.status} in ${stateList(GPU_HOLDING_STATES)}`,
-          ne(instances.id, exceptInstanceId),
-        ),
-      );
+    const rows = await usedGpusStatement(conn, { listingId, exceptInstanceId });
     return new Set(rows.flatMap((r) => r.indexes));
   },
 };
