@@ -53,8 +53,7 @@ async function earnings(providerId: number): Promise<bigint> {
 function settlements() {
   const spy = vi.spyOn(bookedSql, 'settleBooked');
   spy.mockClear();
-  return () =>
-    spy.mock.calls.map(([, settle]) => (settle.generation === null ? 'locked' : 'at once'));
+  return () => spy.mock.calls.map(([, settle]) => (settle.asRead === null ? 'locked' : 'at once'));
 }
 
 describe("a rental's stop in one statement", () => {
@@ -98,6 +97,31 @@ describe("a rental's stop in one statement", () => {
     // 3600 s at $3.60/h: $3.60 used, $32.40 back, settled once.
     expect(res.json()).toMatchObject({ status: 'completed', usedCost: '3.60', refund: '32.40' });
     expect(await w.balance(renter.cookie)).toBe((100 - 36 - 2.5 + 32.4).toFixed(2));
+  });
+
+  it('takes the locked path when its host went dark after the read, and refunds the dark time', async () => {
+    const owner = await w.provider();
+    await readyRental(owner).then(({ renter, rental }) => stop(renter.cookie, rental.id));
+    const { renter, rental } = await readyRental(owner);
+    t.clock.advance(60 * 60_000);
+    // The read saw the host online; before the settlement, its outage was recorded (the
+    // offline sweep writes unreachable_since without a new generation).
+    const findView = instancesRepo.findView.bind(instancesRepo);
+    vi.spyOn(instancesRepo, 'findView').mockImplementation(async (conn, id) => {
+      const row = await findView(conn, id);
+      await t.database.db
+        .update(instances)
+        .set({ unreachableSince: new Date(t.clock.now().getTime() - 30 * 60_000) })
+        .where(eq(instances.id, id));
+      return row;
+    });
+    const made = settlements();
+    const res = await stop(renter.cookie, rental.id);
+    expect(res.statusCode).toBe(200);
+    expect(made()).toEqual(['at once', 'locked']);
+    // 3600 s, 1800 of them dark: $1.80 used, $34.20 back.
+    expect(res.json()).toMatchObject({ status: 'completed', usedCost: '1.80', refund: '34.20' });
+    expect(await w.balance(renter.cookie)).toBe((100 - 36 - 2.5 + 34.2).toFixed(2));
   });
 
   it('settles once under ten stops at once', async () => {

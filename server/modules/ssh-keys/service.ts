@@ -84,5 +84,8 @@ export function launchWarnings(
   sshKeyId?: string,
 ): LaunchWarning[] {
   if (sshKeyId) return [];
-  return sshKeyWarnings(launched.renterHasSshKey === false ? 0 : 1);
+  if (launched.renterHasSshKey === undefined) {
+    throw new Error('a launch answered without whether its renter has an SSH key');
+  }
+  return sshKeyWarnings(launched.renterHasSshKey ? 1 : 0);
 }

@@ -137,12 +137,12 @@ function settlementOf(
   return { posting: preparePosting(posting), changes };
 }
 
-/** The settlement statement's arguments, at the generation read when `atGeneration`. */
+/** The settlement statement's arguments; `asRead`: only on the row as read (not locked). */
 const settleArguments = (
   instance: Instance,
   how: Ending,
   settlement: ReturnType<typeof settlementOf>,
-  atGeneration: boolean,
+  asRead: boolean,
 ) => ({
   id: instance.id,
   listingId: instance.gpuListingId,
@@ -152,7 +152,7 @@ const settleArguments = (
   changes: settlement.changes,
   from: LIVE_STATES,
   posting: settlement.posting,
-  generation: atGeneration ? instance.generation : null,
+  asRead: asRead ? instance : null,
 });
 
 /**
@@ -207,10 +207,8 @@ export async function settleBookedAtOnce(
     posting: { ...settlement.posting, inline: first, after: [] },
     second,
   });
-  if (!settled) return null;
-  // Balances up never fail to move; a tracked account left unmoved would be a bug.
-  if (!settled.posted.moved || (second !== null && !settled.secondMoved)) {
-    throw new Error(`settlement of instance ${instance.id} did not move its balances`);
-  }
-  return settled.instance;
+  // Both moves are up, into accounts that track a balance (a wallet, a provider's earnings),
+  // behind a posting written in the same statement: neither can be refused, so there is no
+  // outcome to check after the statement has committed (the ledger's invariants would show one).
+  return settled?.instance ?? null;
 }

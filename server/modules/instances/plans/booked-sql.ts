@@ -35,9 +35,7 @@ const SETTLE_AT: PostingMarkers = {
  * accounts are locked in the order they are given — the lower id first, as `moveAfter` and
  * every posting that moves two balances lock them, so that none can deadlock with another.
  */
-const settleStatement = compiledSql<
-  Record<string, unknown> & PostingOutcomeRow & { second_moved: number }
->(
+const settleStatement = compiledSql<Record<string, unknown> & PostingOutcomeRow>(
   'instances_settle_booked',
   `with i as (
     update instances set generation = generation + 1, status = $10, state_changed_at = $11::timestamptz,
@@ -45,7 +43,9 @@ const settleStatement = compiledSql<
       used_cost_micros = $14::bigint, refund_micros = $15::bigint,
       platform_fee_micros = $16::bigint, end_reason = $17
     where id = $18::int and status = any($19::text[])
-      and ($21::int is null or generation = $21::int)
+      and ($21::int is null or (generation = $21::int
+        and unreachable_since is not distinct from $24::timestamptz
+        and unreachable_seconds = $25::int))
     returning *
   ), r as (
     ${releaseUnitSql('$1', '$2::boolean and exists (select 1 from i)')}
@@ -57,7 +57,7 @@ const settleStatement = compiledSql<
       and (select count(*) from b) >= 0
     returning a.id
   )
-  select i.*, ${postingOutcome(SETTLE_AT)}, (select count(*)::int from c) as second_moved from i`,
+  select i.*, ${postingOutcome(SETTLE_AT)} from i`,
 );
 
 export const bookedSql = {
@@ -83,15 +83,18 @@ export const bookedSql = {
       };
       from: readonly InstanceState[];
       posting: PreparedPosting;
-      /** Only at this generation (a settlement without the row's lock); null: any. */
-      generation: number | null;
+      /**
+       * Only on the row as the caller read it (a settlement without the row's lock): at its
+       * generation, and with its host's dark time unchanged (an outage opens and closes without
+       * a new generation, and the settlement refunds it); null: any.
+       */
+      asRead: Pick<Instance, 'generation' | 'unreachableSince' | 'unreachableSeconds'> | null;
       /** A second cached balance moved up in the statement, after `posting.inline`'s. */
       second?: { accountId: number; amountMicros: bigint } | null;
     },
   ): Promise<{
     instance: Instance;
     posted: ReturnType<typeof readPostingOutcome>;
-    secondMoved: boolean;
   } | null> {
     const { changes, posting } = settle;
     const [row] = await settleStatement(conn, [
@@ -112,15 +115,16 @@ export const bookedSql = {
       settle.id,
       settle.from,
       posting.head.idempotencyKey,
-      settle.generation,
+      settle.asRead?.generation ?? null,
       settle.second?.accountId ?? null,
       settle.second ? String(settle.second.amountMicros) : null,
+      settle.asRead?.unreachableSince?.toISOString() ?? null,
+      settle.asRead?.unreachableSeconds ?? null,
     ]);
     if (!row) return null;
     return {
       instance: instanceFromRow(row),
       posted: readPostingOutcome(row, posting.inline !== null),
-      secondMoved: row.second_moved === 1,
     };
   },
 
