@@ -1,29 +1,24 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { instances, ledgerAccounts } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../test/app';
-import { world } from '../../test/world';
+import type { TestApp } from '../../test/app';
+import { SLOW_DEMO_HOST_ENV, setupTestApp, type World } from '../../test/suite';
 import { bookedSql } from './plans/booked-sql';
 import { instancesRepo } from './repo';
+import type { InstanceRow } from './repo-rows';
 
 // A renter's stop of a rental in one statement, without a transaction (commands/stop.ts,
 // plans/booked-settlement.ts settleBookedAtOnce): the same money as the locked path, both
 // balances moved, and the locked path whenever the row changed after it was read.
 
 let t: TestApp;
-let w: ReturnType<typeof world>;
-beforeAll(async () => {
-  t = await createTestApp({
-    env: { DEMO_PROVISIONING_DELAY_MS: '15000', PROVISIONING_TIMEOUT_MS: '600000' },
-  });
-  w = world(t);
+let w: World;
+setupTestApp({ env: SLOW_DEMO_HOST_ENV }, (app, world) => {
+  t = app;
+  w = world;
 });
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  expect(await w.invariants()).toEqual([]);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** A rental of `owner`'s listing at $3.60/h for 10 h, ready (its hours begun). */
@@ -31,7 +26,7 @@ async function readyRental(owner: { providerId: number }) {
   const renter = await t.signIn({ credits: '100.00' });
   const listing = await w.listing({ hourlyRate: '3.60', providerId: owner.providerId });
   const rental = (await w.rentAs(renter.cookie, listing, 10)).json() as { id: number };
-  t.clock.advance(15_000);
+  t.clock.advance(20_000);
   await t.app.deps.worker.runOnce(t.clock.now());
   return { renter, rental };
 }
@@ -47,6 +42,27 @@ async function earnings(providerId: number): Promise<bigint> {
       and(eq(ledgerAccounts.kind, 'provider_earnings'), eq(ledgerAccounts.providerId, providerId)),
     );
   return row?.balance ?? 0n;
+}
+
+/**
+ * A ready rental of a provider whose earnings account this process already knows (a first
+ * rental of it stopped), an hour of it used: what the one-statement stop needs.
+ */
+async function rentalOfKnownProvider() {
+  const owner = await w.provider();
+  await readyRental(owner).then(({ renter, rental }) => stop(renter.cookie, rental.id));
+  const { renter, rental } = await readyRental(owner);
+  t.clock.advance(60 * 60_000);
+  return { owner, renter, rental };
+}
+
+/** The stop's unlocked read answers `change(row)` (after `change` did what it does). */
+function readAs(change: (row: InstanceRow) => Promise<InstanceRow>) {
+  const findView = instancesRepo.findView.bind(instancesRepo);
+  vi.spyOn(instancesRepo, 'findView').mockImplementation(async (conn, id) => {
+    const row = await findView(conn, id);
+    return row && change(row);
+  });
 }
 
 /** Whether each settlement statement ran without the row's lock (a generation given). */
@@ -78,18 +94,12 @@ describe("a rental's stop in one statement", () => {
   });
 
   it('takes the locked path when the row changed after it was read, and settles once', async () => {
-    const owner = await w.provider();
-    await readyRental(owner).then(({ renter, rental }) => stop(renter.cookie, rental.id));
-    const { renter, rental } = await readyRental(owner);
-    t.clock.advance(60 * 60_000);
+    const { renter, rental } = await rentalOfKnownProvider();
     // The read answers the row one generation back, as if a host's report had moved it since.
-    const findView = instancesRepo.findView.bind(instancesRepo);
-    vi.spyOn(instancesRepo, 'findView').mockImplementation(async (conn, id) => {
-      const row = await findView(conn, id);
-      return (
-        row && { ...row, instance: { ...row.instance, generation: row.instance.generation - 1 } }
-      );
-    });
+    readAs(async (row) => ({
+      ...row,
+      instance: { ...row.instance, generation: row.instance.generation - 1 },
+    }));
     const made = settlements();
     const res = await stop(renter.cookie, rental.id);
     expect(res.statusCode).toBe(200);
@@ -100,19 +110,14 @@ describe("a rental's stop in one statement", () => {
   });
 
   it('takes the locked path when its host went dark after the read, and refunds the dark time', async () => {
-    const owner = await w.provider();
-    await readyRental(owner).then(({ renter, rental }) => stop(renter.cookie, rental.id));
-    const { renter, rental } = await readyRental(owner);
-    t.clock.advance(60 * 60_000);
+    const { renter, rental } = await rentalOfKnownProvider();
     // The read saw the host online; before the settlement, its outage was recorded (the
     // offline sweep writes unreachable_since without a new generation).
-    const findView = instancesRepo.findView.bind(instancesRepo);
-    vi.spyOn(instancesRepo, 'findView').mockImplementation(async (conn, id) => {
-      const row = await findView(conn, id);
+    readAs(async (row) => {
       await t.database.db
         .update(instances)
         .set({ unreachableSince: new Date(t.clock.now().getTime() - 30 * 60_000) })
-        .where(eq(instances.id, id));
+        .where(eq(instances.id, row.instance.id));
       return row;
     });
     const made = settlements();
@@ -125,10 +130,7 @@ describe("a rental's stop in one statement", () => {
   });
 
   it('settles once under ten stops at once', async () => {
-    const owner = await w.provider();
-    await readyRental(owner).then(({ renter, rental }) => stop(renter.cookie, rental.id));
-    const { renter, rental } = await readyRental(owner);
-    t.clock.advance(60 * 60_000);
+    const { owner, renter, rental } = await rentalOfKnownProvider();
     const before = await earnings(owner.providerId);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => stop(renter.cookie, rental.id)),
@@ -153,7 +155,7 @@ describe("a rental's stop in one statement", () => {
     const rentals: { id: number }[] = [];
     for (let i = 0; i < 8; i += 1)
       rentals.push((await w.rentAs(renter.cookie, listing, 10)).json());
-    t.clock.advance(15_000);
+    t.clock.advance(20_000);
     await t.app.deps.worker.runOnce(t.clock.now());
     t.clock.advance(60 * 60_000);
     const before = await earnings(owner.providerId);
