@@ -57,7 +57,9 @@ const HEARTBEATS_PER_S = HOSTS / 30;
  * unset). BENCH_CAPS=1 gives the metered part's users daily and monthly spend caps. The
  * PostgreSQL-only parts on fresh databases of their own (issue 40): rent-events (rent-then-stop
  * with the event log's triggers off and on), webhooks and webhooks-dead
- * (scripts/bench/webhooks.ts).
+ * (scripts/bench/webhooks.ts). Rent-then-stop: BENCH_STATEMENTS=1 lists the app's statements
+ * per pair, BENCH_PROFILE=<prefix> writes this thread's CPU profile of the app's rounds,
+ * BENCH_RAW=0 runs the app alone (no raw-SQL anchors: an older commit's server).
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
