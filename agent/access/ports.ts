@@ -18,6 +18,11 @@ interface PortRanges {
   listenHost: string;
   sshPorts: readonly [number, number];
   vncDisplays: readonly [number, number];
+  /**
+   * Ports a new allocation must also pass over though nothing listens on them (the container
+   * driver: host ports a forwarding rule already claims, Networks.forwardedPorts).
+   */
+  claimed?: () => Promise<ReadonlySet<number>>;
 }
 
 /** One kind of port an instance holds: its range, and what is added to reach a TCP port. */
@@ -36,6 +41,7 @@ class Book<P extends { [K in keyof P]: number }> {
     private readonly instancesDir: string,
     private readonly listenHost: string,
     private readonly kinds: Kinds<P>,
+    private readonly claimed: () => Promise<ReadonlySet<number>> = async () => new Set(),
   ) {}
 
   ensure(id: string): Promise<P> {
@@ -72,12 +78,14 @@ class Book<P extends { [K in keyof P]: number }> {
       const p = await this.read(other);
       if (p) for (const k of this.keys()) taken.get(k)?.add(p[k] as number);
     }
+    const claimed = await this.claimed();
     const ports: Record<string, number> = {};
     for (const k of this.keys()) {
       const { range, offset } = this.kinds[k];
       let found: number | null = null;
       for (let n = range[0]; n <= range[1] && found === null; n++) {
-        if (!taken.get(k)?.has(n) && (await portIsFree(host, n + offset))) found = n;
+        if (taken.get(k)?.has(n) || claimed.has(n + offset)) continue;
+        if (await portIsFree(host, n + offset)) found = n;
       }
       if (found === null) throw new DriverError(`no free ${k === 'sshPort' ? 'SSH' : 'VNC'} port`);
       ports[k] = found;
@@ -100,8 +108,11 @@ export class PortBook extends Book<Ports> {
 /** A container's SSH port (containers have no console). */
 export class SshPortBook extends Book<{ sshPort: number }> {
   constructor(config: Omit<PortRanges, 'vncDisplays'>) {
-    super(config.instancesDir, config.listenHost, {
-      sshPort: { range: config.sshPorts, offset: 0 },
-    });
+    super(
+      config.instancesDir,
+      config.listenHost,
+      { sshPort: { range: config.sshPorts, offset: 0 } },
+      config.claimed,
+    );
   }
 }

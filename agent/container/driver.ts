@@ -147,15 +147,19 @@ export class ContainerDriver implements InstanceDriver {
     );
     this.instancesDir = path.join(this.o.stateDir, 'containers');
     this.bundleDir = path.join(this.o.stateDir, 'container-ssh');
-    this.ports = new SshPortBook({
-      instancesDir: this.instancesDir,
-      listenHost: this.o.listenHost,
-      sshPorts: this.o.sshPorts,
-    });
     this.images = new PodmanImages(this.podman, this.o);
     this.networks = new Networks(this.podman, {
       iptables: this.o.iptablesBinary,
       ip6tables: this.o.ip6tablesBinary,
+    });
+    const networks = this.networks;
+    this.ports = new SshPortBook({
+      instancesDir: this.instancesDir,
+      listenHost: this.o.listenHost,
+      sshPorts: this.o.sshPorts,
+      // Nothing listens on a published port (CNI forwards it in the nat table): a port a
+      // leftover rule still forwards would send the new container's logins elsewhere.
+      claimed: () => networks.forwardedPorts(),
     });
   }
 

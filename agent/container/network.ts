@@ -117,6 +117,22 @@ export class Networks {
     return out.trim();
   }
 
+  /**
+   * Host ports CNI's portmap forwards now (its CNI-HOSTPORT-DNAT chain in the nat table),
+   * whichever container or store they were made for. A new instance's port must not be one of
+   * them: a rule left behind by a container whose network teardown never ran (a crash, a store
+   * deleted under it) keeps matching its port first, and a new container published there gets
+   * nothing (its own address answers, the published port does not). Empty when the chain or
+   * iptables is missing.
+   */
+  async forwardedPorts(): Promise<Set<number>> {
+    const out = await run(this.tools.iptables, ['-w', '-t', 'nat', '-S', 'CNI-HOSTPORT-DNAT']).then(
+      (r) => r.stdout,
+      () => '',
+    );
+    return forwardedPortsIn(out);
+  }
+
   /** The INPUT rules of `name` as `iptables -S` prints them (tests look for leftovers). */
   async rules(name: string): Promise<string[]> {
     const found: string[] = [];
@@ -233,3 +249,22 @@ async function hostAddresses(): Promise<Set<string>> {
 
 /** /24s a host's containers may take: 10.89.0.0 to 10.96.255.0 (2048 networks). */
 const SUBNETS = 2048;
+
+/** The host ports of `iptables -S CNI-HOSTPORT-DNAT`'s rules (`--dports 2222,2223` or `--dport 2222`). */
+export function forwardedPortsIn(rules: string): Set<number> {
+  const ports = new Set<number>();
+  for (const match of rules.matchAll(/--dports? ([\d,:]+)/g)) {
+    for (const part of (match[1] ?? '').split(',')) {
+      const [from, to = from] = part.split(':').map(Number);
+      if (
+        from === undefined ||
+        to === undefined ||
+        !Number.isInteger(from) ||
+        !Number.isInteger(to)
+      )
+        continue;
+      for (let port = from; port <= Math.min(to, from + 1024); port++) ports.add(port);
+    }
+  }
+  return ports;
+}
