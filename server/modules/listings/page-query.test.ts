@@ -33,21 +33,33 @@ describe('pageQueryOf', () => {
     expect(type.statement.text).toContain("l.model ilike '%rtx 4090%'");
   });
 
-  it('sends any other text as a value of an unnamed statement, planned for it every time', () => {
-    const other = pageQueryOf(market({ search: 'city 42', gpuType: 'H100' }));
-    expect(other.name).toBeUndefined();
-    expect(other.statement.params).toEqual(['search']);
-    expect(other.values).toEqual(['%city 42%']);
-    // Its listings' reliability is measured by a named statement of its own (repo.ts page).
-    expect(other.statement.text).toContain(`'{"reliabilityOf":' || l.id::text || '}'`);
-    expect(pageQueryOf(market({ search: 'A100' })).statement.text).not.toContain('reliabilityOf');
-    expect(other.statement.text).toContain("l.model ilike '%h100%'");
+  it('sends any other text as a value of an unnamed statement that only chooses the ids', () => {
+    const other = pageQueryOf(market({ search: 'city 42', gpuType: 'H100', sort: 'price-desc' }));
+    // Planned for its text every time: one table, its conditions, the sort and the limit.
+    expect(other.choose?.values).toEqual(['%city 42%']);
+    expect(other.choose?.text).toMatch(/^select l\.id\s+from gpu_listings l/);
+    expect(other.choose?.text).toContain('l.search_text like lower($1)');
+    expect(other.choose?.text).toContain("l.model ilike '%h100%'");
+    expect(other.choose?.text).toContain('order by (- l.hourly_rate_micros), l.id limit 51');
+    expect(other.choose?.text).not.toContain('market_json');
+    // The page itself: named, by ids, in the same order, measuring reliability itself.
+    expect(other.name).toMatch(/^listings_page_ids_\d+$/);
+    expect(other.statement.params).toEqual(['now', 'ids']);
+    expect(other.statement.text).toContain('l.id = any($2::int[])');
+    expect(other.statement.text).toContain('order by (- l.hourly_rate_micros), l.id limit 51');
+    expect(other.statement.text).not.toContain('reliabilityOf');
+    expect(other.statement.text).not.toContain('search_text');
+    expect(other.valuesWith([4, 9])).toEqual(['2026-01-01T00:00:00.000Z', [4, 9]]);
+    // Another text of the same view, sort and limit shares the page statement.
+    const more = pageQueryOf(market({ search: 'acme', sort: 'price-desc' }));
+    expect(more.name).toBe(other.name);
+    expect(more.choose?.text).not.toContain('ilike');
+    expect(pageQueryOf(market({ search: 'A100' })).choose).toBeUndefined();
     const quoted = pageQueryOf(market({ gpuType: "H100' or true --" }));
-    expect(quoted.name).toBeUndefined();
-    expect(quoted.values[0]).toBe("%H100' or true --%");
-    expect(quoted.statement.text).not.toContain('or true');
+    expect(quoted.choose?.values[0]).toBe("%H100' or true --%");
+    expect(quoted.choose?.text).not.toContain('or true');
     const escaped = pageQueryOf(market({ search: 'a100_%' }));
-    expect(escaped.values[0]).toBe('%a100\\_\\%%');
+    expect(escaped.choose?.values[0]).toBe('%a100\\_\\%%');
   });
 
   it('names a shape without text once, with the values of its cursor as parameters', () => {

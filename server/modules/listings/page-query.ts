@@ -20,7 +20,8 @@ import { reliabilityJsonSql, uptimePercentSql } from './reliability-sql';
  *   provider name, matched on `search_text` (the three, lower-cased, one per line): the
  *   trigram index finds it when it is rare, the sort's index filters it when it is common.
  *   PostgreSQL chooses by its statistics, so shapes with text are planned for their values
- *   (unnamed statements) and the others once per connection (named);
+ *   (unnamed statements, which choose only the page's ids; the page itself by those ids is
+ *   named) and the others once per connection (named);
  * - a provider's own listings (maintenance included) read the (provider_id, id) index;
  * - a demo visitor's own sandbox listings join their view as a second branch.
  *
@@ -58,6 +59,11 @@ export interface PageShape {
   /** Only listings whose host's uptime is at least `minReliability` percent (never null). */
   minReliability?: boolean;
   /**
+   * The listings named by `ids` (chosen by the shape's statement of mode 'ids'), nothing else
+   * asked: the second half of a page whose text is a value (pageQueryOf).
+   */
+  byIds?: boolean;
+  /**
    * Search text and GPU type written into the statement as literals instead of sent as values
    * (their LIKE patterns, lower-cased): only the catalogue's GPU names (catalogueText), so that
    * each gets a statement of its own, planned for its text once per connection.
@@ -79,6 +85,8 @@ export interface PageValues {
   minVram?: number;
   maxGpuRate?: string;
   minReliability?: number;
+  /** The page's listings, in any order (a shape with `byIds`). */
+  ids?: number[];
 }
 
 export interface PageStatement {
@@ -225,7 +233,11 @@ const PUBLIC_JSON = `l.public_json || ${GPU_SHARE_SLOT} || ${KINDS_SLOT} || ${CO
  * on the values. `measuresReliability`: the statement measures its listings' reliability itself
  * (one planned once per connection), else it writes their slots (RELIABILITY_MARKER).
  */
-export function pageStatement(shape: PageShape, measuresReliability = false): PageStatement {
+export function pageStatement(
+  shape: PageShape,
+  measuresReliability = false,
+  mode: 'page' | 'ids' = 'page',
+): PageStatement {
   const params: (keyof PageValues)[] = [];
   const $ = (name: keyof PageValues) => {
     const at = params.indexOf(name);
@@ -269,14 +281,20 @@ export function pageStatement(shape: PageShape, measuresReliability = false): Pa
         ? reliabilityJsonSql('l', `${$('now')}::timestamptz`)
         : RELIABILITY_SLOT_SQL,
   );
-  const columns = `${json} as json,
+  const columns =
+    mode === 'ids'
+      ? 'l.id'
+      : `${json} as json,
     ${sort.value} as cursor_value, l.id, l.host_id`;
   const branch = (where: string, extra = '') => `select ${columns}${extra}
   from gpu_listings l
   where ${[where, ...filters].join(' and ')}
   order by ${order} limit ${take}`;
   let rows: string;
-  if (shape.provider) {
+  if (shape.byIds) {
+    // The listings a statement of mode 'ids' chose, in the same order (pageQueryOf).
+    rows = branch(`l.id = any(${$('ids')}::int[])`);
+  } else if (shape.provider) {
     const visible = shape.viewerSandbox
       ? `(not l.is_sandbox or l.provider_id = ${$('viewerSandboxId')})`
       : 'not l.is_sandbox';
@@ -284,10 +302,11 @@ export function pageStatement(shape: PageShape, measuresReliability = false): Pa
   } else if (shape.viewerSandbox) {
     const own = `l.provider_id = ${$('viewerSandboxId')} and l.removed_at is null and l.status in ('available', 'rented')`;
     const key = `, ${sort.key('l')} as sort_key`;
-    rows = `select b.json, b.cursor_value, b.id, b.host_id
+    rows = `select ${mode === 'ids' ? 'b.id' : 'b.json, b.cursor_value, b.id, b.host_id'}
   from ((${branch(MARKETPLACE, key)}) union all (${branch(own, key)})) b
   order by b.sort_key, b.id limit ${take}`;
   } else rows = branch(MARKETPLACE);
+  if (mode === 'ids') return { text: rows, params };
   // The aggregates read the rows in the order the subquery's ORDER BY and LIMIT give them (a
   // single stream: a LIMIT is never run in parallel workers), so string_agg needs no ORDER BY
   // of its own, which would sort the page's texts a second time. Numbering the rows to leave
@@ -410,14 +429,51 @@ export function catalogueText(text: string): boolean {
  * catalogue text are named, so odd limits and filters cannot fill every connection with
  * statements (a named statement holds about 50 KB in each backend).
  */
-const pageStatements = new Map<string, { statement: PageStatement; name: string | undefined }>();
+interface BuiltShape {
+  statement: PageStatement;
+  name: string | undefined;
+  /** A shape whose text is a value: the statement (unnamed) that chooses its listings' ids. */
+  choose?: PageStatement;
+}
+const pageStatements = new Map<string, BuiltShape>();
 const NAMED_SHAPES = 64;
 const NAMED_TEXT_SHAPES = 64;
+const NAMED_ID_SHAPES = 64;
 const CACHED_SHAPES = 500;
 let namedShapes = 0;
 let namedTextShapes = 0;
+let namedIdShapes = 0;
 
-function statementOf(shape: PageShape) {
+/**
+ * The second half of a page whose text is a value: its listings by id, in the sort's order,
+ * as JSON with their reliability. Its text depends on the view, the sort and the limit only,
+ * so it is named (planned once per connection), at most NAMED_ID_SHAPES of them.
+ */
+function byIdsStatementOf(shape: PageShape): {
+  statement: PageStatement;
+  name: string | undefined;
+} {
+  const key = `ids|${shape.view}|${shape.sort ?? ''}|${shape.limit}`;
+  const known = pageStatements.get(key);
+  if (known) return known;
+  const byIds: PageShape = {
+    sort: shape.sort,
+    search: false,
+    gpuType: false,
+    after: false,
+    provider: false,
+    viewerSandbox: false,
+    limit: shape.limit,
+    view: shape.view,
+    byIds: true,
+  };
+  const name = namedIdShapes < NAMED_ID_SHAPES ? `listings_page_ids_${namedIdShapes++}` : undefined;
+  const built = { statement: pageStatement(byIds, name !== undefined), name };
+  if (pageStatements.size < CACHED_SHAPES || name) pageStatements.set(key, built);
+  return built;
+}
+
+function statementOf(shape: PageShape): BuiltShape {
   const { literals } = shape;
   const key = `${shape.view}|${shape.sort ?? ''}|${shape.search}|${shape.gpuType}|${shape.after}|${shape.provider}|${shape.viewerSandbox}|${shape.limit}|${literals?.search ?? ''}|${literals?.gpuType ?? ''}|${shape.kind ?? ''}|${Boolean(shape.gpuCount)}|${Boolean(shape.minVram)}|${Boolean(shape.maxGpuRate)}|${Boolean(shape.minReliability)}`;
   const known = pageStatements.get(key);
@@ -426,6 +482,15 @@ function statementOf(shape: PageShape) {
   const valuesFree =
     (!shape.search || literals?.search !== undefined) &&
     (!shape.gpuType || literals?.gpuType !== undefined);
+  if (!valuesFree) {
+    // Text sent as a value: PostgreSQL plans the statement for it on every request (a common
+    // and a rare text want different plans), so that statement only chooses the page's ids
+    // (one table, a few conditions: little to plan); the JSON, the hosts and reliability come
+    // from a statement planned once per connection (issue 43).
+    const built = { ...byIdsStatementOf(shape), choose: pageStatement(shape, false, 'ids') };
+    if (pageStatements.size < CACHED_SHAPES) pageStatements.set(key, built);
+    return built;
+  }
   let name: string | undefined;
   if (valuesFree && !withText && namedShapes < NAMED_SHAPES)
     name = `listings_page_${namedShapes++}`;
@@ -443,7 +508,15 @@ function statementOf(shape: PageShape) {
 export function pageQueryOf(filter: ListingFilter): {
   statement: PageStatement;
   name: string | undefined;
+  /** The statement's values (for a page chosen by `choose`, without its ids: `valuesWith`). */
   values: unknown[];
+  /**
+   * A shape whose text is a value: the statement that chooses the page's listing ids, in
+   * order, one more than the page when another follows (none: an empty page). The page
+   * statement then takes `valuesWith(ids)`.
+   */
+  choose?: { text: string; values: unknown[] };
+  valuesWith: (ids: number[]) => unknown[];
 } {
   const literals: NonNullable<PageShape['literals']> = {};
   if (filter.search && catalogueText(filter.search))
@@ -480,6 +553,16 @@ export function pageQueryOf(filter: ListingFilter): {
       : {}),
     ...(filter.minReliability !== undefined ? { minReliability: filter.minReliability } : {}),
   };
-  const { statement, name } = statementOf(shape);
-  return { statement, name, values: statement.params.map((param) => values[param]) };
+  const { statement, name, choose } = statementOf(shape);
+  const valuesWith = (ids?: number[]) =>
+    statement.params.map((param) => (param === 'ids' ? ids : values[param]));
+  return {
+    statement,
+    name,
+    values: valuesWith(),
+    ...(choose
+      ? { choose: { text: choose.text, values: choose.params.map((p) => values[p]) } }
+      : {}),
+    valuesWith,
+  };
 }

@@ -130,8 +130,14 @@ export const listingsRepo = {
     conn: Conn,
     filter: ListingFilter,
   ): Promise<{ json: string; hostIds: string[]; next: { value: string; id: number } | null }> {
-    const { statement, name, values } = pageQueryOf(filter);
-    const [row] = await runSqlArrays<PageSqlRow>(conn, statement.text, values, name);
+    const { statement, name, values, choose, valuesWith } = pageQueryOf(filter);
+    let pageValues = values;
+    if (choose) {
+      const chosen = await runSqlArrays<[number]>(conn, choose.text, choose.values);
+      if (chosen.length === 0) return { json: '[]', hostIds: [], next: null };
+      pageValues = valuesWith(chosen.map(([id]) => id));
+    }
+    const [row] = await runSqlArrays<PageSqlRow>(conn, statement.text, pageValues, name);
     if (!row) throw new Error('the page statement answered no row');
     const page = pageOfRow(row, filter.limit);
     const ids = reliabilitySlotIds(page.json);
