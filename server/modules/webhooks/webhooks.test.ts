@@ -245,9 +245,10 @@ describe('deliveries to a real receiver, verified with the standardwebhooks pack
     const all = await createEndpoint({ url: `${rx.url}/all` }, ownerKey);
     const off = await createEndpoint({ url: `${rx.url}/off` }, ownerKey);
     await v1(ownerKey, 'PATCH', `/webhook-endpoints/${off.id}`, { enabled: false });
+    const at = new Date();
     const events = [
-      storedEvent(owner.userId, 'instance:1', 'instance.ready'),
-      storedEvent(owner.userId, 'instance:1', 'instance.stopped'),
+      storedEvent(owner.userId, 'instance:1', 'instance.ready', at),
+      storedEvent(owner.userId, 'instance:1', 'instance.stopped', new Date(at.getTime() + 7)),
       storedEvent(user.userId, 'instance:2', 'instance.ready'), // someone else's
     ];
     await readEvents(t, events);
@@ -262,7 +263,10 @@ describe('deliveries to a real receiver, verified with the standardwebhooks pack
       verifyDelivery(r.path === '/ready' ? ready.secret : all.secret, r);
       const body = JSON.parse(r.body);
       expect(body.data.subject).toMatchObject({ kind: 'instance', id: '1' });
-      expect(body.timestamp).toBe(events[0]?.at.toISOString());
+      // Each event's own time (the two are 7 ms apart).
+      const event = events.find((e) => `evt_${e.id}` === r.headers['webhook-id']);
+      expect(event).toBeDefined();
+      expect(body.timestamp).toBe(event?.at.toISOString());
     }
   });
 
