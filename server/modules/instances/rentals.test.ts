@@ -74,6 +74,9 @@ describe('POST /api/rentals', () => {
     const total = await rent(renter.cookie, { ...w.rentBody(listing, 3), totalCost: '5.99' });
     expect(total.statusCode).toBe(409);
     expect(await w.balance(renter.cookie)).toBe('100.00');
+    // The unit the launch's first statement took went back with the refusal.
+    expect((await listingRow(listing.id)).availableCount).toBe(4);
+    expect((await listingRow(listing.id)).status).toBe('available');
   });
 
   it('accepts the quote however many decimals the client wrote', async () => {
@@ -120,6 +123,7 @@ describe('POST /api/rentals', () => {
       providerId: listing.providerId + 999,
     });
     expect(res.statusCode).toBe(400);
+    expect((await listingRow(listing.id)).availableCount).toBe(4);
   });
 
   it('answers INSUFFICIENT_CREDITS with the required and available amounts, charging nothing', async () => {
@@ -275,6 +279,50 @@ describe('PATCH /api/rentals/:id/stop', () => {
     expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual(first.json());
     expect(await w.balance(renter.cookie)).toBe(balance);
+  });
+
+  it('gives each rental of a demo listing the lowest GPU no live one holds; none free is 409 and charges nothing', async () => {
+    const renter = await t.signIn({ credits: '100.00' });
+    const listing = await w.listing({ hourlyRate: '1.00', totalCount: 3 });
+    const rowOf = async (id: number) =>
+      (await t.database.db.select().from(instances).where(eq(instances.id, id)))[0];
+    const first = (await rent(renter.cookie, w.rentBody(listing, 1))).json();
+    const second = (await rent(renter.cookie, w.rentBody(listing, 1))).json();
+    expect([(await rowOf(first.id))?.gpuIndexes, (await rowOf(second.id))?.gpuIndexes]).toEqual([
+      [0],
+      [1],
+    ]);
+    // A stopping instance still holds its GPU until its host lets go (ADR 020)...
+    await t.database.db
+      .update(instances)
+      .set({ status: 'stopping' })
+      .where(eq(instances.id, first.id));
+    expect((await rent(renter.cookie, w.rentBody(listing, 1))).json().id).toBeDefined();
+    const held = await w.balance(renter.cookie);
+    const refused = await rent(renter.cookie, w.rentBody(listing, 1));
+    // ...so with a unit left by count but every GPU held, the launch is refused and rolled back.
+    await t.database.db
+      .update(gpuListings)
+      .set({ availableCount: 1, status: 'available' })
+      .where(eq(gpuListings.id, listing.id));
+    const none = await rent(renter.cookie, w.rentBody(listing, 1));
+    expect(refused.statusCode).toBe(409);
+    expect(none.statusCode).toBe(409);
+    expect(none.json()).toMatchObject({
+      error: {
+        code: 'CAPACITY_UNAVAILABLE',
+        message: expect.stringMatching(/^Every GPU of this listing is in use right now/),
+      },
+    });
+    expect(await w.balance(renter.cookie)).toBe(held);
+    expect((await listingRow(listing.id)).availableCount).toBe(1);
+    // Once it has let go, its GPU is the lowest free one again.
+    await t.database.db
+      .update(instances)
+      .set({ status: 'stopped' })
+      .where(eq(instances.id, first.id));
+    const next = (await rent(renter.cookie, w.rentBody(listing, 1))).json();
+    expect((await rowOf(next.id))?.gpuIndexes).toEqual([0]);
   });
 
   it('cancels with a full refund when stopped before the instance is ready', async () => {

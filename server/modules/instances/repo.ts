@@ -1,12 +1,15 @@
 import { and, desc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import {
   FAILS_WHEN_UNREACHABLE,
+  GPU_HOLDING_STATES,
   type InstanceState,
   TRANSITIONAL_STATES,
 } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiled, compiledByShape } from '../../db/compiled';
 import { gpuListings, instances, providers } from '../../db/schema';
+import { stateList } from '../../db/states';
+import type { GpuChoice } from '../listings/gpu-binding';
 import { type PlanCapabilities, planArray, plansThat } from './plans/registry';
 import { type Instance, type InstanceRow, viewColumns } from './repo-rows';
 
@@ -43,6 +46,34 @@ const insertShaped = compiledByShape<Instance[]>('instances_insert', (conn, set)
     .insert(instances)
     .values(set as typeof instances.$inferInsert)
     .returning(),
+);
+
+/**
+ * A new instance whose GPU the statement itself chooses (gpuBinding.choiceForNew): the lowest
+ * usable index no live instance of its pool holds, read after the reserve took the pool's lock
+ * (a statement of the same transaction that began after it, so it sees every instance
+ * committed before); `[]` when none is free, and the caller rolls the launch back.
+ */
+const insertChoosingGpuShaped = compiledByShape<Instance[], GpuChoice['pool']>(
+  'instances_insert_gpu',
+  (conn, set, pool) => {
+    const scope =
+      pool === 'host'
+        ? sql`o.host_id = ${sql.placeholder('gpuPoolKey')}::text`
+        : sql`o.gpu_listing_id = ${sql.placeholder('gpuPoolKey')}::int`;
+    return conn
+      .insert(instances)
+      .values({
+        ...(set as typeof instances.$inferInsert),
+        gpuIndexes: sql`coalesce((select jsonb_build_array(min(u.i))
+          from unnest(${sql.placeholder('gpuUsable')}::int[]) as u(i)
+          where not exists (select 1 from instances o where ${scope}
+            and o.status in ${stateList(GPU_HOLDING_STATES)} and o.gpu_indexes @> to_jsonb(u.i))
+          having min(u.i) is not null), '[]'::jsonb)`,
+      })
+      .returning();
+  },
+  (pool) => pool,
 );
 
 const transitionShaped = compiledByShape<Instance[], readonly InstanceState[]>(
@@ -100,6 +131,25 @@ const markReadyStatement = compiled<Record<string, unknown>, { generation: numbe
 );
 
 export const instancesRepo = {
+  /**
+   * Inserts a new instance with its GPU chosen in the same statement (`gpuIndexes` empty when
+   * every usable GPU of the pool is held: the caller throws, and its transaction rolls back).
+   */
+  async insertChoosingGpu(
+    conn: Conn,
+    values: Omit<typeof instances.$inferInsert, 'gpuIndexes'>,
+    choice: GpuChoice,
+  ): Promise<Instance> {
+    const rows = insertChoosingGpuShaped(conn, values, choice.pool, {
+      gpuPoolKey: choice.key,
+      gpuUsable: choice.usable,
+    });
+    if (!rows) throw new Error('an instance insert choosing its GPU takes values only');
+    const [row] = await rows;
+    if (!row) throw new Error('instance insert returned nothing');
+    return row;
+  },
+
   async insert(conn: Conn, values: typeof instances.$inferInsert) {
     const [row] =
       (await insertShaped(conn, values, undefined)) ??

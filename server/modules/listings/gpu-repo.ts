@@ -39,6 +39,9 @@ export const TAKEN_POOL_SQL = `gpu_listings.model as pool_model,
       gpu_listings.host_gpu_indexes as pool_host_gpu_indexes,
       pg_advisory_xact_lock(hashtext(${POOL_KEY})) as pool_locked`;
 
+/** The pool's lock alone, for a statement that answers the pool's columns its own way. */
+export const POOL_LOCK_SQL = `pg_advisory_xact_lock(hashtext(${POOL_KEY}))`;
+
 /** The pool columns of TAKEN_POOL_SQL, as PostgreSQL sends them. */
 export interface TakenPoolRow {
   pool_model: string;

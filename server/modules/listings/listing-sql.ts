@@ -18,7 +18,7 @@ import { TAKEN_POOL_SQL, type TakenPoolRow, takenPool } from './gpu-repo';
  * The host a listing's instances are placed on: its enrolled host, or the in-process demo
  * host (server/modules/hosts/demo-host.ts) for seeded demo listings.
  */
-const hostOfListing = sql<
+export const hostOfListing = sql<
   string | null
 >`coalesce(${gpuListings.hostId}, case when ${gpuListings.isDemoHost} then 'demo' else null end)`;
 
@@ -101,7 +101,7 @@ export const sellableUnitsSql = sql<number>`greatest(${gpuListings.availableCoun
 export const unitOnSale = sql`(${gpuListings.status} = 'available' and ${gpuListings.availableCount} > ${gpuListings.unreadyGpus})`;
 
 /** One unit taken: the last one makes the listing rented. */
-const oneUnitFewer = {
+export const oneUnitFewer = {
   availableCount: sql`${gpuListings.availableCount} - 1`,
   status: sql`case when ${gpuListings.availableCount} - 1 = 0 then 'rented' else ${gpuListings.status} end`,
 };
@@ -109,8 +109,8 @@ const oneUnitFewer = {
  * A unit can be taken: the listing is available with a unit free on a GPU its host can serve
  * (unready_gpus), not removed, and its host can run the kind asked (`kind`, a marker).
  */
-const unitFree = (kind: string) =>
-  sql`(${unitOnSale} and ${gpuListings.removedAt} is null and ${hostCanRun(sql.raw(kind))})`;
+export const unitFree = (kind: string | SQL) =>
+  sql`(${unitOnSale} and ${gpuListings.removedAt} is null and ${hostCanRun(typeof kind === 'string' ? sql.raw(kind) : kind)})`;
 /** One unit given back (never above the total); a fully rented listing becomes available again. */
 const oneUnitMore = {
   availableCount: sql`least(${gpuListings.availableCount} + 1, ${gpuListings.totalCount})`,

@@ -96,6 +96,8 @@ export const listingsService = {
   findForLaunch: listingsRepo.findForLaunch,
   /** Takes one unit at the given rate inside the caller's transaction; false if not rentable. */
   reserveUnit: listingsRepo.reserveUnit,
+  /** A launch's unit taken and its listing read in one statement; null: none taken. */
+  reserveForLaunch: listingsRepo.reserveForLaunch,
   releaseUnit: listingsRepo.releaseUnit,
   takeUnit: listingsRepo.takeUnit,
   /** Per GPU type: its listings and the cheapest rentable one (Instant Deploy, the VM list). */
@@ -108,6 +110,8 @@ export const listingsService = {
   gpuIndexesOnHost: listingsRepo.gpuIndexesOnHost,
   /** A free GPU of an instance's listing, in the rent's transaction (ADR 020); not written. */
   chooseGpu: gpuBinding.choose,
+  /** Where a new instance's GPU comes from, chosen by its insert (instancesRepo.insertChoosingGpu). */
+  gpuChoiceForNew: gpuBinding.choiceForNew,
   /** After a heartbeat: listings whose GPUs the host no longer reports stop being rentable. */
   checkHostGpus: gpuBinding.checkHost,
 

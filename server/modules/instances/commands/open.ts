@@ -41,16 +41,27 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
 
   /**
    * Opens one instance on one listing in one transaction: the steps every plan shares — the
-   * listing read (another visitor's sandbox listing is 404), the shape fitted to one GPU's
-   * share of its host, the plan's own checks, the host's readiness for the kind, a unit taken
-   * at the listing's rate, its GPU, the row — then the plan's first money; `options.record`
-   * runs last in it. Each step that cannot be done throws its reason, and nothing stays.
+   * listing read with its unit taken (another visitor's sandbox listing is 404), the shape
+   * fitted to one GPU's share of its host, the plan's own checks, the host's readiness for the
+   * kind, its GPU, the row — then the plan's first money; `options.record` runs last in it.
+   * Each step that cannot be done throws its reason, and nothing stays.
    */
   function open(spec: OpenSpec, now: Date, options: RentOptions = {}): Promise<InstanceRow> {
     const plan = planNamed(plans, spec.plan);
     const kind = spec.kind ?? 'vm';
     return ctx.accounts.transact(async (tx) => {
-      const found = await listingsService.findForLaunch(tx, spec.gpuListingId, spec.userId);
+      // The unit taken and the listing read in one statement. When none could be taken the
+      // listing is read alone, to say why: the checks below run in the same order on either,
+      // and one that fails rolls a taken unit back with the rest.
+      const reserved = await listingsService.reserveForLaunch(tx, {
+        id: spec.gpuListingId,
+        renterId: spec.userId,
+        ...(spec.providerId !== undefined ? { providerId: spec.providerId } : {}),
+        kind,
+      });
+      const found =
+        reserved?.found ??
+        (await listingsService.findForLaunch(tx, spec.gpuListingId, spec.userId));
       if (!found || (found.provider.isSandbox && found.provider.userId !== spec.userId)) {
         throw notFound('GPU listing');
       }
@@ -69,7 +80,7 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
         throw hostOffline(found.hostStatus);
       }
       // A host that cannot run its kind is 409 with why (its own reason first, then a GPU it
-      // lost), before anything is taken; the reserve checks the same in its SQL.
+      // lost); the reserve checks the same in its SQL.
       const blocker = kindBlocker(
         found.hostReadiness,
         kind,
@@ -78,52 +89,46 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
       );
       if (blocker) throw hostNotReady(blocker, kind);
       if (found.listing.gpuProblem) throw listingGpusMissing(found.listing.gpuProblem);
-      // A sandbox listing is taken by its owner only (the guard is inside reserveUnit).
-      const unit = await listingsService.reserveUnit(
-        tx,
-        found.listing.id,
-        found.listing.hourlyRateMicros,
-        spec.providerId,
-        spec.userId,
-        kind,
-      );
-      if (!unit) throw plan.unitTaken();
-      // Its GPU, under the host's lock the reserve took: none free rolls it all back (ADR 020).
-      const gpuIndexes = await listingsService.chooseGpu(
-        tx,
-        { id: 0, gpuListingId: unit.id },
-        gpusInUse,
-        unit.pool,
-      );
+      // Every check passed and still no unit: taken meanwhile, or not on sale.
+      if (!reserved) throw plan.unitTaken();
+      const { unit } = reserved;
+      // Its GPU, under the pool's lock the reserve took, chosen by the insert itself: none free
+      // rolls it all back (ADR 020).
+      const gpuChoice = listingsService.gpuChoiceForNew(unit.pool, unit.hostGpus);
+      if (!gpuChoice) throw gpusInUse();
       const setup = spec.setup ?? {};
       // Every instance has the web console, of every plan (docs/architecture.md, "Web
       // console"): a template brings its key pair, anything else (a rental) gets one here.
       const platformKey = setup.platformKey ?? generateSshKeyPair('rentgpu-web-console');
-      const inserted = await instancesRepo.insert(tx, {
-        userId: spec.userId,
-        gpuListingId: unit.id,
-        providerId: unit.providerId,
-        hostId: unit.hostId,
-        source: spec.source,
-        kind,
-        containerImage: kind === 'container' ? (setup.containerImage ?? null) : null,
-        // A container's root is not its host's (a user namespace): renters log in as root.
-        ...(kind === 'container' ? { sshUsername: 'root' } : {}),
-        template: setup.template ?? null,
-        ...shape,
-        userData: setup.userData ?? null,
-        platformSshPublicKey: platformKey.publicKey,
-        platformSshPrivateKey: platformKey.privateKey,
-        billingPlan: plan.name,
-        status: 'provisioning',
-        stateChangedAt: now,
-        hourlyRateMicros: opening.rateMicros,
-        startTime: now,
-        provisioningDeadline: new Date(now.getTime() + ctx.config.provisioningTimeoutMs),
-        gpuIndexes,
-        apiKeyId: options.apiKeyId ?? null,
-        ...plan.columns(opening),
-      });
+      const inserted = await instancesRepo.insertChoosingGpu(
+        tx,
+        {
+          userId: spec.userId,
+          gpuListingId: unit.id,
+          providerId: unit.providerId,
+          hostId: unit.hostId,
+          source: spec.source,
+          kind,
+          containerImage: kind === 'container' ? (setup.containerImage ?? null) : null,
+          // A container's root is not its host's (a user namespace): renters log in as root.
+          ...(kind === 'container' ? { sshUsername: 'root' } : {}),
+          template: setup.template ?? null,
+          ...shape,
+          userData: setup.userData ?? null,
+          platformSshPublicKey: platformKey.publicKey,
+          platformSshPrivateKey: platformKey.privateKey,
+          billingPlan: plan.name,
+          status: 'provisioning',
+          stateChangedAt: now,
+          hourlyRateMicros: opening.rateMicros,
+          startTime: now,
+          provisioningDeadline: new Date(now.getTime() + ctx.config.provisioningTimeoutMs),
+          apiKeyId: options.apiKeyId ?? null,
+          ...plan.columns(opening),
+        },
+        gpuChoice,
+      );
+      if (inserted.gpuIndexes.length === 0) throw gpusInUse();
       const instance = await plan.opened(tx, inserted, opening);
       // Its view from what this transaction already holds (no statement to read it back).
       const row: InstanceRow = {
