@@ -3,16 +3,17 @@
 // processes and `npm run bench` (which runs the server in its own process) — so what is
 // measured is what runs.
 //
-// --max-semi-space-size=32: the young generation may grow to 32 MiB per semi-space instead of
-// Node 20's 16. Every uncached marketplace page allocates its ~28 KB of JSON text twice and a
-// request's objects live across a database round trip, so with 16 MiB the scavenger ran often
-// and promoted in-flight requests to the old generation. Measured with 64 (first page with the
-// read cache off, 10,000 listings, 32 connections, the load from another process, three runs
-// each, alternating): 4,236–4,599 → 4,702–5,129 req/s, p99 17–20 → 11–13 ms, the server's user
-// CPU 114–122 → 103–108 µs per request (docs/architecture.md, "Marketplace queries"). 64 cost
-// up to 96 MiB more memory than 16, and the server held 371 MiB after a demo visitor's tour
-// with it, 330 with 32 (issue 43's goal is 300; docs/architecture.md, "Memory").
-export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=32'];
+// --max-semi-space-size=16: Node 20's own young generation, written out because it was once
+// raised. 64 and then 32 let the scavenger run less often under load (every uncached
+// marketplace page allocates its ~28 KB of JSON text twice, and a request's objects live across
+// a database round trip): 4,236–4,599 → 4,702–5,129 req/s for the first page with 64 on a loaded
+// machine. But the young generation stays as large as it once grew, and the server held
+// 329–350 MiB after a demo visitor's tour with 32, 275–304 with 16 (`npm run measure:memory --
+// --wait 30`, 2026-11-29, five runs with 16; issue 43's goal is 300). Back to back on the same
+// quiet machine, 32 against 16: the first page 1,927–2,000 against 1,952–2,023 req/s, a
+// location search 844–918 against 938–990, rent-then-stop 159.9–171.9 against 151.6–168.5 pairs/s
+// (docs/architecture.md, "Memory").
+export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=16'];
 
 // MALLOC_ARENA_MAX=2: glibc makes up to 8 malloc arenas per core, one for each thread that
 // allocates at a moment another holds the main one (libuv's pool, V8's platform threads), and an
