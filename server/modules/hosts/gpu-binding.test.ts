@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { heartbeatResponse } from '../../../shared/contracts/agent-protocol';
@@ -323,7 +324,13 @@ describe('the statement that takes a unit locks its GPU pool', () => {
             expect(await holdsPool(tx, key)).toBe(false);
             const pool =
               take === 'reserve'
-                ? (await listingsService.reserveUnit(tx, listing.id, 1_000_000n))?.pool
+                ? (
+                    await listingsService.reserveForLaunch(tx, {
+                      id: listing.id,
+                      renterId: randomUUID(),
+                      kind: 'vm',
+                    })
+                  )?.unit.pool
                 : await listingsService.takeUnit(tx, listing.id, 'vm');
             expect(pool).toMatchObject({ id: listing.id, locked: true });
             expect(await holdsPool(tx, key)).toBe(true);

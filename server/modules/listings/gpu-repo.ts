@@ -62,15 +62,21 @@ export const takenPool = (listingId: number, row: TakenPoolRow): TakenPool => ({
   locked: true,
 });
 
+/** A heartbeat's GPUs as the binding reads them (null before its first heartbeat, or no host). */
+export function reportedGpus(
+  gpus: readonly { index: number; name: string }[] | null | undefined,
+): ReportedGpu[] | null {
+  return gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null;
+}
+
 /** A host row's reported GPUs (null before its first heartbeat, or no host) and verdict. */
 function hostGpusOf(
   row:
     | { inventory: typeof hosts.$inferSelect.inventory; readiness: HostReadiness | null }
     | undefined,
 ): { reported: ReportedGpu[] | null; readiness: HostReadiness | null } {
-  const gpus = row?.inventory?.gpus.gpus;
   return {
-    reported: gpus ? gpus.map((g) => ({ index: g.index, name: g.name })) : null,
+    reported: reportedGpus(row?.inventory?.gpus.gpus),
     readiness: row?.readiness ?? null,
   };
 }

@@ -6,7 +6,7 @@ import type { ListingHostStatus } from '../../../shared/contracts/listings';
 import { compiledSql } from '../../db/compiled';
 import { gpuListings, hosts } from '../../db/schema';
 import { kindReadySql } from '../hosts/kind-readiness';
-import { TAKEN_POOL_SQL, type TakenPoolRow, takenPool } from './gpu-repo';
+import { TAKEN_POOL_SQL, type TakenPoolRow } from './gpu-repo';
 
 /**
  * A listing in SQL: where its instances run and whether that host can run one now, and the
@@ -126,36 +126,6 @@ function sqlText(fragment: SQL): string {
 }
 
 /**
- * Takes one unit at the rate the renter was shown, as SQL text with its values at the given
- * markers ($n): only from an available listing on a host that can run it, of the provider
- * named (when one is), and a sandbox provider's units only for its owner. Returns the
- * listing's id, provider_id, model, location, is_demo_host, host_id (where its instances
- * run) and company_name. Run alone (reserveUnit) or as the first step of a rent's statement
- * (server/modules/instances/repo.ts).
- */
-export function reserveUnitSql(at: {
-  id: string;
-  rate: string;
-  providerId: string;
-  renterId: string;
-  /** The kind of instance it is taken for (its host must run that kind now). */
-  kind: string;
-}): string {
-  return `update gpu_listings set available_count = ${sqlText(oneUnitFewer.availableCount)},
-      status = ${sqlText(oneUnitFewer.status)}
-    where gpu_listings.id = ${at.id}::int and ${sqlText(unitFree(at.kind))}
-      and gpu_listings.hourly_rate_micros = ${at.rate}::bigint
-      and (${at.providerId}::int is null or gpu_listings.provider_id = ${at.providerId}::int)
-      and (${at.renterId}::uuid is null or not exists (select 1 from providers p
-        where p.id = gpu_listings.provider_id and p.is_sandbox
-        and p.user_id is distinct from ${at.renterId}::uuid))
-    returning gpu_listings.id, gpu_listings.provider_id, gpu_listings.model, gpu_listings.location,
-      gpu_listings.is_demo_host, ${sqlText(hostOfListing)} as host_id,
-      (select p.company_name from providers p where p.id = gpu_listings.provider_id) as company_name,
-      ${TAKEN_POOL_SQL}`;
-}
-
-/**
  * Gives a unit back, as SQL text with the listing's id at `id` and a condition (`when`, a
  * boolean marker) that must hold: run alone (releaseUnit) or inside a settlement's statement.
  */
@@ -164,35 +134,6 @@ export function releaseUnitSql(id: string, when = 'true'): string {
       status = ${sqlText(oneUnitMore.status)}
     where gpu_listings.id = ${id}::int and ${when}`;
 }
-
-/** A listing's unit as the reserve answers it (snake_case, as PostgreSQL sends it). */
-export interface ReservedUnitRow extends TakenPoolRow {
-  id: number;
-  provider_id: number;
-  model: string;
-  location: string;
-  is_demo_host: boolean;
-  host_id: string | null;
-  company_name: string;
-}
-
-export const reservedUnit = (row: ReservedUnitRow) => ({
-  id: row.id,
-  providerId: row.provider_id,
-  model: row.model,
-  location: row.location,
-  isDemoHost: row.is_demo_host,
-  hostId: row.host_id,
-  companyName: row.company_name,
-  /** Its GPU pool, locked: the instance's GPU is chosen from it (gpuBinding.assign). */
-  pool: takenPool(row.id, row),
-});
-
-/** Built once (server/db/compiled.ts). */
-export const reserveUnitStatement = compiledSql<ReservedUnitRow>(
-  'listings_reserve_unit',
-  reserveUnitSql({ id: '$1', rate: '$2', providerId: '$3', renterId: '$4', kind: '$5' }),
-);
 
 export const takeUnitStatement = compiledSql<TakenPoolRow>(
   'listings_take_unit',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GpuListingView } from '../../../shared/contracts/listings';
@@ -383,7 +384,7 @@ describe('a page written by the database', () => {
     expect(await shown()).toMatchObject({ model: 'H100', memory: '80GB', hourlyRate: '3.01' });
     // A rental's write (the unit), a host's readiness verdict and a status change write the
     // counts again (migration 0032); a write that changes none of them leaves them.
-    await listingsRepo.reserveUnit(db, made.id, dollarsToMicros('3.005'));
+    await listingsRepo.reserveForLaunch(db, { id: made.id, renterId: randomUUID(), kind: 'vm' });
     expect((await shown())?.availableCount).toBe(made.availableCount - 1);
     await gpuRepo.setGpuState(db, made.id, { gpuProblem: null, unreadyGpus: 1 });
     expect((await shown())?.availableCount).toBe(made.availableCount - 2);

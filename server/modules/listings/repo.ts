@@ -6,7 +6,7 @@ import { UNIT_HOLDING_STATES } from '../../../shared/rules/instance-lifecycle';
 import type { Conn } from '../../db/client';
 import { compiled, runSqlArrays } from '../../db/compiled';
 import { gpuListings, hosts, instances, providers, sshKeys } from '../../db/schema';
-import { POOL_LOCK_SQL, type TakenPool, takenPool } from './gpu-repo';
+import { POOL_LOCK_SQL, reportedGpus, type TakenPool, takenPool } from './gpu-repo';
 import { type HostMachineRow, hostMachineJson, hostMachineSql } from './gpu-share';
 import {
   heldImagesSql,
@@ -16,22 +16,19 @@ import {
   hostStatusOfListing,
   oneUnitFewer,
   releaseUnitStatement,
-  reservedUnit,
-  reserveUnitStatement,
   sellableUnitsSql,
   takeUnitStatement,
   unitFree,
   unitOnSale,
 } from './listing-sql';
 import {
-  type ListingFilter,
   type PageSqlRow,
   pageOfRow,
-  pageQueryOf,
   RELIABILITY_STATEMENT,
   reliabilitySlotIds,
   withReliability,
 } from './page-query';
+import { type ListingFilter, pageQueryOf } from './page-statements';
 import { reliabilityJsonSql } from './reliability-sql';
 
 /** What a listing's kinds are read from: its host online, and its readiness verdict. */
@@ -61,20 +58,26 @@ export const listingColumns = {
   reliabilityJson: sql<string>`${sql.raw(reliabilityJsonSql('gpu_listings', 'now()'))}`,
 };
 
+/**
+ * What a launch reads of its listing (findForLaunch, reserveForLaunch): every listing column but
+ * its reliability, and whether the renter (`renterId`) has an SSH key (the NO_SSH_KEY warning).
+ */
+const { reliabilityJson: _reliability, ...listingColumnsForLaunch } = listingColumns;
+const launchColumns = {
+  ...listingColumnsForLaunch,
+  renterHasSshKey: sql<boolean>`exists (select 1 from ${sshKeys}
+      where ${sshKeys.userId} = ${sql.placeholder('renterId')}::uuid)`,
+};
+
 /** findForLaunch's statement (server/db/compiled.ts: its SQL built once, planned once a connection). */
-const findForLaunchStatement = compiled('listings_find_for_launch', (conn: Conn) => {
-  const { reliabilityJson: _reliability, ...launchColumns } = listingColumns;
-  return conn
-    .select({
-      ...launchColumns,
-      renterHasSshKey: sql<boolean>`exists (select 1 from ${sshKeys}
-          where ${sshKeys.userId} = ${sql.placeholder('renterId')}::uuid)`,
-    })
+const findForLaunchStatement = compiled('listings_find_for_launch', (conn: Conn) =>
+  conn
+    .select(launchColumns)
     .from(gpuListings)
     .innerJoin(providers, eq(providers.id, gpuListings.providerId))
     .where(and(eq(gpuListings.id, sql.placeholder('id')), isNull(gpuListings.removedAt)))
-    .limit(1);
-});
+    .limit(1),
+);
 
 /**
  * A launch's unit taken and its listing read in one statement (reserveForLaunch): the unit as
@@ -83,7 +86,6 @@ const findForLaunchStatement = compiled('listings_find_for_launch', (conn: Conn)
  * the row as it stands after the unit was taken.
  */
 const reserveForLaunchStatement = compiled('listings_reserve_for_launch', (conn: Conn) => {
-  const { reliabilityJson: _reliability, ...launchColumns } = listingColumns;
   const hostRow = sql`from ${hosts} h where h.id = ${gpuListings.hostId} and h.removed_at is null`;
   return conn
     .update(gpuListings)
@@ -100,8 +102,6 @@ const reserveForLaunchStatement = compiled('listings_reserve_for_launch', (conn:
     )
     .returning({
       ...launchColumns,
-      renterHasSshKey: sql<boolean>`exists (select 1 from ${sshKeys}
-          where ${sshKeys.userId} = ${sql.placeholder('renterId')}::uuid)`,
       unitHostId: hostOfListing,
       poolLocked: sql<unknown>`${sql.raw(POOL_LOCK_SQL)}`,
       poolHostGpus: sql<
@@ -349,10 +349,7 @@ export const listingsRepo = {
           hostGpuIndexes: listing.hostGpuIndexes,
           locked: true,
         } satisfies TakenPool,
-        hostGpus: {
-          reported: poolHostGpus?.map((g) => ({ index: g.index, name: g.name })) ?? null,
-          readiness: poolHostReadiness,
-        },
+        hostGpus: { reported: reportedGpus(poolHostGpus), readiness: poolHostReadiness },
       },
     };
   },
@@ -375,28 +372,6 @@ export const listingsRepo = {
 
   async update(conn: Conn, id: number, values: Partial<typeof gpuListings.$inferInsert>) {
     await conn.update(gpuListings).set(values).where(eq(gpuListings.id, id));
-  },
-
-  /**
-   * Takes one unit at the quoted rate for an instance of `kind`; null when the listing is not
-   * rentable for it (or its price changed). The count can never go below zero: the WHERE and a CHECK both say so.
-   */
-  async reserveUnit(
-    conn: Conn,
-    id: number,
-    hourlyRateMicros: bigint,
-    providerId?: number,
-    renterId?: string,
-    kind: InstanceKind = 'vm',
-  ) {
-    const [row] = await reserveUnitStatement(conn, [
-      id,
-      String(hourlyRateMicros),
-      providerId ?? null,
-      renterId ?? null,
-      kind,
-    ]);
-    return row ? reservedUnit(row) : null;
   },
 
   /**

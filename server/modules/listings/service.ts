@@ -94,8 +94,6 @@ export const listingsService = {
   findById: listingsRepo.findById,
   /** findById as a launch reads it in its transaction (no reliability). */
   findForLaunch: listingsRepo.findForLaunch,
-  /** Takes one unit at the given rate inside the caller's transaction; false if not rentable. */
-  reserveUnit: listingsRepo.reserveUnit,
   /** A launch's unit taken and its listing read in one statement; null: none taken. */
   reserveForLaunch: listingsRepo.reserveForLaunch,
   releaseUnit: listingsRepo.releaseUnit,
@@ -300,7 +298,7 @@ export const listingsService = {
 /** The GPU pool a unit's statement answers, its lock held (gpuBinding.assign). */
 export { type TakenPool, type TakenPoolRow, takenPool } from './gpu-repo';
 /** A unit's reserve and release as SQL, for a rent's or a settlement's one statement. */
-export { releaseUnitSql, reserveUnitSql } from './listing-sql';
+export { releaseUnitSql } from './listing-sql';
 
 /** The routes' listings (app.deps.listings): the database bound. */
 export function createListingsService(db: Db) {
