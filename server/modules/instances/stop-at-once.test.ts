@@ -72,6 +72,23 @@ function settlements() {
   return () => spy.mock.calls.map(([, settle]) => (settle.asRead === null ? 'locked' : 'at once'));
 }
 
+/**
+ * The stop tries the one statement, finds the row changed, and settles once on the locked path:
+ * the rental's 10 h at $3.60 held ($36 and the $2.50 storage add-on), `refund` back.
+ */
+async function stopsOnTheLockedPath(
+  cookie: string,
+  id: number,
+  money: { usedCost: string; refund: string },
+) {
+  const made = settlements();
+  const res = await stop(cookie, id);
+  expect(res.statusCode).toBe(200);
+  expect(made()).toEqual(['at once', 'locked']);
+  expect(res.json()).toMatchObject({ status: 'completed', ...money });
+  expect(await w.balance(cookie)).toBe((100 - 36 - 2.5 + Number(money.refund)).toFixed(2));
+}
+
 describe("a rental's stop in one statement", () => {
   it('moves the refund and the provider’s share as the locked path does, once its accounts are known', async () => {
     const owner = await w.provider();
@@ -100,13 +117,8 @@ describe("a rental's stop in one statement", () => {
       ...row,
       instance: { ...row.instance, generation: row.instance.generation - 1 },
     }));
-    const made = settlements();
-    const res = await stop(renter.cookie, rental.id);
-    expect(res.statusCode).toBe(200);
-    expect(made()).toEqual(['at once', 'locked']);
     // 3600 s at $3.60/h: $3.60 used, $32.40 back, settled once.
-    expect(res.json()).toMatchObject({ status: 'completed', usedCost: '3.60', refund: '32.40' });
-    expect(await w.balance(renter.cookie)).toBe((100 - 36 - 2.5 + 32.4).toFixed(2));
+    await stopsOnTheLockedPath(renter.cookie, rental.id, { usedCost: '3.60', refund: '32.40' });
   });
 
   it('takes the locked path when its host went dark after the read, and refunds the dark time', async () => {
@@ -120,13 +132,8 @@ describe("a rental's stop in one statement", () => {
         .where(eq(instances.id, row.instance.id));
       return row;
     });
-    const made = settlements();
-    const res = await stop(renter.cookie, rental.id);
-    expect(res.statusCode).toBe(200);
-    expect(made()).toEqual(['at once', 'locked']);
     // 3600 s, 1800 of them dark: $1.80 used, $34.20 back.
-    expect(res.json()).toMatchObject({ status: 'completed', usedCost: '1.80', refund: '34.20' });
-    expect(await w.balance(renter.cookie)).toBe((100 - 36 - 2.5 + 34.2).toFixed(2));
+    await stopsOnTheLockedPath(renter.cookie, rental.id, { usedCost: '1.80', refund: '34.20' });
   });
 
   it('settles once under ten stops at once', async () => {
