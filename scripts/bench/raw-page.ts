@@ -11,7 +11,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { type PageSqlRow, pageOfRow, pageQueryOf } from '../../server/modules/listings/page-query';
+import { type PageSqlRow, pageOfRow } from '../../server/modules/listings/page-query';
+import { pageQueryOf } from '../../server/modules/listings/page-statements';
 
 const LIMIT = 50;
 

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  catalogueText,
-  type ListingFilter,
-  pageQueryOf,
-  reliabilitySlotIds,
-  withReliability,
-} from './page-query';
+import { reliabilitySlotIds, withReliability } from './page-query';
+import { catalogueText, type ListingFilter, pageQueryOf } from './page-statements';
 
 const market = (filter: Partial<ListingFilter>): ListingFilter => ({
   limit: 50,
