@@ -13,12 +13,13 @@ import {
   writeFakeGpus,
 } from '../agent/container/test-store';
 import { type AgentProcess, newKeyPair, REPO_DIR, ssh } from '../agent/test/helpers';
-import { hosts, instances } from '../server/db/schema';
+import { instances } from '../server/db/schema';
 import type { TestApp } from '../server/test/app';
 import type { world } from '../server/test/world';
 import { openConsoleSocket } from '../server/test/ws-client';
 import {
   addHost,
+  hostUntil,
   killAgentAndGuests,
   listeningTestApp,
   listHostGpus,
@@ -250,12 +251,12 @@ describe('provider host → agent → real container → renter over SSH', () =>
     agent = startAgent({ AGENT_ENROLL_TOKEN: enrolment.token });
 
     // Ready for both kinds: containers through CDI (every GPU named), VMs emulated (tests).
-    const enrolled = await until(
+    const enrolled = await hostUntil(
+      t,
+      agent,
+      host.id,
       'the host ready for containers',
-      async () => {
-        const [row] = await t.database.db.select().from(hosts).where(eq(hosts.id, host.id));
-        return row?.readiness?.kinds?.container.ready ? row : null;
-      },
+      (row) => Boolean(row.readiness?.kinds?.container.ready),
       90_000,
     );
     expect(enrolled.inventory?.host.drivers).toEqual(['container', 'vm']);

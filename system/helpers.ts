@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import {
   type AgentProcess,
@@ -9,7 +10,7 @@ import {
   qemuPidsOf,
   spawnAgent,
 } from '../agent/test/helpers';
-import { instances } from '../server/db/schema';
+import { hosts, instances } from '../server/db/schema';
 import { createTestApp, type TestApp, type TestAppOptions } from '../server/test/app';
 import { world } from '../server/test/world';
 
@@ -117,6 +118,46 @@ export async function renterWithSshKey(t: TestApp, keyFile: string) {
   });
   expect(added.statusCode).toBe(201);
   return renter;
+}
+
+/** The agent's last `n` lines on one line (for an error message a summary shows whole). */
+export function agentTail(agent: AgentProcess, n = 6): string {
+  const tail = agent.lines.slice(-n).join(' | ');
+  return tail.length > 1500 ? `…${tail.slice(-1500)}` : tail || '(nothing yet)';
+}
+
+/**
+ * The host's row once `done` holds of it (its agent heard: an inventory, a readiness). An agent
+ * that exits first ends the wait at once; either failure names the agent's last lines, since
+ * the run's summary shows an error's message and not the agent's output.
+ */
+export async function hostUntil(
+  t: TestApp,
+  agent: AgentProcess,
+  hostId: string,
+  what: string,
+  done: (row: typeof hosts.$inferSelect) => boolean,
+  ms = 60_000,
+) {
+  return until(
+    what,
+    async () => {
+      const [row] = await t.database.db.select().from(hosts).where(eq(hosts.id, hostId));
+      if (row && done(row)) return row;
+      if (agent.child.exitCode !== null || agent.child.signalCode !== null) {
+        throw new Error(
+          `the agent exited (${agent.child.exitCode ?? agent.child.signalCode}) before ${what}: ${agentTail(agent)}`,
+        );
+      }
+      return null;
+    },
+    ms,
+  ).catch((err: Error) => {
+    if (err.message.startsWith('timed out')) {
+      throw new Error(`${err.message}; the agent's last lines: ${agentTail(agent)}`);
+    }
+    throw err;
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AgentProcess, newKeyPair, qemuPidsOf, run, ssh } from '../agent/test/helpers';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
-import { hosts, instances } from '../server/db/schema';
+import { instances } from '../server/db/schema';
 import { generateSshKeyPair } from '../server/lib/ssh-keypair';
 import { SESSION_COOKIE } from '../server/plugins/session';
 import type { TestApp } from '../server/test/app';
@@ -18,6 +18,7 @@ import { CONSOLE_CLOSE } from '../shared/contracts/console';
 import { jupyterTokenIn } from '../shared/deploy-templates';
 import {
   addHost,
+  hostUntil,
   killAgentAndGuests,
   listeningTestApp,
   listHostGpus,
@@ -101,13 +102,8 @@ describe('provider host → agent → real VM → renter over SSH', () => {
     agent.child.stdout?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
     agent.child.stderr?.on('data', (c: Buffer) => agentLines.push(c.toString('utf8')));
 
-    const enrolled = await until(
-      'the first heartbeat',
-      async () => {
-        const [row] = await t.database.db.select().from(hosts).where(eq(hosts.id, host.id));
-        return row?.inventory ? row : null;
-      },
-      60_000,
+    const enrolled = await hostUntil(t, agent, host.id, 'the first heartbeat', (row) =>
+      Boolean(row.inventory),
     );
     expect(enrolled.inventory?.gpus.gpus).toHaveLength(2);
     // The token was spent: a second enrolment with it is refused.
