@@ -1,6 +1,7 @@
 import { SESSION_TIMEOUT_MS } from '../../../shared/contracts/settings';
 import { LOGIN_TEXT } from '../../../shared/rules/login-input';
 import type { Conn, Db } from '../../db/client';
+import { batchedLookup } from '../../lib/batched-lookup';
 import type { Clock } from '../../lib/clock';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { AppError, serviceUnavailable } from '../../lib/errors';
@@ -71,6 +72,22 @@ export function createAuthService(deps: AuthDeps) {
     clock,
     limiter,
     triesPerIpPer15Min: deps.triesPerIpPer15Min,
+  });
+
+  type LiveSession = Awaited<ReturnType<typeof sessionsRepo.findLive>> & {};
+  /** A batch of tokens' live sessions, and their last use noted (one statement each). */
+  const liveSession = batchedLookup(async (tokenHashes: readonly string[]) => {
+    const now = clock.now();
+    const rows = await sessionsRepo.findLiveMany(db, tokenHashes, now);
+    const stale = rows.filter(
+      (r) => now.getTime() - r.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS,
+    );
+    await sessionsRepo.touch(
+      db,
+      stale.map((r) => r.sessionId),
+      now,
+    );
+    return new Map<string, LiveSession>(rows.map(({ tokenHash, ...live }) => [tokenHash, live]));
   });
 
   async function issueSession(
@@ -181,13 +198,12 @@ export function createAuthService(deps: AuthDeps) {
     /** Proof of a new sign-in address (PATCH /api/users/:id and the /email routes). */
     emailChange: createEmailChange({ db, mailer, codes, log: deps.log }),
 
-    /** The live session of a token; notes when it was last used (at most every 5 minutes). */
-    async sessionFor(token: string) {
-      const now = clock.now();
-      const live = await sessionsRepo.findLive(db, hashSessionToken(token), now);
-      if (live && now.getTime() - live.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS)
-        await sessionsRepo.touch(db, live.sessionId, now);
-      return live;
+    /**
+     * The live session of a token; notes when it was last used (at most every 5 minutes).
+     * Requests that arrive together are looked up together, in one statement.
+     */
+    sessionFor(token: string) {
+      return liveSession(hashSessionToken(token));
     },
 
     async signOut(token: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/client';
 import { compiled } from '../../db/compiled';
 import { sessions, users } from '../../db/schema';
@@ -22,6 +22,30 @@ const findLiveSession = compiled('sessions_find_live', (conn) =>
       ),
     )
     .limit(1),
+);
+
+/**
+ * The live sessions of several tokens at once: the signed-in requests that arrived together
+ * (server/lib/batched-lookup.ts). One statement, whatever the number of tokens.
+ */
+const findLiveSessions = compiled('sessions_find_live_many', (conn) =>
+  conn
+    .select({
+      tokenHash: sessions.tokenHash,
+      sessionId: sessions.id,
+      userId: sessions.userId,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      isAdmin: users.isAdmin,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        sql`${sessions.tokenHash} = any(${sql.placeholder('tokenHashes')}::text[])`,
+        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+      ),
+    ),
 );
 
 export const sessionsRepo = {
@@ -48,8 +72,16 @@ export const sessionsRepo = {
     return rows[0] ?? null;
   },
 
-  async touch(conn: Conn, sessionId: string, at: Date) {
-    await conn.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, sessionId));
+  async findLiveMany(conn: Conn, tokenHashes: readonly string[], now: Date) {
+    return findLiveSessions(conn, { tokenHashes, now: now.toISOString() });
+  },
+
+  async touch(conn: Conn, sessionIds: readonly string[], at: Date) {
+    if (sessionIds.length === 0) return;
+    await conn
+      .update(sessions)
+      .set({ lastSeenAt: at })
+      .where(inArray(sessions.id, [...sessionIds]));
   },
 
   async setExpiry(conn: Conn, sessionId: string, expiresAt: Date) {
