@@ -162,7 +162,10 @@ export const gpuListings = pgTable(
     // The marketplace's pages (server/modules/listings/page-query.ts): one index per sort,
     // holding only what the marketplace shows, each in its sort's order with id breaking
     // ties. Descending sorts are ascending on the negated key, so a keyset cursor is one
-    // row comparison that the index answers.
+    // row comparison that the index answers. Each also INCLUDEs what a free-text page's
+    // choosing statement reads (search text, model, the ready-to-run and filter columns, a
+    // descending sort's own column), so that statement is an index-only scan: migration 0042
+    // writes them (drizzle's index builder has no INCLUDE).
     index('gpu_listings_market_id_idx').on(t.id).where(marketplace(t)),
     index('gpu_listings_market_rate_idx').on(t.hourlyRateMicros, t.id).where(marketplace(t)),
     index('gpu_listings_market_rate_desc_idx')
