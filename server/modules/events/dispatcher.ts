@@ -15,6 +15,11 @@ export interface EventDispatcherOptions {
   batch?: number;
   /** How long a process holds a durable reader's turn unrenewed (a dead one's is taken after this). */
   leaseMs?: number;
+  /**
+   * Durable readers' passes start at most this often (the first after a quiet spell at once):
+   * under load the events of this window are read in one pass, not one pass per commit.
+   */
+  durableEveryMs?: number;
 }
 
 /** Runs `pass` now, or once more right after the one running (wake-ups meanwhile fold into one). */
@@ -119,15 +124,27 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     }, leaseMs / 3);
     renew.unref();
     try {
-      // Up to the bound its lease read (a statement before this one).
-      const events = await eventsRepo.listUpTo(db, { after: cursor, limit: batch }, lease.bound);
+      // Up to the bound its lease read (a statement before this one), only the events it acts
+      // on (`wants`). A batch not full read every such event up to the bound: the cursor moves
+      // to the bound, past the events it does not want (none is read again); a full batch moves
+      // it to its last event, and more may wait.
+      const upTo = lease.bound;
+      const events = await eventsRepo.listUpTo(
+        db,
+        { after: cursor, limit: batch, ...reader.wants },
+        upTo,
+      );
+      const full = events.length === batch;
+      const last = full ? (events[events.length - 1] as StoredEvent).id : upTo;
       if (events.length === 0) {
-        await eventsRepo.releaseReader(db, reader.name, token, null);
+        // Nothing it wants: the cursor moves in the statement that gives back the lease.
+        const moved = last > cursor ? last : null;
+        if ((await eventsRepo.releaseReader(db, reader.name, token, moved)) && moved !== null)
+          committedUpTo.set(reader.name, moved);
         return false;
       }
       await reader.effect?.(events);
       if (lost) throw new Error(`lost the ${reader.name} reader's lease while it ran`);
-      const last = (events[events.length - 1] as StoredEvent).id;
       const release = async (conn: Db | Tx) => {
         if (!(await eventsRepo.releaseReader(conn, reader.name, token, last))) {
           throw new Error(`lost the ${reader.name} reader's lease while it ran`);
@@ -150,7 +167,7 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
       } catch (error) {
         log?.warn({ err: error, reader: reader.name }, 'event reader hint failed');
       }
-      return events.length === batch;
+      return full;
     } catch (error) {
       log?.error({ err: error, reader: reader.name }, 'event reader failed; it reads again');
       backoffUntil.set(reader.name, Date.now() + 5_000);
@@ -199,8 +216,34 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     }
   }, failed);
 
+  /**
+   * Hints at every wake-up (a host's waiting agent, the read cache: at once); durable readers
+   * (e-mail, webhooks) at most once per `durableEveryMs`, the wake-ups in between folded into a
+   * pass at its end (issue 43: at 150 rent-then-stop pairs a second the durable pass ran back
+   * to back, a lease, a read and a release per reader each time).
+   */
+  const durableEveryMs = options.durableEveryMs ?? 200;
+  let durableStartedAt = Number.NEGATIVE_INFINITY;
+  let durableTimer: NodeJS.Timeout | null = null;
+  function runDurable(): Promise<void> {
+    durableStartedAt = Date.now();
+    return durableRunner.run();
+  }
+  function wakeDurable(): Promise<void> {
+    const wait = durableStartedAt + durableEveryMs - Date.now();
+    if (wait <= 0) return runDurable();
+    if (!durableTimer && !closed) {
+      durableTimer = setTimeout(() => {
+        durableTimer = null;
+        void runDurable();
+      }, wait);
+      durableTimer.unref();
+    }
+    return Promise.resolve();
+  }
+
   function wake(): Promise<void> {
-    return Promise.all([hintRunner.run(), durableRunner.run()]).then(() => {});
+    return Promise.all([hintRunner.run(), wakeDurable()]).then(() => {});
   }
 
   return {
@@ -213,14 +256,14 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
       timer.unref();
     },
     wake,
-    /** Reads until nothing is new (tests, and the worker's pass). */
+    /** Reads until nothing is new (tests, and the worker's pass), durable readers at once. */
     async drain(): Promise<void> {
-      await wake();
-      await wake();
+      for (let i = 0; i < 2; i += 1) await Promise.all([hintRunner.run(), runDurable()]);
     },
     async close(): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
+      if (durableTimer) clearTimeout(durableTimer);
       if (settleTimer) clearTimeout(settleTimer);
       unsubscribe?.();
       await Promise.all([hintRunner.close(), durableRunner.close()]);

@@ -5,8 +5,10 @@ import { createHost, createProvider } from '../../seed/factories';
 import type { TestApp } from '../../test/app';
 import { setupTestApp } from '../../test/suite';
 import { createMailReader } from '../notifications/event-mail';
+import { createEventDispatcher } from './dispatcher';
 import { eventsRepo } from './repo';
 import { eventLog } from './service';
+import type { StoredEvent } from './types';
 
 /**
  * The log's durable readers (docs/decisions/027) under what goes wrong: a process that lost its
@@ -78,6 +80,158 @@ describe('durable readers', () => {
     await reader.effect?.(events);
     expect(sent.map((m) => m.subject)).toEqual(['Your RentGPU credit balance is running low']);
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe('a durable reader’s wants', () => {
+  it('reads only the events it acts on, and its cursor moves past the others to the bound', async () => {
+    const db = t.database.db;
+    const [a, b] = [await t.signIn(), await t.signIn()];
+    const name = `wants-${Date.now()}`;
+    const read: StoredEvent[][] = [];
+    // A durable reader starts at the log's end the first time it is leased.
+    const first = await eventsRepo.leaseReader(db, name, 60_000);
+    await eventsRepo.releaseReader(db, name, first?.token ?? '', null);
+    const dispatcher = createEventDispatcher({
+      db,
+      signals: t.app.deps.signals,
+      hints: [],
+      durable: [
+        {
+          name,
+          wants: {
+            types: ['wallet.low_balance'],
+            accountsIn: sql`select id from users where id = ${a.userId}::uuid`,
+          },
+          async effect(events) {
+            read.push(events);
+          },
+        },
+      ],
+    });
+    const lowBalance = (user: string) =>
+      eventLog.append(db, {
+        type: 'wallet.low_balance',
+        at: t.clock.now(),
+        accountUserId: user,
+        subjectKind: 'wallet',
+        subjectId: user,
+        data: { balance: '0.40', threshold: '1.00' },
+      });
+    const wanted = await lowBalance(a.userId);
+    await lowBalance(b.userId); // another account
+    await eventLog.append(db, {
+      type: 'test.ping', // another type
+      at: t.clock.now(),
+      accountUserId: a.userId,
+      subjectKind: 'webhook_endpoint',
+      subjectId: 'we_test',
+      data: {},
+    });
+    const bound = await eventsRepo.end(db);
+    await dispatcher.drain();
+    await dispatcher.close();
+    expect(read.map((batch) => batch.map((e) => e.id))).toEqual([[wanted]]);
+    const [row] = await rows<{ last_id: string }>(
+      sql`select last_id::text from event_readers where name = ${name}`,
+    );
+    expect(BigInt(row?.last_id ?? '0')).toBeGreaterThanOrEqual(bound);
+  });
+
+  it('with nothing it wants, its cursor still moves to the bound, and nothing is read for it', async () => {
+    const db = t.database.db;
+    const user = await t.signIn();
+    const name = `wants-none-${Date.now()}`;
+    const first = await eventsRepo.leaseReader(db, name, 60_000);
+    await eventsRepo.releaseReader(db, name, first?.token ?? '', null);
+    let calls = 0;
+    const dispatcher = createEventDispatcher({
+      db,
+      signals: t.app.deps.signals,
+      hints: [],
+      durable: [
+        {
+          name,
+          wants: { types: ['spend_cap.warning'] },
+          async effect() {
+            calls += 1;
+          },
+        },
+      ],
+    });
+    await eventLog.append(db, {
+      type: 'wallet.low_balance',
+      at: t.clock.now(),
+      accountUserId: user.userId,
+      subjectKind: 'wallet',
+      subjectId: user.userId,
+      data: { balance: '0.40', threshold: '1.00' },
+    });
+    const bound = await eventsRepo.end(db);
+    await dispatcher.drain();
+    await dispatcher.close();
+    expect(calls).toBe(0);
+    const [row] = await rows<{ last_id: string }>(
+      sql`select last_id::text from event_readers where name = ${name}`,
+    );
+    expect(BigInt(row?.last_id ?? '0')).toBeGreaterThanOrEqual(bound);
+  });
+});
+
+describe('durable passes under load', () => {
+  /** A dispatcher with one durable reader recording its batches, past the log as it is now. */
+  async function recorder(durableEveryMs: number) {
+    const db = t.database.db;
+    const name = `gap-${durableEveryMs}-${Date.now()}`;
+    const first = await eventsRepo.leaseReader(db, name, 60_000);
+    await eventsRepo.releaseReader(db, name, first?.token ?? '', null);
+    const batches: number[] = [];
+    const dispatcher = createEventDispatcher({
+      db,
+      signals: t.app.deps.signals,
+      hints: [],
+      durableEveryMs,
+      durable: [{ name, effect: async (events) => void batches.push(events.length) }],
+    });
+    const user = await t.signIn();
+    const append = () =>
+      eventLog.append(db, {
+        type: 'test.ping',
+        at: t.clock.now(),
+        accountUserId: user.userId,
+        subjectKind: 'webhook_endpoint',
+        subjectId: 'we_gap',
+        data: {},
+      });
+    return { dispatcher, batches, append };
+  }
+
+  it('wake-ups within durableEveryMs of a pass fold into one later pass; drain reads at once', async () => {
+    const { dispatcher, batches, append } = await recorder(60_000);
+    await append();
+    await dispatcher.wake(); // the first after a quiet spell: at once
+    expect(batches).toEqual([1]);
+    await append();
+    await append();
+    await dispatcher.wake();
+    await dispatcher.wake();
+    expect(batches).toEqual([1]); // folded, waiting for the window's end
+    await dispatcher.drain();
+    expect(batches).toEqual([1, 2]);
+    await dispatcher.close();
+  });
+
+  it('the folded pass runs by itself at the window’s end', async () => {
+    const { dispatcher, batches, append } = await recorder(100);
+    await append();
+    await dispatcher.wake();
+    await append();
+    await dispatcher.wake();
+    for (let i = 0; i < 100 && batches.length < 2; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(batches).toEqual([1, 1]);
+    await dispatcher.close();
   });
 });
 

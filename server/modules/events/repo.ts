@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
 import type { Conn } from '../../db/client';
 import type { StoredEvent } from './types';
@@ -60,6 +60,8 @@ export interface EventFilter {
   types?: string[];
   subjectKinds?: string[];
   subject?: { kind: string; id: string };
+  /** Only the events of the accounts this subquery names (a reader's `wants`). */
+  accountsIn?: SQL;
 }
 
 /**
@@ -110,6 +112,7 @@ export const eventsRepo = {
     if (f.accountUserId) where.push(sql`e.account_user_id = ${f.accountUserId}::uuid`);
     if (f.subject)
       where.push(sql`e.subject_kind = ${f.subject.kind} and e.subject_id = ${f.subject.id}`);
+    if (f.accountsIn) where.push(sql`e.account_user_id in (${f.accountsIn})`);
     const typeParts = [];
     if (f.types && f.types.length > 0)
       typeParts.push(sql`e.type = any(${`{${f.types.join(',')}}`}::text[])`);

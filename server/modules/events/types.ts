@@ -1,5 +1,6 @@
 import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
 import type { Tx } from '../../db/client';
+import type { EventFilter } from './repo';
 
 /** One row of the `events` table (docs/decisions/027), as readers get it. */
 export interface StoredEvent {
@@ -23,6 +24,11 @@ export interface StoredEvent {
  */
 export interface DurableEventReader {
   name: string;
+  /**
+   * The events it acts on, as the log's statement filters them (types, subject kinds, whose):
+   * the others are never read for it, and its cursor moves past them. None: every event.
+   */
+  wants?: Pick<EventFilter, 'types' | 'subjectKinds' | 'accountsIn'>;
   effect?(events: StoredEvent[]): Promise<void>;
   handle?(tx: Tx, events: StoredEvent[]): Promise<void>;
   /** After `handle`'s transaction committed, in this process: a hint (wake what sends it on). */

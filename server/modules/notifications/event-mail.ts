@@ -127,6 +127,11 @@ export function createMailReader(deps: {
 
   return {
     name: 'mail',
+    // What it mails about (renterAlertOf, mailFor): the rest of the log is never read for it.
+    wants: {
+      subjectKinds: ['instance'],
+      types: ['wallet.low_balance', 'spend_cap.warning', 'host.offline'],
+    },
     async effect(events) {
       const alerts = events.map(renterAlertOf);
       // Every renter alert's address and settings in one statement, not one per alert.

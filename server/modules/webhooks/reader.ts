@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
+import { webhookEndpoints } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { DurableEventReader, StoredEvent } from '../events/types';
 import { type NewWebhookDelivery, webhooksRepo } from './repo';
@@ -26,6 +28,10 @@ export type WebhooksReader = DurableEventReader & {
 export function createWebhooksReader(deps: { clock: Clock }): WebhooksReader {
   return {
     name: 'webhooks',
+    // The events of accounts with an endpoint, enabled or not: `handle` picks the enabled ones
+    // when it runs. An endpoint made after this read starts after these events anyway
+    // (`fromEventId` is the log's bound when it was made, at or past this read's).
+    wants: { accountsIn: sql`select ${webhookEndpoints.userId} from ${webhookEndpoints}` },
     async handle(tx: Tx, events: StoredEvent[]): Promise<void> {
       if (events.length === 0) return;
       const accounts = [...new Set(events.map((e) => e.accountUserId))];
