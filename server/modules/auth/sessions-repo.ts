@@ -3,30 +3,10 @@ import type { Conn } from '../../db/client';
 import { compiled } from '../../db/compiled';
 import { sessions, users } from '../../db/schema';
 
-/** Every signed-in request's lookup (built once: server/db/compiled.ts). */
-const findLiveSession = compiled('sessions_find_live', (conn) =>
-  conn
-    .select({
-      sessionId: sessions.id,
-      userId: sessions.userId,
-      expiresAt: sessions.expiresAt,
-      lastSeenAt: sessions.lastSeenAt,
-      isAdmin: users.isAdmin,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
-        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
-      ),
-    )
-    .limit(1),
-);
-
 /**
- * The live sessions of several tokens at once: the signed-in requests that arrived together
- * (server/lib/batched-lookup.ts). One statement, whatever the number of tokens.
+ * The live sessions of several tokens at once: every signed-in request's lookup, shared by
+ * the requests that arrived together (server/lib/batched-lookup.ts). One statement, built
+ * once (server/db/compiled.ts), whatever the number of tokens.
  */
 const findLiveSessions = compiled('sessions_find_live_many', (conn) =>
   conn
@@ -68,8 +48,10 @@ export const sessionsRepo = {
   },
 
   async findLive(conn: Conn, tokenHash: string, now: Date) {
-    const rows = await findLiveSession(conn, { tokenHash, now: now.toISOString() });
-    return rows[0] ?? null;
+    const [row] = await sessionsRepo.findLiveMany(conn, [tokenHash], now);
+    if (!row) return null;
+    const { tokenHash: _, ...live } = row;
+    return live;
   },
 
   async findLiveMany(conn: Conn, tokenHashes: readonly string[], now: Date) {

@@ -8,7 +8,7 @@ import { createMailReader } from '../notifications/event-mail';
 import { createEventDispatcher } from './dispatcher';
 import { eventsRepo } from './repo';
 import { eventLog } from './service';
-import type { StoredEvent } from './types';
+import type { DurableEventReader, StoredEvent } from './types';
 
 /**
  * The log's durable readers (docs/decisions/027) under what goes wrong: a process that lost its
@@ -22,6 +22,17 @@ setupTestApp({}, (app) => {
 
 const rows = async <T>(q: ReturnType<typeof sql>) =>
   ((await t.database.db.execute(q)) as unknown as { rows: T[] }).rows;
+
+/** A `wallet.low_balance` event of `userId`'s, as the balance check writes it. */
+const lowBalance = (userId: string) =>
+  eventLog.append(t.database.db, {
+    type: 'wallet.low_balance',
+    at: t.clock.now(),
+    accountUserId: userId,
+    subjectKind: 'wallet',
+    subjectId: userId,
+    data: { balance: '0.40', threshold: '1.00' },
+  });
 
 describe('durable readers', () => {
   it('a process whose lease ran out cannot move the cursor, back or forward', async () => {
@@ -65,16 +76,7 @@ describe('durable readers', () => {
       log: { error: (obj) => errors.push(obj) },
     });
     const before = await eventsRepo.end(t.database.db);
-    for (const user of [bad, good]) {
-      await eventLog.append(t.database.db, {
-        type: 'wallet.low_balance',
-        at: t.clock.now(),
-        accountUserId: user.userId,
-        subjectKind: 'wallet',
-        subjectId: user.userId,
-        data: { balance: '0.40', threshold: '1.00' },
-      });
-    }
+    for (const user of [bad, good]) await lowBalance(user.userId);
     const events = await eventsRepo.list(t.database.db, { after: before, limit: 10 });
     expect(events.map((e) => e.accountUserId)).toEqual([bad.userId, good.userId]);
     await reader.effect?.(events);
@@ -83,41 +85,36 @@ describe('durable readers', () => {
   });
 });
 
+/** A dispatcher of `reader` alone, the reader starting at the log's end now (its first lease). */
+async function dispatcherOf(reader: DurableEventReader, durableEveryMs?: number) {
+  const db = t.database.db;
+  const first = await eventsRepo.leaseReader(db, reader.name, 60_000);
+  await eventsRepo.releaseReader(db, reader.name, first?.token ?? '', null);
+  return createEventDispatcher({
+    db,
+    signals: t.app.deps.signals,
+    hints: [],
+    durable: [reader],
+    ...(durableEveryMs === undefined ? {} : { durableEveryMs }),
+  });
+}
+
 describe('a durable reader’s wants', () => {
   it('reads only the events it acts on, and its cursor moves past the others to the bound', async () => {
     const db = t.database.db;
     const [a, b] = [await t.signIn(), await t.signIn()];
     const name = `wants-${Date.now()}`;
     const read: StoredEvent[][] = [];
-    // A durable reader starts at the log's end the first time it is leased.
-    const first = await eventsRepo.leaseReader(db, name, 60_000);
-    await eventsRepo.releaseReader(db, name, first?.token ?? '', null);
-    const dispatcher = createEventDispatcher({
-      db,
-      signals: t.app.deps.signals,
-      hints: [],
-      durable: [
-        {
-          name,
-          wants: {
-            types: ['wallet.low_balance'],
-            accountsIn: sql`select id from users where id = ${a.userId}::uuid`,
-          },
-          async effect(events) {
-            read.push(events);
-          },
-        },
-      ],
+    const dispatcher = await dispatcherOf({
+      name,
+      wants: {
+        types: ['wallet.low_balance'],
+        accountsIn: sql`select id from users where id = ${a.userId}::uuid`,
+      },
+      async effect(events) {
+        read.push(events);
+      },
     });
-    const lowBalance = (user: string) =>
-      eventLog.append(db, {
-        type: 'wallet.low_balance',
-        at: t.clock.now(),
-        accountUserId: user,
-        subjectKind: 'wallet',
-        subjectId: user,
-        data: { balance: '0.40', threshold: '1.00' },
-      });
     const wanted = await lowBalance(a.userId);
     await lowBalance(b.userId); // another account
     await eventLog.append(db, {
@@ -142,31 +139,15 @@ describe('a durable reader’s wants', () => {
     const db = t.database.db;
     const user = await t.signIn();
     const name = `wants-none-${Date.now()}`;
-    const first = await eventsRepo.leaseReader(db, name, 60_000);
-    await eventsRepo.releaseReader(db, name, first?.token ?? '', null);
     let calls = 0;
-    const dispatcher = createEventDispatcher({
-      db,
-      signals: t.app.deps.signals,
-      hints: [],
-      durable: [
-        {
-          name,
-          wants: { types: ['spend_cap.warning'] },
-          async effect() {
-            calls += 1;
-          },
-        },
-      ],
+    const dispatcher = await dispatcherOf({
+      name,
+      wants: { types: ['spend_cap.warning'] },
+      async effect() {
+        calls += 1;
+      },
     });
-    await eventLog.append(db, {
-      type: 'wallet.low_balance',
-      at: t.clock.now(),
-      accountUserId: user.userId,
-      subjectKind: 'wallet',
-      subjectId: user.userId,
-      data: { balance: '0.40', threshold: '1.00' },
-    });
+    await lowBalance(user.userId);
     const bound = await eventsRepo.end(db);
     await dispatcher.drain();
     await dispatcher.close();
@@ -182,17 +163,14 @@ describe('durable passes under load', () => {
   /** A dispatcher with one durable reader recording its batches, past the log as it is now. */
   async function recorder(durableEveryMs: number) {
     const db = t.database.db;
-    const name = `gap-${durableEveryMs}-${Date.now()}`;
-    const first = await eventsRepo.leaseReader(db, name, 60_000);
-    await eventsRepo.releaseReader(db, name, first?.token ?? '', null);
     const batches: number[] = [];
-    const dispatcher = createEventDispatcher({
-      db,
-      signals: t.app.deps.signals,
-      hints: [],
+    const dispatcher = await dispatcherOf(
+      {
+        name: `gap-${durableEveryMs}-${Date.now()}`,
+        effect: async (events) => void batches.push(events.length),
+      },
       durableEveryMs,
-      durable: [{ name, effect: async (events) => void batches.push(events.length) }],
-    });
+    );
     const user = await t.signIn();
     const append = () =>
       eventLog.append(db, {
