@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
 import type { Conn } from '../../db/client';
-import type { StoredEvent } from './types';
+import type { EventFilter, StoredEvent } from './types';
 
 export interface NewEvent {
   type: EventType;
@@ -49,19 +49,6 @@ const rowsOf = (result: unknown): EventRow[] =>
 async function boundOf(conn: Conn): Promise<bigint> {
   const result = await conn.execute(sql`select coalesce(rentgpu_event_bound(), 0)::text as id`);
   return BigInt(rowsOf(result)[0]?.id ?? '0');
-}
-
-export interface EventFilter {
-  after: bigint;
-  limit: number;
-  /** Whose events (the API); none: everyone's (the readers). */
-  accountUserId?: string;
-  /** Exact types, and subject kinds whose every type is wanted (`instance.*`). */
-  types?: string[];
-  subjectKinds?: string[];
-  subject?: { kind: string; id: string };
-  /** Only the events of the accounts this subquery names (a reader's `wants`). */
-  accountsIn?: SQL;
 }
 
 /**

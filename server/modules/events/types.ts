@@ -1,6 +1,20 @@
+import type { SQL } from 'drizzle-orm';
 import type { EventSubjectKind, EventType } from '../../../shared/contracts/events';
 import type { Tx } from '../../db/client';
-import type { EventFilter } from './repo';
+
+/** Which events a statement of the log reads (eventsRepo.list, listUpTo). */
+export interface EventFilter {
+  after: bigint;
+  limit: number;
+  /** Whose events (the API); none: everyone's (the readers). */
+  accountUserId?: string;
+  /** Exact types, and subject kinds whose every type is wanted (`instance.*`). */
+  types?: string[];
+  subjectKinds?: string[];
+  subject?: { kind: string; id: string };
+  /** Only the events of the accounts this subquery names (a reader's `wants`). */
+  accountsIn?: SQL;
+}
 
 /** One row of the `events` table (docs/decisions/027), as readers get it. */
 export interface StoredEvent {
