@@ -71,7 +71,10 @@ describe(`concurrent money operations (${testDatabaseUrl() ? 'PostgreSQL' : 'PGl
       ]);
       expect(stopped.statusCode).toBe(200);
       const [row] = await t.database.db.select().from(instances).where(eq(instances.id, rental.id));
-      expect(row?.status).toBe('terminating');
+      // Ended, by the stop or the deadline, and settled once. The demo host's job runs first in
+      // each worker pass: a pass whose host step reads the row after the other pass (or the
+      // stop) ended it terminates it at once (a CI run under load saw 'terminated').
+      expect(['terminating', 'terminated']).toContain(row?.status);
       expect(row?.endReason).not.toBeNull();
       expect(await w.balance(renter.cookie)).toBe('95.50');
     }
