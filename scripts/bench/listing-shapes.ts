@@ -3,7 +3,7 @@
  * filter, sort and page a renter (GET /api/gpu-listings) or an API client
  * (GET /api/v1/gpu-listings) can ask for reaches the database. Used by scripts/bench/run.ts
  * (part `shapes`); with BENCH_EXPLAIN=1 on PostgreSQL it also prints each shape's plan
- * (EXPLAIN (ANALYZE, BUFFERS) of the statement the server sent). Each shape's line ends with
+ * (EXPLAIN (ANALYZE, BUFFERS) of each statement the server sent). Each shape's line ends with
  * its CPU per request, of the server's thread and of PostgreSQL's backends (scripts/bench/cpu.ts):
  * steadier than req/s on a machine whose speed swings.
  */
@@ -223,10 +223,12 @@ export async function benchShapes(options: {
         `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)  | CPU per request: ${cpu}`,
       );
       if (explainPlans && options.postgresUrl) {
-        const statement = recorded.find((s) => /from "?gpu_listings"?\s/.test(s.text));
-        if (!statement) continue;
-        for (const line of trimPlan(await explain(options.postgresUrl, statement)))
-          console.log(`      ${line}`);
+        // Every statement of the page that reads the listings (a free-text page is two).
+        const statements = recorded.filter((s) => /from "?gpu_listings"?\s/.test(s.text));
+        for (const statement of statements) {
+          for (const line of trimPlan(await explain(options.postgresUrl, statement)))
+            console.log(`      ${line}`);
+        }
       }
     }
   } finally {
