@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AGENT_OFFLINE_AFTER_MS } from '../shared/contracts/agent-protocol';
+import { CONSOLE_STATUS_POLL_MS } from '../shared/contracts/console';
 import type { ImageCatalogue } from '../shared/contracts/images';
 import { parseHostAddress } from '../shared/rules/host-address';
 import { describeTargetRefusal, targetRefusal } from '../shared/rules/target-address';
@@ -88,6 +89,16 @@ const envSchema = z.object({
     .min(1000)
     .max(AGENT_OFFLINE_AFTER_MS)
     .default(AGENT_OFFLINE_AFTER_MS),
+  /**
+   * How often an open web console checks that its instance still runs and its session still
+   * lives (and records the console as activity for idle stop): 5 s. Tests shorten it.
+   */
+  CONSOLE_STATUS_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(60_000)
+    .default(CONSOLE_STATUS_POLL_MS),
   /**
    * Addresses any host may report for its instances besides its own (comma-separated IP
    * literals or DNS names; docs/decisions/013-hosts-are-untrusted.md). Each must pass the

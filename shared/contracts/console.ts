@@ -64,5 +64,8 @@ export const CONSOLE_CLOSE = {
   serverError: 1011,
 } as const;
 
-/** How often the server checks that the instance still runs and the session still lives. */
+/**
+ * How often the server checks that the instance still runs and the session still lives, unless
+ * its CONSOLE_STATUS_POLL_MS says otherwise (server/env.ts).
+ */
 export const CONSOLE_STATUS_POLL_MS = 5000;

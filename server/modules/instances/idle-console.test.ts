@@ -24,7 +24,7 @@ describe.skipIf(!dropbearUsable())('idle stop waits while a web console is open'
     [sshd, app] = await Promise.all([
       startDropbear(key.publicKey),
       // dropbear is on loopback: a lab, as the operator would have to say.
-      createTestApp({ env: { ALLOW_PRIVATE_HOST_ADDRESSES: '1' } }),
+      createTestApp({ env: { ALLOW_PRIVATE_HOST_ADDRESSES: '1', CONSOLE_STATUS_POLL_MS: '200' } }),
     ]);
     await app.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.app.server.address() as AddressInfo;
@@ -63,7 +63,7 @@ describe.skipIf(!dropbearUsable())('idle stop waits while a web console is open'
       origin: at.origin,
     });
     // 40 quiet minutes with the console open: each time the console's status check (every
-    // 5 s) has seen the new time, the worker finds nothing to warn about or stop.
+    // 5 s; 200 ms here) has seen the new time, the worker finds nothing to warn about or stop.
     for (let i = 0; i < 4; i += 1) {
       app.clock.advance(10 * MIN);
       const now = app.clock.now().getTime();

@@ -26,7 +26,10 @@ describe.skipIf(!dropbearUsable())('web console (WebSocket → SSH)', () => {
   beforeAll(async () => {
     sshd = await startDropbear(key.publicKey);
     // The SSH server is on loopback: a lab, as the operator would have to say.
-    t = await createTestApp({ env: { ALLOW_PRIVATE_HOST_ADDRESSES: '1' } });
+    // The console's status check every 200 ms (5 s in production): a close it causes comes soon.
+    t = await createTestApp({
+      env: { ALLOW_PRIVATE_HOST_ADDRESSES: '1', CONSOLE_STATUS_POLL_MS: '200' },
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     origin = `http://127.0.0.1:${port}`;

@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  CONSOLE_CLOSE,
-  CONSOLE_STATUS_POLL_MS,
-  consoleQuery,
-  consoleView,
-} from '../../../../shared/contracts/console';
+import { CONSOLE_CLOSE, consoleQuery, consoleView } from '../../../../shared/contracts/console';
 import { errorResponses } from '../../../../shared/contracts/errors';
 import { idParam } from '../../../../shared/contracts/params';
 import { crossOriginRefused, rateLimited } from '../../../lib/errors';
@@ -86,7 +81,7 @@ export async function consoleRoutes(fastify: FastifyInstance): Promise<void> {
       runConsoleSession(socket as ConsoleSocket, target, {
         cols: request.query.cols,
         rows: request.query.rows,
-        pollMs: CONSOLE_STATUS_POLL_MS,
+        pollMs: app.deps.env.CONSOLE_STATUS_POLL_MS,
         admit: lease.then((held) =>
           held === 'failed'
             ? { code: CONSOLE_CLOSE.serverError, reason: CONSOLE_NOT_OPENED }
