@@ -19,7 +19,6 @@ import { type ContactService, createContactService } from './modules/contact/ser
 import { createDemoService } from './modules/demo/service';
 import { createDeployService, type DeployService } from './modules/deploy/service';
 import { createEventDispatcher, type EventDispatcher } from './modules/events/dispatcher';
-import { hostWorkReader, readCacheReader } from './modules/events/hints';
 import { eventsRepo } from './modules/events/repo';
 import { createEventsService, type EventsService } from './modules/events/service';
 import { createHealthService, type HealthService } from './modules/health/service';
@@ -234,17 +233,14 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     log,
   });
   // The only way out of the core (docs/decisions/027): every change is an event in the log,
-  // written with the change; these read it. Host wakes and cache drops in every process, the
-  // durable readers (e-mail, webhooks) in one process at a time.
+  // written with the change; the durable readers (e-mail, webhooks) read it, in one process at
+  // a time. Host wakes and cache drops reach every process as the `host-work` and `read-cache`
+  // signals the database sends with the event at commit (migration 0043), heard above.
   const eventsService = createEventsService(db, signals);
   const eventLog = createEventDispatcher({
     db,
     signals,
     log,
-    hints: [
-      hostWorkReader((hostId) => wake.wake(hostId)),
-      readCacheReader(() => cached.invalidate()),
-    ],
     durable: [createMailReader({ db, mailer, log }), webhooks.reader],
   });
   const demo = createDemoService({ db, clock });

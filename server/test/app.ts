@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { createApp } from '../app';
 import type { Database } from '../db/client';
@@ -7,6 +8,7 @@ import { randomToken } from '../lib/crypto';
 import type { Mail, Mailer } from '../lib/mailer';
 import type { Resolve } from '../lib/outbound-address';
 import { MemoryRateLimiter, type RateLimiter } from '../lib/rate-limit';
+import { encodeSignal, SIGNAL_CHANNEL } from '../lib/signals';
 import { hashSessionToken, SESSION_TTL_MS } from '../modules/auth/service';
 import { sessionsRepo } from '../modules/auth/sessions-repo';
 import { SESSION_COOKIE } from '../plugins/session';
@@ -43,6 +45,13 @@ export interface TestApp {
    * away that long.
    */
   passTime(ms: number, stepMs?: number): Promise<void>;
+  /**
+   * Resolves once this process has heard every signal the database sent before the call (the
+   * `host-work` and `read-cache` an event's commit sends, migration 0043): a marker of its own
+   * is sent after them, and notifications reach a listener in commit order. On PostgreSQL the
+   * listener hears a commit's signals a moment after the response that committed it.
+   */
+  signalsHeard(): Promise<void>;
   /** inject with the JSON content type and, when given, a session cookie. */
   request(options: InjectOptions & { cookie?: string }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -127,6 +136,23 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
       for (let left = ms; left > 0; left -= stepMs) {
         clock.advance(Math.min(stepMs, left));
         await app.deps.worker.runOnce(clock.now());
+      }
+    },
+    async signalsHeard() {
+      const marker = `heard:${randomToken()}`;
+      let off = () => {};
+      const heard = new Promise<void>((resolve) => {
+        off = app.deps.signals.on('events', (id) => {
+          if (id === marker) resolve();
+        });
+      });
+      try {
+        await database.db.execute(
+          sql`select pg_notify(${SIGNAL_CHANNEL}, ${encodeSignal('events', marker, 'test')})`,
+        );
+        await heard;
+      } finally {
+        off();
       }
     },
     request({ cookie, headers, ...options }) {

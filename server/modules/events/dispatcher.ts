@@ -1,13 +1,12 @@
 import type { Db, Tx } from '../../db/client';
 import type { Signals } from '../../lib/signals';
 import { eventsRepo } from './repo';
-import type { DurableEventReader, HintEventReader, StoredEvent } from './types';
+import type { DurableEventReader, StoredEvent } from './types';
 
 export interface EventDispatcherOptions {
   db: Db;
   signals: Signals;
   durable: DurableEventReader[];
-  hints: HintEventReader[];
   log?: { warn(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void };
   /** The fallback when a wake-up is missed (a dropped listener): read anyway this often. */
   pollMs?: number;
@@ -57,19 +56,19 @@ function serialRunner(pass: () => Promise<void>, onError: (error: unknown) => vo
 
 /**
  * The only way out of the core (docs/decisions/027): each process follows the event log and
- * hands what is new to its readers. Woken by the NOTIFY the log's writers send with their
- * transaction (heard at commit, in every process), and by a poll as a fallback. Hint readers
- * (host wakes, cache drops) run in every process from an in-memory cursor, on a loop of their
- * own so a slow durable reader never delays them; durable readers (mail, webhooks) run in one
- * process at a time, from a cursor committed with what they did, under a renewed lease that a
- * process which lost it cannot use to move the cursor.
+ * hands what is new to its durable readers (mail, webhooks), one process at a time, from a
+ * cursor committed with what they did, under a renewed lease that a process which lost it
+ * cannot use to move the cursor. Woken by the NOTIFY the log's writers send with their
+ * transaction (heard at commit, in every process), and by a poll as a fallback. What every
+ * process acts on at once (a host's waiting agent, the read cache) is not read here: the
+ * event's writer names it in signals of its own at commit (migration 0043: `host-work`,
+ * `read-cache`).
  */
 export function createEventDispatcher(options: EventDispatcherOptions) {
-  const { db, signals, durable, hints, log } = options;
+  const { db, signals, durable, log } = options;
   const pollMs = options.pollMs ?? 1_000;
   const batch = options.batch ?? 500;
   const leaseMs = options.leaseMs ?? 60_000;
-  let hintCursor: bigint | null = null;
   let timer: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
   let closed = false;
@@ -82,24 +81,6 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
    */
   const committedUpTo = new Map<string, bigint>();
   let bound: bigint | null = null;
-
-  async function readHints(): Promise<void> {
-    if (hints.length === 0) return;
-    if (hintCursor === null) hintCursor = await eventsRepo.end(db);
-    for (;;) {
-      const events = await eventsRepo.list(db, { after: hintCursor, limit: batch });
-      if (events.length === 0) return;
-      for (const reader of hints) {
-        try {
-          reader.handle(events);
-        } catch (error) {
-          log?.error({ err: error, reader: reader.name }, 'event hint reader failed');
-        }
-      }
-      hintCursor = (events[events.length - 1] as StoredEvent).id;
-      if (events.length < batch) return;
-    }
-  }
 
   /** One durable reader's turn: true when it read a full batch (more may be waiting). */
   async function readDurable(reader: DurableEventReader): Promise<boolean> {
@@ -178,32 +159,8 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     }
   }
 
-  /**
-   * Events committed but above the readers' bound (a transaction of this database that wrote
-   * events still runs): read again shortly — 10 ms, doubling to 320 ms — not at the next poll.
-   */
-  let settleTimer: NodeJS.Timeout | null = null;
-  let settleDelay = 10;
-  async function readAgainWhenSettled(): Promise<void> {
-    if (hintCursor === null || settleTimer || closed) return;
-    if (!(await eventsRepo.unsettledAfter(db, hintCursor))) {
-      settleDelay = 10;
-      return;
-    }
-    settleTimer = setTimeout(() => {
-      settleTimer = null;
-      void wake();
-    }, settleDelay);
-    settleTimer.unref();
-    settleDelay = Math.min(settleDelay * 2, 320);
-  }
-
   const failed = (error: unknown) =>
     log?.warn({ err: error }, 'event dispatch failed; the next wake-up reads again');
-  const hintRunner = serialRunner(async () => {
-    await readHints();
-    await readAgainWhenSettled();
-  }, failed);
   const durableRunner = serialRunner(async () => {
     if (durable.length === 0) return;
     // The log's bound once per pass: a reader whose cursor this process knows is at or past
@@ -217,10 +174,9 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   }, failed);
 
   /**
-   * Hints at every wake-up (a host's waiting agent, the read cache: at once); durable readers
-   * (e-mail, webhooks) at most once per `durableEveryMs`, the wake-ups in between folded into a
-   * pass at its end (issue 43: at 150 rent-then-stop pairs a second the durable pass ran back
-   * to back, a lease, a read and a release per reader each time).
+   * Durable readers (e-mail, webhooks) at most once per `durableEveryMs`, the wake-ups in
+   * between folded into a pass at its end (issue 43: at 150 rent-then-stop pairs a second the
+   * durable pass ran back to back, a lease, a read and a release per reader each time).
    */
   const durableEveryMs = options.durableEveryMs ?? 200;
   let durableStartedAt = Number.NEGATIVE_INFINITY;
@@ -243,13 +199,12 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   }
 
   function wake(): Promise<void> {
-    return Promise.all([hintRunner.run(), wakeDurable()]).then(() => {});
+    return wakeDurable();
   }
 
   return {
-    /** Starts following: hints from the log's bound now, woken by the log's NOTIFY and a poll. */
+    /** Starts following, woken by the log's NOTIFY and a poll. */
     async start(): Promise<void> {
-      hintCursor = await eventsRepo.end(db);
       unsubscribe = signals.on('events', () => void wake());
       signals.onResync(() => void wake());
       timer = setInterval(() => void wake(), pollMs);
@@ -258,15 +213,14 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
     wake,
     /** Reads until nothing is new (tests, and the worker's pass), durable readers at once. */
     async drain(): Promise<void> {
-      for (let i = 0; i < 2; i += 1) await Promise.all([hintRunner.run(), runDurable()]);
+      for (let i = 0; i < 2; i += 1) await runDurable();
     },
     async close(): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
       if (durableTimer) clearTimeout(durableTimer);
-      if (settleTimer) clearTimeout(settleTimer);
       unsubscribe?.();
-      await Promise.all([hintRunner.close(), durableRunner.close()]);
+      await durableRunner.close();
     },
   };
 }

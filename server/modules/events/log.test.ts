@@ -263,6 +263,33 @@ describe('the event log', () => {
     expect(earnings.map((r) => r.type)).toContain('earnings.credited');
   });
 
+  it('tells every process at the commit what to act on at once: an instance’s event wakes its host and drops cached pages, a wallet’s neither', async () => {
+    const { host, listing } = await agentHost('1.10');
+    const user = await t.signIn({ credits: '20.00' });
+    const { key } = await createApiKey(t, user.cookie, ['read', 'write']);
+    const heard: string[] = [];
+    const offs = [
+      t.app.deps.signals.on('host-work', (id) => heard.push(`host-work ${id}`)),
+      t.app.deps.signals.on('read-cache', () => heard.push('read-cache')),
+    ];
+    try {
+      await t.signalsHeard();
+      heard.length = 0;
+      const created = await v1Request(t, key, 'POST', '/instances', { gpuListingId: listing.id });
+      expect(created.statusCode, created.body).toBe(201);
+      await t.signalsHeard();
+      // Sent by the database with the event (migration 0043), once each per transaction.
+      expect(heard.sort()).toEqual([`host-work ${host.id}`, 'read-cache']);
+
+      heard.length = 0;
+      await t.signIn({ credits: '5.00' }); // a new wallet credited: a `wallet.credited` event
+      await t.signalsHeard();
+      expect(heard).toEqual([]);
+    } finally {
+      for (const off of offs) off();
+    }
+  });
+
   it('keeps events 30 days: the worker’s housekeeping deletes older ones', async () => {
     const user = await t.signIn();
     const day = 86_400_000;

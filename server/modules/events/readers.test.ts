@@ -93,7 +93,6 @@ async function dispatcherOf(reader: DurableEventReader, durableEveryMs?: number)
   return createEventDispatcher({
     db,
     signals: t.app.deps.signals,
-    hints: [],
     durable: [reader],
     ...(durableEveryMs === undefined ? {} : { durableEveryMs }),
   });

@@ -49,14 +49,4 @@ export interface DurableEventReader {
   committed?(events: StoredEvent[]): void;
 }
 
-/**
- * A hint reader: run in every process on what it has not seen yet (an in-memory cursor,
- * from the log's end at start). Host wakes and cache drops: a lost hint costs a fallback
- * delay, never correctness.
- */
-export interface HintEventReader {
-  name: string;
-  handle(events: StoredEvent[]): void;
-}
-
 export type { EventSubjectKind, EventType };

@@ -28,8 +28,8 @@ beforeAll(async () => {
   database = await openTestDatabase({ logger: log });
   t = await createTestApp({ database });
   w = world(t);
-  // The event log's readers (mail, webhooks, host wakes) follow the log on a loop of their
-  // own, not the heartbeat's: stopped, so only the heartbeat's own statements are counted.
+  // The event log's readers (mail, webhooks) follow the log on a loop of their own, not the
+  // heartbeat's: stopped, so only the heartbeat's own statements are counted.
   await t.app.deps.eventLog.close();
 });
 afterAll(async () => {

@@ -488,10 +488,9 @@ describe('read cache', () => {
         payload: cw.rentBody(listing, 1),
         cookie: renter.cookie,
       });
-      // Every process, this one too, drops its cache when it reads the rent's event from the
-      // log (docs/decisions/027): on PostgreSQL that read follows the NOTIFY heard after the
-      // commit, which can come after the response; drain it as the listener would.
-      await cached.app.deps.eventLog.drain();
+      // Every process, this one too, drops its cache when it hears the rent's `read-cache`
+      // signal, sent by the database at the commit (migration 0043).
+      await cached.signalsHeard();
       expect(await read()).toBe(1);
       expect(await stats()).toBe(1);
     } finally {
