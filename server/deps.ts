@@ -19,6 +19,7 @@ import { type ContactService, createContactService } from './modules/contact/ser
 import { createDemoService } from './modules/demo/service';
 import { createDeployService, type DeployService } from './modules/deploy/service';
 import { createEventDispatcher, type EventDispatcher } from './modules/events/dispatcher';
+import { eventHintOf } from './modules/events/hints';
 import { eventsRepo } from './modules/events/repo';
 import { createEventsService, type EventsService } from './modules/events/service';
 import { createHealthService, type HealthService } from './modules/health/service';
@@ -206,6 +207,13 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   // A renter's action on an instance, in any process, wakes its host's waiting agent.
   const wake = createHostWake();
   signals.on('host-work', (hostId) => (hostId === undefined ? wake.wakeAll() : wake.wake(hostId)));
+  // What an event asks of every process at once, named by the database in the `events` signal
+  // it sends at the commit (migration 0043): a host's waiting agent woken, cached pages dropped.
+  signals.on('events', (id) => {
+    const hint = eventHintOf(id);
+    if (hint?.dropReads) cached.invalidate();
+    if (hint?.wakeHost) wake.wake(hint.wakeHost);
+  });
   // Signals were missed while the listener was away: everything may have changed.
   signals.onResync(() => {
     cached.invalidate();
@@ -234,8 +242,8 @@ export function buildDeps(infra: Infrastructure): AppDeps {
   });
   // The only way out of the core (docs/decisions/027): every change is an event in the log,
   // written with the change; the durable readers (e-mail, webhooks) read it, in one process at
-  // a time. Host wakes and cache drops reach every process as the `host-work` and `read-cache`
-  // signals the database sends with the event at commit (migration 0043), heard above.
+  // a time. Host wakes and cache drops reach every process in the `events` signal the database
+  // sends with the event at commit (migration 0043), heard above.
   const eventsService = createEventsService(db, signals);
   const eventLog = createEventDispatcher({
     db,

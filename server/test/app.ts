@@ -47,7 +47,7 @@ export interface TestApp {
   passTime(ms: number, stepMs?: number): Promise<void>;
   /**
    * Resolves once this process has heard every signal the database sent before the call (the
-   * `host-work` and `read-cache` an event's commit sends, migration 0043): a marker of its own
+   * hint an event's commit sends in its `events` signal, migration 0043): a marker of its own
    * is sent after them, and notifications reach a listener in commit order. On PostgreSQL the
    * listener hears a commit's signals a moment after the response that committed it.
    */

@@ -61,8 +61,7 @@ function serialRunner(pass: () => Promise<void>, onError: (error: unknown) => vo
  * cannot use to move the cursor. Woken by the NOTIFY the log's writers send with their
  * transaction (heard at commit, in every process), and by a poll as a fallback. What every
  * process acts on at once (a host's waiting agent, the read cache) is not read here: the
- * event's writer names it in signals of its own at commit (migration 0043: `host-work`,
- * `read-cache`).
+ * event's writer names it in the `events` signal's id at commit (migration 0043, hints.ts).
  */
 export function createEventDispatcher(options: EventDispatcherOptions) {
   const { db, signals, durable, log } = options;

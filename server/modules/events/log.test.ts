@@ -9,6 +9,7 @@ import { createApiKey, v1Request } from '../../test/public-api';
 import { setupTestApp, type World } from '../../test/suite';
 import { type Receiver, startReceiver, verifyDelivery } from '../../test/webhooks';
 import { ledgerService } from '../ledger/service';
+import { eventHintOf } from './hints';
 import { eventLog } from './service';
 
 /**
@@ -269,8 +270,9 @@ describe('the event log', () => {
     const { key } = await createApiKey(t, user.cookie, ['read', 'write']);
     const heard: string[] = [];
     const offs = [
-      t.app.deps.signals.on('host-work', (id) => heard.push(`host-work ${id}`)),
-      t.app.deps.signals.on('read-cache', () => heard.push('read-cache')),
+      t.app.deps.signals.on('events', (id) => {
+        if (!id?.startsWith('heard:')) heard.push(id ?? 'events');
+      }),
     ];
     try {
       await t.signalsHeard();
@@ -278,13 +280,16 @@ describe('the event log', () => {
       const created = await v1Request(t, key, 'POST', '/instances', { gpuListingId: listing.id });
       expect(created.statusCode, created.body).toBe(201);
       await t.signalsHeard();
-      // Sent by the database with the event (migration 0043), once each per transaction.
-      expect(heard.sort()).toEqual([`host-work ${host.id}`, 'read-cache']);
+      // Sent by the database with the event (migration 0043): one notification for the
+      // transaction (its wallet's event sends none of its own), naming the host.
+      expect(heard).toEqual([`instance ${host.id}`]);
+      expect(eventHintOf(heard[0])).toEqual({ dropReads: true, wakeHost: host.id });
 
       heard.length = 0;
       await t.signIn({ credits: '5.00' }); // a new wallet credited: a `wallet.credited` event
       await t.signalsHeard();
-      expect(heard).toEqual([]);
+      expect(heard).toEqual(['events']); // the durable readers' wake, nothing asked of the rest
+      expect(eventHintOf(undefined)).toBeNull();
     } finally {
       for (const off of offs) off();
     }

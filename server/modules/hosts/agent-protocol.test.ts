@@ -514,8 +514,8 @@ describe('waiting for work between heartbeats (long poll)', () => {
     const renter = await renterWithKey();
     const rent = await w.rentAs(renter.cookie, listing, 1);
     expect(rent.statusCode).toBe(201);
-    // The rent's own wake reaches the host first (the database's `host-work` signal at the
-    // commit, heard a moment later on PostgreSQL); the heartbeat after that answers it.
+    // The rent's own wake reaches the host first (the hint of the database's `events` signal
+    // at the commit, heard a moment later on PostgreSQL); the heartbeat after that answers it.
     await t.signalsHeard();
     const first = await heartbeat(host.credential);
     expect(first.instances[0]?.state).toBe('running'); // what the host is to make of it

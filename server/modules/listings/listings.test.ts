@@ -488,8 +488,8 @@ describe('read cache', () => {
         payload: cw.rentBody(listing, 1),
         cookie: renter.cookie,
       });
-      // Every process, this one too, drops its cache when it hears the rent's `read-cache`
-      // signal, sent by the database at the commit (migration 0043).
+      // Every process, this one too, drops its cache when it hears the rent's `events` signal,
+      // sent by the database at the commit with its hint (migration 0043).
       await cached.signalsHeard();
       expect(await read()).toBe(1);
       expect(await stats()).toBe(1);
