@@ -91,6 +91,31 @@ describe('GET /api/gpu-listings', () => {
     expect(await models(`gpuType=A100&model=${marker}`)).toEqual(a100);
   });
 
+  it('answers a text asked often as it did the first time, once it is written into a statement of its own', async () => {
+    // After a few asks a text is written into its page's statement (page-statements.ts,
+    // askedOften): its quote doubled, its LIKE characters still literal.
+    const place = [...marker].reverse().join(''); // not the marker the other tests search for
+    const other = await createProvider(t.database.db, { companyName: `Quay ${place} GPUs` });
+    const own = `providerId=${other.id}`;
+    await w.listing({
+      providerId: other.id,
+      location: `St John's ${place}-q 50%`,
+      model: 'L4',
+      memory: '24GB',
+      hourlyRate: '0.80',
+    });
+    const ask = async (text: string) =>
+      (await list(`${own}&sort=price-asc&model=${encodeURIComponent(text)}`)).body.map(
+        (l) => l.model,
+      );
+    for (let i = 0; i < 5; i++) {
+      expect(await ask(`JOHN'S ${place.toUpperCase()}-Q 50%`)).toEqual(['L4']);
+      // `_` and `%` match themselves only: the location has `50%`, not `5_%` nor `5%%`.
+      expect(await ask(`john's ${place}-q 5_%`)).toEqual([]);
+      expect(await ask(`'; select 1; --`)).toEqual([]);
+    }
+  });
+
   it('sorts by price both ways, memory and performance', async () => {
     const models = async (sort: string) =>
       (await list(`model=${marker}&sort=${sort}`)).body.map((l) => l.model);

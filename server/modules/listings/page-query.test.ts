@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reliabilitySlotIds, withReliability } from './page-query';
 import { catalogueText, type ListingFilter, pageQueryOf } from './page-statements';
 
@@ -55,6 +55,26 @@ describe('pageQueryOf', () => {
     expect(quoted.choose?.text).not.toContain('or true');
     const escaped = pageQueryOf(market({ search: 'a100_%' }));
     expect(escaped.choose?.values[0]).toBe('%a100\\_\\%%');
+  });
+
+  it('writes a text asked often into a named statement of its own, its quote doubled', async () => {
+    // A fresh copy of the module: its counts and its budget of statements are the process's.
+    vi.resetModules();
+    const fresh = await import('./page-statements');
+    const ask = (text: string) => fresh.pageQueryOf(market({ search: text, sort: 'price-asc' }));
+    expect(ask("O'Hare \\ 50%").choose).toBeDefined();
+    expect(ask("o'hare \\ 50%").choose).toBeDefined();
+    const hot = ask("O'HARE \\ 50%"); // the third ask, case aside
+    expect(hot.choose).toBeUndefined();
+    expect(hot.name).toMatch(/^listings_page_hot_\d+$/);
+    expect(hot.statement.text).toContain("l.search_text like lower('%o''hare \\\\ 50\\%%')");
+    expect(hot.statement.params).toEqual(['now']);
+    expect(ask("o'hare \\ 50%").name).toBe(hot.name);
+    // With a GPU type sent as a value, or in characters outside printable ASCII, never.
+    for (let i = 0; i < 4; i += 1) {
+      expect(fresh.pageQueryOf(market({ search: 'osaka', gpuType: 'H100x' })).choose).toBeDefined();
+      expect(ask('Ｈ100 tokyo').choose).toBeDefined();
+    }
   });
 
   it('names a shape without text once, with the values of its cursor as parameters', () => {

@@ -63,6 +63,13 @@ export interface PageShape {
    */
   byIds?: boolean;
   /**
+   * With `byIds`: the statement (mode 'ids', built with the same parameters) whose ids the
+   * page reads, as a subquery of its own, instead of an `ids` value: a page in one statement
+   * that still chooses its listings by their narrow index alone (page-statements.ts, a text
+   * asked often).
+   */
+  idsFrom?: string;
+  /**
    * Search text and GPU type written into the statement as literals instead of sent as values
    * (their LIKE patterns, lower-cased): only the catalogue's GPU names (catalogueText), so that
    * each gets a statement of its own, planned for its text once per connection.
@@ -236,8 +243,9 @@ export function pageStatement(
   shape: PageShape,
   measuresReliability = false,
   mode: 'page' | 'ids' = 'page',
+  /** The parameters so far, shared with a statement this one's text is built into. */
+  params: (keyof PageValues)[] = [],
 ): PageStatement {
-  const params: (keyof PageValues)[] = [];
   const $ = (name: keyof PageValues) => {
     const at = params.indexOf(name);
     if (at >= 0) return `$${at + 1}`;
@@ -292,7 +300,11 @@ export function pageStatement(
   let rows: string;
   if (shape.byIds) {
     // The listings a statement of mode 'ids' chose, in the same order (pageQueryOf).
-    rows = branch(`l.id = any(${$('ids')}::int[])`);
+    rows = branch(
+      shape.idsFrom === undefined
+        ? `l.id = any(${$('ids')}::int[])`
+        : `l.id = any(array(${shape.idsFrom}))`,
+    );
   } else if (shape.provider) {
     const visible = shape.viewerSandbox
       ? `(not l.is_sandbox or l.provider_id = ${$('viewerSandboxId')})`
