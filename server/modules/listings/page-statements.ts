@@ -8,7 +8,8 @@ import { type PageShape, type PageStatement, type PageValues, pageStatement } fr
  * queries"): the shape of what was asked, its statement built once (page-query.ts writes the
  * SQL), named or not, and the values in order. A search text that is a value is two
  * statements: one planned for the text that chooses the page's ids, and one named that writes
- * the page by those ids.
+ * the page by those ids. A text asked often (askedOften) is written into a named statement of
+ * its own that does both: one round trip, planned once per connection.
  */
 
 /** What a page of listings is asked for (server/modules/listings/repo.ts `page`). */
