@@ -114,14 +114,9 @@ let namedIdShapes = 0;
  * as JSON with their reliability. Its text depends on the view, the sort and the limit only,
  * so it is named (planned once per connection), at most NAMED_ID_SHAPES of them.
  */
-function byIdsStatementOf(shape: PageShape): {
-  statement: PageStatement;
-  name: string | undefined;
-} {
-  const key = `ids|${shape.view}|${shape.sort ?? ''}|${shape.limit}`;
-  const known = pageStatements.get(key);
-  if (known) return known;
-  const byIds: PageShape = {
+/** The page of `shape`'s view, sort and limit by the ids chosen (an `ids` value, or `idsFrom`). */
+function byIdsShape(shape: PageShape, idsFrom?: string): PageShape {
+  return {
     sort: shape.sort,
     search: false,
     gpuType: false,
@@ -131,7 +126,18 @@ function byIdsStatementOf(shape: PageShape): {
     limit: shape.limit,
     view: shape.view,
     byIds: true,
+    ...(idsFrom === undefined ? {} : { idsFrom }),
   };
+}
+
+function byIdsStatementOf(shape: PageShape): {
+  statement: PageStatement;
+  name: string | undefined;
+} {
+  const key = `ids|${shape.view}|${shape.sort ?? ''}|${shape.limit}`;
+  const known = pageStatements.get(key);
+  if (known) return known;
+  const byIds = byIdsShape(shape);
   const name = namedIdShapes < NAMED_ID_SHAPES ? `listings_page_ids_${namedIdShapes++}` : undefined;
   const built = { statement: pageStatement(byIds, name !== undefined), name };
   if (pageStatements.size < CACHED_SHAPES || name) pageStatements.set(key, built);
@@ -157,18 +163,7 @@ function hotStatementOf(shape: PageShape): BuiltShape | null {
   // by price (3 ms) where the ids alone walk the price index (0.4 ms).
   const params: (keyof PageValues)[] = [];
   const choose = pageStatement(shape, false, 'ids', params);
-  const byIds: PageShape = {
-    sort: shape.sort,
-    search: false,
-    gpuType: false,
-    after: false,
-    provider: false,
-    viewerSandbox: false,
-    limit: shape.limit,
-    view: shape.view,
-    byIds: true,
-    idsFrom: choose.text,
-  };
+  const byIds = byIdsShape(shape, choose.text);
   const built = { statement: pageStatement(byIds, true, 'page', params), name };
   pageStatements.set(key, built);
   return built;
