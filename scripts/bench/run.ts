@@ -180,7 +180,7 @@ async function benchRenters(
     // The raw-SQL anchor's renters: the app's mail reader (which reads every event, theirs too)
     // composes no ready alert for them, so the app does no work for the anchor's pairs.
     await database.db.execute(
-      sql`update users set settings = jsonb_set(settings, '{notifications,instanceAlerts}', 'false') where id = any(${`{${users.map((u) => u.id).join(',')}}`}::uuid[])`,
+      sql`update users set settings = jsonb_set(settings, '{notifications}', coalesce(settings -> 'notifications', '{}') || '{"instanceAlerts": false}') where id = any(${`{${users.map((u) => u.id).join(',')}}`}::uuid[])`,
     );
   }
   // Sessions are inserted directly, as the test helpers do (a demo-less OTP sign-in is slow).

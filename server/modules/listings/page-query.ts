@@ -20,7 +20,8 @@ import { reliabilityJsonSql, uptimePercentSql } from './reliability-sql';
  *   trigram index finds it when it is rare, the sort's index filters it when it is common.
  *   PostgreSQL chooses by its statistics, so shapes with text are planned for their values
  *   (unnamed statements, which choose only the page's ids; the page itself by those ids is
- *   named) and the others once per connection (named);
+ *   named) and the others once per connection (named); a text asked often is written into a
+ *   named statement of its own that chooses the ids in a subquery (`idsFrom`);
  * - a provider's own listings (maintenance included) read the (provider_id, id) index;
  * - a demo visitor's own sandbox listings join their view as a second branch.
  *

@@ -109,11 +109,6 @@ let namedShapes = 0;
 let namedTextShapes = 0;
 let namedIdShapes = 0;
 
-/**
- * The second half of a page whose text is a value: its listings by id, in the sort's order,
- * as JSON with their reliability. Its text depends on the view, the sort and the limit only,
- * so it is named (planned once per connection), at most NAMED_ID_SHAPES of them.
- */
 /** The page of `shape`'s view, sort and limit by the ids chosen (an `ids` value, or `idsFrom`). */
 function byIdsShape(shape: PageShape, idsFrom?: string): PageShape {
   return {
@@ -130,6 +125,11 @@ function byIdsShape(shape: PageShape, idsFrom?: string): PageShape {
   };
 }
 
+/**
+ * The second half of a page whose text is a value: its listings by id, in the sort's order,
+ * as JSON with their reliability. Its text depends on the view, the sort and the limit only,
+ * so it is named (planned once per connection), at most NAMED_ID_SHAPES of them.
+ */
 function byIdsStatementOf(shape: PageShape): {
   statement: PageStatement;
   name: string | undefined;
