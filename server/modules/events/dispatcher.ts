@@ -202,8 +202,16 @@ export function createEventDispatcher(options: EventDispatcherOptions) {
   }
 
   return {
-    /** Starts following, woken by the log's NOTIFY and a poll. */
+    /**
+     * Starts following, woken by the log's NOTIFY and a poll. The durable readers' cursors are
+     * made first where they have none (at the log's bound now): every event written after the
+     * start is theirs, not only those after their first pass.
+     */
     async start(): Promise<void> {
+      await eventsRepo.ensureReaders(
+        db,
+        durable.map((reader) => reader.name),
+      );
       unsubscribe = signals.on('events', () => void wake());
       signals.onResync(() => void wake());
       timer = setInterval(() => void wake(), pollMs);

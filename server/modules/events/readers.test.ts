@@ -98,6 +98,35 @@ async function dispatcherOf(reader: DurableEventReader, durableEveryMs?: number)
   });
 }
 
+describe('a durable reader’s cursor', () => {
+  it('is made when the process starts following the log: an event written before its first pass is read', async () => {
+    const user = await t.signIn();
+    const name = `from-start-${Date.now()}`;
+    const read: bigint[] = [];
+    const dispatcher = createEventDispatcher({
+      db: t.database.db,
+      signals: t.app.deps.signals,
+      durable: [
+        {
+          name,
+          wants: { types: ['wallet.low_balance'] },
+          async effect(events) {
+            read.push(...events.map((e) => e.id));
+          },
+        },
+      ],
+      pollMs: 3_600_000,
+    });
+    await dispatcher.start();
+    // Written before any pass of the reader: made at its first pass instead (as before), its
+    // cursor would start past this event.
+    const written = await lowBalance(user.userId);
+    await dispatcher.drain();
+    await dispatcher.close();
+    expect(read).toEqual([written]);
+  });
+});
+
 describe('a durable reader’s wants', () => {
   it('reads only the events it acts on, and its cursor moves past the others to the bound', async () => {
     const db = t.database.db;

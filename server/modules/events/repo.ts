@@ -167,6 +167,19 @@ export const eventsRepo = {
     return rowsOf(created).length === 1 ? lease() : null;
   },
 
+  /**
+   * Each durable reader's cursor, made at the log's bound where it has none: a process that
+   * starts following the log makes them first, so no event written after its start is passed
+   * (made at its first pass instead, a reader skipped what was written before that pass).
+   */
+  async ensureReaders(conn: Conn, names: readonly string[]): Promise<void> {
+    if (names.length === 0) return;
+    await conn.execute(sql`
+      insert into event_readers (name, last_id)
+      select n, coalesce(rentgpu_event_bound(), 0) from unnest(${`{${names.join(',')}}`}::text[]) as n
+      on conflict (name) do nothing`);
+  },
+
   /** Keeps the turn `leaseMs` longer; false when it was lost (another process has it now). */
   async renewReader(conn: Conn, name: string, token: string, leaseMs: number): Promise<boolean> {
     const result = await conn.execute(sql`
