@@ -150,7 +150,16 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
         await database.db.execute(
           sql`select pg_notify(${SIGNAL_CHANNEL}, ${encodeSignal('events', marker, 'test')})`,
         );
-        await heard;
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          heard,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error('signalsHeard: the listener did not hear its marker in 10 s')),
+              10_000,
+            );
+          }),
+        ]).finally(() => clearTimeout(timer));
       } finally {
         off();
       }

@@ -67,11 +67,14 @@ const insertChoosingGpuShaped = compiledByShape<Instance[], GpuChoice['pool']>(
         ...(set as typeof instances.$inferInsert),
         // The pool's held indexes read once (a hashed subplan), not once per usable index: the
         // rent bench's demo listings of 1,000 units with ~40 instances each compared 46,000
-        // pairs a rent (27 ms) where this takes 0.5 ms. Every element of gpu_indexes is an index.
+        // pairs a rent (27 ms) where this takes 0.5 ms. Only numbers are indexes (a null in a
+        // NOT IN list would make every index look held).
         gpuIndexes: sql`coalesce((select jsonb_build_array(min(u.i))
           from unnest(${sql.placeholder('gpuUsable')}::int[]) as u(i)
-          where u.i not in (select (jsonb_array_elements_text(o.gpu_indexes))::int
-            from instances o where ${scope} and o.status in ${stateList(GPU_HOLDING_STATES)})
+          where u.i not in (select (g.i #>> '{}')::int
+            from instances o cross join lateral jsonb_array_elements(o.gpu_indexes) as g(i)
+            where ${scope} and o.status in ${stateList(GPU_HOLDING_STATES)}
+              and jsonb_typeof(g.i) = 'number')
           having min(u.i) is not null), '[]'::jsonb)`,
       })
       .returning();

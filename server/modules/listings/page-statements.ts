@@ -251,9 +251,15 @@ export function pageQueryOf(filter: ListingFilter): {
   // A search text asked often, with every other value of the shape written in as well (a GPU
   // type of the catalogue, or none), is a statement of its own: one round trip, planned once.
   const typeWritten = !filter.gpuType || literals.gpuType !== undefined;
+  const hotShape =
+    filter.search && !catalogueSearch && typeWritten
+      ? shapeWith({ ...literals, search: likePattern(filter.search.toLowerCase()) })
+      : null;
+  // A statement already made for the text stays its own (the counts may have been forgotten).
   const hot =
-    filter.search && !catalogueSearch && typeWritten && askedOften(filter.search)
-      ? hotStatementOf(shapeWith({ ...literals, search: likePattern(filter.search.toLowerCase()) }))
+    hotShape && filter.search
+      ? (pageStatements.get(keyOf(hotShape)) ??
+        (askedOften(filter.search) ? hotStatementOf(hotShape) : null))
       : null;
   const { statement, name, choose } = hot ?? statementOf(shapeWith(literals));
   const valuesWith = (ids?: number[]) =>
