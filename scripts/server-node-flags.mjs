@@ -10,7 +10,10 @@
 // median 306; 266–306 with 8, median 292; 90 s of waiting did not shrink it). Back to back, 16
 // against 8, two rounds: the first page 2,027 and 2,058 against 1,815 and 2,054 req/s, a location
 // search 1,379 and 1,308 against 1,279 and 1,453, rent-then-stop 158.0 and 154.0 against 150.8
-// and 166.6 pairs/s: no difference beyond this machine's noise. Before, 16 had been written out
+// and 166.6 pairs/s. A second run of the sorts, 16 against 8 back to back twice, showed the
+// cost: the first page 2,058 and 2,017 against 2,033 and 1,961 req/s, sort by price 2,037 and
+// 1,962 against 1,667 and 1,801, the server thread 5–60 µs more a request (more scavenges).
+// Kept for the memory goal; a trade, not a free change. Before, 16 had been written out
 // because it was once raised. 64 and then 32 let the scavenger run less often under load (every uncached
 // marketplace page allocates its ~28 KB of JSON text twice, and a request's objects live across
 // a database round trip): 4,236–4,599 → 4,702–5,129 req/s for the first page with 64 on a loaded
