@@ -22,7 +22,11 @@ export interface PostingMarkers {
  * is written or moved when the idempotency key was used before; a wallet that cannot cover
  * its line is not moved. The statement's select reads the outcome with `postingOutcome`.
  */
-export function postingCtes(head: string, at: PostingMarkers): string {
+export function postingCtes(head: string, at: PostingMarkers, lines?: number): string {
+  // With `lines` (the statement's text is then for postings of that many lines), the planner
+  // knows how many rows the arrays hold without their values: see spend-caps/repo.ts.
+  const entries = `unnest(${at.accounts}::int[], ${at.amounts}::bigint[])`;
+  const bounded = lines === undefined ? entries : `(select * from ${entries} limit ${lines})`;
   return `t as (
     insert into ledger_transactions (kind, memo, idempotency_key, reference)
     ${head}
@@ -30,7 +34,7 @@ export function postingCtes(head: string, at: PostingMarkers): string {
     returning id
   ), e as (
     insert into ledger_entries (transaction_id, account_id, amount_micros)
-    select t.id, v.account_id, v.amount from t, unnest(${at.accounts}::int[], ${at.amounts}::bigint[]) as v(account_id, amount)
+    select t.id, v.account_id, v.amount from t, ${bounded} as v(account_id, amount)
     returning transaction_id
   ), b as (
     update ledger_accounts a set balance_micros = a.balance_micros + ${at.moveAmount}::bigint

@@ -107,18 +107,37 @@ const POSTED_AT: PostingMarkers = {
 };
 
 /**
- * A charge's posting and its spend counters with their caps, as one statement whose text never
- * varies (postAndAddWithCaps): the posting's values at $1–$8, the counters as five arrays
- * ($9–$13, merged and in order). Named, so PostgreSQL plans it once a connection; built with
- * drizzle on every rent it cost the server's thread about half a millisecond, and PostgreSQL a
- * plan (issue 43).
+ * A charge's posting and its spend counters with their caps, as one statement (postAndAddWithCaps):
+ * the posting's values at $1–$8, the counters as five arrays ($9–$13, merged and in order).
+ * Built with drizzle on every rent it cost the server's thread about half a millisecond, and
+ * PostgreSQL a plan (issue 43). Named, so PostgreSQL may keep one plan a connection — but it
+ * keeps a generic plan only when its estimate is no worse than a plan for the values, and
+ * without the values an array's `unnest` is ten rows: the statement was planned again on every
+ * rent (`pg_stat_statements`: 620 plans for 600 calls, about 1 ms each under load). So its text
+ * is one per shape — so many ledger lines, so many counters — each array read through a
+ * `limit` of exactly its length: the generic plan's estimate is the custom plan's, and after
+ * PostgreSQL's five custom plans the statement is planned no more. Shapes are few (a charge
+ * has two or three lines; an account's two periods, and a key's two); past MAX_SHAPE lines or
+ * counters the unbounded text stands.
  */
-const postAndAddStatement = compiledSql<AddedWithCapsRow & PostingOutcomeRow>(
-  'spend_caps_post_and_add',
-  `with ${postingCtes('values ($1::text, $2::text, $3::text, $4::text)', POSTED_AT)},
+const MAX_SHAPE = 8;
+const postAndAddStatements = new Map<
+  string,
+  ReturnType<typeof compiledSql<AddedWithCapsRow & PostingOutcomeRow>>
+>();
+
+function postAndAddStatementFor(lines: number, counters: number) {
+  const shaped = lines <= MAX_SHAPE && counters <= MAX_SHAPE;
+  const key = shaped ? `${lines}_${counters}` : 'any';
+  let statement = postAndAddStatements.get(key);
+  if (statement) return statement;
+  const counterRows = `unnest($9::uuid[], $10::text[], $11::text[], $12::timestamptz[], $13::bigint[])`;
+  statement = compiledSql<AddedWithCapsRow & PostingOutcomeRow>(
+    `spend_caps_post_and_add_${key}`,
+    `with ${postingCtes('values ($1::text, $2::text, $3::text, $4::text)', POSTED_AT, shaped ? lines : undefined)},
   added as (
     insert into spend_periods (user_id, scope, period, starts_at, spent_micros)
-    select v.* from unnest($9::uuid[], $10::text[], $11::text[], $12::timestamptz[], $13::bigint[])
+    select v.* from ${shaped ? `(select * from ${counterRows} limit ${counters})` : counterRows}
       as v(user_id, scope, period, starts_at, micros)
     -- The posting moves its wallet first: the counters read its move, so their rows are
     -- locked after the wallet's, the order of every other charge.
@@ -128,7 +147,10 @@ const postAndAddStatement = compiledSql<AddedWithCapsRow & PostingOutcomeRow>(
     returning user_id, scope, period, starts_at, spent_micros, warned_at),
   caps as (${new PgDialect().sqlToQuery(withCaps).sql})
   select c.*, ${postingOutcome(POSTED_AT)} from (select 1) as one left join caps c on true`,
-);
+  );
+  postAndAddStatements.set(key, statement);
+  return statement;
+}
 
 const withCapsRow = (r: AddedWithCapsRow) => ({
   ...toRow(r),
@@ -195,7 +217,7 @@ export const spendCapsRepo = {
     posted: PostingOutcomeRow;
   }> {
     const ordered = mergedInOrder(rows);
-    const all = await postAndAddStatement(conn, [
+    const all = await postAndAddStatementFor(posting.lines.length, ordered.length)(conn, [
       posting.head.kind,
       posting.head.memo,
       posting.head.idempotencyKey,
