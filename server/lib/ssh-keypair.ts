@@ -1,4 +1,32 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import {
+  type ED25519KeyPairOptions,
+  generateKeyPair,
+  generateKeyPairSync,
+  randomBytes,
+} from 'node:crypto';
+
+/** An SSH key pair: an authorized_keys line and an OpenSSH private key. */
+export interface SshKeyPair {
+  publicKey: string;
+  privateKey: string;
+}
+
+/**
+ * Both halves as DER, whose Ed25519 layouts are fixed (RFC 8410): the 32-byte seed ends the
+ * 48-byte PKCS #8, the 32-byte public key the 44-byte SPKI.
+ *
+ * Not through a JWK export of a KeyObject, as before: on Node 20.20 that deadlocks the process.
+ * `KeyObjectHandle::ExportJWK` holds the key's mutex while it makes the JWK's strings; when that
+ * allocation collects garbage, the weak callback of the key's own (finished) generation job
+ * runs and its destructor takes the same mutex (gdb: `~KeyGenJob` under
+ * `InvokeFirstPassWeakCallbacks` under `ExportJWKEdKey`). A loop of generate-and-export hung
+ * after about 8,000 pairs here, every time; one pair is made for every instance launched. The
+ * DER encodings are written by the generation job itself: 120,000 pairs, no hang.
+ */
+const KEY_ENCODING: ED25519KeyPairOptions<'der', 'der'> = {
+  privateKeyEncoding: { type: 'pkcs8', format: 'der' },
+  publicKeyEncoding: { type: 'spki', format: 'der' },
+};
 
 /**
  * A fresh ed25519 key pair for SSH, from node:crypto: the public key as an authorized_keys
@@ -6,14 +34,36 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
  * (`-----BEGIN OPENSSH PRIVATE KEY-----`, unencrypted). Not PEM PKCS8: ssh2 (the web
  * console's client) cannot read an ed25519 key in PKCS8 ("Unsupported key format").
  */
-export function generateSshKeyPair(comment = 'rentgpu-platform'): {
-  publicKey: string;
-  privateKey: string;
-} {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const jwk = privateKey.export({ format: 'jwk' });
-  const seed = Buffer.from(jwk.d ?? '', 'base64url');
-  const pub = Buffer.from(jwk.x ?? '', 'base64url');
+export function generateSshKeyPair(comment = 'rentgpu-platform'): SshKeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519', KEY_ENCODING);
+  return sshKeyPairOf(privateKey, publicKey, comment);
+}
+
+/**
+ * generateSshKeyPair off the event loop: the key is made on libuv's thread pool, and only
+ * the OpenSSH text here (issue 43: made on the server thread, the pair was 3–5% of its CPU
+ * under rent-then-stop).
+ */
+export function generateSshKeyPairAsync(comment = 'rentgpu-platform'): Promise<SshKeyPair> {
+  return new Promise((resolve, reject) => {
+    // Node's callback order: the public key first.
+    generateKeyPair('ed25519', KEY_ENCODING, (error, publicKey, privateKey) => {
+      if (error) reject(error);
+      else {
+        try {
+          resolve(sshKeyPairOf(privateKey, publicKey, comment));
+        } catch (failed) {
+          reject(failed);
+        }
+      }
+    });
+  });
+}
+
+function sshKeyPairOf(pkcs8: Buffer, spki: Buffer, comment: string): SshKeyPair {
+  if (pkcs8.length !== 48 || spki.length !== 44) throw new Error('unexpected Ed25519 DER');
+  const seed = pkcs8.subarray(16);
+  const pub = spki.subarray(12);
   const type = Buffer.from('ssh-ed25519');
   const publicBlob = Buffer.concat([sshString(type), sshString(pub)]);
 

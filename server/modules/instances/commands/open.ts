@@ -6,7 +6,7 @@ import {
   listingGpusMissing,
   notFound,
 } from '../../../lib/errors';
-import { generateSshKeyPair } from '../../../lib/ssh-keypair';
+import { generateSshKeyPairAsync } from '../../../lib/ssh-keypair';
 import { kindBlocker } from '../../hosts/kind-readiness';
 import { listingShare } from '../../listings/gpu-share';
 import { listingsService } from '../../listings/service';
@@ -49,6 +49,13 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
   function open(spec: OpenSpec, now: Date, options: RentOptions = {}): Promise<InstanceRow> {
     const plan = planNamed(plans, spec.plan);
     const kind = spec.kind ?? 'vm';
+    // Every instance has the web console, of every plan (docs/architecture.md, "Web console"):
+    // a template brings its key pair, anything else (a rental) gets one, made on the thread
+    // pool while the listing is reserved (made, not used, when the launch is refused).
+    const keyAhead = spec.setup?.platformKey
+      ? null
+      : generateSshKeyPairAsync('rentgpu-web-console');
+    keyAhead?.catch(() => {});
     return ctx.accounts.transact(async (tx) => {
       // The unit taken and the listing read in one statement. When none could be taken the
       // listing is read alone, to say why: the checks below run in the same order on either,
@@ -97,9 +104,8 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
       const gpuChoice = listingsService.gpuChoiceForNew(unit.pool, unit.hostGpus);
       if (!gpuChoice) throw gpusInUse();
       const setup = spec.setup ?? {};
-      // Every instance has the web console, of every plan (docs/architecture.md, "Web
-      // console"): a template brings its key pair, anything else (a rental) gets one here.
-      const platformKey = setup.platformKey ?? generateSshKeyPair('rentgpu-web-console');
+      const platformKey = setup.platformKey ?? (await keyAhead);
+      if (!platformKey) throw new Error('no web console key pair');
       const inserted = await instancesRepo.insertChoosingGpu(
         tx,
         {
