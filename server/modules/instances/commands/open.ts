@@ -53,9 +53,9 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
     // a template brings its key pair, anything else (a rental) gets one, made on the thread
     // pool while the listing is reserved (made, not used, when the launch is refused).
     const keyAhead = spec.setup?.platformKey
-      ? null
+      ? Promise.resolve(spec.setup.platformKey)
       : generateSshKeyPairAsync('rentgpu-web-console');
-    keyAhead?.catch(() => {});
+    keyAhead.catch(() => {});
     return ctx.accounts.transact(async (tx) => {
       // The unit taken and the listing read in one statement. When none could be taken the
       // listing is read alone, to say why: the checks below run in the same order on either,
@@ -104,8 +104,7 @@ export function openCommand(ctx: InstancesContext, plans: Plans) {
       const gpuChoice = listingsService.gpuChoiceForNew(unit.pool, unit.hostGpus);
       if (!gpuChoice) throw gpusInUse();
       const setup = spec.setup ?? {};
-      const platformKey = setup.platformKey ?? (await keyAhead);
-      if (!platformKey) throw new Error('no web console key pair');
+      const platformKey = await keyAhead;
       const inserted = await instancesRepo.insertChoosingGpu(
         tx,
         {
