@@ -1,9 +1,4 @@
-import {
-  type ED25519KeyPairOptions,
-  generateKeyPair,
-  generateKeyPairSync,
-  randomBytes,
-} from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 
 /** An SSH key pair: an authorized_keys line and an OpenSSH private key. */
 export interface SshKeyPair {
@@ -12,58 +7,47 @@ export interface SshKeyPair {
 }
 
 /**
- * Both halves as DER, whose Ed25519 layouts are fixed (RFC 8410): the 32-byte seed ends the
- * 48-byte PKCS #8, the 32-byte public key the 44-byte SPKI.
- *
- * Not through a JWK export of a KeyObject, as before: on Node 20.20 that deadlocks the process.
- * `KeyObjectHandle::ExportJWK` holds the key's mutex while it makes the JWK's strings; when that
- * allocation collects garbage, the weak callback of the key's own (finished) generation job
- * runs and its destructor takes the same mutex (gdb: `~KeyGenJob` under
- * `InvokeFirstPassWeakCallbacks` under `ExportJWKEdKey`). A loop of generate-and-export hung
- * after about 8,000 pairs here, every time; one pair is made for every instance launched. The
- * DER encodings are written by the generation job itself: 120,000 pairs, no hang.
- */
-const KEY_ENCODING: ED25519KeyPairOptions<'der', 'der'> = {
-  privateKeyEncoding: { type: 'pkcs8', format: 'der' },
-  publicKeyEncoding: { type: 'spki', format: 'der' },
-};
-
-/**
- * A fresh ed25519 key pair for SSH, from node:crypto: the public key as an authorized_keys
- * line (`ssh-ed25519 AAAA… comment`), the private key in OpenSSH's own format
+ * A fresh ed25519 key pair for SSH: the public key as an authorized_keys line
+ * (`ssh-ed25519 AAAA… comment`), the private key in OpenSSH's own format
  * (`-----BEGIN OPENSSH PRIVATE KEY-----`, unencrypted). Not PEM PKCS8: ssh2 (the web
  * console's client) cannot read an ed25519 key in PKCS8 ("Unsupported key format").
+ *
+ * The private key is 32 random bytes (RFC 8032's seed); OpenSSL derives the public half.
+ * One pair is made for every instance launched, so how matters (issue 43):
+ * - Not through `generateKeyPair` with DER encodings: OpenSSL 3 sets up an encoder for each
+ *   (`OSSL_ENCODER_CTX_new_for_pkey`), 200–300 µs of the event loop's CPU a pair even when
+ *   generated on the thread pool, since the encoding runs back on the loop
+ *   (`AfterThreadPoolWork`); reading a DER key back costs a decoder, 700 µs. The seed goes in
+ *   as a JWK (`EVP_PKEY_new_raw_private_key`) and the public half comes out as one
+ *   (`EVP_PKEY_get_raw_public_key`): about 55 µs a pair.
+ * - Never a JWK export of a key a generation job made: on Node 20.20 that deadlocks the
+ *   process. `KeyObjectHandle::ExportJWK` holds the key's mutex while it makes the JWK's
+ *   strings; when that allocation collects garbage, the weak callback of the key's own
+ *   (finished) generation job runs and its destructor takes the same mutex (gdb: `~KeyGenJob`
+ *   under `InvokeFirstPassWeakCallbacks` under `ExportJWKEdKey`). `generateKeyPairSync` and a
+ *   JWK export hung after about 8,000 pairs here, every time. These keys have no generation
+ *   job: 600,000 pairs, no hang.
  */
 export function generateSshKeyPair(comment = 'rentgpu-platform'): SshKeyPair {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519', KEY_ENCODING);
-  return sshKeyPairOf(privateKey, publicKey, comment);
+  return sshKeyPairFromSeed(randomBytes(32), comment);
 }
 
-/**
- * generateSshKeyPair off the event loop: the key is made on libuv's thread pool, and only
- * the OpenSSH text here (issue 43: made on the server thread, the pair was 3–5% of its CPU
- * under rent-then-stop).
- */
-export function generateSshKeyPairAsync(comment = 'rentgpu-platform'): Promise<SshKeyPair> {
-  return new Promise((resolve, reject) => {
-    // Node's callback order: the public key first.
-    generateKeyPair('ed25519', KEY_ENCODING, (error, publicKey, privateKey) => {
-      if (error) reject(error);
-      else {
-        try {
-          resolve(sshKeyPairOf(privateKey, publicKey, comment));
-        } catch (failed) {
-          reject(failed);
-        }
-      }
-    });
+/** The pair of an RFC 8032 seed (exported for its test vector). */
+export function sshKeyPairFromSeed(seed: Buffer, comment: string): SshKeyPair {
+  if (seed.length !== 32) throw new Error('an Ed25519 seed is 32 bytes');
+  // `x` is required by the JWK's shape; for a private key Node reads `d` only.
+  const privateKey = createPrivateKey({
+    key: { kty: 'OKP', crv: 'Ed25519', d: seed.toString('base64url'), x: '' },
+    format: 'jwk',
   });
+  const { x } = createPublicKey(privateKey).export({ format: 'jwk' });
+  if (typeof x !== 'string') throw new Error('no Ed25519 public key');
+  const pub = Buffer.from(x, 'base64url');
+  if (pub.length !== 32) throw new Error('unexpected Ed25519 public key');
+  return sshKeyPairOf(seed, pub, comment);
 }
 
-function sshKeyPairOf(pkcs8: Buffer, spki: Buffer, comment: string): SshKeyPair {
-  if (pkcs8.length !== 48 || spki.length !== 44) throw new Error('unexpected Ed25519 DER');
-  const seed = pkcs8.subarray(16);
-  const pub = spki.subarray(12);
+function sshKeyPairOf(seed: Buffer, pub: Buffer, comment: string): SshKeyPair {
   const type = Buffer.from('ssh-ed25519');
   const publicBlob = Buffer.concat([sshString(type), sshString(pub)]);
 
