@@ -47,41 +47,54 @@ export function sshKeyPairFromSeed(seed: Buffer, comment: string): SshKeyPair {
   return sshKeyPairOf(seed, pub, comment);
 }
 
+const KEY_TYPE = Buffer.from('ssh-ed25519');
+/** PROTOCOL.key's start: magic, cipher "none", kdf "none", no kdf options, one key. */
+const HEADER = Buffer.concat([
+  Buffer.from('openssh-key-v1\0'),
+  sshString(Buffer.from('none')),
+  sshString(Buffer.from('none')),
+  sshString(Buffer.alloc(0)),
+  uint32(1),
+]);
+/** The public key blob's length: string "ssh-ed25519", string of the 32-byte key. */
+const PUBLIC_BLOB_LENGTH = 4 + KEY_TYPE.length + 4 + 32;
+
+/** Both halves' text, written into one buffer (a launch makes one pair). */
 function sshKeyPairOf(seed: Buffer, pub: Buffer, comment: string): SshKeyPair {
-  const type = Buffer.from('ssh-ed25519');
-  const publicBlob = Buffer.concat([sshString(type), sshString(pub)]);
-
+  const commentBytes = Buffer.from(comment);
   // PROTOCOL.key: check integers, then the key, then padding 1, 2, 3, … to the block size (8).
+  const secretUnpadded = 8 + PUBLIC_BLOB_LENGTH + 4 + 64 + 4 + commentBytes.length;
+  const secretLength = secretUnpadded + ((8 - (secretUnpadded % 8)) % 8);
+  const body = Buffer.alloc(HEADER.length + 4 + PUBLIC_BLOB_LENGTH + 4 + secretLength);
+  let at = HEADER.copy(body, 0);
+  const string = (data: Buffer) => {
+    at = body.writeUInt32BE(data.length, at);
+    at += data.copy(body, at);
+  };
+  const publicBlob = () => {
+    string(KEY_TYPE);
+    string(pub);
+  };
+  at = body.writeUInt32BE(PUBLIC_BLOB_LENGTH, at);
+  const blobStart = at;
+  publicBlob();
+  const blobEnd = at;
+  at = body.writeUInt32BE(secretLength, at);
+  const secretStart = at;
   const check = randomBytes(4);
-  let secret = Buffer.concat([
-    check,
-    check,
-    sshString(type),
-    sshString(pub),
-    sshString(Buffer.concat([seed, pub])),
-    sshString(Buffer.from(comment)),
-  ]);
-  const padding = (8 - (secret.length % 8)) % 8;
-  secret = Buffer.concat([secret, Buffer.from(Array.from({ length: padding }, (_, i) => i + 1))]);
+  at += check.copy(body, at);
+  at += check.copy(body, at);
+  publicBlob();
+  at = body.writeUInt32BE(64, at);
+  at += seed.copy(body, at);
+  at += pub.copy(body, at);
+  string(commentBytes);
+  for (let i = 1; at < secretStart + secretLength; i += 1) body[at++] = i;
 
-  const body = Buffer.concat([
-    Buffer.from('openssh-key-v1\0'),
-    sshString(Buffer.from('none')), // cipher
-    sshString(Buffer.from('none')), // kdf
-    sshString(Buffer.alloc(0)), // kdf options
-    uint32(1), // one key
-    sshString(publicBlob),
-    sshString(secret),
-  ]);
   const lines = body.toString('base64').match(/.{1,70}/g) ?? [];
   return {
-    publicKey: `ssh-ed25519 ${publicBlob.toString('base64')} ${comment}`,
-    privateKey: [
-      '-----BEGIN OPENSSH PRIVATE KEY-----',
-      ...lines,
-      '-----END OPENSSH PRIVATE KEY-----',
-      '',
-    ].join('\n'),
+    publicKey: `ssh-ed25519 ${body.toString('base64', blobStart, blobEnd)} ${comment}`,
+    privateKey: `-----BEGIN OPENSSH PRIVATE KEY-----\n${lines.join('\n')}\n-----END OPENSSH PRIVATE KEY-----\n`,
   };
 }
 
