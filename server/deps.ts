@@ -204,9 +204,9 @@ export function buildDeps(infra: Infrastructure): AppDeps {
     invalidate: invalidateReads,
   };
   const accounts = createAccountBook(db);
-  // A renter's action on an instance, in any process, wakes its host's waiting agent.
+  // A renter's action on an instance, in any process, wakes its host's waiting agent: the
+  // instance's event names the host in the `events` signal (below).
   const wake = createHostWake();
-  signals.on('host-work', (hostId) => (hostId === undefined ? wake.wakeAll() : wake.wake(hostId)));
   // What an event asks of every process at once, named by the database in the `events` signal
   // it sends at the commit (migration 0043): a host's waiting agent woken, cached pages dropped.
   signals.on('events', (id) => {

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { createApp } from '../../server/app';
@@ -18,6 +19,7 @@ import { parseEnv } from '../../server/env';
 import { randomToken } from '../../server/lib/crypto';
 import { hashSessionToken, SESSION_TTL_MS } from '../../server/modules/auth/service';
 import { sessionsRepo } from '../../server/modules/auth/sessions-repo';
+import { eventHintOf } from '../../server/modules/events/hints';
 import { SESSION_COOKIE } from '../../server/plugins/session';
 import { createHost, createListing, createProvider, createUser } from '../../server/seed/factories';
 import { agentPaths } from '../../shared/contracts/agent-protocol';
@@ -94,10 +96,11 @@ try {
     });
     return ((await res.json()) as { work: boolean }).work;
   };
-  // B hears signals here (its own handlers run as they arrive).
+  // B hears signals here (its own handlers run as they arrive): the instance's event names the
+  // host in the id of the `events` signal its writer sends at commit (events/hints.ts).
   let heardAt = 0;
-  b.app.deps.signals.on('host-work', (id) => {
-    if (id === host.id) heardAt = performance.now();
+  b.app.deps.signals.on('events', (id) => {
+    if (heardAt === 0 && eventHintOf(id)?.wakeHost === host.id) heardAt = performance.now();
   });
   await waitOnB(0);
 
@@ -122,6 +125,23 @@ try {
     const answered = performance.now();
     if (!res.ok) throw new Error(`action ${i}: ${res.status} ${await res.text()}`);
     const body = (await res.json()) as { id: number };
+    if (rentalId !== null) {
+      // The host's part (its agent): the instance stopped, so its GPU is free for the next rent.
+      const read = (await db.execute(
+        sql`select generation, status from instances where id = ${rentalId}`,
+      )) as unknown as { rows: { generation: number; status: string }[] };
+      const [stopped] = read.rows;
+      heardAt = 0;
+      await a.app.deps.hosts.report({
+        instanceId: rentalId,
+        generation: Number(stopped?.generation ?? 0),
+        state: stopped?.status === 'terminating' ? 'terminated' : 'stopped',
+      });
+      // Its event wakes the host too: once B has heard it, the kept wake is taken here, so
+      // the next action's wait is held until that action wakes it.
+      while (heardAt === 0) await sleep(1);
+      await waitOnB(0);
+    }
     rentalId = rentalId === null ? body.id : null;
     const woke = await held;
     if (!woke.work) throw new Error(`action ${i}: B's wait was not woken`);
@@ -135,7 +155,7 @@ try {
   for (let i = 0; i < ACTIONS; i++) {
     heardAt = 0;
     const sent = performance.now();
-    await a.app.deps.signals.publish('host-work', host.id);
+    await a.app.deps.signals.publish('events', `instance ${host.id}`);
     while (heardAt === 0) await sleep(0);
     signalOnly.push(heardAt - sent);
   }

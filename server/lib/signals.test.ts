@@ -14,11 +14,11 @@ describe('the local signal bus (the embedded database)', () => {
   it("runs the kind's handlers before publish returns, and only that kind's", () => {
     const signals = createLocalSignals();
     const heard: string[] = [];
-    signals.on('host-work', (id) => heard.push(`host ${id}`));
+    signals.on('api-key', (id) => heard.push(`key ${id}`));
     const stop = signals.on('read-cache', (id) => heard.push(`read ${id}`));
-    void signals.publish('host-work', 'h1');
+    void signals.publish('api-key', 'h1');
     void signals.publish('read-cache');
-    expect(heard).toEqual(['host h1', 'read undefined']);
+    expect(heard).toEqual(['key h1', 'read undefined']);
     stop();
     void signals.publish('read-cache');
     expect(heard).toHaveLength(2);
@@ -68,14 +68,14 @@ describe('the local signal bus (the embedded database)', () => {
 
 describe('signal payloads', () => {
   it('round-trip as small JSON', () => {
-    const payload = encodeSignal('host-work', '6f1c1d1e-1111-4222-8333-944445555666', 'abc');
+    const payload = encodeSignal('api-key', '6f1c1d1e-1111-4222-8333-944445555666', 'abc');
     expect(JSON.parse(payload)).toEqual({
-      kind: 'host-work',
+      kind: 'api-key',
       id: '6f1c1d1e-1111-4222-8333-944445555666',
       from: 'abc',
     });
     expect(decodeSignal(payload)).toEqual({
-      kind: 'host-work',
+      kind: 'api-key',
       id: '6f1c1d1e-1111-4222-8333-944445555666',
       from: 'abc',
     });
@@ -125,14 +125,14 @@ describe('the PostgreSQL bus, sending', () => {
   it('tells this process at once and sends one statement per turn, deduplicated', async () => {
     const { signals, sent, answers } = recordingBus();
     const heard: string[] = [];
-    signals.on('host-work', (id) => heard.push(String(id)));
-    const first = signals.publish('host-work', 'h1');
+    signals.on('api-key', (id) => heard.push(String(id)));
+    const first = signals.publish('api-key', 'h1');
     void signals.publish('read-cache');
     void signals.publish('read-cache');
     expect(heard).toEqual(['h1']);
     expect(sent).toEqual([]);
     await Promise.resolve();
-    expect(sent).toEqual([['host-workh1', 'read-cache']]);
+    expect(sent).toEqual([['api-keyh1', 'read-cache']]);
     let resolved = false;
     void first.then(() => {
       resolved = true;

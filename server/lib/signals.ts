@@ -10,8 +10,6 @@
 export const SIGNAL_CHANNEL = 'rentgpu_signals';
 
 export type SignalKind =
-  /** A host's instances changed: its agent's waits answer (id: the host). */
-  | 'host-work'
   /** An API key was revoked: its remembered authentication is forgotten (id: the key). */
   | 'api-key'
   /** A user's keys were re-dated or deleted (id: the user). */
@@ -25,7 +23,6 @@ export type SignalKind =
   | 'events';
 
 const KINDS: ReadonlySet<string> = new Set<SignalKind>([
-  'host-work',
   'api-key',
   'api-keys-of-user',
   'read-cache',
