@@ -33,6 +33,7 @@ import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
 import { databaseUrl, listenLocal, seedMeteredInstances, silentMailer } from './helpers';
 import { benchKeyPair } from './keypair';
 import { benchShapes } from './listing-shapes';
+import { benchPageSlots } from './page-slots';
 import { benchProcesses } from './processes';
 import { rawPageServer } from './raw-page';
 import { createRawPairs, type RawPairs, rawHttpServer, rawRenters } from './raw-rent';
@@ -58,14 +59,15 @@ const HEARTBEATS_PER_S = HOSTS / 30;
  * unset). BENCH_CAPS=1 gives the metered part's users daily and monthly spend caps. The
  * PostgreSQL-only parts on fresh databases of their own (issue 40): rent-events (rent-then-stop
  * with the event log's triggers off and on), webhooks and webhooks-dead
- * (scripts/bench/webhooks.ts). keypair: the web console's key pair a launch makes, no database
- * (scripts/bench/keypair.ts). Rent-then-stop: BENCH_STATEMENTS=1 lists the app's statements
+ * (scripts/bench/webhooks.ts). keypair: the web console's key pair a launch makes; page-slots:
+ * filling a marketplace page's slots (no database either: scripts/bench/keypair.ts,
+ * page-slots.ts). Rent-then-stop: BENCH_STATEMENTS=1 lists the app's statements
  * per pair, BENCH_PROFILE=<prefix> writes this thread's CPU profile of the app's rounds,
  * BENCH_RAW=0 runs the app alone (no raw-SQL anchors: an older commit's server).
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
-const OWN_DATABASE_PARTS = ['rent-events', 'webhooks', 'webhooks-dead', 'keypair'];
+const OWN_DATABASE_PARTS = ['rent-events', 'webhooks', 'webhooks-dead', 'keypair', 'page-slots'];
 /** Only parts that make their own databases or need none: the listings' bench database is not made. */
 const onlyOwnDatabaseParts =
   ONLY.size > 0 && [...ONLY].every((part) => OWN_DATABASE_PARTS.includes(part));
@@ -933,6 +935,7 @@ async function main(): Promise<void> {
   }
 
   if (runs('keypair')) await benchKeyPair(fmt);
+  if (runs('page-slots')) benchPageSlots(fmt);
   const url = parseEnv().DATABASE_URL;
   if (!url) {
     console.log('\n(DATABASE_URL is not set: skipping PostgreSQL)');

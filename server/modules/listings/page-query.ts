@@ -100,6 +100,12 @@ export interface PageStatement {
   text: string;
   /** The names of $1, $2, … in PageValues. */
   params: (keyof PageValues)[];
+  /**
+   * Whether its listings' reliability is written as slots (RELIABILITY_MARKER) for
+   * RELIABILITY_STATEMENT to fill; a page statement that measures it says false, and its page
+   * is not searched for them (unset: searched).
+   */
+  reliabilitySlots?: boolean;
 }
 
 /** The statement's one row (in array mode). */
@@ -330,6 +336,7 @@ export function pageStatement(
   array_agg(page.host_id) filter (where page.host_id is not null) as host_ids
 from (${rows}) page`,
     params,
+    reliabilitySlots: !measuresReliability,
   };
 }
 
