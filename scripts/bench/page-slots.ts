@@ -2,12 +2,22 @@
  * `BENCH_ONLY=page-slots` (no database): what filling a marketplace page's slots costs the
  * event loop (issue 43): `withMachines` (presenter.ts) over a 50-listing page as page-query.ts
  * writes it, without machines (as the bench's seeded listings) and with a demo machine per
- * listing (as the demo marketplace), and the search for reliability slots a page statement
- * that measured its listings' reliability no longer needs (`reliabilitySlotIds`).
+ * listing (as the demo marketplace), a page of listings on providers' hosts through every fill
+ * the listings service runs (uptime, GPU share, kinds, machine: 50 listings on 10 hosts), and
+ * the search for reliability slots a page statement that measured its listings' reliability no
+ * longer needs (`reliabilitySlotIds`).
  */
 
+import type { HostMachineRow } from '../../server/modules/listings/gpu-share';
+import { listingShare, shareView } from '../../server/modules/listings/gpu-share';
 import { reliabilitySlotIds } from '../../server/modules/listings/page-query';
-import { withMachines } from '../../server/modules/listings/presenter';
+import {
+  withGpuShares,
+  withHostUptime,
+  withKinds,
+  withMachines,
+} from '../../server/modules/listings/presenter';
+import type { HostReadiness } from '../../shared/contracts/hosts';
 
 /** A machine as `demo_machine` holds it: three distinct ones across the page. */
 const machine = (i: number) =>
@@ -31,6 +41,42 @@ function page(demo: boolean): string {
   ).join(',\n')}]`;
 }
 
+const HOSTS = Array.from({ length: 10 }, (_, i) => `6f1c1d1e-1111-4222-8333-9444455556${10 + i}`);
+const machineRow = JSON.parse(machine(0)) as HostMachineRow;
+const kind = { offered: true, ready: true, problems: [], readyGpus: [0, 1, 2, 3, 4, 5, 6, 7] };
+const readiness: HostReadiness = {
+  ready: true,
+  virtualisation: 'hardware',
+  problems: [],
+  notes: [],
+  gpus: Array.from({ length: 8 }, (_, index) => ({ index, ready: true, problems: [] })),
+  readyGpus: kind.readyGpus,
+  kinds: { vm: kind, container: kind },
+};
+
+/** 50 listings on 10 hosts, with the slots the statement writes for a listing on a host. */
+function hostPage(): string {
+  const stored = `"model":"H100","location":"${'x'.repeat(400)}"`;
+  return `[${Array.from({ length: 50 }, (_, i) => {
+    const host = JSON.stringify(HOSTS[i % HOSTS.length]);
+    return `{"id":${i},${stored},"hostId":${host},"hostUptimePercent":null,"gpuShare":{"of":${host}},"kinds":{"kindsOf":${host},"gpus":[${i % 8}]},"gpuCount":1,"reliability":{"uptimePercent":99.5,"windowDays":30,"observedDays":30},"machineOf":[1,{"of":${host}}]}`;
+  }).join(',\n')}]`;
+}
+
+/** What listingsService.page fills a host page with. */
+function fillHostPage(json: string): string {
+  const uptime = new Map(HOSTS.map((id, i) => [id, 99 + i / 10]));
+  const shares = new Map(
+    HOSTS.map((id) => [id, shareView(listingShare({ hostId: id, isDemoHost: false }, machineRow))]),
+  );
+  const hosts = new Map(HOSTS.map((id) => [id, { online: true, readiness }]));
+  const machines = new Map(HOSTS.map((id) => [id, machineRow]));
+  return withMachines(
+    withKinds(withGpuShares(withHostUptime(json, uptime), shares), hosts),
+    machines,
+  );
+}
+
 function micros(count: number, run: () => unknown): number {
   const started = performance.now();
   for (let i = 0; i < count; i += 1) run();
@@ -41,6 +87,7 @@ export function benchPageSlots(fmt: (n: number, digits?: number) => string): voi
   const count = 5_000;
   const none = page(false);
   const demo = page(true);
+  const hosted = hostPage();
   const machines = new Map();
   console.log(
     `\nmarketplace page slots, 50 listings, µs a page (${fmt(count)} pages each, 3 rounds)`,
@@ -53,6 +100,10 @@ export function benchPageSlots(fmt: (n: number, digits?: number) => string): voi
       )}`,
       `withMachines, demo machines (${fmt(demo.length / 1024, 1)} KiB) ${fmt(
         micros(count, () => withMachines(demo, machines)),
+        1,
+      )}`,
+      `hosts' listings, every fill (${fmt(hosted.length / 1024, 1)} KiB) ${fmt(
+        micros(count, () => fillHostPage(hosted)),
         1,
       )}`,
       `reliability slots searched ${fmt(
