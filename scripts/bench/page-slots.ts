@@ -31,13 +31,40 @@ const machine = (i: number) =>
     cudaVersion: '12.4',
   });
 
-/** 50 listings of about the stored JSON's length, with the slots the statement writes. */
+/** A listing's stored JSON (market_json) as the seed's are, without its closing brace. */
+const stored = (i: number, host: string | null) =>
+  JSON.stringify({
+    id: i,
+    providerId: 17,
+    model: 'H100',
+    memory: '80GB',
+    cudaCores: 16896,
+    tensorCores: 528,
+    location: 'City 42',
+    bandwidth: '10 Gbps',
+    hourlyRate: '2.50',
+    dailyRate: '60.00',
+    status: 'available',
+    availableCount: 1000,
+    totalCount: 1000,
+    specifications: '{"bandwidth":"10 Gbps","pcieLanes":"16x","cooling":"Air Cooled"}',
+    isDemoHost: host === null,
+    hostStatus: host === null ? 'demo' : 'online',
+    provider: {
+      id: 17,
+      companyName: 'Bench Provider 17',
+      location: 'City 17',
+      isVerified: true,
+      reputation: 4.2,
+    },
+  }).slice(0, -1);
+
+/** 50 demo listings with the slots the statement writes. */
 function page(demo: boolean): string {
-  const stored = `"model":"H100","location":"${'x'.repeat(440)}"`;
   return `[${Array.from(
     { length: 50 },
     (_, i) =>
-      `{"id":${i},${stored},"gpuShare":${demo ? `{"demo":${machine(i)}}` : 'null'},"kinds":[],"gpuCount":${1 + (i % 4)},"reliability":{"uptimePercent":null,"windowDays":30,"observedDays":0},"machineOf":[${1 + (i % 4)},${demo ? machine(i) : 'null'}]}`,
+      `${stored(i, null)},"hostId":null,"hostUptimePercent":null,"gpuShare":${demo ? `{"demo":${machine(i)}}` : 'null'},"kinds":["vm","container"],"gpuCount":${1 + (i % 4)},"gpuMemoryGb":80,"pricePerGpuHour":"2.50","reliability":{"uptimePercent":null,"windowDays":30,"observedDays":0},"machineOf":[${1 + (i % 4)},${demo ? machine(i) : 'null'}]}`,
   ).join(',\n')}]`;
 }
 
@@ -56,10 +83,10 @@ const readiness: HostReadiness = {
 
 /** 50 listings on 10 hosts, with the slots the statement writes for a listing on a host. */
 function hostPage(): string {
-  const stored = `"model":"H100","location":"${'x'.repeat(400)}"`;
   return `[${Array.from({ length: 50 }, (_, i) => {
-    const host = JSON.stringify(HOSTS[i % HOSTS.length]);
-    return `{"id":${i},${stored},"hostId":${host},"hostUptimePercent":null,"gpuShare":{"of":${host}},"kinds":{"kindsOf":${host},"gpus":[${i % 8}]},"gpuCount":1,"reliability":{"uptimePercent":99.5,"windowDays":30,"observedDays":30},"machineOf":[1,{"of":${host}}]}`;
+    const id = HOSTS[i % HOSTS.length] as string;
+    const host = JSON.stringify(id);
+    return `${stored(i, id)},"hostId":${host},"hostUptimePercent":null,"gpuShare":{"of":${host}},"kinds":{"kindsOf":${host},"gpus":[${i % 8}]},"gpuCount":1,"gpuMemoryGb":80,"pricePerGpuHour":"2.50","reliability":{"uptimePercent":99.5,"windowDays":30,"observedDays":30},"machineOf":[1,{"of":${host}}]}`;
   }).join(',\n')}]`;
 }
 
