@@ -164,31 +164,33 @@ export function withMachines(
   json: string,
   machines: ReadonlyMap<string, HostMachineRow | null>,
 ): string {
-  const shares = new Map<string, string>();
-  const facts = new Map<string, string>();
+  // One page's texts by slot: each distinct slot is filled once.
+  const filled = new Map<string, string>();
+  const once = (slot: string, fill: () => string) => {
+    let text = filled.get(slot);
+    if (text === undefined) {
+      text = fill();
+      filled.set(slot, text);
+    }
+    return text;
+  };
   return json
-    .replace(DEMO_SHARE_SLOT, (slot, machine: string) => {
-      let text = shares.get(slot);
-      if (text === undefined) {
+    .replace(DEMO_SHARE_SLOT, (slot, machine: string) =>
+      once(slot, () => {
         const share = listingShare(
           { hostId: null, isDemoHost: true },
           JSON.parse(machine) as HostMachineRow,
         );
-        text = `"gpuShare":${JSON.stringify(shareView(share))}`;
-        shares.set(slot, text);
-      }
-      return text;
-    })
-    .replace(MACHINE_SLOT, (slot, gpuCount: string, of: string) => {
-      let text = facts.get(slot);
-      if (text === undefined) {
+        return `"gpuShare":${JSON.stringify(shareView(share))}`;
+      }),
+    )
+    .replace(MACHINE_SLOT, (slot, gpuCount: string, of: string) =>
+      once(slot, () => {
         const parsed = JSON.parse(of) as (HostMachineRow & { of?: string }) | null;
         const machine = parsed && typeof parsed.of === 'string' ? machines.get(parsed.of) : parsed;
-        text = JSON.stringify(machineFacts({ gpuCount: Number(gpuCount) }, machine)).slice(1, -1);
-        facts.set(slot, text);
-      }
-      return text;
-    });
+        return JSON.stringify(machineFacts({ gpuCount: Number(gpuCount) }, machine)).slice(1, -1);
+      }),
+    );
 }
 
 const DEMO_SHARE_SLOT = /"gpuShare":\{"demo":(\{[^{}]*\})\}/g;
