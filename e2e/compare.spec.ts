@@ -34,7 +34,19 @@ test('a renter filters, compares two offers side by side and rents one from the 
   await expect(page).toHaveURL(/[?&]vram=80(&|$)/);
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption('gpu-price-asc');
   await expect(page).toHaveURL(/[?&]sort=gpu-price-asc(&|$)/);
-  await expect(page.getByTestId('listing-card').first()).toBeVisible();
+  // The new sort is a new page: the cards are read once it has loaded (the previous cards can
+  // still show for a moment after the address changes, then the skeletons replace them).
+  const sorted = (prices: number[]) =>
+    prices.every((price, i) => i === 0 || (prices[i - 1] ?? price) <= price);
+  await expect
+    .poll(async () => {
+      const busy = await page
+        .getByRole('region', { name: 'GPU listings' })
+        .getAttribute('aria-busy');
+      const prices = await gpuHourPrices(page);
+      return busy === 'false' && prices.length >= 2 && sorted(prices);
+    })
+    .toBe(true);
   // Every card has 80 GB on each GPU, cheapest GPU-hour first.
   const memories = await page
     .getByTestId('listing-card')
