@@ -77,6 +77,16 @@ interface Arrival {
  * /proc/net/tcp names the socket's inode, /proc/<pid>/fd links name each process's sockets.
  */
 function socketOwner(port: number, pids: Map<number, string>): string {
+  // /proc/net/tcp is read in pieces while the table changes: a line can be missed in a storm
+  // of connections. Look again before giving up.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const owner = socketOwnerOnce(port, pids);
+    if (owner !== '?') return owner;
+  }
+  return '?';
+}
+
+function socketOwnerOnce(port: number, pids: Map<number, string>): string {
   try {
     const wanted = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
     let inode: string | undefined;
@@ -423,10 +433,12 @@ describe.skipIf(!POSTGRES)(
           return !e || e.subject !== r.subject || Number(e.seq) !== r.seq || e.type !== r.type;
         }),
       ).toEqual([]);
-      // B was delivering when it died, and A delivered what B held.
+      // B was delivering when it died, and A delivered what B held: after the kill, when only
+      // A lives (a request /proc could not attribute, '?', is A's then too).
       expect(heldIds.length).toBeGreaterThanOrEqual(1);
+      expect(arrivals.filter((r) => r.atMs > killedAtMs && r.sender === 'B')).toEqual([]);
       expect(
-        heldIds.filter((id) => !delivered.some((r) => r.webhookId === id && r.sender === 'A')),
+        heldIds.filter((id) => !delivered.some((r) => r.webhookId === id && r.atMs > killedAtMs)),
       ).toEqual([]);
 
       // The deliveries table: one row per event, every one delivered.

@@ -168,6 +168,22 @@ const MALFORMED_JSON = [
   `${'['.repeat(5000)}${']'.repeat(5000)}`,
 ];
 
+/**
+ * GET /events holds a request for up to `wait` real seconds while nothing new matches (a cursor
+ * at the end, a type or subject no event has). A few such holds spend the operation's 30 s
+ * budget: a CI run got 27 of its 60 requests. So an in-range `wait` is sent as 0; its bounds
+ * and forms (too big, negative, fractions, words) are still sent as generated, and answer at
+ * once. The hold itself is tested in server/modules/events/log.test.ts and cli/commands/events.test.ts.
+ */
+function withoutHolds(w: Wire): Wire {
+  const holds = (value: unknown) => {
+    const seconds = Number(text(value));
+    return Number.isInteger(seconds) && seconds >= 1 && seconds <= 30;
+  };
+  if (!w.query.some(([k, v]) => k === 'wait' && holds(v))) return w;
+  return { ...w, query: w.query.map(([k, v]) => [k, k === 'wait' && holds(v) ? '0' : v]) };
+}
+
 function requestArbitrary(op: Operation, options: ArbitraryOptions): fc.Arbitrary<Wire> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
@@ -691,7 +707,7 @@ describe('the public API fuzzed from its OpenAPI document', () => {
       let lastFailure = '';
       try {
         await fc.assert(
-          fc.asyncProperty(requestArbitrary(op, options), async (w) => {
+          fc.asyncProperty(requestArbitrary(op, options).map(withoutHolds), async (w) => {
             runs++;
             const valid = documentValid(op, w, document);
             const res = await send(op, w);
