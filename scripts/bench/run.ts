@@ -43,8 +43,12 @@ const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 10_000);
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const RENT_WORKERS = 32;
-/** PostgreSQL connections of the server under test, and of the raw-SQL anchor. */
-const POOL_SIZE = 20;
+/**
+ * PostgreSQL connections of the server under test, and of the raw-SQL anchor (BENCH_POOL to try
+ * others). 2 to 20 on this 2-core machine, 2026-11-30, two rounds each: PostgreSQL's CPU a
+ * request or pair a little lower with 3–8, the rates and p99 within the rounds' noise.
+ */
+const POOL_SIZE = Number(process.env.BENCH_POOL ?? 20);
 /**
  * On PostgreSQL the app and the raw-SQL anchors take turns, in this many rounds of
  * DURATION_S / RENT_ROUNDS each: load from elsewhere on the machine falls on all of them.
