@@ -102,10 +102,10 @@ export interface PageStatement {
   params: (keyof PageValues)[];
   /**
    * Whether its listings' reliability is written as slots (RELIABILITY_MARKER) for
-   * RELIABILITY_STATEMENT to fill; a page statement that measures it says false, and its page
-   * is not searched for them (unset: searched).
+   * RELIABILITY_STATEMENT to fill: false for a page statement that measures it (its page is not
+   * searched for them) and for a statement that chooses ids only.
    */
-  reliabilitySlots?: boolean;
+  reliabilitySlots: boolean;
 }
 
 /** The statement's one row (in array mode). */
@@ -324,7 +324,7 @@ export function pageStatement(
   from ((${branch(MARKETPLACE, key)}) union all (${branch(own, key)})) b
   order by b.sort_key, b.id limit ${take}`;
   } else rows = branch(MARKETPLACE);
-  if (mode === 'ids') return { text: rows, params };
+  if (mode === 'ids') return { text: rows, params, reliabilitySlots: false };
   // The aggregates read the rows in the order the subquery's ORDER BY and LIMIT give them (a
   // single stream: a LIMIT is never run in parallel workers), so string_agg needs no ORDER BY
   // of its own, which would sort the page's texts a second time. Numbering the rows to leave

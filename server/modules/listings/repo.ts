@@ -178,7 +178,7 @@ export const listingsRepo = {
     const [row] = await runSqlArrays<PageSqlRow>(conn, statement.text, pageValues, name);
     if (!row) throw new Error('the page statement answered no row');
     const page = pageOfRow(row, filter.limit);
-    if (statement.reliabilitySlots === false) return page;
+    if (!statement.reliabilitySlots) return page;
     const ids = reliabilitySlotIds(page.json);
     if (ids.length === 0) return page;
     const measured = await runSqlArrays<[number, string]>(
