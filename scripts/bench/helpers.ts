@@ -127,3 +127,47 @@ export async function seedMeteredInstances(
       where billing_plan = 'metered' group by gpu_listing_id) h
     where h.gpu_listing_id = g.id`);
 }
+
+/**
+ * BENCH_PLANS=1: how PostgreSQL planned each named statement on the pool's connections
+ * (`pg_prepared_statements`, per connection: generic plans made once, custom plans made for
+ * each execution's values). A statement planned for its values every time pays its planning on
+ * every request. Every connection is asked at once, each holding its own until all have
+ * answered (`pg_sleep`), so each of the `connections` answers once.
+ */
+export async function printPreparedPlans(db: Db, connections: number, fmt: (n: number) => string) {
+  const rows = await Promise.all(
+    Array.from({ length: connections }, () =>
+      db.execute(
+        sql`select pg_backend_pid() as pid, s.name, s.generic_plans::int as generic, s.custom_plans::int as custom
+          from pg_sleep(0.3) left join pg_prepared_statements s on true`,
+      ),
+    ),
+  );
+  const seen = new Set<number>();
+  const byName = new Map<string, { generic: number; custom: number; connections: number }>();
+  for (const result of rows) {
+    const list = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+    const pid = Number(list[0]?.pid);
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    for (const r of list) {
+      if (r.name === null || r.name === undefined) continue;
+      const name = String(r.name);
+      const was = byName.get(name) ?? { generic: 0, custom: 0, connections: 0 };
+      byName.set(name, {
+        generic: was.generic + Number(r.generic),
+        custom: was.custom + Number(r.custom),
+        connections: was.connections + 1,
+      });
+    }
+  }
+  console.log(
+    `named statements on ${seen.size} connections (BENCH_PLANS=1): plans made for the values, plans made once`,
+  );
+  for (const [name, n] of [...byName].sort((a, b) => b[1].custom - a[1].custom)) {
+    console.log(
+      `  ${fmt(n.custom).padStart(8)} ${fmt(n.generic).padStart(6)}  ${name} (${n.connections} connections)`,
+    );
+  }
+}

@@ -19,7 +19,7 @@ import { MemoryRateLimiter } from '../../server/lib/rate-limit';
 import { apiKeysService } from '../../server/modules/api-keys/service';
 import { encodeCursor } from '../../server/modules/listings/cursor';
 import { createUser } from '../../server/seed/factories';
-import { UnboundedLimiter } from './helpers';
+import { printPreparedPlans, UnboundedLimiter } from './helpers';
 
 export interface Figures {
   rps: number;
@@ -173,6 +173,8 @@ export async function benchShapes(options: {
   database: Database;
   mailer: Mailer;
   postgresUrl: string | null;
+  /** The app's PostgreSQL connections (BENCH_PLANS=1 asks each how it planned). */
+  poolSize: number;
   /** The load on a URL, with the CPU per request of the server's thread and its backends. */
   cannonWithCpu: (
     url: string,
@@ -236,6 +238,8 @@ export async function benchShapes(options: {
         }
       }
     }
+    if (process.env.BENCH_PLANS === '1' && options.postgresUrl)
+      await printPreparedPlans(database.db, options.poolSize, fmt);
   } finally {
     await app.close();
   }

@@ -30,7 +30,13 @@ import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
 import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
-import { databaseUrl, listenLocal, seedMeteredInstances, silentMailer } from './helpers';
+import {
+  databaseUrl,
+  listenLocal,
+  printPreparedPlans,
+  seedMeteredInstances,
+  silentMailer,
+} from './helpers';
 import { benchKeyPair } from './keypair';
 import { benchShapes } from './listing-shapes';
 import { benchPageSlots } from './page-slots';
@@ -445,6 +451,7 @@ async function rentAndStopAgainstRawSql(
     await bare.close();
     await raw.close();
   }
+  if (process.env.BENCH_PLANS === '1') await printPreparedPlans(database.db, POOL_SIZE, fmt);
   if (statementTexts) {
     // BENCH_STATEMENTS=1: what the app's statements were, per pair, most frequent first.
     console.log(`the app's statements per pair (BENCH_STATEMENTS=1), by their first words:`);
@@ -650,6 +657,7 @@ async function benchOn(
         database,
         mailer: silentMailer,
         postgresUrl,
+        poolSize: POOL_SIZE,
         cannonWithCpu: (target, headers) => cannonWithCpu(target, databaseName, headers),
         bare: async (body, contentType) => {
           const bare = await bareServer(body, { 'content-type': contentType });

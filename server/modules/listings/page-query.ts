@@ -262,12 +262,21 @@ export function pageStatement(
   const sort = SORT_KEYS[shape.sort ?? 'id'];
   const filters: string[] = [];
   const { literals } = shape;
-  if (shape.gpuCount) filters.push(`l.gpu_count = ${$('gpuCount')}::int`);
-  if (shape.minVram) filters.push(`l.gpu_memory_gb >= ${$('minVram')}::numeric`);
-  if (shape.maxGpuRate) filters.push(`l.gpu_hour_rate_micros <= ${$('maxGpuRate')}::bigint`);
+  // A filter's value is read through a subquery (an InitPlan, run once a statement), which the
+  // planner cannot look into: it estimates the filter alike for every value, so the plan made
+  // for the values costs what the plan made once does, and PostgreSQL keeps the one made once.
+  // Written as plain values, the plan for the values looked cheaper (`l.gpu_count = 1` has its
+  // statistics, `$1` only a default), so the named statement was planned again on every request:
+  // 0.7 ms of planning for 0.2 ms of work (issue 43: the filters' shape at 49–59% of the first
+  // page). The plan is the same either way: the sort's index walked, the price bound its
+  // index condition, the rest filters on the rows it reads (docs/architecture.md).
+  const value = (name: keyof PageValues, type: string) => `(select ${$(name)}::${type})`;
+  if (shape.gpuCount) filters.push(`l.gpu_count = ${value('gpuCount', 'int')}`);
+  if (shape.minVram) filters.push(`l.gpu_memory_gb >= ${value('minVram', 'numeric')}`);
+  if (shape.maxGpuRate) filters.push(`l.gpu_hour_rate_micros <= ${value('maxGpuRate', 'bigint')}`);
   if (shape.minReliability) {
     filters.push(
-      `${uptimePercentSql('l', `${$('now')}::timestamptz`)} >= ${$('minReliability')}::numeric`,
+      `${uptimePercentSql('l', `${$('now')}::timestamptz`)} >= ${value('minReliability', 'numeric')}`,
     );
   }
   if (shape.search) {
