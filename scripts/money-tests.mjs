@@ -20,8 +20,10 @@ export const MONEY_TESTS = [
   'server/lib/idempotency',
   'server/db',
   'server/cross-process.test.ts',
-  // Not money, but PostgreSQL's own plans for the worker's idle jobs: run where that is.
+  // Not money, but PostgreSQL's own plans for the worker's idle jobs and the marketplace's
+  // filters: run where that is.
   'server/worker/idle-plans.test.ts',
+  'server/modules/listings/plans.test.ts',
   // Webhook deliveries claimed by two processes at once: never one sent twice (ADR 027).
   'server/modules/webhooks/webhooks-claim.test.ts',
 ];
