@@ -11,9 +11,11 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../lib/paths';
 import { installArrayRowFields } from './pg-result';
+import { installRowDescriptionCache } from './pg-row-description';
 import * as schema from './schema';
 
 installArrayRowFields();
+installRowDescriptionCache();
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

@@ -31,6 +31,8 @@ interface ResultInternals {
 // pg's own Result class (lib/result.js), which its index exports as `Result` (not in @types/pg).
 const proto = (pg as unknown as { Result: { prototype: ResultInternals } }).Result.prototype;
 const installed = Symbol.for('rentgpu.pg-result.array-fields');
+/** Each types object's parsers by fields array (the arrays of descriptions parsed once). */
+const parsersOf = new WeakMap<TypeParsers, WeakMap<Field[], ((value: unknown) => unknown)[]>>();
 
 export function installArrayRowFields(): void {
   const marked = proto as unknown as Record<symbol, boolean>;
@@ -44,12 +46,25 @@ export function installArrayRowFields(): void {
     this.fields = fields;
     if (fields.length === 0) return;
     const types: TypeParsers = this._types ?? (pg.types as unknown as TypeParsers);
+    // A description parsed once (pg-row-description.ts) is the same fields array each time:
+    // its parsers, for the same types, are the same too.
+    let byFields = parsersOf.get(types);
+    const known = byFields?.get(fields);
+    if (known) {
+      this._parsers = known;
+      return;
+    }
     const parsers = new Array<(value: unknown) => unknown>(fields.length);
     for (let i = 0; i < fields.length; i += 1) {
       const field = fields[i] as Field;
       parsers[i] = types.getTypeParser(field.dataTypeID, field.format || 'text');
     }
     this._parsers = parsers;
+    if (!byFields) {
+      byFields = new WeakMap();
+      parsersOf.set(types, byFields);
+    }
+    byFields.set(fields, parsers);
   };
   marked[installed] = true;
 }
