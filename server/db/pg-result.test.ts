@@ -65,6 +65,38 @@ describe('node-postgres results with array rows (pg-result.ts)', () => {
     });
   });
 
+  it("makes a fields array's parsers once per types, for array and object rows alike", () => {
+    const fields = FIELDS.map((f) => ({ ...f }));
+    const one = new Result('array');
+    one.addFields(fields);
+    const two = new Result('array');
+    two.addFields(fields);
+    const parsersOf = (r: TestResult) => (r as unknown as { _parsers: unknown })._parsers;
+    expect(parsersOf(two)).toBe(parsersOf(one));
+    // Object rows of the same array: their own empty row (made once), each row a copy of it.
+    const objects = new Result();
+    objects.addFields(fields);
+    const again = new Result();
+    again.addFields(fields);
+    expect(parsersOf(again)).toBe(parsersOf(objects));
+    const a = again.parseRow(['1', 'a', 't', '2']);
+    const b = again.parseRow(['3', null, 'f', null]);
+    expect(a).toEqual({ id: 1, name: 'a', ok: true, big: '2' });
+    expect(b).toEqual({ id: 3, name: null, ok: false, big: null });
+    expect(objects.parseRow([null, null, null, null])).toEqual({
+      id: null,
+      name: null,
+      ok: null,
+      big: null,
+    });
+    // Another types object: its own parsers.
+    const types = { getTypeParser: () => (v: string) => `t:${v}` };
+    const typed = new Result('array', types);
+    typed.addFields(fields);
+    expect(typed.parseRow(['1', 'a', 't', '2'])).toEqual(['t:1', 't:a', 't:t', 't:2']);
+    expect(two.parseRow(['1', 'a', 't', '2'])).toEqual([1, 'a', true, '2']);
+  });
+
   it('a second description replaces the first (several statements in one query)', () => {
     const result = new Result('array');
     result.addFields(FIELDS);

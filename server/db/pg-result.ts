@@ -12,7 +12,8 @@ import pg from 'pg';
  * rent-then-stop, about 0.3 ms a pair, more than any of the app's own functions).
  *
  * In array mode this sets the fields and their parsers exactly as `addFields` does, and
- * nothing else; in object mode it is node-postgres's own. Installed once, when the database
+ * nothing else; in object mode it is node-postgres's own. Either is made once per fields array
+ * and types (below), since a description is parsed once. Installed once, when the database
  * client is loaded (server/db/client.ts); checked by pg-result.test.ts against the version
  * installed, so an upgrade that changes `Result` fails a test rather than a query.
  */
@@ -25,46 +26,66 @@ interface ResultInternals {
   fields: Field[];
   _parsers: ((value: unknown) => unknown)[] | undefined;
   _types: TypeParsers | undefined;
+  _prebuiltEmptyResultObject: Record<string, null> | null;
   addFields(fields: Field[]): void;
 }
 
 // pg's own Result class (lib/result.js), which its index exports as `Result` (not in @types/pg).
 const proto = (pg as unknown as { Result: { prototype: ResultInternals } }).Result.prototype;
 const installed = Symbol.for('rentgpu.pg-result.array-fields');
-/** Each types object's parsers by fields array (the arrays of descriptions parsed once). */
-const parsersOf = new WeakMap<TypeParsers, WeakMap<Field[], ((value: unknown) => unknown)[]>>();
+
+/**
+ * What a result made of a fields array, by its types: a description parsed once
+ * (pg-row-description.ts) is the same array each time, and its parsers (and, for object rows,
+ * the empty row every row is copied from, which nothing writes to) are the same too.
+ */
+interface Made {
+  parsers: ((value: unknown) => unknown)[];
+  emptyRow: Record<string, null> | null;
+}
+const madeOf = new WeakMap<object, WeakMap<Field[], Made>>();
 
 export function installArrayRowFields(): void {
   const marked = proto as unknown as Record<symbol, boolean>;
   if (marked[installed]) return;
   const objectRows = proto.addFields;
   proto.addFields = function addFields(this: ResultInternals, fields: Field[]) {
-    if (!this.rowAsArray) {
-      objectRows.call(this, fields);
+    if (fields.length === 0) {
+      if (this.rowAsArray) this.fields = fields;
+      else objectRows.call(this, fields);
       return;
     }
-    this.fields = fields;
-    if (fields.length === 0) return;
     const types: TypeParsers = this._types ?? (pg.types as unknown as TypeParsers);
-    // A description parsed once (pg-row-description.ts) is the same fields array each time:
-    // its parsers, for the same types, are the same too.
-    let byFields = parsersOf.get(types);
+    let byFields = madeOf.get(types);
     const known = byFields?.get(fields);
-    if (known) {
-      this._parsers = known;
+    if (known && (this.rowAsArray || known.emptyRow)) {
+      this.fields = fields;
+      this._parsers = known.parsers;
+      if (!this.rowAsArray) this._prebuiltEmptyResultObject = known.emptyRow;
       return;
     }
-    const parsers = new Array<(value: unknown) => unknown>(fields.length);
-    for (let i = 0; i < fields.length; i += 1) {
-      const field = fields[i] as Field;
-      parsers[i] = types.getTypeParser(field.dataTypeID, field.format || 'text');
+    let made: Made;
+    if (this.rowAsArray) {
+      this.fields = fields;
+      const parsers = new Array<(value: unknown) => unknown>(fields.length);
+      for (let i = 0; i < fields.length; i += 1) {
+        const field = fields[i] as Field;
+        parsers[i] = types.getTypeParser(field.dataTypeID, field.format || 'text');
+      }
+      this._parsers = parsers;
+      made = { parsers, emptyRow: null };
+    } else {
+      objectRows.call(this, fields);
+      made = {
+        parsers: this._parsers as ((value: unknown) => unknown)[],
+        emptyRow: this._prebuiltEmptyResultObject,
+      };
     }
-    this._parsers = parsers;
     if (!byFields) {
       byFields = new WeakMap();
-      parsersOf.set(types, byFields);
+      madeOf.set(types, byFields);
     }
-    byFields.set(fields, parsers);
+    byFields.set(fields, made);
   };
   marked[installed] = true;
 }
