@@ -65,20 +65,16 @@ describe('node-postgres results with array rows (pg-result.ts)', () => {
     });
   });
 
-  it("makes a fields array's parsers once per types, for array and object rows alike", () => {
+  it("makes a fields array's empty object row once, and each row a copy of it", () => {
     const fields = FIELDS.map((f) => ({ ...f }));
-    const one = new Result('array');
-    one.addFields(fields);
-    const two = new Result('array');
-    two.addFields(fields);
-    const parsersOf = (r: TestResult) => (r as unknown as { _parsers: unknown })._parsers;
-    expect(parsersOf(two)).toBe(parsersOf(one));
-    // Object rows of the same array: their own empty row (made once), each row a copy of it.
+    const emptyOf = (r: TestResult) =>
+      (r as unknown as { _prebuiltEmptyResultObject: unknown })._prebuiltEmptyResultObject;
     const objects = new Result();
     objects.addFields(fields);
     const again = new Result();
     again.addFields(fields);
-    expect(parsersOf(again)).toBe(parsersOf(objects));
+    expect(emptyOf(again)).toBe(emptyOf(objects));
+    expect(emptyOf(objects)).toEqual({ id: null, name: null, ok: null, big: null });
     const a = again.parseRow(['1', 'a', 't', '2']);
     const b = again.parseRow(['3', null, 'f', null]);
     expect(a).toEqual({ id: 1, name: 'a', ok: true, big: '2' });
@@ -89,12 +85,15 @@ describe('node-postgres results with array rows (pg-result.ts)', () => {
       ok: null,
       big: null,
     });
-    // Another types object: its own parsers.
+    expect(emptyOf(objects)).toEqual({ id: null, name: null, ok: null, big: null });
+    // The same array under a query's own types: its parsers, not another query's.
     const types = { getTypeParser: () => (v: string) => `t:${v}` };
     const typed = new Result('array', types);
     typed.addFields(fields);
     expect(typed.parseRow(['1', 'a', 't', '2'])).toEqual(['t:1', 't:a', 't:t', 't:2']);
-    expect(two.parseRow(['1', 'a', 't', '2'])).toEqual([1, 'a', true, '2']);
+    const plain = new Result('array');
+    plain.addFields(fields);
+    expect(plain.parseRow(['1', 'a', 't', '2'])).toEqual([1, 'a', true, '2']);
   });
 
   it('a second description replaces the first (several statements in one query)', () => {

@@ -12,8 +12,8 @@ import pg from 'pg';
  * rent-then-stop, about 0.3 ms a pair, more than any of the app's own functions).
  *
  * In array mode this sets the fields and their parsers exactly as `addFields` does, and
- * nothing else; in object mode it is node-postgres's own. Either is made once per fields array
- * and types (below), since a description is parsed once. Installed once, when the database
+ * nothing else; in object mode it also sets the empty row as `addFields` makes it, made once
+ * per fields array (below). Installed once, when the database
  * client is loaded (server/db/client.ts); checked by pg-result.test.ts against the version
  * installed, so an upgrade that changes `Result` fails a test rather than a query.
  */
@@ -35,57 +35,37 @@ const proto = (pg as unknown as { Result: { prototype: ResultInternals } }).Resu
 const installed = Symbol.for('rentgpu.pg-result.array-fields');
 
 /**
- * What a result made of a fields array, by its types: a description parsed once
- * (pg-row-description.ts) is the same array each time, and its parsers (and, for object rows,
- * the empty row every row is copied from, which nothing writes to) are the same too.
+ * Each fields array's empty object row, which object rows are copied from and nothing writes
+ * to: a description parsed once (pg-row-description.ts) is the same array each time. Its
+ * parsers are not kept: drizzle hands every query a types object of its own, and choosing a
+ * parser per column is cheap beside building a 62-key object.
  */
-interface Made {
-  parsers: ((value: unknown) => unknown)[];
-  emptyRow: Record<string, null> | null;
-}
-const madeOf = new WeakMap<object, WeakMap<Field[], Made>>();
+const emptyRowOf = new WeakMap<Field[], Record<string, null>>();
 
 export function installArrayRowFields(): void {
   const marked = proto as unknown as Record<symbol, boolean>;
   if (marked[installed]) return;
-  const objectRows = proto.addFields;
   proto.addFields = function addFields(this: ResultInternals, fields: Field[]) {
-    if (fields.length === 0) {
-      if (this.rowAsArray) this.fields = fields;
-      else objectRows.call(this, fields);
-      return;
-    }
-    const types: TypeParsers = this._types ?? (pg.types as unknown as TypeParsers);
-    let byFields = madeOf.get(types);
-    const known = byFields?.get(fields);
-    if (known && (this.rowAsArray || known.emptyRow)) {
-      this.fields = fields;
-      this._parsers = known.parsers;
-      if (!this.rowAsArray) this._prebuiltEmptyResultObject = known.emptyRow;
-      return;
-    }
-    let made: Made;
-    if (this.rowAsArray) {
-      this.fields = fields;
+    this.fields = fields;
+    if (fields.length > 0) {
+      const types: TypeParsers = this._types ?? (pg.types as unknown as TypeParsers);
       const parsers = new Array<(value: unknown) => unknown>(fields.length);
       for (let i = 0; i < fields.length; i += 1) {
         const field = fields[i] as Field;
         parsers[i] = types.getTypeParser(field.dataTypeID, field.format || 'text');
       }
       this._parsers = parsers;
-      made = { parsers, emptyRow: null };
-    } else {
-      objectRows.call(this, fields);
-      made = {
-        parsers: this._parsers as ((value: unknown) => unknown)[],
-        emptyRow: this._prebuiltEmptyResultObject,
-      };
     }
-    if (!byFields) {
-      byFields = new WeakMap();
-      madeOf.set(types, byFields);
+    if (this.rowAsArray) return;
+    let empty = emptyRowOf.get(fields);
+    if (!empty) {
+      // As node-postgres makes it: every column named, null, in order.
+      const row: Record<string, null> = Object.create(null);
+      for (const field of fields) row[field.name] = null;
+      empty = { ...row };
+      emptyRowOf.set(fields, empty);
     }
-    byFields.set(fields, made);
+    this._prebuiltEmptyResultObject = empty;
   };
   marked[installed] = true;
 }
