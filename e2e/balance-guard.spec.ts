@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { seriousViolations, type Theme } from './axe';
 import { expect as baseExpect, demoLogin, type Listing, openVmCreateForm, test } from './fixtures';
+import { transitionsEnded } from './themes';
 
 // Walks through the marketplace, Add Credits and back: waits get more room than usual.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -32,6 +33,7 @@ async function lookAt(page: Page, name: string, include: string) {
       document.documentElement.classList.remove('dark', 'light', 'pastel');
       document.documentElement.classList.add(t);
     }, theme);
+    await transitionsEnded(page);
     expect(await seriousViolations(page, { theme, include }), `${name} ${theme}`).toEqual([]);
     if (theme === 'pastel') continue;
     await page.screenshot({

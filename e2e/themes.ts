@@ -31,8 +31,18 @@ export async function switchTheme(page: Page, theme: Theme, { signedIn = false }
   await expect(page.getByRole('menu')).toHaveCount(0);
   await expect(page.locator('html')).toHaveClass(themeClass(theme));
   if (saved) expect((await saved).ok(), `theme ${theme} saved`).toBe(true);
-  await page.evaluate(async () => {
+  await page.evaluate(() => {
     if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  });
+  await transitionsEnded(page);
+}
+
+/**
+ * Waits until every CSS transition running on the page has ended: colours read mid-transition
+ * (a theme just switched) are neither theme's, and axe's contrast check would judge those.
+ */
+export async function transitionsEnded(page: Page) {
+  await page.evaluate(async () => {
     const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
     await Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
   });

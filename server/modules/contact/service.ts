@@ -68,7 +68,9 @@ export function createContactService(deps: ContactDeps) {
       const decision = await limiter.hit(`contact:ip:${sender.ip}`, limit, windowMs);
       if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
 
-      const row = await contactRepo.insert(db, { ...input, ...sender });
+      // Received at the app's clock, as the admin list orders it: the database's `now()` on
+      // the embedded database can give two messages a millisecond apart the same time.
+      const row = await contactRepo.insert(db, { ...input, ...sender, createdAt: clock.now() });
       if (!deps.mailEnabled) return row;
       try {
         await mailer.send(supportMail(row, input));
