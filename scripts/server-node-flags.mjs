@@ -29,8 +29,25 @@ export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size
 // allocates at a moment another holds the main one (libuv's pool, V8's platform threads), and an
 // arena keeps what it once held. Measured with `npm run measure:memory -- --wait 30` on this
 // 2-core machine, back to back: 293–295 MiB resident after the tour with glibc's default, 265
-// with 2 (docs/architecture.md, "Memory"). An environment's own MALLOC_ARENA_MAX wins.
-export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
+// with 2 (docs/architecture.md, "Memory").
+//
+// MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ at glibc's own starting values (128 KiB),
+// written out so that glibc keeps them: by default, each time an mmapped block is freed glibc
+// raises the mmap threshold to its size (up to 32 MiB) and the trim threshold to twice that, so
+// after the embedded database's start had freed a few large blocks, blocks of up to megabytes came
+// from the arenas' heaps, and up to twice that of free memory stayed resident in each. Measured
+// with `npm run measure:memory -- --wait 30` back to back (2026-11-30, issue 43): 30 s after the
+// tour 281–290 MiB resident with the dynamic thresholds (mean 285, five runs), 251–280 with
+// them fixed (mean 268, nine runs, 128 KiB or 1 MiB of trim alike); the second arena's mapping
+// fell from 43–45 MiB resident to 13–31. The marketplace and rent-then-stop did not slow (`BENCH_ONLY=shapes,rent`,
+// alternating two rounds: first page 1,194 and 1,350 req/s with dynamic thresholds, 1,247 and
+// 1,517 fixed; rent-then-stop 125.2 and 126.4 pairs/s, 143.0 and 126.2 fixed; a slow hour of
+// the machine). An environment's own value of any of these wins.
+export const SERVER_ENV = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+};
 
 /** `env` with SERVER_ENV under it (the caller's values win). */
 export function withServerEnv(env) {
