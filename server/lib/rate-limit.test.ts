@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { rateLimits } from '../db/schema';
 import { testRedisUrl } from '../env';
 import { openTestDatabase } from '../test/database';
 import { ManualClock } from './clock';
@@ -61,7 +62,7 @@ describe('rate limiters', () => {
       clock.advance(61_000);
       await limiter.hit('test:fresh', 1, 1_000);
       await limiter.close();
-      const rows = await database.db.query.rateLimits.findMany();
+      const rows = await database.db.select().from(rateLimits);
       expect(rows.map((r) => r.key)).toEqual(['test:fresh']);
     } finally {
       await database.close();
