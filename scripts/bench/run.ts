@@ -30,6 +30,7 @@ import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
 import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
+import { benchDbClient } from './db-client';
 import {
   databaseUrl,
   listenLocal,
@@ -77,7 +78,14 @@ const HEARTBEATS_PER_S = HOSTS / 30;
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const runs = (part: string) => ONLY.size === 0 || ONLY.has(part);
-const OWN_DATABASE_PARTS = ['rent-events', 'webhooks', 'webhooks-dead', 'keypair', 'page-slots'];
+const OWN_DATABASE_PARTS = [
+  'rent-events',
+  'webhooks',
+  'webhooks-dead',
+  'keypair',
+  'page-slots',
+  'db-client',
+];
 /** Only parts that make their own databases or need none: the listings' bench database is not made. */
 const onlyOwnDatabaseParts =
   ONLY.size > 0 && [...ONLY].every((part) => OWN_DATABASE_PARTS.includes(part));
@@ -947,6 +955,7 @@ async function main(): Promise<void> {
   }
 
   if (runs('keypair')) await benchKeyPair(fmt);
+  if (runs('db-client')) await benchDbClient(fmt);
   if (runs('page-slots')) benchPageSlots(fmt);
   const url = parseEnv().DATABASE_URL;
   if (!url) {

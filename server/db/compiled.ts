@@ -1,4 +1,4 @@
-import { is, SQL, sql } from 'drizzle-orm';
+import { Column, is, SQL, Subquery, sql } from 'drizzle-orm';
 import type { Conn } from './client';
 
 /** What drizzle's prepare() leaves on a prepared query (the same on node-postgres and PGlite). */
@@ -25,12 +25,81 @@ interface Preparable<R> {
   prepare(name: string): { execute(values?: Record<string, unknown>): Promise<R> };
 }
 
+/** A column of a drizzle selection: where its value goes in the row object, and what it is. */
+export interface SelectedField {
+  path: string[];
+  field: unknown;
+}
+interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
+/** The decoder drizzle's mapResultRow (drizzle-orm/utils.js) reads a field's value with. */
+function decoderOf(field: unknown): Decoder {
+  if (is(field, Column)) return field as unknown as Decoder;
+  if (is(field, SQL)) return (field as unknown as { decoder: Decoder }).decoder;
+  if (is(field, Subquery))
+    return (field as unknown as { _: { sql: { decoder: Decoder } } })._.sql.decoder;
+  return (field as { sql: { decoder: Decoder } }).sql.decoder;
+}
+
+/**
+ * Array rows to the objects drizzle's mapResultRow makes of them, with each column's decoder
+ * and place found once per statement rather than once per column of every row (drizzle walks
+ * each column's path with an iterator and asks what the field is each time). A row of the 62
+ * columns of `instances`: 13.6–14.4 µs with drizzle's, 8.5–11.1 with this, most of it the
+ * decoders themselves, its dates above all (`BENCH_ONLY=db-client npm run bench`, 2026-11-30,
+ * issue 43). Null, leaving the mapping to drizzle, for a statement with a left join, whose
+ * missing side drizzle turns into null.
+ */
+export function rowMapperOf(
+  fields: SelectedField[],
+  joinsNotNullableMap: Record<string, boolean> | undefined,
+): ((rows: unknown[][]) => unknown[]) | null {
+  if (joinsNotNullableMap && Object.values(joinsNotNullableMap).some((notNull) => !notNull))
+    return null;
+  const decoders = fields.map((f) => decoderOf(f.field));
+  const paths = fields.map((f) => f.path);
+  const count = fields.length;
+  if (paths.every((path) => path.length === 1)) {
+    const keys = paths.map((path) => path[0] as string);
+    return (rows) =>
+      rows.map((row) => {
+        const result: Record<string, unknown> = {};
+        for (let i = 0; i < count; i += 1) {
+          const raw = row[i];
+          result[keys[i] as string] =
+            raw === null ? null : (decoders[i] as Decoder).mapFromDriverValue(raw);
+        }
+        return result;
+      });
+  }
+  return (rows) =>
+    rows.map((row) => {
+      const result: Record<string, unknown> = {};
+      for (let i = 0; i < count; i += 1) {
+        const path = paths[i] as string[];
+        let node = result;
+        for (let depth = 0; depth < path.length - 1; depth += 1) {
+          const chunk = path[depth] as string;
+          if (!(chunk in node)) node[chunk] = {};
+          node = node[chunk] as Record<string, unknown>;
+        }
+        const raw = row[i];
+        node[path[path.length - 1] as string] =
+          raw === null ? null : (decoders[i] as Decoder).mapFromDriverValue(raw);
+      }
+      return result;
+    });
+}
+
 /**
  * A hot statement whose SQL is built once: drizzle's query builder costs about a third of a
  * millisecond for a wide table, on every call, and the statement runs many times a second
  * (instances by id, sessions, balances, heartbeats). `build` makes the query with
  * `sql.placeholder(...)` for every value; each call runs the same text on the caller's
- * connection or transaction with the values given, rows mapped by drizzle as usual.
+ * connection or transaction with the values given, rows mapped as drizzle maps them
+ * (rowMapperOf).
  *
  * The statement is named, so PostgreSQL parses and plans it once per connection (on PGlite
  * the name is ignored). Use it only for statements whose text never varies; a placeholder
@@ -41,15 +110,23 @@ export function compiled<V extends Record<string, unknown>, R>(
   build: (conn: Conn) => Preparable<R>,
 ): (conn: Conn, values: V) => Promise<R> {
   let built: Prepared | undefined;
+  let mapper: ((rows: unknown[][]) => unknown[]) | null = null;
   return (conn, values) => {
-    built ??= build(conn).prepare(name) as unknown as Prepared;
+    if (!built) {
+      built = build(conn).prepare(name) as unknown as Prepared;
+      if (built.fields && !built.customResultMapper)
+        mapper = rowMapperOf(
+          built.fields as SelectedField[],
+          built.joinsNotNullableMap as Record<string, boolean> | undefined,
+        );
+    }
     const session = (conn as unknown as { session: Session }).session;
     const query = session.prepareQuery(
       { sql: built.queryString, params: built.params },
       built.fields,
       name,
       built._isResponseInArrayMode,
-      built.customResultMapper,
+      mapper ?? built.customResultMapper,
     );
     query.joinsNotNullableMap = built.joinsNotNullableMap;
     return query.execute(values) as Promise<R>;

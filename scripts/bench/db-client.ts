@@ -1,0 +1,126 @@
+/**
+ * `BENCH_ONLY=db-client`: what the database client costs the event loop per statement and per
+ * transaction, apart from the database (issue 43), each against what drizzle and node-postgres
+ * do by themselves: a row of `instances` (62 columns) mapped to its object, a query's config
+ * copied, a transaction's database object. No database: the rows are made up of values of each
+ * column's type.
+ */
+
+import { isDeepStrictEqual } from 'node:util';
+import type { Table } from 'drizzle-orm';
+import * as drizzleOrm from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { PgDatabase } from 'drizzle-orm/pg-core';
+import { rowMapperOf, type SelectedField } from '../../server/db/compiled';
+import { pgUtils } from '../../server/db/pg-query-config';
+import * as schema from '../../server/db/schema';
+
+/** drizzle's own row mapping (drizzle-orm/utils.js; exported, not typed). */
+const { mapResultRow } = drizzleOrm as unknown as {
+  mapResultRow(fields: unknown, row: unknown[], joinsNotNullableMap: undefined): unknown;
+};
+
+/** This process's CPU µs per call of `run`, `count` calls (no other thread runs meanwhile). */
+function cpuMicros(count: number, run: (i: number) => unknown): number {
+  let sink = 0;
+  for (let i = 0; i < Math.min(count, 2_000); i += 1) sink += run(i) ? 1 : 0;
+  const before = process.cpuUsage();
+  for (let i = 0; i < count; i += 1) sink += run(i) ? 1 : 0;
+  const used = process.cpuUsage(before);
+  if (sink < 0) console.log(sink);
+  return (used.user + used.system) / count;
+}
+
+/** A value of a column's type as node-postgres hands it to drizzle (dates as text, JSON parsed). */
+function driverValue(column: { dataType: string; columnType: string }, i: number): unknown {
+  switch (column.dataType) {
+    case 'date':
+      return `2026-11-30 09:${String(i % 60).padStart(2, '0')}:00.123+00`;
+    case 'json':
+      return { at: i, list: [1, 2, 3] };
+    case 'number':
+      return column.columnType === 'PgNumeric' ? `${i}.50` : i;
+    case 'boolean':
+      return i % 2 === 0;
+    case 'bigint':
+      return String(i);
+    default:
+      return `text ${i}`;
+  }
+}
+
+export async function benchDbClient(fmt: (n: number, digits?: number) => string): Promise<void> {
+  const db = drizzle.mock();
+  const prepared = db.select().from(schema.instances).prepare('bench_instances') as unknown as {
+    fields: SelectedField[];
+    queryString: string;
+    params: unknown[];
+  };
+  const fields = prepared.fields;
+  const rows = Array.from({ length: 64 }, (_, r) =>
+    fields.map((f, i) => driverValue(f.field as { dataType: string; columnType: string }, r + i)),
+  );
+  const ours = rowMapperOf(fields, undefined);
+  if (!ours) throw new Error('no mapper for a plain select');
+  // The two must agree before their costs mean anything.
+  const theirs = rows.map((row) => mapResultRow(fields as never, row, undefined));
+  if (!isDeepStrictEqual(ours(rows), theirs)) throw new Error('the row mappers disagree');
+
+  const config = { name: 'q', text: prepared.queryString, rowMode: 'array', types: {} };
+  const original = (pgUtils as unknown as { normalizeQueryConfig: (c: unknown) => unknown })
+    .normalizeQueryConfig;
+  // node-postgres's own copy, as it was before the app replaced it.
+  const descriptorsCopy = (c: object) =>
+    Object.defineProperties(
+      Object.create(Object.getPrototypeOf(c)),
+      Object.getOwnPropertyDescriptors(c),
+    );
+  const withSchema = drizzle.mock({ schema }) as unknown as {
+    dialect: unknown;
+    session: unknown;
+    _: { schema: unknown; fullSchema: unknown; tableNamesMap: unknown };
+  };
+  const tables = Object.keys(withSchema._.schema as Record<string, Table>).length;
+
+  console.log(`\ndatabase client: this process's CPU per call (no database; 2 rounds)`);
+  for (let round = 1; round <= 2; round += 1) {
+    const figures = [
+      [
+        `a row of instances (${fields.length} columns): drizzle's mapResultRow`,
+        cpuMicros(200_000, (i) =>
+          mapResultRow(fields as never, rows[i % 64] as unknown[], undefined),
+        ),
+      ],
+      [
+        'compiled.ts rowMapperOf',
+        cpuMicros(200_000, (i) => (ours([rows[i % 64] as unknown[]]) as unknown[])[0]),
+      ],
+      [
+        "a query's config copied: node-postgres's way",
+        cpuMicros(200_000, () => descriptorsCopy(config)),
+      ],
+      ['pg-query-config.ts', cpuMicros(200_000, () => original(config))],
+      [
+        `a transaction's database object with the schema (${tables} tables' relational builders)`,
+        cpuMicros(
+          20_000,
+          () =>
+            new PgDatabase(
+              withSchema.dialect as never,
+              withSchema.session as never,
+              withSchema._ as never,
+            ),
+        ),
+      ],
+      [
+        'without',
+        cpuMicros(
+          200_000,
+          () => new PgDatabase(withSchema.dialect as never, withSchema.session as never, undefined),
+        ),
+      ],
+    ] as const;
+    console.log(`  round ${round}:`);
+    for (const [name, micros] of figures) console.log(`    ${name}: ${fmt(micros, 2)} µs`);
+  }
+}
