@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'drizzle-orm/logger';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { type Database, openDatabase } from '../db/client';
 import { testDatabaseUrl } from '../env';
 
@@ -45,4 +45,16 @@ export async function openTestDatabase(
   const dump = inject('pgliteDump');
   if (!dump) throw new Error('global setup provided no database');
   return openDatabase({ kind: 'pglite', loadDataDir: new Blob([readFileSync(dump)]), ...options });
+}
+
+/**
+ * `describe` for tests only PostgreSQL can answer (its plans, its plan cache): without
+ * TEST_DATABASE_URL they are skipped, with a line naming the file and what it needs, so that a
+ * run on the embedded database says so rather than passing them in silence. CI runs them in its
+ * money phase (scripts/money-tests.mjs).
+ */
+export function describeOnPostgres(file: string, needs: string): typeof describe {
+  if (testDatabaseUrl()) return describe;
+  console.warn(`${file} skipped: ${needs} and needs TEST_DATABASE_URL`);
+  return describe.skip as typeof describe;
 }

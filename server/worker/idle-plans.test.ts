@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../app';
-import { parseEnv, testDatabaseUrl } from '../env';
+import { parseEnv } from '../env';
 import { ManualClock } from '../lib/clock';
 import { MemoryRateLimiter } from '../lib/rate-limit';
-import { openTestDatabase } from '../test/database';
+import { describeOnPostgres, openTestDatabase } from '../test/database';
 import { fillHistory } from '../test/history';
 import { explainAll, StatementLog, seqScannedTables } from '../test/idle-plans';
 
@@ -13,10 +13,10 @@ const HISTORY = 20_000;
 /** A table this big read whole by a job would be read every second, in every process. */
 const BIG = 1_000;
 
-if (!testDatabaseUrl())
-  console.log(
-    'server/worker/idle-plans.test.ts skipped: it checks PostgreSQL query plans and needs TEST_DATABASE_URL',
-  );
+const describeHere = describeOnPostgres(
+  'server/worker/idle-plans.test.ts',
+  'it checks PostgreSQL query plans',
+);
 
 /**
  * The worker's idle cost is flat (issue 22): each job's statements, as the job sends them on a
@@ -24,7 +24,7 @@ if (!testDatabaseUrl())
  * as a Seq Scan of a big table. The statements are the ones the jobs really send (recorded
  * through openDatabase's logger), so a new job or a changed query is checked as it is.
  */
-describe.skipIf(!testDatabaseUrl())('the idle worker reads no history (PostgreSQL plans)', () => {
+describeHere('the idle worker reads no history (PostgreSQL plans)', () => {
   const log = new StatementLog();
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let app: FastifyInstance;

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { heartbeatResponse, type InstanceStatus } from '../../../shared/contracts/agent-protocol';
-import { testDatabaseUrl } from '../../env';
 import { createHost, createListing } from '../../seed/factories';
 import { createTestApp, type TestApp } from '../../test/app';
-import { openTestDatabase } from '../../test/database';
+import { describeOnPostgres, openTestDatabase } from '../../test/database';
 import { fillHistory } from '../../test/history';
 import { agentCalls, gpuInventory } from '../../test/hosts';
 import { explainAll, StatementLog, seqScannedTables } from '../../test/idle-plans';
@@ -15,10 +14,10 @@ const HISTORY = 20_000;
 const BIG = 1_000;
 const AGENT_ADDRESS = '203.0.113.60';
 
-if (!testDatabaseUrl())
-  console.log(
-    'server/modules/instances/request-plans.test.ts skipped: it checks PostgreSQL query plans and needs TEST_DATABASE_URL',
-  );
+const describeHere = describeOnPostgres(
+  'server/modules/instances/request-plans.test.ts',
+  'it checks PostgreSQL query plans',
+);
 
 /**
  * A request costs the same on a marketplace with a long past (issue 20): every statement that
@@ -27,7 +26,7 @@ if (!testDatabaseUrl())
  * big table. The statements are the ones the app really sends (openDatabase's logger); the
  * worker's jobs are checked the same way in server/worker/idle-plans.test.ts.
  */
-describe.skipIf(!testDatabaseUrl())('requests read no history (PostgreSQL plans)', () => {
+describeHere('requests read no history (PostgreSQL plans)', () => {
   const log = new StatementLog();
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let t: TestApp;

@@ -1,15 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
-import { testDatabaseUrl } from '../../env';
 import { createListing, createProvider } from '../../seed/factories';
-import { openTestDatabase } from '../../test/database';
+import { describeOnPostgres, openTestDatabase } from '../../test/database';
 import { listingsRepo } from './repo';
 
-if (!testDatabaseUrl())
-  console.log(
-    'server/modules/listings/plans.test.ts skipped: it reads PostgreSQL plan caches and needs TEST_DATABASE_URL',
-  );
+const describeHere = describeOnPostgres(
+  'server/modules/listings/plans.test.ts',
+  'it reads PostgreSQL plan caches',
+);
 
 /**
  * A marketplace page with the filter bar's values (page-query.ts) is planned once a connection,
@@ -20,7 +19,7 @@ if (!testDatabaseUrl())
  * (most of one GPU, prices spread), as a marketplace's are: on a handful of like rows the two
  * estimates agree and the test would prove nothing.
  */
-describe.skipIf(!testDatabaseUrl())('marketplace filters (PostgreSQL plans)', () => {
+describeHere('marketplace filters (PostgreSQL plans)', () => {
   let database: Database;
   beforeAll(async () => {
     database = await openTestDatabase();

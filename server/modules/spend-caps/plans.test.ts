@@ -1,17 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { apiKeys } from '../../db/schema';
-import { testDatabaseUrl } from '../../env';
 import { createUser } from '../../seed/factories';
-import { openTestDatabase } from '../../test/database';
+import { describeOnPostgres, openTestDatabase } from '../../test/database';
 import { ledgerService } from '../ledger/service';
 import { spendCapsService } from './service';
 
-if (!testDatabaseUrl())
-  console.log(
-    'server/modules/spend-caps/plans.test.ts skipped: it reads PostgreSQL plan caches and needs TEST_DATABASE_URL',
-  );
+const describeHere = describeOnPostgres(
+  'server/modules/spend-caps/plans.test.ts',
+  'it reads PostgreSQL plan caches',
+);
 
 /**
  * A charge's posting with its spend counters (spend-caps/repo.ts, postAndAddWithCaps) is planned
@@ -20,7 +19,7 @@ if (!testDatabaseUrl())
  * `unnest` of a parameter is ten rows to it. Read from the connection's own plan cache
  * (`pg_prepared_statements`), so the test runs every charge on one connection: a transaction.
  */
-describe.skipIf(!testDatabaseUrl())('a charge with spend counters (PostgreSQL plans)', () => {
+describeHere('a charge with spend counters (PostgreSQL plans)', () => {
   let database: Database;
   beforeAll(async () => {
     database = await openTestDatabase();
