@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { delayAnswers, expect, expectToast, test, toastWith } from './fixtures';
+import { transitionsEnded } from './themes';
 
 /**
  * Instant Deploy as a demo visitor (their own account, $100 and a sandbox copy of Demo
@@ -51,6 +52,8 @@ async function screenshots(page: Page, name: string) {
       document.documentElement.classList.remove('dark', 'light', 'pastel');
       document.documentElement.classList.add(t);
     }, theme);
+    // A screenshot taken while the colours are still moving shows neither theme.
+    await transitionsEnded(page);
     await page.screenshot({
       path: `test-results/screens/deploy-${name}-${theme}.png`,
       fullPage: true,

@@ -2,6 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { GpuListingView } from '../shared/contracts/listings';
 import { LISTING_TEXT } from '../shared/listing-text';
 import { demoLogin, expect, test } from './fixtures';
+import { transitionsEnded } from './themes';
 
 /*
  * The Add New GPU Listing dialog says under each field what is wrong: its own checks when
@@ -44,6 +45,8 @@ async function screens(page: Page, name: string) {
       document.documentElement.classList.remove('dark', 'light', 'pastel');
       document.documentElement.classList.add(t);
     }, theme);
+    // A screenshot taken while the colours are still moving shows neither theme.
+    await transitionsEnded(page);
     const width = page.viewportSize()?.width ?? 0;
     await page.screenshot({ path: `test-results/screens/listing-${name}-${width}-${theme}.png` });
   }
