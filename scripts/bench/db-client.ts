@@ -2,7 +2,7 @@
  * `BENCH_ONLY=db-client`: what the database client costs the event loop per statement and per
  * transaction, apart from the database (issue 43), each against what drizzle and node-postgres
  * do by themselves: a row of `instances` (62 columns) mapped to its object, a query's config
- * copied, a transaction's database object. No database: the rows are made up of values of each
+ * copied, a transaction's database object, array values written. No database: the rows are made up of values of each
  * column's type.
  */
 
@@ -12,6 +12,11 @@ import * as drizzleOrm from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { PgDatabase } from 'drizzle-orm/pg-core';
 import { rowMapperOf, type SelectedField } from '../../server/db/compiled';
+import {
+  installArrayValues,
+  nodePostgresPrepareValue,
+  pgArrayUtils,
+} from '../../server/db/pg-array-values';
 import { pgUtils } from '../../server/db/pg-query-config';
 import * as schema from '../../server/db/schema';
 
@@ -82,6 +87,15 @@ export async function benchDbClient(fmt: (n: number, digits?: number) => string)
   };
   const tables = Object.keys(withSchema._.schema as Record<string, Table>).length;
 
+  installArrayValues();
+  const ownPrepare = nodePostgresPrepareValue();
+  const gpus = Array.from({ length: 256 }, (_, i) => i);
+  const frozenGpus = Object.freeze([...gpus]);
+  const uuids = ['6f1c2a7e-8b1d-4c9e-9a0b-1234567890ab', '0b9e3d2c-1a4f-4e8d-8c7b-6a5f4e3d2c1b'];
+  for (const value of [gpus, frozenGpus, uuids])
+    if (pgArrayUtils.prepareValue(value) !== ownPrepare(value))
+      throw new Error('the array writers disagree');
+
   console.log(`\ndatabase client: this process's CPU per call (no database; 2 rounds)`);
   for (let round = 1; round <= 2; round += 1) {
     const figures = [
@@ -119,6 +133,17 @@ export async function benchDbClient(fmt: (n: number, digits?: number) => string)
           () => new PgDatabase(withSchema.dialect as never, withSchema.session as never, undefined),
         ),
       ],
+      [
+        "a demo pool's 256 GPU indexes as a value: node-postgres's",
+        cpuMicros(20_000, () => ownPrepare(gpus)),
+      ],
+      ['pg-array-values.ts', cpuMicros(20_000, () => pgArrayUtils.prepareValue(gpus))],
+      [
+        'frozen (shared/rules/gpu-binding.ts demoGpuIndexes)',
+        cpuMicros(200_000, () => pgArrayUtils.prepareValue(frozenGpus)),
+      ],
+      ["two uuids as a value: node-postgres's", cpuMicros(200_000, () => ownPrepare(uuids))],
+      ['pg-array-values.ts', cpuMicros(200_000, () => pgArrayUtils.prepareValue(uuids))],
     ] as const;
     console.log(`  round ${round}:`);
     for (const [name, micros] of figures) console.log(`    ${name}: ${fmt(micros, 2)} µs`);

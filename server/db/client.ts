@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../lib/paths';
+import { installArrayValues } from './pg-array-values';
 import { installQueryConfigCopy } from './pg-query-config';
 import { installArrayRowFields } from './pg-result';
 import { installRowDescriptionCache } from './pg-row-description';
@@ -17,6 +18,7 @@ import { installRowDescriptionCache } from './pg-row-description';
 installArrayRowFields();
 installRowDescriptionCache();
 installQueryConfigCopy();
+installArrayValues();
 
 /**
  * The database as the repositories use it: the query builder and SQL, without drizzle's

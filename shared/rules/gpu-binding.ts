@@ -207,9 +207,25 @@ export function sellableUnits(availableCount: number, unreadyGpus: number): numb
 }
 
 /**
+ * A demo listing's GPUs are its units, at most 256. Each size's indexes are made once, frozen
+ * (every launch on a demo listing asks for them; server/db/pg-array-values.ts writes a frozen
+ * array's text once too).
+ */
+const DEMO_GPUS_MAX = 256;
+const demoIndexesBySize: (readonly number[] | undefined)[] = [];
+
+/**
  * The demo host's GPUs for one demo listing (docs/decisions/020): each demo listing is its
  * own machine whose GPUs are its units, indexes 0…count−1, whatever its model.
  */
-export function demoGpuIndexes(count: number): number[] {
-  return Array.from({ length: Math.max(0, Math.min(count, 256)) }, (_, i) => i);
+export function demoGpuIndexes(count: number): readonly number[] {
+  const size = Math.max(0, Math.min(Math.trunc(count) || 0, DEMO_GPUS_MAX));
+  let indexes = demoIndexesBySize[size];
+  if (!indexes) {
+    const made: number[] = [];
+    for (let i = 0; i < size; i++) made.push(i);
+    indexes = Object.freeze(made);
+    demoIndexesBySize[size] = indexes;
+  }
+  return indexes;
 }

@@ -19,7 +19,7 @@ import { gpuRepo, type TakenPool } from './gpu-repo';
 export interface GpuChoice {
   pool: 'host' | 'listing';
   key: string;
-  usable: number[];
+  usable: readonly number[];
 }
 
 /**
@@ -79,7 +79,7 @@ export const gpuBinding = {
   ): Promise<number[]> {
     const listing = taken ?? (await gpuRepo.listingOf(conn, instance.gpuListingId));
     if (!listing) throw refusal();
-    let usable: number[];
+    let usable: readonly number[];
     let used: Set<number>;
     if (listing.hostId !== null) {
       if (!taken) await gpuRepo.lockPool(conn, listing.hostId);
