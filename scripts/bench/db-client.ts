@@ -11,6 +11,7 @@ import type { Table } from 'drizzle-orm';
 import * as drizzleOrm from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { PgDatabase } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import { rowMapperOf, type SelectedField } from '../../server/db/compiled';
 import {
   installArrayValues,
@@ -19,6 +20,9 @@ import {
 } from '../../server/db/pg-array-values';
 import { pgUtils } from '../../server/db/pg-query-config';
 import * as schema from '../../server/db/schema';
+
+const PgQuery = (pg as unknown as { Query: new (config: unknown, values?: unknown[]) => object })
+  .Query;
 
 /** drizzle's own row mapping (drizzle-orm/utils.js; exported, not typed). */
 const { mapResultRow } = drizzleOrm as unknown as {
@@ -80,6 +84,23 @@ export async function benchDbClient(fmt: (n: number, digits?: number) => string)
       Object.create(Object.getPrototypeOf(c)),
       Object.getOwnPropertyDescriptors(c),
     );
+  // The copy the tenth stop made (a spread, the values added after): each copy a map of its
+  // own, so the Query constructor's reads of it missed V8's inline caches.
+  const spreadCopy = (c: unknown, values?: unknown) => {
+    const copy = { ...(c as Record<string, unknown>) };
+    if (values) copy.values = values;
+    return copy;
+  };
+  const withNormalize = <T>(normalize: (c: unknown, v?: unknown) => unknown, run: () => T): T => {
+    const utils = pgUtils as unknown as { normalizeQueryConfig: typeof normalize };
+    const kept = utils.normalizeQueryConfig;
+    utils.normalizeQueryConfig = normalize;
+    try {
+      return run();
+    } finally {
+      utils.normalizeQueryConfig = kept;
+    }
+  };
   const withSchema = drizzle.mock({ schema }) as unknown as {
     dialect: unknown;
     session: unknown;
@@ -114,6 +135,11 @@ export async function benchDbClient(fmt: (n: number, digits?: number) => string)
         cpuMicros(200_000, () => descriptorsCopy(config)),
       ],
       ['pg-query-config.ts', cpuMicros(200_000, () => original(config))],
+      [
+        'a query made (new Query, with its values): the config copied by a spread',
+        withNormalize(spreadCopy, () => cpuMicros(200_000, (i) => new PgQuery(config, [i]))),
+      ],
+      ['pg-query-config.ts', cpuMicros(200_000, (i) => new PgQuery(config, [i]))],
       [
         `a transaction's database object with the schema (${tables} tables' relational builders)`,
         cpuMicros(

@@ -53,6 +53,68 @@ describe("node-postgres's query config copied the cheap way (pg-query-config.ts)
     });
   });
 
+  it("makes the query node-postgres's own copy made, every copy of one shape", () => {
+    const types = { getTypeParser: () => (value: unknown) => value };
+    const callback = () => {};
+    const configs: Record<string, unknown>[] = [
+      { name: 'q', text: 'select $1', rowMode: 'array', types },
+      { text: 'begin' },
+      {
+        text: 'select $1',
+        values: [1],
+        rows: 10,
+        binary: true,
+        portal: 'p',
+        queryMode: 'extended',
+      },
+      { text: 'select 2', callback, extra: 'never read' },
+    ];
+    // node-postgres's own copy (pg 8.23 utils.cloneQueryConfig), as the test's reference.
+    const theirs = (config: object) =>
+      Object.defineProperties(
+        Object.create(Object.getPrototypeOf(config)),
+        Object.getOwnPropertyDescriptors(config),
+      );
+    const replaced = pgUtils.normalizeQueryConfig;
+    const read = (query: Record<string, unknown>) =>
+      Object.fromEntries(
+        [
+          'text',
+          'values',
+          'rows',
+          'types',
+          'name',
+          'queryMode',
+          'binary',
+          'portal',
+          'callback',
+          '_rowMode',
+        ].map((key) => [key, query[key]]),
+      );
+    const shapes = new Set<string>();
+    for (const config of configs) {
+      for (const values of [undefined, [5]]) {
+        const ours = new PgQuery(config, values) as unknown as Record<string, unknown>;
+        pgUtils.normalizeQueryConfig = (c, v) => {
+          const copy = theirs(c as object) as Record<string, unknown>;
+          if (v) copy.values = v;
+          return copy as never;
+        };
+        let reference: Record<string, unknown>;
+        try {
+          reference = new PgQuery(config, values) as unknown as Record<string, unknown>;
+        } finally {
+          pgUtils.normalizeQueryConfig = replaced;
+        }
+        expect(read(ours)).toEqual(read(reference));
+        shapes.add(Object.keys(replaced(config, values)).join());
+      }
+    }
+    expect([...shapes]).toEqual([
+      'text,values,rows,types,name,queryMode,binary,portal,callback,rowMode',
+    ]);
+  });
+
   it('leaves a config of another prototype to node-postgres', () => {
     class Config {
       text = 'select 2';

@@ -13,9 +13,19 @@ import { createRequire } from 'node:module';
  * pays it.
  *
  * A config whose prototype is `Object.prototype` (an object literal: drizzle's, the app's)
- * is copied with a spread, which gives it the same own keys and values; anything else (a
- * class instance, an object of another prototype) is copied as node-postgres copies it. What
- * follows (the values, the callback) is node-postgres's own code. Installed once with the
+ * is copied into an object of one fixed shape holding the keys a query reads of it (`text`,
+ * `values`, `rows`, `types`, `name`, `queryMode`, `binary`, `portal`, `callback`, `rowMode`:
+ * all that lib/query.js and lib/native/query.js read; no other key of the copy is read);
+ * anything else (a class instance, an object of another prototype) is copied as
+ * node-postgres copies it. What follows (the values, the callback) is node-postgres's own
+ * code.
+ *
+ * The shape is fixed on purpose. A spread copy took its source's map, and adding the values
+ * to it then made a new map for every query, so each of the `Query` constructor's reads of
+ * the copy missed V8's inline caches: `new Query` cost 2.1 µs, 0.6 of it the copy, and
+ * rent-then-stop's `perf` profile put the constructor at 3.1% of the server thread (issue 43's
+ * twelfth stop). With one shape `new Query` costs 0.24 µs against 2.23 (`BENCH_ONLY=db-client
+ * npm run bench`, 2026-11-30). Installed once with the
  * database client (server/db/client.ts); pg-query-config.test.ts checks that node-postgres
  * still calls the function replaced, so an upgrade that moves it fails a test.
  */
@@ -40,7 +50,19 @@ export function installQueryConfigCopy(): void {
       Object.getPrototypeOf(config) !== Object.prototype
     )
       return normalize(config, values, callback);
-    const copy: Config = { ...(config as Config) };
+    const c = config as Config;
+    const copy: Config = {
+      text: c.text,
+      values: c.values,
+      rows: c.rows,
+      types: c.types,
+      name: c.name,
+      queryMode: c.queryMode,
+      binary: c.binary,
+      portal: c.portal,
+      callback: c.callback,
+      rowMode: c.rowMode,
+    };
     if (values) {
       if (typeof values === 'function') copy.callback = values;
       else copy.values = values;
