@@ -1,5 +1,6 @@
 import { Column, is, SQL, Subquery, sql } from 'drizzle-orm';
 import type { Conn } from './client';
+import { type Decoder, rowBuilder } from './row-builder';
 
 /** What drizzle's prepare() leaves on a prepared query (the same on node-postgres and PGlite). */
 interface Prepared {
@@ -29,9 +30,6 @@ interface Preparable<R> {
 export interface SelectedField {
   path: string[];
   field: unknown;
-}
-interface Decoder {
-  mapFromDriverValue(value: unknown): unknown;
 }
 
 /** The decoder drizzle's mapResultRow (drizzle-orm/utils.js) reads a field's value with. */
@@ -67,17 +65,14 @@ export function rowMapperOf(
   const paths = fields.map((f) => f.path);
   const count = fields.length;
   if (paths.every((path) => path.length === 1)) {
-    const keys = paths.map((path) => path[0] as string);
-    return (rows) =>
-      rows.map((row) => {
-        const result: Record<string, unknown> = {};
-        for (let i = 0; i < count; i += 1) {
-          const raw = row[i];
-          result[keys[i] as string] =
-            raw === null ? null : (decoders[i] as Decoder).mapFromDriverValue(raw);
-        }
-        return result;
-      });
+    const build = rowBuilder(
+      paths.map((path, i) => ({
+        key: path[0] as string,
+        from: i,
+        decoder: decoders[i] as Decoder,
+      })),
+    );
+    return (rows) => rows.map(build);
   }
   return (rows) =>
     rows.map((row) => {

@@ -1,4 +1,5 @@
 import { getTableColumns } from 'drizzle-orm';
+import { rowBuilder } from '../../db/row-builder';
 import { gpuListings, instances, providers } from '../../db/schema';
 
 export type Instance = typeof instances.$inferSelect;
@@ -32,11 +33,11 @@ const instanceColumns = Object.entries(getTableColumns(instances));
 
 /** An instance row as PostgreSQL sends it from a statement written by hand, mapped as drizzle maps it. */
 export function instanceFromRow(row: Record<string, unknown>): Instance {
-  const instance: Record<string, unknown> = {};
-  for (const [key, column] of instanceColumns) {
-    if (!(column.name in row)) throw new Error(`instance row without ${column.name}`);
-    const value = row[column.name];
-    instance[key] = value === null ? null : column.mapFromDriverValue(value);
-  }
-  return instance as Instance;
+  return buildInstance(row) as Instance;
 }
+
+/** One object literal of the 62 columns (server/db/row-builder.ts: not a loop of keyed stores). */
+const buildInstance = rowBuilder(
+  instanceColumns.map(([key, column]) => ({ key, from: column.name, decoder: column })),
+  (name) => new Error(`instance row without ${name}`),
+);
