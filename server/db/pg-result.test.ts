@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { installArrayRowFields } from './pg-result';
@@ -94,6 +95,61 @@ describe('node-postgres results with array rows (pg-result.ts)', () => {
     const plain = new Result('array');
     plain.addFields(fields);
     expect(plain.parseRow(['1', 'a', 't', '2'])).toEqual([1, 'a', true, '2']);
+  });
+
+  it("builds object rows as node-postgres's parseRow does, for any columns", () => {
+    const name = fc.oneof(
+      fc.constantFrom('id', 'name', 'ok', 'big', '"x"', 'a\nb', "it's", 'constructor', ''),
+      fc.string(),
+    );
+    const column = fc.record({ name, dataTypeID: fc.constantFrom(16, 20, 23, 25) });
+    fc.assert(
+      fc.property(
+        fc.array(column, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.option(fc.constantFrom('1', 't', 'f', '42', 'text'), { nil: null }), {
+          minLength: 12,
+          maxLength: 12,
+        }),
+        (columns, raw) => {
+          const fields = columns.map((c) => ({ ...c, format: 'text' }));
+          const values = raw.slice(0, fields.length);
+          const result = new Result();
+          result.addFields(fields);
+          // node-postgres's own parseRow (pg 8.23 lib/result.js), written out as the reference.
+          const parsers = (result as unknown as { _parsers: ((v: unknown) => unknown)[] })._parsers;
+          const empty: Record<string, null> = Object.create(null);
+          for (const field of fields) empty[field.name] = null;
+          const expected: Record<string, unknown> = { ...empty };
+          values.forEach((value, i) => {
+            expected[(fields[i] as { name: string }).name] =
+              value !== null ? (parsers[i] as (v: unknown) => unknown)(value) : null;
+          });
+          const row = result.parseRow(values);
+          expect(row).toEqual(expected);
+          expect(Object.keys(row)).toEqual(Object.keys(expected));
+          expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("leaves binary columns and a column named __proto__ to node-postgres's parseRow", () => {
+    const odd = new Result();
+    odd.addFields([
+      { name: '__proto__', dataTypeID: 25, format: 'text' },
+      { name: 'id', dataTypeID: 23, format: 'text' },
+    ]);
+    const row = odd.parseRow(['x', '5']);
+    expect((row as Record<string, unknown>).id).toBe(5);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    // An own key, as node-postgres's copy and store make it (a literal would set the prototype).
+    expect(Object.keys(row)).toEqual(['__proto__', 'id']);
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('x');
+    const binary = new Result();
+    binary.addFields([{ name: 'b', dataTypeID: 17, format: 'binary' }]);
+    const [parser] = (binary as unknown as { _parsers: ((v: unknown) => unknown)[] })._parsers;
+    expect(binary.parseRow(['ab'])).toEqual({ b: parser?.(Buffer.from('ab')) });
   });
 
   it('a second description replaces the first (several statements in one query)', () => {

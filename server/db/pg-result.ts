@@ -13,7 +13,8 @@ import pg from 'pg';
  *
  * In array mode this sets the fields and their parsers exactly as `addFields` does, and
  * nothing else; in object mode it also sets the empty row as `addFields` makes it, made once
- * per fields array (below). Installed once, when the database
+ * per fields array (below), and object rows are built by `parseRow`'s replacement, one
+ * function made per fields array (below). Installed once, when the database
  * client is loaded (server/db/client.ts); checked by pg-result.test.ts against the version
  * installed, so an upgrade that changes `Result` fails a test rather than a query.
  */
@@ -28,6 +29,7 @@ interface ResultInternals {
   _types: TypeParsers | undefined;
   _prebuiltEmptyResultObject: Record<string, null> | null;
   addFields(fields: Field[]): void;
+  parseRow(values: unknown[]): Record<string, unknown>;
 }
 
 // pg's own Result class (lib/result.js), which its index exports as `Result` (not in @types/pg).
@@ -42,9 +44,49 @@ const installed = Symbol.for('rentgpu.pg-result.array-fields');
  */
 const emptyRowOf = new WeakMap<Field[], Record<string, null>>();
 
+/**
+ * Each fields array's object-row builder: one object literal of the columns' names, each value
+ * parsed at a call site of its own (row-builder.ts says why: node-postgres's `parseRow` copies
+ * the empty row and stores each column by a keyed store, megamorphic for any wide row; 1.5% of
+ * the server thread under rent-then-stop, issue 43's twelfth stop). The same object as
+ * node-postgres's: its keys in the columns' order, a repeated name once with the last value,
+ * null for a null. Names are written into the text only as JSON strings. Null (node-postgres's
+ * own `parseRow`) for a binary column or a column named `__proto__`, which a literal would not
+ * write as a key.
+ */
+type Parser = (value: unknown) => unknown;
+type ObjectRowBuilder = (values: unknown[], parsers: Parser[]) => Record<string, unknown>;
+const objectRowOf = new WeakMap<Field[], ObjectRowBuilder | null>();
+
+function objectRowBuilder(fields: Field[]): ObjectRowBuilder | null {
+  if (fields.some((field) => field.format === 'binary' || field.name === '__proto__')) return null;
+  const reads = fields.map((_, i) => `const v${i} = values[${i}];`).join('\n');
+  const literal = fields
+    .map(
+      (field, i) => `${JSON.stringify(field.name)}: v${i} !== null ? parsers[${i}](v${i}) : null`,
+    )
+    .join(',\n');
+  return new Function(
+    'values',
+    'parsers',
+    `${reads}\nreturn {\n${literal}\n};`,
+  ) as ObjectRowBuilder;
+}
+
 export function installArrayRowFields(): void {
   const marked = proto as unknown as Record<symbol, boolean>;
   if (marked[installed]) return;
+  const parseRow = proto.parseRow;
+  proto.parseRow = function parseObjectRow(this: ResultInternals, values: unknown[]) {
+    const { fields } = this;
+    let build = objectRowOf.get(fields);
+    if (build === undefined) {
+      build = objectRowBuilder(fields);
+      objectRowOf.set(fields, build);
+    }
+    if (build === null || values.length !== fields.length) return parseRow.call(this, values);
+    return build(values, this._parsers as Parser[]);
+  };
   proto.addFields = function addFields(this: ResultInternals, fields: Field[]) {
     this.fields = fields;
     if (fields.length > 0) {
