@@ -138,4 +138,30 @@ describe('compiled statements answer what drizzle answers (compiled.ts)', () => 
       .where(eq(users.id, ids[2] as string));
     expect(row).toEqual(again);
   });
+
+  it('makes one statement a shape, whatever order its keys are written in', async () => {
+    let built = 0;
+    const update = compiledByShape<(typeof users.$inferSelect)[]>(
+      'compiled_test_order',
+      (conn, set) => {
+        built += 1;
+        return conn
+          .update(users)
+          .set(set)
+          .where(eq(users.id, sql.placeholder('__id')))
+          .returning();
+      },
+    );
+    const at = { __id: ids[1] };
+    const one = await update(database.db, { lastName: 'M', phone: null }, undefined, at);
+    const two = await update(database.db, { phone: null, lastName: 'N' }, undefined, at);
+    const three = await update(database.db, { lastName: 'O', phone: null }, undefined, at);
+    expect(built).toBe(1);
+    expect([one, two, three].map((rows) => rows?.[0]?.lastName)).toEqual(['M', 'N', 'O']);
+    // Another shape (a value set where null was), and a value that is SQL: none is compiled.
+    await update(database.db, { lastName: 'P', phone: '+1 555' }, undefined, at);
+    expect(built).toBe(2);
+    expect(update(database.db, { lastName: sql`'Q'` }, undefined, at)).toBeNull();
+    expect(built).toBe(2);
+  });
 });
