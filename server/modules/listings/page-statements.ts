@@ -227,26 +227,30 @@ export function pageQueryOf(filter: ListingFilter): {
     viewerSandbox: filter.viewerSandboxId !== undefined,
     limit: filter.limit,
     view: filter.view,
-    ...(filter.kind ? { kind: filter.kind } : {}),
-    ...(filter.gpuCount !== undefined ? { gpuCount: true } : {}),
-    ...(filter.minVramGb !== undefined ? { minVram: true } : {}),
-    ...(filter.maxGpuRateMicros !== undefined ? { maxGpuRate: true } : {}),
-    ...(filter.minReliability !== undefined ? { minReliability: true } : {}),
-    ...(written.search !== undefined || written.gpuType !== undefined ? { literals: written } : {}),
+    // Every key present, undefined where it does not apply: one object shape for every
+    // request (conditional spreads made a shape per combination, and every read of them
+    // missed V8's inline caches: issue 43's twelfth stop).
+    kind: filter.kind || undefined,
+    gpuCount: filter.gpuCount !== undefined || undefined,
+    minVram: filter.minVramGb !== undefined || undefined,
+    maxGpuRate: filter.maxGpuRateMicros !== undefined || undefined,
+    minReliability: filter.minReliability !== undefined || undefined,
+    literals: written.search !== undefined || written.gpuType !== undefined ? written : undefined,
   });
+  // One shape too (a statement reads only the values of its own parameters).
   const values: PageValues = {
-    ...(filter.search ? { search: likePattern(filter.search) } : {}),
-    ...(filter.gpuType ? { gpuType: likePattern(filter.gpuType) } : {}),
-    ...(filter.providerId !== undefined ? { providerId: filter.providerId } : {}),
-    ...(filter.viewerSandboxId !== undefined ? { viewerSandboxId: filter.viewerSandboxId } : {}),
-    ...(filter.after ? { afterValue: filter.after.value, afterId: filter.after.id } : {}),
+    search: filter.search ? likePattern(filter.search) : undefined,
+    gpuType: filter.gpuType ? likePattern(filter.gpuType) : undefined,
+    providerId: filter.providerId,
+    viewerSandboxId: filter.viewerSandboxId,
+    afterValue: filter.after ? filter.after.value : undefined,
+    afterId: filter.after ? filter.after.id : undefined,
     now: filter.now.toISOString(),
-    ...(filter.gpuCount !== undefined ? { gpuCount: filter.gpuCount } : {}),
-    ...(filter.minVramGb !== undefined ? { minVram: filter.minVramGb } : {}),
-    ...(filter.maxGpuRateMicros !== undefined
-      ? { maxGpuRate: String(filter.maxGpuRateMicros) }
-      : {}),
-    ...(filter.minReliability !== undefined ? { minReliability: filter.minReliability } : {}),
+    gpuCount: filter.gpuCount,
+    minVram: filter.minVramGb,
+    maxGpuRate:
+      filter.maxGpuRateMicros !== undefined ? String(filter.maxGpuRateMicros) : undefined,
+    minReliability: filter.minReliability,
   };
   // A search text asked often, with every other value of the shape written in as well (a GPU
   // type of the catalogue, or none), is a statement of its own: one round trip, planned once.
