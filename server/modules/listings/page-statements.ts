@@ -248,8 +248,7 @@ export function pageQueryOf(filter: ListingFilter): {
     now: filter.now.toISOString(),
     gpuCount: filter.gpuCount,
     minVram: filter.minVramGb,
-    maxGpuRate:
-      filter.maxGpuRateMicros !== undefined ? String(filter.maxGpuRateMicros) : undefined,
+    maxGpuRate: filter.maxGpuRateMicros !== undefined ? String(filter.maxGpuRateMicros) : undefined,
     minReliability: filter.minReliability,
   };
   // A search text asked often, with every other value of the shape written in as well (a GPU
