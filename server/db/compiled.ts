@@ -50,7 +50,7 @@ function decoderOf(field: unknown): Decoder {
  * gives the same), most of it the decoders themselves. Null, leaving the mapping to drizzle,
  * for a statement with a left join, whose missing side drizzle turns into null.
  *
- * Its dates were tried read field by field instead of by `new Date` (issue 43's twelfth
+ * Its dates were tried read field by field instead of by `new Date` (issue 43's eleventh
  * stop): `new Date` of PostgreSQL's text costs 0.23 µs here, the hand-written reader 0.18, and
  * a decoder that is not a column made this function's call site slower than both gained (a
  * row 6.9 → 10.7 µs); not kept.
@@ -189,7 +189,7 @@ export function compiledByShape<R, C = undefined>(
   /**
    * By the columns in the order the caller wrote them (a call site writes its keys in one
    * order): found without sorting the keys or making the placeholders again on every call
-   * (issue 43's twelfth stop: those, with their keyed stores, were about 1% of the server
+   * (issue 43's eleventh stop: those, with their keyed stores, were about 1% of the server
    * thread under rent-then-stop).
    */
   const asWritten = new Map<string, Run>();

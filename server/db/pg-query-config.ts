@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
  * to it then made a new map for every query, so each of the `Query` constructor's reads of
  * the copy missed V8's inline caches: `new Query` cost 2.1 µs, 0.6 of it the copy, and
  * rent-then-stop's `perf` profile put the constructor at 3.1% of the server thread (issue 43's
- * twelfth stop). With one shape `new Query` costs 0.24 µs against 2.23 (`BENCH_ONLY=db-client
+ * eleventh stop). With one shape `new Query` costs 0.24 µs against 2.23 (`BENCH_ONLY=db-client
  * npm run bench`, 2026-11-30). Installed once with the
  * database client (server/db/client.ts); pg-query-config.test.ts checks that node-postgres
  * still calls the function replaced, so an upgrade that moves it fails a test.

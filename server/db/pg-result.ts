@@ -48,7 +48,7 @@ const emptyRowOf = new WeakMap<Field[], Record<string, null>>();
  * Each fields array's object-row builder: one object literal of the columns' names, each value
  * parsed at a call site of its own (row-builder.ts says why: node-postgres's `parseRow` copies
  * the empty row and stores each column by a keyed store, megamorphic for any wide row; 1.5% of
- * the server thread under rent-then-stop, issue 43's twelfth stop). The same object as
+ * the server thread under rent-then-stop, issue 43's eleventh stop). The same object as
  * node-postgres's: its keys in the columns' order, a repeated name once with the last value,
  * null for a null. Names are written into the text only as JSON strings. Null (node-postgres's
  * own `parseRow`) for a binary column or a column named `__proto__`, which a literal would not

@@ -6,7 +6,7 @@
  * each one up in its stub cache, and each value's decoder is called from one call site that
  * sees every column's class. Rent-then-stop's `perf` profile put such loops (compiled.ts's row
  * mapping, `instanceFromRow`) at about 2–3% of the server thread in megamorphic stores
- * alone (issue 43's twelfth stop).
+ * alone (issue 43's eleventh stop).
  *
  * The function made here writes the object as one literal of fixed keys, each value read and
  * decoded at a call site of its own: every store is known, every decoder call sees one class.

@@ -229,7 +229,7 @@ export function pageQueryOf(filter: ListingFilter): {
     view: filter.view,
     // Every key present, undefined where it does not apply: one object shape for every
     // request (conditional spreads made a shape per combination, and every read of them
-    // missed V8's inline caches: issue 43's twelfth stop).
+    // missed V8's inline caches: issue 43's eleventh stop).
     kind: filter.kind || undefined,
     gpuCount: filter.gpuCount !== undefined || undefined,
     minVram: filter.minVramGb !== undefined || undefined,

@@ -161,7 +161,7 @@ export const listingsService = {
     const hosted = withGpuShares(withHostUptime(json, uptime), shares);
     return {
       // A kinds slot is written only for a listing on a host (page-query.ts KINDS_SLOT): a page
-      // without one has none, and is not searched for it (issue 43's twelfth stop: on the
+      // without one has none, and is not searched for it (issue 43's eleventh stop: on the
       // demo marketplace, whose listings have no host, that search of the whole page was 7%
       // of the server thread serving it).
       json: withMachines(hostIds.length > 0 ? withKinds(hosted, hostsOfPage) : hosted, machines),
