@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { objectLiteralText } from './row-builder';
 
 /**
  * node-postgres's answer to a RowDescription, without the part rows in array mode never read.
@@ -50,7 +51,7 @@ const emptyRowOf = new WeakMap<Field[], Record<string, null>>();
  * the empty row and stores each column by a keyed store, megamorphic for any wide row; 1.5% of
  * the server thread under rent-then-stop, issue 43's eleventh stop). The same object as
  * node-postgres's: its keys in the columns' order, a repeated name once with the last value,
- * null for a null. Names are written into the text only as JSON strings. Null (node-postgres's
+ * null for a null (the literal's text: row-builder.ts objectLiteralText). Null (node-postgres's
  * own `parseRow`) for a binary column or a column named `__proto__`, which a literal would not
  * write as a key.
  */
@@ -61,16 +62,11 @@ const objectRowOf = new WeakMap<Field[], ObjectRowBuilder | null>();
 function objectRowBuilder(fields: Field[]): ObjectRowBuilder | null {
   if (fields.some((field) => field.format === 'binary' || field.name === '__proto__')) return null;
   const reads = fields.map((_, i) => `const v${i} = values[${i}];`).join('\n');
-  const literal = fields
-    .map(
-      (field, i) => `${JSON.stringify(field.name)}: v${i} !== null ? parsers[${i}](v${i}) : null`,
-    )
-    .join(',\n');
-  return new Function(
-    'values',
-    'parsers',
-    `${reads}\nreturn {\n${literal}\n};`,
-  ) as ObjectRowBuilder;
+  const literal = objectLiteralText(
+    fields.map((field) => field.name),
+    (i) => `v${i} !== null ? parsers[${i}](v${i}) : null`,
+  );
+  return new Function('values', 'parsers', `${reads}\nreturn ${literal};`) as ObjectRowBuilder;
 }
 
 export function installArrayRowFields(): void {

@@ -33,8 +33,6 @@ export function rowBuilder(
   columns: readonly BuiltColumn[],
   missing?: (name: string) => Error,
 ): (row: unknown) => Record<string, unknown> {
-  for (const column of columns)
-    if (column.key === '__proto__') throw new Error('a row cannot have a __proto__ key');
   const read = (column: BuiltColumn) =>
     `row[${typeof column.from === 'number' ? column.from : JSON.stringify(column.from)}]`;
   const checks = missing
@@ -50,20 +48,16 @@ export function rowBuilder(
     const value = `v${i}`;
     return `const ${value} = ${read(column)};`;
   });
-  const literal = columns
-    .map(
-      (column, i) =>
-        `${JSON.stringify(column.key)}: v${i} === null ? null : d${i}.mapFromDriverValue(v${i})`,
-    )
-    .join(',\n');
+  const literal = objectLiteralText(
+    columns.map((column) => column.key),
+    (i) => `v${i} === null ? null : d${i}.mapFromDriverValue(v${i})`,
+  );
   const decoders = columns.map((_, i) => `const d${i} = decoders[${i}];`).join('\n');
   const body = `${decoders}
 return function builtRow(row) {
 ${checks}
 ${values.join('\n')}
-return {
-${literal}
-};
+return ${literal};
 };`;
   const make = new Function('decoders', 'missing', body) as (
     decoders: Decoder[],
@@ -73,4 +67,16 @@ ${literal}
     columns.map((column) => column.decoder),
     missing,
   );
+}
+
+/**
+ * The text of an object literal with `keys` in their order, each value the expression
+ * `valueOf(index)`: what rowBuilder and node-postgres's object rows (pg-result.ts) return. Keys
+ * are written only as JSON strings. `__proto__` is refused: a literal would take it as the
+ * object's prototype, not as a key.
+ */
+export function objectLiteralText(keys: readonly string[], valueOf: (index: number) => string) {
+  for (const key of keys)
+    if (key === '__proto__') throw new Error('a row cannot have a __proto__ key');
+  return `{\n${keys.map((key, i) => `${JSON.stringify(key)}: ${valueOf(i)}`).join(',\n')}\n}`;
 }
