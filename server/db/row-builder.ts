@@ -71,12 +71,12 @@ return ${literal};
 
 /**
  * The text of an object literal with `keys` in their order, each value the expression
- * `valueOf(index)`: what rowBuilder and node-postgres's object rows (pg-result.ts) return. Keys
+ * `valueAt(index)`: what rowBuilder and node-postgres's object rows (pg-result.ts) return. Keys
  * are written only as JSON strings. `__proto__` is refused: a literal would take it as the
  * object's prototype, not as a key.
  */
-export function objectLiteralText(keys: readonly string[], valueOf: (index: number) => string) {
+export function objectLiteralText(keys: readonly string[], valueAt: (index: number) => string) {
   for (const key of keys)
     if (key === '__proto__') throw new Error('a row cannot have a __proto__ key');
-  return `{\n${keys.map((key, i) => `${JSON.stringify(key)}: ${valueOf(i)}`).join(',\n')}\n}`;
+  return `{\n${keys.map((key, i) => `${JSON.stringify(key)}: ${valueAt(i)}`).join(',\n')}\n}`;
 }
