@@ -242,6 +242,10 @@ function whyOf(message) {
   return plain
     .split('\n')
     .map((line) => line.trimEnd())
+    // Vitest's JSON report gives a timed-out test's stack, whose first line is its placeholder.
+    .map((line) =>
+      line === 'Error: STACK_TRACE_ERROR' ? 'Error: the test ran past its own time limit' : line,
+    )
     .filter((line) => line.trim() && !/^\s+at /.test(line))
     .slice(0, 6)
     .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line));
