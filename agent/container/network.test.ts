@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SshPortBook } from '../access/ports';
-import { forwardedPortsIn } from './network';
+import { firstSubnetOf, forwardedPortsIn } from './network';
 
 // What `iptables -t nat -S CNI-HOSTPORT-DNAT` printed on this machine after test containers
 // were removed without their network's teardown: the rules of ports 42340 and 42400 stayed,
@@ -21,6 +21,20 @@ describe('ports forwarded by CNI portmap', () => {
       23340, 23342, 23343, 23344, 42340, 42400,
     ]);
     expect(forwardedPortsIn('')).toEqual(new Set());
+  });
+});
+
+describe("where the search for a network's /24 starts", () => {
+  it('is a place of its own name, the same every time, within the 2048 /24s', () => {
+    // Two stores' first networks (two test runs' name prefixes, or a provider's instances):
+    // each from a place of its own, where both used to start at 10.89.0.0/24.
+    const names = ['rgt1201-a', 'rgt1202-a', 'rentgpu-1', 'rentgpu-2', 'rentgpu-3'];
+    const firsts = names.map(firstSubnetOf);
+    expect(new Set(firsts).size).toBe(names.length);
+    for (const first of firsts) {
+      expect(Number.isInteger(first) && first >= 0 && first < 2048).toBe(true);
+    }
+    expect(names.map(firstSubnetOf)).toEqual(firsts);
   });
 });
 

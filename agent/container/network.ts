@@ -32,7 +32,7 @@ export class Networks {
   /** The instance's network, made when missing, with its host rule in place. */
   async ensure(name: string, id: string): Promise<InstanceNetwork> {
     if (!(await this.podman.exists('network', name))) {
-      const free = await this.freeSubnet();
+      const free = await this.freeSubnet(name);
       await this.podman.run([
         'network',
         'create',
@@ -57,14 +57,22 @@ export class Networks {
    * store) nor an address the host has up (another store's bridge, Docker's, the provider's
    * own). Podman alone numbers each store's subnets from 10.89.0.0/24 without looking at the
    * host, so two stores on one host (tests) would route the same /24 to two bridges.
+   *
+   * A network's bridge comes up only when its first container starts, so two networks made in
+   * the same seconds (two stores, or two boots of one store at once) see neither the other's
+   * subnet nor its address: the search starts at a place of the network's own name
+   * (`firstSubnetOf`), not at 10.89.0.0, and two such networks take the same /24 only when their
+   * names land together.
    */
-  private async freeSubnet(): Promise<string> {
+  private async freeSubnet(name: string): Promise<string> {
     const known = await this.podman
       .json<{ subnets?: { subnet?: string }[] }[]>(['network', 'ls', '--format', 'json'])
       .catch(() => []);
     const subnets = new Set(known.flatMap((n) => (n.subnets ?? []).map((x) => x.subnet ?? '')));
     const addresses = await hostAddresses();
-    for (let i = 0; i < SUBNETS; i++) {
+    const first = firstSubnetOf(name);
+    for (let n = 0; n < SUBNETS; n++) {
+      const i = (first + n) % SUBNETS;
       const prefix = `10.${89 + (i >> 8)}.${i & 255}`;
       const subnet = `${prefix}.0/24`;
       if (subnets.has(subnet) || addresses.has(`${prefix}.1`)) continue;
@@ -249,6 +257,16 @@ async function hostAddresses(): Promise<Set<string>> {
 
 /** /24s a host's containers may take: 10.89.0.0 to 10.96.255.0 (2048 networks). */
 const SUBNETS = 2048;
+
+/** Where the search for a network's /24 starts: its name's FNV-1a hash, as an index of SUBNETS. */
+export function firstSubnetOf(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % SUBNETS;
+}
 
 /** The host ports of `iptables -S CNI-HOSTPORT-DNAT`'s rules (`--dports 2222,2223` or `--dport 2222`). */
 export function forwardedPortsIn(rules: string): Set<number> {
