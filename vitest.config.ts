@@ -4,6 +4,12 @@ import { defineConfig } from 'vitest/config';
  * Unit tests (pure rules), API tests (the Fastify app through inject, a fresh database per
  * file) and the agent's end-to-end tests (a real VM).
  */
+/** The system tests that start real server processes but boot no VM (project `processes`). */
+const SERVER_PROCESS_TESTS = [
+  'system/two-processes.e2e.test.ts',
+  'system/webhooks-crash.e2e.test.ts',
+];
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -33,7 +39,22 @@ export default defineConfig({
         test: {
           name: 'agent-e2e',
           include: ['agent/**/*.e2e.test.ts'],
-          exclude: ['agent/test/real-guest.e2e.test.ts', '**/node_modules/**'],
+          exclude: [
+            'agent/test/real-guest.e2e.test.ts',
+            'agent/container/**',
+            '**/node_modules/**',
+          ],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        // The container driver on real Podman with runc (a store of each run's own under /tmp,
+        // fake GPUs through CDI): no VM, so npm test runs it in the lane beside the VMs'.
+        test: {
+          name: 'containers',
+          include: ['agent/container/**/*.e2e.test.ts'],
           environment: 'node',
           testTimeout: 600_000,
           hookTimeout: 600_000,
@@ -59,6 +80,19 @@ export default defineConfig({
         test: {
           name: 'system',
           include: ['system/**/*.e2e.test.ts'],
+          exclude: [...SERVER_PROCESS_TESTS, '**/node_modules/**'],
+          environment: 'node',
+          globalSetup: ['server/test/global-setup.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        // Real server processes without a VM: two on one PostgreSQL, and one killed while it
+        // delivers webhooks. npm test runs them in the lane beside the VMs', after the money tests.
+        test: {
+          name: 'processes',
+          include: SERVER_PROCESS_TESTS,
           environment: 'node',
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 600_000,

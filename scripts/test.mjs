@@ -5,9 +5,11 @@
 //                  system test serves this very web build and the browser tests the whole of it
 //   unit and API   vitest, two workers          ┐ beside them, a second lane:
 //   money on PostgreSQL  with MONEY_DATABASE_URL │   VMs         the busybox-guest VM tests
-//                  or a local PostgreSQL: the    │               (agent-e2e, system), one worker,
-//                  money tests there (else in    │               and the two-server-process test
-//                  unit and API)                 ┘
+//                  or a local PostgreSQL: the    │               (agent-e2e, system), one worker
+//                  money tests there (else in    │
+//                  unit and API)                 │
+//   containers and processes  the e2e tests that ┘
+//                  boot no VM (containers, processes), one worker
 //                                                    real guest  the Debian guest with real
 //                                                                cloud-init (two VMs of its own)
 //   browser        Playwright
@@ -99,6 +101,18 @@ const money = MONEY_DATABASE_URL
       },
     ]
   : [];
+/**
+ * The end-to-end tests that boot no VM (projects `containers` and `processes`): the container
+ * driver on real Podman, and real server processes. About 130 s, they run after the money tests
+ * in the first lane, so the VM lane, which sets npm test's pace, holds only what boots a guest.
+ */
+const noVms = vitestPhase('containers and processes', 'no-vms.json', [
+  '--project',
+  'containers',
+  '--project',
+  'processes',
+  '--maxWorkers=1',
+]);
 const vms = vitestPhase('VMs', 'vms.json', [
   '--project',
   'agent-e2e',
@@ -126,7 +140,7 @@ const stages = [
   { name: 'build', fatal: true, run: () => buildIfStale() },
   {
     lanes: [
-      [unitApi, ...money],
+      [unitApi, ...money, noVms],
       [vms, realGuest],
     ],
   },
@@ -239,16 +253,18 @@ function whyOf(message) {
   if (!message) return [];
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's colour codes
   const plain = String(message).replace(/\u001b\[[0-9;]*m/g, '');
-  return plain
-    .split('\n')
-    .map((line) => line.trimEnd())
-    // Vitest's JSON report gives a timed-out test's stack, whose first line is its placeholder.
-    .map((line) =>
-      line === 'Error: STACK_TRACE_ERROR' ? 'Error: the test ran past its own time limit' : line,
-    )
-    .filter((line) => line.trim() && !/^\s+at /.test(line))
-    .slice(0, 6)
-    .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line));
+  return (
+    plain
+      .split('\n')
+      .map((line) => line.trimEnd())
+      // Vitest's JSON report gives a timed-out test's stack, whose first line is its placeholder.
+      .map((line) =>
+        line === 'Error: STACK_TRACE_ERROR' ? 'Error: the test ran past its own time limit' : line,
+      )
+      .filter((line) => line.trim() && !/^\s+at /.test(line))
+      .slice(0, 6)
+      .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line))
+  );
 }
 
 /**
