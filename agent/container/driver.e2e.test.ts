@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -86,6 +85,8 @@ async function terminateAll(driver: ContainerDriver) {
 }
 
 beforeAll(async () => {
+  // The drivers' state folders go under BASE too, removed with the store after the tests.
+  await mkdir(BASE, { recursive: true });
   await run(path.join(REPO, 'scripts/test-container-image/build.sh'));
   await writeFakeGpus(CDI_FILE, CDI_KIND, NODE, ['GPU-fake-0', 'GPU-fake-1']);
   await podman.run(['import', path.join(REPO, '.cache/test-container-image/rootfs.tar'), IMAGE]);
@@ -104,7 +105,7 @@ afterAll(async () => {
 describeDriverContract(
   'container driver',
   async () => {
-    const driver = new ContainerDriver(options(await mkdtemp(path.join(os.tmpdir(), 'ct-'))));
+    const driver = new ContainerDriver(options(await mkdtemp(path.join(BASE, 'state-'))));
     return { driver, close: () => terminateAll(driver) };
   },
   { console: false },
@@ -144,7 +145,7 @@ describe('container driver on real podman', () => {
       }));
 
   beforeAll(async () => {
-    stateDir = await mkdtemp(path.join(os.tmpdir(), 'ct-'));
+    stateDir = await mkdtemp(path.join(BASE, 'state-'));
     driver = new ContainerDriver(options(stateDir, { pidsLimit: 64 }));
     renterKey = path.join(stateDir, 'renter');
     await newKeyPair(renterKey, 'renter');

@@ -144,6 +144,7 @@ export class ContainerDriver implements InstanceDriver {
         ...this.o.podmanFlags,
       ],
       Object.keys(this.o.podmanEnv).length ? this.o.podmanEnv : undefined,
+      path.resolve(this.o.stateDir, 'podman'),
     );
     this.instancesDir = path.join(this.o.stateDir, 'containers');
     this.bundleDir = path.join(this.o.stateDir, 'container-ssh');

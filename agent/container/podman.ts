@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { DriverError } from '../driver';
 
@@ -12,11 +12,22 @@ const run = promisify(execFile);
  * driver's own (`--root`/`--runroot`/`--network-config-dir` in tests: never the host's store).
  */
 export class Podman {
+  /** The working folder made once, before the first podman process starts in it. */
+  private cwdMade: Promise<unknown> | null = null;
+
   constructor(
     readonly binary: string,
     private readonly globalFlags: readonly string[],
     /** Added to the agent's environment for every podman process (CONTAINERS_REGISTRIES_CONF). */
     readonly env?: Readonly<Record<string, string>>,
+    /**
+     * The folder podman runs in (made when missing), and so each container's conmon, which
+     * podman starts in its own working folder: conmon writes an empty file `oom` there when
+     * the kernel reports an out-of-memory event of the container's cgroup (cgroup v1 reports
+     * one as the cgroup goes away too). Without it that was the agent's folder: the tests left
+     * `oom` in the repository's root.
+     */
+    readonly cwd?: string,
   ) {}
 
   async run(
@@ -29,10 +40,16 @@ export class Podman {
     } = {},
   ): Promise<string> {
     const env = this.env || o.env ? { ...process.env, ...this.env, ...o.env } : undefined;
+    const { cwd } = this;
+    if (cwd) {
+      this.cwdMade ??= mkdir(cwd, { recursive: true, mode: 0o700 }).catch(() => {});
+      await this.cwdMade;
+    }
     try {
       const { stdout } = await run(this.binary, [...this.globalFlags, ...args], {
         timeout: o.timeoutMs ?? 120_000,
         ...(env ? { env } : {}),
+        ...(cwd ? { cwd } : {}),
         maxBuffer: 16 * 1024 * 1024,
         ...(o.signal ? { signal: o.signal } : {}),
       });

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +69,8 @@ describe.skipIf(!haveRegistry)('a container pull from a real registry', () => {
     ).json()) as { layers: { size: number }[] };
     layers = manifest.layers.reduce((sum, l) => sum + l.size, 0);
     driver = new ContainerDriver({
-      stateDir: await mkdtemp(path.join(os.tmpdir(), 'ct-pull-')),
+      // Under BASE: removed with the run's store (tearDownPullRun).
+      stateDir: await mkdtemp(path.join(BASE, 'state-')),
       listenHost: '127.0.0.1',
       publicHost: '127.0.0.1',
       sshPorts: [42900, 42919],

@@ -37,7 +37,7 @@ export const DRIVER_FLAGS = [
 
 /** podman on the store under `base`, as the driver calls it. */
 export function storePodman(base: string, env?: Readonly<Record<string, string>>): Podman {
-  return new Podman('podman', [...DRIVER_FLAGS, ...storeFlags(base)], env);
+  return new Podman('podman', [...DRIVER_FLAGS, ...storeFlags(base)], env, path.join(base, 'cwd'));
 }
 
 /**
