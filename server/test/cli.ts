@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,10 @@ export const REPO_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)),
 /**
  * The rentgpu CLI's sources (cli/rentgpu.ts) bundled by esbuild into a new temporary folder, so
  * a test runs it as one node process (a tsx start costs seconds a call); returns the bundle.
+ * `removeCliBundle` takes the folder away again.
  */
 export async function bundleCli(): Promise<string> {
-  const bundle = path.join(mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-')), 'rentgpu.mjs');
+  const bundle = path.join(mkdtempSync(path.join(tmpdir(), BUNDLE_FOLDER)), 'rentgpu.mjs');
   await build({
     entryPoints: [path.join(REPO_ROOT, 'cli', 'rentgpu.ts')],
     outfile: bundle,
@@ -27,4 +28,14 @@ export async function bundleCli(): Promise<string> {
     logLevel: 'warning',
   });
   return bundle;
+}
+
+const BUNDLE_FOLDER = 'rentgpu-cli-bundle-';
+
+/** A bundle's temporary folder removed; anything that is not one of bundleCli's is left alone. */
+export function removeCliBundle(bundle: string | undefined): void {
+  const folder = bundle ? path.dirname(bundle) : '';
+  if (path.dirname(folder) === tmpdir() && path.basename(folder).startsWith(BUNDLE_FOLDER)) {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
