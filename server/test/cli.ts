@@ -39,3 +39,21 @@ export function removeCliBundle(bundle: string | undefined): void {
     rmSync(folder, { recursive: true, force: true });
   }
 }
+
+/**
+ * Config folders for a test file's CLI runs (each run's HOME): `make` one, `removeAll` after
+ * the file's tests.
+ */
+export function cliConfigHomes(): { make: () => string; removeAll: () => void } {
+  const made: string[] = [];
+  return {
+    make() {
+      const home = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
+      made.push(home);
+      return home;
+    },
+    removeAll() {
+      for (const home of made.splice(0)) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

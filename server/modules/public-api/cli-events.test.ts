@@ -1,12 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPage, EventView } from '../../../shared/contracts/events';
 import { createTestApp, type TestApp } from '../../test/app';
-import { bundleCli, REPO_ROOT, removeCliBundle } from '../../test/cli';
+import { bundleCli, cliConfigHomes, REPO_ROOT, removeCliBundle } from '../../test/cli';
 import { world } from '../../test/world';
 
 /**
@@ -31,17 +28,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  for (const home of configHomes) rmSync(home, { recursive: true, force: true });
+  configHomes.removeAll();
   removeCliBundle(bin);
 });
 
 /** Each CLI run's own config folder (its HOME), removed after the file's tests. */
-const configHomes: string[] = [];
-function newConfigHome(): string {
-  const home = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
-  configHomes.push(home);
-  return home;
-}
+const configHomes = cliConfigHomes();
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -51,7 +43,7 @@ interface Running {
 }
 
 function start(args: string[], key: string): Running {
-  const configHome = newConfigHome();
+  const configHome = configHomes.make();
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
     env: {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { instances } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/app';
-import { bundleCli, REPO_ROOT, removeCliBundle } from '../../test/cli';
+import { bundleCli, cliConfigHomes, REPO_ROOT, removeCliBundle } from '../../test/cli';
 import { world } from '../../test/world';
 
 /**
@@ -32,17 +32,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  for (const home of configHomes) rmSync(home, { recursive: true, force: true });
+  configHomes.removeAll();
   removeCliBundle(bundled);
 });
 
 /** Each CLI run's own config folder (its HOME), removed after the file's tests. */
-const configHomes: string[] = [];
-function newConfigHome(): string {
-  const home = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
-  configHomes.push(home);
-  return home;
-}
+const configHomes = cliConfigHomes();
 afterEach(() => {
   bin = bundled;
 });
@@ -100,7 +95,7 @@ describe('the rentgpu CLI', () => {
     // `login` runs through the bin entry itself (what `npx rentgpu` starts); the rest of the
     // flow and every other test through the bundle of the same sources.
     bin = binEntry;
-    const configHome = newConfigHome();
+    const configHome = configHomes.make();
     const me = await keyFor('50.00');
     const listing = await world(t).listing({ model: 'A100', hourlyRate: '2.00', totalCount: 3 });
 
@@ -155,7 +150,7 @@ describe('the rentgpu CLI', () => {
   }, 120_000);
 
   it('the key comes from --api-key, then RENTGPU_API_KEY; a bad one exits 3 and stores nothing', async () => {
-    const configHome = newConfigHome();
+    const configHome = configHomes.make();
     const me = await keyFor('10.00');
     const byEnv = await rentgpu(['whoami'], { configHome, env: { RENTGPU_API_KEY: me.key } });
     expect(JSON.parse(byEnv.stdout).id).toBe(me.userId);
@@ -171,7 +166,7 @@ describe('the rentgpu CLI', () => {
   }, 60_000);
 
   it('--explain prints the request with the key redacted and sends nothing', async () => {
-    const configHome = newConfigHome();
+    const configHome = configHomes.make();
     const me = await keyFor('50.00');
     const listing = await world(t).listing();
     const explained = await rentgpu(['--explain', 'rent', String(listing.id), '--duration', '3'], {
@@ -207,7 +202,7 @@ describe('the rentgpu CLI', () => {
   }, 60_000);
 
   it('a refused call exits 1 with the message, code and details; bad usage exits 2', async () => {
-    const configHome = newConfigHome();
+    const configHome = configHomes.make();
     const me = await keyFor('1.00');
     const listing = await world(t).listing({ hourlyRate: '5.00' });
     const env = { RENTGPU_API_KEY: me.key };
@@ -232,7 +227,7 @@ describe('the rentgpu CLI', () => {
   }, 60_000);
 
   it('instances ssh: --print, the system ssh run with its exit code, refused until running or when the address is hostile', async () => {
-    const configHome = newConfigHome();
+    const configHome = configHomes.make();
     const me = await keyFor('50.00');
     const env = { RENTGPU_API_KEY: me.key };
     const listing = await world(t).listing({ hourlyRate: '1.00' });
@@ -390,7 +385,7 @@ describe('the rentgpu CLI', () => {
   }, 120_000);
 
   it('templates list --json; instances create --template; account credits', async () => {
-    const configHome = newConfigHome();
+    const configHome = configHomes.make();
     const me = await keyFor('50.00');
     const env = { RENTGPU_API_KEY: me.key };
     const list = await rentgpu(['templates', 'list', '--json'], { configHome, env });
@@ -433,7 +428,7 @@ describe('the rentgpu CLI', () => {
   }, 120_000);
 
   it('a changing call retried after a 503 sends the same Idempotency-Key', async () => {
-    const configHome = newConfigHome();
+    const configHome = configHomes.make();
     const keys: string[] = [];
     const flaky = createServer((req, res) => {
       keys.push(String(req.headers['idempotency-key']));
