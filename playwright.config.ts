@@ -17,6 +17,13 @@ const SANDBOX_SPECS = /(paypal-sandbox|balance-guard)\.spec\.ts$/;
 process.env.TEST_SESSION_SECRET ??= randomBytes(24).toString('hex');
 export const TEST_SESSION_SECRET = process.env.TEST_SESSION_SECRET;
 
+/**
+ * How Playwright stops a test server: SIGTERM to its process group, so the server shuts down
+ * and scripts/e2e-server.mjs removes its database copy (the default SIGKILL left 44 MB in the
+ * temporary folder per server and run); after 10 s without an exit, SIGKILL.
+ */
+const STOP_SERVER = { signal: 'SIGTERM', timeout: 10_000 } as const;
+
 /** Browser tests drive Debian's Chromium against the built app on a fresh embedded database. */
 export default defineConfig({
   testDir: 'e2e',
@@ -63,6 +70,7 @@ export default defineConfig({
       url: `http://localhost:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
+      gracefulShutdown: STOP_SERVER,
       env: { PORT: String(port), E2E_SERVER_LOG, TEST_SESSION_SECRET },
     },
     {
@@ -70,6 +78,7 @@ export default defineConfig({
       url: `http://localhost:${sandboxPort}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
+      gracefulShutdown: STOP_SERVER,
       env: {
         PORT: String(sandboxPort),
         E2E_SERVER_LOG: E2E_SANDBOX_SERVER_LOG,

@@ -139,5 +139,8 @@ for (const stream of [child.stdout, child.stderr]) {
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill('SIGTERM'));
 child.on('exit', async (code) => {
   await fake?.close();
+  // The run's database copy (about 44 MB) goes with the server: Playwright stops this process
+  // with SIGTERM (playwright.config.ts, gracefulShutdown), so this runs.
+  rmSync(dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);
 });

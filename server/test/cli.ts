@@ -41,19 +41,19 @@ export function removeCliBundle(bundle: string | undefined): void {
 }
 
 /**
- * Config folders for a test file's CLI runs (each run's HOME): `make` one, `removeAll` after
- * the file's tests.
+ * Temporary folders of a test file's CLI runs (each run's HOME, a stand-in program's folder):
+ * `make` one, `removeAll` after the file's tests.
  */
-export function cliConfigHomes(): { make: () => string; removeAll: () => void } {
+export function cliTempFolders(): { make: (prefix?: string) => string; removeAll: () => void } {
   const made: string[] = [];
   return {
-    make() {
-      const home = mkdtempSync(path.join(tmpdir(), 'rentgpu-cli-'));
-      made.push(home);
-      return home;
+    make(prefix = 'rentgpu-cli-') {
+      const folder = mkdtempSync(path.join(tmpdir(), prefix));
+      made.push(folder);
+      return folder;
     },
     removeAll() {
-      for (const home of made.splice(0)) rmSync(home, { recursive: true, force: true });
+      for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
     },
   };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPage, EventView } from '../../../shared/contracts/events';
 import { createTestApp, type TestApp } from '../../test/app';
-import { bundleCli, cliConfigHomes, REPO_ROOT, removeCliBundle } from '../../test/cli';
+import { bundleCli, cliTempFolders, REPO_ROOT, removeCliBundle } from '../../test/cli';
 import { world } from '../../test/world';
 
 /**
@@ -28,12 +28,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  configHomes.removeAll();
+  folders.removeAll();
   removeCliBundle(bin);
 });
 
-/** Each CLI run's own config folder (its HOME), removed after the file's tests. */
-const configHomes = cliConfigHomes();
+/** Each CLI run's own config folder (its HOME) and the like, removed after the file's tests. */
+const folders = cliTempFolders();
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -43,7 +43,7 @@ interface Running {
 }
 
 function start(args: string[], key: string): Running {
-  const configHome = configHomes.make();
+  const configHome = folders.make();
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
     env: {

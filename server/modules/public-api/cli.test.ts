@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { instances } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/app';
-import { bundleCli, cliConfigHomes, REPO_ROOT, removeCliBundle } from '../../test/cli';
+import { bundleCli, cliTempFolders, REPO_ROOT, removeCliBundle } from '../../test/cli';
 import { world } from '../../test/world';
 
 /**
@@ -32,12 +31,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  configHomes.removeAll();
+  folders.removeAll();
   removeCliBundle(bundled);
 });
 
-/** Each CLI run's own config folder (its HOME), removed after the file's tests. */
-const configHomes = cliConfigHomes();
+/** Each CLI run's own config folder (its HOME) and the like, removed after the file's tests. */
+const folders = cliTempFolders();
 afterEach(() => {
   bin = bundled;
 });
@@ -95,7 +94,7 @@ describe('the rentgpu CLI', () => {
     // `login` runs through the bin entry itself (what `npx rentgpu` starts); the rest of the
     // flow and every other test through the bundle of the same sources.
     bin = binEntry;
-    const configHome = configHomes.make();
+    const configHome = folders.make();
     const me = await keyFor('50.00');
     const listing = await world(t).listing({ model: 'A100', hourlyRate: '2.00', totalCount: 3 });
 
@@ -150,7 +149,7 @@ describe('the rentgpu CLI', () => {
   }, 120_000);
 
   it('the key comes from --api-key, then RENTGPU_API_KEY; a bad one exits 3 and stores nothing', async () => {
-    const configHome = configHomes.make();
+    const configHome = folders.make();
     const me = await keyFor('10.00');
     const byEnv = await rentgpu(['whoami'], { configHome, env: { RENTGPU_API_KEY: me.key } });
     expect(JSON.parse(byEnv.stdout).id).toBe(me.userId);
@@ -166,7 +165,7 @@ describe('the rentgpu CLI', () => {
   }, 60_000);
 
   it('--explain prints the request with the key redacted and sends nothing', async () => {
-    const configHome = configHomes.make();
+    const configHome = folders.make();
     const me = await keyFor('50.00');
     const listing = await world(t).listing();
     const explained = await rentgpu(['--explain', 'rent', String(listing.id), '--duration', '3'], {
@@ -202,7 +201,7 @@ describe('the rentgpu CLI', () => {
   }, 60_000);
 
   it('a refused call exits 1 with the message, code and details; bad usage exits 2', async () => {
-    const configHome = configHomes.make();
+    const configHome = folders.make();
     const me = await keyFor('1.00');
     const listing = await world(t).listing({ hourlyRate: '5.00' });
     const env = { RENTGPU_API_KEY: me.key };
@@ -227,7 +226,7 @@ describe('the rentgpu CLI', () => {
   }, 60_000);
 
   it('instances ssh: --print, the system ssh run with its exit code, refused until running or when the address is hostile', async () => {
-    const configHome = configHomes.make();
+    const configHome = folders.make();
     const me = await keyFor('50.00');
     const env = { RENTGPU_API_KEY: me.key };
     const listing = await world(t).listing({ hourlyRate: '1.00' });
@@ -302,7 +301,7 @@ describe('the rentgpu CLI', () => {
     await t.database.db.update(instances).set({ sshHostKey: null }).where(eq(instances.id, id));
 
     // A stand-in ssh on PATH: the CLI runs it on this terminal and exits with its code.
-    const bin = mkdtempSync(path.join(tmpdir(), 'rentgpu-ssh-'));
+    const bin = folders.make('rentgpu-ssh-');
     writeFileSync(path.join(bin, 'ssh'), '#!/bin/sh\necho "ssh $*"\nexit 7\n');
     chmodSync(path.join(bin, 'ssh'), 0o755);
     const ran = await rentgpu(['instances', 'ssh', String(id), '--', 'nvidia-smi', '-L'], {
@@ -385,7 +384,7 @@ describe('the rentgpu CLI', () => {
   }, 120_000);
 
   it('templates list --json; instances create --template; account credits', async () => {
-    const configHome = configHomes.make();
+    const configHome = folders.make();
     const me = await keyFor('50.00');
     const env = { RENTGPU_API_KEY: me.key };
     const list = await rentgpu(['templates', 'list', '--json'], { configHome, env });
@@ -428,7 +427,7 @@ describe('the rentgpu CLI', () => {
   }, 120_000);
 
   it('a changing call retried after a 503 sends the same Idempotency-Key', async () => {
-    const configHome = configHomes.make();
+    const configHome = folders.make();
     const keys: string[] = [];
     const flaky = createServer((req, res) => {
       keys.push(String(req.headers['idempotency-key']));
