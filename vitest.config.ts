@@ -1,15 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-/**
- * Unit tests (pure rules), API tests (the Fastify app through inject, a fresh database per
- * file) and the agent's end-to-end tests (a real VM).
- */
 /** The system tests that start real server processes but boot no VM (project `processes`). */
 const SERVER_PROCESS_TESTS = [
   'system/two-processes.e2e.test.ts',
   'system/webhooks-crash.e2e.test.ts',
 ];
 
+/**
+ * Unit tests (pure rules), API tests (the Fastify app through inject, a fresh database per
+ * file) and the agent's end-to-end tests (a real VM).
+ */
 export default defineConfig({
   test: {
     pool: 'forks',
