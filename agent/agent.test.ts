@@ -16,9 +16,11 @@ import { MemoryDriver, type MemoryDriverOptions } from './test/memory-driver';
 
 /**
  * How long a wait for the agent's next report may take: a limit, not a measure (a wait for the
- * first failed report ran past 5 s on a CI rehearsal while the 2-core machine was busy).
+ * first failed report ran past 5 s on a CI rehearsal while the 2-core machine was busy, and on
+ * 2026-11-30 a first boot did not come within 15 s in CI, where it takes 0.2 s alone; a failed
+ * test now prints the agent's log, below).
  */
-const WAIT_MS = 15_000;
+const WAIT_MS = 30_000;
 
 /**
  * Each test's own limit. A test waits for several reports in a row, each up to WAIT_MS, so the
@@ -42,13 +44,26 @@ let running: Promise<void> | null;
 /** The clock the agent times failed boots' retries by (ms); the test moves it. */
 let clock: number | null;
 
+/**
+ * What the agent logged in this test, with when (ms since the test began): printed when the
+ * test fails, so a wait that ran out says where the agent was (a CI run: no boot within 15 s).
+ */
+let agentLog: string[] = [];
+let testStarted = 0;
+
+/**
+ * A call to the test control plane that gets no answer is given up after this long, and the
+ * next heartbeat asks again (the real agent's limit, 20 s, is longer than the tests' waits).
+ */
+const API_TIMEOUT_MS = 5_000;
+
 async function startAgent(
   token: string | null,
   heartbeatIntervalMs = 50,
   enrollTokenFile: string | null = null,
   log: (event: string, fields?: Record<string, unknown>) => void = () => {},
 ) {
-  const api = new AgentApi(server.url);
+  const api = new AgentApi(server.url, API_TIMEOUT_MS);
   const agent = new Agent(
     {
       serverUrl: server.url,
@@ -63,7 +78,10 @@ async function startAgent(
     },
     api,
     driver,
-    log,
+    (event, fields) => {
+      agentLog.push(`${Date.now() - testStarted} ms ${event} ${JSON.stringify(fields ?? {})}`);
+      log(event, fields);
+    },
   );
   running = agent.run(controller.signal);
   return running;
@@ -72,7 +90,14 @@ async function startAgent(
 const states = (id: string) =>
   server.reportsFor(id).map((r) => `${r.generation}:${r.state}${r.accepted ? '' : ' (ignored)'}`);
 
-beforeEach(async () => {
+beforeEach(async ({ onTestFailed }) => {
+  agentLog = [];
+  testStarted = Date.now();
+  onTestFailed(() => {
+    console.log(
+      `the agent's log in this test (${server.heartbeats.length} heartbeats answered, ${Date.now() - testStarted} ms in):\n${agentLog.slice(-40).join('\n') || '(nothing)'}`,
+    );
+  });
   server = new TestControlPlane();
   await server.start();
   stateDir = await mkdtemp(path.join(os.tmpdir(), 'agent-unit-'));
