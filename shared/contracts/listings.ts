@@ -24,9 +24,76 @@ const searchText = (max: number) =>
     .max(max)
     .refine((text) => !hasControlCharacter(text), { message: 'Search text is one line of text' });
 
-/** A number in a query string: absent or empty is no filter. */
+/** A number in a query string: absent or empty is no filter (the marketplace's filter bar). */
 const queryNumber = <T extends z.ZodType<number>>(schema: T) =>
   z.preprocess((v) => (v === '' || v === undefined ? undefined : v), schema.optional());
+
+/**
+ * The public API's: absent is no filter, empty is refused with the filter's message. Its
+ * document types each filter as a number, and the fuzz test holds the API to that (a seed
+ * sent `minVramGb=` and got 200, where `z.coerce.number` would have read it as 0).
+ */
+const strictQueryNumber = <T extends z.ZodType<number>>(schema: T) =>
+  z.preprocess((v) => (v === '' ? Number.NaN : v), schema.optional());
+
+/** The numeric filters of the marketplace: their rules, messages and descriptions. */
+const NUMBER_FILTERS = {
+  /**
+   * GPUs one instance of the listing gets (`gpuCount`): a "4x H100" listing is one 4-GPU node
+   * per unit (its model names the count, shared/gpu-models.ts parseMultiGpu), a "H100" listing
+   * one GPU per unit however many units it has.
+   */
+  gpuCount: {
+    schema: z.coerce
+      .number({ message: 'gpuCount must be a whole number from 1 to 64' })
+      .int({ message: 'gpuCount must be a whole number from 1 to 64' })
+      .min(1, { message: 'gpuCount must be a whole number from 1 to 64' })
+      .max(64, { message: 'gpuCount must be a whole number from 1 to 64' }),
+    description: 'Only listings whose instances get exactly this many GPUs',
+  },
+  /** At least this much memory on each GPU (`gpuMemoryGb`), in GB. */
+  minVramGb: {
+    schema: z.coerce
+      .number({ message: 'minVramGb must be a number of GB from 0 to 1024' })
+      .min(0, { message: 'minVramGb must be a number of GB from 0 to 1024' })
+      .max(1024, { message: 'minVramGb must be a number of GB from 0 to 1024' }),
+    description: 'Only listings with at least this many GB of memory on each GPU',
+  },
+  /**
+   * At least this uptime over the last 30 days (`reliability.uptimePercent`); a listing whose
+   * host has too little history (null) is left out by any minimum.
+   */
+  minReliability: {
+    schema: z.coerce
+      .number({ message: 'minReliability must be a percent from 0 to 100' })
+      .min(0, { message: 'minReliability must be a percent from 0 to 100' })
+      .max(100, { message: 'minReliability must be a percent from 0 to 100' }),
+    description:
+      'Only listings whose host was up at least this percent of the last 30 days (hosts with too little history are left out)',
+  },
+  /** At most this price per GPU-hour (`pricePerGpuHour`), in dollars. */
+  maxGpuHourPrice: {
+    schema: z.coerce
+      .number({ message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' })
+      .min(0, { message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' })
+      .max(10_000, { message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' }),
+    description: 'Only listings costing at most this many dollars per GPU-hour',
+  },
+};
+
+const numberFilters = <S extends typeof queryNumber>(wrap: S) => ({
+  gpuCount: wrap(NUMBER_FILTERS.gpuCount.schema).describe(NUMBER_FILTERS.gpuCount.description),
+  minVramGb: wrap(NUMBER_FILTERS.minVramGb.schema).describe(NUMBER_FILTERS.minVramGb.description),
+  minReliability: wrap(NUMBER_FILTERS.minReliability.schema).describe(
+    NUMBER_FILTERS.minReliability.description,
+  ),
+  maxGpuHourPrice: wrap(NUMBER_FILTERS.maxGpuHourPrice.schema).describe(
+    NUMBER_FILTERS.maxGpuHourPrice.description,
+  ),
+});
+
+/** The public API's numeric filters: an empty value is a 400 there (`strictQueryNumber`). */
+export const publicNumberFilters = numberFilters(strictQueryNumber);
 
 export const listingsQuery = z.object({
   model: searchText(TEXT_LIMITS.searchModel).optional(),
@@ -43,44 +110,7 @@ export const listingsQuery = z.object({
     .describe(
       'price-asc / price-desc: by the hourly price of one instance; memory: most VRAM first; performance: fastest first; gpu-price-asc: by the price per GPU-hour (the hourly price divided by the GPUs one instance gets), cheapest first',
     ),
-  /**
-   * GPUs one instance of the listing gets (`gpuCount`): a "4x H100" listing is one 4-GPU node
-   * per unit (its model names the count, shared/gpu-models.ts parseMultiGpu), a "H100" listing
-   * one GPU per unit however many units it has.
-   */
-  gpuCount: queryNumber(
-    z.coerce
-      .number({ message: 'gpuCount must be a whole number from 1 to 64' })
-      .int({ message: 'gpuCount must be a whole number from 1 to 64' })
-      .min(1, { message: 'gpuCount must be a whole number from 1 to 64' })
-      .max(64, { message: 'gpuCount must be a whole number from 1 to 64' }),
-  ).describe('Only listings whose instances get exactly this many GPUs'),
-  /** At least this much memory on each GPU (`gpuMemoryGb`), in GB. */
-  minVramGb: queryNumber(
-    z.coerce
-      .number({ message: 'minVramGb must be a number of GB from 0 to 1024' })
-      .min(0, { message: 'minVramGb must be a number of GB from 0 to 1024' })
-      .max(1024, { message: 'minVramGb must be a number of GB from 0 to 1024' }),
-  ).describe('Only listings with at least this many GB of memory on each GPU'),
-  /**
-   * At least this uptime over the last 30 days (`reliability.uptimePercent`); a listing whose
-   * host has too little history (null) is left out by any minimum.
-   */
-  minReliability: queryNumber(
-    z.coerce
-      .number({ message: 'minReliability must be a percent from 0 to 100' })
-      .min(0, { message: 'minReliability must be a percent from 0 to 100' })
-      .max(100, { message: 'minReliability must be a percent from 0 to 100' }),
-  ).describe(
-    'Only listings whose host was up at least this percent of the last 30 days (hosts with too little history are left out)',
-  ),
-  /** At most this price per GPU-hour (`pricePerGpuHour`), in dollars. */
-  maxGpuHourPrice: queryNumber(
-    z.coerce
-      .number({ message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' })
-      .min(0, { message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' })
-      .max(10_000, { message: 'maxGpuHourPrice must be a price in dollars from 0 to 10000' }),
-  ).describe('Only listings costing at most this many dollars per GPU-hour'),
+  ...numberFilters(queryNumber),
   providerId: serialId.optional(),
   /** Only listings whose host can run this kind of instance now (docs/decisions/025). */
   kind: z.enum(INSTANCE_KINDS, { message: 'kind must be vm or container' }).optional(),

@@ -18,6 +18,7 @@ import {
   listingsQuery,
   matchesCatalogue,
   newListingFields,
+  publicNumberFilters,
   reliabilityView,
   updateListingBody,
 } from './listings';
@@ -49,7 +50,9 @@ const hours = z
 
 // ---- GPU listings --------------------------------------------------------------------------
 
-export const publicListingsQuery = listingsQuery.omit({ providerId: true });
+export const publicListingsQuery = listingsQuery
+  .omit({ providerId: true })
+  .extend(publicNumberFilters);
 
 /** The public listing shape: GPU listing {id, model, memory, …, provider {name, reputation}}. */
 export const publicGpuListing = z

@@ -313,4 +313,40 @@ describe('filters and the price per GPU-hour sort', () => {
       expect(res.json().error.code).toBe('VALIDATION_FAILED');
     }
   });
+
+  it('takes an empty filter as none on the page, and refuses it on v1, whose document says number', async () => {
+    const empty = 'gpuCount=&minVramGb=&minReliability=&maxGpuHourPrice=';
+    const page = await t.request({ method: 'GET', url: `/api/gpu-listings?${empty}` });
+    expect(page.statusCode, page.body).toBe(200);
+    const reader = await t.signIn();
+    const { key } = await t.database.db.transaction((tx) =>
+      apiKeysService.create(
+        tx,
+        reader.userId,
+        { name: 'empty', permissions: ['read'] },
+        new Date(),
+      ),
+    );
+    for (const [name, message] of [
+      ['gpuCount', 'gpuCount must be a whole number from 1 to 64'],
+      ['minVramGb', 'minVramGb must be a number of GB from 0 to 1024'],
+      ['minReliability', 'minReliability must be a percent from 0 to 100'],
+      ['maxGpuHourPrice', 'maxGpuHourPrice must be a price in dollars from 0 to 10000'],
+    ]) {
+      const res = await t.request({
+        method: 'GET',
+        url: `/api/v1/gpu-listings?${name}=`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(res.statusCode, `${name}=`).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_FAILED');
+      expect(res.body, name).toContain(message);
+      const given = await t.request({
+        method: 'GET',
+        url: `/api/v1/gpu-listings?${name}=1`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(given.statusCode, `${name}=1`).toBe(200);
+    }
+  });
 });
