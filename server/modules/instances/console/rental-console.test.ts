@@ -16,7 +16,9 @@ import { openConsoleSocket } from '../../../test/ws-client';
  * that lets in the key the server made for this rental; its readiness reaches the server
  * the one way a host's does (`applyHostReport`).
  */
-describe.skipIf(!dropbearUsable())('web console of a booked rental', () => {
+// Each test's limit: a rent, a real SSH server and a console session; in CI on 2026-11-30,
+// beside the real guest's two emulated VMs, the first test ran past the API project's 30 s.
+describe.skipIf(!dropbearUsable())('web console of a booked rental', { timeout: 90_000 }, () => {
   let t: TestApp;
   let w: ReturnType<typeof world>;
   let base: string;
