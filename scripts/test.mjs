@@ -104,7 +104,7 @@ const money = MONEY_DATABASE_URL
  * driver on real Podman, and real server processes, about 130 s. They run in the VM lane, before
  * the VMs: run in the first lane after the money tests (2026-11-30), npm test took 13:33 instead
  * of 15:15, but the real guest's two VMs then ran beside the money or the process tests, and in
- * three CI runs a timing-bound test of those failed (a console over a real SSH server past 30 s;
+ * two CI runs a timing-bound test of those failed (a console over a real SSH server past 30 s;
  * a killed process's webhooks not flowing within 30 s).
  */
 const noVms = vitestPhase('containers and processes', 'no-vms.json', [
