@@ -51,7 +51,8 @@ export default defineConfig({
       },
       {
         // The container driver on real Podman with runc (a store of each run's own under /tmp,
-        // fake GPUs through CDI): no VM, so npm test runs it in the lane beside the VMs'.
+        // fake GPUs through CDI): no VM, so npm test runs it in the first lane, after the money
+        // tests.
         test: {
           name: 'containers',
           include: ['agent/container/**/*.e2e.test.ts'],
@@ -89,7 +90,7 @@ export default defineConfig({
       },
       {
         // Real server processes without a VM: two on one PostgreSQL, and one killed while it
-        // delivers webhooks. npm test runs them in the lane beside the VMs', after the money tests.
+        // delivers webhooks. npm test runs them at the head of the VM lane, before the VMs.
         test: {
           name: 'processes',
           include: SERVER_PROCESS_TESTS,

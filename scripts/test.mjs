@@ -3,13 +3,13 @@
 //                  test guest and the Debian cloud image (each built once, then cached)
 //   build          the web app, server and agent bundles once (unless dist/ is fresh): the
 //                  system test serves this very web build and the browser tests the whole of it
-//   unit and API   vitest, two workers          ┐ beside them, a second lane:
-//   money on PostgreSQL  with MONEY_DATABASE_URL │   containers and processes  the e2e tests
-//                  or a local PostgreSQL: the    │               that boot no VM, one worker
-//                  money tests there (else in    │   VMs         the busybox-guest VM tests
-//                  unit and API)                 ┘               (agent-e2e, system), one worker
-//                                                    real guest  the Debian guest with real
-//                                                                cloud-init (two VMs of its own)
+//   unit and API   vitest, two workers           ┐ beside them, a second lane:
+//   money on PostgreSQL  with MONEY_DATABASE_URL │   processes   real server processes, no VM
+//                  or a local PostgreSQL: the    │   VMs         the busybox-guest VM tests
+//                  money tests there (else in    │               (agent-e2e, system), one worker
+//                  unit and API)                 │   real guest  the Debian guest with real
+//   containers     the container driver on real  ┘               cloud-init (two VMs of its own)
+//                  Podman, one worker
 //   browser        Playwright
 // Every phase runs even when one before it failed; the end prints each phase's time, every
 // failed and skipped test, and the five slowest files.
@@ -100,16 +100,21 @@ const money = MONEY_DATABASE_URL
     ]
   : [];
 /**
- * The end-to-end tests that boot no VM (projects `containers` and `processes`): the container
- * driver on real Podman, and real server processes, about 130 s. They run in the VM lane, before
- * the VMs: run in the first lane after the money tests (2026-11-30), npm test took 13:33 instead
- * of 15:15, but the real guest's two VMs then ran beside the money or the process tests, and in
- * two CI runs a timing-bound test of those failed (a console over a real SSH server past 30 s;
- * a killed process's webhooks not flowing within 30 s).
+ * The end-to-end tests that boot no VM, each a Vitest project of its own, one worker each.
+ * `containers` (the container driver on real Podman, about 60 s) runs in the first lane after the
+ * money tests: that lane otherwise stood idle for about 4¾ minutes while the VM lane set the
+ * pace. `processes` (two real server processes on one PostgreSQL, and one killed while it
+ * delivers webhooks, about 75 s) stays at the head of the VM lane: with both moved to the first
+ * lane (2026-11-30), the VM lane ended first and the real guest's two VMs ran beside the money
+ * and process tests, and in two CI runs a timing-bound test of those failed (a console over a
+ * real SSH server past 30 s; a killed process's webhooks not flowing within 30 s).
  */
-const noVms = vitestPhase('containers and processes', 'no-vms.json', [
+const containers = vitestPhase('containers', 'containers.json', [
   '--project',
   'containers',
+  '--maxWorkers=1',
+]);
+const processes = vitestPhase('processes', 'processes.json', [
   '--project',
   'processes',
   '--maxWorkers=1',
@@ -141,8 +146,8 @@ const stages = [
   { name: 'build', fatal: true, run: () => buildIfStale() },
   {
     lanes: [
-      [unitApi, ...money],
-      [noVms, vms, realGuest],
+      [unitApi, ...money, containers],
+      [processes, vms, realGuest],
     ],
   },
   {
