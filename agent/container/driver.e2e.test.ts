@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { desiredInstance } from '../test/desired-instance';
 import { describeDriverContract } from '../test/driver-contract';
 import { newKeyPair } from '../test/helpers';
 import { ContainerDriver, type ContainerDriverOptions } from './driver';
+import { Networks } from './network';
 import { Podman } from './podman';
 import { probeContainers } from './probe';
 import { removeFakeGpus, storeFlags, storePodman, writeFakeGpus } from './test-store';
@@ -324,5 +326,38 @@ describe('container driver on real podman', () => {
     expect(probe.cdi.gpuDevices).toEqual(['0', 'GPU-fake-0', '1', 'GPU-fake-1']);
     expect(probe.diskLimit.enforced).toBe(false);
     expect(probe.diskLimit.reason).toMatch(/xfs/);
+  });
+});
+
+describe('networks of two podman stores on one host', () => {
+  it('get bridges and /24s of their own, made at once, though made at the same time; removing one leaves the others', async () => {
+    const otherBase = path.join(BASE, 'other-store');
+    const other = storePodman(otherBase);
+    const tools = { iptables: 'iptables', ip6tables: null };
+    const stores = [new Networks(podman, tools), new Networks(other, tools)];
+    const live = (bridge: string) => existsSync(`/sys/class/net/${bridge}`);
+    const addressOf = async (bridge: string) =>
+      (await run('ip', ['-o', '-4', 'addr', 'show', 'dev', bridge])).stdout.match(
+        /inet (\S+)/,
+      )?.[1];
+    // No network has a container: before, each store named its first network's bridge the
+    // same cni-podman<N>, which only a container's start would have made.
+    const made = await Promise.all(
+      [0, 1, 2, 3].map((i) => stores[i % 2]?.ensure(`rgt${RUN}-n${i}`, `n${i}`)),
+    );
+    const bridges = made.map((n) => n?.bridge ?? '');
+    try {
+      expect(new Set(bridges).size).toBe(4);
+      expect(bridges.map(live)).toEqual([true, true, true, true]);
+      const addresses = await Promise.all(bridges.map(addressOf));
+      expect(new Set(addresses).size).toBe(4);
+      for (const a of addresses) expect(a).toMatch(/^10\.\d+\.\d+\.1\/24$/);
+      await stores[1]?.remove(`rgt${RUN}-n1`);
+      expect(bridges.map(live)).toEqual([true, false, true, true]);
+    } finally {
+      for (const i of [0, 1, 2, 3]) await stores[i % 2]?.remove(`rgt${RUN}-n${i}`).catch(() => {});
+      await other.run(['system', 'reset', '--force']).catch(() => {});
+    }
+    expect(bridges.map(live)).toEqual([false, false, false, false]);
   });
 });

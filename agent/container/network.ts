@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
@@ -31,25 +31,44 @@ export class Networks {
 
   /** The instance's network, made when missing, with its host rule in place. */
   async ensure(name: string, id: string): Promise<InstanceNetwork> {
-    if (!(await this.podman.exists('network', name))) {
-      const free = await this.freeSubnet(name);
+    if (!(await this.podman.exists('network', name))) await this.create(name, id);
+    const bridge = await this.bridgeOf(name);
+    if (!/^[\w.-]{1,15}$/.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
+    await this.guard(name, bridge);
+    await routeLoopback(bridge);
+    return { name, bridge };
+  }
+
+  /**
+   * Makes network `name` on a /24 and a bridge of its own on the host. Podman 4.3 names a new
+   * network's bridge `cni-podman<N>`, the first N that neither its store's networks nor a live
+   * interface of the host holds, and has no flag to choose it (`--interface-name` came in 4.4);
+   * the bridge itself appears only when the network's first container starts. So two stores on
+   * one host (a test's beside an agent's) gave two networks the same bridge, and removing one
+   * network deleted the other's bridge under its running container (2026-11-30: "cni-podman1
+   * route_localnet ENOENT", the container's address routed out of eth0). Here, under a lock of
+   * the whole host (`holdingHostLock`), the network is made and its bridge at once, with the
+   * gateway's address (`ip link add … type bridge`; CNI's bridge plugin takes an existing bridge
+   * with its own address as its own): the next network made anywhere on the host sees both the
+   * name and the /24 taken. A bridge of that name made meanwhile outside the lock (a Podman that
+   * is not this agent's) is left alone, as before: removing this network again would delete it.
+   */
+  private async create(name: string, id: string): Promise<void> {
+    await holdingHostLock(async () => {
+      const subnet = await this.freeSubnet(name);
       await this.podman.run([
         'network',
         'create',
         '--opt',
         'isolate=true',
         '--subnet',
-        free,
+        subnet,
         '--label',
         `rentgpu.instance=${id}`,
         name,
       ]);
-    }
-    const bridge = await this.bridgeOf(name);
-    if (!/^[\w.-]{1,15}$/.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
-    await this.guard(name, bridge);
-    await routeLoopback(bridge);
-    return { name, bridge };
+      await makeBridge(await this.bridgeOf(name), subnet.replace(/\.0\/24$/, '.1/24'));
+    });
   }
 
   /**
@@ -207,9 +226,54 @@ export class Networks {
 
 const comment = (name: string) => `rentgpu:${name}`;
 
+/** The host-wide lock of network creation (flock(1)); /run/lock is tmpfs, so a reboot clears it. */
+const HOST_LOCK_FILE = '/run/lock/rentgpu-networks.lock';
+/** How long a network's creation waits for the lock before it goes on without it. */
+const HOST_LOCK_WAIT_S = 60;
+
 /**
- * `route_localnet` on the container's bridge, once the bridge is there (CNI makes it at the
- * container's first start; before that there is nothing to set). The published port is bound
+ * Runs `work` holding an exclusive flock(1) on HOST_LOCK_FILE, across every process on the host
+ * (agents, tests). The lock is held by a `flock … cat` child reading this process's pipe: it
+ * goes when the pipe closes, so a process that dies holding it lets it go too. Without flock, or
+ * after HOST_LOCK_WAIT_S, `work` runs without the lock.
+ */
+async function holdingHostLock<T>(work: () => Promise<T>): Promise<T> {
+  const holder = spawn(
+    'flock',
+    ['-x', '-w', String(HOST_LOCK_WAIT_S), HOST_LOCK_FILE, '-c', 'echo held; exec cat'],
+    { stdio: ['pipe', 'pipe', 'ignore'] },
+  );
+  holder.stdin.on('error', () => {}); // a holder gone already (no flock, timed out)
+  await new Promise<void>((resolve) => {
+    holder.stdout.once('data', () => resolve());
+    holder.once('error', () => resolve());
+    holder.once('exit', () => resolve());
+  });
+  try {
+    return await work();
+  } finally {
+    holder.stdin.end();
+    holder.stdout.destroy();
+  }
+}
+
+/**
+ * Bridge `bridge` made on the host with address `gateway` (10.x.y.1/24), for a network podman
+ * just made (`Networks.create`). An interface already there is left as it is; without iproute2,
+ * CNI makes the bridge at the container's start, as before.
+ */
+async function makeBridge(bridge: string, gateway: string): Promise<void> {
+  if (!/^[\w.-]{1,15}$/.test(bridge)) return;
+  const made = await run('ip', ['link', 'add', bridge, 'type', 'bridge']).then(
+    () => true,
+    () => false,
+  );
+  if (made) await run('ip', ['addr', 'add', gateway, 'dev', bridge]).catch(() => {});
+}
+
+/**
+ * `route_localnet` on the container's bridge, once the bridge is there (made with its network,
+ * `Networks.create`; after a reboot, by CNI at the container's first start). The published port is bound
  * to 127.0.0.1 (or to every address, and the agent's readiness probe goes to 127.0.0.1): the
  * port's DNAT sends a packet from 127.0.0.1 out of the bridge, and without this bit the kernel
  * drops it as a martian — the port answers nothing while the container's own address does.
