@@ -33,7 +33,7 @@ export class Networks {
   async ensure(name: string, id: string): Promise<InstanceNetwork> {
     if (!(await this.podman.exists('network', name))) await this.create(name, id);
     const bridge = await this.bridgeOf(name);
-    if (!/^[\w.-]{1,15}$/.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
+    if (!BRIDGE_NAME.test(bridge)) throw new DriverError(`network ${name} has no bridge`);
     await this.guard(name, bridge);
     await routeLoopback(bridge);
     return { name, bridge };
@@ -226,6 +226,9 @@ export class Networks {
 
 const comment = (name: string) => `rentgpu:${name}`;
 
+/** A bridge name podman may print and `ip` and iptables take as one word (IFNAMSIZ: 15). */
+const BRIDGE_NAME = /^[\w.-]{1,15}$/;
+
 /** The host-wide lock of network creation (flock(1)); /run/lock is tmpfs, so a reboot clears it. */
 const HOST_LOCK_FILE = '/run/lock/rentgpu-networks.lock';
 /** How long a network's creation waits for the lock before it goes on without it. */
@@ -263,7 +266,7 @@ async function holdingHostLock<T>(work: () => Promise<T>): Promise<T> {
  * CNI makes the bridge at the container's start, as before.
  */
 async function makeBridge(bridge: string, gateway: string): Promise<void> {
-  if (!/^[\w.-]{1,15}$/.test(bridge)) return;
+  if (!BRIDGE_NAME.test(bridge)) return;
   const made = await run('ip', ['link', 'add', bridge, 'type', 'bridge']).then(
     () => true,
     () => false,
@@ -273,10 +276,10 @@ async function makeBridge(bridge: string, gateway: string): Promise<void> {
 
 /**
  * `route_localnet` on the container's bridge, once the bridge is there (made with its network,
- * `Networks.create`; after a reboot, by CNI at the container's first start). The published port is bound
- * to 127.0.0.1 (or to every address, and the agent's readiness probe goes to 127.0.0.1): the
- * port's DNAT sends a packet from 127.0.0.1 out of the bridge, and without this bit the kernel
- * drops it as a martian — the port answers nothing while the container's own address does.
+ * `Networks.create`; after a reboot, by CNI at the container's first start). The published
+ * port is bound to 127.0.0.1 (or to every address, and the agent's readiness probe goes to
+ * 127.0.0.1): the port's DNAT sends a packet from 127.0.0.1 out of the bridge, and without this
+ * bit the kernel drops it as a martian — the port answers nothing while the container's own address does.
  * CNI's portmap sets the bit too, but only at the container's start and only on the interface
  * that routed to the container's address at that moment; a bridge made again later (same name,
  * new interface) has it off. The host-side INPUT rule (`guard`) is what keeps the container
