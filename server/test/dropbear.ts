@@ -48,37 +48,41 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
       .toString()
       .split('\n')
       .find((line) => line.startsWith('ssh-ed25519 ')) ?? '';
-  const port = await freePort();
   const user = os.userInfo();
-  const child: ChildProcess = spawn(
-    'unshare',
-    [
-      '-m',
-      'sh',
-      '-c',
-      'mount --bind "$1" "$2" && exec "$3" -F -E -s -m -p "127.0.0.1:$4" -r "$5" -P "$6"',
-      'sh',
-      home,
-      user.homedir,
-      DROPBEAR,
-      String(port),
-      hostKey,
-      path.join(dir, 'dropbear.pid'),
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  const deadline = Date.now() + 10_000;
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill();
-      throw new Error(`dropbear did not start: ${log}`);
-    }
-    await sleep(50);
+  const pidFile = path.join(dir, 'dropbear.pid');
+  let started: { child: ChildProcess; port: number } | null = null;
+  const failures: string[] = [];
+  // The port freePort found free can be taken before dropbear binds it: by then it is an
+  // ephemeral port, which any outgoing connection on the machine may get (CI's other lane
+  // opens many). Dropbear then exits at once, and a new port is tried.
+  for (let attempt = 1; attempt <= 3 && !started; attempt += 1) {
+    const port = await freePort();
+    const child = spawn(
+      'unshare',
+      [
+        '-m',
+        'sh',
+        '-c',
+        'mount --bind "$1" "$2" && exec "$3" -F -E -s -m -p "127.0.0.1:$4" -r "$5" -P "$6"',
+        'sh',
+        home,
+        user.homedir,
+        DROPBEAR,
+        String(port),
+        hostKey,
+        pidFile,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const outcome = await listening(child, port);
+    if (outcome === 'listening') started = { child, port };
+    else failures.push(`port ${port}: ${outcome}`);
   }
+  if (!started) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`dropbear did not start: ${failures.join('; ')}`);
+  }
+  const { child, port } = started;
   return {
     port,
     username: user.username,
@@ -112,6 +116,33 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
       await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
+}
+
+/**
+ * Waits until dropbear accepts connections on `port`: 'listening', or why not (its exit and
+ * all it wrote to stderr, or that it still did not listen after a minute).
+ */
+async function listening(child: ChildProcess, port: number): Promise<string> {
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  // 'close' comes after the last of stderr ('exit' may come before it).
+  const closed = new Promise<string>((resolve) =>
+    child.once('close', (code, signal) => resolve(`exited (${signal ?? code}): ${log.trim()}`)),
+  );
+  // Dropbear listens within milliseconds on a quiet machine; the wait is long for a loaded one
+  // (CI once saw no listener within 10 s while the VM lane's guests took both cores).
+  const deadline = Date.now() + 60_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || child.signalCode !== null) return closed;
+    if (Date.now() > deadline) {
+      child.kill();
+      return `not listening after 60 s: ${log.trim()}`;
+    }
+    await sleep(50);
+  }
+  return 'listening';
 }
 
 function hasCommand(name: string): boolean {
