@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -160,6 +160,7 @@ describe('the catalogue reaches hosts', () => {
 
 describe('IMAGE_CATALOGUE_FILE', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'catalogue-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = (name: string, text: string) => {
     const at = path.join(dir, name);
     writeFileSync(at, text);

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { agentPaths, heartbeatResponse } from '../../../shared/contracts/agent-protocol';
 import type { HostReadiness } from '../../../shared/contracts/hosts';
 import { CONTAINER_TEMPLATE_IMAGES } from '../../../shared/contracts/instance-kind';
@@ -406,6 +406,7 @@ describe('a container on its host', () => {
 
 describe('CONTAINER_TEMPLATE_IMAGES_FILE', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'template-images-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = (name: string, text: string) => {
     const at = path.join(dir, name);
     writeFileSync(at, text);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,14 +20,17 @@ const add = (cookie: string, payload: Record<string, unknown>) =>
   t.request({ method: 'POST', url: '/api/ssh-keys', payload, cookie });
 
 function sshKeygenFingerprint(line: string): string | null {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sshkey-'));
   try {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sshkey-')), 'key.pub');
+    const file = path.join(dir, 'key.pub');
     writeFileSync(file, `${line}\n`);
     return (
       execFileSync('ssh-keygen', ['-l', '-f', file], { encoding: 'utf8' }).split(' ')[1] ?? null
     );
   } catch {
     return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
