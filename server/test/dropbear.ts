@@ -77,6 +77,8 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
     const outcome = await listening(child, port);
     if (outcome === 'listening') started = { child, port };
     else failures.push(`port ${port}: ${outcome}`);
+    // A dropbear that ran a minute without listening is not a port taken: no other port.
+    if (outcome.startsWith('not listening')) break;
   }
   if (!started) {
     await rm(dir, { recursive: true, force: true });
@@ -132,7 +134,7 @@ async function listening(child: ChildProcess, port: number): Promise<string> {
     child.once('close', (code, signal) => resolve(`exited (${signal ?? code}): ${log.trim()}`)),
   );
   // Dropbear listens within milliseconds on a quiet machine; the wait is long for a loaded one
-  // (CI once saw no listener within 10 s while the VM lane's guests took both cores).
+  // (CI once saw no listener within 10 s while its other lane kept both cores busy).
   const deadline = Date.now() + 60_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || child.signalCode !== null) return closed;
