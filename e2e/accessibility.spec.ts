@@ -3,10 +3,11 @@ import { CONTENT_PAGES } from './content-routes';
 import { expect, test } from './fixtures';
 import { currentTheme, switchTheme } from './themes';
 
-// e2e/every-route.spec.ts scans every route in every theme, the blog post it fills in for
-// /blog/:slug among them; here, what a plain visit does not show, and the content pages it
-// does not visit (the other blog posts and an unknown slug), each loaded once and checked in
-// the dark theme (the default) and then, switched in place, in light and pastel (e2e/axe.ts).
+// e2e/every-route.spec.ts scans every route in every theme and at 390 px (the API Reference's
+// phone layout among them), the blog post it fills in for /blog/:slug too; here, what a plain
+// visit does not show, and the content pages it does not visit (the other blog posts and an
+// unknown slug), each loaded once and checked in the dark theme (the default) and then,
+// switched in place, in light and pastel (e2e/axe.ts).
 const NOT_ROUTED = CONTENT_PAGES.filter(
   ({ path }) =>
     path.startsWith('/blog/') &&
@@ -31,15 +32,6 @@ test('the API Reference with its response fields opened has no serious violation
   expect(
     await seriousViolationsInEveryTheme(page, { include: 'ul[aria-label^="Response fields of "]' }),
   ).toEqual(NONE_IN_ANY_THEME);
-});
-
-test('the API Reference at 390 px has no serious violations', async ({ page }) => {
-  // The phone layout is the same in every theme (colours are checked at full width): once.
-  test.slow();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/api-reference');
-  await expect(page.getByRole('heading', { level: 1, name: 'API Reference' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
 });
 
 for (const { path, heading } of NOT_ROUTED) {
