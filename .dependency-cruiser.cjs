@@ -33,7 +33,18 @@ module.exports = {
         'the agent runs on provider hosts: it imports shared/ (the protocol) and nothing else of ours',
       severity: 'error',
       from: { path: '^agent/' },
-      to: { path: '^(web|server|cli|e2e|scripts)/' },
+      to: { path: '^(web|server|cli|e2e|scripts)/', pathNot: '^scripts/free-port\\.mjs$' },
+    },
+    {
+      name: 'agent-tests-only-free-port',
+      comment:
+        "the agent's tests may pick a port outside the ephemeral range for a child they start (scripts/free-port.mjs); the agent itself may not import it",
+      severity: 'error',
+      from: {
+        path: '^agent/',
+        pathNot: '(\\.test\\.ts$|^agent/test/|^agent/container/(local-registry|test-store)\\.ts$)',
+      },
+      to: { path: '^scripts/' },
     },
     {
       name: 'driver-behind-its-seam',

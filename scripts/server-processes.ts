@@ -5,10 +5,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 import { SERVER_NODE_FLAGS, withServerEnv } from './server-node-flags.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -62,18 +62,6 @@ export class ServerStartError extends Error {
 }
 
 const READY = 'RentGPU is running at ';
-
-/** A port free on 127.0.0.1 now (the server process is given it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts one server process with `env` (and nothing else from this process's environment but

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../scripts/free-port.mjs';
 
 const DROPBEAR = '/usr/sbin/dropbear';
 
@@ -52,9 +53,11 @@ export async function startDropbear(authorizedKey: string): Promise<Dropbear> {
   const pidFile = path.join(dir, 'dropbear.pid');
   let started: { child: ChildProcess; port: number } | null = null;
   const failures: string[] = [];
-  // The port freePort found free can be taken before dropbear binds it: by then it is an
-  // ephemeral port, which any outgoing connection on the machine may get (CI's other lane
-  // opens many). Dropbear then exits at once, and a new port is tried.
+  // The port freePort found free can still be taken before dropbear binds it. A port the
+  // system picked was an ephemeral one, which any outgoing connection on the machine may get
+  // (CI's other lane opens many); freePort now picks outside that range, so only another
+  // listener asking for that very port could. Dropbear then exits at once, and a new port is
+  // tried.
   for (let attempt = 1; attempt <= 3 && !started; attempt += 1) {
     const port = await freePort();
     const child = spawn(
@@ -154,15 +157,6 @@ function hasCommand(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -1,0 +1,2 @@
+/** Types for scripts/free-port.mjs, which plain-node scripts import as well as TypeScript. */
+export declare function freePort(): Promise<number>;
