@@ -176,6 +176,10 @@ export const gpuListings = pgTable(
     index('gpu_listings_market_performance_idx')
       .on(sql`(- ${t.performanceScore})`, t.id)
       .where(marketplace(t)),
+    // Migration 0046 adds, for each type of the filter bar (GPU_TYPE_FILTERS), the six above
+    // again holding only that type's listings (`and model ilike '%h100%'`, the literal a page
+    // with that type writes): a type with a sort walks its own listings in order. Written in
+    // SQL only, as 0042's INCLUDEs are.
     // Search text and GPU type (case-insensitive substrings) by trigrams (pg_trgm).
     index('gpu_listings_market_search_idx')
       .using('gin', t.searchText.op('gin_trgm_ops'))
