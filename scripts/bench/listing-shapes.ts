@@ -19,6 +19,7 @@ import { MemoryRateLimiter } from '../../server/lib/rate-limit';
 import { apiKeysService } from '../../server/modules/api-keys/service';
 import { encodeCursor } from '../../server/modules/listings/cursor';
 import { createUser } from '../../server/seed/factories';
+import { sampleAllocations } from './allocations';
 import { printPreparedPlans, UnboundedLimiter } from './helpers';
 
 export interface Figures {
@@ -225,10 +226,13 @@ export async function benchShapes(options: {
       const body = JSON.parse(bytes.toString('utf8')) as unknown[] | { gpus: unknown[] };
       const rows = Array.isArray(body) ? body.length : body.gpus.length;
       const ceiling = await options.bare(bytes, sample.headers.get('content-type') ?? '');
+      const allocations = process.env.BENCH_ALLOC === '1' ? await sampleAllocations() : null;
       const { figures: ours, cpu } = await cannonWithCpu(base + shape.path, shape.headers);
+      const allocated = await allocations?.stop(ours.requests);
       console.log(
         `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s p99 ${fmt(ceiling.p99)} ms: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)  | CPU per request: ${cpu}`,
       );
+      for (const line of allocated ?? []) console.log(`      ${line}`);
       if (explainPlans && options.postgresUrl) {
         // Every statement of the page that reads the listings (a free-text page is two).
         const statements = recorded.filter((s) => /from "?gpu_listings"?\s/.test(s.text));
