@@ -21,6 +21,7 @@ import { encodeCursor } from '../../server/modules/listings/cursor';
 import { createUser } from '../../server/seed/factories';
 import { sampleAllocations } from './allocations';
 import { printPreparedPlans, UnboundedLimiter } from './helpers';
+import { type RecordedStatement, rawStatementsServer } from './raw-statements';
 
 export interface Figures {
   rps: number;
@@ -31,7 +32,7 @@ export interface Figures {
 }
 
 /** Statements this process sends while `recording` is set (the plans are asked of them). */
-const recorded: { text: string; values: unknown[] }[] = [];
+const recorded: RecordedStatement[] = [];
 let recording = false;
 const sendQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -39,8 +40,12 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [first, second] = args as [unknown, unknown];
     if (typeof first === 'string') recorded.push({ text: first, values: (second as []) ?? [] });
     else if (first && typeof first === 'object' && 'text' in first) {
-      const q = first as { text: string; values?: unknown[] };
-      recorded.push({ text: q.text, values: (second as unknown[] | undefined) ?? q.values ?? [] });
+      const q = first as { text: string; values?: unknown[]; name?: string };
+      recorded.push({
+        text: q.text,
+        values: (second as unknown[] | undefined) ?? q.values ?? [],
+        ...(q.name ? { name: q.name } : {}),
+      });
     }
   }
   return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
@@ -201,6 +206,7 @@ export async function benchShapes(options: {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const explainPlans = options.postgresUrl !== null && process.env.BENCH_EXPLAIN === '1';
   const only = process.env.BENCH_SHAPES?.split(',');
+  const rawShapes = process.env.BENCH_RAW_SHAPES === '1';
   try {
     const shapes = await shapesFor(database, key);
     // A first round of load, not counted: the pool's connections, their named statements and
@@ -233,6 +239,25 @@ export async function benchShapes(options: {
         `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s p99 ${fmt(ceiling.p99)} ms: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)  | CPU per request: ${cpu}`,
       );
       for (const line of allocated ?? []) console.log(`      ${line}`);
+      if (rawShapes && options.postgresUrl) {
+        // The same statements behind a bare node:http server (raw-statements.ts).
+        const sent = [...recorded];
+        const raw = await rawStatementsServer(
+          options.postgresUrl,
+          options.poolSize,
+          sent,
+          bytes,
+          sample.headers.get('content-type') ?? '',
+        );
+        try {
+          const { figures, cpu: rawCpu } = await cannonWithCpu(raw.url);
+          console.log(
+            `      raw SQL (its ${sent.length} statement${sent.length === 1 ? '' : 's'} behind node:http) ${fmt(figures.rps)} req/s  p50 ${fmt(figures.p50)} ms  p99 ${fmt(figures.p99)} ms  | the app at ${fmt((ours.rps / figures.rps) * 100, 1)}% of it  | CPU per request: ${rawCpu}`,
+          );
+        } finally {
+          await raw.close();
+        }
+      }
       if (explainPlans && options.postgresUrl) {
         // Every statement of the page that reads the listings (a free-text page is two).
         const statements = recorded.filter((s) => /from "?gpu_listings"?\s/.test(s.text));
