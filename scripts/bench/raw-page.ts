@@ -9,10 +9,10 @@
  * database to wait for).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { type PageSqlRow, pageOfRow } from '../../server/modules/listings/page-query';
 import { pageQueryOf } from '../../server/modules/listings/page-statements';
+import { listenWithPool } from './raw-statements';
 
 const LIMIT = 50;
 
@@ -44,13 +44,5 @@ export async function rawPageServer(
         response.writeHead(500).end(String(error));
       });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.end();
-    },
-  };
+  return listenWithPool(server, pool);
 }

@@ -43,6 +43,14 @@ export async function rawStatementsServer(
       },
     );
   });
+  return listenWithPool(server, pool);
+}
+
+/** A raw anchor's server listening on 127.0.0.1 (raw-page.ts too); closing it ends its pool. */
+export async function listenWithPool(
+  server: http.Server,
+  pool: pg.Pool,
+): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
