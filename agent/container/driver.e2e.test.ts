@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -335,7 +335,14 @@ describe('networks of two podman stores on one host', () => {
     const other = storePodman(otherBase);
     const tools = { iptables: 'iptables', ip6tables: null };
     const stores = [new Networks(podman, tools), new Networks(other, tools)];
-    const live = (bridge: string) => existsSync(`/sys/class/net/${bridge}`);
+    /** The interface a bridge's name holds now (its index), null when there is none. */
+    const interfaceOf = (bridge: string) => {
+      try {
+        return readFileSync(`/sys/class/net/${bridge}/ifindex`, 'utf8').trim();
+      } catch {
+        return null;
+      }
+    };
     const addressOf = async (bridge: string) =>
       (await run('ip', ['-o', '-4', 'addr', 'show', 'dev', bridge])).stdout.match(
         /inet (\S+)/,
@@ -346,18 +353,24 @@ describe('networks of two podman stores on one host', () => {
       [0, 1, 2, 3].map((i) => stores[i % 2]?.ensure(`rgt${RUN}-n${i}`, `n${i}`)),
     );
     const bridges = made.map((n) => n?.bridge ?? '');
+    const madeAs = bridges.map(interfaceOf);
+    // Whether each bridge this test made is still there: its name holding the interface it
+    // made. A name freed by a removal can be taken at once by another store's network on this
+    // host (npm test runs system/container-host beside this file), as a new interface.
+    const live = () =>
+      bridges.map((bridge, i) => madeAs[i] !== null && interfaceOf(bridge) === madeAs[i]);
     try {
       expect(new Set(bridges).size).toBe(4);
-      expect(bridges.map(live)).toEqual([true, true, true, true]);
+      expect(live()).toEqual([true, true, true, true]);
       const addresses = await Promise.all(bridges.map(addressOf));
       expect(new Set(addresses).size).toBe(4);
       for (const a of addresses) expect(a).toMatch(/^10\.\d+\.\d+\.1\/24$/);
       await stores[1]?.remove(`rgt${RUN}-n1`);
-      expect(bridges.map(live)).toEqual([true, false, true, true]);
+      expect(live()).toEqual([true, false, true, true]);
     } finally {
       for (const i of [0, 1, 2, 3]) await stores[i % 2]?.remove(`rgt${RUN}-n${i}`).catch(() => {});
       await other.run(['system', 'reset', '--force']).catch(() => {});
     }
-    expect(bridges.map(live)).toEqual([false, false, false, false]);
+    expect(live()).toEqual([false, false, false, false]);
   });
 });
