@@ -10,9 +10,9 @@
  * each marketplace query shape with the read cache off (scripts/bench/listing-shapes.ts;
  * BENCH_EXPLAIN=1 prints their plans on PostgreSQL, BENCH_ALLOC=1 what a request allocates on
  * the server's thread: scripts/bench/allocations.ts, BENCH_RAW_SHAPES=1 each shape's own
- * statements behind a bare node:http server: scripts/bench/raw-statements.ts). The seeded tables are vacuumed and
- * analysed, as autovacuum does within a minute of such a load; BENCH_NO_ANALYZE=1 measures
- * them fresh, without statistics.
+ * statements behind a bare node:http server: scripts/bench/raw-statements.ts). The seeded
+ * tables are vacuumed and analysed, as autovacuum does within a minute of such a load;
+ * BENCH_NO_ANALYZE=1 measures them fresh, without statistics.
  */
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';

@@ -8,7 +8,7 @@
 -- instead of 2,012 in the sort's index of every type (0.17 ms against 1.1 ms; the shape's
 -- PostgreSQL 1,541-1,718 -> 739-945 us a request). A listing is in its own type's six indexes
 -- only (a partial index takes a row whose predicate holds). The patterns must stay those
--- page-statements.ts writes: listing-type-indexes.test.ts checks every type against it.
+-- page-statements.ts writes: plans.test.ts checks every type and sort against it.
 CREATE INDEX "gpu_listings_market_rtx_4090_id_idx" ON "gpu_listings" USING btree ("id") INCLUDE ("gpu_hour_rate_micros","search_text","model","is_demo_host","host_online","unready_gpus","total_count","gpu_count","gpu_memory_gb") WHERE "gpu_listings"."removed_at" is null and "gpu_listings"."status" in ('available', 'rented') and not "gpu_listings"."is_sandbox" and "gpu_listings"."model" ilike '%rtx 4090%';
 --> statement-breakpoint
 CREATE INDEX "gpu_listings_market_rtx_4090_rate_idx" ON "gpu_listings" USING btree ("hourly_rate_micros","id") INCLUDE ("gpu_hour_rate_micros","search_text","model","is_demo_host","host_online","unready_gpus","total_count","gpu_count","gpu_memory_gb") WHERE "gpu_listings"."removed_at" is null and "gpu_listings"."status" in ('available', 'rented') and not "gpu_listings"."is_sandbox" and "gpu_listings"."model" ilike '%rtx 4090%';
