@@ -255,6 +255,9 @@ describe.skipIf(!dropbearUsable())('web console across server processes', () => 
       } finally {
         await impostor.stop();
       }
-    });
+      // Three app starts, three consoles over SSH and a dropbear of its own, whose start alone
+      // may wait up to a minute on a loaded machine (server/test/dropbear.ts): the API tests'
+      // 30 s ran out once in CI while the VM lane booted guests beside it.
+    }, 120_000);
   });
 });
