@@ -6,6 +6,11 @@
  *   node scripts/bench/profile-summary.mjs /tmp/p.rent-*.cpuprofile [--match server/] [--per N]
  *
  * `--per N` divides every figure by N (the pairs the profiled rounds made: ms per pair).
+ * `--parts 'name=pattern;…'` adds each part's inclusive time: the samples with a frame whose
+ * function and place (`name  place`, as the inclusive list prints them) match the pattern,
+ * each sample counted once per part, and the part's share of the busy samples (what it costs
+ * of the thread's CPU, as far as sampling tells: a sample also falls where the thread waited
+ * for a core).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +24,13 @@ const option = (name) => {
 };
 const match = new RegExp(option('--match') ?? 'server/');
 const per = Number(option('--per') ?? 1);
+const parts = (option('--parts') ?? '')
+  .split(';')
+  .filter(Boolean)
+  .map((part) => {
+    const at = part.indexOf('=');
+    return { name: part.slice(0, at), pattern: new RegExp(part.slice(at + 1)), time: 0 };
+  });
 const root = `${path.resolve(import.meta.dirname, '../..')}/`;
 
 /** A frame's place: an npm package, a part of Node, or a folder of this repository. */
@@ -54,6 +66,7 @@ for (const file of args) {
       if (!seen.has(key)) add(inclusive, key, t);
       seen.add(key);
     }
+    for (const part of parts) if ([...seen].some((key) => part.pattern.test(key))) part.time += t;
   });
 }
 const ms = (t) => (t / per).toFixed(per === 1 ? 0 : 3).padStart(9);
@@ -66,3 +79,8 @@ for (const [k, t] of [...inclusive]
   .sort((a, b) => b[1] - a[1])
   .slice(0, 40))
   console.log(`${ms(t)}  ${k}`);
+if (parts.length > 0) console.log('parts (inclusive; share of the busy samples):');
+for (const part of parts)
+  console.log(
+    `${ms(part.time)}  ${((part.time / total) * 100).toFixed(1).padStart(5)}%  ${part.name}`,
+  );
