@@ -75,7 +75,8 @@ const HEARTBEATS_PER_S = HOSTS / 30;
  * (scripts/bench/webhooks.ts). keypair: the web console's key pair a launch makes; page-slots:
  * filling a marketplace page's slots (no database either: scripts/bench/keypair.ts,
  * page-slots.ts). Rent-then-stop: BENCH_STATEMENTS=1 lists the app's statements
- * per pair, BENCH_PROFILE=<prefix> writes this thread's CPU profile of the app's rounds,
+ * per pair, BENCH_PROFILE=<prefix> writes this thread's CPU profile of the app's rounds (and
+ * of each marketplace shape's load: listing-shapes.ts),
  * BENCH_RAW=0 runs the app alone (no raw-SQL anchors: an older commit's server).
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
