@@ -1,9 +1,11 @@
 /**
  * CPU time from /proc (Linux), for the bench's per-request and per-pair figures: the time a
  * thread or a PostgreSQL backend ran, which waiting for a core on a shared machine does not
- * inflate the way it does latency and req/s. Used by run.ts and listing-shapes.ts.
+ * inflate the way it does latency and req/s; and the thread's CPU profiles (BENCH_PROFILE). Used by
+ * run.ts and listing-shapes.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 
 /** Clock ticks (utime + stime) of a /proc stat file, in ms (USER_HZ is 100 on Linux); 0 when unreadable. */
 export function procCpuMs(path: string): number {
@@ -54,4 +56,26 @@ export function backendsCpuMs(
   let total = 0;
   for (const [pid, ms] of after.backends) total += ms - (before.backends.get(pid) ?? 0);
   return total;
+}
+
+/**
+ * BENCH_PROFILE=<file prefix>: this thread's CPU profile of the parts a bench names, each written
+ * to `<prefix>.<part>.cpuprofile` (open it in Chrome's DevTools, or sum it:
+ * scripts/bench/profile-summary.mjs); null when BENCH_PROFILE is unset. `close` when done.
+ */
+export async function cpuProfiler() {
+  const prefix = process.env.BENCH_PROFILE;
+  if (!prefix) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  return {
+    start: () => session.post('Profiler.start'),
+    async stop(part: string) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(`${prefix}.${part}.cpuprofile`, JSON.stringify(profile));
+    },
+    close: () => session.disconnect(),
+  };
 }

@@ -7,8 +7,6 @@
  * its CPU per request, of the server's thread and of PostgreSQL's backends (scripts/bench/cpu.ts):
  * steadier than req/s on a machine whose speed swings.
  */
-import { writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -22,6 +20,7 @@ import { apiKeysService } from '../../server/modules/api-keys/service';
 import { encodeCursor } from '../../server/modules/listings/cursor';
 import { createUser } from '../../server/seed/factories';
 import { sampleAllocations } from './allocations';
+import { cpuProfiler } from './cpu';
 import { printPreparedPlans, UnboundedLimiter } from './helpers';
 import { type RecordedStatement, rawStatementsServer } from './raw-statements';
 
@@ -145,29 +144,6 @@ async function shapesFor(database: Database, apiKey: string): Promise<Shape[]> {
   ];
 }
 
-/**
- * BENCH_PROFILE=<file prefix>: this thread's CPU profile (the server's; the load runs in a worker)
- * of each shape's measured load, written to `<prefix>.shape-<name>.cpuprofile` (sum it with
- * scripts/bench/profile-summary.mjs).
- */
-async function startProfile() {
-  const prefix = process.env.BENCH_PROFILE;
-  if (!prefix) return null;
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return {
-    async stop(name: string) {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      const file = `${prefix}.shape-${name.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`;
-      writeFileSync(file, JSON.stringify(profile));
-    },
-  };
-}
-
 /** The lines of a plan that say how it ran: nodes, conditions, rows removed, buffers, times. */
 function trimPlan(lines: string[]): string[] {
   const keep =
@@ -232,6 +208,7 @@ export async function benchShapes(options: {
   const explainPlans = options.postgresUrl !== null && process.env.BENCH_EXPLAIN === '1';
   const only = process.env.BENCH_SHAPES?.split(',');
   const rawShapes = process.env.BENCH_RAW_SHAPES === '1';
+  const profiler = await cpuProfiler();
   try {
     const shapes = await shapesFor(database, key);
     // A first round of load, not counted: the pool's connections, their named statements and
@@ -258,9 +235,10 @@ export async function benchShapes(options: {
       const rows = Array.isArray(body) ? body.length : body.gpus.length;
       const ceiling = await options.bare(bytes, sample.headers.get('content-type') ?? '');
       const allocations = process.env.BENCH_ALLOC === '1' ? await sampleAllocations() : null;
-      const profiler = await startProfile();
+      // BENCH_PROFILE: the server thread's CPU profile of the shape's load (the load runs in a worker).
+      await profiler?.start();
       const { figures: ours, cpu } = await cannonWithCpu(base + shape.path, shape.headers);
-      await profiler?.stop(shape.name);
+      await profiler?.stop(`shape-${shape.name.replace(/[^a-z0-9]+/gi, '-')}`);
       const allocated = await allocations?.stop(ours.requests);
       console.log(
         `  ${shape.name.padEnd(32)} ${fmt(ours.rps).padStart(6)} req/s  p50 ${fmt(ours.p50).padStart(4)} ms  p99 ${fmt(ours.p99).padStart(5)} ms  | bare ${fmt(ceiling.rps).padStart(6)} req/s p99 ${fmt(ceiling.p99)} ms: ${fmt((ours.rps / ceiling.rps) * 100, 1)}%  (${rows} rows)  | CPU per request: ${cpu}`,
@@ -297,6 +275,7 @@ export async function benchShapes(options: {
     if (process.env.BENCH_PLANS === '1' && options.postgresUrl)
       await printPreparedPlans(database.db, options.poolSize, fmt);
   } finally {
+    profiler?.close();
     await app.close();
   }
 }

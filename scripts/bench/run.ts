@@ -14,9 +14,7 @@
  * tables are vacuumed and analysed, as autovacuum does within a minute of such a load;
  * BENCH_NO_ANALYZE=1 measures them fresh, without statistics.
  */
-import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
@@ -31,7 +29,7 @@ import type { HostsService } from '../../server/modules/hosts/service';
 import type { InstancesService } from '../../server/modules/instances/service';
 import { checkInvariants } from '../../server/modules/ledger/invariants';
 import { createUser } from '../../server/seed/factories';
-import { backendsCpuMs, cpuSnapshot, procCpuMs } from './cpu';
+import { backendsCpuMs, cpuProfiler, cpuSnapshot, procCpuMs } from './cpu';
 import { benchDbClient } from './db-client';
 import {
   databaseUrl,
@@ -404,7 +402,7 @@ async function rentAndStopAgainstRawSql(
   let app = noPairs;
   let rawSql = noPairs;
   let rawHttp = noPairs;
-  const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+  let profiler: Awaited<ReturnType<typeof cpuProfiler>> = null;
   try {
     // One uncounted second of each first, as the shapes have: a renter's or a provider's
     // ledger accounts are looked up once per process (createAccountBook), statements are
@@ -413,14 +411,10 @@ async function rentAndStopAgainstRawSql(
     await httpRenters(base, appCookies, page, 1, reportReady(hosts));
     await rawRenters(raw, rawTokens, page, 1, hashSessionToken);
     await httpRenters(bare.url, bareCookies, page, 1, raw.ready);
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
-    }
+    profiler = await cpuProfiler();
     for (let round = 0; round < RENT_ROUNDS; round += 1) {
       if (statementTexts) statements.byText = statementTexts;
-      await profiler?.post('Profiler.start');
+      await profiler?.start();
       app = addRuns(
         app,
         await measured(
@@ -429,15 +423,8 @@ async function rentAndStopAgainstRawSql(
           name,
         ),
       );
-      if (profiler) {
-        // BENCH_PROFILE=<file prefix>: this thread's CPU profile of the app's rounds only
-        // (open it in Chrome's DevTools, or sum it: scripts/bench/profile-summary.mjs).
-        const { profile } = await profiler.post('Profiler.stop');
-        writeFileSync(
-          `${process.env.BENCH_PROFILE}.rent-${round}.cpuprofile`,
-          JSON.stringify(profile),
-        );
-      }
+      // BENCH_PROFILE: this thread's CPU profile of the app's rounds only.
+      await profiler?.stop(`rent-${round}`);
       statements.byText = null;
       // Here the renters run in this thread: its busy time is theirs and the SQL client's.
       rawSql = addRuns(
@@ -458,7 +445,7 @@ async function rentAndStopAgainstRawSql(
       );
     }
   } finally {
-    profiler?.disconnect();
+    profiler?.close();
     await bare.close();
     await raw.close();
   }
